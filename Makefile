@@ -1,0 +1,65 @@
+# ipu-emu: the two commands a new user needs are `make demo` and `make test`.
+# Everything else (deps, the CMake build, the sanitizer build) happens on demand.
+SHELL := /bin/bash
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
+IPU_EMU_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ipu-emu
+JOBS ?= $(shell nproc)
+CMAKE_ARGS := -G "$(GENERATOR)" -DIPU_EMU_CACHE=$(IPU_EMU_CACHE)
+CTEST_ARGS := --output-on-failure -j$(JOBS) --timeout 600
+export IPU_EMU_CACHE
+
+.PHONY: all deps build build-asan test test-fast demo bench regen install clean help
+
+all: build
+
+help:
+	@echo "make demo    run the main job on the in-process IPU Model"
+	@echo "make test    install deps, build, run every test (normal and ASan/UBSan builds)"
+	@echo "make bench   run the benchmarks and print their figures"
+	@echo "make deps    install Debian packages, build newlib for the tile, fetch QEMU source"
+	@echo "make regen   regenerate the hardware-interface files from contract/card.toml"
+	@echo "make install install libraries, headers and tools under PREFIX (default /usr/local)"
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/build.ninja $(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) $(CMAKE_ARGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+$(ASAN_BUILD)/build.ninja $(ASAN_BUILD)/Makefile:
+	cmake -S . -B $(ASAN_BUILD) $(CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DIPU_SANITIZE=ON
+
+build: deps $(BUILD)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
+	cmake --build $(BUILD) -j$(JOBS)
+
+build-asan: deps $(ASAN_BUILD)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+# The README's test command: deps, both builds, every test. ctest's summary is the last thing printed.
+test: build build-asan
+	@echo "== tests: sanitizer build (ASan + UBSan) =="
+	cd $(ASAN_BUILD) && ctest $(CTEST_ARGS) -LE slow
+	@echo "== tests: release build =="
+	cd $(BUILD) && ctest $(CTEST_ARGS)
+
+# The release build's tests only: the quick loop while developing.
+test-fast: build
+	cd $(BUILD) && ctest $(CTEST_ARGS)
+
+demo: build
+	@$(BUILD)/bin/ipu-demo
+
+bench: build
+	@bench/run.sh $(BUILD)
+
+regen:
+	python3 contract/generate.py
+
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

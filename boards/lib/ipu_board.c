@@ -1,0 +1,301 @@
+/* Reader for board description files (see ipu_board.h). */
+#include "ipu_board.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef IPU_BOARD_SOURCE_DIR
+#define IPU_BOARD_SOURCE_DIR ""
+#endif
+#ifndef IPU_BOARD_INSTALL_DIR
+#define IPU_BOARD_INSTALL_DIR ""
+#endif
+
+enum key_kind { KEY_U32, KEY_U64, KEY_TEXT };
+
+/* The single table of board keys: kind, where the value goes, the range that
+ * makes sense, and the meaning quoted in error messages. */
+struct board_key {
+    const char *key;
+    enum key_kind kind;
+    size_t offset;
+    size_t text_size;
+    uint64_t min, max;
+    const char *meaning;
+};
+
+#define U32(k, lo, hi, m) { #k, KEY_U32, offsetof(struct ipu_board, k), 0, lo, hi, m }
+#define U64(k, lo, hi, m) { #k, KEY_U64, offsetof(struct ipu_board, k), 0, lo, hi, m }
+#define TEXT(k, m) { #k, KEY_TEXT, offsetof(struct ipu_board, k), sizeof(((struct ipu_board *)0)->k), 0, 0, m }
+
+static const struct board_key board_keys[] = {
+    TEXT(name, "the board's name"),
+    TEXT(description, "a one-line description"),
+    TEXT(isa, "the tile ISA string, e.g. \"rv32imf\" or \"rv32im\""),
+    TEXT(abi, "the tile ABI, e.g. \"ilp32f\" or \"ilp32\""),
+    TEXT(transport, "the default transport: \"model\" or \"rtl\""),
+    U32(num_ipus, 1, 64, "IPUs on the card"),
+    U32(tiles_per_ipu, 1, 4096, "tiles per IPU"),
+    U32(bytes_per_tile, 4096, 1048576, "bytes of SRAM per tile, a multiple of 4096, at most 1 MiB"),
+    U32(worker_contexts, 1, 6, "worker contexts per tile"),
+    U64(tile_clock_hz, 1000, 10000000000ull, "tile clock in Hz"),
+    U32(exchange_bytes_per_cycle, 1, 1024, "exchange bytes per cycle per tile"),
+    U32(memcpy_bytes_per_cycle, 1, 1024, "on-tile memcpy bytes per cycle"),
+    U32(data_path_width, 32, 1024, "data path width in bits"),
+    U32(min_ipu_sync_delay, 0, 1000000, "minimum IPU sync delay in cycles"),
+    U32(global_sync_cycles, 0, 1000000, "cycles of a global sync"),
+    U32(rpt_count_max, 1, 0xffffffffu, "largest repeat count"),
+    U32(num_stride_bits, 1, 32, "bits in a stride field"),
+    U32(tiles_per_shared_exchange_bus, 1, 4096, "tiles sharing an exchange bus"),
+    U32(atomic_store_granularity, 1, 64, "atomic store granularity in bytes"),
+    U32(supervisor_stack_bytes, 256, 262144, "supervisor stack bytes"),
+    U32(worker_stack_bytes, 128, 262144, "stack bytes per worker"),
+};
+#define NUM_KEYS (sizeof board_keys / sizeof board_keys[0])
+
+static int fail(char *err, size_t err_len, int code, const char *fmt, ...)
+{
+    if (err && err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_len, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+/* Strips a trailing comment that is not inside a string. */
+static void strip_comment(char *s)
+{
+    int in_string = 0;
+    for (; *s; s++) {
+        if (*s == '"')
+            in_string = !in_string;
+        else if (*s == '#' && !in_string) {
+            *s = '\0';
+            return;
+        }
+    }
+}
+
+static const struct board_key *find_key(const char *key)
+{
+    for (size_t i = 0; i < NUM_KEYS; i++)
+        if (strcmp(board_keys[i].key, key) == 0)
+            return &board_keys[i];
+    return NULL;
+}
+
+/* Parses a TOML integer: decimal, 0x hex, with '_' separators. */
+static int parse_integer(const char *text, uint64_t *out)
+{
+    char digits[64];
+    size_t n = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '_')
+            continue;
+        if (n + 1 >= sizeof digits)
+            return -1;
+        digits[n++] = *p;
+    }
+    digits[n] = '\0';
+    if (n == 0 || digits[0] == '-' || digits[0] == '+')
+        return -1;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(digits, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int set_value(struct ipu_board *board, const struct board_key *k, char *value, const char *path,
+                     int line, char *err, size_t err_len)
+{
+    char *field = (char *)board + k->offset;
+    if (k->kind == KEY_TEXT) {
+        size_t len = strlen(value);
+        if (len < 2 || value[0] != '"' || value[len - 1] != '"')
+            return fail(err, err_len, -EINVAL, "%s:%d: key '%s': expected a quoted string (%s), got '%s'", path,
+                        line, k->key, k->meaning, value);
+        if (len - 2 >= k->text_size)
+            return fail(err, err_len, -EINVAL, "%s:%d: key '%s': string longer than %zu characters", path, line,
+                        k->key, k->text_size - 1);
+        memcpy(field, value + 1, len - 2);
+        field[len - 2] = '\0';
+        return 0;
+    }
+    uint64_t v;
+    if (parse_integer(value, &v) != 0 || v < k->min || v > k->max)
+        return fail(err, err_len, -EINVAL, "%s:%d: key '%s': expected an integer from %" PRIu64 " to %" PRIu64
+                    " (%s), got '%s'", path, line, k->key, k->min, k->max, k->meaning, value);
+    if (k->kind == KEY_U32) {
+        uint32_t v32 = (uint32_t)v;
+        memcpy(field, &v32, sizeof v32);
+    } else {
+        memcpy(field, &v, sizeof v);
+    }
+    return 0;
+}
+
+static int check_board(const struct ipu_board *b, const char *path, char *err, size_t err_len)
+{
+    if (b->bytes_per_tile % 4096)
+        return fail(err, err_len, -EINVAL, "%s: key 'bytes_per_tile': %" PRIu32 " is not a multiple of 4096", path,
+                    b->bytes_per_tile);
+    if (ipu_board_num_tiles(b) > 65535)
+        return fail(err, err_len, -EINVAL, "%s: num_ipus * tiles_per_ipu = %" PRIu32 " exceeds 65535 tiles", path,
+                    ipu_board_num_tiles(b));
+    if (strncmp(b->isa, "rv32i", 5) != 0)
+        return fail(err, err_len, -EINVAL, "%s: key 'isa': expected a string starting \"rv32i\", got \"%s\"", path,
+                    b->isa);
+    return 0;
+}
+
+int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fail(err, err_len, -ENOENT, "%s: cannot open board file: %s", path, strerror(errno));
+    struct ipu_board b;
+    memset(&b, 0, sizeof b);
+    unsigned char seen[NUM_KEYS] = {0};
+    char buf[512];
+    int line = 0, rc = 0;
+    while (rc == 0 && fgets(buf, sizeof buf, f)) {
+        line++;
+        strip_comment(buf);
+        char *s = trim(buf);
+        if (!*s)
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            rc = fail(err, err_len, -EINVAL, "%s:%d: expected 'key = value', got '%s'", path, line, s);
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s), *value = trim(eq + 1);
+        const struct board_key *k = find_key(key);
+        if (!k) {
+            rc = fail(err, err_len, -EINVAL, "%s:%d: unknown key '%s' (see boards/README.md for the keys)", path,
+                      line, key);
+            break;
+        }
+        if (seen[k - board_keys]) {
+            rc = fail(err, err_len, -EINVAL, "%s:%d: key '%s' is given twice", path, line, key);
+            break;
+        }
+        seen[k - board_keys] = 1;
+        rc = set_value(&b, k, value, path, line, err, err_len);
+    }
+    fclose(f);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < NUM_KEYS; i++)
+        if (!seen[i])
+            return fail(err, err_len, -EINVAL, "%s: missing key '%s' (%s)", path, board_keys[i].key,
+                        board_keys[i].meaning);
+    rc = check_board(&b, path, err, err_len);
+    if (rc == 0)
+        *board = b;
+    return rc;
+}
+
+static int is_path(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".toml") == 0);
+}
+
+static int try_dir(const char *dir, size_t dir_len, const char *name, struct ipu_board *board, char *err,
+                   size_t err_len)
+{
+    char path[1024];
+    if (dir_len == 0 || dir_len + strlen(name) + 7 >= sizeof path)
+        return -ENOENT;
+    snprintf(path, sizeof path, "%.*s/%s.toml", (int)dir_len, dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -ENOENT;
+    fclose(f);
+    return ipu_board_load_file(path, board, err, err_len);
+}
+
+int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err, size_t err_len)
+{
+    if (!name_or_path || !*name_or_path)
+        return fail(err, err_len, -EINVAL, "no board named: give a board name such as \"tiny\" or a path");
+    if (is_path(name_or_path))
+        return ipu_board_load_file(name_or_path, board, err, err_len);
+    const char *env = getenv("IPU_BOARD_PATH");
+    for (const char *p = env; p && *p;) {
+        const char *colon = strchr(p, ':');
+        size_t len = colon ? (size_t)(colon - p) : strlen(p);
+        int rc = try_dir(p, len, name_or_path, board, err, err_len);
+        if (rc != -ENOENT)
+            return rc;
+        p = colon ? colon + 1 : p + len;
+    }
+    const char *builtin[] = {IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR};
+    for (size_t i = 0; i < 2; i++) {
+        int rc = try_dir(builtin[i], strlen(builtin[i]), name_or_path, board, err, err_len);
+        if (rc != -ENOENT)
+            return rc;
+    }
+    return fail(err, err_len, -ENOENT, "board '%s' not found in $IPU_BOARD_PATH (%s), %s or %s; "
+                "name a board from boards/ or give a path to a .toml file", name_or_path, env ? env : "unset",
+                IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR);
+}
+
+uint32_t ipu_board_num_tiles(const struct ipu_board *board)
+{
+    return board->num_ipus * board->tiles_per_ipu;
+}
+
+int ipu_board_has_fpu(const struct ipu_board *board)
+{
+    /* The extensions follow "rv32i"; standard order puts F after M and A. */
+    return strchr(board->isa + 5, 'f') != NULL || strchr(board->isa + 5, 'g') != NULL;
+}
+
+void ipu_board_default(struct ipu_board *b)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "tiny");
+    snprintf(b->description, sizeof b->description, "4 tiles x 64 KiB, for fast tests");
+    snprintf(b->isa, sizeof b->isa, "rv32imf");
+    snprintf(b->abi, sizeof b->abi, "ilp32f");
+    snprintf(b->transport, sizeof b->transport, "model");
+    b->num_ipus = 1;
+    b->tiles_per_ipu = 4;
+    b->bytes_per_tile = 65536;
+    b->worker_contexts = 6;
+    b->tile_clock_hz = 1330000000ull;
+    b->exchange_bytes_per_cycle = 4;
+    b->memcpy_bytes_per_cycle = 8;
+    b->data_path_width = 64;
+    b->min_ipu_sync_delay = 0;
+    b->global_sync_cycles = 15;
+    b->rpt_count_max = 65535;
+    b->num_stride_bits = 10;
+    b->tiles_per_shared_exchange_bus = 2;
+    b->atomic_store_granularity = 4;
+    b->supervisor_stack_bytes = 4096;
+    b->worker_stack_bytes = 1024;
+}

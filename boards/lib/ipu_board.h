@@ -1,0 +1,72 @@
+/* Board descriptions: one concrete card configuration, read from boards/NAME.toml.
+ *
+ * Every layer (card model, driver, firmware build, host library) reads boards
+ * through this one small C library so that they agree on every value. A board
+ * file is a flat subset of TOML: `key = integer` or `key = "string"` lines,
+ * comments and blank lines. Unknown, missing or out-of-range keys are errors
+ * that name the file, the line, the key and what is expected. */
+#ifndef IPU_BOARD_H
+#define IPU_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IPU_BOARD_NAME_MAX 32
+#define IPU_BOARD_TEXT_MAX 128
+
+/* One board. Field meanings are in the key table of ipu_board.c and in
+ * boards/README.md; the names follow the seed's Target API where one exists. */
+struct ipu_board {
+    char name[IPU_BOARD_NAME_MAX];
+    char description[IPU_BOARD_TEXT_MAX];
+    char isa[IPU_BOARD_NAME_MAX];       /* e.g. "rv32imf": -march for tile code */
+    char abi[IPU_BOARD_NAME_MAX];       /* e.g. "ilp32f": -mabi for tile code */
+    char transport[IPU_BOARD_NAME_MAX]; /* default driver transport: "model", "rtl" */
+    uint32_t num_ipus;
+    uint32_t tiles_per_ipu;
+    uint32_t bytes_per_tile;
+    uint32_t worker_contexts;
+    uint64_t tile_clock_hz;
+    uint32_t exchange_bytes_per_cycle;
+    uint32_t memcpy_bytes_per_cycle;
+    uint32_t data_path_width;
+    uint32_t min_ipu_sync_delay;
+    uint32_t global_sync_cycles;
+    uint32_t rpt_count_max;
+    uint32_t num_stride_bits;
+    uint32_t tiles_per_shared_exchange_bus;
+    uint32_t atomic_store_granularity;
+    uint32_t supervisor_stack_bytes;
+    uint32_t worker_stack_bytes;
+};
+
+/* Total tiles on the card: num_ipus * tiles_per_ipu. */
+uint32_t ipu_board_num_tiles(const struct ipu_board *board);
+
+/* True when the board's ISA string includes the F extension. */
+int ipu_board_has_fpu(const struct ipu_board *board);
+
+/* Parses the board file at `path` into *board.
+ * Returns 0, or -ENOENT (file missing), -EINVAL (malformed, unknown, missing or
+ * out-of-range key). On error, `err` (if not NULL) receives a one-line message
+ * naming the file, line, key and the expected value. */
+int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, size_t err_len);
+
+/* Loads a board by name ("tiny", "ipu2") or by path (contains '/' or ends in
+ * ".toml"). Names are looked up in the directories of $IPU_BOARD_PATH
+ * (colon-separated), then in the installed and source board directories.
+ * Returns as ipu_board_load_file; -ENOENT names the directories searched. */
+int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err, size_t err_len);
+
+/* Fills *board with the built-in defaults of the "tiny" board (no file needed);
+ * used by unit tests. */
+void ipu_board_default(struct ipu_board *board);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IPU_BOARD_H */

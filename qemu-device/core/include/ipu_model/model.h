@@ -1,0 +1,25 @@
+/* The functional card model: the IPU Model of ipu-emu and the engine inside the
+ * QEMU card. It executes real RV32IMF tile binaries and implements the device
+ * backend interface (ipu_card/backend.h) exactly as contract/card.toml says. */
+#ifndef IPU_MODEL_MODEL_H
+#define IPU_MODEL_MODEL_H
+
+#include "ipu_card/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ipu_board;
+
+/* Creates a card for `board` attached to the bus described by `host` (both are
+ * copied). `options` may be NULL for defaults.
+ * Returns 0 and sets *out, or -EINVAL (bad board or NULL argument) or -ENOMEM.
+ * Free with (*out)->ops->destroy(*out). */
+int ipu_model_create(const struct ipu_board *board, const struct ipu_backend_host *host,
+                     const struct ipu_backend_options *options, struct ipu_backend **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IPU_MODEL_MODEL_H */
