@@ -1,0 +1,71 @@
+// Error classes of the host runtime, shaped like Poplar's so that the Poplar API layer can alias them.
+#ifndef IPU_RUNTIME_ERRORS_HPP
+#define IPU_RUNTIME_ERRORS_HPP
+
+// Public headers stay C++11 so that user programs built with older standards can include them.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ipu {
+namespace runtime {
+
+/// What the caller must do before the device can be used again after a recoverable_runtime_error.
+enum class RecoveryAction {
+  IPU_RESET,       ///< Reset the device (Device::reset()), reload the program and run again.
+  PARTITION_RESET, ///< Reset every device of the partition (here: the same as IPU_RESET).
+  FULL_RESET,      ///< Reset the host side too: detach, re-attach, reload.
+};
+
+/// The name of a recovery action as Poplar prints it ("IPU_RESET", ...).
+const char *toString(RecoveryAction action);
+
+/// Base of every error the runtime throws; the message names the problem and, where there is one, the fix.
+class runtime_error : public std::runtime_error {
+public:
+  explicit runtime_error(const std::string &message);
+};
+
+/// The caller misused the runtime (bad argument, bad ELF, unconnected stream, wrong size, callback threw):
+/// nothing is wrong with the device, fix the program.
+class application_runtime_error : public runtime_error {
+public:
+  explicit application_runtime_error(const std::string &message);
+};
+
+/// The device faulted or hung; it can be used again after the recovery action (see getRecoveryAction()).
+class recoverable_runtime_error : public runtime_error {
+public:
+  recoverable_runtime_error(RecoveryAction action, const std::string &message);
+  /// What to do before using the device again.
+  RecoveryAction getRecoveryAction() const noexcept { return action_; }
+
+private:
+  RecoveryAction action_;
+};
+
+/// The device or its driver is gone or broken in a way that no reset can repair in this process.
+class unrecoverable_runtime_error : public runtime_error {
+public:
+  explicit unrecoverable_runtime_error(const std::string &message);
+};
+
+/// A tile ELF was rejected. field() names the ELF field ("e_phoff", "p_filesz", ...) and value() its value,
+/// so that tests and tools can tell rejections apart without parsing the message.
+class elf_error : public application_runtime_error {
+public:
+  elf_error(const std::string &message, const std::string &field, std::uint64_t value);
+  /// The ELF field that was rejected, e.g. "e_machine" or "segment[1].p_vaddr" is reported as "p_vaddr".
+  const std::string &field() const noexcept { return field_; }
+  /// The rejected value of that field.
+  std::uint64_t value() const noexcept { return value_; }
+
+private:
+  std::string field_;
+  std::uint64_t value_;
+};
+
+} // namespace runtime
+} // namespace ipu
+
+#endif // IPU_RUNTIME_ERRORS_HPP
