@@ -1,0 +1,112 @@
+// The card: tiles, the host interface (registers, BAR2 window, DMA engine,
+// translation table, interrupts, error records, console) and the run loop.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "card_memory.hpp"
+#include "iss.hpp"
+#include "ipu_board.h"
+#include "ipu_card/backend.h"
+#include "thread_pool.hpp"
+
+namespace ipu::model {
+
+struct XlatEntry {
+    uint32_t dev_base = 0;
+    uint32_t ctrl = 0;
+    uint32_t bus_lo = 0;
+    uint32_t bus_hi = 0;
+};
+
+struct ErrorRecord {
+    uint32_t cause, tile, context, pc, addr, info;
+};
+
+constexpr size_t kErrorFifoDepth = 64;
+constexpr size_t kConsoleFifoDepth = 1 << 20;
+constexpr uint32_t kDmaEngineTile = 0xffffffffu;
+constexpr uint32_t kMaxDmaChain = 65536;
+
+class Card {
+public:
+    Card(const ipu_board &board, const ipu_backend_host &host, const ipu_backend_options &options);
+
+    bool ok() const { return memory_.ok(); }
+    int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value);
+    int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value);
+    int advance(uint64_t budget);
+
+    // Lock-step and tests: observe retired instructions (nullptr to stop).
+    void set_retire_hook(const RetireHook *hook);
+    const Tile &tile(uint32_t index) const { return tiles_[index]; }
+    size_t resident_bytes() const { return memory_.resident_bytes(); }
+
+private:
+    // card_regs.cpp
+    uint32_t read_reg(uint32_t offset);
+    void write_reg(uint32_t offset, uint32_t value);
+    uint32_t read_tile_reg(uint32_t offset);
+    void write_tile_reg(uint32_t offset, uint32_t value);
+    void reset();
+    void start();
+    void halt();
+    void log_guest_error(const std::string &what);
+
+    // card_dma.cpp
+    // Translates [dev, dev+len) to bus-address chunks; returns an ERR code.
+    uint32_t translate(uint32_t dev, uint32_t len, bool write, std::vector<std::pair<uint64_t, uint32_t>> &chunks,
+                       uint32_t &fault_addr);
+    uint32_t host_read(uint32_t dev, void *buf, uint32_t len, uint32_t &fault_addr);
+    uint32_t host_write(uint32_t dev, const void *buf, uint32_t len, uint32_t &fault_addr);
+    void run_dma_chain();
+    uint32_t run_dma_descriptor(const ipu_dma_desc &d, uint32_t &fault_addr);
+    void service_host_exchange(Tile &tile);
+
+    // card_run.cpp
+    void run_round(uint64_t budget);
+    void drain_tile(Tile &tile);
+    void finish_superstep();
+    void release_sync();
+    void add_error(const ErrorRecord &r);
+    void raise_irq(uint32_t cause_bit);
+
+    ipu_board board_;
+    ipu_backend_host host_;
+    ipu_backend_options options_;
+    CardMemory memory_;
+    std::vector<Tile> tiles_;
+    std::unique_ptr<ThreadPool> pool_;
+    const RetireHook *hook_ = nullptr;
+    RetireHook trace_hook_;
+    std::recursive_mutex lock_;
+
+    // Registers.
+    uint32_t state_ = IPU_CARD_STATE_IDLE;
+    uint32_t irq_status_ = 0;
+    uint32_t irq_mask_ = 0;
+    uint32_t watchdog_units_ = 0;
+    uint32_t tile_sel_ = 0;
+    uint32_t ctx_sel_ = 0;
+    uint32_t window_tile_ = 0;
+    uint32_t hsync_id_ = 0;
+    bool hsync_pending_ = false;
+    uint64_t card_cycles_ = 0;
+    uint32_t dma_desc_addr_ = 0;
+    uint32_t dma_status_ = 0;
+    uint32_t dma_completed_ = 0;
+    uint64_t dma_bytes_ = 0;
+    std::array<XlatEntry, IPU_REG_XLAT_COUNT> xlat_{};
+    std::deque<ErrorRecord> errors_;
+    uint32_t errors_lost_ = 0;
+    std::deque<uint32_t> console_;
+    uint32_t console_lost_ = 0;
+    uint64_t guest_errors_ = 0;
+};
+
+} // namespace ipu::model

@@ -1,0 +1,152 @@
+// Translation table, DMA engine and host exchange: every host-memory access of the card.
+#include <algorithm>
+#include <cstring>
+
+#include "card.hpp"
+
+namespace ipu::model {
+namespace {
+
+uint64_t entry_bytes(const XlatEntry &e)
+{
+    const uint32_t pages = ((e.ctrl & IPU_XLAT_CTRL_PAGES_MINUS_1_MASK) >> IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT) + 1;
+    return static_cast<uint64_t>(pages) * 4096;
+}
+
+} // namespace
+
+uint32_t Card::translate(uint32_t dev, uint32_t len, bool write, std::vector<std::pair<uint64_t, uint32_t>> &chunks,
+                         uint32_t &fault_addr)
+{
+    chunks.clear();
+    uint64_t pos = dev;
+    const uint64_t end = static_cast<uint64_t>(dev) + len;
+    while (pos < end) {
+        const XlatEntry *hit = nullptr;
+        for (const XlatEntry &e : xlat_) {
+            if ((e.ctrl & IPU_XLAT_CTRL_VALID_MASK) && pos >= e.dev_base && pos < e.dev_base + entry_bytes(e)) {
+                hit = &e;
+                break;
+            }
+        }
+        fault_addr = static_cast<uint32_t>(pos);
+        if (!hit)
+            return IPU_ERR_XLAT_MISS;
+        if (!(hit->ctrl & (write ? IPU_XLAT_CTRL_WRITE_MASK : IPU_XLAT_CTRL_READ_MASK)))
+            return IPU_ERR_XLAT_PERMISSION;
+        const uint64_t take = std::min<uint64_t>(end, hit->dev_base + entry_bytes(*hit)) - pos;
+        const uint64_t bus = ((static_cast<uint64_t>(hit->bus_hi) << 32) | hit->bus_lo) + (pos - hit->dev_base);
+        chunks.emplace_back(bus, static_cast<uint32_t>(take));
+        pos += take;
+    }
+    return IPU_ERR_NONE;
+}
+
+uint32_t Card::host_read(uint32_t dev, void *buf, uint32_t len, uint32_t &fault_addr)
+{
+    std::vector<std::pair<uint64_t, uint32_t>> chunks;
+    if (uint32_t err = translate(dev, len, false, chunks, fault_addr))
+        return err;
+    auto *out = static_cast<uint8_t *>(buf);
+    uint32_t done = 0;
+    for (auto [bus, n] : chunks) {
+        // A bus that refuses (an IOMMU fault) is reported like a miss.
+        if (!host_.dma_read || host_.dma_read(host_.opaque, bus, out + done, n) != 0) {
+            fault_addr = dev + done;
+            return IPU_ERR_XLAT_MISS;
+        }
+        done += n;
+    }
+    return IPU_ERR_NONE;
+}
+
+uint32_t Card::host_write(uint32_t dev, const void *buf, uint32_t len, uint32_t &fault_addr)
+{
+    std::vector<std::pair<uint64_t, uint32_t>> chunks;
+    if (uint32_t err = translate(dev, len, true, chunks, fault_addr))
+        return err;
+    const auto *in = static_cast<const uint8_t *>(buf);
+    uint32_t done = 0;
+    for (auto [bus, n] : chunks) {
+        if (!host_.dma_write || host_.dma_write(host_.opaque, bus, in + done, n) != 0) {
+            fault_addr = dev + done;
+            return IPU_ERR_XLAT_MISS;
+        }
+        done += n;
+    }
+    return IPU_ERR_NONE;
+}
+
+uint32_t Card::run_dma_descriptor(const ipu_dma_desc &d, uint32_t &fault_addr)
+{
+    const uint32_t count = d.tile_count ? d.tile_count : 1;
+    const bool to_host = (d.flags & IPU_DMA_FLAGS_TO_HOST_MASK) != 0;
+    const bool bad = d.length == 0 || d.first_tile + count > tiles_.size() || (to_host && count != 1) ||
+                     !tiles_[0].in_sram(d.tile_addr, d.length) || d.reserved0 || d.reserved1 || d.reserved2;
+    if (bad)
+        return IPU_ERR_DMA_BAD_DESCRIPTOR;
+    Tile &first = tiles_[d.first_tile];
+    uint32_t err = to_host ? host_write(d.dev_addr, first.at(d.tile_addr), d.length, fault_addr)
+                           : host_read(d.dev_addr, first.at(d.tile_addr), d.length, fault_addr);
+    if (err)
+        return err;
+    // Broadcast: the bytes cross the bus once and are copied on the card.
+    for (uint32_t i = 1; i < count; i++)
+        std::memcpy(tiles_[d.first_tile + i].at(d.tile_addr), first.at(d.tile_addr), d.length);
+    dma_bytes_ += d.length;
+    return IPU_ERR_NONE;
+}
+
+void Card::run_dma_chain()
+{
+    if (state_ == IPU_CARD_STATE_RUNNING || state_ == IPU_CARD_STATE_HOST_SYNC) {
+        // Tiles own their SRAM while running; host-sync stream data moves by
+        // host exchange instead.
+        log_guest_error("DMA_CTRL.START while tiles run");
+        add_error(ErrorRecord{IPU_ERR_DMA_BAD_DESCRIPTOR, kDmaEngineTile, 0, 0, dma_desc_addr_, 0});
+        dma_status_ = IPU_REG_DMA_STATUS_ERROR_MASK;
+        return;
+    }
+    dma_status_ = IPU_REG_DMA_STATUS_BUSY_MASK;
+    dma_completed_ = 0;
+    for (uint32_t i = 0; i < kMaxDmaChain; i++) {
+        ipu_dma_desc d;
+        uint32_t fault_addr = 0;
+        const uint32_t at = dma_desc_addr_ + i * IPU_DMA_DESC_SIZE;
+        uint32_t err = host_read(at, &d, sizeof d, fault_addr);
+        if (!err)
+            err = run_dma_descriptor(d, fault_addr);
+        if (err) {
+            if (err == IPU_ERR_DMA_BAD_DESCRIPTOR)
+                fault_addr = at;
+            add_error(ErrorRecord{err, kDmaEngineTile, 0, 0, fault_addr, i});
+            dma_status_ = IPU_REG_DMA_STATUS_ERROR_MASK;
+            return;
+        }
+        dma_completed_++;
+        if (d.flags & IPU_DMA_FLAGS_LAST_MASK) {
+            dma_status_ = IPU_REG_DMA_STATUS_DONE_MASK;
+            raise_irq(IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
+            return;
+        }
+    }
+    // A chain without LAST is bounded, never followed forever.
+    add_error(ErrorRecord{IPU_ERR_DMA_BAD_DESCRIPTOR, kDmaEngineTile, 0, 0, dma_desc_addr_, kMaxDmaChain});
+    dma_status_ = IPU_REG_DMA_STATUS_ERROR_MASK;
+}
+
+void Card::service_host_exchange(Tile &tile)
+{
+    HostExchange hx = tile.hx;
+    tile.hx.pending = false;
+    uint32_t fault_addr = 0;
+    const uint32_t err = hx.to_host ? host_write(hx.dev_addr, tile.at(hx.tile_addr), hx.length, fault_addr)
+                                    : host_read(hx.dev_addr, tile.at(hx.tile_addr), hx.length, fault_addr);
+    if (err) {
+        tile.raise(err, hx.context, hx.pc, fault_addr, hx.length);
+        return;
+    }
+    dma_bytes_ += hx.length;
+}
+
+} // namespace ipu::model

@@ -1,0 +1,154 @@
+// The card's run loop: parallel rounds of tile execution, then a deterministic
+// drain (console, host exchange, faults) in tile order, then syncs.
+#include <algorithm>
+#include <cstring>
+
+#include "card.hpp"
+#include "tile_runner.hpp"
+
+namespace ipu::model {
+
+void Card::raise_irq(uint32_t cause_bit)
+{
+    irq_status_ |= cause_bit;
+    if (!(irq_mask_ & cause_bit) || !host_.irq)
+        return;
+    unsigned vector = IPU_IRQ_VECTOR_DONE;
+    if (cause_bit == IPU_REG_IRQ_STATUS_HOST_SYNC_MASK)
+        vector = IPU_IRQ_VECTOR_HOST_SYNC;
+    else if (cause_bit == IPU_REG_IRQ_STATUS_ERROR_MASK)
+        vector = IPU_IRQ_VECTOR_ERROR;
+    else if (cause_bit == IPU_REG_IRQ_STATUS_CONSOLE_MASK)
+        vector = IPU_IRQ_VECTOR_CONSOLE;
+    host_.irq(host_.opaque, vector);
+}
+
+void Card::add_error(const ErrorRecord &r)
+{
+    if (errors_.size() >= kErrorFifoDepth)
+        errors_lost_++;
+    else
+        errors_.push_back(r);
+    raise_irq(IPU_REG_IRQ_STATUS_ERROR_MASK);
+}
+
+int Card::advance(uint64_t budget)
+{
+    std::lock_guard<std::recursive_mutex> g(lock_);
+    if (state_ != IPU_CARD_STATE_RUNNING)
+        return 0;
+    run_round(budget ? budget : 1);
+    return state_ == IPU_CARD_STATE_RUNNING ? 1 : 0;
+}
+
+void Card::run_round(uint64_t budget)
+{
+    std::vector<uint32_t> running;
+    for (const Tile &t : tiles_)
+        if (t.state == IPU_TILE_STATE_RUNNING)
+            running.push_back(t.id);
+    const RetireHook *hook = hook_;
+    // A retire hook sees instructions in one global order only when the tiles
+    // run one after another, so tracing and lock-step force a single thread.
+    if (hook || pool_->size() == 1) {
+        for (uint32_t id : running)
+            run_tile(tiles_[id], budget, hook);
+    } else {
+        pool_->parallel_for(running.size(), [&](size_t i) { run_tile(tiles_[running[i]], budget, nullptr); });
+    }
+    for (uint32_t id : running)
+        drain_tile(tiles_[id]);
+
+    bool any_running = false, any_error = false, any_sync = false;
+    for (const Tile &t : tiles_) {
+        any_running |= t.state == IPU_TILE_STATE_RUNNING;
+        any_error |= t.state == IPU_TILE_STATE_ERROR;
+        any_sync |= t.state == IPU_TILE_STATE_SYNC_WAIT;
+        card_cycles_ = std::max(card_cycles_, t.time());
+    }
+    if (any_error) {
+        // One faulted tile stops the run: the others can never meet it at a sync.
+        for (Tile &t : tiles_)
+            if (t.state == IPU_TILE_STATE_RUNNING || t.state == IPU_TILE_STATE_SYNC_WAIT)
+                t.state = IPU_TILE_STATE_READY;
+        state_ = IPU_CARD_STATE_ERROR;
+        return;
+    }
+    if (any_running)
+        return;
+    if (any_sync) {
+        finish_superstep();
+        return;
+    }
+    state_ = IPU_CARD_STATE_DONE;
+    raise_irq(IPU_REG_IRQ_STATUS_DONE_MASK);
+}
+
+// Moves what a tile produced in this round to the card, in tile order.
+void Card::drain_tile(Tile &tile)
+{
+    if (!tile.console.empty()) {
+        for (uint8_t b : tile.console) {
+            if (console_.size() >= kConsoleFifoDepth)
+                console_lost_++;
+            else
+                console_.push_back((tile.id << IPU_REG_CONSOLE_DATA_TILE_SHIFT) | b);
+        }
+        tile.console.clear();
+        raise_irq(IPU_REG_IRQ_STATUS_CONSOLE_MASK);
+    }
+    if (tile.hx.pending)
+        service_host_exchange(tile);
+    if (tile.state == IPU_TILE_STATE_ERROR && tile.has_fault) {
+        const Fault &f = tile.fault;
+        add_error(ErrorRecord{f.cause, tile.id, f.context, f.pc, f.addr, f.info});
+    }
+}
+
+// Every live tile waits in a sync: land exchange writes, align clocks, and
+// either go on (internal) or ask the host (external).
+void Card::finish_superstep()
+{
+    uint32_t request = 0;
+    uint64_t latest = 0;
+    for (Tile &t : tiles_) {
+        if (t.state != IPU_TILE_STATE_SYNC_WAIT)
+            continue;
+        if (request == 0)
+            request = t.sync_request;
+        latest = std::max(latest, t.time());
+        for (ExchangeWrite &w : t.outbox)
+            std::memcpy(tiles_[w.dst_tile].at(w.dst_addr), w.data.data(), w.data.size());
+        t.outbox.clear();
+    }
+    latest += board_.global_sync_cycles;
+    for (Tile &t : tiles_) {
+        if (t.state != IPU_TILE_STATE_SYNC_WAIT)
+            continue;
+        for (Context &cx : t.ctx)
+            cx.time = std::max(cx.time, latest);
+    }
+    card_cycles_ = std::max(card_cycles_, latest);
+    if ((request & 0xff) == IPU_SYNC_KIND_EXTERNAL) {
+        hsync_id_ = request >> 8;
+        hsync_pending_ = true;
+        state_ = IPU_CARD_STATE_HOST_SYNC;
+        raise_irq(IPU_REG_IRQ_STATUS_HOST_SYNC_MASK);
+        return;
+    }
+    release_sync();
+}
+
+void Card::release_sync()
+{
+    hsync_pending_ = false;
+    for (Tile &t : tiles_) {
+        if (t.state != IPU_TILE_STATE_SYNC_WAIT)
+            continue;
+        t.state = IPU_TILE_STATE_RUNNING;
+        t.ctx[0].state = IPU_CTX_STATE_RUNNING;
+    }
+    state_ = IPU_CARD_STATE_RUNNING;
+}
+
+} // namespace ipu::model

@@ -1,0 +1,155 @@
+/* Board reader: the shipped boards load with their documented values, and
+ * every kind of bad board file gets an error naming the file, key and fix. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ipu_board.h"
+
+static void test_shipped_boards(void **state)
+{
+    (void)state;
+    struct ipu_board b;
+    char err[512] = "";
+    assert_int_equal(ipu_board_load("tiny", &b, err, sizeof err), 0);
+    assert_string_equal(b.name, "tiny");
+    assert_int_equal(ipu_board_num_tiles(&b), 4);
+    assert_int_equal(b.bytes_per_tile, 65536);
+    assert_int_equal(b.worker_contexts, 6);
+    assert_true(ipu_board_has_fpu(&b));
+    assert_int_equal(ipu_board_load("ipu1", &b, err, sizeof err), 0);
+    assert_int_equal(ipu_board_num_tiles(&b), 1216);
+    assert_int_equal(b.bytes_per_tile, 256 * 1024);
+    assert_int_equal(ipu_board_load("ipu2", &b, err, sizeof err), 0);
+    assert_int_equal(ipu_board_num_tiles(&b), 1472);
+    assert_int_equal(b.bytes_per_tile, 624 * 1024);
+    assert_true(b.tile_clock_hz == 1330000000ull);
+}
+
+static void test_default_matches_tiny_file(void **state)
+{
+    (void)state;
+    struct ipu_board file, builtin;
+    assert_int_equal(ipu_board_load(TEST_BOARD_DIR "/tiny.toml", &file, NULL, 0), 0);
+    ipu_board_default(&builtin);
+    assert_memory_equal(&file, &builtin, sizeof file);
+}
+
+/* Writes `text` to a temporary board file and loads it; returns the code. */
+static int load_text(const char *text, char *err, size_t err_len, char *path, size_t path_len)
+{
+    snprintf(path, path_len, "/tmp/ipu-board-test-%d.toml", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    struct ipu_board b;
+    int rc = ipu_board_load_file(path, &b, err, err_len);
+    unlink(path);
+    return rc;
+}
+
+/* The tiny board's text with one line replaced (or appended when absent). */
+static char *tiny_with(const char *key, const char *line)
+{
+    static char out[4096];
+    FILE *f = fopen(TEST_BOARD_DIR "/tiny.toml", "r");
+    assert_non_null(f);
+    char buf[256];
+    out[0] = '\0';
+    int replaced = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        if (strncmp(buf, key, strlen(key)) == 0 && buf[strlen(key)] == ' ') {
+            strcat(out, line);
+            replaced = 1;
+        } else {
+            strcat(out, buf);
+        }
+    }
+    fclose(f);
+    if (!replaced)
+        strcat(out, line);
+    return out;
+}
+
+static void expect_error(const char *text, const char *needle1, const char *needle2)
+{
+    char err[512] = "", path[64];
+    assert_int_equal(load_text(text, err, sizeof err, path, sizeof path), -EINVAL);
+    assert_non_null(strstr(err, path));
+    assert_non_null(strstr(err, needle1));
+    if (needle2)
+        assert_non_null(strstr(err, needle2));
+}
+
+static void test_bad_integer(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("bytes_per_tile", "bytes_per_tile = lots\n"), "key 'bytes_per_tile'", "expected an integer");
+}
+
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("worker_contexts", "worker_contexts = 9\n"), "key 'worker_contexts'", "from 1 to 6");
+}
+
+static void test_not_page_multiple(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("bytes_per_tile", "bytes_per_tile = 5000\n"), "bytes_per_tile", "multiple of 4096");
+}
+
+static void test_unknown_key(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("colour", "colour = \"blue\"\n"), "unknown key 'colour'", NULL);
+}
+
+static void test_missing_key(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("abi", "# no abi\n"), "missing key 'abi'", NULL);
+}
+
+static void test_duplicate_key(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("zzz", "num_ipus = 1\n"), "'num_ipus' is given twice", NULL);
+}
+
+static void test_unquoted_string(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("isa", "isa = rv32imf\n"), "key 'isa'", "quoted string");
+}
+
+static void test_not_found(void **state)
+{
+    (void)state;
+    struct ipu_board b;
+    char err[512] = "";
+    assert_int_equal(ipu_board_load("no-such-board", &b, err, sizeof err), -ENOENT);
+    assert_non_null(strstr(err, "board 'no-such-board' not found"));
+    assert_int_equal(ipu_board_load_file("/nonexistent/x.toml", &b, err, sizeof err), -ENOENT);
+    assert_non_null(strstr(err, "/nonexistent/x.toml"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shipped_boards),   cmocka_unit_test(test_default_matches_tiny_file),
+        cmocka_unit_test(test_bad_integer),      cmocka_unit_test(test_out_of_range),
+        cmocka_unit_test(test_not_page_multiple), cmocka_unit_test(test_unknown_key),
+        cmocka_unit_test(test_missing_key),      cmocka_unit_test(test_duplicate_key),
+        cmocka_unit_test(test_unquoted_string),  cmocka_unit_test(test_not_found),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

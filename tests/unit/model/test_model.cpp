@@ -1,0 +1,314 @@
+// Card model: ISA programs, tile faults, workers, sync and exchange, thread
+// determinism, DMA through the translation table, registers and reset.
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <csetjmp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ipu_model/model.h"
+#include "tile_harness.hpp"
+
+// cmocka last: its macros (fail, check_expected...) clash with C++ headers.
+extern "C" {
+#include <cmocka.h>
+}
+
+using ipu::test::Harness;
+using ipu::test::RunResult;
+
+namespace {
+
+std::string prog(const char *name) { return Harness::tile_binary(std::string(name) + ".elf"); }
+
+// Runs a self-checking ISA program on tile 0: exit code 0 means every case passed,
+// otherwise it is the number of the failing case.
+void run_isa(const char *name)
+{
+    Harness h("tiny");
+    h.load_elf(prog(name), {0});
+    RunResult r = h.run();
+    if (r.exit_code[0] != 0)
+        print_error("%s: case %u failed\n", name, r.exit_code[0]);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.errors.size(), 0);
+    assert_int_equal(r.exit_code[0], 0);
+}
+
+void test_rv32ui(void **) { run_isa("rv32ui"); }
+void test_rv32um(void **) { run_isa("rv32um"); }
+void test_rv32uf(void **) { run_isa("rv32uf"); }
+
+// Runs case `which` of faults.elf and checks the error record and tile registers.
+void expect_fault(unsigned which, uint32_t cause, const char *label, uint32_t addr_expected = ~0u)
+{
+    Harness h("tiny");
+    h.set_reg(IPU_REG_WATCHDOG_INSNS, 64); // 64 Ki instructions: catches the hung tile quickly
+    h.load_elf(prog("faults"), {1}, which);
+    const uint32_t fault_pc = label ? h.symbol(label) : 0;
+    if (label)
+        assert_int_not_equal(fault_pc, 0);
+    RunResult r = h.run(1u << 14);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_ERROR);
+    assert_int_equal(r.errors.size(), 1);
+    assert_int_equal(r.errors[0].cause, cause);
+    assert_int_equal(r.errors[0].tile, 1);
+    assert_int_equal(r.errors[0].context, 0);
+    if (label)
+        assert_int_equal(r.errors[0].pc, fault_pc);
+    if (addr_expected != ~0u)
+        assert_int_equal(r.errors[0].addr, addr_expected);
+    assert_int_equal(r.tile_state[1], IPU_TILE_STATE_ERROR);
+    h.set_reg(IPU_REG_TILE_SEL, 1);
+    assert_int_equal(h.reg(IPU_REG_TILE_ERR_CAUSE), cause);
+    // Recoverable: reset, reload, and a clean run in the same process.
+    h.reset();
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+    h.load_elf(prog("faults"), {1}, 0);
+    RunResult ok = h.run();
+    assert_int_equal(ok.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(ok.exit_code[1], 42);
+}
+
+void test_fault_illegal(void **) { expect_fault(1, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_1", 0xffffffffu); }
+void test_fault_fetch(void **) { expect_fault(2, IPU_ERR_FETCH_FAULT, nullptr, 0x40); }
+void test_fault_load_misaligned(void **) { expect_fault(3, IPU_ERR_LOAD_MISALIGNED, "fault_3", IPU_TILE_SRAM_BASE + 0x1001); }
+void test_fault_load(void **) { expect_fault(4, IPU_ERR_LOAD_FAULT, "fault_4", 0x10); }
+void test_fault_store_misaligned(void **) { expect_fault(5, IPU_ERR_STORE_MISALIGNED, "fault_5", IPU_TILE_SRAM_BASE + 0x1002); }
+void test_fault_store(void **) { expect_fault(6, IPU_ERR_STORE_FAULT, "fault_6", 0xfffffff0u); }
+void test_fault_ecall(void **) { expect_fault(7, IPU_ERR_ECALL, "fault_7"); }
+void test_fault_ebreak(void **) { expect_fault(8, IPU_ERR_EBREAK, "fault_8"); }
+void test_fault_bad_exchange(void **) { expect_fault(9, IPU_ERR_BAD_EXCHANGE, "fault_9"); }
+void test_fault_worker_misuse(void **) { expect_fault(10, IPU_ERR_WORKER_MISUSE, "fault_15"); }
+void test_fault_watchdog(void **) { expect_fault(11, IPU_ERR_WATCHDOG, nullptr); }
+void test_fault_firmware_fail(void **) { expect_fault(12, IPU_ERR_VERTEX_FAILED, "fault_13"); }
+void test_fault_missing_csr(void **) { expect_fault(13, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_csr"); }
+void test_fault_host_exchange_miss(void **) { expect_fault(14, IPU_ERR_XLAT_MISS, "fault_10", 0x40000000); }
+
+void test_workers_join(void **)
+{
+    Harness h("tiny");
+    h.load_elf(prog("workers"), {2});
+    RunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.exit_code[2], 1u << 4);
+    // The six workers ran concurrently: the tile took far less than 6x one worker.
+    assert_true(r.cycles > 100 * 2 * 6);
+    assert_true(r.cycles < 100 * 2 * 6 * 3);
+}
+
+void test_exchange_ring_and_host_sync(void **)
+{
+    Harness h("tiny");
+    h.load_elf(prog("exchange"));
+    std::vector<uint32_t> ids;
+    RunResult r = h.run(1u << 20, 1u << 16, [&](uint32_t id) { ids.push_back(id); });
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(ids.size(), 1);
+    assert_int_equal(ids[0], 7);
+    for (unsigned t = 0; t < 4; t++)
+        assert_int_equal(r.exit_code[t], ((t + 3) % 4) * 10 + 1);
+}
+
+// Same program, 1 and 4 host threads: identical results and cycle counts.
+void test_threads_deterministic(void **)
+{
+    RunResult a, b;
+    for (unsigned threads : {1u, 4u}) {
+        Harness h("tiny", threads);
+        h.load_elf(prog("compute"), {}, 20000);
+        RunResult r = h.run(5000); // small rounds: many interleavings between tiles
+        assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+        (threads == 1 ? a : b) = r;
+    }
+    assert_true(a.exit_code == b.exit_code);
+    assert_int_equal(a.cycles, b.cycles);
+    Harness h("tiny", 4);
+    h.load_elf(prog("exchange"));
+    RunResult r = h.run(7);
+    for (unsigned t = 0; t < 4; t++)
+        assert_int_equal(r.exit_code[t], ((t + 3) % 4) * 10 + 1);
+}
+
+void test_identity_registers(void **)
+{
+    Harness h("ipu2");
+    assert_int_equal(h.reg(IPU_REG_ID), 0x49505531u);
+    assert_int_equal(h.reg(IPU_REG_VERSION), (IPU_CONTRACT_VERSION_MAJOR << 16) | IPU_CONTRACT_VERSION_MINOR);
+    assert_int_equal(h.reg(IPU_REG_NUM_TILES), 1472);
+    assert_int_equal(h.reg(IPU_REG_TILE_MEM_BYTES), 624 * 1024);
+    assert_int_equal(h.reg(IPU_REG_NUM_WORKERS), 6);
+    assert_int_equal(h.reg(IPU_REG_XLAT_ENTRIES), 64);
+    assert_true(h.reg(IPU_REG_CAPS) & IPU_REG_CAPS_FPU_MASK);
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+}
+
+void test_bad_bus_accesses_survive(void **)
+{
+    Harness h("tiny");
+    ipu_backend *c = h.card();
+    uint64_t v = 0;
+    assert_int_equal(c->ops->bar_read(c, 0, 2, 4, &v), -EINVAL);         // misaligned
+    assert_true(v == ~0ull);
+    assert_int_equal(c->ops->bar_read(c, 0, 0, 2, &v), -EINVAL);         // wrong size
+    assert_int_equal(c->ops->bar_read(c, 0, 0x10000, 4, &v), -EINVAL);   // past BAR0
+    assert_int_equal(c->ops->bar_write(c, 2, 65536, 4, 1), -EINVAL);     // past tile SRAM
+    assert_int_equal(c->ops->bar_read(c, 7, 0, 4, &v), -EINVAL);         // no such BAR
+    h.set_reg(IPU_REG_TILE_SEL, 99);                                     // ignored
+    assert_int_equal(h.reg(IPU_REG_TILE_SEL), 0);
+    h.set_reg(IPU_REG_RESET, 1234);                                      // no key: ignored
+    assert_int_equal(h.reg(IPU_REG_ID), 0x49505531u);
+    const uint32_t word = 0xa5a5a5a5u;
+    h.write_tile(3, IPU_TILE_SRAM_BASE + 100 * 4, &word, 4);
+    assert_int_equal(h.read_tile_u32(3, IPU_TILE_SRAM_BASE + 400), word);
+}
+
+void test_reset_clears(void **)
+{
+    Harness h("tiny");
+    const uint32_t word = 0x12345678;
+    h.write_tile(0, IPU_TILE_SRAM_BASE, &word, 4);
+    h.set_reg(IPU_REG_IRQ_MASK, 0x1f);
+    h.map(0, 0x10000, h.alloc_host(4096), 4096, true, true);
+    h.reset();
+    assert_int_equal(h.read_tile_u32(0, IPU_TILE_SRAM_BASE), 0);
+    assert_int_equal(h.reg(IPU_REG_IRQ_MASK), 0);
+    assert_int_equal(h.reg(IPU_REG_XLAT_BASE + IPU_XLAT_ENTRY_CTRL_OFFSET), 0);
+}
+
+// Runs a DMA chain of `descs` placed at device address 0; returns DMA_STATUS.
+uint32_t run_chain(Harness &h, ipu_dma_desc *ring, const std::vector<ipu_dma_desc> &descs)
+{
+    std::memcpy(ring, descs.data(), descs.size() * sizeof(ipu_dma_desc));
+    h.set_reg(IPU_REG_DMA_DESC_ADDR, 0);
+    h.set_reg(IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+    return h.reg(IPU_REG_DMA_STATUS);
+}
+
+ipu_dma_desc desc(uint32_t dev, uint32_t tile_addr, uint32_t len, uint16_t tile, uint16_t count, uint32_t flags)
+{
+    return ipu_dma_desc{dev, tile_addr, len, tile, count, flags, 0, 0, 0};
+}
+
+void test_dma_through_translation(void **)
+{
+    Harness h("tiny");
+    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
+    uint8_t *a = h.alloc_host(8192), *b = h.alloc_host(8192);
+    h.map(0, 0x0, ring, 4096, true, false);
+    // Two entries, contiguous in device space but not on the host: one transfer crosses them.
+    h.map(1, 0x100000, a, 4096, true, true);
+    h.map(2, 0x101000, b, 4096, true, true);
+    for (int i = 0; i < 4096; i++) {
+        a[i] = static_cast<uint8_t>(i);
+        b[i] = static_cast<uint8_t>(i * 7);
+    }
+    const uint32_t sram = IPU_TILE_SRAM_BASE + 0x2000;
+    uint32_t st = run_chain(h, ring, {desc(0x100800, sram, 4096, 0, 4, IPU_DMA_FLAGS_LAST_MASK)});
+    assert_int_equal(st, IPU_REG_DMA_STATUS_DONE_MASK);
+    for (unsigned t = 0; t < 4; t++) { // broadcast reached every tile
+        uint8_t got[4096];
+        h.read_tile(t, sram, got, sizeof got);
+        assert_memory_equal(got, a + 0x800, 2048);
+        assert_memory_equal(got + 2048, b, 2048);
+    }
+    // Back to the host, into the second half of entry 2.
+    st = run_chain(h, ring, {desc(0x101800, sram, 1024, 3, 1, IPU_DMA_FLAGS_TO_HOST_MASK | IPU_DMA_FLAGS_LAST_MASK)});
+    assert_int_equal(st, IPU_REG_DMA_STATUS_DONE_MASK);
+    assert_memory_equal(b + 0x800, a + 0x800, 1024);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+}
+
+void expect_dma_error(Harness &h, ipu_dma_desc *ring, const ipu_dma_desc &d, uint32_t cause, uint32_t addr)
+{
+    assert_int_equal(run_chain(h, ring, {d}), IPU_REG_DMA_STATUS_ERROR_MASK);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 1);
+    assert_int_equal(h.reg(IPU_REG_ERR_CAUSE), cause);
+    assert_int_equal(h.reg(IPU_REG_ERR_TILE), 0xffffffffu);
+    assert_int_equal(h.reg(IPU_REG_ERR_ADDR), addr);
+    assert_true(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK);
+    h.set_reg(IPU_REG_ERR_POP, 1);
+    h.set_reg(IPU_REG_IRQ_STATUS, IPU_REG_IRQ_STATUS_ERROR_MASK);
+    assert_int_equal(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK, 0);
+}
+
+void test_dma_faults(void **)
+{
+    Harness h("tiny");
+    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
+    uint8_t *a = h.alloc_host(4096);
+    h.map(0, 0x0, ring, 4096, true, false);
+    h.map(1, 0x100000, a, 4096, true, false); // the card may read, not write
+    const uint32_t sram = IPU_TILE_SRAM_BASE;
+    const uint32_t last = IPU_DMA_FLAGS_LAST_MASK;
+    expect_dma_error(h, ring, desc(0x200000, sram, 64, 0, 1, last), IPU_ERR_XLAT_MISS, 0x200000);
+    expect_dma_error(h, ring, desc(0x100f00, sram, 512, 0, 1, last), IPU_ERR_XLAT_MISS, 0x101000); // runs off the end
+    expect_dma_error(h, ring, desc(0x100000, sram, 64, 0, 1, last | IPU_DMA_FLAGS_TO_HOST_MASK), IPU_ERR_XLAT_PERMISSION,
+                     0x100000);
+    expect_dma_error(h, ring, desc(0x100000, sram + 65536 - 8, 64, 0, 1, last), IPU_ERR_DMA_BAD_DESCRIPTOR, 0);
+    expect_dma_error(h, ring, desc(0x100000, sram, 64, 3, 2, last), IPU_ERR_DMA_BAD_DESCRIPTOR, 0); // tiles 3..4
+    // The card stays usable: a good transfer still works.
+    assert_int_equal(run_chain(h, ring, {desc(0x100000, sram, 64, 0, 1, last)}), IPU_REG_DMA_STATUS_DONE_MASK);
+    // The IOMMU (the harness) refusing a bus address is a fault, not a crash.
+    h.map(2, 0x300000, reinterpret_cast<void *>(uintptr_t{0x1000}), 4096, true, true);
+    expect_dma_error(h, ring, desc(0x300000, sram, 64, 0, 1, last), IPU_ERR_XLAT_MISS, 0x300000);
+}
+
+void test_lazy_memory(void **)
+{
+    // An ipu2 card costs only what is touched: far below 1472 x 624 KiB.
+    Harness h("ipu2");
+    const uint32_t word = 1;
+    h.write_tile(1471, IPU_TILE_SRAM_BASE + 624 * 1024 - 4, &word, 4);
+    assert_int_equal(h.read_tile_u32(1471, IPU_TILE_SRAM_BASE + 624 * 1024 - 4), 1);
+}
+
+void test_create_rejects_bad_arguments(void **)
+{
+    ipu_board b;
+    ipu_board_default(&b);
+    ipu_backend_host host{};
+    ipu_backend *card = nullptr;
+    assert_int_equal(ipu_model_create(nullptr, &host, nullptr, &card), -EINVAL);
+    b.bytes_per_tile = 4u << 20;
+    assert_int_equal(ipu_model_create(&b, &host, nullptr, &card), -EINVAL);
+    assert_null(card);
+}
+
+} // namespace
+
+int main()
+{
+    const CMUnitTest tests[] = {
+        cmocka_unit_test(test_rv32ui),
+        cmocka_unit_test(test_rv32um),
+        cmocka_unit_test(test_rv32uf),
+        cmocka_unit_test(test_fault_illegal),
+        cmocka_unit_test(test_fault_fetch),
+        cmocka_unit_test(test_fault_load_misaligned),
+        cmocka_unit_test(test_fault_load),
+        cmocka_unit_test(test_fault_store_misaligned),
+        cmocka_unit_test(test_fault_store),
+        cmocka_unit_test(test_fault_ecall),
+        cmocka_unit_test(test_fault_ebreak),
+        cmocka_unit_test(test_fault_bad_exchange),
+        cmocka_unit_test(test_fault_worker_misuse),
+        cmocka_unit_test(test_fault_watchdog),
+        cmocka_unit_test(test_fault_firmware_fail),
+        cmocka_unit_test(test_fault_missing_csr),
+        cmocka_unit_test(test_fault_host_exchange_miss),
+        cmocka_unit_test(test_workers_join),
+        cmocka_unit_test(test_exchange_ring_and_host_sync),
+        cmocka_unit_test(test_threads_deterministic),
+        cmocka_unit_test(test_identity_registers),
+        cmocka_unit_test(test_bad_bus_accesses_survive),
+        cmocka_unit_test(test_reset_clears),
+        cmocka_unit_test(test_dma_through_translation),
+        cmocka_unit_test(test_dma_faults),
+        cmocka_unit_test(test_lazy_memory),
+        cmocka_unit_test(test_create_rejects_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
