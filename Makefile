@@ -10,7 +10,7 @@ CMAKE_ARGS := -G "$(GENERATOR)" -DIPU_EMU_CACHE=$(IPU_EMU_CACHE)
 CTEST_ARGS := --output-on-failure -j$(JOBS) --timeout 600
 export IPU_EMU_CACHE
 
-.PHONY: all deps build build-asan test test-fast demo bench regen install clean help
+.PHONY: all deps build build-asan test test-fast demo bench regen install clean help qemu-shell qemu-test
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make test    install deps, build, run every test (normal and ASan/UBSan builds)"
 	@echo "make bench   run the benchmarks and print their figures"
 	@echo "make deps    install Debian packages, build newlib for the tile, fetch QEMU source"
+	@echo "make qemu-shell  boot a Linux guest with the QEMU card, vfio-pci bound, gc-info on the PATH"
 	@echo "make regen   regenerate the hardware-interface files from contract/card.toml"
 	@echo "make install install libraries, headers and tools under PREFIX (default /usr/local)"
 
@@ -49,10 +50,17 @@ test-fast: build
 	cd $(BUILD) && ctest $(CTEST_ARGS)
 
 demo: build
-	@$(BUILD)/bin/ipu-demo
+	@scripts/demo.sh $(BUILD)
 
 bench: build
 	@bench/run.sh $(BUILD)
+
+# Driver developers: boot a Linux guest with the QEMU card and get a shell.
+qemu-shell: build
+	scripts/qemu/shell.sh $(BUILD)
+
+qemu-test: build
+	scripts/qemu/test.sh $(BUILD)
 
 regen:
 	python3 contract/generate.py
