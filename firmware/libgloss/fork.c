@@ -1,0 +1,9 @@
+/* _fork: unsupported (one program per tile): ENOSYS. */
+
+#include "syscall.h"
+
+int _fork(void)
+{
+
+    return ipu_gloss_fail(ENOSYS);
+}

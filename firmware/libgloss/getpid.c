@@ -1,0 +1,5 @@
+/* _getpid: a tile runs exactly one program, process 1. */
+int _getpid(void)
+{
+    return 1;
+}

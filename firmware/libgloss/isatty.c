@@ -1,0 +1,10 @@
+/* _isatty: the console descriptors are terminals, so stdout flushes at each newline. */
+#include "syscall.h"
+
+int _isatty(int fd)
+{
+    if (ipu_gloss_is_console(fd))
+        return 1;
+    errno = EBADF;
+    return 0;
+}

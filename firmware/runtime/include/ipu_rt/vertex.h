@@ -1,0 +1,25 @@
+/* Vertex entry points: the functions a compute-set table's VERTEX_ENTRY.ENTRY names. */
+#ifndef IPU_RT_VERTEX_H
+#define IPU_RT_VERTEX_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the worker trampoline calls: `state` is VERTEX_ENTRY.STATE; returning
+ * false makes the supervisor fault the tile with IPU_ERR_VERTEX_FAILED. */
+typedef bool (*ipu_vertex_fn)(void *state);
+
+#ifdef __cplusplus
+}
+
+/* Defines `extern "C" bool NAME(void *state)` that runs `Class::compute()` on
+ * the vertex state, for codelets written as Poplar-style classes whose fields
+ * are the state's layout. */
+#define IPU_VERTEX_ENTRY(NAME, Class) \
+    extern "C" bool NAME(void *state) { return static_cast<Class *>(state)->compute(); }
+#endif
+
+#endif /* IPU_RT_VERTEX_H */

@@ -1,0 +1,34 @@
+/* __ipu_start: what crt0 calls once the stack is up: constructors, main or the control program, exit. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ipu_rt/tile.h"
+
+/* newlib runs .preinit_array and .init_array (C++ static constructors and
+ * __attribute__((constructor))) here; .fini_array at exit. */
+extern void __libc_init_array(void);
+extern void __libc_fini_array(void);
+
+/* The program's main(), or runtime/main.c's control-program runner when the
+ * image has none. */
+extern int main(int argc, char **argv);
+
+uint32_t ipu_boot_arg;
+
+/* The handle C++ passes to __cxa_atexit for static destructors; crtbegin.o
+ * would define it, but tile images link without gcc's startfiles. */
+void *__dso_handle = &__dso_handle;
+
+/* Called by crt0 with a0 = TILE_BOOT_ARG. Never returns: exit() ends in
+ * _exit(), which reports the code to the host through the EXIT CSR. */
+__attribute__((noreturn)) void __ipu_start(uint32_t boot_arg);
+
+void __ipu_start(uint32_t boot_arg)
+{
+    static char *argv[] = {NULL};
+
+    ipu_boot_arg = boot_arg;
+    atexit(__libc_fini_array);
+    __libc_init_array();
+    exit(main(0, argv));
+}
