@@ -5,6 +5,7 @@
 #include <new>
 
 #include "card.hpp"
+#include "ipu_model/observe.hpp"
 
 namespace {
 
@@ -13,6 +14,9 @@ using ipu::model::Card;
 struct ModelBackend {
     ipu_backend base; // first: the C interface casts between the two
     Card card;
+    ipu::model::RetireHook hook{};
+    ipu::model::RetireObserver observer = nullptr;
+    void *observer_opaque = nullptr;
     ModelBackend(const ipu_backend_ops *ops, const ipu_board &b, const ipu_backend_host &h,
                  const ipu_backend_options &o)
         : base{ops}, card(b, h, o)
@@ -58,10 +62,23 @@ extern "C" int ipu_model_create(const ipu_board *board, const ipu_backend_host *
     return 0;
 }
 
-// For tests and lock-step inside the project: the Card behind a backend made here.
 namespace ipu::model {
-Card *card_from_backend(ipu_backend *b)
+
+int set_retire_observer(ipu_backend *b, RetireObserver observer, void *opaque)
 {
-    return b && b->ops == &model_ops ? &card_of(b) : nullptr;
+    if (!b || b->ops != &model_ops)
+        return -EINVAL;
+    auto *m = reinterpret_cast<ModelBackend *>(b);
+    m->observer = observer;
+    m->observer_opaque = opaque;
+    m->hook.opaque = m;
+    m->hook.retired = [](void *o, const Tile &tile, unsigned context, uint32_t pc, uint32_t insn, unsigned rd,
+                         uint32_t rd_value) {
+        auto *self = static_cast<ModelBackend *>(o);
+        self->observer(self->observer_opaque, RetiredInstruction{tile.id, context, pc, insn, rd, rd_value});
+    };
+    m->card.set_retire_hook(observer ? &m->hook : nullptr);
+    return 0;
 }
+
 } // namespace ipu::model

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ipu_model/model.h"
+#include "ipu_model/observe.hpp"
 #include "tile_harness.hpp"
 
 // cmocka last: its macros (fail, check_expected...) clash with C++ headers.
@@ -277,6 +278,33 @@ void test_create_rejects_bad_arguments(void **)
     assert_null(card);
 }
 
+// The retire observer sees exactly the instructions the card counts as retired.
+void test_retire_observer(void **)
+{
+    Harness h("tiny", 2);
+    struct Seen {
+        uint64_t count = 0;
+        uint32_t last_pc = 0;
+    } seen;
+    assert_int_equal(ipu::model::set_retire_observer(
+                         h.card(),
+                         [](void *o, const ipu::model::RetiredInstruction &r) {
+                             auto *s = static_cast<Seen *>(o);
+                             s->count++;
+                             s->last_pc = r.pc;
+                         },
+                         &seen),
+                     0);
+    h.load_elf(prog("compute"), {0}, 10);
+    RunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
+    assert_int_equal(seen.count, h.reg(IPU_REG_TILE_CTX_INSTRET));
+    assert_int_equal(seen.last_pc + 4, h.reg(IPU_REG_TILE_CTX_PC)); // the EXIT csrw was last
+    assert_int_equal(ipu::model::set_retire_observer(nullptr, nullptr, nullptr), -EINVAL);
+}
+
 } // namespace
 
 int main()
@@ -309,6 +337,7 @@ int main()
         cmocka_unit_test(test_dma_faults),
         cmocka_unit_test(test_lazy_memory),
         cmocka_unit_test(test_create_rejects_bad_arguments),
+        cmocka_unit_test(test_retire_observer),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
