@@ -1,0 +1,146 @@
+/* Device discovery: simulated cards named by $IPU_EMU_DEVICES, then PCI cards
+ * (1234:11e9) found in sysfs. Ids are the position in that order, so they are
+ * stable for a given environment and set of installed cards. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEFAULT_DEVICES "tiny"
+#define DEFAULT_PCI_ROOT "/sys/bus/pci/devices"
+
+static void copy_str(char *dst, size_t len, const char *src, size_t n)
+{
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* "model:tiny" -> transport "model", board "tiny"; "tiny" -> model. A prefix is
+ * a transport only when it is all lower-case letters, so paths with ':' work. */
+static int parse_entry(const char *entry, size_t n, struct ipudrv_node *node, char *err, size_t err_len)
+{
+    size_t colon = 0;
+    while (colon < n && islower((unsigned char)entry[colon]))
+        colon++;
+    const char *board = entry;
+    size_t board_len = n;
+    if (colon > 0 && colon < n && entry[colon] == ':') {
+        copy_str(node->transport, sizeof node->transport, entry, colon);
+        board = entry + colon + 1;
+        board_len = n - colon - 1;
+    } else {
+        snprintf(node->transport, sizeof node->transport, "model");
+    }
+    if (board_len == 0 || board_len >= sizeof node->board) {
+        snprintf(err, err_len, "IPU_EMU_DEVICES: entry '%.*s' has %s board name; use e.g. "
+                 "IPU_EMU_DEVICES=tiny,model:ipu2", (int)n, entry, board_len ? "too long a" : "no");
+        return -EINVAL;
+    }
+    copy_str(node->board, sizeof node->board, board, board_len);
+    snprintf(node->location, sizeof node->location, "%s:%s", node->transport, node->board);
+    return 0;
+}
+
+static int read_hex_file(const char *dir, const char *name, const char *file, unsigned *value)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, name, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -errno;
+    int ok = fscanf(f, "%x", value) == 1;
+    fclose(f);
+    return ok ? 0 : -EINVAL;
+}
+
+int ipudrv_pci_slot_matches(const char *pci_root, const char *slot)
+{
+    unsigned vendor = 0, device = 0;
+    if (read_hex_file(pci_root, slot, "vendor", &vendor) || read_hex_file(pci_root, slot, "device", &device))
+        return 0;
+    return vendor == IPU_PCI_VENDOR_ID && device == IPU_PCI_DEVICE_ID;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends the PCI cards under pci_root, sorted by slot. A missing directory
+ * means no PCI cards (containers, non-Linux test trees). */
+static int scan_pci(const char *pci_root, struct ipudrv_node *out, size_t max, size_t *count)
+{
+    DIR *d = opendir(pci_root);
+    if (!d)
+        return 0;
+    char *names[256];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < sizeof names / sizeof names[0]) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (ipudrv_pci_slot_matches(pci_root, e->d_name) && (names[n] = strdup(e->d_name)))
+            n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], cmp_names);
+    for (size_t i = 0; i < n; i++) {
+        if (*count < max) {
+            struct ipudrv_node *node = &out[*count];
+            memset(node, 0, sizeof *node);
+            node->id = (unsigned)*count;
+            snprintf(node->transport, sizeof node->transport, "vfio");
+            copy_str(node->location, sizeof node->location, names[i], strlen(names[i]));
+            (*count)++;
+        }
+        free(names[i]);
+    }
+    return 0;
+}
+
+int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_node *out, size_t max,
+                       size_t *count, char *err, size_t err_len)
+{
+    *count = 0;
+    if (!devices)
+        devices = DEFAULT_DEVICES;
+    /* An empty list is allowed: PCI cards only. */
+    const char *p = devices;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        while (n && isspace((unsigned char)*p)) {
+            p++;
+            n--;
+        }
+        while (n && isspace((unsigned char)p[n - 1]))
+            n--;
+        if (*count >= max) {
+            snprintf(err, err_len, "IPU_EMU_DEVICES names more than %zu cards; name fewer", max);
+            return -EINVAL;
+        }
+        struct ipudrv_node *node = &out[*count];
+        memset(node, 0, sizeof *node);
+        node->id = (unsigned)*count;
+        int rc = parse_entry(p, n, node, err, err_len);
+        if (rc)
+            return rc;
+        (*count)++;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return scan_pci(pci_root ? pci_root : DEFAULT_PCI_ROOT, out, max, count);
+}
+
+int ipudrv_discover(struct ipudrv_node *out, size_t max, size_t *count, char *err, size_t err_len)
+{
+    /* IPU_EMU_PCI_ROOT lets tests point discovery at a fake sysfs tree. */
+    return ipudrv_discover_at(getenv("IPU_EMU_DEVICES"), getenv("IPU_EMU_PCI_ROOT"), out, max, count, err, err_len);
+}

@@ -1,0 +1,108 @@
+/* Error messages (per handle and per thread), ipudrv_strerror and the names of
+ * the contract's enumerations. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static _Thread_local char thread_msg[1024];
+
+static void set_device_text(ipudrv_device *dev, const char *text)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return; /* keep the older message rather than fail the failure path */
+    free(dev->last_error);
+    dev->last_error = copy;
+}
+
+int ipudrv_fail_text(ipudrv_device *dev, int code, const char *text)
+{
+    snprintf(thread_msg, sizeof thread_msg, "%s", text);
+    if (dev)
+        set_device_text(dev, text);
+    return code;
+}
+
+int ipudrv_fail(ipudrv_device *dev, int code, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ipudrv_fail_text(dev, code, buf);
+}
+
+void ipudrv_error_free(ipudrv_device *dev)
+{
+    free(dev->last_error);
+    dev->last_error = NULL;
+}
+
+const char *ipudrv_last_error(const ipudrv_device *dev)
+{
+    /* A closed or foreign handle is never dereferenced. */
+    if (dev && ipudrv_registry_contains(dev))
+        return dev->last_error ? dev->last_error : "";
+    return thread_msg;
+}
+
+const char *ipudrv_version(void)
+{
+    return IPUDRV_VERSION_STRING;
+}
+
+const char *ipudrv_strerror(int code)
+{
+    switch (code < 0 ? -code : code) {
+    case 0: return "success";
+    case EINVAL: return "invalid argument";
+    case EBADF: return "not an open device handle (closed, or never opened)";
+    case ENODEV: return "no such device";
+    case EBUSY: return "device in use (by another handle or process, or its tiles are running)";
+    case ENOTSUP: return "transport not available in this build";
+    case EACCES: return "permission denied";
+    case ENOENT: return "not found";
+    case EIO: return "the card reported an error or does not answer";
+    case ENOMEM: return "out of memory";
+    case E2BIG: return "larger than one translation entry (128 MiB)";
+    case EEXIST: return "overlaps an existing translation entry";
+    case ENOSPC: return "translation table full (64 entries) or no free device address range";
+    case EFAULT: return "the card refused a host-memory access (unmapped, wrong permission or refused by the IOMMU)";
+    case ETIMEDOUT: return "timed out (see the watchdog report)";
+    case EAGAIN: return "nothing pending";
+    default: return strerror(code < 0 ? -code : code);
+    }
+}
+
+#define NAME(tbl, v) ((v) < sizeof(tbl) / sizeof(tbl[0]) && tbl[v] ? tbl[v] : "UNKNOWN")
+
+const char *ipudrv_card_state_name(uint32_t state)
+{
+    static const char *const names[] = {"IDLE", "RUNNING", "HOST_SYNC", "DONE", "ERROR"};
+    return NAME(names, state);
+}
+
+const char *ipudrv_tile_state_name(uint32_t state)
+{
+    static const char *const names[] = {"OFF", "READY", "RUNNING", "SYNC_WAIT", "EXITED", "ERROR"};
+    return NAME(names, state);
+}
+
+const char *ipudrv_ctx_state_name(uint32_t state)
+{
+    static const char *const names[] = {"IDLE", "RUNNING", "BLOCKED", "DONE", "FAULTED"};
+    return NAME(names, state);
+}
+
+const char *ipudrv_err_name(uint32_t cause)
+{
+    static const char *const names[] = {
+        "NONE", "ILLEGAL_INSTRUCTION", "FETCH_FAULT", "LOAD_MISALIGNED", "LOAD_FAULT", "STORE_MISALIGNED",
+        "STORE_FAULT", "ECALL", "EBREAK", "BAD_EXCHANGE", "XLAT_MISS", "XLAT_PERMISSION", "DMA_BAD_DESCRIPTOR",
+        "VERTEX_FAILED", "BAD_CONTROL_PROGRAM", "WORKER_MISUSE", "WATCHDOG", "FIRMWARE_ABORT", "HOST_EXCHANGE"};
+    return NAME(names, cause);
+}

@@ -1,0 +1,122 @@
+/* Internal types of libipudrv shared by the core's source files. */
+#ifndef IPUDRV_INTERNAL_H
+#define IPUDRV_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipu_board.h"
+#include "ipu_card/hw.h"
+#include "ipudrv/ipudrv.h"
+#include "transport.h"
+
+/* One card found by discovery. */
+struct ipudrv_node {
+    unsigned id;
+    char transport[IPUDRV_NAME_MAX];
+    char board[IPUDRV_BOARD_SPEC_MAX];   /* board name or path (simulated cards) */
+    char location[IPUDRV_LOCATION_MAX];  /* "model:tiny" or the PCI slot */
+};
+
+struct ipudrv_buffer {
+    struct ipudrv_buffer *next;
+    void *va;
+    size_t size;
+    uint64_t bus;
+    int internal; /* the library's own (staging, descriptor chains) */
+};
+
+/* The driver's copy of one translation-table entry. */
+struct ipudrv_xlat_slot {
+    int used;
+    int internal;       /* temporary entry of the library's own transfers */
+    uint32_t dev_base;
+    uint32_t pages;
+    unsigned perms;     /* IPUDRV_MAP_* */
+    uint64_t bus;
+    struct ipudrv_buffer *buf;
+};
+
+struct ipudrv_device {
+    pthread_mutex_t mutex;
+    struct ipudrv_node node;
+    struct ipu_board board;
+    struct ipudrv_transport *t;
+    int lock_fd;
+    uint32_t num_tiles;
+    uint32_t tile_mem_bytes;
+    uint32_t num_workers;
+    uint32_t xlat_entries;
+    struct ipudrv_buffer *buffers;
+    struct ipudrv_xlat_slot xlat[IPU_REG_XLAT_COUNT];
+    struct ipudrv_buffer *chain;   /* descriptor chains */
+    struct ipudrv_buffer *staging; /* bulk tile transfers */
+    char *last_error;
+};
+
+/* errors.c: records a message for `dev` (may be NULL) and the calling thread;
+ * returns `code` so that callers can `return ipudrv_fail(...)`. */
+int ipudrv_fail(ipudrv_device *dev, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Records a message already formatted (possibly long). */
+int ipudrv_fail_text(ipudrv_device *dev, int code, const char *text);
+void ipudrv_error_free(ipudrv_device *dev);
+
+/* registry.c: live handles, so that stale handles are refused without being
+ * dereferenced. ipudrv_enter locks the device on success. */
+int ipudrv_registry_add(ipudrv_device *dev);
+int ipudrv_registry_remove(ipudrv_device *dev);
+int ipudrv_registry_contains(const ipudrv_device *dev);
+int ipudrv_enter(ipudrv_device *dev, const char *what);
+void ipudrv_leave(ipudrv_device *dev);
+
+/* discovery.c */
+#define IPUDRV_NODES_MAX 64
+int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_node *out, size_t max,
+                       size_t *count, char *err, size_t err_len);
+int ipudrv_discover(struct ipudrv_node *out, size_t max, size_t *count, char *err, size_t err_len);
+int ipudrv_pci_slot_matches(const char *pci_root, const char *slot);
+
+/* lock.c: exclusive attach through a lock file per device id. */
+int ipudrv_lock_acquire(unsigned id, int *fd, int *holder_pid, char *holder_cmd, size_t cmd_len);
+int ipudrv_lock_query(unsigned id, int *holder_pid, char *holder_cmd, size_t cmd_len);
+void ipudrv_lock_release(int fd);
+int ipudrv_lock_path(unsigned id, char *buf, size_t len);
+
+/* regs.c: register helpers on a locked device. */
+int ipudrv_rd(ipudrv_device *dev, uint32_t offset, uint32_t *value);
+int ipudrv_wr(ipudrv_device *dev, uint32_t offset, uint32_t value);
+int ipudrv_card_state(ipudrv_device *dev, uint32_t *state);
+
+/* xlat.c: the translation table. */
+int ipudrv_xlat_map(ipudrv_device *dev, struct ipudrv_buffer *buf, size_t offset, size_t length, unsigned perms,
+                    uint32_t dev_addr, int internal, uint32_t *out_dev_addr);
+int ipudrv_xlat_unmap(ipudrv_device *dev, uint32_t dev_addr);
+void ipudrv_xlat_unmap_buffer(ipudrv_device *dev, struct ipudrv_buffer *buf);
+int ipudrv_xlat_clear_card(ipudrv_device *dev);
+int ipudrv_xlat_reinstall(ipudrv_device *dev);
+unsigned ipudrv_xlat_used(const ipudrv_device *dev);
+
+/* dma.c: buffers and descriptor chains. */
+int ipudrv_buffer_new(ipudrv_device *dev, size_t size, int internal, struct ipudrv_buffer **out);
+void ipudrv_buffer_release(ipudrv_device *dev, struct ipudrv_buffer *buf);
+int ipudrv_buffer_is_live(const ipudrv_device *dev, const struct ipudrv_buffer *buf);
+void ipudrv_buffers_free_all(ipudrv_device *dev);
+int ipudrv_dma_chain(ipudrv_device *dev, const struct ipu_dma_desc *descs, size_t count);
+
+/* events.c */
+int ipudrv_progress(ipudrv_device *dev, int max_ms);
+uint64_t ipudrv_now_ms(void);
+char *ipudrv_report_alloc(ipudrv_device *dev, const char *headline);
+
+/* status.c */
+int ipudrv_tile_status_locked(ipudrv_device *dev, unsigned tile, struct ipudrv_tile_status *out);
+int ipudrv_error_peek(ipudrv_device *dev, struct ipudrv_error_record *rec);
+
+static inline size_t ipudrv_page_round(size_t n)
+{
+    return (n + IPUDRV_PAGE_SIZE - 1) & ~(size_t)(IPUDRV_PAGE_SIZE - 1);
+}
+
+#endif

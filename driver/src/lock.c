@@ -1,0 +1,121 @@
+/* Exclusive attach: one lock file per device id holding flock() and the PID
+ * and command of the holder, so that others can say who has the card. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int lock_dir(char *buf, size_t len)
+{
+    const char *env = getenv("IPU_EMU_LOCK_DIR");
+    if (env && *env)
+        snprintf(buf, len, "%s", env);
+    else
+        snprintf(buf, len, "/tmp/ipu-emu-%u", (unsigned)getuid());
+    if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+int ipudrv_lock_path(unsigned id, char *buf, size_t len)
+{
+    char dir[512];
+    int rc = lock_dir(dir, sizeof dir);
+    if (rc)
+        return rc;
+    snprintf(buf, len, "%s/device-%u.lock", dir, id);
+    return 0;
+}
+
+static void read_holder(int fd, int *pid, char *cmd, size_t cmd_len)
+{
+    char text[128] = {0};
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    *pid = 0;
+    if (cmd_len)
+        cmd[0] = '\0';
+    if (n <= 0)
+        return;
+    char name[64] = {0};
+    if (sscanf(text, "%d %63s", pid, name) >= 1 && cmd_len)
+        snprintf(cmd, cmd_len, "%s", name);
+}
+
+static void own_command(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (!f)
+        return;
+    if (fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\n")] = '\0';
+    fclose(f);
+}
+
+int ipudrv_lock_acquire(unsigned id, int *fd_out, int *holder_pid, char *holder_cmd, size_t cmd_len)
+{
+    char path[600];
+    int rc = ipudrv_lock_path(id, path, sizeof path);
+    if (rc)
+        return rc;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -errno;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+        if (rc == -EBUSY)
+            read_holder(fd, holder_pid, holder_cmd, cmd_len);
+        close(fd);
+        return rc;
+    }
+    char cmd[64];
+    own_command(cmd, sizeof cmd);
+    char text[128];
+    int n = snprintf(text, sizeof text, "%d %s\n", (int)getpid(), cmd);
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+int ipudrv_lock_query(unsigned id, int *holder_pid, char *holder_cmd, size_t cmd_len)
+{
+    char path[600];
+    *holder_pid = 0;
+    if (cmd_len)
+        holder_cmd[0] = '\0';
+    if (ipudrv_lock_path(id, path, sizeof path))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* never attached */
+    if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+        flock(fd, LOCK_UN); /* free: the PID in the file is stale */
+    } else {
+        read_holder(fd, holder_pid, holder_cmd, cmd_len);
+        if (*holder_pid == 0)
+            *holder_pid = -1; /* held, holder not yet written */
+    }
+    close(fd);
+    return 0;
+}
+
+void ipudrv_lock_release(int fd)
+{
+    if (fd >= 0) {
+        if (ftruncate(fd, 0) != 0) {
+            /* The lock still goes away with the descriptor. */
+        }
+        flock(fd, LOCK_UN);
+        close(fd);
+    }
+}

@@ -1,0 +1,101 @@
+/* Shared option handling, errors and helpers of the gc tools. */
+#include "common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PACKAGE_VERSION "0.1.0"
+
+int gc_common_option(const struct gc_tool *tool, int opt, struct gc_common *common)
+{
+    switch (opt) {
+    case 'h':
+        printf("Usage: %s [options]\n%s\n\nOptions:\n%s  -j, --json          print JSON instead of text\n"
+               "  -h, --help          show this help\n  -V, --version       show the version\n",
+               tool->name, tool->summary, tool->usage);
+        exit(0);
+    case 'V':
+        printf("%s (ipu-emu) %s, libipudrv %s\n", tool->name, PACKAGE_VERSION, ipudrv_version());
+        exit(0);
+    case 'j':
+        common->json = 1;
+        return 1;
+    case '?':
+        /* getopt already named the option. */
+        fprintf(stderr, "%s: error: bad command line; see %s --help\n", tool->name, tool->name);
+        exit(2);
+    default:
+        return 0;
+    }
+}
+
+void gc_die(const struct gc_tool *tool, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", tool->name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+void gc_die_rc(const struct gc_tool *tool, const ipudrv_device *dev, int rc)
+{
+    const char *msg = ipudrv_last_error(dev);
+    if (!msg || !*msg)
+        msg = ipudrv_strerror(rc);
+    /* One line: the watchdog report continues on the following lines. */
+    gc_die(tool, "%s", msg);
+}
+
+void gc_usage_error(const struct gc_tool *tool, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", tool->name);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "; see %s --help\n", tool->name);
+    va_end(ap);
+    exit(2);
+}
+
+uint64_t gc_parse_number(const struct gc_tool *tool, const char *text, const char *what)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!text || !*text || *text == '-')
+        gc_usage_error(tool, "%s '%s' is not a non-negative number", what, text ? text : "");
+    unsigned long long v = strtoull(text, &end, 0);
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30, end++;
+    if (errno || end == text || *end || (shift && v > (~0ull >> shift)))
+        gc_usage_error(tool, "%s '%s' is not a number (decimal, 0x hex, optional K/M/G suffix)", what, text);
+    return (uint64_t)v << shift;
+}
+
+void gc_progress(const struct gc_tool *tool, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", tool->name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+double gc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
