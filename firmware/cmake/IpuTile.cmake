@@ -74,7 +74,9 @@ function(ipu_tile_executable)
   add_executable(${A_NAME} ${A_SOURCES} ${crt0} "${ldscript}")
   set_source_files_properties("${ldscript}" PROPERTIES HEADER_FILE_ONLY ON)
   set_target_properties(${A_NAME} PROPERTIES SUFFIX ".elf" LINK_DEPENDS "${ldscript}")
-  target_link_options(${A_NAME} PRIVATE "-T${ldscript}" "-Wl,-Map=$<TARGET_FILE:${A_NAME}>.map")
+  # One SRAM holds code and data, so the single RWX segment is intended.
+  target_link_options(${A_NAME} PRIVATE "-T${ldscript}" "-Wl,-Map=$<TARGET_FILE:${A_NAME}>.map"
+                      -Wl,--no-warn-rwx-segments)
   # A group: libc calls the syscalls in libipurt, which calls back into libc.
   target_link_libraries(${A_NAME} PRIVATE ${A_LIBRARIES} -Wl,--start-group ipu::rt c m gcc -Wl,--end-group)
   if(A_INSTALL)

@@ -56,7 +56,7 @@ set(CMAKE_CXX_FLAGS_INIT "${_ipu_arch} ${_ipu_inc} -ffunction-sections -fdata-se
 set(CMAKE_ASM_FLAGS_INIT "${_ipu_arch} ${_ipu_inc}")
 # -march/-mabi make gcc pick its rv32imf/ilp32f libgcc; -nostdlib because
 # IpuTile.cmake names crt0.o, libipurt, libc, libm and libgcc itself.
-set(CMAKE_EXE_LINKER_FLAGS_INIT "${_ipu_arch} -nostdlib -L${NEWLIB_PREFIX}/riscv64-unknown-elf/lib -Wl,--gc-sections -Wl,--no-warn-rwx-segments")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "${_ipu_arch} -nostdlib -L${NEWLIB_PREFIX}/riscv64-unknown-elf/lib -Wl,--gc-sections")
 
 set(CMAKE_FIND_ROOT_PATH ${NEWLIB_PREFIX}/riscv64-unknown-elf)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

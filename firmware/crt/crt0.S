@@ -12,15 +12,17 @@
     .globl _start
     .type _start, @function
 _start:
-    /* gp first, with relaxation off: the assembler would otherwise turn this
+    /* gp first, with relaxation off: the linker would otherwise turn this
      * very load into a gp-relative one, using the gp it is setting up. */
     .option push
     .option norelax
     la      gp, __global_pointer$
-    .option pop
 
-    /* The supervisor stack is the top one (see gen-ldscript.py). */
-    la      sp, __ipu_supervisor_stack_top
+    /* The supervisor stack is the top one (see gen-ldscript.py). Absolute
+     * symbol: lui/addi, still without relaxation, which could not reach it. */
+    lui     sp, %hi(__ipu_supervisor_stack_top)
+    addi    sp, sp, %lo(__ipu_supervisor_stack_top)
+    .option pop
 
     /* a0 holds TILE_BOOT_ARG; keep it in a callee-saved register across memset. */
     mv      s0, a0

@@ -12,10 +12,12 @@
     .type ipu_worker_entry, @function
     .p2align 2
 ipu_worker_entry:
+    /* No linker relaxation here: it would make these loads gp-relative, and
+     * gp is what is being set up (and the stack symbols are absolute, which
+     * ld cannot reach from gp). */
     .option push
     .option norelax
     la      gp, __global_pointer$
-    .option pop
 
     /* sp = __ipu_worker_stacks_base + CONTEXT_ID * __ipu_worker_stack_bytes:
      * worker w owns [base + (w-1)*size, base + w*size) and starts at its top. */
@@ -23,8 +25,10 @@ ipu_worker_entry:
     lui     t1, %hi(__ipu_worker_stack_bytes)
     addi    t1, t1, %lo(__ipu_worker_stack_bytes)
     mul     t1, t1, t0
-    la      sp, __ipu_worker_stacks_base
+    lui     sp, %hi(__ipu_worker_stacks_base)
+    addi    sp, sp, %lo(__ipu_worker_stacks_base)
     add     sp, sp, t1
+    .option pop
 
 #ifdef __riscv_flen
     /* Each context has its own fcsr; start every vertex from the same state. */

@@ -2,7 +2,7 @@
 """Generate a tile linker script from a board description (boards/NAME.toml).
 
 Layout, from SRAM_BASE up: code, read-only data, init/fini arrays, data, small
-data (gp-relative), bss, the heap, an optional free region for the host's
+data (gp-relative), bss, host-written data (not cleared by crt0), the heap, an optional free region for the host's
 tensors, then the per-context stacks at the top of SRAM: worker 1 .. worker N,
 then the supervisor. The arithmetic matches firmware/common/layout.c (a unit
 test compares them). Sizes default to the board's and can be overridden.
@@ -142,8 +142,20 @@ SECTIONS
     __bss_end = .;
   }} > SRAM
 
+  /* Data the host writes after loading and before the run (IPU_HOST_DATA:
+   * control programs, exchange lists, vertex tables): unlike bss, crt0 does
+   * not clear it. */
+  .ipu_host (NOLOAD) :
+  {{
+    . = ALIGN(16);
+    __ipu_host_data_start = .;
+    KEEP(*(.ipu_host .ipu_host.*))
+    . = ALIGN(16);
+    __ipu_host_data_end = .;
+  }} > SRAM
+
   /* The heap (_sbrk) and, when its size is fixed, the free region for the host. */
-  __ipu_heap_start = ALIGN(__bss_end, 16);
+  __ipu_heap_start = ALIGN(__ipu_host_data_end, 16);
   __ipu_heap_end = {heap_end};
   __ipu_free_start = __ipu_heap_end;
   __ipu_free_end = __ipu_stacks_base;

@@ -12,6 +12,17 @@ extern "C" {
  * false makes the supervisor fault the tile with IPU_ERR_VERTEX_FAILED. */
 typedef bool (*ipu_vertex_fn)(void *state);
 
+/* Keeps a function or variable that only the host refers to (a vertex entry,
+ * a tensor, a vertex state) in the image although tile programs link with
+ * --gc-sections. */
+#define IPU_KEEP __attribute__((used, retain))
+
+/* Places a zero-initialised variable that the host fills after loading the
+ * image and before starting the tile (a control program, an exchange list, a
+ * vertex table or state) in .ipu_host: crt0 clears .bss at start-up, which
+ * would wipe it there. Implies IPU_KEEP. */
+#define IPU_HOST_DATA __attribute__((section(".ipu_host"), used, retain))
+
 #ifdef __cplusplus
 }
 
