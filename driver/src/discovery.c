@@ -110,9 +110,9 @@ int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_
     *count = 0;
     if (!devices)
         devices = DEFAULT_DEVICES;
-    /* An empty list is allowed: PCI cards only. */
+    /* An empty list is allowed (PCI cards only); an empty entry is not. */
     const char *p = devices;
-    while (*p) {
+    while (*devices) {
         const char *end = strchr(p, ',');
         size_t n = end ? (size_t)(end - p) : strlen(p);
         while (n && isspace((unsigned char)*p)) {

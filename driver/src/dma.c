@@ -148,7 +148,7 @@ int ipudrv_buffer_free(ipudrv_device *dev, ipudrv_buffer *buf)
     int rc = ipudrv_enter(dev, "ipudrv_buffer_free");
     if (rc)
         return rc;
-    if (!buf || buf->internal || !ipudrv_buffer_is_live(dev, buf))
+    if (!ipudrv_buffer_is_live(dev, buf) || buf->internal)
         rc = ipudrv_fail(dev, -EINVAL, "ipudrv_buffer_free: not a live DMA buffer of this device (already freed, "
                          "or allocated on another handle)");
     else

@@ -10,26 +10,40 @@
 
 #define PACKAGE_VERSION "0.1.0"
 
-int gc_common_option(const struct gc_tool *tool, int opt, struct gc_common *common)
+static void help(const struct gc_tool *tool)
 {
-    switch (opt) {
-    case 'h':
-        printf("Usage: %s [options]\n%s\n\nOptions:\n%s  -j, --json          print JSON instead of text\n"
-               "  -h, --help          show this help\n  -V, --version       show the version\n",
-               tool->name, tool->summary, tool->usage);
-        exit(0);
-    case 'V':
-        printf("%s (ipu-emu) %s, libipudrv %s\n", tool->name, PACKAGE_VERSION, ipudrv_version());
-        exit(0);
-    case 'j':
-        common->json = 1;
-        return 1;
-    case '?':
-        /* getopt already named the option. */
-        fprintf(stderr, "%s: error: bad command line; see %s --help\n", tool->name, tool->name);
-        exit(2);
-    default:
-        return 0;
+    printf("Usage: %s [options]\n%s\n\nOptions:\n%s  -j, --json          print JSON instead of text\n"
+           "  -h, --help          show this help\n  -V, --version       show the version\n",
+           tool->name, tool->summary, tool->usage);
+}
+
+int gc_getopt(const struct gc_tool *tool, int argc, char **argv, const char *shortopts,
+              const struct option *longopts, struct gc_common *common)
+{
+    char all[64];
+    snprintf(all, sizeof all, ":" GC_COMMON_SHORTOPTS "%s", shortopts);
+    opterr = 0; /* our own one-line messages, without argv[0]'s path */
+    for (;;) {
+        int opt = getopt_long(argc, argv, all, longopts, NULL);
+        switch (opt) {
+        case 'h':
+            help(tool);
+            exit(0);
+        case 'V':
+            printf("%s (ipu-emu) %s, libipudrv %s\n", tool->name, PACKAGE_VERSION, ipudrv_version());
+            exit(0);
+        case 'j':
+            common->json = 1;
+            continue;
+        case ':':
+            gc_usage_error(tool, "option '%s' needs a value", argv[optind - 1]);
+        case '?':
+            if (optopt)
+                gc_usage_error(tool, "unknown option '-%c'", optopt);
+            gc_usage_error(tool, "unknown option '%s'", argv[optind - 1]);
+        default:
+            return opt;
+        }
     }
 }
 

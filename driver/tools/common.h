@@ -23,9 +23,12 @@ struct gc_common {
     int json;
 };
 
-/* Handles -h, -V (print and exit 0), -j and unknown options ('?': exit 2).
- * Returns 1 when `opt` was one of them, 0 otherwise. */
-int gc_common_option(const struct gc_tool *tool, int opt, struct gc_common *common);
+/* getopt_long with the common options added: handles -h, -V (print and exit
+ * 0), -j, and bad options (a one-line error, exit 2) itself and returns the
+ * tool's own options, or -1 at the end. `shortopts` are the tool's letters;
+ * `longopts` must start with GC_COMMON_LONGOPTS. */
+int gc_getopt(const struct gc_tool *tool, int argc, char **argv, const char *shortopts,
+              const struct option *longopts, struct gc_common *common);
 
 /* Prints "<tool>: error: <message>" and exits 1. */
 _Noreturn void gc_die(const struct gc_tool *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -48,9 +48,7 @@ int main(int argc, char **argv)
     unsigned id = 0;
     uint64_t iterations = 1000, tiles = 1, timeout_ms = 10000;
     int opt;
-    while ((opt = getopt_long(argc, argv, GC_COMMON_SHORTOPTS "d:n:t:", longopts, NULL)) != -1) {
-        if (gc_common_option(&tool, opt, &common))
-            continue;
+    while ((opt = gc_getopt(&tool, argc, argv, "d:n:t:", longopts, &common)) != -1) {
         switch (opt) {
         case 'd': id = (unsigned)gc_parse_number(&tool, optarg, "device id"); break;
         case 'n': iterations = gc_parse_number(&tool, optarg, "iterations"); break;

@@ -83,9 +83,7 @@ int main(int argc, char **argv)
     uint64_t min = 4096, max = 64u << 20;
     double min_time = 0.2;
     int opt;
-    while ((opt = getopt_long(argc, argv, GC_COMMON_SHORTOPTS "d:t:", longopts, NULL)) != -1) {
-        if (gc_common_option(&tool, opt, &common))
-            continue;
+    while ((opt = gc_getopt(&tool, argc, argv, "d:t:", longopts, &common)) != -1) {
         switch (opt) {
         case 'd': id = (unsigned)gc_parse_number(&tool, optarg, "device id"); break;
         case OPT_MIN: min = gc_parse_number(&tool, optarg, "--min"); break;

@@ -164,9 +164,7 @@ int main(int argc, char **argv)
     const char *dump = NULL;
     unsigned id = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, GC_COMMON_SHORTOPTS "ld:i", longopts, NULL)) != -1) {
-        if (gc_common_option(&tool, opt, &common))
-            continue;
+    while ((opt = gc_getopt(&tool, argc, argv, "ld:i", longopts, &common)) != -1) {
         switch (opt) {
         case 'l': list = 1; break;
         case 'd': id = (unsigned)gc_parse_number(&tool, optarg, "device id"); break;

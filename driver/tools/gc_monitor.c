@@ -18,9 +18,7 @@ int main(int argc, char **argv)
     double interval = 0;
     uint64_t count = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, GC_COMMON_SHORTOPTS "w::n:", longopts, NULL)) != -1) {
-        if (gc_common_option(&tool, opt, &common))
-            continue;
+    while ((opt = gc_getopt(&tool, argc, argv, "w::n:", longopts, &common)) != -1) {
         if (opt == 'w')
             interval = optarg ? (double)gc_parse_number(&tool, optarg, "watch interval") : 1.0;
         else if (opt == 'n')

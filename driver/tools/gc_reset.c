@@ -37,9 +37,7 @@ int main(int argc, char **argv)
     int all = 0, have_id = 0;
     unsigned id = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, GC_COMMON_SHORTOPTS "d:a", longopts, NULL)) != -1) {
-        if (gc_common_option(&tool, opt, &common))
-            continue;
+    while ((opt = gc_getopt(&tool, argc, argv, "d:a", longopts, &common)) != -1) {
         if (opt == 'a')
             all = 1;
         else if (opt == 'd')

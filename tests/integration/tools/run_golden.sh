@@ -1,0 +1,66 @@
+#!/bin/bash
+# Runs one gc tool and compares its normalised output with a golden file.
+# Usage: run_golden.sh GOLDEN EXPECTED_EXIT [--hold DEVICE] -- TOOL ARGS...
+# The output is stdout, then "[stderr]" and stderr when there is any, then
+# "[exit N]". PIDs, timings and column padding are normalised so that the
+# goldens are stable. UPDATE_GOLDENS=1 rewrites the golden instead.
+set -u
+golden=$1 expected=$2
+shift 2
+hold=""
+if [ "${1:-}" = "--hold" ]; then
+    hold=$2
+    shift 2
+fi
+[ "${1:-}" = "--" ] && shift
+
+work=$(mktemp -d /tmp/ipu-golden-XXXXXX)
+trap 'kill "$holder" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+holder=""
+export IPU_EMU_LOCK_DIR=$work/locks IPU_EMU_PCI_ROOT=/nonexistent IPU_EMU_DEVICES=${IPU_EMU_DEVICES:-tiny}
+mkdir -p "$IPU_EMU_LOCK_DIR"
+
+if [ -n "$hold" ]; then
+    # Another process attached to the device, as libipudrv records it: a
+    # flock on the lock file, which holds "PID command".
+    lock=$IPU_EMU_LOCK_DIR/device-$hold.lock
+    exec 9>"$lock"
+    flock 9
+    (exec -a holder sleep 30) 9>&- &
+    holder=$!
+    echo "$holder holder" > "$lock"
+    # Hand the lock to the sleeping process: it inherits nothing, so keep
+    # ours open instead until the test ends.
+fi
+
+"$@" > "$work/out" 2> "$work/err"
+rc=$?
+{
+    cat "$work/out"
+    if [ -s "$work/err" ]; then
+        echo "[stderr]"
+        cat "$work/err"
+    fi
+    echo "[exit $rc]"
+} | sed -E \
+    -e "s#$work#<tmp>#g" \
+    ${holder:+-e "s/\\b$holder\\b/<pid>/g"} \
+    -e 's/PID [0-9]+/PID <pid>/g' \
+    -e '/version|ipu-emu/!s/[0-9]+\.[0-9]+/<x>/g' \
+    -e "${hold:+s/([^ ])  +/\\1  /g}" \
+    -e '/<x>/s/([^ ])  +/\1  /g' > "$work/actual"
+
+if [ "${UPDATE_GOLDENS:-0}" = 1 ]; then
+    cp "$work/actual" "$golden"
+    echo "updated $golden"
+    exit 0
+fi
+if ! diff -u "$golden" "$work/actual"; then
+    echo "FAIL: output differs from $golden (UPDATE_GOLDENS=1 to accept)" >&2
+    exit 1
+fi
+if [ "$rc" != "$expected" ]; then
+    echo "FAIL: exit code $rc, expected $expected" >&2
+    exit 1
+fi
+exit 0

@@ -1,0 +1,204 @@
+/* Internals of libipudrv that need no card: the IOVA allocator, discovery
+ * against a fake sysfs tree, the vfio transport's sysfs parsing and its
+ * error when VFIO is not there. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "internal.h"
+#include "iova.h"
+#include "test_env.h"
+#include "vfio_sysfs.h"
+
+static char root[128];
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* <root>/devices/<slot>/{vendor,device,iommu_group,driver} */
+static void fake_slot(const char *slot, const char *vendor, const char *device, const char *group)
+{
+    char dir[256], link[512], target[512];
+    snprintf(dir, sizeof dir, "%s/devices/%s", root, slot);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    write_file(dir, "vendor", vendor);
+    write_file(dir, "device", device);
+    if (group) {
+        snprintf(link, sizeof link, "%s/iommu_group", dir);
+        snprintf(target, sizeof target, "../../../kernel/iommu_groups/%s", group);
+        assert_int_equal(symlink(target, link), 0);
+        snprintf(link, sizeof link, "%s/driver", dir);
+        assert_int_equal(symlink("../../../bus/pci/drivers/vfio-pci", link), 0);
+    }
+}
+
+static int make_tree(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/ipudrv-sysfs-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/devices", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    fake_slot("0000:00:03.0", "0x8086\n", "0x100e\n", NULL);
+    fake_slot("0000:00:05.0", "0x1234\n", "0x11e9\n", "12");
+    fake_slot("0000:00:04.0", "0x1234\n", "0x11e9\n", "7");
+    fake_slot("0000:00:06.0", "0x1234\n", "0x1111\n", NULL); /* QEMU VGA: same vendor, other device */
+    return 0;
+}
+
+static int remove_tree(void **state)
+{
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_iova(void **state)
+{
+    (void)state;
+    struct ipudrv_iova a;
+    uint64_t x = 0, y = 0, z = 0;
+    ipudrv_iova_init(&a, 0x10000, 0x20000);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 0x1000, &x), 0);
+    assert_int_equal(x, 0x10000);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x2000, 0x1000, &y), 0);
+    assert_int_equal(y, 0x11000);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 0x4000, &z), 0);
+    assert_int_equal(z, 0x14000);
+    /* a hole is reused first-fit */
+    assert_int_equal(ipudrv_iova_free(&a, x), 0);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 0x1000, &x), 0);
+    assert_int_equal(x, 0x10000);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x10000, 0x1000, &x), -ENOSPC);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0xb000, 0x1000, &x), 0);
+    assert_int_equal(x, 0x15000);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 0x1000, &x), 0);
+    assert_int_equal(x, 0x13000);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 0x1000, &x), -ENOSPC);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0, 0x1000, &x), -EINVAL);
+    assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 3, &x), -EINVAL);
+    assert_int_equal(ipudrv_iova_free(&a, 0x12345), -ENOENT);
+    ipudrv_iova_destroy(&a);
+}
+
+static void test_discovery_env(void **state)
+{
+    (void)state;
+    struct ipudrv_node n[8];
+    size_t count = 0;
+    char err[256] = "";
+    assert_int_equal(ipudrv_discover_at(" tiny, model:ipu2 ,rtl:tiny,/x/my:board.toml", "/nonexistent", n, 8, &count,
+                                        err, sizeof err), 0);
+    assert_int_equal(count, 4);
+    assert_string_equal(n[0].transport, "model");
+    assert_string_equal(n[0].board, "tiny");
+    assert_string_equal(n[1].board, "ipu2");
+    assert_string_equal(n[1].location, "model:ipu2");
+    assert_string_equal(n[2].transport, "rtl");
+    assert_string_equal(n[3].transport, "model");
+    assert_string_equal(n[3].board, "/x/my:board.toml");
+    assert_int_equal(n[3].id, 3);
+    assert_int_equal(ipudrv_discover_at("tiny,", "/nonexistent", n, 8, &count, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "IPU_EMU_DEVICES"));
+    assert_int_equal(ipudrv_discover_at("model:", "/nonexistent", n, 8, &count, err, sizeof err), -EINVAL);
+    assert_int_equal(ipudrv_discover_at("a,b,c", "/nonexistent", n, 2, &count, err, sizeof err), -EINVAL);
+    /* empty: PCI cards only */
+    assert_int_equal(ipudrv_discover_at("", "/nonexistent", n, 8, &count, err, sizeof err), 0);
+    assert_int_equal(count, 0);
+    /* unset: one tiny card */
+    assert_int_equal(ipudrv_discover_at(NULL, "/nonexistent", n, 8, &count, err, sizeof err), 0);
+    assert_int_equal(count, 1);
+    assert_string_equal(n[0].board, "tiny");
+}
+
+static void test_discovery_pci(void **state)
+{
+    (void)state;
+    char devices[256];
+    snprintf(devices, sizeof devices, "%s/devices", root);
+    struct ipudrv_node n[8];
+    size_t count = 0;
+    char err[256] = "";
+    assert_int_equal(ipudrv_discover_at("tiny", devices, n, 8, &count, err, sizeof err), 0);
+    assert_int_equal(count, 3);
+    assert_string_equal(n[1].transport, "vfio");
+    assert_string_equal(n[1].location, "0000:00:04.0");
+    assert_int_equal(n[1].id, 1);
+    assert_string_equal(n[2].location, "0000:00:05.0");
+    assert_true(ipudrv_pci_slot_matches(devices, "0000:00:05.0"));
+    assert_false(ipudrv_pci_slot_matches(devices, "0000:00:06.0"));
+    assert_false(ipudrv_pci_slot_matches(devices, "0000:00:09.0"));
+}
+
+static void test_vfio_sysfs(void **state)
+{
+    (void)state;
+    char devices[256], group[16], driver[32];
+    snprintf(devices, sizeof devices, "%s/devices", root);
+    assert_int_equal(ipudrv_vfio_group_of(devices, "0000:00:04.0", group, sizeof group), 0);
+    assert_string_equal(group, "7");
+    assert_int_equal(ipudrv_vfio_group_of(devices, "0000:00:05.0", group, sizeof group), 0);
+    assert_string_equal(group, "12");
+    assert_int_equal(ipudrv_vfio_group_of(devices, "0000:00:03.0", group, sizeof group), -ENOENT);
+    assert_int_equal(ipudrv_vfio_driver_of(devices, "0000:00:04.0", driver, sizeof driver), 0);
+    assert_string_equal(driver, "vfio-pci");
+    assert_int_equal(ipudrv_vfio_driver_of(devices, "0000:00:03.0", driver, sizeof driver), -ENOENT);
+    assert_string_equal(driver, "none");
+}
+
+/* Without VFIO (or without the fake group's device node) attaching fails
+ * with a message naming what to do, and nothing is left locked. */
+static void test_vfio_open_without_vfio(void **state)
+{
+    (void)state;
+    char devices[256];
+    snprintf(devices, sizeof devices, "%s/devices", root);
+    test_env_setup("");
+    setenv("IPU_EMU_PCI_ROOT", devices, 1);
+    unsigned count = 0;
+    assert_int_equal(ipudrv_device_count(&count), 0);
+    assert_int_equal(count, 2);
+    struct ipudrv_device_desc d;
+    assert_int_equal(ipudrv_describe(0, &d), 0);
+    assert_string_equal(d.transport, "vfio");
+    assert_string_equal(d.location, "0000:00:04.0");
+    assert_int_equal(d.available, 1);
+    ipudrv_device *dev = NULL;
+    int rc = ipudrv_open(0, 0, &dev);
+    assert_true(rc < 0);
+    assert_null(dev);
+    assert_non_null(strstr(ipudrv_last_error(NULL), "/dev/vfio"));
+    assert_int_equal(ipudrv_describe(0, &d), 0);
+    assert_int_equal(d.holder_pid, 0);
+    test_env_cleanup();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_iova),
+        cmocka_unit_test(test_discovery_env),
+        cmocka_unit_test(test_discovery_pci),
+        cmocka_unit_test(test_vfio_sysfs),
+        cmocka_unit_test(test_vfio_open_without_vfio),
+    };
+    return cmocka_run_group_tests(tests, make_tree, remove_tree);
+}
