@@ -23,6 +23,9 @@ application_runtime_error::application_runtime_error(const std::string &message)
 recoverable_runtime_error::recoverable_runtime_error(RecoveryAction action, const std::string &message)
     : runtime_error(message), action_(action) {}
 
+run_timeout_error::run_timeout_error(const std::string &message)
+    : recoverable_runtime_error(RecoveryAction::IPU_RESET, message) {}
+
 unrecoverable_runtime_error::unrecoverable_runtime_error(const std::string &message) : runtime_error(message) {}
 
 elf_error::elf_error(const std::string &message, const std::string &field, std::uint64_t value)

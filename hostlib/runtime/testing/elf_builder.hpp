@@ -44,6 +44,10 @@ inline std::uint32_t itype(std::uint32_t op, std::uint32_t f3, std::uint32_t rd,
   return (std::uint32_t(imm & 0xfff) << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op;
 }
 inline std::uint32_t addi(std::uint32_t rd, std::uint32_t rs1, std::int32_t imm) { return itype(0x13, 0, rd, rs1, imm); }
+/// add rd, rs1, rs2
+inline std::uint32_t add(std::uint32_t rd, std::uint32_t rs1, std::uint32_t rs2) {
+  return (rs2 << 20) | (rs1 << 15) | (rd << 7) | 0x33;
+}
 inline std::uint32_t lui(std::uint32_t rd, std::uint32_t imm20) { return (imm20 << 12) | (rd << 7) | 0x37; }
 inline std::uint32_t lw(std::uint32_t rd, std::uint32_t rs1, std::int32_t imm) { return itype(0x03, 2, rd, rs1, imm); }
 inline std::uint32_t lbu(std::uint32_t rd, std::uint32_t rs1, std::int32_t imm) { return itype(0x03, 4, rd, rs1, imm); }
@@ -59,6 +63,10 @@ inline std::uint32_t beq(std::uint32_t rs1, std::uint32_t rs2, std::int32_t off)
   return (((u >> 12) & 1) << 31) | (((u >> 5) & 0x3f) << 25) | (rs2 << 20) | (rs1 << 15) | (0u << 12) |
          (((u >> 1) & 0xf) << 8) | (((u >> 11) & 1) << 7) | 0x63;
 }
+/// bne rs1, rs2, offset (bytes, even, within +-4 KiB).
+inline std::uint32_t bne(std::uint32_t rs1, std::uint32_t rs2, std::int32_t off) {
+  return beq(rs1, rs2, off) | (1u << 12);
+}
 /// jal rd, offset (bytes, even, within +-1 MiB).
 inline std::uint32_t jal(std::uint32_t rd, std::int32_t off) {
   const std::uint32_t u = std::uint32_t(off);
@@ -66,6 +74,31 @@ inline std::uint32_t jal(std::uint32_t rd, std::int32_t off) {
          (rd << 7) | 0x6f;
 }
 constexpr std::uint32_t ebreak = 0x00100073;
+constexpr std::uint32_t s1 = 9;
+
+/// A growing instruction list with positions, for hand-written test programs.
+struct Asm {
+  std::vector<std::uint32_t> words;
+  Asm &operator<<(std::uint32_t w) {
+    words.push_back(w);
+    return *this;
+  }
+  /// Index of the next instruction (branch targets: offset = (target - here()) * 4).
+  std::int32_t here() const { return std::int32_t(words.size()); }
+  /// rd = value, always two instructions (lui + addi) so that code positions do not depend on the value.
+  Asm &li(std::uint32_t rd, std::uint32_t value) {
+    const std::uint32_t hi = (value + 0x800u) >> 12;
+    words.push_back(lui(rd, hi & 0xfffff));
+    words.push_back(addi(rd, rd, std::int32_t(value << 20) >> 20));
+    return *this;
+  }
+  /// Writes `value` to CSR `csr` through t6 (x31).
+  Asm &csrwi32(std::uint32_t csr, std::uint32_t value) {
+    li(31, value);
+    words.push_back(csrw(csr, 31));
+    return *this;
+  }
+};
 } // namespace rv
 
 /// Writes an ELF32 RISC-V executable: header, program headers right after it, then each segment's bytes at an

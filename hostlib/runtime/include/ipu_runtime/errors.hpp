@@ -44,6 +44,13 @@ private:
   RecoveryAction action_;
 };
 
+/// A run did not reach its next host sync or its end in time (a hung tile program). The message is the hang
+/// diagnosis: every tile's state and every context's state and PC. Recovery as for any recoverable error.
+class run_timeout_error : public recoverable_runtime_error {
+public:
+  explicit run_timeout_error(const std::string &message);
+};
+
 /// The device or its driver is gone or broken in a way that no reset can repair in this process.
 class unrecoverable_runtime_error : public runtime_error {
 public:

@@ -1,0 +1,111 @@
+// Device-side Poplar vertex API for codelets: Vertex, Input/Output/InOut of scalars, Vector and VectorList.
+//
+// Codelets are compiled for the tiles (riscv64-unknown-elf-g++, freestanding, no exceptions or RTTI). The
+// host reads each vertex class's field layout from the compiler's DWARF, so the classes below are the state
+// layout: a scalar edge is one pointer, a Vector edge is {pointer, size}, a VectorList edge is {pointer to
+// {pointer, size} items, count}. Sizes are 32-bit, as on the IPU.
+#ifndef POPLAR_DEVICE_VERTEX_HPP
+#define POPLAR_DEVICE_VERTEX_HPP
+
+#ifndef __riscv
+#error "poplar/Vertex.hpp is the device-side header: compile codelets with Graph::addCodelets or popc"
+#endif
+
+namespace poplar {
+
+/// Base of every codelet class; a vertex defines `bool compute()`.
+class Vertex {
+public:
+  Vertex() = default;
+};
+/// Kept for source compatibility: on this target a supervisor vertex runs on a worker like any vertex.
+typedef Vertex SupervisorVertex;
+
+/// How a vector's pointer is stored on the IPU; every layout is {pointer, size} here.
+enum class VectorLayout { ONE_PTR, SPAN, SCALED_PTR32, SCALED_PTR64, COMPACT_PTR, COMPACT_DELTAN };
+
+/// Marker for a vector edge: Input<Vector<float>> is a contiguous run of floats on this tile.
+template <typename T, VectorLayout L = VectorLayout::SPAN, unsigned Align = alignof(T), bool Interleaved = false>
+class Vector;
+/// Marker for a list of vectors: Input<VectorList<float>> is several runs (Graph::setFieldSize, field[i]).
+template <typename T, VectorLayout L = VectorLayout::SPAN, unsigned Align = alignof(T)> class VectorList;
+
+namespace detail {
+
+/// A run of elements: what a Vector edge and each VectorList item hold.
+template <typename P> class Span {
+public:
+  P *begin() const { return data_; }
+  P *end() const { return data_ + size_; }
+  unsigned size() const { return size_; }
+  P &operator[](unsigned i) const { return data_[i]; }
+  P *data() const { return data_; }
+
+private:
+  P *data_;
+  unsigned size_;
+};
+
+/// A scalar edge: one pointer to the element.
+template <typename P> class ScalarEdge {
+public:
+  P &operator*() const { return *ptr_; }
+  P *operator->() const { return ptr_; }
+  operator P &() const { return *ptr_; }
+  P &operator[](unsigned i) const { return ptr_[i]; }
+
+protected:
+  P *ptr_;
+};
+
+/// A list of runs: {items, count}.
+template <typename P> class ListEdge {
+public:
+  const Span<P> &operator[](unsigned i) const { return items_[i]; }
+  unsigned size() const { return count_; }
+  const Span<P> *begin() const { return items_; }
+  const Span<P> *end() const { return items_ + count_; }
+
+private:
+  const Span<P> *items_;
+  unsigned count_;
+};
+
+} // namespace detail
+
+/// An input edge: read-only.
+template <typename T> class Input : public detail::ScalarEdge<const T> {};
+template <typename T, VectorLayout L, unsigned A, bool I>
+class Input<Vector<T, L, A, I> > : public detail::Span<const T> {};
+template <typename T, VectorLayout L, unsigned A>
+class Input<VectorList<T, L, A> > : public detail::ListEdge<const T> {};
+
+/// An output edge: written by compute(); data reaches other tiles after the compute phase.
+template <typename T> class Output : public detail::ScalarEdge<T> {
+public:
+  Output &operator=(const T &v) {
+    *this->ptr_ = v;
+    return *this;
+  }
+};
+template <typename T, VectorLayout L, unsigned A, bool I>
+class Output<Vector<T, L, A, I> > : public detail::Span<T> {};
+template <typename T, VectorLayout L, unsigned A>
+class Output<VectorList<T, L, A> > : public detail::ListEdge<T> {};
+
+/// An edge that is read and written.
+template <typename T> class InOut : public detail::ScalarEdge<T> {
+public:
+  InOut &operator=(const T &v) {
+    *this->ptr_ = v;
+    return *this;
+  }
+};
+template <typename T, VectorLayout L, unsigned A, bool I>
+class InOut<Vector<T, L, A, I> > : public detail::Span<T> {};
+template <typename T, VectorLayout L, unsigned A>
+class InOut<VectorList<T, L, A> > : public detail::ListEdge<T> {};
+
+} // namespace poplar
+
+#endif // POPLAR_DEVICE_VERTEX_HPP

@@ -1,0 +1,53 @@
+// A device to run on: an IPU Model card, a card the driver found, or the CPU target.
+#ifndef POPLAR_DEVICE_HPP
+#define POPLAR_DEVICE_HPP
+
+#include <memory>
+
+#include "poplar/OptionFlags.hpp"
+#include "poplar/Target.hpp"
+
+namespace poplar {
+
+namespace detail {
+struct DeviceImpl;
+}
+
+/// One device. Movable, not copyable. Engine::load() attaches it when it is not attached yet.
+class Device {
+public:
+  /// No device (isValid() false).
+  Device();
+  Device(Device &&other);
+  Device &operator=(Device &&other);
+  ~Device();
+  /// Internal: wraps a device description.
+  explicit Device(std::shared_ptr<detail::DeviceImpl> impl);
+
+  /// The device's target.
+  const Target &getTarget() const;
+  /// The device manager's id (driver card id); the IPU Model and CPU devices report theirs too.
+  unsigned getId() const;
+  /// Attaches exclusively. Returns false when another process holds the card (the reason goes to the log, see
+  /// POPLAR_LOG_LEVEL); throws for other failures.
+  bool attach() const;
+  /// Detaches (the device can be attached again).
+  void detach() const;
+  /// True while attached.
+  bool isAttached() const;
+  /// False for a default-constructed device.
+  bool isValid() const { return impl_ != 0; }
+  /// The CPU device: one tile, one worker.
+  static Device createCPUDevice(unsigned numIPUs = 1);
+  /// Internal.
+  detail::DeviceImpl &impl() const;
+
+private:
+  Device(const Device &);
+  Device &operator=(const Device &);
+  std::shared_ptr<detail::DeviceImpl> impl_;
+};
+
+} // namespace poplar
+
+#endif // POPLAR_DEVICE_HPP

@@ -1,0 +1,153 @@
+// The graph: variables and constants mapped to tiles, compute sets of vertices, codelets, streams and handles.
+#ifndef POPLAR_GRAPH_HPP
+#define POPLAR_GRAPH_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "poplar/ComputeSet.hpp"
+#include "poplar/DataStream.hpp"
+#include "poplar/Interval.hpp"
+#include "poplar/Target.hpp"
+#include "poplar/Tensor.hpp"
+#include "poplar/Type.hpp"
+#include "poplar/VertexRef.hpp"
+
+namespace poplar {
+
+/// One connection of Graph::addVertex(cs, type, {{"field", tensor}, ...}).
+struct ConnectionDesc {
+  ConnectionDesc(const std::string &f, const Tensor &t) : field(f), tensor(t) {}
+  std::string field;
+  Tensor tensor;
+};
+
+/// How Graph::addCodelets() should read its file.
+enum class CodeletFileType {
+  Auto,         ///< by extension: .gp is precompiled, anything else is C++ source
+  CppSource,    ///< C++ codelet source, compiled for the tiles
+  Object,       ///< a .gp from popc
+};
+
+/// For each tile, the element intervals of a tensor that live there.
+typedef std::vector<std::vector<Interval> > TileToTensorMapping;
+
+/// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
+/// its parent but numbers a subrange of its tiles from 0.
+class Graph {
+public:
+  /// An empty graph for `target`.
+  explicit Graph(const Target &target);
+  ~Graph();
+  Graph(const Graph &other);
+  Graph &operator=(const Graph &other);
+
+  /// The target (a virtual graph's target has only its tiles).
+  const Target &getTarget() const;
+
+  /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
+  Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName = "");
+  /// A new constant with `values` (row-major, one per element).
+  template <typename T>
+  Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const std::vector<T> &values,
+                     const std::string &debugName = "") {
+    return addConstantFrom(type, shape, values.data(), values.size(), sizeof(T), hostKind<T>(), debugName);
+  }
+  /// A new constant with every element `value`.
+  template <typename T>
+  Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, T value,
+                     const std::string &debugName = "") {
+    return addConstantFrom(type, shape, &value, 1, sizeof(T), hostKind<T>(), debugName);
+  }
+  /// A new constant from `values`, one per element.
+  template <typename T>
+  Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const T *values,
+                     const std::string &debugName = "") {
+    std::size_t n = 1;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      n *= shape[i];
+    return addConstantFrom(type, shape, values, n, sizeof(T), hostKind<T>(), debugName);
+  }
+
+  /// Maps every element of `t` to `tile`.
+  void setTileMapping(const Tensor &t, unsigned tile);
+  /// Maps the vertex to `tile`.
+  void setTileMapping(VertexRef v, unsigned tile);
+  /// Maps the elements of `t` as `mapping` says (one interval list per tile, indices into t flattened).
+  void setTileMapping(const Tensor &t, const TileToTensorMapping &mapping);
+  /// Where the elements of `t` live; throws poplar_error when some are unmapped and `requireComplete`.
+  TileToTensorMapping getTileMapping(const Tensor &t, bool requireComplete = true) const;
+  /// The tile of a vertex, or ~0u when unmapped.
+  unsigned getTileMapping(VertexRef v) const;
+
+  /// A new, empty compute set.
+  ComputeSet addComputeSet(const std::string &debugName = "");
+  /// Poplar's former name of addComputeSet().
+  ComputeSet createComputeSet(const std::string &debugName = "") { return addComputeSet(debugName); }
+  /// A vertex of codelet class `vertexType` in `cs`.
+  VertexRef addVertex(ComputeSet cs, const std::string &vertexType);
+  /// As above, connecting each field to its tensor.
+  VertexRef addVertex(ComputeSet cs, const std::string &vertexType, const std::vector<ConnectionDesc> &connections);
+  /// Connects a vertex field (Input, Output, InOut, Vector, VectorList element) to the elements of `t`. A scalar
+  /// field takes a one-element tensor; a Vector field takes the tensor flattened.
+  void connect(FieldRef field, const Tensor &t);
+  /// Sets the length of a VectorList field (each element is then connected with field[i]).
+  void setFieldSize(FieldRef field, std::size_t size);
+  /// Sets a plain (non-edge) field of the vertex state, e.g. `unsigned n;`.
+  template <typename T> void setInitialValue(FieldRef field, T value) {
+    setInitialValueBytes(field, &value, sizeof(T));
+  }
+  /// Records a cycle estimate for a vertex (shown in the profile; the model measures real cycles).
+  void setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t flops = 0);
+  /// Same as setPerfEstimate without flops.
+  void setCycleEstimate(VertexRef v, std::uint64_t cycles) { setPerfEstimate(v, cycles); }
+
+  /// Adds codelets from C++ source (compiled for the tiles now, cached by content) or a .gp made by popc.
+  /// Throws graph_object_load_error with the compiler's message when the source does not compile.
+  /// Returns true when the codelets were new to the graph.
+  bool addCodelets(const std::string &path, CodeletFileType type = CodeletFileType::Auto,
+                   const std::string &compileFlags = "");
+  /// Adds several codelet files.
+  void addCodelets(const std::vector<std::string> &paths, const std::string &compileFlags = "");
+
+  /// A handle `handle` through which Engine::writeTensor writes all of `t`.
+  void createHostWrite(const std::string &handle, const Tensor &t, bool rearrangeOnHost = false);
+  /// A handle `handle` through which Engine::readTensor reads all of `t`.
+  void createHostRead(const std::string &handle, const Tensor &t, bool rearrangeOnHost = false);
+  /// A stream from the host: each copy moves `numElements` elements of `type`.
+  DataStream addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements);
+  /// A stream to the host.
+  DataStream addDeviceToHostFIFO(const std::string &handle, const Type &type, std::size_t numElements);
+
+  /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
+  Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
+  /// A graph over the tiles in `perIpuTiles` ranges is not supported; use the two-argument form.
+
+  /// Internal: the shared graph state.
+  detail::GraphImpl &impl() const;
+  /// Internal: the first tile of this (virtual) graph in the top-level graph.
+  unsigned tileOffset() const { return tileOffset_; }
+
+private:
+  /// How a host value is stored: 0 float, 1 double, 2 signed integer, 3 unsigned integer, 4 bool.
+  template <typename T> static int hostKind() {
+    return std::is_same<T, bool>::value ? 4
+           : std::is_floating_point<T>::value ? (sizeof(T) == 4 ? 0 : 1)
+           : std::is_signed<T>::value ? 2 : 3;
+  }
+  Tensor addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
+                         std::size_t count, std::size_t hostSize, int hostKind, const std::string &debugName);
+  void setInitialValueBytes(FieldRef field, const void *value, std::size_t size);
+  std::shared_ptr<detail::GraphImpl> impl_;
+  Target target_;
+  unsigned tileOffset_;
+};
+
+} // namespace poplar
+
+#endif // POPLAR_GRAPH_HPP

@@ -1,0 +1,52 @@
+// String key/value options for the engine and targets, also read from POPLAR_ENGINE_OPTIONS (JSON).
+#ifndef POPLAR_OPTION_FLAGS_HPP
+#define POPLAR_OPTION_FLAGS_HPP
+
+#include <initializer_list>
+#include <istream>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace poplar {
+
+/// A set of option names and string values ("debug.instrument": "true").
+class OptionFlags {
+public:
+  typedef std::pair<std::string, std::string> OptionFlag;
+  typedef std::map<std::string, std::string>::const_iterator iterator;
+
+  OptionFlags() {}
+  /// The given options.
+  OptionFlags(std::initializer_list<OptionFlag> init);
+  /// Sets one option (replacing an earlier value).
+  void set(const std::string &option, const std::string &value);
+  /// Sets several options.
+  void set(std::initializer_list<OptionFlag> options);
+  /// The value of `option`; throws poplar::invalid_option naming the options that are set when it is not.
+  const std::string &at(const std::string &option) const;
+  /// True when `option` is set.
+  bool contains(const std::string &option) const;
+  /// Removes `option` if set.
+  void remove(const std::string &option);
+  /// Removes every option.
+  void clear();
+  iterator begin() const { return values_.begin(); }
+  iterator end() const { return values_.end(); }
+  /// Number of options set.
+  std::size_t size() const { return values_.size(); }
+  bool operator==(const OptionFlags &o) const { return values_ == o.values_; }
+
+private:
+  std::map<std::string, std::string> values_;
+};
+
+/// Reads a flat JSON object of options ({"a": "x", "b": true, "c": 3}) into `flags`. Throws
+/// poplar::invalid_option naming the position of a syntax error.
+void readJSON(std::istream &is, OptionFlags &flags);
+/// Reads a JSON object from a string (as POPLAR_ENGINE_OPTIONS holds it).
+void readJSON(const std::string &text, OptionFlags &flags);
+
+} // namespace poplar
+
+#endif // POPLAR_OPTION_FLAGS_HPP

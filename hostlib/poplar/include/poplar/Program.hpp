@@ -1,0 +1,139 @@
+// Control programs: Sequence, Execute, Copy, Repeat, RepeatWhileTrue/False, If, Switch, PrintTensor, Sync.
+#ifndef POPLAR_PROGRAM_HPP
+#define POPLAR_PROGRAM_HPP
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "poplar/ComputeSet.hpp"
+#include "poplar/DataStream.hpp"
+#include "poplar/Tensor.hpp"
+
+namespace poplar {
+
+/// Kinds of explicit sync (both are a sync of every tile of the card here).
+enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
+
+namespace program {
+
+namespace detail {
+struct Node;
+}
+
+/// Base of all programs: a shared, immutable node of the program tree.
+class Program {
+public:
+  /// An empty program (does nothing).
+  Program();
+  virtual ~Program();
+  /// True when the program does nothing.
+  bool isEmpty() const;
+  /// Internal: the node.
+  const std::shared_ptr<detail::Node> &node() const { return node_; }
+
+protected:
+  explicit Program(std::shared_ptr<detail::Node> node);
+  std::shared_ptr<detail::Node> node_;
+};
+
+/// Runs programs one after the other.
+class Sequence : public Program {
+public:
+  /// An empty sequence.
+  explicit Sequence(const std::string &debugName = "");
+  /// A sequence of the given programs.
+  Sequence(std::initializer_list<Program> programs, const std::string &debugName = "");
+  /// A sequence of the given programs (any number, each a Program subclass).
+  template <typename P1, typename... Ps,
+            typename = typename std::enable_if<std::is_base_of<Program, P1>::value>::type>
+  Sequence(const P1 &p1, const Ps &...ps) : Sequence() {
+    addAll(p1, ps...);
+  }
+  /// Appends a program (after the ones already in the sequence).
+  void add(const Program &p);
+
+private:
+  void addAll() {}
+  template <typename P, typename... Ps> void addAll(const P &p, const Ps &...ps) {
+    add(p);
+    addAll(ps...);
+  }
+};
+
+/// Runs every vertex of a compute set: exchange of the vertices' inputs, compute, exchange of remote outputs.
+class Execute : public Program {
+public:
+  explicit Execute(ComputeSet cs, const std::string &debugName = "");
+};
+
+/// Copies data: tensor to tensor (the views may rearrange elements and span tiles), stream to tensor, or tensor to
+/// stream. Tensors must have the same number of elements and type.
+class Copy : public Program {
+public:
+  Copy(const Tensor &src, const Tensor &dst, bool dontOutline = false, const std::string &debugName = "");
+  Copy(const DataStream &stream, const Tensor &dst, bool optimiseMemory = false, const std::string &debugName = "");
+  Copy(const Tensor &src, const DataStream &stream, bool optimiseMemory = false, const std::string &debugName = "");
+};
+
+/// Runs `body` `count` times.
+class Repeat : public Program {
+public:
+  Repeat(unsigned count, const Program &body, const std::string &debugName = "");
+};
+
+/// Runs `cond`, then `body` while the scalar `predicate` (set by cond) is non-zero, then `cond` again.
+class RepeatWhileTrue : public Program {
+public:
+  RepeatWhileTrue(const Program &cond, const Tensor &predicate, const Program &body,
+                  const std::string &debugName = "");
+};
+
+/// Runs `cond`, then `body` while the scalar `predicate` is zero.
+class RepeatWhileFalse : public Program {
+public:
+  RepeatWhileFalse(const Program &cond, const Tensor &predicate, const Program &body,
+                   const std::string &debugName = "");
+};
+
+/// Runs `thenBody` when the scalar `predicate` is non-zero, else `elseBody`.
+class If : public Program {
+public:
+  If(const Tensor &predicate, const Program &thenBody, const Program &elseBody = Sequence(),
+     const std::string &debugName = "");
+};
+
+/// Runs the case whose value equals the scalar integer `control`, or the default.
+class Switch : public Program {
+public:
+  Switch(const Tensor &control, const std::string &debugName = "");
+  Switch(const Tensor &control, const Program &defaultBody, const std::string &debugName = "");
+  Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program> > &cases,
+         const std::string &debugName = "");
+  Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program> > &cases,
+         const Program &defaultBody, const std::string &debugName = "");
+  /// Adds a case; throws poplar_error when `value` already has one.
+  Switch &add(std::int32_t value, const Program &body);
+};
+
+/// Prints the tensor's values on the host console as "title: {1,1.5,2}" (nested braces for each dimension).
+class PrintTensor : public Program {
+public:
+  explicit PrintTensor(const Tensor &t, const std::string &debugName = "");
+  PrintTensor(const std::string &title, const Tensor &t, const std::string &debugName = "");
+};
+
+/// A sync of every tile.
+class Sync : public Program {
+public:
+  explicit Sync(SyncType type, const std::string &debugName = "");
+};
+
+} // namespace program
+} // namespace poplar
+
+#endif // POPLAR_PROGRAM_HPP

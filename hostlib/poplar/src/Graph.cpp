@@ -1,0 +1,342 @@
+// Graph construction: variables, constants, tile mappings, compute sets, vertices, connections, codelets, streams.
+#include "poplar/Graph.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "graph_impl.hpp"
+#include "half.hpp"
+#include "poplar/exceptions.hpp"
+
+namespace poplar {
+
+using namespace detail;
+
+namespace detail {
+
+IntervalMap::IntervalMap(std::size_t n) {
+  runs_[0] = kUnmapped;
+  runs_[n] = kUnmapped;
+}
+
+void IntervalMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
+  if (begin >= end)
+    return;
+  auto split = [&](std::size_t at) {
+    auto it = runs_.upper_bound(at);
+    --it;
+    if (it->first != at)
+      runs_[at] = it->second;
+  };
+  split(begin);
+  split(end);
+  auto first = runs_.find(begin), last = runs_.find(end);
+  runs_.erase(std::next(first), last);
+  first->second = tile;
+  auto prev = first;
+  if (prev != runs_.begin() && std::prev(prev)->second == tile)
+    runs_.erase(first);
+  auto endIt = runs_.find(end);
+  if (std::next(endIt) != runs_.end() && endIt != runs_.begin() && std::prev(endIt)->second == endIt->second)
+    runs_.erase(endIt);
+}
+
+const VertexClass &GraphImpl::vertexClass(unsigned v) const {
+  const std::string &type = vertices.at(v).type;
+  auto it = codelets.classes.find(type);
+  if (it == codelets.classes.end()) {
+    std::string known;
+    for (const auto &kv : codelets.classes)
+      known += (known.empty() ? "" : ", ") + kv.first;
+    throw graph_connection_error("vertex type '" + type + "' is not defined by any codelet added to the graph " +
+                                 "(known: " + (known.empty() ? "none; call graph.addCodelets(\"file.cpp\") first"
+                                                             : known) + ")");
+  }
+  return it->second;
+}
+
+std::string describe(const Tensor &t) {
+  std::ostringstream os;
+  os << t;
+  return os.str();
+}
+
+} // namespace detail
+
+Graph::Graph(const Target &target)
+    : impl_(std::make_shared<GraphImpl>(target)), target_(target), tileOffset_(0) {
+  target.values(); // throws for an invalid target
+}
+Graph::~Graph() = default;
+Graph::Graph(const Graph &o) = default;
+Graph &Graph::operator=(const Graph &o) = default;
+
+const Target &Graph::getTarget() const { return target_; }
+GraphImpl &Graph::impl() const { return *impl_; }
+
+static void checkTensor(const GraphImpl &g, const Tensor &t, const char *what) {
+  if (!t.valid())
+    throw graph_connection_error(std::string(what) + ": the tensor is invalid (default-constructed)");
+  if (t.graphImpl() != &g)
+    throw graph_connection_error(std::string(what) + ": the tensor belongs to another graph");
+}
+
+Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName) {
+  if (!type.isValid())
+    throw poplar_error("addVariable(" + debugName + "): invalid element type");
+  Variable v;
+  v.name = debugName.empty() ? "var" + std::to_string(impl_->vars.size()) : debugName;
+  v.type = type;
+  v.shape = shape;
+  v.numElements = 1;
+  for (std::size_t d : shape)
+    v.numElements *= d;
+  v.mapping = IntervalMap(v.numElements);
+  unsigned id = unsigned(impl_->vars.size());
+  impl_->vars.push_back(std::move(v));
+  auto regions = std::make_shared<std::vector<VarRegion>>();
+  if (impl_->vars.back().numElements)
+    regions->push_back(VarRegion{id, 0, impl_->vars.back().numElements});
+  return Tensor(impl_.get(), type, shape, regions);
+}
+
+namespace {
+/// Converts one host value (kind as Graph::hostKind) to `type`'s device bytes at `out`.
+void convertValue(const void *in, std::size_t hostSize, int kind, const Type &type, std::uint8_t *out) {
+  double d = 0;
+  long long s = 0;
+  unsigned long long u = 0;
+  bool isInt = false, isUnsigned = false;
+  switch (kind) {
+  case 0: { float f; std::memcpy(&f, in, 4); d = f; break; }
+  case 1: { double x; std::memcpy(&x, in, 8); d = x; break; }
+  case 2: { if (hostSize == 1) s = *static_cast<const signed char *>(in);
+            else if (hostSize == 2) { short x; std::memcpy(&x, in, 2); s = x; }
+            else if (hostSize == 4) { int x; std::memcpy(&x, in, 4); s = x; }
+            else std::memcpy(&s, in, 8);
+            isInt = true; d = double(s); break; }
+  default: { if (hostSize == 1) u = *static_cast<const unsigned char *>(in);
+             else if (hostSize == 2) { unsigned short x; std::memcpy(&x, in, 2); u = x; }
+             else if (hostSize == 4) { unsigned x; std::memcpy(&x, in, 4); u = x; }
+             else std::memcpy(&u, in, 8);
+             isUnsigned = true; d = double(u); s = (long long)u; break; }
+  }
+  long long iv = isInt || isUnsigned ? s : (long long)d;
+  switch (type.id()) {
+  case 0: { float f = float(d); std::memcpy(out, &f, 4); break; }
+  case 1: { std::uint16_t h = floatToHalf(float(d)); std::memcpy(out, &h, 2); break; }
+  case 2: case 3: { std::uint32_t x = std::uint32_t(iv); std::memcpy(out, &x, 4); break; }
+  case 4: case 5: { std::uint16_t x = std::uint16_t(iv); std::memcpy(out, &x, 2); break; }
+  case 8: out[0] = d != 0; break;
+  default: out[0] = std::uint8_t(iv); break;
+  }
+}
+} // namespace
+
+Tensor Graph::addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
+                              std::size_t count, std::size_t hostSize, int hostKind, const std::string &debugName) {
+  Tensor t = addVariable(type, shape, debugName.empty() ? "constant" + std::to_string(impl_->vars.size()) : debugName);
+  Variable &v = impl_->vars.back();
+  v.constant = true;
+  if (count != 1 && count != v.numElements)
+    throw poplar_error("addConstant(" + v.name + "): " + std::to_string(count) + " values given for " +
+                       std::to_string(v.numElements) + " elements");
+  std::size_t es = type.getSize();
+  v.init.assign(v.numElements * es, 0);
+  for (std::size_t i = 0; i < v.numElements; ++i)
+    convertValue(static_cast<const std::uint8_t *>(values) + (count == 1 ? 0 : i) * hostSize, hostSize, hostKind,
+                 type, v.init.data() + i * es);
+  return t;
+}
+
+void Graph::setTileMapping(const Tensor &t, unsigned tile) {
+  checkTensor(*impl_, t, "setTileMapping");
+  unsigned tiles = target_.getNumTiles();
+  if (tile >= tiles)
+    throw poplar_error("setTileMapping(" + describe(t) + ", " + std::to_string(tile) + "): the graph has tiles 0.." +
+                       std::to_string(tiles - 1));
+  for (const auto &r : t.regions())
+    impl_->vars[r.var].mapping.assign(r.begin, r.end, tile + tileOffset_);
+}
+
+void Graph::setTileMapping(VertexRef v, unsigned tile) {
+  if (v.graphImpl() != impl_.get() || v.getId() >= impl_->vertices.size())
+    throw graph_connection_error("setTileMapping: the vertex does not belong to this graph");
+  unsigned tiles = target_.getNumTiles();
+  if (tile >= tiles)
+    throw poplar_error("setTileMapping(vertex " + std::to_string(v.getId()) + ", " + std::to_string(tile) +
+                       "): the graph has tiles 0.." + std::to_string(tiles - 1));
+  impl_->vertices[v.getId()].tile = tile + tileOffset_;
+}
+
+void Graph::setTileMapping(const Tensor &t, const TileToTensorMapping &mapping) {
+  checkTensor(*impl_, t, "setTileMapping");
+  Tensor flat = t.flatten();
+  for (unsigned tile = 0; tile < mapping.size(); ++tile)
+    for (const Interval &i : mapping[tile])
+      setTileMapping(flat.slice(i.begin(), i.end()), tile);
+}
+
+TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool requireComplete) const {
+  checkTensor(*impl_, t, "getTileMapping");
+  TileToTensorMapping out(target_.getNumTiles());
+  std::size_t pos = 0;
+  for (const auto &r : t.regions()) {
+    impl_->vars[r.var].mapping.forEach([&](std::size_t b, std::size_t e, unsigned tile) {
+      std::size_t lo = std::max(b, r.begin), hi = std::min(e, r.end);
+      if (lo >= hi)
+        return;
+      if (tile == kUnmapped || tile < tileOffset_ || tile - tileOffset_ >= out.size()) {
+        if (requireComplete && tile == kUnmapped)
+          throw poplar_error("getTileMapping(" + describe(t) + "): elements of " + impl_->vars[r.var].name + " [" +
+                             std::to_string(lo) + ", " + std::to_string(hi) + ") are not mapped to a tile");
+        return;
+      }
+      auto &list = out[tile - tileOffset_];
+      std::size_t fb = pos + (lo - r.begin), fe = pos + (hi - r.begin);
+      if (!list.empty() && list.back().end() == fb)
+        list.back() = Interval(list.back().begin(), fe);
+      else
+        list.emplace_back(fb, fe);
+    });
+    pos += r.end - r.begin;
+  }
+  return out;
+}
+
+unsigned Graph::getTileMapping(VertexRef v) const {
+  unsigned t = impl_->vertices.at(v.getId()).tile;
+  return t == kUnmapped ? t : t - tileOffset_;
+}
+
+ComputeSet Graph::addComputeSet(const std::string &debugName) {
+  impl_->computeSets.push_back(ComputeSetInfo{debugName, {}});
+  return ComputeSet(impl_.get(), unsigned(impl_->computeSets.size() - 1));
+}
+
+VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
+  if (cs.graphImpl() != impl_.get() || cs.getId() >= impl_->computeSets.size())
+    throw graph_connection_error("addVertex(" + vertexType + "): the compute set does not belong to this graph");
+  Vertex v;
+  v.computeSet = cs.getId();
+  v.type = vertexType;
+  unsigned id = unsigned(impl_->vertices.size());
+  impl_->vertices.push_back(std::move(v));
+  impl_->computeSets[cs.getId()].vertices.push_back(id);
+  return VertexRef(impl_.get(), id);
+}
+
+VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType,
+                           const std::vector<ConnectionDesc> &connections) {
+  VertexRef v = addVertex(cs, vertexType);
+  for (const auto &c : connections)
+    connect(v[c.field], c.tensor);
+  return v;
+}
+
+void Graph::connect(FieldRef field, const Tensor &t) {
+  if (field.graphImpl() != impl_.get() || field.vertexId() >= impl_->vertices.size())
+    throw graph_connection_error("connect(" + field.name() + "): the vertex does not belong to this graph");
+  checkTensor(*impl_, t, ("connect(field '" + field.name() + "')").c_str());
+  Vertex &v = impl_->vertices[field.vertexId()];
+  if (field.index() != ~std::size_t(0)) {
+    auto &items = v.lists[field.name()];
+    if (field.index() >= items.size())
+      throw graph_connection_error("connect(" + v.type + "." + field.name() + "[" + std::to_string(field.index()) +
+                                   "]): the VectorList has " + std::to_string(items.size()) +
+                                   " items; call graph.setFieldSize(vertex[\"" + field.name() + "\"], n) first");
+    items[field.index()] = t;
+  } else {
+    v.edges[field.name()] = t;
+  }
+}
+
+void Graph::setFieldSize(FieldRef field, std::size_t size) {
+  Vertex &v = impl_->vertices.at(field.vertexId());
+  v.lists[field.name()].resize(size);
+}
+
+void Graph::setInitialValueBytes(FieldRef field, const void *value, std::size_t size) {
+  Vertex &v = impl_->vertices.at(field.vertexId());
+  const auto *p = static_cast<const std::uint8_t *>(value);
+  v.plain[field.name()].assign(p, p + size);
+}
+
+void Graph::setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t) {
+  impl_->vertices.at(v.getId()).cycleEstimate = cycles;
+}
+
+bool Graph::addCodelets(const std::string &path, CodeletFileType type, const std::string &compileFlags) {
+  if (!std::filesystem::exists(path))
+    throw graph_object_load_error("addCodelets: no file '" + path + "' (relative paths start at the current "
+                                  "directory " + std::filesystem::current_path().string() + ")");
+  bool object = type == CodeletFileType::Object ||
+                (type == CodeletFileType::Auto && std::filesystem::path(path).extension() == ".gp");
+  const auto &b = target_.values().board;
+  std::string gp = object ? path : compileCodelets(path, compileFlags, b.isa, b.abi);
+  std::string canon = std::filesystem::canonical(gp).string();
+  for (const auto &o : impl_->codelets.objects)
+    if (o == canon)
+      return false;
+  std::vector<VertexClass> classes = readVertexClasses(canon);
+  for (const auto &c : classes)
+    if (impl_->codelets.classes.count(c.name))
+      throw graph_object_load_error("addCodelets(" + path + "): vertex class '" + c.name +
+                                    "' is already defined by another codelet file; rename one of them");
+  for (auto &c : classes)
+    impl_->codelets.classes[c.name] = c;
+  impl_->codelets.objects.push_back(canon);
+  return true;
+}
+
+void Graph::addCodelets(const std::vector<std::string> &paths, const std::string &compileFlags) {
+  for (const auto &p : paths)
+    addCodelets(p, CodeletFileType::Auto, compileFlags);
+}
+
+void Graph::createHostWrite(const std::string &handle, const Tensor &t, bool) {
+  checkTensor(*impl_, t, "createHostWrite");
+  if (impl_->handles.count(handle))
+    throw poplar_error("createHostWrite: handle '" + handle + "' already exists");
+  impl_->handles[handle] = HostHandle{t, true};
+}
+
+void Graph::createHostRead(const std::string &handle, const Tensor &t, bool) {
+  checkTensor(*impl_, t, "createHostRead");
+  if (impl_->handles.count(handle))
+    throw poplar_error("createHostRead: handle '" + handle + "' already exists");
+  impl_->handles[handle] = HostHandle{t, false};
+}
+
+static DataStream addStream(GraphImpl &g, const std::string &handle, const Type &type, std::size_t n,
+                            DataStreamType dir) {
+  for (const auto &s : g.streams)
+    if (s.name == handle)
+      throw poplar_error("stream '" + handle + "' already exists; give each stream its own name");
+  if (n == 0)
+    throw poplar_error("stream '" + handle + "' must move at least one element per copy");
+  g.streams.push_back(StreamInfo{handle, type, n, dir});
+  return DataStream(&g, unsigned(g.streams.size() - 1));
+}
+
+DataStream Graph::addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements) {
+  return addStream(*impl_, handle, type, numElements, DataStreamType::HostToDeviceFIFO);
+}
+
+DataStream Graph::addDeviceToHostFIFO(const std::string &handle, const Type &type, std::size_t numElements) {
+  return addStream(*impl_, handle, type, numElements, DataStreamType::DeviceToHostFIFO);
+}
+
+Graph Graph::createVirtualGraph(unsigned lowerTile, unsigned upperTile) {
+  if (lowerTile >= upperTile || upperTile > target_.getNumTiles())
+    throw poplar_error("createVirtualGraph(" + std::to_string(lowerTile) + ", " + std::to_string(upperTile) +
+                       "): the range must be non-empty and inside tiles 0.." +
+                       std::to_string(target_.getNumTiles()));
+  Graph g(*this);
+  g.target_ = target_.createVirtualTarget(1, upperTile - lowerTile);
+  g.tileOffset_ = tileOffset_ + lowerTile;
+  return g;
+}
+
+} // namespace poplar

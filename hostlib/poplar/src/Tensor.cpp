@@ -1,0 +1,298 @@
+// Tensor views: every operation computes the runs of variable elements the new view covers; no data moves.
+#include "poplar/Tensor.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "graph_impl.hpp"
+#include "poplar/exceptions.hpp"
+
+namespace poplar {
+
+using detail::VarRegion;
+using Regions = std::vector<VarRegion>;
+
+namespace {
+
+std::size_t product(const std::vector<std::size_t> &shape, std::size_t from = 0, std::size_t to = ~std::size_t(0)) {
+  std::size_t n = 1;
+  for (std::size_t i = from; i < shape.size() && i < to; ++i)
+    n *= shape[i];
+  return n;
+}
+
+void append(Regions &out, unsigned var, std::size_t b, std::size_t e) {
+  if (b == e)
+    return;
+  if (!out.empty() && out.back().var == var && out.back().end == b)
+    out.back().end = e;
+  else
+    out.push_back(VarRegion{var, b, e});
+}
+
+/// Gathers runs (flat start, length) of the source view into one region list.
+class Gatherer {
+public:
+  explicit Gatherer(const Regions &src) : src_(src), starts_(src.size() + 1, 0) {
+    for (std::size_t i = 0; i < src.size(); ++i)
+      starts_[i + 1] = starts_[i] + (src[i].end - src[i].begin);
+  }
+  void run(Regions &out, std::size_t flat, std::size_t len) const {
+    std::size_t i = std::upper_bound(starts_.begin(), starts_.end(), flat) - starts_.begin() - 1;
+    while (len > 0) {
+      std::size_t off = flat - starts_[i];
+      std::size_t avail = (src_[i].end - src_[i].begin) - off;
+      std::size_t take = std::min(avail, len);
+      append(out, src_[i].var, src_[i].begin + off, src_[i].begin + off + take);
+      len -= take;
+      flat += take;
+      ++i;
+    }
+  }
+
+private:
+  const Regions &src_;
+  std::vector<std::size_t> starts_;
+};
+
+std::string shapeStr(const std::vector<std::size_t> &s) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < s.size(); ++i)
+    out += (i ? "," : "") + std::to_string(s[i]);
+  return out + "}";
+}
+
+} // namespace
+
+Tensor::Tensor() : graph_(nullptr) {}
+
+Tensor::Tensor(detail::GraphImpl *graph, Type type, const std::vector<std::size_t> &shape,
+               std::shared_ptr<const Regions> regions)
+    : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {}
+
+const Regions &Tensor::regions() const {
+  static const Regions empty;
+  return regions_ ? *regions_ : empty;
+}
+
+std::size_t Tensor::numElements() const { return product(shape_); }
+
+std::size_t Tensor::dim(unsigned i) const {
+  if (i >= shape_.size())
+    throw index_error("Tensor::dim(" + std::to_string(i) + "): the tensor has rank " + std::to_string(shape_.size()));
+  return shape_[i];
+}
+
+Tensor Tensor::operator[](std::size_t i) const {
+  if (shape_.empty())
+    throw index_error("Tensor::operator[]: a scalar (rank 0) tensor cannot be indexed");
+  if (i >= shape_[0])
+    throw index_error("Tensor::operator[](" + std::to_string(i) + "): index out of range for dimension 0 of size " +
+                      std::to_string(shape_[0]));
+  Tensor t = slice(i, i + 1, 0);
+  t.shape_.erase(t.shape_.begin());
+  return t;
+}
+
+Tensor Tensor::slice(const Interval &region, unsigned dim) const { return slice(region.begin(), region.end(), dim); }
+
+Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
+  if (!valid())
+    throw index_error("Tensor::slice on an invalid tensor");
+  if (d >= shape_.size())
+    throw index_error("Tensor::slice: dimension " + std::to_string(d) + " does not exist in a tensor of shape " +
+                      shapeStr(shape_));
+  if (begin > end || end > shape_[d])
+    throw index_error("Tensor::slice: [" + std::to_string(begin) + ", " + std::to_string(end) +
+                      ") is not inside dimension " + std::to_string(d) + " of size " + std::to_string(shape_[d]));
+  std::size_t outer = product(shape_, 0, d), inner = product(shape_, d + 1);
+  auto out = std::make_shared<Regions>();
+  Gatherer g(regions());
+  for (std::size_t o = 0; o < outer; ++o)
+    g.run(*out, (o * shape_[d] + begin) * inner, (end - begin) * inner);
+  std::vector<std::size_t> shape = shape_;
+  shape[d] = end - begin;
+  return Tensor(graph_, type_, shape, out);
+}
+
+Tensor Tensor::slice(const std::vector<std::size_t> &begin, const std::vector<std::size_t> &end) const {
+  if (begin.size() != shape_.size() || end.size() != shape_.size())
+    throw index_error("Tensor::slice: give one begin and one end per dimension (the tensor has shape " +
+                      shapeStr(shape_) + ")");
+  Tensor t = *this;
+  for (unsigned d = 0; d < shape_.size(); ++d)
+    t = t.slice(begin[d], end[d], d);
+  return t;
+}
+
+Tensor Tensor::flatten() const { return reshape({numElements()}); }
+
+Tensor Tensor::flatten(unsigned dimBegin, unsigned dimEnd) const {
+  if (dimBegin >= dimEnd || dimEnd > shape_.size())
+    throw index_error("Tensor::flatten: dimensions [" + std::to_string(dimBegin) + ", " + std::to_string(dimEnd) +
+                      ") are not a non-empty range of a tensor of shape " + shapeStr(shape_));
+  std::vector<std::size_t> shape(shape_.begin(), shape_.begin() + dimBegin);
+  shape.push_back(product(shape_, dimBegin, dimEnd));
+  shape.insert(shape.end(), shape_.begin() + dimEnd, shape_.end());
+  return reshape(shape);
+}
+
+Tensor Tensor::reshape(const std::vector<std::size_t> &shape) const {
+  if (product(shape) != numElements())
+    throw index_error("Tensor::reshape: shape " + shapeStr(shape) + " does not have the " +
+                      std::to_string(numElements()) + " elements of shape " + shapeStr(shape_));
+  return Tensor(graph_, type_, shape, regions_);
+}
+
+Tensor Tensor::dimShuffle(const std::vector<unsigned> &perm) const {
+  std::size_t r = shape_.size();
+  std::vector<bool> seen(r, false);
+  if (perm.size() != r)
+    throw index_error("Tensor::dimShuffle: the permutation has " + std::to_string(perm.size()) +
+                      " entries for a tensor of rank " + std::to_string(r));
+  for (unsigned p : perm) {
+    if (p >= r || seen[p])
+      throw index_error("Tensor::dimShuffle: the list is not a permutation of 0.." + std::to_string(r - 1));
+    seen[p] = true;
+  }
+  std::vector<std::size_t> shape(r), strides(r);
+  std::size_t s = 1;
+  for (std::size_t i = r; i-- > 0;) {
+    strides[i] = s;
+    s *= shape_[i];
+  }
+  for (std::size_t i = 0; i < r; ++i)
+    shape[i] = shape_[perm[i]];
+  auto out = std::make_shared<Regions>();
+  Gatherer g(regions());
+  std::size_t n = numElements();
+  std::vector<std::size_t> idx(r, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t flat = 0;
+    for (std::size_t i = 0; i < r; ++i)
+      flat += idx[i] * strides[perm[i]];
+    g.run(*out, flat, 1);
+    for (std::size_t i = r; i-- > 0;) {
+      if (++idx[i] < shape[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+  return Tensor(graph_, type_, shape, out);
+}
+
+Tensor Tensor::transpose() const {
+  if (shape_.size() != 2)
+    throw index_error("Tensor::transpose: needs a rank-2 tensor, this one has shape " + shapeStr(shape_) +
+                      " (use dimShuffle)");
+  return dimShuffle({1, 0});
+}
+
+Tensor Tensor::reverse(unsigned d) const {
+  if (d >= shape_.size())
+    throw index_error("Tensor::reverse: no dimension " + std::to_string(d));
+  std::size_t outer = product(shape_, 0, d), inner = product(shape_, d + 1);
+  auto out = std::make_shared<Regions>();
+  Gatherer g(regions());
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t i = shape_[d]; i-- > 0;)
+      g.run(*out, (o * shape_[d] + i) * inner, inner);
+  return Tensor(graph_, type_, shape_, out);
+}
+
+Tensor Tensor::expand(const std::vector<std::size_t> &indices) const {
+  std::vector<std::size_t> shape = shape_;
+  std::vector<std::size_t> sorted = indices;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    if (sorted[k] + k > shape.size())
+      throw index_error("Tensor::expand: index " + std::to_string(sorted[k]) + " is beyond the rank");
+    shape.insert(shape.begin() + sorted[k] + k, 1);
+  }
+  return Tensor(graph_, type_, shape, regions_);
+}
+
+Tensor Tensor::squeeze(const std::vector<std::size_t> &dims) const {
+  std::vector<std::size_t> shape;
+  for (std::size_t i = 0; i < shape_.size(); ++i) {
+    bool drop = std::find(dims.begin(), dims.end(), i) != dims.end();
+    if (drop && shape_[i] != 1)
+      throw index_error("Tensor::squeeze: dimension " + std::to_string(i) + " has size " +
+                        std::to_string(shape_[i]) + ", not 1");
+    if (!drop)
+      shape.push_back(shape_[i]);
+  }
+  return Tensor(graph_, type_, shape, regions_);
+}
+
+bool Tensor::isContiguous() const { return regions().size() <= 1; }
+
+bool Tensor::isParallelWriteable() const {
+  Regions r = regions();
+  std::sort(r.begin(), r.end(), [](const VarRegion &a, const VarRegion &b) {
+    return a.var < b.var || (a.var == b.var && a.begin < b.begin);
+  });
+  for (std::size_t i = 1; i < r.size(); ++i)
+    if (r[i].var == r[i - 1].var && r[i].begin < r[i - 1].end)
+      return false;
+  return true;
+}
+
+bool Tensor::intersectsWith(const Tensor &other) const {
+  for (const auto &a : regions())
+    for (const auto &b : other.regions())
+      if (a.var == b.var && a.begin < b.end && b.begin < a.end)
+        return true;
+  return false;
+}
+
+Tensor concat(const std::vector<Tensor> &ts, unsigned d) {
+  if (ts.empty())
+    throw index_error("concat: no tensors given");
+  const Tensor &first = ts[0];
+  for (const Tensor &t : ts) {
+    if (t.rank() != first.rank() || d >= t.rank())
+      throw index_error("concat: every tensor needs the same rank, above dimension " + std::to_string(d));
+    if (t.elementType() != first.elementType())
+      throw index_error("concat: element types differ (" + first.elementType().toString() + " and " +
+                        t.elementType().toString() + ")");
+    for (unsigned i = 0; i < t.rank(); ++i)
+      if (i != d && t.dim(i) != first.dim(i))
+        throw index_error("concat: dimension " + std::to_string(i) + " differs between the tensors");
+  }
+  std::vector<std::size_t> shape = first.shape();
+  shape[d] = 0;
+  for (const Tensor &t : ts)
+    shape[d] += t.dim(d);
+  std::size_t outer = product(first.shape(), 0, d);
+  auto out = std::make_shared<Regions>();
+  std::vector<Gatherer> gs;
+  gs.reserve(ts.size());
+  for (const Tensor &t : ts)
+    gs.emplace_back(t.regions());
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t k = 0; k < ts.size(); ++k) {
+      std::size_t rowLen = product(ts[k].shape(), d);
+      gs[k].run(*out, o * rowLen, rowLen);
+    }
+  return Tensor(first.graphImpl(), first.elementType(), shape, out);
+}
+
+Tensor concat(const Tensor &a, const Tensor &b, unsigned d) { return concat(std::vector<Tensor>{a, b}, d); }
+
+std::ostream &operator<<(std::ostream &os, const Tensor &t) {
+  os << t.elementType() << shapeStr(t.shape()) << " {";
+  bool first = true;
+  for (const auto &r : t.regions()) {
+    os << (first ? "" : ", ");
+    if (t.graphImpl() && r.var < t.graphImpl()->vars.size())
+      os << t.graphImpl()->vars[r.var].name;
+    else
+      os << "var" << r.var;
+    os << "[" << r.begin << "," << r.end << ")";
+    first = false;
+  }
+  return os << "}";
+}
+
+} // namespace poplar

@@ -1,0 +1,58 @@
+// Internal: codelet compilation (riscv64-unknown-elf-g++), the .gp format, and vertex layouts read from DWARF.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "poplar/Type.hpp"
+
+namespace poplar::detail {
+
+/// How a vertex field is used.
+enum class FieldKind { Scalar, Vector, List, Plain };
+/// Direction of an edge field.
+enum class FieldDir { In, Out, InOut, None };
+
+struct FieldInfo {
+  std::string name;
+  FieldKind kind = FieldKind::Plain;
+  FieldDir dir = FieldDir::None;
+  std::uint32_t offset = 0;    ///< in the vertex state
+  std::uint32_t size = 0;      ///< bytes of the field in the state
+  std::string elemTypeName;    ///< C type of the elements ("float")
+  std::uint32_t elemSize = 0;  ///< bytes per element
+};
+
+struct VertexClass {
+  std::string name;             ///< qualified C++ name ("SumVertex", "ns::V")
+  std::uint32_t stateSize = 0;  ///< sizeof the class
+  std::string entrySymbol;      ///< the trampoline the compute-set table names
+  std::map<std::string, FieldInfo> fields;
+};
+
+/// The codelets a graph has loaded: classes by name, and the objects to link into the tile image.
+struct CodeletSet {
+  std::map<std::string, VertexClass> classes;
+  std::vector<std::string> objects; ///< .gp paths (ELF relocatable objects)
+};
+
+/// The symbol of the trampoline of class `name`.
+std::string entrySymbolFor(const std::string &className);
+/// Compiles C++ codelet source `path` to a .gp (cached by content under ~/.cache/ipu-emu/codelets) and returns
+/// the .gp's path. Throws graph_object_load_error with the compiler's output when it fails.
+std::string compileCodelets(const std::string &path, const std::string &flags, const std::string &isa,
+                            const std::string &abi, const std::string &output = "");
+/// Reads the vertex classes of a .gp from its DWARF. Throws graph_object_load_error when it is not one.
+std::vector<VertexClass> readVertexClasses(const std::string &gpPath);
+/// Where the host library finds its data: device headers, the tile runtime, gen-ldscript.py.
+std::string dataDir();
+/// Path of the device-side include folder (holding poplar/Vertex.hpp).
+std::string deviceIncludeDir();
+/// The element Type a C type name from DWARF stands for, or an invalid Type.
+Type typeForCName(const std::string &cname, std::uint32_t size);
+/// Runs a shell command; returns its exit status and puts stdout+stderr into `output`.
+int runCommand(const std::string &command, std::string &output);
+
+} // namespace poplar::detail

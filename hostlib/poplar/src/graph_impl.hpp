@@ -1,0 +1,95 @@
+// Internal: the state behind Graph handles (variables, mappings, compute sets, vertices, streams, codelets).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "poplar/Graph.hpp"
+#include "poplar/Target.hpp"
+#include "poplar/Tensor.hpp"
+#include "codelets.hpp"
+#include "target_values.hpp"
+
+namespace poplar::detail {
+
+constexpr unsigned kUnmapped = ~0u;
+
+/// Tile of each element of a variable, as half-open runs: key = first element of a run, value = tile.
+class IntervalMap {
+public:
+  explicit IntervalMap(std::size_t n);
+  /// Maps [begin, end) to `tile`.
+  void assign(std::size_t begin, std::size_t end, unsigned tile);
+  /// Runs (begin, end, tile) covering [0, n), in order.
+  template <typename Fn> void forEach(Fn &&fn) const {
+    for (auto it = runs_.begin(); it != runs_.end(); ++it) {
+      auto next = std::next(it);
+      if (next == runs_.end())
+        break;
+      fn(it->first, next->first, it->second);
+    }
+  }
+
+private:
+  std::map<std::size_t, unsigned> runs_;
+};
+
+struct Variable {
+  std::string name;
+  Type type;
+  std::vector<std::size_t> shape;
+  std::size_t numElements = 0;
+  bool constant = false;
+  std::vector<std::uint8_t> init; ///< device bytes of a constant (empty for variables: zero)
+  IntervalMap mapping{0};
+};
+
+struct Vertex {
+  unsigned computeSet = 0;
+  std::string type;
+  unsigned tile = kUnmapped;
+  std::map<std::string, Tensor> edges;                     ///< scalar and vector edges
+  std::map<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
+  std::map<std::string, std::vector<std::uint8_t>> plain;  ///< non-edge field values
+  std::uint64_t cycleEstimate = 0;
+};
+
+struct ComputeSetInfo {
+  std::string name;
+  std::vector<unsigned> vertices;
+};
+
+struct StreamInfo {
+  std::string name;
+  Type type;
+  std::size_t numElements = 0;
+  DataStreamType direction = DataStreamType::HostToDeviceFIFO;
+};
+
+struct HostHandle {
+  Tensor tensor;
+  bool write = false;
+};
+
+/// Everything a Graph (and its virtual graphs) builds.
+struct GraphImpl {
+  explicit GraphImpl(const Target &t) : target(t) {}
+  Target target;
+  std::vector<Variable> vars;
+  std::vector<Vertex> vertices;
+  std::vector<ComputeSetInfo> computeSets;
+  std::vector<StreamInfo> streams;
+  std::map<std::string, HostHandle> handles;
+  CodeletSet codelets;
+
+  /// The vertex class of vertex `v`, or throws graph_connection_error naming the codelets loaded.
+  const VertexClass &vertexClass(unsigned v) const;
+};
+
+/// Builds "name (shape)" for messages.
+std::string describe(const Tensor &t);
+
+} // namespace poplar::detail

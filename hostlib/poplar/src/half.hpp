@@ -1,0 +1,36 @@
+// Internal: IEEE binary16 conversions for HALF tensors.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace poplar::detail {
+
+/// Rounds a float to the nearest binary16 (ties to even).
+inline std::uint16_t floatToHalf(float f) {
+  std::uint32_t x;
+  std::memcpy(&x, &f, 4);
+  std::uint32_t sign = (x >> 16) & 0x8000u;
+  std::int32_t exp = std::int32_t((x >> 23) & 0xffu) - 127 + 15;
+  std::uint32_t mant = x & 0x7fffffu;
+  if (((x >> 23) & 0xffu) == 0xffu)
+    return std::uint16_t(sign | 0x7c00u | (mant ? 0x200u : 0));
+  if (exp >= 31)
+    return std::uint16_t(sign | 0x7c00u);
+  if (exp <= 0) {
+    if (exp < -10)
+      return std::uint16_t(sign);
+    mant |= 0x800000u;
+    std::uint32_t shift = std::uint32_t(14 - exp);
+    std::uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1u)))
+      ++h;
+    return std::uint16_t(sign | h);
+  }
+  std::uint32_t h = (std::uint32_t(exp) << 10) | (mant >> 13), rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+    ++h;
+  return std::uint16_t(sign | h);
+}
+
+} // namespace poplar::detail

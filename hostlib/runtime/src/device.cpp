@@ -1,0 +1,86 @@
+// An attached card and the mapping of driver error codes to runtime error classes (see device.hpp).
+#include "ipu_runtime/device.hpp"
+
+#include <cerrno>
+
+namespace ipu {
+namespace runtime {
+
+void checkDriver(int rc, const std::string &call, const std::string &driverMessage) {
+  if (rc == 0)
+    return;
+  const std::string what = call + ": " + (driverMessage.empty() ? ipudrv_strerror(rc) : driverMessage);
+  switch (rc) {
+  case -EINVAL:
+  case -EBUSY:
+  case -ENODEV:
+  case -ENOENT:
+  case -ENOSPC:
+  case -E2BIG:
+  case -EEXIST:
+  case -EACCES:
+  case -ENOTSUP:
+  case -EAGAIN:
+    throw application_runtime_error(what);
+  case -EIO:
+  case -EFAULT:
+  case -ETIMEDOUT:
+    throw recoverable_runtime_error(RecoveryAction::IPU_RESET,
+                                    what + "; recovery: IPU_RESET (reset the device, reload the program, run again)");
+  default:
+    throw unrecoverable_runtime_error(what + "; the driver handle cannot be used any more: detach and attach again");
+  }
+}
+
+Device::Device(unsigned id) : id_(id) {
+  const int rc = ipudrv_open(id, 0, &dev_);
+  if (rc == -EIO)
+    throw unrecoverable_runtime_error("attach to device " + std::to_string(id) + ": " + ipudrv_last_error(nullptr) +
+                                      "; the card does not answer: check it with gc-info");
+  checkDriver(rc, "attach to device " + std::to_string(id), ipudrv_last_error(nullptr));
+  const int irc = ipudrv_get_info(dev_, &info_);
+  if (irc != 0) {
+    const std::string msg = ipudrv_last_error(dev_);
+    ipudrv_close(dev_);
+    dev_ = nullptr;
+    checkDriver(irc, "read the attributes of device " + std::to_string(id), msg);
+  }
+}
+
+Device::~Device() {
+  if (dev_)
+    ipudrv_close(dev_);
+}
+
+ElfTarget Device::elfTarget() const {
+  ElfTarget t = ElfTarget::fromBoard(info_.board);
+  // The card's registers are the truth when they differ from the board file (a PCI card attached by slot).
+  t.sramBytes = info_.tile_mem_bytes;
+  return t;
+}
+
+std::string Device::describe() const {
+  return std::string(info_.location) + " (" + std::to_string(info_.num_tiles) + " tiles x " +
+         std::to_string(info_.tile_mem_bytes / 1024) + " KiB)";
+}
+
+void Device::check(int rc, const std::string &call) const {
+  if (rc != 0)
+    checkDriver(rc, call, ipudrv_last_error(dev_));
+}
+
+void Device::reset() {
+  check(ipudrv_reset(dev_), "reset device " + std::to_string(id_));
+  ++resets_;
+}
+
+void Device::writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *data, std::size_t len) {
+  check(ipudrv_tile_write(dev_, tile, tileAddr, data, len), "write tile " + std::to_string(tile) + " memory");
+}
+
+void Device::readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len) {
+  check(ipudrv_tile_read(dev_, tile, tileAddr, data, len), "read tile " + std::to_string(tile) + " memory");
+}
+
+} // namespace runtime
+} // namespace ipu

@@ -1,0 +1,89 @@
+// Uploads device images by DMA (see loader.hpp).
+#include "ipu_runtime/loader.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "ipu_runtime/host_buffer.hpp"
+
+namespace ipu {
+namespace runtime {
+namespace {
+
+constexpr std::size_t kMaxChain = 65536;
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+LoadStats loadImage(Device &device, const DeviceImage &image) {
+  LoadStats stats;
+  auto t0 = std::chrono::steady_clock::now();
+  const UploadPlan plan = planUpload(image, device.elfTarget(), device.numTiles());
+  stats.planSeconds = since(t0);
+  stats.busBytes = plan.busBytes();
+  stats.tileBytes = plan.tileBytes();
+  stats.writes = plan.writes.size();
+  t0 = std::chrono::steady_clock::now();
+
+  // Batches: writes sorted by host offset, each batch's host bytes inside one staging window.
+  std::vector<const TileWrite *> order;
+  order.reserve(plan.writes.size());
+  for (const TileWrite &w : plan.writes)
+    order.push_back(&w);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const TileWrite *a, const TileWrite *b) { return a->hostOffset < b->hostOffset; });
+  const std::size_t window = std::min<std::size_t>(kMaxHostBufferBytes, std::max<std::size_t>(plan.hostBytes.size(), 1));
+  std::unique_ptr<HostBuffer> staging;
+  if (!order.empty())
+    staging.reset(new HostBuffer(device, window, HostAccess::DeviceReads, 0, "image upload staging"));
+  std::vector<ipudrv_dma_xfer> xfers;
+  std::size_t i = 0;
+  while (i < order.size()) {
+    const std::uint64_t lo = order[i]->hostOffset;
+    std::uint64_t hi = lo;
+    std::size_t j = i;
+    while (j < order.size() && order[j]->hostOffset + order[j]->length - lo <= window) {
+      hi = std::max<std::uint64_t>(hi, order[j]->hostOffset + order[j]->length);
+      ++j;
+    }
+    std::memcpy(staging->data(), plan.hostBytes.data() + lo, hi - lo);
+    for (std::size_t k = i; k < j; k += kMaxChain) {
+      xfers.clear();
+      for (std::size_t m = k; m < std::min(j, k + kMaxChain); ++m) {
+        const TileWrite &w = *order[m];
+        ipudrv_dma_xfer x{};
+        x.dev_addr = staging->deviceAddress() + std::uint32_t(w.hostOffset - lo);
+        x.tile_addr = w.tileAddr;
+        x.length = w.length;
+        x.first_tile = std::uint16_t(w.firstTile);
+        x.tile_count = std::uint16_t(w.tileCount);
+        x.to_host = 0;
+        xfers.push_back(x);
+      }
+      device.check(ipudrv_dma_run(device.handle(), xfers.data(), xfers.size()), "upload the tile image by DMA");
+      ++stats.chains;
+    }
+    i = j;
+  }
+  staging.reset();
+
+  const std::set<std::uint32_t> enabled(image.tiles.begin(), image.tiles.end());
+  for (std::uint32_t t = 0; t < device.numTiles(); ++t) {
+    const bool on = enabled.count(t) != 0;
+    const TileBoot boot = on ? image.bootOf(t) : TileBoot{};
+    device.check(ipudrv_tile_setup(device.handle(), t, boot.entry, boot.bootArg, on ? 1 : 0),
+                 "set up tile " + std::to_string(t));
+  }
+  stats.uploadSeconds = since(t0);
+  return stats;
+}
+
+} // namespace runtime
+} // namespace ipu
