@@ -222,6 +222,10 @@ int ipudrv_wait(ipudrv_device *dev, int timeout_ms, struct ipudrv_event *ev)
             int status = rc < 0 ? rc : 0;
             if (status == 0)
                 read64(dev, IPU_REG_CARD_CYCLES_LO, IPU_REG_CARD_CYCLES_HI, &ev->card_cycles);
+            /* Acknowledge the interrupt causes this event stands for, so that
+             * edge-triggered MSI-X fires again next time. */
+            if (status == 0 && (ev->kind == IPUDRV_EVENT_DONE || ev->kind == IPUDRV_EVENT_ERROR))
+                ipudrv_wr(dev, IPU_REG_IRQ_STATUS, IPU_REG_IRQ_STATUS_DONE_MASK | IPU_REG_IRQ_STATUS_ERROR_MASK);
             if (status == 0 && ev->kind == IPUDRV_EVENT_ERROR) {
                 struct ipudrv_error_record rec;
                 char line[512] = "no error record";

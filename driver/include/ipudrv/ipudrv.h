@@ -66,7 +66,8 @@ struct ipudrv_device_desc {
     char board[IPUDRV_NAME_MAX];           /* board name; "" when only known once attached */
     char location[IPUDRV_LOCATION_MAX];    /* "model:tiny" or a PCI slot "0000:00:04.0" */
     int available;                         /* 1 if this build has the transport */
-    int holder_pid;                        /* PID of the process attached to it, 0 if free */
+    int holder_pid;                        /* PID of the process attached to it, 0 if free,
+                                              -1 if held by a process not yet identified */
     char holder_command[IPUDRV_NAME_MAX];  /* that process's command name, "" if free */
 };
 

@@ -1,6 +1,7 @@
 /* The whole libipudrv API on the model transport, including bad input: the
  * device must stay usable after every refused call. */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -561,6 +562,39 @@ static void test_host_sync(void **state)
     assert_true(ev.card_cycles > 0);
 }
 
+/* A stream-service thread releases host syncs while the main thread waits. */
+static void *releaser(void *arg)
+{
+    ipudrv_device *dev = arg;
+    int released = 0;
+    while (released < 50) {
+        int rc = ipudrv_host_sync_release(dev);
+        if (rc == 0)
+            released++;
+        else if (rc != -EAGAIN)
+            return (void *)(intptr_t)rc;
+    }
+    return NULL;
+}
+
+static void test_host_sync_from_another_thread(void **state)
+{
+    ipudrv_device *dev = *state;
+    uint32_t prog[16];
+    size_t n = gc_program_sync_loop(prog, 50, 2);
+    run_program(dev, prog, n);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, releaser, dev), 0);
+    struct ipudrv_event ev;
+    do
+        assert_int_equal(ipudrv_wait(dev, 10000, &ev), 0);
+    while (ev.kind == IPUDRV_EVENT_HOST_SYNC);
+    void *result = (void *)1;
+    assert_int_equal(pthread_join(th, &result), 0);
+    assert_null(result);
+    assert_int_equal(ev.kind, IPUDRV_EVENT_DONE);
+}
+
 static void test_console(void **state)
 {
     ipudrv_device *dev = *state;
@@ -667,6 +701,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wait_timeout_watchdog_report, setup, teardown),
         cmocka_unit_test_setup_teardown(test_card_watchdog, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_sync, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_host_sync_from_another_thread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_console, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tile_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reset_keeps_mappings, setup, teardown),
