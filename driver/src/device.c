@@ -69,7 +69,7 @@ int ipudrv_describe(unsigned id, struct ipudrv_device_desc *out)
     board_short_name(node.board, out->board, sizeof out->board);
     snprintf(out->location, sizeof out->location, "%s", node.location);
     out->available = ipudrv_transport_find(node.transport) != NULL;
-    ipudrv_lock_query(id, &out->holder_pid, out->holder_command, sizeof out->holder_command);
+    ipudrv_lock_query(&node, &out->holder_pid, out->holder_command, sizeof out->holder_command);
     return 0;
 }
 
@@ -134,7 +134,7 @@ static int attach(ipudrv_device *dev, unsigned id)
                            "not have; use model or vfio", id, dev->node.transport);
     int pid = 0;
     char cmd[IPUDRV_NAME_MAX] = "";
-    rc = ipudrv_lock_acquire(id, &dev->lock_fd, &pid, cmd, sizeof cmd);
+    rc = ipudrv_lock_acquire(&dev->node, &dev->lock_fd, &pid, cmd, sizeof cmd);
     if (rc == -EBUSY) {
         if (pid > 0)
             return ipudrv_fail(NULL, rc, "device %u is in use by PID %d (%s)%s; close it or wait", id, pid, cmd,
@@ -143,7 +143,7 @@ static int attach(ipudrv_device *dev, unsigned id)
     }
     if (rc) {
         char path[600] = "";
-        ipudrv_lock_path(id, path, sizeof path);
+        ipudrv_lock_path(&dev->node, path, sizeof path);
         return ipudrv_fail(NULL, rc, "cannot create the lock file %s for device %u (%s); set IPU_EMU_LOCK_DIR "
                            "to a writable directory", path, id, ipudrv_strerror(rc));
     }

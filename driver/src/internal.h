@@ -78,11 +78,13 @@ int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_
 int ipudrv_discover(struct ipudrv_node *out, size_t max, size_t *count, char *err, size_t err_len);
 int ipudrv_pci_slot_matches(const char *pci_root, const char *slot);
 
-/* lock.c: exclusive attach through a lock file per device id. */
-int ipudrv_lock_acquire(unsigned id, int *fd, int *holder_pid, char *holder_cmd, size_t cmd_len);
-int ipudrv_lock_query(unsigned id, int *holder_pid, char *holder_cmd, size_t cmd_len);
+/* lock.c: exclusive attach through a lock file per card: device-<id>.lock
+ * for simulated cards, pci-<slot>.lock for PCI cards (whose id depends on how
+ * many simulated cards a process names). */
+int ipudrv_lock_acquire(const struct ipudrv_node *node, int *fd, int *holder_pid, char *holder_cmd, size_t cmd_len);
+int ipudrv_lock_query(const struct ipudrv_node *node, int *holder_pid, char *holder_cmd, size_t cmd_len);
 void ipudrv_lock_release(int fd);
-int ipudrv_lock_path(unsigned id, char *buf, size_t len);
+int ipudrv_lock_path(const struct ipudrv_node *node, char *buf, size_t len);
 
 /* regs.c: register helpers on a locked device. */
 int ipudrv_rd(ipudrv_device *dev, uint32_t offset, uint32_t *value);

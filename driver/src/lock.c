@@ -23,13 +23,16 @@ static int lock_dir(char *buf, size_t len)
     return 0;
 }
 
-int ipudrv_lock_path(unsigned id, char *buf, size_t len)
+int ipudrv_lock_path(const struct ipudrv_node *node, char *buf, size_t len)
 {
     char dir[512];
     int rc = lock_dir(dir, sizeof dir);
     if (rc)
         return rc;
-    snprintf(buf, len, "%s/device-%u.lock", dir, id);
+    if (strcmp(node->transport, "vfio") == 0 && !strchr(node->location, '/'))
+        snprintf(buf, len, "%s/pci-%.64s.lock", dir, node->location);
+    else
+        snprintf(buf, len, "%s/device-%u.lock", dir, node->id);
     return 0;
 }
 
@@ -58,10 +61,10 @@ static void own_command(char *buf, size_t len)
     fclose(f);
 }
 
-int ipudrv_lock_acquire(unsigned id, int *fd_out, int *holder_pid, char *holder_cmd, size_t cmd_len)
+int ipudrv_lock_acquire(const struct ipudrv_node *node, int *fd_out, int *holder_pid, char *holder_cmd, size_t cmd_len)
 {
     char path[600];
-    int rc = ipudrv_lock_path(id, path, sizeof path);
+    int rc = ipudrv_lock_path(node, path, sizeof path);
     if (rc)
         return rc;
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -87,13 +90,13 @@ int ipudrv_lock_acquire(unsigned id, int *fd_out, int *holder_pid, char *holder_
     return 0;
 }
 
-int ipudrv_lock_query(unsigned id, int *holder_pid, char *holder_cmd, size_t cmd_len)
+int ipudrv_lock_query(const struct ipudrv_node *node, int *holder_pid, char *holder_cmd, size_t cmd_len)
 {
     char path[600];
     *holder_pid = 0;
     if (cmd_len)
         holder_cmd[0] = '\0';
-    if (ipudrv_lock_path(id, path, sizeof path))
+    if (ipudrv_lock_path(node, path, sizeof path))
         return 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

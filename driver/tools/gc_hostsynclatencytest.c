@@ -83,14 +83,17 @@ int main(int argc, char **argv)
     if (!lat)
         gc_die(&tool, "out of memory");
     expect(dev, (int)timeout_ms, IPUDRV_EVENT_HOST_SYNC);
+    double last_progress = gc_now();
     for (uint64_t i = 0; i < iterations; i++) {
         double t0 = gc_now();
         if ((rc = ipudrv_host_sync_release(dev)))
             gc_die_rc(&tool, dev, rc);
         expect(dev, (int)timeout_ms, IPUDRV_EVENT_HOST_SYNC);
         lat[i] = (gc_now() - t0) * 1e6;
-        if ((i + 1) % 100000 == 0)
+        if (lat[i] * 1e-6 + t0 - last_progress > 1.0) { /* about once a second on long runs */
+            last_progress = gc_now();
             gc_progress(&tool, "%llu of %llu syncs", (unsigned long long)i + 1, (unsigned long long)iterations);
+        }
     }
     if ((rc = ipudrv_host_sync_release(dev)))
         gc_die_rc(&tool, dev, rc);

@@ -191,6 +191,32 @@ static void test_vfio_open_without_vfio(void **state)
     test_env_cleanup();
 }
 
+static void test_lock_paths(void **state)
+{
+    (void)state;
+    test_env_setup("tiny");
+    struct ipudrv_node sim = {.id = 3, .transport = "model", .location = "model:tiny"};
+    struct ipudrv_node pci = {.id = 1, .transport = "vfio", .location = "0000:00:04.0"};
+    char path[600];
+    assert_int_equal(ipudrv_lock_path(&sim, path, sizeof path), 0);
+    assert_non_null(strstr(path, "/device-3.lock"));
+    /* PCI cards lock by slot: their id changes with IPU_EMU_DEVICES */
+    assert_int_equal(ipudrv_lock_path(&pci, path, sizeof path), 0);
+    assert_non_null(strstr(path, "/pci-0000:00:04.0.lock"));
+    int fd = -1, pid = 0, fd2 = -1;
+    char cmd[32];
+    assert_int_equal(ipudrv_lock_acquire(&pci, &fd, &pid, cmd, sizeof cmd), 0);
+    pci.id = 7;
+    assert_int_equal(ipudrv_lock_acquire(&pci, &fd2, &pid, cmd, sizeof cmd), -EBUSY);
+    assert_int_equal(pid, getpid());
+    assert_int_equal(ipudrv_lock_query(&pci, &pid, cmd, sizeof cmd), 0);
+    assert_int_equal(pid, getpid());
+    ipudrv_lock_release(fd);
+    assert_int_equal(ipudrv_lock_query(&pci, &pid, cmd, sizeof cmd), 0);
+    assert_int_equal(pid, 0);
+    test_env_cleanup();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_discovery_pci),
         cmocka_unit_test(test_vfio_sysfs),
         cmocka_unit_test(test_vfio_open_without_vfio),
+        cmocka_unit_test(test_lock_paths),
     };
     return cmocka_run_group_tests(tests, make_tree, remove_tree);
 }
