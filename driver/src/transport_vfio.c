@@ -152,8 +152,10 @@ static int open_container_and_group(struct vfio_transport *v, const char *slot, 
                  "your user access to /dev/vfio)", strerror(-rc));
         return rc;
     }
+    /* Type1v2 (unmap semantics without splitting) when the kernel has it. */
+    int iommu = ioctl(v->container, VFIO_CHECK_EXTENSION, VFIO_TYPE1v2_IOMMU) > 0 ? VFIO_TYPE1v2_IOMMU : VFIO_TYPE1_IOMMU;
     if (ioctl(v->container, VFIO_GET_API_VERSION) != VFIO_API_VERSION ||
-        !ioctl(v->container, VFIO_CHECK_EXTENSION, VFIO_TYPE1_IOMMU)) {
+        ioctl(v->container, VFIO_CHECK_EXTENSION, iommu) <= 0) {
         snprintf(err, err_len, "the kernel's VFIO lacks API version %d or the type1 IOMMU", VFIO_API_VERSION);
         return -ENOTSUP;
     }
@@ -172,7 +174,7 @@ static int open_container_and_group(struct vfio_transport *v, const char *slot, 
         return -EBUSY;
     }
     if (ioctl(v->group, VFIO_GROUP_SET_CONTAINER, &v->container) < 0 ||
-        ioctl(v->container, VFIO_SET_IOMMU, VFIO_TYPE1_IOMMU) < 0) {
+        ioctl(v->container, VFIO_SET_IOMMU, iommu) < 0) {
         rc = -errno;
         snprintf(err, err_len, "cannot attach IOMMU group %s to a type1 container (%s)", group, strerror(-rc));
         return rc;
