@@ -1,5 +1,6 @@
 // CMocka tests: ipu_fpu (hardware and integer paths) against the MPFR oracle in all five rounding modes.
 #include "fpu.h"
+#include "fpu_fast.h"
 #include "fpu_soft.h"
 #include "mpfr_oracle.h"
 
@@ -22,6 +23,18 @@ namespace {
 namespace fpu = ipu::fpu;
 using oracle::Op;
 using oracle::Result;
+using ipu::fpu::fast::Path;
+
+// Every public-API check runs once per fast path this host supports (the
+// integer path, SSE with the host MXCSR, AVX-512 static rounding).
+constexpr Path kPaths[] = {Path::Soft, Path::Sse, Path::Evex};
+const char *const kPathNames[] = {"public/soft-path", "public/sse-path", "public/evex-path"};
+
+// Restores the start-up path when a test ends, even by failure.
+struct PathGuard {
+  Path saved = fpu::fast::active();
+  ~PathGuard() { fpu::fast::select(saved); }
+};
 
 constexpr unsigned kModes = 5;
 // Random cases per op and rounding mode; keeps the sanitizer build well under 20 s.
@@ -180,15 +193,21 @@ Impl impl_of(Op op) {
 void check_arith(Checker &ck, Op op, uint32_t a, uint32_t b, uint32_t c, unsigned rm) {
   Result want = oracle::arith(op, a, b, c, rm);
   Impl impl = impl_of(op);
-  uint32_t f = 0;
-  uint32_t got = impl.pub(a, b, c, rm, f);
-  ck.check("public", rm, a, b, c, want, got, f);
+  uint32_t f, got;
+  for (Path p : kPaths) {
+    if (!fpu::fast::supported(p)) continue;
+    fpu::fast::select(p);
+    f = 0;
+    got = impl.pub(a, b, c, rm, f);
+    ck.check(kPathNames[int(p)], rm, a, b, c, want, got, f);
+  }
   f = 0;
   got = impl.soft(a, b, c, rm, f);
   ck.check("soft", rm, a, b, c, want, got, f);
 }
 
 Checker run_arith(const char *name, Op op) {
+  PathGuard guard;
   Checker ck{name};
   Rng r;
   bool fused = op == Op::Madd || op == Op::Msub || op == Op::Nmsub || op == Op::Nmadd;
@@ -424,20 +443,30 @@ void test_classify(void **) {
 
 // The library must leave the host's rounding mode and sticky flags exactly as it found them.
 void test_host_mxcsr_preserved(void **) {
+  PathGuard guard;
   unsigned saved = _mm_getcsr();
-  unsigned host = (saved & ~0x603fu) | (2u << 13) | 0x20;  // round up, PE already set
-  _mm_setcsr(host);
-  uint32_t f = 0;
-  for (unsigned rm = 0; rm < kModes; ++rm) {
-    fpu::add(0x3f800000, 0x33800000, rm, f);
-    fpu::div(0x3f800000, 0, rm, f);
-    fpu::sqrt(0xbf800000, rm, f);
-    fpu::madd(0x7f7fffff, 0x7f7fffff, 0x3f800000, rm, f);
-  }
-  unsigned after = _mm_getcsr();
-  _mm_setcsr(saved);
-  assert_int_equal(after, host);
-  assert_int_equal(f, fpu::kNV | fpu::kDZ | fpu::kOF | fpu::kNX);
+  // Default mode with no status bits, then round up with PE already set.
+  for (unsigned host : {saved & ~0x3fu, (saved & ~0x603fu) | (2u << 13) | 0x20})
+    for (Path p : kPaths) {
+      if (!fpu::fast::supported(p)) continue;
+      fpu::fast::select(p);
+      _mm_setcsr(host);
+      uint32_t f = 0;
+      for (unsigned rm = 0; rm < kModes; ++rm) {
+        fpu::add(0x3f800000, 0x33800000, rm, f);
+        fpu::mul(0x3f800001, 0x3f800001, rm, f);
+        fpu::div(0x3f800000, 0x40400000, rm, f);
+        fpu::div(0x3f800000, 0, rm, f);
+        fpu::sqrt(0x40000000, rm, f);
+        fpu::sqrt(0xbf800000, rm, f);
+        fpu::madd(0x3f800001, 0x3f800001, 0x3f800000, rm, f);
+        fpu::madd(0x7f7fffff, 0x7f7fffff, 0x3f800000, rm, f);
+      }
+      unsigned after = _mm_getcsr();
+      _mm_setcsr(saved);
+      assert_int_equal(after, host);
+      assert_int_equal(f, fpu::kNV | fpu::kDZ | fpu::kOF | fpu::kNX);
+    }
 }
 
 // Counts mismatches of the public API while the host runs in a non-default
@@ -468,6 +497,7 @@ int run_nondefault_host(unsigned host_csr) {
   unsigned after = _mm_getcsr();
   _mm_setcsr(saved);
   int failures = after != host_csr;
+  if (failures) std::printf("host MXCSR changed: %08x -> %08x\n", host_csr, after);
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case &k = cases[i];
     if (got[i].bits == k.want.bits && got[i].flags == k.want.flags) continue;
@@ -479,8 +509,25 @@ int run_nondefault_host(unsigned host_csr) {
 }
 
 void test_nondefault_host_mode(void **) {
-  int failures = run_nondefault_host(0x1f80 | (3u << 13) | 0x8040);
+  int failures = 0;
+  {
+    PathGuard guard;
+    for (Path p : kPaths) {
+      if (!fpu::fast::supported(p)) continue;
+      fpu::fast::select(p);
+      failures += run_nondefault_host(0x1f80 | (3u << 13) | 0x8040);  // RTZ, FTZ, DAZ
+    }
+  }
   if (failures) fail_msg("%d mismatches with a non-default host MXCSR", failures);
+}
+
+// Reports which fast paths ran, so a log shows what was covered on this host.
+void test_paths_available(void **) {
+  std::printf("fast path at start-up: %s; supported:", kPathNames[int(fpu::fast::active())]);
+  for (Path p : kPaths)
+    if (fpu::fast::supported(p)) std::printf(" %s", kPathNames[int(p)]);
+  std::printf("\n");
+  assert_true(fpu::fast::supported(Path::Soft));
 }
 
 } // namespace
@@ -490,7 +537,7 @@ int main() {
       cmocka_unit_test(test_known_values), cmocka_unit_test(test_cvt_edges),
       cmocka_unit_test(test_minmax),       cmocka_unit_test(test_compare),
       cmocka_unit_test(test_classify),     cmocka_unit_test(test_host_mxcsr_preserved),
-      cmocka_unit_test(test_nondefault_host_mode),
+      cmocka_unit_test(test_nondefault_host_mode), cmocka_unit_test(test_paths_available),
       cmocka_unit_test(test_add),          cmocka_unit_test(test_sub),
       cmocka_unit_test(test_mul),          cmocka_unit_test(test_div),
       cmocka_unit_test(test_sqrt),         cmocka_unit_test(test_madd),

@@ -1,193 +1,27 @@
-// Public FPU entry points: a host-FPU fast path for common cases, the integer path for everything else.
+// Public FPU entry points: dispatch to the host-FPU fast path (fpu_fast.cpp) or the integer path (fpu_soft.cpp).
 #include "fpu.h"
 
 #include "fpu_bits.h"
+#include "fpu_fast.h"
 #include "fpu_soft.h"
 
-#include <bit>
-#include <cmath>
-
-// Fast path design. Switching the MXCSR rounding mode stalls the pipeline for
-// ~16 ns and reading the status flags costs ~4 ns per STMXCSR, so the fast path
-// never changes the rounding mode and reads no result flags. With the host in
-// its default environment (RNE, all exceptions masked, no FTZ/DAZ) it computes
-// the round-to-nearest-even binary32 result r0 with host instructions, plus the
-// sign of the exact residual x - r0 (exact error terms: TwoSum, exact products,
-// Sterbenz subtraction). The residual gives NX and turns r0 into the directed
-// results. Anything near overflow or underflow (|r0| <= 2^-126, |r0| >= max
-// finite), any special operand, and RMM take the integer path, which is exact
-// in every mode. The host MXCSR is saved before and reloaded after (cheap: only
-// status bits differ), so host code sees no change at all.
 namespace ipu::fpu {
 namespace {
 
 using namespace ipu::fpu::bits;
 
-#if defined(__x86_64__)
-#define IPU_FPU_FAST 1
-
-constexpr uint32_t kMxcsrControl = 0xffc0;  // everything but the six status bits
-constexpr uint32_t kMxcsrDefault = 0x1f80;  // RNE, all masked, FTZ/DAZ off
-
-uint32_t read_mxcsr() {
-  uint32_t c;
-  asm volatile("stmxcsr %0" : "=m"(c));
-  return c;
-}
-
-void write_mxcsr(uint32_t c) { asm volatile("ldmxcsr %0" : : "m"(c)); }
-
-// Host FMA needs the CPU feature and OS-enabled AVX state; libgcc checks both.
-bool detect_fma() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("fma");
-}
-const bool kHostFma = detect_fma();
-
-float to_float(uint32_t x) { return std::bit_cast<float>(x); }
-uint32_t to_bits(float x) { return std::bit_cast<uint32_t>(x); }
-
-// r0 is a normal number strictly inside the range where neither tininess nor
-// overflow can arise for any rounding mode.
-bool safe_magnitude(uint32_t r0) {
-  uint32_t m = r0 & kAbs;
-  return m > 0x00800000u && m < kMaxFinite;
-}
-
-// Moves the round-to-nearest result r0 one ulp as the mode requires, given the
-// sign of the exact residual x - r0 (whose magnitude is at most half an ulp).
-uint32_t apply_mode(uint32_t r0, double residual, unsigned rm) {
-  bool neg = sign_of(r0);
-  bool toward_plus;
-  switch (rm) {
-  case kRUP:
-    if (!(residual > 0)) return r0;
-    toward_plus = true;
-    break;
-  case kRDN:
-    if (!(residual < 0)) return r0;
-    toward_plus = false;
-    break;
-  case kRTZ:
-    if (neg ? !(residual > 0) : !(residual < 0)) return r0;
-    toward_plus = neg;
-    break;
-  default: return r0;
-  }
-  return toward_plus != neg ? r0 + 1 : r0 - 1;  // bit patterns order magnitudes
-}
-
-// Finishes a fast-path result: restores the host status bits, falls back to the
-// integer path outside the safe range, else applies the mode and NX.
-template <class Slow>
-uint32_t finish(uint32_t host, float r, double residual, unsigned rm, uint32_t &flags, Slow slow) {
-  asm volatile("" : : "x"(r), "x"(residual));  // computed before the restore below
-  write_mxcsr(host);
-  uint32_t r0 = to_bits(r);
-  if (!safe_magnitude(r0)) return slow();
-  if (residual != 0) flags |= kNX;
-  return apply_mode(r0, residual, rm);
-}
-
-// Operands as doubles, converted only after the host state was saved.
-struct Pair {
-  double a, b;
-};
-
-Pair widen(uint32_t a, uint32_t b) {
-  double x = to_float(a), y = to_float(b);
-  asm volatile("" : "+x"(x), "+x"(y));
-  return {x, y};
-}
-
-// Fast add: s = RN53(a+b), whose RN24 is the correctly rounded sum (53 >= 2*24+2);
-// TwoSum gives the exact error e, and s - r0 is exact (Sterbenz).
-uint32_t fast_add(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
-  uint32_t host = read_mxcsr();
-  if ((host & kMxcsrControl) != kMxcsrDefault) return soft::add(a, b, rm, flags);
-  auto [x, y] = widen(a, b);
-  double s = x + y, bb = s - x;
-  double e = (x - (s - bb)) + (y - bb);
-  float r = float(s);
-  double residual = (s - double(r)) + e;
-  return finish(host, r, residual, rm, flags, [&] { return soft::add(a, b, rm, flags); });
-}
-
-// Fast mul: the double product is exact, so r0 = RN24(p) and p - r0 is exact.
-uint32_t fast_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
-  uint32_t host = read_mxcsr();
-  if ((host & kMxcsrControl) != kMxcsrDefault) return soft::mul(a, b, rm, flags);
-  auto [x, y] = widen(a, b);
-  double p = x * y;
-  float r = float(p);
-  return finish(host, r, p - double(r), rm, flags, [&] { return soft::mul(a, b, rm, flags); });
-}
-
-// Fast div: a quotient of 24-bit numbers is never within 2^-49 (relative) of a
-// 25-bit number it does not equal, so RN53 then RN24 is correctly rounded. The
-// residual sign is that of (a - r0*b) * sign(b), with r0*b exact in double.
-uint32_t fast_div(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
-  uint32_t host = read_mxcsr();
-  if ((host & kMxcsrControl) != kMxcsrDefault) return soft::div(a, b, rm, flags);
-  auto [x, y] = widen(a, b);
-  float r = float(x / y);
-  double t = x - double(r) * y;
-  return finish(host, r, sign_of(b) ? -t : t, rm, flags, [&] { return soft::div(a, b, rm, flags); });
-}
-
-// Fast sqrt: as for division (53 >= 2*24+2); the residual is a - r0^2, exact.
-uint32_t fast_sqrt(uint32_t a, unsigned rm, uint32_t &flags) {
-  uint32_t host = read_mxcsr();
-  if ((host & kMxcsrControl) != kMxcsrDefault) return soft::sqrt(a, rm, flags);
-  auto [x, unused] = widen(a, 0);
-  (void)unused;
-  float r = float(std::sqrt(x));
-  return finish(host, r, x - double(r) * double(r), rm, flags, [&] { return soft::sqrt(a, rm, flags); });
-}
-
-// Fast fused multiply-add: the host's single-precision FMA gives r0 = RN24(a*b+c)
-// directly; TwoSum of the exact product and c gives the exact value as s + e.
-uint32_t fast_fma(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t &flags) {
-  uint32_t host = read_mxcsr();
-  if ((host & kMxcsrControl) != kMxcsrDefault) return soft::fma(a, b, c, rm, flags);
-  float fa = to_float(a), fb = to_float(b), fc = to_float(c);
-  asm volatile("" : "+x"(fa), "+x"(fb), "+x"(fc));
-  float r = fc;
-  asm("vfmadd231ss %[y], %[x], %[z]" : [z] "+x"(r) : [x] "x"(fa), [y] "x"(fb));
-  double p = double(fa) * double(fb), s = p + double(fc), bb = s - p;
-  double e = (p - (s - bb)) + (double(fc) - bb);
-  double residual = (s - double(r)) + e;
-  return finish(host, r, residual, rm, flags, [&] { return soft::fma(a, b, c, rm, flags); });
-}
-
-#endif
-
 // Out-of-range modes are a caller bug; treating them as RNE keeps behaviour defined.
 unsigned sanitize(unsigned rm) { return rm > kRMM ? kRNE : rm; }
 
-// Whether the fast path may handle these operands in this mode.
-bool fast_ok(unsigned rm, uint32_t a, uint32_t b) {
-#ifdef IPU_FPU_FAST
-  return rm != kRMM && !is_special(a) && !is_special(b);
-#else
-  (void)rm, (void)a, (void)b;
-  return false;
-#endif
-}
-
 uint32_t add_dispatch(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
   rm = sanitize(rm);
-#ifdef IPU_FPU_FAST
-  if (fast_ok(rm, a, b)) return fast_add(a, b, rm, flags);
-#endif
+  if (fast::eligible(rm, a, b)) return fast::add(a, b, rm, flags);
   return soft::add(a, b, rm, flags);
 }
 
 uint32_t fused(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t &flags) {
   rm = sanitize(rm);
-#ifdef IPU_FPU_FAST
-  if (kHostFma && fast_ok(rm, a, b) && !is_special(c)) return fast_fma(a, b, c, rm, flags);
-#endif
+  if (fast::eligible(rm, a, b, c)) return fast::fma(a, b, c, rm, flags);
   return soft::fma(a, b, c, rm, flags);
 }
 
@@ -224,25 +58,19 @@ uint32_t sub(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) { return add_
 
 uint32_t mul(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
   rm = sanitize(rm);
-#ifdef IPU_FPU_FAST
-  if (fast_ok(rm, a, b)) return fast_mul(a, b, rm, flags);
-#endif
+  if (fast::eligible(rm, a, b)) return fast::mul(a, b, rm, flags);
   return soft::mul(a, b, rm, flags);
 }
 
 uint32_t div(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
   rm = sanitize(rm);
-#ifdef IPU_FPU_FAST
-  if (fast_ok(rm, a, b) && !is_zero(b)) return fast_div(a, b, rm, flags);
-#endif
+  if (fast::eligible(rm, a, b) && !is_zero(b)) return fast::div(a, b, rm, flags);
   return soft::div(a, b, rm, flags);
 }
 
 uint32_t sqrt(uint32_t a, unsigned rm, uint32_t &flags) {
   rm = sanitize(rm);
-#ifdef IPU_FPU_FAST
-  if (fast_ok(rm, a, 0) && !sign_of(a)) return fast_sqrt(a, rm, flags);
-#endif
+  if (fast::eligible(rm, a, 0) && !sign_of(a)) return fast::sqrt(a, rm, flags);
   return soft::sqrt(a, rm, flags);
 }
 
