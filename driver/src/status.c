@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+_Static_assert(IPUDRV_CONTEXTS_MAX == IPU_TILE_CONTEXTS_MAX, "public context count follows the contract");
+
 int ipudrv_tile_status_locked(ipudrv_device *dev, unsigned tile, struct ipudrv_tile_status *out)
 {
     memset(out, 0, sizeof *out);

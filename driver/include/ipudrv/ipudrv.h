@@ -150,7 +150,8 @@ int ipudrv_reg_write(ipudrv_device *dev, uint32_t offset, uint32_t value);
  * address `tile_addr`. Small transfers go through the BAR2 window, bulk ones
  * through the DMA engine (the library's own staging buffer and a temporary
  * translation entry; without a free entry it falls back to the window).
- * The card must not be running. Returns 0, -EBADF, -EINVAL (tile out of
+ * The tiles must not be running; while they wait in a host sync only the
+ * window is used. Returns 0, -EBADF, -EINVAL (tile out of
  * range, range not inside tile SRAM, NULL data with len > 0), -EBUSY (tiles
  * running), -EIO (DMA failed: see the error records), -ENOMEM. */
 int ipudrv_tile_write(ipudrv_device *dev, unsigned tile, uint32_t tile_addr, const void *data, size_t len);
@@ -188,8 +189,9 @@ size_t ipudrv_buffer_size(const ipudrv_buffer *buf);
  * `dev_addr` is the device address wanted, or IPUDRV_MAP_ANY. Sets
  * *out_dev_addr (may be NULL) to the device address of byte `offset`.
  * offset and dev_addr must be 4 KiB aligned; length is rounded up to 4 KiB.
+ * Device addresses never include page 0, so 0 is never a valid DMA address.
  * Returns 0, -EBADF, -EINVAL (unaligned, zero length, range outside buf, no or
- * unknown perms, buf not live, dev_addr 0 page), -E2BIG (more than 128 MiB:
+ * unknown perms, buf not live, range passes 4 GiB), -E2BIG (more than 128 MiB:
  * split it), -EEXIST (overlaps another entry's device range), -ENOSPC (all 64
  * entries in use, or no free device range). */
 int ipudrv_map(ipudrv_device *dev, ipudrv_buffer *buf, size_t offset, size_t length, unsigned perms,
