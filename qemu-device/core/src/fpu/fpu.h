@@ -8,6 +8,8 @@
 // above 4 are a caller bug (the ISS must trap on them) and are treated as RNE.
 // `flags` accumulates (|=) RISC-V fflags bits. Any NaN result is the canonical
 // NaN: RISC-V does not propagate payloads. Tininess is detected after rounding.
+// All functions are thread-safe and leave the host floating-point state (MXCSR
+// mode and status bits) exactly as they found it, whatever that state is.
 namespace ipu::fpu {
 
 // RISC-V rounding modes (frm / instruction rm field values).
