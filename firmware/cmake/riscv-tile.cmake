@@ -49,14 +49,22 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 execute_process(COMMAND ${IPU_TILE_GCC} -march=${IPU_TILE_ISA} -mabi=${IPU_TILE_ABI} -print-file-name=include
                 OUTPUT_VARIABLE _ipu_gcc_include OUTPUT_STRIP_TRAILING_WHITESPACE)
 
-set(_ipu_arch "-march=${IPU_TILE_ISA} -mabi=${IPU_TILE_ABI} -mcmodel=medlow")
+# All tile control is through CSRs. gcc 12 follows ISA spec 20191213, where
+# only F implies Zicsr, so compile with an explicit _zicsr; link with the
+# board's plain ISA string, which is what gcc's multilib table (libgcc) matches.
+set(_ipu_compile_isa ${IPU_TILE_ISA})
+if(NOT IPU_TILE_ISA MATCHES "zicsr")
+  string(APPEND _ipu_compile_isa "_zicsr")
+endif()
+set(_ipu_arch "-march=${_ipu_compile_isa} -mabi=${IPU_TILE_ABI} -mcmodel=medlow")
 set(_ipu_inc "-nostdinc -isystem ${NEWLIB_PREFIX}/riscv64-unknown-elf/include -isystem ${_ipu_gcc_include}")
 set(CMAKE_C_FLAGS_INIT "${_ipu_arch} ${_ipu_inc} -ffunction-sections -fdata-sections")
 set(CMAKE_CXX_FLAGS_INIT "${_ipu_arch} ${_ipu_inc} -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-asynchronous-unwind-tables")
 set(CMAKE_ASM_FLAGS_INIT "${_ipu_arch} ${_ipu_inc}")
-# -march/-mabi make gcc pick its rv32imf/ilp32f libgcc; -nostdlib because
-# IpuTile.cmake names crt0.o, libipurt, libc, libm and libgcc itself.
-set(CMAKE_EXE_LINKER_FLAGS_INIT "${_ipu_arch} -nostdlib -L${NEWLIB_PREFIX}/riscv64-unknown-elf/lib -Wl,--gc-sections")
+# The link line repeats the compile flags first; these later -march/-mabi
+# win and make gcc pick its rv32imf/ilp32f (or rv32im/ilp32) libgcc.
+# -nostdlib because IpuTile.cmake names crt0.o, libipurt, libc, libm and libgcc.
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-march=${IPU_TILE_ISA} -mabi=${IPU_TILE_ABI} -nostdlib -L${NEWLIB_PREFIX}/riscv64-unknown-elf/lib -Wl,--gc-sections")
 
 set(CMAKE_FIND_ROOT_PATH ${NEWLIB_PREFIX}/riscv64-unknown-elf)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
