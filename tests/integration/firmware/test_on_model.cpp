@@ -156,7 +156,9 @@ void write_compute_sets(Harness &h, const Image &sym, unsigned tile)
                    {sym("cp_scale_in") + 4 * i, sym("cp_scale_out") + 4 * i, float_bits(kScale), 0, 0});
     }
     write_u32s(h, tile, sym("cp_scale_table"), scale_table);
-    write_u32s(h, tile, sym("cp_repeat_table"), {1, sym("cp_increment"), sym("cp_repeat_counter")});
+    // REPEAT runs a C++ vertex class through IPU_VERTEX_ENTRY.
+    write_u32s(h, tile, sym("cp_repeat_state"), {sym("cp_repeat_counter")});
+    write_u32s(h, tile, sym("cp_repeat_table"), {1, sym("cp_increment_cxx"), sym("cp_repeat_state")});
     write_u32s(h, tile, sym("cp_while_body_table"), {1, sym("cp_increment"), sym("cp_while_counter")});
     write_u32s(h, tile, sym("cp_until_body_table"), {1, sym("cp_increment"), sym("cp_until_counter")});
     write_u32s(h, tile, sym("cp_while_cond_table"), {1, sym("cp_countdown"), sym("cp_while_countdown")});

@@ -28,9 +28,10 @@ typedef bool (*ipu_vertex_fn)(void *state);
 
 /* Defines `extern "C" bool NAME(void *state)` that runs `Class::compute()` on
  * the vertex state, for codelets written as Poplar-style classes whose fields
- * are the state's layout. */
+ * are the state's layout. The entry is kept (IPU_KEEP): only the host's
+ * compute-set tables refer to it. */
 #define IPU_VERTEX_ENTRY(NAME, Class) \
-    extern "C" bool NAME(void *state) { return static_cast<Class *>(state)->compute(); }
+    extern "C" IPU_KEEP bool NAME(void *state) { return static_cast<Class *>(state)->compute(); }
 #endif
 
 #endif /* IPU_RT_VERTEX_H */

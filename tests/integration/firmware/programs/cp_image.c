@@ -55,6 +55,9 @@ IPU_KEEP bool cp_increment(void *state)
     return true;
 }
 IPU_KEEP uint32_t cp_repeat_counter;
+/* State of the C++ vertex cp_increment_cxx (cp_vertices.cpp) that REPEAT runs:
+ * a pointer to cp_repeat_counter, written by the host. */
+IPU_HOST_DATA uint32_t cp_repeat_state[1];
 IPU_KEEP uint32_t cp_while_counter;
 IPU_KEEP uint32_t cp_until_counter;
 IPU_HOST_DATA struct cs_table cp_repeat_table;
