@@ -3,6 +3,12 @@
 
 #include <cstdint>
 
+// Host-specific code (x86-64 SSE/AVX-512) is compiled only here; defining
+// IPU_FPU_PORTABLE builds the pure integer implementation on any host.
+#if defined(__x86_64__) && !defined(IPU_FPU_PORTABLE)
+#define IPU_FPU_X86 1
+#endif
+
 namespace ipu::fpu::bits {
 
 constexpr uint32_t kSign = 0x80000000u;

@@ -26,6 +26,8 @@ namespace {
 
 using namespace ipu::fpu::bits;
 
+#ifdef IPU_FPU_X86
+
 float to_float(uint32_t x) { return std::bit_cast<float>(x); }
 uint32_t to_bits(float x) { return std::bit_cast<uint32_t>(x); }
 
@@ -68,7 +70,6 @@ uint32_t finish(float r, int residual, unsigned rm, uint32_t &flags, Slow slow) 
   return apply_mode(r0, residual, rm);
 }
 
-#if defined(__x86_64__)
 
 // Host arithmetic in the (verified default) host MXCSR.
 struct SseOps {
@@ -234,7 +235,7 @@ const bool kHostAvx512 = host_has("avx512f");
 #endif
 
 Path best_path() {
-#if defined(__x86_64__)
+#ifdef IPU_FPU_X86
   return kHostAvx512 ? Path::Evex : Path::Sse;
 #else
   return Path::Soft;
@@ -249,7 +250,7 @@ Path detail::g_path = best_path();
 Path active() { return detail::g_path; }
 
 bool supported(Path p) {
-#if defined(__x86_64__)
+#ifdef IPU_FPU_X86
   return p != Path::Evex || kHostAvx512;
 #else
   return p == Path::Soft;
@@ -260,7 +261,7 @@ void select(Path p) {
   if (supported(p)) detail::g_path = p;
 }
 
-#if defined(__x86_64__)
+#ifdef IPU_FPU_X86
 uint32_t add(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) { return IPU_FAST_DISPATCH(add_t, a, b, rm, flags); }
 uint32_t mul(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) { return IPU_FAST_DISPATCH(mul_t, a, b, rm, flags); }
 uint32_t div(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) { return IPU_FAST_DISPATCH(div_t, a, b, rm, flags); }

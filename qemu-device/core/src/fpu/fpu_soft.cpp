@@ -143,7 +143,7 @@ uint32_t add_finite(uint32_t a, uint32_t b, unsigned rm, uint32_t &flags) {
 }
 
 // Integer square root of n < 2^63; *rem = n - root^2.
-#if defined(__x86_64__)
+#ifdef IPU_FPU_X86
 // The host's double sqrt gives the root to within one, corrected exactly below.
 // It runs under a known MXCSR (default mode, all masked) and the host's MXCSR,
 // status bits included, is reloaded afterwards, so the host sees nothing.
