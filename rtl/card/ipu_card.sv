@@ -1,0 +1,259 @@
+// The RTL card: an array of tiles, the BAR0 register block, the BAR2 tile-memory window,
+// console and error arbitration, the sync controller and the per-tile retire trace.
+module ipu_card
+  import ipu_card_pkg::*;
+  import ipu_tile_pkg::*;
+#(
+  parameter int unsigned NumTiles     = 4,
+  parameter int unsigned NumWorkers   = 6,
+  parameter int unsigned SramBytes    = 65536,
+  parameter int unsigned ConsoleDepth = 1024,
+  localparam int unsigned Aw = $clog2(SramBytes / 4),
+  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic [31:0] cfg_clock_khz_i,
+  input  logic [31:0] cfg_exch_bytes_i,
+
+  // BAR0: 32-bit registers; rdata in the request cycle, effects at the clock edge.
+  input  logic        reg_req_i,
+  input  logic        reg_we_i,
+  input  logic [15:0] reg_addr_i,
+  input  logic [31:0] reg_wdata_i,
+  output logic [31:0] reg_rdata_o,
+
+  // BAR2: one 32-bit word of the window tile's SRAM; hold req until gnt, rdata with rvalid.
+  input  logic        mem_req_i,
+  input  logic        mem_we_i,
+  input  logic [3:0]  mem_be_i,
+  input  logic [Aw-1:0] mem_waddr_i,  // word index in the window tile's SRAM
+  input  logic [31:0] mem_wdata_i,
+  output logic        mem_gnt_o,
+  output logic        mem_rvalid_o,
+  output logic [31:0] mem_rdata_o,
+
+  output logic [3:0]  irq_o,
+  output logic        running_o,
+
+  // Retire trace of every tile (lock-step).
+  output logic [NumTiles-1:0]           rvfi_valid_o,
+  output logic [NumTiles-1:0][CtxW-1:0] rvfi_ctx_o,
+  output logic [NumTiles-1:0][31:0]     rvfi_pc_o,
+  output logic [NumTiles-1:0][31:0]     rvfi_insn_o,
+  output logic [NumTiles-1:0][4:0]      rvfi_rd_o,
+  output logic [NumTiles-1:0][31:0]     rvfi_rd_value_o
+);
+
+  // RESET.KEY resets the whole card (and clears tile SRAM) through the reset tree.
+  logic reset_req, soft_rst_q, rst_n;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) soft_rst_q <= 1'b0;
+    else         soft_rst_q <= reset_req;
+  end
+  assign rst_n = rst_ni && !soft_rst_q;
+
+  // Register block <-> tiles.
+  logic [NumTiles-1:0] tile_enable;
+  logic [31:0]         tile_entry [NumTiles];
+  logic [31:0]         tile_boot_arg [NumTiles];
+  logic [31:0]         watchdog_units;
+  logic                start, halt, release_sync;
+  logic [TileW-1:0]    tile_sel, window_tile;
+  logic [CtxW-1:0]     ctx_sel;
+  card_state_e         card_state;
+
+  tile_state_e         t_state [NumTiles];
+  logic [31:0]         t_exit_code [NumTiles];
+  logic [31:0]         t_sync_req [NumTiles];
+  logic [63:0]         t_cycles [NumTiles];
+  ctx_state_e          t_ctx_state [NumTiles];
+  logic [31:0]         t_ctx_pc [NumTiles];
+  logic [31:0]         t_ctx_instret [NumTiles];
+  logic [NumTiles-1:0] t_has_fault, t_err_pending, t_err_ack;
+  logic [31:0]         t_err_cause [NumTiles];
+  logic [CtxW-1:0]     t_err_ctx [NumTiles];
+  logic [31:0]         t_err_pc [NumTiles];
+  logic [31:0]         t_err_addr [NumTiles];
+  logic [31:0]         t_err_info [NumTiles];
+  logic [NumTiles-1:0] t_con_valid, t_con_ready;
+  logic [7:0]          t_con_byte [NumTiles];
+  logic [NumTiles-1:0] t_host_req, t_host_gnt, t_host_rvalid;
+  logic [31:0]         t_host_rdata [NumTiles];
+
+  // ---------------------------------------------------------------------------
+  // The tile array.
+  // ---------------------------------------------------------------------------
+  for (genvar t = 0; t < NumTiles; t++) begin : g_tile
+    assign t_host_req[t] = mem_req_i && window_tile == TileW'(t);
+
+    ipu_tile #(
+      .NumWorkers (NumWorkers),
+      .SramBytes  (SramBytes)
+    ) u_tile (
+      .clk_i,
+      .rst_ni           (rst_n),
+      .tile_id_i        (16'(t)),
+      .num_tiles_i      (16'(NumTiles)),
+      .enable_i         (tile_enable[t]),
+      .entry_i          (tile_entry[t]),
+      .boot_arg_i       (tile_boot_arg[t]),
+      .watchdog_units_i (watchdog_units),
+      .start_i          (start),
+      .halt_i           (halt),
+      .release_i        (release_sync),
+      .state_o          (t_state[t]),
+      .exit_code_o      (t_exit_code[t]),
+      .sync_req_o       (t_sync_req[t]),
+      .cycles_o         (t_cycles[t]),
+      .ctx_sel_i        (ctx_sel),
+      .ctx_state_o      (t_ctx_state[t]),
+      .ctx_pc_o         (t_ctx_pc[t]),
+      .ctx_instret_o    (t_ctx_instret[t]),
+      .has_fault_o      (t_has_fault[t]),
+      .err_pending_o    (t_err_pending[t]),
+      .err_ack_i        (t_err_ack[t]),
+      .err_cause_o      (t_err_cause[t]),
+      .err_ctx_o        (t_err_ctx[t]),
+      .err_pc_o         (t_err_pc[t]),
+      .err_addr_o       (t_err_addr[t]),
+      .err_info_o       (t_err_info[t]),
+      .console_valid_o  (t_con_valid[t]),
+      .console_byte_o   (t_con_byte[t]),
+      .console_ready_i  (t_con_ready[t]),
+      .host_req_i       (t_host_req[t]),
+      .host_we_i        (mem_we_i),
+      .host_be_i        (mem_be_i),
+      .host_addr_i      (mem_waddr_i),
+      .host_wdata_i     (mem_wdata_i),
+      .host_gnt_o       (t_host_gnt[t]),
+      .host_rvalid_o    (t_host_rvalid[t]),
+      .host_rdata_o     (t_host_rdata[t]),
+      .rvfi_valid_o     (rvfi_valid_o[t]),
+      .rvfi_ctx_o       (rvfi_ctx_o[t]),
+      .rvfi_pc_o        (rvfi_pc_o[t]),
+      .rvfi_insn_o      (rvfi_insn_o[t]),
+      .rvfi_rd_o        (rvfi_rd_o[t]),
+      .rvfi_rd_value_o  (rvfi_rd_value_o[t])
+    );
+  end : g_tile
+
+  // BAR2 window: the response comes from the tile that granted the request.
+  logic [TileW-1:0] rsp_tile_q;
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n)         rsp_tile_q <= '0;
+    else if (mem_req_i) rsp_tile_q <= window_tile;
+  end
+  assign mem_gnt_o    = |t_host_gnt;
+  assign mem_rvalid_o = |t_host_rvalid;
+  assign mem_rdata_o  = t_host_rdata[rsp_tile_q];
+
+  // ---------------------------------------------------------------------------
+  // Tiles taken together: run state, the sync controller's view, arbitration.
+  // ---------------------------------------------------------------------------
+  logic any_running, any_sync, any_error, any_busy;
+  logic [31:0] sync_req;
+  logic con_full, con_push, err_push;
+  logic [23:0] con_data;
+  logic [146:0] err_data;
+
+  always_comb begin
+    any_running = 1'b0;
+    any_sync    = 1'b0;
+    any_error   = 1'b0;
+    sync_req    = 32'd0;
+    for (int t = NumTiles - 1; t >= 0; t--) begin
+      if (t_state[t] == TileStateRunning) any_running = 1'b1;
+      if (t_state[t] == TileStateError) any_error = 1'b1;
+      if (t_state[t] == TileStateSyncWait) begin
+        any_sync = 1'b1;
+        sync_req = t_sync_req[t];  // the lowest tile's request, as the model takes it
+      end
+    end
+    any_busy = |t_err_pending || |t_con_valid;
+  end
+
+  // Console: the lowest tile with a byte goes first, while the card FIFO has room.
+  always_comb begin
+    con_push    = 1'b0;
+    con_data    = 24'd0;
+    t_con_ready = '0;
+    for (int t = NumTiles - 1; t >= 0; t--) begin
+      if (t_con_valid[t]) begin
+        con_push    = !con_full;
+        con_data    = {16'(t), t_con_byte[t]};
+        t_con_ready = '0;
+        t_con_ready[t] = !con_full;
+      end
+    end
+  end
+
+  // Error records: one tile per cycle, lowest first.
+  always_comb begin
+    err_push  = 1'b0;
+    err_data  = '0;
+    t_err_ack = '0;
+    for (int t = NumTiles - 1; t >= 0; t--) begin
+      if (t_err_pending[t]) begin
+        err_push  = 1'b1;
+        err_data  = {t_err_cause[t], 16'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
+        t_err_ack = '0;
+        t_err_ack[t] = 1'b1;
+      end
+    end
+  end
+
+  ipu_card_regs #(
+    .NumTiles     (NumTiles),
+    .NumWorkers   (NumWorkers),
+    .SramBytes    (SramBytes),
+    .ConsoleDepth (ConsoleDepth)
+  ) u_regs (
+    .clk_i,
+    .rst_ni            (rst_n),
+    .cfg_clock_khz_i,
+    .cfg_exch_bytes_i,
+    .req_i             (reg_req_i),
+    .we_i              (reg_we_i),
+    .addr_i            (reg_addr_i),
+    .wdata_i           (reg_wdata_i),
+    .rdata_o           (reg_rdata_o),
+    .reset_req_o       (reset_req),
+    .tile_enable_o     (tile_enable),
+    .tile_entry_o      (tile_entry),
+    .tile_boot_arg_o   (tile_boot_arg),
+    .watchdog_units_o  (watchdog_units),
+    .start_o           (start),
+    .halt_o            (halt),
+    .release_o         (release_sync),
+    .tile_sel_o        (tile_sel),
+    .ctx_sel_o         (ctx_sel),
+    .window_tile_o     (window_tile),
+    .any_running_i     (any_running),
+    .any_sync_i        (any_sync),
+    .any_error_i       (any_error),
+    .any_busy_i        (any_busy),
+    .sync_req_i        (sync_req),
+    .sel_state_i       (t_state[tile_sel]),
+    .sel_exit_code_i   (t_exit_code[tile_sel]),
+    .sel_has_fault_i   (t_has_fault[tile_sel]),
+    .sel_err_cause_i   (t_err_cause[tile_sel]),
+    .sel_err_pc_i      (t_err_pc[tile_sel]),
+    .sel_err_addr_i    (t_err_addr[tile_sel]),
+    .sel_cycles_i      (t_cycles[tile_sel]),
+    .sel_ctx_state_i   (t_ctx_state[tile_sel]),
+    .sel_ctx_pc_i      (t_ctx_pc[tile_sel]),
+    .sel_ctx_instret_i (t_ctx_instret[tile_sel]),
+    .con_push_i        (con_push),
+    .con_data_i        (con_data),
+    .con_full_o        (con_full),
+    .err_push_i        (err_push),
+    .err_data_i        (err_data),
+    .state_o           (card_state),
+    .irq_o
+  );
+
+  assign running_o = card_state == CardStateRunning;
+
+endmodule : ipu_card

@@ -1,0 +1,359 @@
+// BAR0 register block of the card: identity, run control and card state, tile setup and
+// status, console and error FIFOs, interrupts, host sync and the translation table.
+module ipu_card_regs
+  import ipu_card_pkg::*;
+  import ipu_tile_pkg::*;
+#(
+  parameter int unsigned NumTiles     = 4,
+  parameter int unsigned NumWorkers   = 6,
+  parameter int unsigned SramBytes    = 65536,
+  parameter int unsigned ConsoleDepth = 1024,
+  parameter int unsigned ErrDepth     = 64,
+  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+
+  // Board values that only show in registers.
+  input  logic [31:0]      cfg_clock_khz_i,
+  input  logic [31:0]      cfg_exch_bytes_i,
+
+  // BAR0: a read returns rdata_o in the cycle of the request; effects apply at the clock edge.
+  input  logic             req_i,
+  input  logic             we_i,
+  input  logic [15:0]      addr_i,
+  input  logic [31:0]      wdata_i,
+  output logic [31:0]      rdata_o,
+
+  output logic             reset_req_o,  // RESET written with the key
+
+  // Tile setup and run control.
+  output logic [NumTiles-1:0] tile_enable_o,
+  output logic [31:0]      tile_entry_o [NumTiles],
+  output logic [31:0]      tile_boot_arg_o [NumTiles],
+  output logic [31:0]      watchdog_units_o,
+  output logic             start_o,
+  output logic             halt_o,
+  output logic             release_o,
+  output logic [TileW-1:0] tile_sel_o,
+  output logic [CtxW-1:0]  ctx_sel_o,
+  output logic [TileW-1:0] window_tile_o,
+
+  // The tiles taken together, and the one TILE_SEL selects.
+  input  logic             any_running_i,
+  input  logic             any_sync_i,
+  input  logic             any_error_i,
+  input  logic             any_busy_i,     // an error record or console byte still in a tile
+  input  logic [31:0]      sync_req_i,     // SYNC value of the first tile in a sync
+  input  tile_state_e      sel_state_i,
+  input  logic [31:0]      sel_exit_code_i,
+  input  logic             sel_has_fault_i,
+  input  logic [31:0]      sel_err_cause_i,
+  input  logic [31:0]      sel_err_pc_i,
+  input  logic [31:0]      sel_err_addr_i,
+  input  logic [63:0]      sel_cycles_i,
+  input  ctx_state_e       sel_ctx_state_i,
+  input  logic [31:0]      sel_ctx_pc_i,
+  input  logic [31:0]      sel_ctx_instret_i,
+
+  // Console bytes and error records from the tiles' arbiters.
+  input  logic             con_push_i,
+  input  logic [23:0]      con_data_i,     // {tile, byte}
+  output logic             con_full_o,
+  input  logic             err_push_i,
+  input  logic [146:0]     err_data_i,     // {cause, tile[15:0], ctx[2:0], pc, addr, info}
+
+  output card_state_e      state_o,
+  output logic [3:0]       irq_o           // one pulse per MSI-X vector
+);
+
+  localparam int unsigned ConAw = $clog2(ConsoleDepth);
+  localparam int unsigned ErrAw = $clog2(ErrDepth);
+  localparam logic [15:0] XlatEnd = RegXlatBase + 16'(RegXlatCount * 16);
+
+  card_state_e state_q, state_d;
+  logic [4:0]  irq_status_q, irq_status_d, irq_mask_q, irq_mask_d, irq_raise;
+  logic [31:0] watchdog_q, watchdog_d;
+  logic [TileW-1:0] tile_sel_q, tile_sel_d, window_q, window_d;
+  logic [CtxW-1:0]  ctx_sel_q, ctx_sel_d;
+  logic        hsync_pending_q, hsync_pending_d;
+  logic [31:0] hsync_id_q, hsync_id_d;
+  logic [63:0] cycles_q, cycles_d;
+  logic [31:0] err_lost_q, err_lost_d;
+  logic [31:0] dma_desc_q, dma_desc_d;
+  logic [NumTiles-1:0] enable_q, enable_d;
+  logic [31:0] entry_q [NumTiles];
+  logic [31:0] entry_d [NumTiles];
+  logic [31:0] boot_q [NumTiles];
+  logic [31:0] boot_d [NumTiles];
+  logic [RegXlatCount*4-1:0][31:0] xlat_q;
+
+  logic wr, rd;
+  assign wr = req_i && we_i;
+  assign rd = req_i && !we_i;
+
+  // FIFOs.
+  logic [23:0]      con_head;
+  logic             con_empty, con_pop;
+  logic [ConAw:0]   con_count;
+  logic [146:0]     err_head;
+  logic             err_empty, err_full, err_pop;
+  logic [ErrAw:0]   err_count;
+
+  assign con_pop = rd && addr_i == RegConsoleData;
+  assign err_pop = wr && addr_i == RegErrPop && wdata_i[0];
+
+  ipu_fifo #(.Width(24), .Depth(ConsoleDepth)) u_console (
+    .clk_i, .rst_ni,
+    .push_i (con_push_i), .wdata_i (con_data_i),
+    .pop_i (con_pop), .head_o (con_head),
+    .empty_o (con_empty), .full_o (con_full_o), .count_o (con_count)
+  );
+
+  ipu_fifo #(.Width(147), .Depth(ErrDepth)) u_errors (
+    .clk_i, .rst_ni,
+    .push_i (err_push_i), .wdata_i (err_data_i),
+    .pop_i (err_pop), .head_o (err_head),
+    .empty_o (err_empty), .full_o (err_full), .count_o (err_count)
+  );
+
+  logic [31:0] e_cause, e_tile, e_ctx, e_pc, e_addr, e_info;
+  assign e_cause = err_empty ? 32'd0 : err_head[146:115];
+  assign e_tile  = err_empty ? 32'd0 : {16'd0, err_head[114:99]};
+  assign e_ctx   = err_empty ? 32'd0 : {29'd0, err_head[98:96]};
+  assign e_pc    = err_empty ? 32'd0 : err_head[95:64];
+  assign e_addr  = err_empty ? 32'd0 : err_head[63:32];
+  assign e_info  = err_empty ? 32'd0 : err_head[31:0];
+
+  // ---------------------------------------------------------------------------
+  // Reads.
+  // ---------------------------------------------------------------------------
+  logic [1:0] xlat_word;
+  logic [5:0] xlat_entry;
+  logic       in_xlat;
+  assign in_xlat    = addr_i >= RegXlatBase && addr_i < XlatEnd;
+  assign xlat_entry = addr_i[9:4];
+  assign xlat_word  = addr_i[3:2];
+
+  always_comb begin
+    rdata_o = 32'd0;  // write-only and unassigned offsets read as zero
+    if (in_xlat) begin
+      rdata_o = xlat_q[{xlat_entry, xlat_word}];
+    end else begin
+      unique case (addr_i)
+        RegId:                    rdata_o = 32'h4950_5531;
+        RegVersion:               rdata_o = (32'(ContractVersionMajor) << 16) | 32'(ContractVersionMinor);
+        RegNumTiles:              rdata_o = 32'(NumTiles);
+        RegTileMemBytes:          rdata_o = 32'(SramBytes);
+        RegNumWorkers:            rdata_o = 32'(NumWorkers);
+        RegCaps:                  rdata_o = 32'(1) << CapsRtlLsb;
+        RegTileClockKhz:          rdata_o = cfg_clock_khz_i;
+        RegExchangeBytesPerCycle: rdata_o = cfg_exch_bytes_i;
+        RegXlatEntries:           rdata_o = 32'(RegXlatCount);
+        RegStatus:                rdata_o = {24'd0, state_q};
+        RegCardCyclesLo:          rdata_o = cycles_q[31:0];
+        RegCardCyclesHi:          rdata_o = cycles_q[63:32];
+        RegWatchdogInsns:         rdata_o = watchdog_q;
+        RegIrqStatus:             rdata_o = {27'd0, irq_status_q};
+        RegIrqMask:               rdata_o = {27'd0, irq_mask_q};
+        RegHsyncStatus:           rdata_o = {31'd0, hsync_pending_q};
+        RegHsyncId:               rdata_o = hsync_id_q;
+        RegConsoleStatus:         rdata_o = 32'(con_count);
+        RegConsoleData:           rdata_o = con_empty ? 32'd0 : {1'b1, 7'd0, con_head};
+        RegConsoleLost:           rdata_o = 32'd0;  // tiles wait for room: nothing is dropped
+        RegErrCount:              rdata_o = 32'(err_count);
+        RegErrCause:              rdata_o = e_cause;
+        RegErrTile:               rdata_o = e_tile;
+        RegErrContext:            rdata_o = e_ctx;
+        RegErrPc:                 rdata_o = e_pc;
+        RegErrAddr:               rdata_o = e_addr;
+        RegErrInfo:               rdata_o = e_info;
+        RegErrLost:               rdata_o = err_lost_q;
+        RegTileSel:               rdata_o = 32'(tile_sel_q);
+        RegTileCtrl:              rdata_o = {31'd0, enable_q[tile_sel_q]};
+        RegTileEntry:             rdata_o = entry_q[tile_sel_q];
+        RegTileBootArg:           rdata_o = boot_q[tile_sel_q];
+        RegTileState:             rdata_o = {24'd0, sel_state_i};
+        RegTileExitCode:          rdata_o = sel_exit_code_i;
+        RegTileErrCause:          rdata_o = sel_has_fault_i ? sel_err_cause_i : 32'd0;
+        RegTileErrPc:             rdata_o = sel_has_fault_i ? sel_err_pc_i : 32'd0;
+        RegTileErrAddr:           rdata_o = sel_has_fault_i ? sel_err_addr_i : 32'd0;
+        RegTileCyclesLo:          rdata_o = sel_cycles_i[31:0];
+        RegTileCyclesHi:          rdata_o = sel_cycles_i[63:32];
+        RegTileCtxSel:            rdata_o = 32'(ctx_sel_q);
+        RegTileCtxState:          rdata_o = {24'd0, sel_ctx_state_i};
+        RegTileCtxPc:             rdata_o = sel_ctx_pc_i;
+        RegTileCtxInstret:        rdata_o = sel_ctx_instret_i;
+        RegTilememWindowTile:     rdata_o = 32'(window_q);
+        RegDmaDescAddr:           rdata_o = dma_desc_q;
+        default:                  rdata_o = 32'd0;
+      endcase
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Writes and the card state machine.
+  // ---------------------------------------------------------------------------
+  logic running;
+  assign running = state_q == CardStateRunning || state_q == CardStateHostSync;
+
+  always_comb begin
+    state_d         = state_q;
+    irq_mask_d      = irq_mask_q;
+    watchdog_d      = watchdog_q;
+    tile_sel_d      = tile_sel_q;
+    ctx_sel_d       = ctx_sel_q;
+    window_d        = window_q;
+    hsync_pending_d = hsync_pending_q;
+    hsync_id_d      = hsync_id_q;
+    cycles_d        = cycles_q + (state_q == CardStateRunning ? 64'd1 : 64'd0);
+    err_lost_d      = err_lost_q + (err_push_i && err_full ? 32'd1 : 32'd0);
+    dma_desc_d      = dma_desc_q;
+    enable_d        = enable_q;
+    for (int unsigned t = 0; t < NumTiles; t++) begin
+      entry_d[t] = entry_q[t];
+      boot_d[t]  = boot_q[t];
+    end
+    irq_raise   = 5'd0;
+    start_o     = 1'b0;
+    halt_o      = 1'b0;
+    release_o   = 1'b0;
+    reset_req_o = 1'b0;
+
+    if (con_push_i && !con_full_o) irq_raise[IrqStatusConsoleLsb] = 1'b1;
+    if (err_push_i) irq_raise[IrqStatusErrorLsb] = 1'b1;
+
+    // The run as the tiles report it.
+    if (state_q == CardStateRunning && !any_busy_i) begin
+      if (any_error_i) begin
+        // One faulted tile stops the run: the others could never meet it at a sync.
+        state_d = CardStateError;
+        halt_o  = 1'b1;
+      end else if (!any_running_i && any_sync_i) begin
+        if (sync_req_i[7:0] == SyncKindExternal) begin
+          state_d         = CardStateHostSync;
+          hsync_pending_d = 1'b1;
+          hsync_id_d      = sync_req_i >> 8;
+          irq_raise[IrqStatusHostSyncLsb] = 1'b1;
+        end else begin
+          release_o = 1'b1;
+        end
+      end else if (!any_running_i) begin
+        state_d = CardStateDone;
+        irq_raise[IrqStatusDoneLsb] = 1'b1;
+      end
+    end
+
+    if (wr && !in_xlat) begin
+      unique case (addr_i)
+        RegReset: reset_req_o = wdata_i == ResetKey;
+        RegRunCtrl: begin
+          if (wdata_i[RunCtrlHaltLsb]) begin
+            if (running) state_d = CardStateIdle;
+            hsync_pending_d = 1'b0;
+            halt_o = 1'b1;
+            release_o = 1'b0;
+          end else if (wdata_i[RunCtrlStartLsb] && (state_q == CardStateIdle || state_q == CardStateDone)) begin
+            state_d  = CardStateRunning;
+            start_o  = 1'b1;
+            cycles_d = 64'd0;
+          end
+        end
+        RegWatchdogInsns: watchdog_d = wdata_i;
+        RegIrqMask:       irq_mask_d = wdata_i[4:0];
+        RegHsyncRelease: begin
+          if (wdata_i[0] && hsync_pending_q) begin
+            hsync_pending_d = 1'b0;
+            release_o = 1'b1;
+            state_d = CardStateRunning;
+          end
+        end
+        RegTileSel:           if (wdata_i < 32'(NumTiles)) tile_sel_d = wdata_i[TileW-1:0];
+        RegTileCtxSel:        if (wdata_i <= 32'(NumWorkers)) ctx_sel_d = wdata_i[CtxW-1:0];
+        RegTilememWindowTile: if (wdata_i < 32'(NumTiles)) window_d = wdata_i[TileW-1:0];
+        RegTileCtrl:          if (!running) enable_d[tile_sel_q] = wdata_i[TileCtrlEnableLsb];
+        RegTileEntry:         if (!running) entry_d[tile_sel_q] = wdata_i;
+        RegTileBootArg:       if (!running) boot_d[tile_sel_q] = wdata_i;
+        RegDmaDescAddr:       dma_desc_d = wdata_i;
+        default: ;  // read-only or unassigned: ignored
+      endcase
+    end
+  end
+
+  // IRQ_STATUS: w1c from the host, set by events (an event wins over a clear in the same cycle).
+  always_comb begin
+    irq_status_d = irq_status_q;
+    if (wr && addr_i == RegIrqStatus) irq_status_d = irq_status_d & ~wdata_i[4:0];
+    if (start_o) irq_status_d = irq_status_d & ~(5'(1) << IrqStatusDoneLsb) & ~(5'(1) << IrqStatusHostSyncLsb);
+    irq_status_d = irq_status_d | irq_raise;
+  end
+
+  // MSI-X vectors of newly raised, unmasked causes.
+  logic [4:0] irq_fire;
+  assign irq_fire = irq_raise & irq_mask_q;
+  assign irq_o[2'(IrqVectorHostSync)] = irq_fire[IrqStatusHostSyncLsb];
+  assign irq_o[2'(IrqVectorDone)]     = irq_fire[IrqStatusDoneLsb] | irq_fire[IrqStatusDmaDoneLsb];
+  assign irq_o[2'(IrqVectorError)]    = irq_fire[IrqStatusErrorLsb];
+  assign irq_o[2'(IrqVectorConsole)]  = irq_fire[IrqStatusConsoleLsb];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q         <= CardStateIdle;
+      irq_status_q    <= 5'd0;
+      irq_mask_q      <= 5'd0;
+      watchdog_q      <= 32'd0;
+      tile_sel_q      <= '0;
+      ctx_sel_q       <= '0;
+      window_q        <= '0;
+      hsync_pending_q <= 1'b0;
+      hsync_id_q      <= 32'd0;
+      cycles_q        <= 64'd0;
+      err_lost_q      <= 32'd0;
+      dma_desc_q      <= 32'd0;
+      enable_q        <= '0;
+      for (int unsigned t = 0; t < NumTiles; t++) begin
+        entry_q[t] <= 32'd0;
+        boot_q[t]  <= 32'd0;
+      end
+    end else begin
+      state_q         <= state_d;
+      irq_status_q    <= irq_status_d;
+      irq_mask_q      <= irq_mask_d;
+      watchdog_q      <= watchdog_d;
+      tile_sel_q      <= tile_sel_d;
+      ctx_sel_q       <= ctx_sel_d;
+      window_q        <= window_d;
+      hsync_pending_q <= hsync_pending_d;
+      hsync_id_q      <= hsync_id_d;
+      cycles_q        <= cycles_d;
+      err_lost_q      <= err_lost_d;
+      dma_desc_q      <= dma_desc_d;
+      enable_q        <= enable_d;
+      for (int unsigned t = 0; t < NumTiles; t++) begin
+        entry_q[t] <= entry_d[t];
+        boot_q[t]  <= boot_d[t];
+      end
+    end
+  end
+
+  // The translation table: host-programmed; the DMA engine that reads it is not built yet.
+  // The generated package has no XLAT_ENTRY field offsets yet, so the words are stored
+  // as written (the model also clears the low 12 bits of DEV_BASE and BUS_LO).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      xlat_q <= '0;
+    end else if (wr && in_xlat) begin
+      xlat_q[{xlat_entry, xlat_word}] <= wdata_i;
+    end
+  end
+
+  assign tile_enable_o    = enable_q;
+  assign tile_entry_o     = entry_q;
+  assign tile_boot_arg_o  = boot_q;
+  assign watchdog_units_o = watchdog_q;
+  assign tile_sel_o       = tile_sel_q;
+  assign ctx_sel_o        = ctx_sel_q;
+  assign window_tile_o    = window_q;
+  assign state_o          = state_q;
+
+endmodule : ipu_card_regs

@@ -1,0 +1,298 @@
+// Lock-step mode: the RTL card and the functional model run the same program; every
+// instruction the RTL retires is compared with the model's stream for its tile and context.
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "ipu_board.h"
+#include "ipu_card/hw.h"
+#include "ipu_model/model.h"
+#include "ipu_model/observe.hpp"
+#include "ipu_rtl/observe.hpp"
+#include "ipu_rtl/rtl.h"
+
+namespace {
+
+using ipu::model::RetiredInstruction;
+using ipu::rtl::Retired;
+
+constexpr unsigned kMaxContexts = IPU_TILE_CONTEXTS_MAX;
+constexpr uint64_t kModelStep = 4096; // model instructions per tile per catch-up step
+
+struct Lockstep {
+    ipu_backend base; // first: the C interface casts between the two
+    ipu_backend *rtl = nullptr;
+    ipu_backend *model = nullptr;
+    unsigned tiles = 0;
+    std::vector<std::deque<RetiredInstruction>> queues; // per tile * kMaxContexts + context
+    std::string divergence;
+    bool diverged = false;
+    uint64_t compared = 0;
+    std::recursive_mutex lock;
+
+    ~Lockstep()
+    {
+        if (rtl)
+            rtl->ops->destroy(rtl);
+        if (model)
+            model->ops->destroy(model);
+    }
+};
+
+Lockstep *self(ipu_backend *b) { return reinterpret_cast<Lockstep *>(b); }
+
+uint32_t read32(ipu_backend *card, uint32_t offset)
+{
+    uint32_t v = 0;
+    ipu_backend_read32(card, offset, &v);
+    return v;
+}
+
+bool model_running(Lockstep &l)
+{
+    return (read32(l.model, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK) == IPU_CARD_STATE_RUNNING;
+}
+
+std::string describe(const char *side, uint32_t pc, uint32_t insn, uint32_t rd, uint32_t value)
+{
+    char buf[160];
+    if (rd)
+        std::snprintf(buf, sizeof buf, "  %-6s pc %08x insn %08x x%u=%08x\n", side, pc, insn, rd, value);
+    else
+        std::snprintf(buf, sizeof buf, "  %-6s pc %08x insn %08x\n", side, pc, insn);
+    return buf;
+}
+
+// CYCLE reads differ by design: the RTL counts real cycles, the model a logical clock.
+bool reads_cycle_counter(uint32_t insn)
+{
+    const uint32_t csr = insn >> 20;
+    return (insn & 0x7f) == 0x73 && ((insn >> 12) & 3) != 0 && (csr == IPU_CSR_CYCLE || csr == IPU_CSR_CYCLEH);
+}
+
+void diverge(Lockstep &l, const std::string &what)
+{
+    if (l.diverged)
+        return;
+    l.diverged = true;
+    char head[128];
+    std::snprintf(head, sizeof head, "lock-step divergence after %" PRIu64 " matching instructions: ", l.compared);
+    l.divergence = head + what;
+}
+
+int on_rtl_retired(void *opaque, const Retired &r)
+{
+    Lockstep &l = *static_cast<Lockstep *>(opaque);
+    if (l.diverged)
+        return 1;
+    if (r.tile >= l.tiles || r.context >= kMaxContexts) {
+        diverge(l, "RTL retire trace names tile " + std::to_string(r.tile) + " context " + std::to_string(r.context));
+        return 1;
+    }
+    auto &q = l.queues[r.tile * kMaxContexts + r.context];
+    while (q.empty() && model_running(l))
+        l.model->ops->advance(l.model, kModelStep);
+    char where[64];
+    std::snprintf(where, sizeof where, "tile %u context %u\n", r.tile, r.context);
+    if (q.empty()) {
+        diverge(l, std::string(where) + describe("rtl:", r.pc, r.insn, r.rd, r.rd_value) +
+                       "  model: retired nothing more in this context\n");
+        return 1;
+    }
+    const RetiredInstruction m = q.front();
+    q.pop_front();
+    const bool value_ok = r.rd_value == m.rd_value || reads_cycle_counter(r.insn);
+    if (r.pc != m.pc || r.insn != m.insn || r.rd != m.rd || !value_ok) {
+        diverge(l, std::string(where) + describe("rtl:", r.pc, r.insn, r.rd, r.rd_value) +
+                       describe("model:", m.pc, m.insn, m.rd, m.rd_value));
+        return 1;
+    }
+    l.compared++;
+    return 0;
+}
+
+void on_model_retired(void *opaque, const RetiredInstruction &m)
+{
+    Lockstep &l = *static_cast<Lockstep *>(opaque);
+    if (m.tile < l.tiles && m.context < kMaxContexts)
+        l.queues[m.tile * kMaxContexts + m.context].push_back(m);
+}
+
+// Both sides' view of one tile, for the divergence report. Restores the selections.
+std::string tile_state(ipu_backend *card, const char *side, unsigned tile, unsigned contexts)
+{
+    const uint32_t sel = read32(card, IPU_REG_TILE_SEL), ctx_sel = read32(card, IPU_REG_TILE_CTX_SEL);
+    ipu_backend_write32(card, IPU_REG_TILE_SEL, tile);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %s tile %u: state %u exit %u err cause %u pc %08x addr %08x\n", side, tile,
+                  read32(card, IPU_REG_TILE_STATE), read32(card, IPU_REG_TILE_EXIT_CODE),
+                  read32(card, IPU_REG_TILE_ERR_CAUSE), read32(card, IPU_REG_TILE_ERR_PC),
+                  read32(card, IPU_REG_TILE_ERR_ADDR));
+    std::string s = buf;
+    for (unsigned c = 0; c < contexts; c++) {
+        ipu_backend_write32(card, IPU_REG_TILE_CTX_SEL, c);
+        std::snprintf(buf, sizeof buf, "    ctx %u: state %u pc %08x instret %u\n", c,
+                      read32(card, IPU_REG_TILE_CTX_STATE), read32(card, IPU_REG_TILE_CTX_PC),
+                      read32(card, IPU_REG_TILE_CTX_INSTRET));
+        s += buf;
+    }
+    ipu_backend_write32(card, IPU_REG_TILE_SEL, sel);
+    ipu_backend_write32(card, IPU_REG_TILE_CTX_SEL, ctx_sel);
+    return s;
+}
+
+// After a divergence: both sides' state, printed once, and both cards halted.
+void report(Lockstep &l)
+{
+    const unsigned contexts = read32(l.rtl, IPU_REG_NUM_WORKERS) + 1;
+    std::string s = l.divergence;
+    for (unsigned t = 0; t < l.tiles; t++)
+        s += tile_state(l.rtl, "rtl  ", t, contexts) + tile_state(l.model, "model", t, contexts);
+    l.divergence = s;
+    std::fprintf(stderr, "%s", s.c_str());
+    ipu_backend_write32(l.rtl, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
+    ipu_backend_write32(l.model, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
+}
+
+// The RTL stopped: the model must stop in the same place with nothing left over,
+// and every tile must end the same way.
+void check_stop(Lockstep &l)
+{
+    for (int i = 0; i < 1 << 20 && model_running(l); i++)
+        l.model->ops->advance(l.model, kModelStep);
+    const uint32_t rs = read32(l.rtl, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
+    const uint32_t ms = read32(l.model, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
+    if (rs == IPU_CARD_STATE_IDLE)
+        return; // halted by the host
+    if (rs != ms) {
+        diverge(l, "card state: rtl " + std::to_string(rs) + ", model " + std::to_string(ms) + "\n");
+        return;
+    }
+    const uint32_t sel = read32(l.rtl, IPU_REG_TILE_SEL);
+    for (unsigned t = 0; t < l.tiles && !l.diverged; t++) {
+        ipu_backend_write32(l.rtl, IPU_REG_TILE_SEL, t);
+        ipu_backend_write32(l.model, IPU_REG_TILE_SEL, t);
+        const uint32_t rt = read32(l.rtl, IPU_REG_TILE_STATE);
+        // A fault stops the other tiles at different points on the two sides.
+        if (rs == IPU_CARD_STATE_ERROR && rt != IPU_TILE_STATE_ERROR)
+            continue;
+        for (uint32_t reg : {IPU_REG_TILE_STATE, IPU_REG_TILE_EXIT_CODE, IPU_REG_TILE_ERR_CAUSE, IPU_REG_TILE_ERR_PC,
+                             IPU_REG_TILE_ERR_ADDR}) {
+            const uint32_t a = read32(l.rtl, reg), b = read32(l.model, reg);
+            if (a != b) {
+                char buf[160];
+                std::snprintf(buf, sizeof buf, "tile %u register 0x%03x: rtl %08x, model %08x\n", t, reg, a, b);
+                diverge(l, buf);
+                break;
+            }
+        }
+        if (rs == IPU_CARD_STATE_ERROR)
+            continue;
+        for (unsigned c = 0; c < kMaxContexts && !l.diverged; c++) {
+            const auto &q = l.queues[t * kMaxContexts + c];
+            if (!q.empty())
+                diverge(l, "tile " + std::to_string(t) + " context " + std::to_string(c) + ": the model retired " +
+                               std::to_string(q.size()) + " more instructions, first:\n" +
+                               describe("model:", q.front().pc, q.front().insn, q.front().rd, q.front().rd_value));
+        }
+    }
+    ipu_backend_write32(l.rtl, IPU_REG_TILE_SEL, sel);
+    ipu_backend_write32(l.model, IPU_REG_TILE_SEL, sel);
+}
+
+int ls_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
+{
+    Lockstep &l = *self(b);
+    std::lock_guard<std::recursive_mutex> g(l.lock);
+    if (bar == IPU_BAR_REGS && offset == IPU_REG_CONSOLE_DATA) {
+        uint64_t discard;
+        l.model->ops->bar_read(l.model, bar, offset, size, &discard); // keep both FIFOs in step
+    }
+    return l.rtl->ops->bar_read(l.rtl, bar, offset, size, value);
+}
+
+int ls_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
+{
+    Lockstep &l = *self(b);
+    std::lock_guard<std::recursive_mutex> g(l.lock);
+    if (bar == IPU_BAR_REGS && offset == IPU_REG_RUN_CTRL && (value & IPU_REG_RUN_CTRL_START_MASK))
+        for (auto &q : l.queues)
+            q.clear();
+    l.model->ops->bar_write(l.model, bar, offset, size, value);
+    return l.rtl->ops->bar_write(l.rtl, bar, offset, size, value);
+}
+
+int ls_advance(ipu_backend *b, uint64_t budget)
+{
+    Lockstep &l = *self(b);
+    std::lock_guard<std::recursive_mutex> g(l.lock);
+    if (l.diverged)
+        return 0;
+    const int running = l.rtl->ops->advance(l.rtl, budget);
+    if (!l.diverged && !running)
+        check_stop(l);
+    if (l.diverged) {
+        report(l);
+        return 0;
+    }
+    return running;
+}
+
+void ls_destroy(ipu_backend *b) { delete self(b); }
+
+const ipu_backend_ops lockstep_ops = {"rtl-lockstep", ls_bar_read, ls_bar_write, ls_advance, ls_destroy};
+
+} // namespace
+
+extern "C" int ipu_rtl_lockstep_create(const ipu_board *board, const ipu_backend_host *host,
+                                       const ipu_backend_options *options, ipu_backend **out)
+{
+    if (!board || !host || !out)
+        return -EINVAL;
+    auto *l = new (std::nothrow) Lockstep;
+    if (!l)
+        return -ENOMEM;
+    l->base.ops = &lockstep_ops;
+    l->tiles = ipu_board_num_tiles(board);
+    l->queues.resize(static_cast<size_t>(l->tiles) * kMaxContexts);
+    int rc = ipu_rtl_create(board, host, options, &l->rtl);
+    if (rc == 0) {
+        // The model only computes: interrupts and host memory belong to the RTL side.
+        const ipu_backend_host quiet{host->opaque, host->dma_read, host->dma_write, nullptr};
+        const ipu_backend_options one_thread{1, 0};
+        rc = ipu_model_create(board, &quiet, &one_thread, &l->model);
+    }
+    if (rc == 0)
+        rc = ipu::model::set_retire_observer(l->model, on_model_retired, l);
+    if (rc == 0)
+        rc = ipu::rtl::set_retire_observer(l->rtl, on_rtl_retired, l);
+    if (rc != 0) {
+        delete l;
+        return rc;
+    }
+    *out = &l->base;
+    return 0;
+}
+
+extern "C" const char *ipu_rtl_lockstep_divergence(ipu_backend *b)
+{
+    if (!b || b->ops != &lockstep_ops)
+        return nullptr;
+    Lockstep &l = *self(b);
+    std::lock_guard<std::recursive_mutex> g(l.lock);
+    return l.diverged ? l.divergence.c_str() : nullptr;
+}
+
+extern "C" uint64_t ipu_rtl_lockstep_compared(ipu_backend *b)
+{
+    if (!b || b->ops != &lockstep_ops)
+        return 0;
+    Lockstep &l = *self(b);
+    std::lock_guard<std::recursive_mutex> g(l.lock);
+    return l.compared;
+}

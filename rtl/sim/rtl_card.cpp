@@ -1,0 +1,92 @@
+// C ABI of the RTL card: ipu_rtl_create and the backend operations table.
+#include "ipu_rtl/rtl.h"
+
+#include <cerrno>
+#include <mutex>
+#include <new>
+
+#include "ipu_board.h"
+#include "rtl_card.hpp"
+
+namespace {
+
+using ipu::rtl::CardIf;
+
+struct RtlBackend {
+    ipu_backend base; // first: the C interface casts between the two
+    std::unique_ptr<CardIf> card;
+    std::recursive_mutex lock;
+};
+
+RtlBackend *self(ipu_backend *b) { return reinterpret_cast<RtlBackend *>(b); }
+
+int rtl_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
+{
+    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
+    return self(b)->card->bar_read(bar, offset, size, value);
+}
+
+int rtl_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
+{
+    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
+    return self(b)->card->bar_write(bar, offset, size, value);
+}
+
+int rtl_advance(ipu_backend *b, uint64_t budget)
+{
+    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
+    return self(b)->card->advance(budget);
+}
+
+void rtl_destroy(ipu_backend *b) { delete self(b); }
+
+const ipu_backend_ops rtl_ops = {"rtl", rtl_bar_read, rtl_bar_write, rtl_advance, rtl_destroy};
+
+} // namespace
+
+extern "C" int ipu_rtl_create(const ipu_board *board, const ipu_backend_host *host,
+                              const ipu_backend_options *options, ipu_backend **out)
+{
+    if (!board || !host || !out)
+        return -EINVAL;
+    const ipu_backend_options defaults{};
+    for (unsigned i = 0; i < ipu::rtl::kNumVariants; i++) {
+        const ipu::rtl::Variant &v = ipu::rtl::kVariants[i];
+        if (v.tiles != ipu_board_num_tiles(board) || v.sram_bytes != board->bytes_per_tile ||
+            v.workers != board->worker_contexts || ipu_board_has_fpu(board))
+            continue;
+        auto *r = new (std::nothrow) RtlBackend{{&rtl_ops}, nullptr, {}};
+        if (!r)
+            return -ENOMEM;
+        try {
+            r->card = v.make(*board, *host, options ? *options : defaults);
+        } catch (const std::bad_alloc &) {
+            delete r;
+            return -ENOMEM;
+        }
+        *out = &r->base;
+        return 0;
+    }
+    return -EINVAL; // no Verilated configuration for this board
+}
+
+extern "C" uint64_t ipu_rtl_cycles(ipu_backend *b)
+{
+    if (!b || b->ops != &rtl_ops)
+        return 0;
+    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
+    return self(b)->card->cycles();
+}
+
+namespace ipu::rtl {
+
+int set_retire_observer(ipu_backend *b, RetireObserver observer, void *opaque)
+{
+    if (!b || b->ops != &rtl_ops)
+        return -EINVAL;
+    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
+    self(b)->card->set_observer(observer, opaque);
+    return 0;
+}
+
+} // namespace ipu::rtl

@@ -1,0 +1,278 @@
+// The Verilated card harness, generic over the Verilated top (one instance per
+// configuration): reset, clocking, the BAR0/BAR2 request ports, interrupts,
+// the retire trace and optional FST waveforms.
+#pragma once
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "ipu_card/hw.h"
+#include "rtl_card.hpp"
+#include "verilated.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+#endif
+
+namespace ipu::rtl {
+
+// Bits [lsb, lsb+width) of a Verilated packed port (an integer or a VlWide).
+template <class W>
+uint32_t port_bits(const W &w, unsigned lsb, unsigned width)
+{
+    uint64_t v;
+    if constexpr (std::is_integral_v<W>) {
+        v = static_cast<uint64_t>(w) >> lsb;
+    } else {
+        const unsigned word = lsb / 32, shift = lsb % 32;
+        v = w[word] >> shift;
+        if (shift + width > 32)
+            v |= static_cast<uint64_t>(w[word + 1]) << (32 - shift);
+    }
+    return static_cast<uint32_t>(v & ((uint64_t{1} << width) - 1));
+}
+
+template <class Top>
+class CardImpl final : public CardIf {
+public:
+    CardImpl(const ipu_board &board, const ipu_backend_host &host, const ipu_backend_options &options)
+        : board_(board), host_(host), tiles_(ipu_board_num_tiles(&board)), contexts_(board.worker_contexts + 1),
+          ctx_(std::make_unique<VerilatedContext>())
+    {
+        ctx_->randReset(0);
+        top_ = std::make_unique<Top>(ctx_.get(), "card");
+#if VM_TRACE_FST
+        if (const char *path = std::getenv("IPU_RTL_FST")) {
+            ctx_->traceEverOn(true);
+            fst_ = std::make_unique<VerilatedFstC>();
+            top_->trace(fst_.get(), 99);
+            fst_->open(path);
+        }
+#endif
+        if (options.trace)
+            set_observer(print_retired, nullptr);
+        top_->cfg_clock_khz_i = static_cast<uint32_t>(board.tile_clock_hz / 1000);
+        top_->cfg_exch_bytes_i = board.exchange_bytes_per_cycle;
+        top_->rst_ni = 0;
+        top_->clk_i = 0;
+        top_->eval();
+        tick();
+        top_->rst_ni = 1;
+        top_->eval();
+    }
+
+    ~CardImpl() override
+    {
+        top_->final();
+#if VM_TRACE_FST
+        if (fst_)
+            fst_->close();
+#endif
+    }
+
+    int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value) override
+    {
+        *value = ~0ull;
+        if (bar == IPU_BAR_REGS) {
+            if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE)
+                return -EINVAL;
+            *value = reg_access(false, static_cast<uint32_t>(offset), 0);
+            deliver_irqs();
+            return 0;
+        }
+        if (bar == IPU_BAR_TILEMEM) {
+            if (!mem_size_ok(size) || offset + size > board_.bytes_per_tile)
+                return -EINVAL;
+            uint64_t v = 0;
+            for (unsigned i = 0; i < size;) {
+                const uint64_t at = offset + i;
+                const unsigned n = (size - i >= 4 && !(at & 3)) ? 4 : 1;
+                const uint32_t word = mem_access(false, static_cast<uint32_t>(at >> 2), 0, 0);
+                const uint32_t part = n == 4 ? word : (word >> (8 * (at & 3))) & 0xff;
+                v |= static_cast<uint64_t>(part) << (8 * i);
+                i += n;
+            }
+            *value = v;
+            deliver_irqs();
+            return 0;
+        }
+        return -EINVAL;
+    }
+
+    int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value) override
+    {
+        if (bar == IPU_BAR_REGS) {
+            if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE)
+                return -EINVAL;
+            reg_access(true, static_cast<uint32_t>(offset), static_cast<uint32_t>(value));
+            deliver_irqs();
+            return 0;
+        }
+        if (bar == IPU_BAR_TILEMEM) {
+            if (!mem_size_ok(size) || offset + size > board_.bytes_per_tile)
+                return -EINVAL;
+            for (unsigned i = 0; i < size;) {
+                const uint64_t at = offset + i;
+                const unsigned n = (size - i >= 4 && !(at & 3)) ? 4 : 1;
+                const uint32_t part = static_cast<uint32_t>(value >> (8 * i));
+                if (n == 4)
+                    mem_access(true, static_cast<uint32_t>(at >> 2), 0xf, part);
+                else
+                    mem_access(true, static_cast<uint32_t>(at >> 2), 1u << (at & 3), (part & 0xff) << (8 * (at & 3)));
+                i += n;
+            }
+            deliver_irqs();
+            return 0;
+        }
+        return -EINVAL;
+    }
+
+    int advance(uint64_t budget) override
+    {
+        // The budget is instructions per tile; a context issues once per barrel turn.
+        const uint64_t turns = budget ? budget : 1;
+        const uint64_t limit = turns > (~0ull / contexts_) ? ~0ull : turns * contexts_;
+        stop_ = false;
+        for (uint64_t i = 0; i < limit && top_->running_o && !stop_; i++)
+            tick();
+        deliver_irqs();
+        return top_->running_o ? 1 : 0;
+    }
+
+    void set_observer(RetireObserver observer, void *opaque) override
+    {
+        observer_ = observer;
+        opaque_ = opaque;
+    }
+
+    uint64_t cycles() const override { return cycles_; }
+
+private:
+    static bool mem_size_ok(unsigned size) { return size == 1 || size == 2 || size == 4 || size == 8; }
+
+    static int print_retired(void *, const Retired &r)
+    {
+        if (r.rd)
+            std::fprintf(stderr, "tile %u ctx %u pc %08x insn %08x x%-2u=%08x\n", r.tile, r.context, r.pc, r.insn,
+                         r.rd, r.rd_value);
+        else
+            std::fprintf(stderr, "tile %u ctx %u pc %08x insn %08x\n", r.tile, r.context, r.pc, r.insn);
+        return 0;
+    }
+
+    // The two halves of one clock cycle; inputs set before low() are sampled at the edge.
+    void low()
+    {
+        top_->clk_i = 0;
+        top_->eval();
+        irq_pending_ |= top_->irq_o;
+#if VM_TRACE_FST
+        if (fst_)
+            fst_->dump(2 * cycles_);
+#endif
+    }
+
+    void high()
+    {
+        top_->clk_i = 1;
+        top_->eval();
+        cycles_++;
+#if VM_TRACE_FST
+        if (fst_)
+            fst_->dump(2 * cycles_ - 1);
+#endif
+        if (observer_)
+            sample_retired();
+    }
+
+    void tick()
+    {
+        low();
+        high();
+    }
+
+    void sample_retired()
+    {
+        const uint32_t valid = port_bits(top_->rvfi_valid_o, 0, tiles_ > 32 ? 32 : tiles_);
+        if (!valid)
+            return;
+        for (unsigned t = 0; t < tiles_; t++) {
+            if (!((valid >> t) & 1))
+                continue;
+            const Retired r{t,
+                            port_bits(top_->rvfi_ctx_o, 3 * t, 3),
+                            port_bits(top_->rvfi_pc_o, 32 * t, 32),
+                            port_bits(top_->rvfi_insn_o, 32 * t, 32),
+                            port_bits(top_->rvfi_rd_o, 5 * t, 5),
+                            port_bits(top_->rvfi_rd_value_o, 32 * t, 32)};
+            if (observer_(opaque_, r))
+                stop_ = true;
+        }
+    }
+
+    uint32_t reg_access(bool we, uint32_t offset, uint32_t wdata)
+    {
+        top_->reg_req_i = 1;
+        top_->reg_we_i = we;
+        top_->reg_addr_i = static_cast<uint16_t>(offset);
+        top_->reg_wdata_i = wdata;
+        low();
+        const uint32_t rdata = top_->reg_rdata_o;
+        high();
+        top_->reg_req_i = 0;
+        top_->reg_we_i = 0;
+        return rdata;
+    }
+
+    // One word of the window tile's SRAM; waits while the tile clears its SRAM after reset.
+    uint32_t mem_access(bool we, uint32_t word, uint32_t be, uint32_t wdata)
+    {
+        top_->mem_req_i = 1;
+        top_->mem_we_i = we;
+        top_->mem_be_i = be;
+        top_->mem_waddr_i = word;
+        top_->mem_wdata_i = wdata;
+        for (;;) {
+            low();
+            const bool granted = top_->mem_gnt_o;
+            high();
+            if (granted)
+                break;
+        }
+        top_->mem_req_i = 0;
+        top_->mem_we_i = 0;
+        top_->eval();
+        return top_->mem_rdata_o;
+    }
+
+    void deliver_irqs()
+    {
+        const uint32_t pending = irq_pending_;
+        irq_pending_ = 0;
+        if (!host_.irq)
+            return;
+        for (unsigned v = 0; v < 4; v++)
+            if (pending & (1u << v))
+                host_.irq(host_.opaque, v);
+    }
+
+    ipu_board board_;
+    ipu_backend_host host_;
+    const unsigned tiles_;
+    const uint64_t contexts_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Top> top_;
+#if VM_TRACE_FST
+    std::unique_ptr<VerilatedFstC> fst_;
+#endif
+    RetireObserver observer_ = nullptr;
+    void *opaque_ = nullptr;
+    bool stop_ = false;
+    uint32_t irq_pending_ = 0;
+    uint64_t cycles_ = 0;
+};
+
+} // namespace ipu::rtl

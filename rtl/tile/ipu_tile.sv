@@ -1,0 +1,177 @@
+// One tile: the barrel-threaded core, its SRAM, the host window port and the SRAM clearer.
+module ipu_tile
+  import ipu_card_pkg::*;
+  import ipu_tile_pkg::*;
+#(
+  parameter int unsigned NumWorkers = 6,
+  parameter int unsigned SramBytes  = 65536,
+  localparam int unsigned Words = SramBytes / 4,
+  localparam int unsigned Aw = $clog2(Words)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+
+  input  logic [15:0]     tile_id_i,
+  input  logic [15:0]     num_tiles_i,
+  input  logic            enable_i,
+  input  logic [31:0]     entry_i,
+  input  logic [31:0]     boot_arg_i,
+  input  logic [31:0]     watchdog_units_i,
+  input  logic            start_i,
+  input  logic            halt_i,
+  input  logic            release_i,
+
+  output tile_state_e     state_o,
+  output logic [31:0]     exit_code_o,
+  output logic [31:0]     sync_req_o,
+  output logic [63:0]     cycles_o,
+  input  logic [CtxW-1:0] ctx_sel_i,
+  output ctx_state_e      ctx_state_o,
+  output logic [31:0]     ctx_pc_o,
+  output logic [31:0]     ctx_instret_o,
+
+  output logic            has_fault_o,
+  output logic            err_pending_o,
+  input  logic            err_ack_i,
+  output logic [31:0]     err_cause_o,
+  output logic [CtxW-1:0] err_ctx_o,
+  output logic [31:0]     err_pc_o,
+  output logic [31:0]     err_addr_o,
+  output logic [31:0]     err_info_o,
+
+  output logic            console_valid_o,
+  output logic [7:0]      console_byte_o,
+  input  logic            console_ready_i,
+
+  // Host access to SRAM (the BAR2 window): request until granted, data one cycle later.
+  input  logic            host_req_i,
+  input  logic            host_we_i,
+  input  logic [3:0]      host_be_i,
+  input  logic [Aw-1:0]   host_addr_i,
+  input  logic [31:0]     host_wdata_i,
+  output logic            host_gnt_o,
+  output logic            host_rvalid_o,
+  output logic [31:0]     host_rdata_o,
+
+  output logic            rvfi_valid_o,
+  output logic [CtxW-1:0] rvfi_ctx_o,
+  output logic [31:0]     rvfi_pc_o,
+  output logic [31:0]     rvfi_insn_o,
+  output logic [4:0]      rvfi_rd_o,
+  output logic [31:0]     rvfi_rd_value_o
+);
+
+  // SRAM clearer: after reset the SRAM reads as zero, as the contract says.
+  logic          clear_q;
+  logic [Aw-1:0] clear_addr_q;
+  logic          host_rvalid_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      clear_q       <= 1'b1;
+      clear_addr_q  <= '0;
+      host_rvalid_q <= 1'b0;
+    end else begin
+      host_rvalid_q <= host_gnt_o && !host_we_i;
+      if (clear_q) begin
+        clear_addr_q <= clear_addr_q + 1'b1;
+        if (32'(clear_addr_q) == Words - 1) clear_q <= 1'b0;
+      end
+    end
+  end
+
+  assign host_gnt_o    = host_req_i && !clear_q;
+  assign host_rvalid_o = host_rvalid_q;
+
+  logic          fetch_req;
+  logic [Aw-1:0] fetch_addr;
+  logic          a_req, a_we;
+  logic [3:0]    a_be;
+  logic [Aw-1:0] a_addr;
+  logic [31:0]   a_wdata, a_rdata;
+  logic          d_req, d_we;
+  logic [3:0]    d_be;
+  logic [Aw-1:0] d_addr;
+  logic [31:0]   d_wdata, d_rdata;
+
+  // Port A: the clearer, then the host, then instruction fetch.
+  always_comb begin
+    if (clear_q) begin
+      a_req = 1'b1; a_we = 1'b1; a_be = 4'hf; a_addr = clear_addr_q; a_wdata = 32'd0;
+    end else if (host_req_i) begin
+      a_req = 1'b1; a_we = host_we_i; a_be = host_be_i; a_addr = host_addr_i; a_wdata = host_wdata_i;
+    end else begin
+      a_req = fetch_req; a_we = 1'b0; a_be = 4'h0; a_addr = fetch_addr; a_wdata = 32'd0;
+    end
+  end
+  assign host_rdata_o = a_rdata;
+
+  ipu_tile_sram #(.Words(Words)) u_sram (
+    .clk_i,
+    .a_req_i   (a_req),
+    .a_we_i    (a_we),
+    .a_be_i    (a_be),
+    .a_addr_i  (a_addr),
+    .a_wdata_i (a_wdata),
+    .a_rdata_o (a_rdata),
+    .b_req_i   (d_req),
+    .b_we_i    (d_we),
+    .b_be_i    (d_be),
+    .b_addr_i  (d_addr),
+    .b_wdata_i (d_wdata),
+    .b_rdata_o (d_rdata)
+  );
+
+  ipu_tile_core #(
+    .NumWorkers (NumWorkers),
+    .SramBytes  (SramBytes)
+  ) u_core (
+    .clk_i,
+    .rst_ni,
+    .tile_id_i,
+    .num_tiles_i,
+    .enable_i,
+    .entry_i,
+    .boot_arg_i,
+    .watchdog_units_i,
+    .start_i,
+    .halt_i,
+    .release_i,
+    .state_o,
+    .exit_code_o,
+    .sync_req_o,
+    .cycles_o,
+    .ctx_sel_i,
+    .ctx_state_o,
+    .ctx_pc_o,
+    .ctx_instret_o,
+    .has_fault_o,
+    .err_pending_o,
+    .err_ack_i,
+    .err_cause_o,
+    .err_ctx_o,
+    .err_pc_o,
+    .err_addr_o,
+    .err_info_o,
+    .console_valid_o,
+    .console_byte_o,
+    .console_ready_i,
+    .fetch_stall_i (clear_q || host_req_i),
+    .fetch_req_o   (fetch_req),
+    .fetch_addr_o  (fetch_addr),
+    .fetch_rdata_i (a_rdata),
+    .data_req_o    (d_req),
+    .data_we_o     (d_we),
+    .data_be_o     (d_be),
+    .data_addr_o   (d_addr),
+    .data_wdata_o  (d_wdata),
+    .data_rdata_i  (d_rdata),
+    .rvfi_valid_o,
+    .rvfi_ctx_o,
+    .rvfi_pc_o,
+    .rvfi_insn_o,
+    .rvfi_rd_o,
+    .rvfi_rd_value_o
+  );
+
+endmodule : ipu_tile

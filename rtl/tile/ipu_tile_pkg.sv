@@ -1,0 +1,40 @@
+// Tile block package: RV32 opcodes, widths and the CSR side-effect encoding of the tile core.
+package ipu_tile_pkg;
+
+  // Context index width: supervisor 0 plus up to six workers (IPU_TILE_CONTEXTS_MAX = 7).
+  localparam int unsigned CtxW = 3;
+  localparam int unsigned MaxCtx = 2 ** CtxW;
+
+  // RV32 major opcodes (instruction bits 6:0).
+  localparam logic [6:0] OpLui    = 7'h37;
+  localparam logic [6:0] OpAuipc  = 7'h17;
+  localparam logic [6:0] OpJal    = 7'h6f;
+  localparam logic [6:0] OpJalr   = 7'h67;
+  localparam logic [6:0] OpBranch = 7'h63;
+  localparam logic [6:0] OpLoad   = 7'h03;
+  localparam logic [6:0] OpStore  = 7'h23;
+  localparam logic [6:0] OpImm    = 7'h13;
+  localparam logic [6:0] OpReg    = 7'h33;
+  localparam logic [6:0] OpFence  = 7'h0f;
+  localparam logic [6:0] OpSystem = 7'h73;
+
+  localparam logic [31:0] InsnEcall  = 32'h0000_0073;
+  localparam logic [31:0] InsnEbreak = 32'h0010_0073;
+
+  // What a retiring CSR instruction does to tile state besides returning a value.
+  typedef enum logic [3:0] {
+    CsrActNone,
+    CsrActWorkerEntry,
+    CsrActWorkerArg,
+    CsrActHxDevAddr,
+    CsrActHxTileAddr,
+    CsrActFailInfo,
+    CsrActConsole,
+    CsrActWorkerStart,
+    CsrActWorkerJoin,
+    CsrActWorkerExit,
+    CsrActSync,
+    CsrActExit
+  } csr_act_e;
+
+endpackage : ipu_tile_pkg

@@ -1,0 +1,264 @@
+// RTL card: registers, the ISA, fault and worker programs in lock-step with the
+// functional model, console from every tile and context, reset and halt.
+#include <cerrno>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <csetjmp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ipu_rtl/rtl.h"
+#include "rtl_harness.hpp"
+
+// cmocka last: its macros clash with C++ headers.
+extern "C" {
+#include <cmocka.h>
+}
+
+using ipu::test::Backend;
+using ipu::test::RtlHarness;
+using ipu::test::RtlRunResult;
+
+namespace {
+
+std::string prog(const char *name) { return RtlHarness::program(name); }
+
+void expect_no_divergence(RtlHarness &h)
+{
+    const std::string d = h.divergence();
+    if (!d.empty())
+        print_error("%s", d.c_str());
+    assert_true(d.empty());
+}
+
+// Runs a self-checking ISA program on tile 0 in lock-step: exit code 0 means every case passed.
+void run_isa(const char *name)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.load_elf(prog(name), {0});
+    RtlRunResult r = h.run();
+    expect_no_divergence(h);
+    if (r.exit_code[0] != 0)
+        print_error("%s: case %u failed\n", name, r.exit_code[0]);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.errors.size(), 0);
+    assert_int_equal(r.exit_code[0], 0);
+    assert_true(h.compared() > 100);
+}
+
+void test_rv32ui_lockstep(void **) { run_isa("rv32ui"); }
+void test_rv32um_lockstep(void **) { run_isa("rv32um"); }
+
+// Runs case `which` of faults.elf on tile 1 in lock-step and checks the record.
+void expect_fault(unsigned which, uint32_t cause, const char *label, uint32_t addr_expected = ~0u)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.set_reg(IPU_REG_WATCHDOG_INSNS, 64);
+    h.load_elf(prog("faults"), {1}, which);
+    const uint32_t fault_pc = label ? h.symbol(label) : 0;
+    RtlRunResult r = h.run(1u << 14);
+    expect_no_divergence(h);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_ERROR);
+    assert_int_equal(r.errors.size(), 1);
+    assert_int_equal(r.errors[0].cause, cause);
+    assert_int_equal(r.errors[0].tile, 1);
+    assert_int_equal(r.errors[0].context, 0);
+    if (label)
+        assert_int_equal(r.errors[0].pc, fault_pc);
+    if (addr_expected != ~0u)
+        assert_int_equal(r.errors[0].addr, addr_expected);
+    assert_int_equal(r.tile_state[1], IPU_TILE_STATE_ERROR);
+    h.set_reg(IPU_REG_TILE_SEL, 1);
+    assert_int_equal(h.reg(IPU_REG_TILE_ERR_CAUSE), cause);
+    // Recoverable: reset, reload, and a clean run.
+    h.reset();
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+    h.load_elf(prog("faults"), {1}, 0);
+    RtlRunResult ok = h.run();
+    expect_no_divergence(h);
+    assert_int_equal(ok.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(ok.exit_code[1], 42);
+}
+
+void test_fault_illegal(void **) { expect_fault(1, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_1", 0xffffffffu); }
+void test_fault_fetch(void **) { expect_fault(2, IPU_ERR_FETCH_FAULT, nullptr, 0x40); }
+void test_fault_load_misaligned(void **) { expect_fault(3, IPU_ERR_LOAD_MISALIGNED, "fault_3", IPU_TILE_SRAM_BASE + 0x1001); }
+void test_fault_load(void **) { expect_fault(4, IPU_ERR_LOAD_FAULT, "fault_4", 0x10); }
+void test_fault_store_misaligned(void **) { expect_fault(5, IPU_ERR_STORE_MISALIGNED, "fault_5", IPU_TILE_SRAM_BASE + 0x1002); }
+void test_fault_store(void **) { expect_fault(6, IPU_ERR_STORE_FAULT, "fault_6", 0xfffffff0u); }
+void test_fault_ecall(void **) { expect_fault(7, IPU_ERR_ECALL, "fault_7"); }
+void test_fault_ebreak(void **) { expect_fault(8, IPU_ERR_EBREAK, "fault_8"); }
+void test_fault_worker_misuse(void **) { expect_fault(10, IPU_ERR_WORKER_MISUSE, "fault_15", 7); }
+void test_fault_watchdog(void **) { expect_fault(11, IPU_ERR_WATCHDOG, nullptr); }
+void test_fault_firmware_fail(void **) { expect_fault(12, IPU_ERR_VERTEX_FAILED, "fault_13"); }
+void test_fault_missing_csr(void **) { expect_fault(13, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_csr"); }
+void test_fault_host_exchange_miss(void **) { expect_fault(14, IPU_ERR_XLAT_MISS, "fault_10", 0x40000000); }
+
+void test_workers_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.load_elf(prog("workers"), {2});
+    RtlRunResult r = h.run();
+    expect_no_divergence(h);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.exit_code[2], 1u << 4);
+}
+
+void test_compute_all_tiles_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.load_elf(prog("compute"), {}, 3000);
+    RtlRunResult r = h.run(1000);
+    expect_no_divergence(h);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    RtlHarness m(Backend::Model);
+    m.load_elf(prog("compute"), {}, 3000);
+    RtlRunResult mr = m.run();
+    assert_true(r.exit_code == mr.exit_code);
+}
+
+// Console bytes from every tile and every context reach the host, as on the model.
+void test_console_every_tile(void **)
+{
+    RtlHarness h(Backend::Rtl), m(Backend::Model);
+    h.load_elf(prog("console"));
+    m.load_elf(prog("console"));
+    RtlRunResult r = h.run(), mr = m.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    for (unsigned t = 0; t < h.num_tiles(); t++) {
+        std::string want = "hello from tile " + std::to_string(t) + "\n";
+        for (unsigned w = 1; w <= 6; w++)
+            want += "w" + std::to_string(w) + "\n";
+        assert_string_equal(r.console[t].c_str(), want.c_str());
+        assert_string_equal(mr.console[t].c_str(), want.c_str());
+        assert_int_equal(r.exit_code[t], t);
+    }
+}
+
+void test_console_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.load_elf(prog("console"));
+    RtlRunResult r = h.run(64);
+    expect_no_divergence(h);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.console.size(), 4);
+}
+
+void test_identity_registers(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    assert_int_equal(h.reg(IPU_REG_ID), 0x49505531u);
+    assert_int_equal(h.reg(IPU_REG_VERSION), (IPU_CONTRACT_VERSION_MAJOR << 16) | IPU_CONTRACT_VERSION_MINOR);
+    assert_int_equal(h.reg(IPU_REG_NUM_TILES), 4);
+    assert_int_equal(h.reg(IPU_REG_TILE_MEM_BYTES), 65536);
+    assert_int_equal(h.reg(IPU_REG_NUM_WORKERS), 6);
+    assert_int_equal(h.reg(IPU_REG_XLAT_ENTRIES), 64);
+    assert_int_equal(h.reg(IPU_REG_TILE_CLOCK_KHZ), 1330000);
+    assert_true(h.reg(IPU_REG_CAPS) & IPU_REG_CAPS_RTL_MASK);
+    assert_false(h.reg(IPU_REG_CAPS) & IPU_REG_CAPS_FPU_MASK);
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+    assert_string_equal(h.card()->ops->name, "rtl");
+}
+
+void test_bad_bus_accesses_survive(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    ipu_backend *c = h.card();
+    uint64_t v = 0;
+    assert_int_equal(c->ops->bar_read(c, 0, 2, 4, &v), -EINVAL);
+    assert_true(v == ~0ull);
+    assert_int_equal(c->ops->bar_read(c, 0, 0, 2, &v), -EINVAL);
+    assert_int_equal(c->ops->bar_read(c, 0, 0x10000, 4, &v), -EINVAL);
+    assert_int_equal(c->ops->bar_write(c, 2, 65536, 4, 1), -EINVAL);
+    assert_int_equal(c->ops->bar_read(c, 7, 0, 4, &v), -EINVAL);
+    h.set_reg(IPU_REG_TILE_SEL, 99);
+    assert_int_equal(h.reg(IPU_REG_TILE_SEL), 0);
+    h.set_reg(IPU_REG_RESET, 1234);
+    assert_int_equal(h.reg(IPU_REG_ID), 0x49505531u);
+    const uint32_t word = 0xa5a5a5a5u;
+    h.write_tile(3, IPU_TILE_SRAM_BASE + 400, &word, 4);
+    assert_int_equal(h.read_tile_u32(3, IPU_TILE_SRAM_BASE + 400), word);
+    const uint8_t byte = 0x5a; // sub-word writes keep the rest of the word
+    h.write_tile(3, IPU_TILE_SRAM_BASE + 401, &byte, 1);
+    assert_int_equal(h.read_tile_u32(3, IPU_TILE_SRAM_BASE + 400), 0xa5a55aa5u);
+    assert_int_equal(c->ops->bar_read(c, 2, 401, 1, &v), 0);
+    assert_int_equal(v, 0x5a);
+}
+
+void test_reset_clears(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    const uint32_t word = 0x12345678;
+    h.write_tile(0, IPU_TILE_SRAM_BASE, &word, 4);
+    h.set_reg(IPU_REG_IRQ_MASK, 0x1f);
+    h.set_reg(IPU_REG_XLAT_BASE + IPU_XLAT_ENTRY_CTRL_OFFSET, 0x7);
+    assert_int_equal(h.reg(IPU_REG_XLAT_BASE + IPU_XLAT_ENTRY_CTRL_OFFSET), 0x7);
+    h.reset();
+    assert_int_equal(h.read_tile_u32(0, IPU_TILE_SRAM_BASE), 0);
+    assert_int_equal(h.reg(IPU_REG_IRQ_MASK), 0);
+    assert_int_equal(h.reg(IPU_REG_XLAT_BASE + IPU_XLAT_ENTRY_CTRL_OFFSET), 0);
+}
+
+void test_halt_and_restart(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    h.load_elf(prog("compute"), {0}, 1000000);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
+    assert_int_equal(h.card()->ops->advance(h.card(), 1000), 1);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    assert_int_equal(h.reg(IPU_REG_TILE_STATE), IPU_TILE_STATE_READY);
+    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
+    assert_true(h.reg(IPU_REG_TILE_CTX_INSTRET) >= 900);
+    h.set_reg(IPU_REG_TILE_BOOT_ARG, 10);
+    RtlRunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+}
+
+void test_create_rejects_boards_without_rtl(void **)
+{
+    ipu_board b;
+    ipu_board_default(&b); // tiny: rv32imf, which the RTL tiles do not implement yet
+    ipu_backend_host host{};
+    ipu_backend *card = nullptr;
+    assert_int_equal(ipu_rtl_create(&b, &host, nullptr, &card), -EINVAL);
+    assert_int_equal(ipu_rtl_create(nullptr, &host, nullptr, &card), -EINVAL);
+    assert_null(card);
+}
+
+} // namespace
+
+int main()
+{
+    const CMUnitTest tests[] = {
+        cmocka_unit_test(test_identity_registers),
+        cmocka_unit_test(test_bad_bus_accesses_survive),
+        cmocka_unit_test(test_reset_clears),
+        cmocka_unit_test(test_create_rejects_boards_without_rtl),
+        cmocka_unit_test(test_rv32ui_lockstep),
+        cmocka_unit_test(test_rv32um_lockstep),
+        cmocka_unit_test(test_fault_illegal),
+        cmocka_unit_test(test_fault_fetch),
+        cmocka_unit_test(test_fault_load_misaligned),
+        cmocka_unit_test(test_fault_load),
+        cmocka_unit_test(test_fault_store_misaligned),
+        cmocka_unit_test(test_fault_store),
+        cmocka_unit_test(test_fault_ecall),
+        cmocka_unit_test(test_fault_ebreak),
+        cmocka_unit_test(test_fault_worker_misuse),
+        cmocka_unit_test(test_fault_watchdog),
+        cmocka_unit_test(test_fault_firmware_fail),
+        cmocka_unit_test(test_fault_missing_csr),
+        cmocka_unit_test(test_fault_host_exchange_miss),
+        cmocka_unit_test(test_workers_lockstep),
+        cmocka_unit_test(test_compute_all_tiles_lockstep),
+        cmocka_unit_test(test_console_every_tile),
+        cmocka_unit_test(test_console_lockstep),
+        cmocka_unit_test(test_halt_and_restart),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
