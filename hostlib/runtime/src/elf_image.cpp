@@ -7,8 +7,8 @@
 //   4. program-header table: e_phentsize, e_phnum (1..maxSegments, not PN_XNUM), e_phoff range
 //   5. section-header table (unused, but a corrupt one signals a corrupt file): e_shentsize, e_shnum, e_shoff,
 //      e_shstrndx
-//   6. each program header: p_type (no dynamic linking), p_offset/p_filesz inside the file, p_filesz <= p_memsz,
-//      p_align, then for PT_LOAD p_vaddr/p_memsz inside SRAM and clear of reserved ranges
+//   6. each program header: p_type (no dynamic linking), p_offset/p_filesz inside the file, p_align, then for
+//      PT_LOAD p_filesz <= p_memsz, p_vaddr/p_memsz inside SRAM and clear of reserved ranges
 //   7. loadable segments: at least one, pairwise disjoint
 //   8. e_entry: aligned, inside the file bytes of an executable segment
 // All range arithmetic is done on 64-bit values built from 32-bit fields, or as "len <= limit - off" after
@@ -271,13 +271,14 @@ TileImage parseTileElf(const void *data, std::size_t size, const ElfTarget &targ
       c.failHex(at + "p_offset", ph.offset,
                 "with p_filesz " + dec(ph.filesz) + " the segment's bytes run past the end of the " + dec(size) +
                     "-byte file; the file is truncated or corrupt");
+    if (ph.align > 1 && (ph.align & (ph.align - 1)) != 0)
+      c.failDec(at + "p_align", ph.align, "not a power of two; the file is corrupt");
+    // Non-loadable segments (PT_RISCV_ATTRIBUTES, PT_NOTE) occupy no memory: GNU ld gives them p_memsz 0.
+    if (ph.type != kPtLoad)
+      continue;
     if (ph.filesz > ph.memsz)
       c.failDec(at + "p_filesz", ph.filesz,
                 "larger than p_memsz (" + dec(ph.memsz) + "); a segment cannot hold more file bytes than memory");
-    if (ph.align > 1 && (ph.align & (ph.align - 1)) != 0)
-      c.failDec(at + "p_align", ph.align, "not a power of two; the file is corrupt");
-    if (ph.type != kPtLoad)
-      continue;
     if (ph.align > 1 && ph.vaddr % ph.align != ph.offset % ph.align)
       c.failHex(at + "p_vaddr", ph.vaddr,
                 "not congruent to p_offset (" + hex(ph.offset) + ") modulo p_align (" + dec(ph.align) +

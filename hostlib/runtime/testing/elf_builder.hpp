@@ -107,7 +107,7 @@ struct ElfBuilder {
   struct Segment {
     std::uint32_t type = 1; // PT_LOAD
     std::uint32_t vaddr = 0;
-    std::uint32_t memsz = 0; // 0: bytes.size()
+    std::uint32_t memsz = 0; // PT_LOAD: 0 means bytes.size()
     std::uint32_t flags = 4; // PF_R
     std::uint32_t align = 4;
     std::vector<std::uint8_t> bytes;
@@ -169,7 +169,8 @@ struct ElfBuilder {
       put32(b, off::ph(i, off::p_vaddr), s.vaddr);
       put32(b, off::ph(i, off::p_paddr), s.vaddr);
       put32(b, off::ph(i, off::p_filesz), std::uint32_t(s.bytes.size()));
-      put32(b, off::ph(i, off::p_memsz), s.memsz ? s.memsz : std::uint32_t(s.bytes.size()));
+      // A PT_LOAD with memsz 0 gets its file size; other types keep 0, as GNU ld writes them.
+      put32(b, off::ph(i, off::p_memsz), s.memsz || s.type != 1 ? s.memsz : std::uint32_t(s.bytes.size()));
       put32(b, off::ph(i, off::p_flags), s.flags);
       put32(b, off::ph(i, off::p_align), s.align);
       if (!s.bytes.empty())

@@ -3,7 +3,9 @@
 // from a tile fault by reset, reload and a successful run in the same process.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <memory>
 #include <string>
 #include <thread>
@@ -415,6 +417,35 @@ void test_fault_reset_reload_run(void **) {
     assert_int_equal(t.state, IPU_TILE_STATE_EXITED);
 }
 
+// The same recovery with the firmware's own programs (newlib, crt0, supervisor runtime), when the tile build made
+// them: fw_faults with boot argument 3 loads from address 0; then hello runs on every tile.
+void test_firmware_fault_then_hello(void **) {
+  const char *dir = std::getenv("IPU_TILE_ELF_DIR");
+  const std::string faults = dir ? std::string(dir) + "/fw_faults.elf" : std::string();
+  const std::string hello = dir ? std::string(dir) + "/hello.elf" : std::string();
+  if (!dir || access(faults.c_str(), R_OK) != 0 || access(hello.c_str(), R_OK) != 0) {
+    std::printf("    firmware ELFs not built: skipped\n");
+    return;
+  }
+  TileProgram prog(dev());
+  for (std::uint32_t t = 0; t < 4; ++t)
+    prog.setBootArg(t, t == 2 ? 3 : 0);
+  prog.load(faults, {2});
+  try {
+    prog.run();
+    fail_msg("firmware fault not reported");
+  } catch (const recoverable_runtime_error &err) {
+    std::printf("    %s\n", err.what());
+    ASSERT_CONTAINS(err.what(), "tile 2 context 0: LOAD_FAULT");
+  }
+  dev().reset();
+  prog.load(hello, parseTileList("all", dev().numTiles()));
+  const RunResult r = prog.run();
+  assert_int_equal(r.exitCode(), 0);
+  for (std::uint32_t t = 0; t < 4; ++t)
+    ASSERT_CONTAINS(r.console.at(t), ("hello from tile " + std::to_string(t) + " of 4\n").c_str());
+}
+
 // ---- tile lists --------------------------------------------------------------------------------------------------
 
 void test_tile_lists(void **) {
@@ -462,6 +493,7 @@ int main(void) {
       cmocka_unit_test_setup(test_streams_unmapped_on_teardown, setup),
       cmocka_unit_test_setup(test_hang_is_diagnosed_then_recovered, setup),
       cmocka_unit_test_setup(test_fault_reset_reload_run, setup),
+      cmocka_unit_test_setup(test_firmware_fault_then_hello, setup),
       cmocka_unit_test(test_tile_lists),
   };
   const int failed = cmocka_run_group_tests_name("runtime_model", tests, nullptr, nullptr);

@@ -1,7 +1,9 @@
 // Unit tests of the tile ELF loader: a corpus of malformed ELFs, each rejected with its own field and message,
 // with tile memory untouched; plus the valid cases the loader must accept.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <functional>
 #include <string>
 #include <unistd.h>
@@ -219,10 +221,15 @@ void test_segments_sorted_and_extras_ignored(void **) {
   e.entry = kBase + 0x2000;
   e.data(kBase + 0x100, {9, 9, 9, 9});
   e.code(kBase + 0x2000, {rv::ebreak});
-  ElfBuilder::Segment note; // PT_NOTE and PT_GNU_STACK and an empty PT_LOAD are allowed and ignored
+  ElfBuilder::Segment note; // PT_NOTE, PT_GNU_STACK and an empty PT_LOAD are allowed and ignored
   note.type = 4;
   note.bytes = {1, 2, 3, 4};
   e.segments.push_back(note);
+  ElfBuilder::Segment attributes; // as GNU ld writes it: file bytes, p_memsz 0, address 0
+  attributes.type = 0x70000003;
+  attributes.bytes = {0x41, 0x3b, 0, 0, 0, 0x72, 0x69, 0x73};
+  attributes.align = 1;
+  e.segments.push_back(attributes);
   ElfBuilder::Segment stack;
   stack.type = 0x6474e551;
   e.segments.push_back(stack);
@@ -308,6 +315,39 @@ void test_load_from_file(void **) {
   }
 }
 
+// Every ELF the tile toolchain built (firmware examples and tests), when the build made them: real linker output
+// must pass every check.
+void test_toolchain_elfs_accepted(void **) {
+  const char *dir = std::getenv("IPU_TILE_ELF_DIR");
+  if (!dir || !*dir) {
+    std::printf("    IPU_TILE_ELF_DIR not set: no toolchain ELFs to check\n");
+    return;
+  }
+  DIR *d = opendir(dir);
+  if (!d) {
+    std::printf("    %s does not exist (tile build not run): nothing to check\n", dir);
+    return;
+  }
+  int n = 0;
+  while (const dirent *e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".elf") != 0)
+      continue;
+    const std::string path = std::string(dir) + "/" + name;
+    try {
+      const TileImage img = loadTileElf(path, tinyTarget());
+      std::printf("    %s: %zu segment(s), %llu bytes, entry 0x%x\n", name.c_str(), img.segments.size(),
+                  (unsigned long long)img.loadBytes(), img.entry);
+      ++n;
+    } catch (const elf_error &err) {
+      closedir(d);
+      fail_msg("toolchain ELF rejected: %s", err.what());
+    }
+  }
+  closedir(d);
+  std::printf("    %d toolchain ELF(s) accepted\n", n);
+}
+
 // A rejection from every malformed case is distinct: the corpus does not test one check many times by accident.
 void test_messages_distinct(void **) {
   std::vector<std::string> seen;
@@ -345,6 +385,7 @@ int main(void) {
       cmocka_unit_test(test_board_targets),
       cmocka_unit_test(test_load_from_file),
       cmocka_unit_test(test_messages_distinct),
+      cmocka_unit_test(test_toolchain_elfs_accepted),
   };
   tests.insert(tests.end(), std::begin(valid), std::end(valid));
   return _cmocka_run_group_tests("runtime_elf_image", tests.data(), tests.size(), nullptr, nullptr);

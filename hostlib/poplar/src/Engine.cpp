@@ -1,0 +1,297 @@
+// The engine: compile on construction, load a device image through the host runtime, run with streams, move data.
+#include "poplar/Engine.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+
+#include "compiler.hpp"
+#include "device_impl.hpp"
+#include "ipu_runtime/loader.hpp"
+#include "ipu_runtime/run.hpp"
+#include "ipu_runtime/streams.hpp"
+#include "log.hpp"
+#include "poplar/exceptions.hpp"
+#include "profile.hpp"
+
+namespace poplar {
+
+namespace detail {
+
+/// Adapts a poplar::StreamCallback to the runtime's callback interface.
+class CallbackAdapter : public ipu::runtime::StreamCallback {
+public:
+  explicit CallbackAdapter(std::unique_ptr<poplar::StreamCallback> cb) : cb_(std::move(cb)) {}
+  Result prefetch(void *p) override {
+    return cb_->prefetch(p) == poplar::StreamCallback::Result::Success ? Result::Success : Result::NotAvailable;
+  }
+  void fetch(void *p) override { cb_->fetch(p); }
+  void complete() override { cb_->complete(); }
+  void invalidatePrefetched() override { cb_->invalidatePrefetched(); }
+
+private:
+  std::unique_ptr<poplar::StreamCallback> cb_;
+};
+
+struct EngineImpl {
+  CompiledGraph cg;
+  Target target;
+  OptionFlags options;
+  DeviceImpl *device = nullptr;
+  std::unique_ptr<ipu::runtime::StreamRegistry> streams;
+  std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
+  std::uint64_t lastCycles = 0;
+  bool ran = false;
+  std::map<std::string, double> phases;
+
+  double option(const std::string &key, double dflt) const {
+    return options.contains(key) ? std::atof(options.at(key).c_str()) : dflt;
+  }
+  ipu::runtime::Device &dev() const {
+    if (!device || !device->dev)
+      throw ipu::runtime::application_runtime_error("the engine is not loaded: call engine.load(device) first");
+    return *device->dev;
+  }
+  const CompiledStream &stream(const std::string &handle) const {
+    for (const auto &s : cg.streams)
+      if (s.name == handle)
+        return s;
+    std::string names;
+    for (const auto &s : cg.streams)
+      names += (names.empty() ? "" : ", ") + s.name;
+    throw unknown_field("no stream '" + handle + "' in the graph (streams: " + (names.empty() ? "none" : names) + ")");
+  }
+  const CompiledHandle &handle(const std::string &name, bool write) const {
+    auto it = cg.handles.find(name);
+    if (it == cg.handles.end() || it->second.write != write) {
+      std::string names;
+      for (const auto &[n, h] : cg.handles)
+        if (h.write == write)
+          names += (names.empty() ? "" : ", ") + n;
+      throw unknown_field(std::string("no host-") + (write ? "write" : "read") + " handle '" + name +
+                          "' (create it with graph.createHost" + (write ? "Write" : "Read") + "; handles: " +
+                          (names.empty() ? "none" : names) + ")");
+    }
+    return it->second;
+  }
+  void connect(const std::string &handle, std::function<void(ipu::runtime::StreamRegistry &)> f) {
+    stream(handle);
+    connections[handle] = f;
+    if (streams)
+      f(*streams);
+  }
+  void printLine(const std::string &line);
+};
+
+static double seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+/// "@P3: [1 2 3 4]" -> "title: {1,2,3,4}" with one level of braces per dimension.
+void EngineImpl::printLine(const std::string &line) {
+  auto colon = line.find(": [");
+  auto it = colon == std::string::npos ? cg.prints.end() : cg.prints.find(line.substr(0, colon));
+  if (it == cg.prints.end() || line.back() != ']') {
+    std::cout << line << "\n";
+    return;
+  }
+  std::vector<std::string> values;
+  std::istringstream is(line.substr(colon + 3, line.size() - colon - 4));
+  for (std::string v; is >> v;)
+    values.push_back(v);
+  const auto &shape = it->second.shape;
+  std::size_t pos = 0;
+  std::ostringstream os;
+  std::function<void(std::size_t, const std::string &)> rec = [&](std::size_t d, const std::string &indent) {
+    if (d + 1 >= shape.size()) {
+      std::size_t n = shape.empty() ? 1 : shape[d];
+      os << "{";
+      for (std::size_t i = 0; i < n; ++i)
+        os << (i ? "," : "") << (pos < values.size() ? values[pos++] : "?");
+      os << "}";
+      return;
+    }
+    os << "{\n";
+    for (std::size_t i = 0; i < shape[d]; ++i) {
+      os << indent << " ";
+      rec(d + 1, indent + " ");
+      os << (i + 1 < shape[d] ? ",\n" : "\n");
+    }
+    os << indent << "}";
+  };
+  rec(0, "");
+  std::cout << (it->second.title.empty() ? "" : it->second.title + ": ") << os.str() << "\n";
+}
+
+} // namespace detail
+
+using detail::EngineImpl;
+
+Engine::Engine(const Graph &graph, const program::Program &prog, const OptionFlags &options)
+    : Engine(graph, std::vector<program::Program>{prog}, options) {}
+
+Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs, const OptionFlags &options)
+    : impl_(new EngineImpl) {
+  impl_->options = options;
+  if (const char *env = std::getenv("POPLAR_ENGINE_OPTIONS"); env && *env) {
+    OptionFlags fromEnv;
+    readJSON(std::string(env), fromEnv);
+    for (const auto &kv : fromEnv)
+      impl_->options.set(kv.first, kv.second);
+  }
+  impl_->target = graph.getTarget();
+  auto start = std::chrono::steady_clock::now();
+  impl_->cg = detail::compileGraph(graph.impl(), programs);
+  impl_->phases["compile"] = detail::seconds(start);
+  detail::log(detail::LogLevel::Info, "compiled " + std::to_string(programs.size()) + " program(s) for " +
+                                          std::to_string(impl_->cg.tiles.size()) + " tiles in " +
+                                          std::to_string(impl_->phases["compile"]) + " s");
+}
+
+Engine::~Engine() = default;
+
+void Engine::load(Device &device) {
+  auto start = std::chrono::steady_clock::now();
+  detail::DeviceImpl &d = device.impl();
+  if (!d.attach())
+    throw ipu::runtime::application_runtime_error("Engine::load: device " + std::to_string(d.id) +
+                                                  " is in use by another process; pick another device");
+  const auto &cg = impl_->cg;
+  if (d.dev->numTiles() < cg.board.num_ipus * cg.board.tiles_per_ipu ||
+      d.dev->info().board.bytes_per_tile < cg.board.bytes_per_tile)
+    throw ipu::runtime::application_runtime_error(
+        "Engine::load: the graph was compiled for " + std::string(cg.board.name) + " (" +
+        std::to_string(cg.board.tiles_per_ipu) + " tiles x " + std::to_string(cg.board.bytes_per_tile) +
+        " bytes) but the device is " + d.dev->describe() + "; build the Graph with device.getTarget()");
+  impl_->streams.reset();
+  impl_->device = &d;
+  ipu::runtime::DeviceImage image;
+  image.tiles = cg.tiles;
+  image.shared = cg.image.image.segments;
+  image.defaultBoot.entry = cg.image.image.entry;
+  for (std::uint32_t t : cg.tiles) {
+    const detail::TileData &td = cg.tileData.at(t);
+    ipu::runtime::TileSegment seg;
+    seg.vaddr = cg.image.freeStart;
+    seg.memsz = std::uint32_t(td.bytes.size());
+    seg.flags = 6;
+    seg.bytes = td.bytes;
+    image.perTile[t].push_back(std::move(seg));
+    image.boot[t] = ipu::runtime::TileBoot{cg.image.image.entry, cg.programAddr.empty() ? 0 : cg.programAddr[0].at(t)};
+  }
+  ipu::runtime::LoadStats stats = ipu::runtime::loadImage(*d.dev, image);
+  impl_->streams.reset(new ipu::runtime::StreamRegistry(*d.dev));
+  for (const auto &s : cg.streams)
+    impl_->streams->declare(s.id, s.name,
+                            s.toDevice ? ipu::runtime::StreamDirection::HostToDevice
+                                       : ipu::runtime::StreamDirection::DeviceToHost,
+                            s.bytes, s.devAddr);
+  for (auto &[name, f] : impl_->connections)
+    f(*impl_->streams);
+  impl_->phases["load"] = detail::seconds(start);
+  detail::log(detail::LogLevel::Info, "loaded " + std::to_string(stats.tileBytes) + " bytes onto " +
+                                          std::to_string(cg.tiles.size()) + " tiles (" +
+                                          std::to_string(stats.busBytes) + " over the bus)");
+}
+
+void Engine::run(unsigned prog, const std::string &) {
+  auto &dev = impl_->dev();
+  const auto &cg = impl_->cg;
+  if (prog >= cg.programAddr.size())
+    throw ipu::runtime::application_runtime_error("Engine::run(" + std::to_string(prog) + "): the engine has " +
+                                                  std::to_string(cg.programAddr.size()) + " program(s)");
+  auto start = std::chrono::steady_clock::now();
+  for (std::uint32_t t : cg.tiles)
+    dev.check(ipudrv_tile_setup(dev.handle(), t, cg.image.image.entry, cg.programAddr[prog].at(t), 1),
+              "ipudrv_tile_setup");
+  ipu::runtime::RunOptions opts;
+  opts.hostSyncTimeoutSeconds = impl_->option("target.hostSyncTimeout", 300.0);
+  opts.runTimeoutSeconds = impl_->option("debug.runTimeout", 0.0);
+  opts.watchdogKiloInsns = std::uint32_t(impl_->option("debug.watchdogKiloInsns", 0.0));
+  std::mutex m;
+  opts.console = [&](std::uint32_t, const std::string &line) {
+    std::lock_guard<std::mutex> lock(m);
+    impl_->printLine(line);
+  };
+  ipu::runtime::RunResult r = ipu::runtime::runDevice(dev, cg.tiles, impl_->streams.get(), opts);
+  std::cout.flush();
+  impl_->lastCycles = r.cycles;
+  impl_->ran = true;
+  impl_->phases["run"] = detail::seconds(start);
+  detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " + std::to_string(r.cycles) +
+                                          " cycles, " + std::to_string(r.hostSyncs) + " host syncs");
+}
+
+void Engine::connectStream(const std::string &handle, void *p) {
+  std::size_t bytes = impl_->stream(handle).bytes;
+  connectStream(handle, p, static_cast<char *>(p) + bytes);
+}
+
+void Engine::connectStream(const std::string &handle, void *begin, void *end) {
+  impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, begin, end); });
+}
+
+void Engine::connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f) {
+  auto shared = std::make_shared<std::unique_ptr<StreamCallback>>(std::move(f));
+  impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) {
+    if (!*shared)
+      throw ipu::runtime::application_runtime_error("stream '" + handle + "': a callback object can be connected "
+                                                    "to one loaded engine only; connect a new one");
+    r.connect(handle, std::unique_ptr<ipu::runtime::StreamCallback>(new detail::CallbackAdapter(std::move(*shared))));
+  });
+}
+
+void Engine::connectStreamToCallback(const std::string &handle, std::function<void(void *)> f) {
+  impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, f); });
+}
+
+void Engine::readTensor(const std::string &handle, void *buf) {
+  const auto &h = impl_->handle(handle, false);
+  auto &dev = impl_->dev();
+  for (const auto &p : h.pieces)
+    dev.readTile(p.tile, p.addr, static_cast<char *>(buf) + p.hostOffset, p.len);
+}
+
+void Engine::readTensor(const std::string &handle, void *begin, void *end) {
+  const auto &h = impl_->handle(handle, false);
+  std::size_t n = std::size_t(static_cast<char *>(end) - static_cast<char *>(begin));
+  if (n != h.bytes)
+    throw ipu::runtime::application_runtime_error("readTensor('" + handle + "'): the buffer has " +
+                                                  std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes));
+  readTensor(handle, begin);
+}
+
+void Engine::writeTensor(const std::string &handle, const void *buf) {
+  const auto &h = impl_->handle(handle, true);
+  auto &dev = impl_->dev();
+  for (const auto &p : h.pieces)
+    dev.writeTile(p.tile, p.addr, static_cast<const char *>(buf) + p.hostOffset, p.len);
+}
+
+void Engine::writeTensor(const std::string &handle, const void *begin, const void *end) {
+  const auto &h = impl_->handle(handle, true);
+  std::size_t n = std::size_t(static_cast<const char *>(end) - static_cast<const char *>(begin));
+  if (n != h.bytes)
+    throw ipu::runtime::application_runtime_error("writeTensor('" + handle + "'): the buffer has " +
+                                                  std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes));
+  writeTensor(handle, begin);
+}
+
+void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) const {
+  detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles,
+                       opts.contains("showExecutionSteps") && opts.at("showExecutionSteps") == "true");
+}
+
+std::uint64_t Engine::getLastRunCycles() const { return impl_->lastCycles; }
+
+double Engine::getPhaseSeconds(const std::string &phase) const {
+  auto it = impl_->phases.find(phase);
+  return it == impl_->phases.end() ? 0.0 : it->second;
+}
+
+} // namespace poplar

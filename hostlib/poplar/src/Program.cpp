@@ -1,0 +1,162 @@
+// Control programs: each class builds one node of the program tree.
+#include "poplar/Program.hpp"
+
+#include <algorithm>
+
+#include "poplar/exceptions.hpp"
+#include "program_node.hpp"
+
+namespace poplar::program {
+
+using detail::Kind;
+using detail::Node;
+
+static std::shared_ptr<Node> node(Kind k, const std::string &name) {
+  auto n = std::make_shared<Node>();
+  n->kind = k;
+  n->name = name;
+  return n;
+}
+
+Program::Program() : node_(node(Kind::Sequence, "")) {}
+Program::Program(std::shared_ptr<Node> n) : node_(std::move(n)) {}
+Program::~Program() = default;
+bool Program::isEmpty() const { return node_->kind == Kind::Sequence && node_->children.empty(); }
+
+Sequence::Sequence(const std::string &debugName) : Program(node(Kind::Sequence, debugName)) {}
+Sequence::Sequence(std::initializer_list<Program> programs, const std::string &debugName)
+    : Program(node(Kind::Sequence, debugName)) {
+  for (const auto &p : programs)
+    add(p);
+}
+void Sequence::add(const Program &p) {
+  if (p.node().get() == node_.get())
+    throw poplar_error("Sequence::add: a sequence cannot contain itself");
+  node_->children.push_back(p.node());
+}
+
+Execute::Execute(ComputeSet cs, const std::string &debugName) : Program(node(Kind::Execute, debugName)) {
+  if (!cs.valid())
+    throw poplar_error("Execute: invalid compute set (create one with graph.addComputeSet)");
+  node_->cs = cs;
+}
+
+static void checkSameSize(const Tensor &a, std::size_t n, const Type &t, const std::string &what) {
+  if (!a.valid())
+    throw poplar_error(what + ": invalid tensor");
+  if (a.numElements() != n)
+    throw poplar_error(what + ": the tensor has " + std::to_string(a.numElements()) + " elements, the other side " +
+                       std::to_string(n) + "; slice or reshape one of them");
+  if (a.elementType() != t)
+    throw poplar_error(what + ": element types differ (" + a.elementType().toString() + " and " + t.toString() +
+                       "); copies do not convert types");
+}
+
+Copy::Copy(const Tensor &src, const Tensor &dst, bool, const std::string &debugName)
+    : Program(node(Kind::Copy, debugName)) {
+  if (!src.valid() || !dst.valid())
+    throw poplar_error("Copy: invalid tensor");
+  checkSameSize(dst, src.numElements(), src.elementType(), "Copy");
+  node_->src = src;
+  node_->dst = dst;
+}
+
+Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const std::string &debugName)
+    : Program(node(Kind::StreamIn, debugName)) {
+  if (stream.type() != DataStreamType::HostToDeviceFIFO)
+    throw poplar_error("Copy(stream '" + stream.handle() + "', tensor): the stream goes to the host; "
+                       "copy from a stream made by addHostToDeviceFIFO");
+  checkSameSize(dst, stream.numElements(), stream.elementType(), "Copy(stream '" + stream.handle() + "', tensor)");
+  node_->stream = stream;
+  node_->dst = dst;
+}
+
+Copy::Copy(const Tensor &src, const DataStream &stream, bool, const std::string &debugName)
+    : Program(node(Kind::StreamOut, debugName)) {
+  if (stream.type() != DataStreamType::DeviceToHostFIFO)
+    throw poplar_error("Copy(tensor, stream '" + stream.handle() + "'): the stream comes from the host; "
+                       "copy to a stream made by addDeviceToHostFIFO");
+  checkSameSize(src, stream.numElements(), stream.elementType(), "Copy(tensor, stream '" + stream.handle() + "')");
+  node_->stream = stream;
+  node_->src = src;
+}
+
+Repeat::Repeat(unsigned count, const Program &body, const std::string &debugName)
+    : Program(node(Kind::Repeat, debugName)) {
+  node_->count = count;
+  node_->children.push_back(body.node());
+}
+
+static void checkPredicate(const Tensor &p, const std::string &what) {
+  if (!p.valid() || p.numElements() != 1)
+    throw poplar_error(what + ": the predicate must be a tensor of one element");
+  if (p.elementType().isFloatingPoint())
+    throw poplar_error(what + ": the predicate must be an integer or bool tensor, not " +
+                       p.elementType().toString());
+}
+
+RepeatWhileTrue::RepeatWhileTrue(const Program &cond, const Tensor &predicate, const Program &body,
+                                 const std::string &debugName)
+    : Program(node(Kind::WhileTrue, debugName)) {
+  checkPredicate(predicate, "RepeatWhileTrue");
+  node_->src = predicate;
+  node_->children = {cond.node(), body.node()};
+}
+
+RepeatWhileFalse::RepeatWhileFalse(const Program &cond, const Tensor &predicate, const Program &body,
+                                   const std::string &debugName)
+    : Program(node(Kind::WhileFalse, debugName)) {
+  checkPredicate(predicate, "RepeatWhileFalse");
+  node_->src = predicate;
+  node_->children = {cond.node(), body.node()};
+}
+
+If::If(const Tensor &predicate, const Program &thenBody, const Program &elseBody, const std::string &debugName)
+    : Program(node(Kind::If, debugName)) {
+  checkPredicate(predicate, "If");
+  node_->src = predicate;
+  node_->children = {thenBody.node(), elseBody.node()};
+}
+
+Switch::Switch(const Tensor &control, const std::string &debugName) : Switch(control, Sequence(), debugName) {}
+
+Switch::Switch(const Tensor &control, const Program &defaultBody, const std::string &debugName)
+    : Program(node(Kind::Switch, debugName)) {
+  checkPredicate(control, "Switch");
+  node_->src = control;
+  node_->children = {defaultBody.node()};
+}
+
+Switch::Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program>> &cases,
+               const std::string &debugName)
+    : Switch(control, cases, Sequence(), debugName) {}
+
+Switch::Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program>> &cases,
+               const Program &defaultBody, const std::string &debugName)
+    : Switch(control, defaultBody, debugName) {
+  for (const auto &c : cases)
+    add(c.first, c.second);
+}
+
+Switch &Switch::add(std::int32_t value, const Program &body) {
+  auto &v = node_->caseValues;
+  if (std::find(v.begin(), v.end(), value) != v.end())
+    throw poplar_error("Switch::add: case " + std::to_string(value) + " already exists");
+  v.push_back(value);
+  node_->children.insert(node_->children.end() - 1, body.node());
+  return *this;
+}
+
+PrintTensor::PrintTensor(const Tensor &t, const std::string &debugName) : PrintTensor("", t, debugName) {}
+
+PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const std::string &debugName)
+    : Program(node(Kind::Print, debugName.empty() ? title : debugName)) {
+  if (!t.valid())
+    throw poplar_error("PrintTensor(" + title + "): invalid tensor");
+  node_->src = t;
+  node_->name = title;
+}
+
+Sync::Sync(SyncType, const std::string &debugName) : Program(node(Kind::Sync, debugName)) {}
+
+} // namespace poplar::program

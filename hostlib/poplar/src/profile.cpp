@@ -1,0 +1,111 @@
+// Internal: the profile summary printer.
+#include "profile.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+namespace poplar::detail {
+
+namespace {
+
+/// 1234567 -> "1,234,567".
+std::string grouped(std::uint64_t v) {
+  std::string s = std::to_string(v), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0)
+      out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+std::string fixed1(double v) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1) << v;
+  std::string s = os.str();
+  auto dot = s.find('.');
+  return grouped(std::uint64_t(v)) + s.substr(dot);
+}
+
+} // namespace
+
+void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
+                  bool showSteps) {
+  out << "Target:\n"
+      << "  Number of IPUs:         " << target.getNumIPUs() << "\n"
+      << "  Tiles per IPU:          " << grouped(target.getTilesPerIPU()) << "\n"
+      << "  Total Tiles:            " << grouped(target.getNumTiles()) << "\n"
+      << "  Memory Per-Tile:        " << fixed1(target.getBytesPerTile() / 1024.0) << " kB\n"
+      << "  Total Memory:           " << fixed1(double(target.getMemoryBytes()) / (1024.0 * 1024.0)) << " MB\n"
+      << "  Clock Speed (approx):   " << fixed1(target.getTileClockFrequency() / 1e6) << " MHz\n"
+      << "  Board:                  " << cg.board.name << " (" << toString(target.getTargetType()) << ")\n\n";
+  out << "Graph:\n"
+      << "  Number of vertices:     " << std::setw(12) << grouped(cg.numVertices) << "\n"
+      << "  Number of edges:        " << std::setw(12) << grouped(cg.numEdges) << "\n"
+      << "  Number of variables:    " << std::setw(12) << grouped(cg.numVars) << "\n"
+      << "  Number of compute sets: " << std::setw(12) << grouped(cg.numComputeSets) << "\n\n";
+
+  std::uint64_t dataTotal = 0, maxUsed = 0;
+  std::uint32_t maxTile = 0;
+  std::vector<std::uint64_t> perTile;
+  for (const auto &[t, td] : cg.tileData) {
+    std::uint64_t used = td.bytes.size() + cg.image.codeBytes;
+    perTile.push_back(used);
+    dataTotal += td.bytes.size();
+    if (used > maxUsed) {
+      maxUsed = used;
+      maxTile = t;
+    }
+  }
+  out << "Memory Usage:\n"
+      << "  Total (tiles in use, including code):  " << grouped(dataTotal + cg.image.codeBytes * cg.tiles.size())
+      << " B\n"
+      << "    Code, runtime, heap (each tile):     " << grouped(cg.image.codeBytes) << " B\n"
+      << "    Stacks (each tile):                  "
+      << grouped(cg.board.bytes_per_tile - (cg.image.freeEnd - 0x00100000u)) << " B\n"
+      << "  By Data Type:\n";
+  for (const auto &[cat, bytes] : cg.bytesByCategory)
+    out << "      " << std::left << std::setw(28) << (cat + ":") << std::right << std::setw(14) << grouped(bytes)
+        << " B\n";
+  out << "\n  By Tile (Including Code):\n"
+      << "    Range (KB) Histogram                                    Count (tiles)\n";
+  if (!perTile.empty()) {
+    std::uint64_t lo = *std::min_element(perTile.begin(), perTile.end()) / 1024;
+    std::uint64_t hi = maxUsed / 1024 + 1;
+    std::uint64_t width = std::max<std::uint64_t>(1, (hi - lo + 15) / 16);
+    std::vector<unsigned> counts((hi - lo + width - 1) / width, 0);
+    for (auto u : perTile)
+      counts[std::min<std::size_t>((u / 1024 - lo) / width, counts.size() - 1)]++;
+    unsigned peak = *std::max_element(counts.begin(), counts.end());
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      unsigned stars = counts[i] ? std::max(1u, unsigned(40.0 * counts[i] / peak)) : 0;
+      out << "    " << std::setw(4) << lo + i * width << " - " << std::setw(4) << lo + (i + 1) * width << " "
+          << std::left << std::setw(42) << std::string(stars, '*') << std::right << std::setw(6) << counts[i]
+          << "\n";
+    }
+  }
+  out << "\n    Maximum: " << grouped(maxUsed) << " (" << fixed1(maxUsed / 1024.0) << " K) on tile " << maxTile << "\n"
+      << "    Tiles in use: " << cg.tiles.size() << " of " << target.getNumTiles() << "\n"
+      << "    0 tile(s) out of memory\n\n";
+
+  out << "Execution:\n";
+  if (!ran) {
+    out << "  (no run yet)\n";
+  } else {
+    double secs = double(cycles) / target.getTileClockFrequency();
+    out << "  Total cycles:                          " << grouped(cycles) << " (approx " << fixed1(secs * 1e6)
+        << " us)\n"
+        << "  Exchanged on the tiles:                " << grouped(cg.exchangeBytes) << " B (per execution of each "
+        << "step)\n";
+  }
+  for (std::size_t p = 0; p < cg.steps.size(); ++p) {
+    out << "  Program " << p << ": " << cg.steps[p].size() << " steps\n";
+    if (showSteps)
+      for (const auto &s : cg.steps[p])
+        out << "    " << std::string(2 * s.depth, ' ') << s.what << (s.bytes ? " " + grouped(s.bytes) + " B" : "")
+            << "\n";
+  }
+}
+
+} // namespace poplar::detail
