@@ -29,7 +29,8 @@ mpfr_rnd_t mpfr_mode(unsigned rm) {
   }
 }
 
-// RAII holder for one MPFR variable.
+// RAII holder for one MPFR variable. The oracle is single-threaded, so hot
+// functions keep theirs in statics.
 struct Var {
   mpfr_t v;
   explicit Var(mpfr_prec_t p) { mpfr_init2(v, p); }
@@ -55,7 +56,7 @@ void make_odd(mpfr_t x, int ternary) {
 // Rounds X to binary32 in a directed or nearest-even mode with IEEE flags;
 // tininess is judged on the 24-bit result with an unbounded exponent.
 Result round_mpfr_mode(mpfr_t x, mpfr_rnd_t rnd) {
-  Var r(24), min_normal(24);
+  static Var r(24), min_normal(24);  // static: MPFR allocation dominates otherwise
   mpfr_set_ui_2exp(min_normal.v, 1, -126, MPFR_RNDN);
   int t = mpfr_set(r.v, x, rnd);
   bool tiny = !mpfr_zero_p(r.v) && mpfr_cmpabs(r.v, min_normal.v) < 0;
@@ -83,12 +84,12 @@ Result round_rmm(mpfr_t x) {
     bool neg = z.bits >> 31;
     double lo = std::bit_cast<float>(z.bits);
     double hi = is_inf(away) ? std::ldexp(neg ? -1.0 : 1.0, 128) : double(std::bit_cast<float>(away));
-    Var mid(kWide);
+    static Var mid(kWide);
     mpfr_set_d(mid.v, (lo + hi) / 2, MPFR_RNDN);
     if (mpfr_cmpabs(x, mid.v) >= 0) r.bits = away;
     r.flags = NX;
     if (is_inf(r.bits)) r.flags |= OF;
-    Var tiny_bound(kWide);  // 24-bit RMM result below 2^-126 iff |X| < 2^-126 - 2^-151
+    static Var tiny_bound(kWide);  // 24-bit RMM result below 2^-126 iff |X| < 2^-126 - 2^-151
     mpfr_set_ui_2exp(tiny_bound.v, (uint64_t(1) << 25) - 1, -151, MPFR_RNDN);
     if (mpfr_cmpabs(x, tiny_bound.v) < 0) r.flags |= UF;
   }
@@ -132,7 +133,7 @@ bool nan_operand(Op op, uint32_t a, uint32_t b, uint32_t c, Result *r) {
 Result arith(Op op, uint32_t a, uint32_t b, uint32_t c, unsigned rm) {
   Result r;
   if (nan_operand(op, a, b, c, &r)) return r;
-  Var A(24), B(24), C(24), X(kWide);
+  static Var A(24), B(24), C(24), X(kWide);
   set_float(A.v, a);
   set_float(B.v, b);
   set_float(C.v, c);

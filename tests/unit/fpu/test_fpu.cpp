@@ -38,7 +38,7 @@ struct PathGuard {
 
 constexpr unsigned kModes = 5;
 // Random cases per op and rounding mode; keeps the sanitizer build well under 20 s.
-constexpr int kRandomPerMode = 12000;
+constexpr int kRandomPerMode = 25000;
 
 // Operands that exercise every class and the rounding/overflow/underflow boundaries.
 const std::vector<uint32_t> kSpecials = {
