@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "iova.h"
+#include "mmio.h"
 #include "vfio_sysfs.h"
 
 /* IOVAs above 4 GiB stay clear of the MSI window and low reserved ranges;
@@ -231,40 +232,15 @@ static int vfio_reg_write(struct ipudrv_transport *t, uint32_t offset, uint32_t 
     return 0;
 }
 
-/* Byte accesses up to 8-byte alignment, then 64-bit accesses: MMIO must not
- * see the wide or unaligned accesses memcpy might make. */
 static int vfio_window_read(struct ipudrv_transport *t, uint32_t offset, void *buf, size_t len)
 {
-    volatile uint8_t *w = vt(t)->bar2;
-    uint8_t *p = buf;
-    while (len) {
-        if (offset % 8 == 0 && len >= 8) {
-            uint64_t v = *(volatile uint64_t *)(w + offset);
-            memcpy(p, &v, 8);
-            p += 8, offset += 8, len -= 8;
-        } else {
-            *p++ = w[offset++];
-            len--;
-        }
-    }
+    ipudrv_mmio_read(vt(t)->bar2, offset, buf, len);
     return 0;
 }
 
 static int vfio_window_write(struct ipudrv_transport *t, uint32_t offset, const void *buf, size_t len)
 {
-    volatile uint8_t *w = vt(t)->bar2;
-    const uint8_t *p = buf;
-    while (len) {
-        if (offset % 8 == 0 && len >= 8) {
-            uint64_t v;
-            memcpy(&v, p, 8);
-            *(volatile uint64_t *)(w + offset) = v;
-            p += 8, offset += 8, len -= 8;
-        } else {
-            w[offset++] = *p++;
-            len--;
-        }
-    }
+    ipudrv_mmio_write(vt(t)->bar2, offset, buf, len);
     return 0;
 }
 

@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "iova.h"
+#include "mmio.h"
 #include "test_env.h"
 #include "vfio_sysfs.h"
 
@@ -97,6 +98,26 @@ static void test_iova(void **state)
     assert_int_equal(ipudrv_iova_alloc(&a, 0x1000, 3, &x), -EINVAL);
     assert_int_equal(ipudrv_iova_free(&a, 0x12345), -ENOENT);
     ipudrv_iova_destroy(&a);
+}
+
+static void test_mmio_copies(void **state)
+{
+    (void)state;
+    _Alignas(8) uint8_t bar[64];
+    uint8_t src[40], dst[40];
+    for (unsigned i = 0; i < sizeof src; i++)
+        src[i] = (uint8_t)(i + 1);
+    /* every head/tail alignment around the 8-byte body */
+    for (uint32_t off = 0; off < 9; off++)
+        for (size_t len = 0; len <= 30; len++) {
+            memset(bar, 0xee, sizeof bar);
+            ipudrv_mmio_write(bar, off, src, len);
+            for (uint32_t i = 0; i < sizeof bar; i++)
+                assert_int_equal(bar[i], i >= off && i < off + len ? src[i - off] : 0xee);
+            memset(dst, 0, sizeof dst);
+            ipudrv_mmio_read(bar, off, dst, len);
+            assert_memory_equal(dst, src, len);
+        }
 }
 
 static void test_discovery_env(void **state)
@@ -221,6 +242,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_iova),
+        cmocka_unit_test(test_mmio_copies),
         cmocka_unit_test(test_discovery_env),
         cmocka_unit_test(test_discovery_pci),
         cmocka_unit_test(test_vfio_sysfs),
