@@ -219,16 +219,21 @@ uint32_t fma_t(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t &flags)
   return finish(r, sign_of_residual(residual), rm, flags, [&] { return soft::fma(a, b, c, rm, flags); });
 }
 
-bool host_has(const char *feature) {
+// libgcc's checks include the OS having enabled the AVX / AVX-512 register state.
+bool cpu_has_fma() {
   __builtin_cpu_init();
-  if (feature[0] == 'f') return __builtin_cpu_supports("fma");
+  return __builtin_cpu_supports("fma");
+}
+
+bool cpu_has_avx512f() {
+  __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f");
 }
 
-// libgcc's checks include the OS having enabled the AVX / AVX-512 register state.
-const bool kHostFma = host_has("fma");
-const bool kHostAvx512 = host_has("avx512f");
+const bool kHostFma = cpu_has_fma();
+const bool kHostAvx512 = cpu_has_avx512f();
 
+// Picks the template instance for the active path (a well-predicted branch).
 #define IPU_FAST_DISPATCH(fn, ...)                                                             \
   (detail::g_path == Path::Evex ? fn<EvexEnv, EvexOps>(__VA_ARGS__) : fn<SseEnv, SseOps>(__VA_ARGS__))
 
