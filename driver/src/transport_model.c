@@ -79,7 +79,13 @@ static int model_open(const struct ipudrv_node *node, const struct ipu_board *bo
     m->base.ops = &ipudrv_transport_model;
     m->budget = 4096;
     struct ipu_backend_host host = {.opaque = m, .dma_read = host_dma_read, .dma_write = host_dma_write};
-    int rc = ipu_model_create(board, &host, NULL, &m->card);
+    /* Debugging knobs of the model, from the environment. */
+    struct ipu_backend_options options = {0};
+    const char *threads = getenv("IPU_EMU_HOST_THREADS"), *trace = getenv("IPU_EMU_TRACE");
+    if (threads && *threads)
+        options.host_threads = (unsigned)strtoul(threads, NULL, 10);
+    options.trace = trace && *trace && strcmp(trace, "0") != 0;
+    int rc = ipu_model_create(board, &host, &options, &m->card);
     if (rc) {
         snprintf(err, err_len, "the card model refused board '%s' (%s)", board ? board->name : "?",
                  ipudrv_strerror(rc));
