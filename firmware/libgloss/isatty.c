@@ -5,6 +5,6 @@ int _isatty(int fd)
 {
     if (ipu_gloss_is_console(fd))
         return 1;
-    errno = EBADF;
+    ipu_gloss_set_errno(EBADF);
     return 0;
 }

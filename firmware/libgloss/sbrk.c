@@ -14,7 +14,7 @@ void *_sbrk(ptrdiff_t increment)
     if (brk == NULL)
         brk = __ipu_heap_start;
     if (increment > __ipu_heap_end - brk || increment < __ipu_heap_start - brk) {
-        errno = ENOMEM;
+        ipu_gloss_set_errno(ENOMEM);
         return (void *)-1;
     }
     char *old = brk;

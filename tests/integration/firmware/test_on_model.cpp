@@ -93,6 +93,22 @@ void test_exit_code_reaches_host(void **)
     }
 }
 
+// The libgloss port: bounded heap, ENOSYS, console descriptors (syscalls.c checks, exit code = failures).
+void test_syscalls(void **)
+{
+    Harness h("tiny");
+    arm_watchdog(h);
+    h.load_elf(elf("fw_syscalls"), {0});
+    RunResult r = h.run();
+    expect_clean_exit(r, 1);
+    const std::string out = console_of(r, 0);
+    if (r.exit_code[0] != 0)
+        print_error("%s", out.c_str());
+    assert_int_equal(r.exit_code[0], 0);
+    assert_true(out.rfind("raw write\nheap 8192 bytes, malloc got ", 0) == 0);
+    assert_true(out.find("syscalls bad=0x0\n") != std::string::npos);
+}
+
 // A runtime image started with boot arg 0 has no program to run.
 void test_runtime_image_without_program_aborts(void **)
 {
@@ -396,6 +412,7 @@ int main()
         cmocka_unit_test(test_printf_from_every_tile),
         cmocka_unit_test(test_cxx_static_constructors_and_destructors),
         cmocka_unit_test(test_exit_code_reaches_host),
+        cmocka_unit_test(test_syscalls),
         cmocka_unit_test(test_runtime_image_without_program_aborts),
         cmocka_unit_test(test_control_program_every_opcode),
         cmocka_unit_test(test_fault_records),
