@@ -11,21 +11,21 @@ namespace poplar::program {
 using detail::Kind;
 using detail::Node;
 
-static std::shared_ptr<Node> node(Kind k, const std::string &name) {
+static std::shared_ptr<Node> makeNode(Kind k, const std::string &name) {
   auto n = std::make_shared<Node>();
   n->kind = k;
   n->name = name;
   return n;
 }
 
-Program::Program() : node_(node(Kind::Sequence, "")) {}
+Program::Program() : node_(makeNode(Kind::Sequence, "")) {}
 Program::Program(std::shared_ptr<Node> n) : node_(std::move(n)) {}
 Program::~Program() = default;
 bool Program::isEmpty() const { return node_->kind == Kind::Sequence && node_->children.empty(); }
 
-Sequence::Sequence(const std::string &debugName) : Program(node(Kind::Sequence, debugName)) {}
+Sequence::Sequence(const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {}
 Sequence::Sequence(std::initializer_list<Program> programs, const std::string &debugName)
-    : Program(node(Kind::Sequence, debugName)) {
+    : Program(makeNode(Kind::Sequence, debugName)) {
   for (const auto &p : programs)
     add(p);
 }
@@ -35,7 +35,7 @@ void Sequence::add(const Program &p) {
   node_->children.push_back(p.node());
 }
 
-Execute::Execute(ComputeSet cs, const std::string &debugName) : Program(node(Kind::Execute, debugName)) {
+Execute::Execute(ComputeSet cs, const std::string &debugName) : Program(makeNode(Kind::Execute, debugName)) {
   if (!cs.valid())
     throw poplar_error("Execute: invalid compute set (create one with graph.addComputeSet)");
   node_->cs = cs;
@@ -53,7 +53,7 @@ static void checkSameSize(const Tensor &a, std::size_t n, const Type &t, const s
 }
 
 Copy::Copy(const Tensor &src, const Tensor &dst, bool, const std::string &debugName)
-    : Program(node(Kind::Copy, debugName)) {
+    : Program(makeNode(Kind::Copy, debugName)) {
   if (!src.valid() || !dst.valid())
     throw poplar_error("Copy: invalid tensor");
   checkSameSize(dst, src.numElements(), src.elementType(), "Copy");
@@ -62,7 +62,7 @@ Copy::Copy(const Tensor &src, const Tensor &dst, bool, const std::string &debugN
 }
 
 Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const std::string &debugName)
-    : Program(node(Kind::StreamIn, debugName)) {
+    : Program(makeNode(Kind::StreamIn, debugName)) {
   if (stream.type() != DataStreamType::HostToDeviceFIFO)
     throw poplar_error("Copy(stream '" + stream.handle() + "', tensor): the stream goes to the host; "
                        "copy from a stream made by addHostToDeviceFIFO");
@@ -72,7 +72,7 @@ Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const std::string 
 }
 
 Copy::Copy(const Tensor &src, const DataStream &stream, bool, const std::string &debugName)
-    : Program(node(Kind::StreamOut, debugName)) {
+    : Program(makeNode(Kind::StreamOut, debugName)) {
   if (stream.type() != DataStreamType::DeviceToHostFIFO)
     throw poplar_error("Copy(tensor, stream '" + stream.handle() + "'): the stream comes from the host; "
                        "copy to a stream made by addDeviceToHostFIFO");
@@ -82,7 +82,7 @@ Copy::Copy(const Tensor &src, const DataStream &stream, bool, const std::string 
 }
 
 Repeat::Repeat(unsigned count, const Program &body, const std::string &debugName)
-    : Program(node(Kind::Repeat, debugName)) {
+    : Program(makeNode(Kind::Repeat, debugName)) {
   node_->count = count;
   node_->children.push_back(body.node());
 }
@@ -97,7 +97,7 @@ static void checkPredicate(const Tensor &p, const std::string &what) {
 
 RepeatWhileTrue::RepeatWhileTrue(const Program &cond, const Tensor &predicate, const Program &body,
                                  const std::string &debugName)
-    : Program(node(Kind::WhileTrue, debugName)) {
+    : Program(makeNode(Kind::WhileTrue, debugName)) {
   checkPredicate(predicate, "RepeatWhileTrue");
   node_->src = predicate;
   node_->children = {cond.node(), body.node()};
@@ -105,14 +105,14 @@ RepeatWhileTrue::RepeatWhileTrue(const Program &cond, const Tensor &predicate, c
 
 RepeatWhileFalse::RepeatWhileFalse(const Program &cond, const Tensor &predicate, const Program &body,
                                    const std::string &debugName)
-    : Program(node(Kind::WhileFalse, debugName)) {
+    : Program(makeNode(Kind::WhileFalse, debugName)) {
   checkPredicate(predicate, "RepeatWhileFalse");
   node_->src = predicate;
   node_->children = {cond.node(), body.node()};
 }
 
 If::If(const Tensor &predicate, const Program &thenBody, const Program &elseBody, const std::string &debugName)
-    : Program(node(Kind::If, debugName)) {
+    : Program(makeNode(Kind::If, debugName)) {
   checkPredicate(predicate, "If");
   node_->src = predicate;
   node_->children = {thenBody.node(), elseBody.node()};
@@ -121,7 +121,7 @@ If::If(const Tensor &predicate, const Program &thenBody, const Program &elseBody
 Switch::Switch(const Tensor &control, const std::string &debugName) : Switch(control, Sequence(), debugName) {}
 
 Switch::Switch(const Tensor &control, const Program &defaultBody, const std::string &debugName)
-    : Program(node(Kind::Switch, debugName)) {
+    : Program(makeNode(Kind::Switch, debugName)) {
   checkPredicate(control, "Switch");
   node_->src = control;
   node_->children = {defaultBody.node()};
@@ -150,13 +150,13 @@ Switch &Switch::add(std::int32_t value, const Program &body) {
 PrintTensor::PrintTensor(const Tensor &t, const std::string &debugName) : PrintTensor("", t, debugName) {}
 
 PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const std::string &debugName)
-    : Program(node(Kind::Print, debugName.empty() ? title : debugName)) {
+    : Program(makeNode(Kind::Print, debugName.empty() ? title : debugName)) {
   if (!t.valid())
     throw poplar_error("PrintTensor(" + title + "): invalid tensor");
   node_->src = t;
   node_->name = title;
 }
 
-Sync::Sync(SyncType, const std::string &debugName) : Program(node(Kind::Sync, debugName)) {}
+Sync::Sync(SyncType, const std::string &debugName) : Program(makeNode(Kind::Sync, debugName)) {}
 
 } // namespace poplar::program

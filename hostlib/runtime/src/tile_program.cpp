@@ -87,6 +87,12 @@ LoadStats TileProgram::reload() {
   return load(image, tiles);
 }
 
+HostBuffer &TileProgram::mapHostBuffer(std::size_t bytes, HostAccess access, std::uint32_t devAddr) {
+  buffers_.emplace_back(new HostBuffer(device_, bytes, access, devAddr,
+                                       "host-exchange buffer " + std::to_string(buffers_.size())));
+  return *buffers_.back();
+}
+
 void TileProgram::setBootArg(std::uint32_t tile, std::uint32_t value) { bootArgs_[tile] = value; }
 
 RunResult TileProgram::run(const RunOptions &options) {

@@ -48,6 +48,10 @@ inline std::uint32_t addi(std::uint32_t rd, std::uint32_t rs1, std::int32_t imm)
 inline std::uint32_t add(std::uint32_t rd, std::uint32_t rs1, std::uint32_t rs2) {
   return (rs2 << 20) | (rs1 << 15) | (rd << 7) | 0x33;
 }
+/// slli rd, rs1, shamt
+inline std::uint32_t slli(std::uint32_t rd, std::uint32_t rs1, std::uint32_t shamt) {
+  return itype(0x13, 1, rd, rs1, std::int32_t(shamt & 31));
+}
 inline std::uint32_t lui(std::uint32_t rd, std::uint32_t imm20) { return (imm20 << 12) | (rd << 7) | 0x37; }
 inline std::uint32_t lw(std::uint32_t rd, std::uint32_t rs1, std::int32_t imm) { return itype(0x03, 2, rd, rs1, imm); }
 inline std::uint32_t lbu(std::uint32_t rd, std::uint32_t rs1, std::int32_t imm) { return itype(0x03, 4, rd, rs1, imm); }

@@ -74,6 +74,19 @@ inline std::vector<std::uint8_t> hangOnTile2() {
   return image(a);
 }
 
+/// Every tile stores (tile id + 100) at kData and sends that word by host exchange straight to host memory at
+/// device address a0 + 4 * tile (no host sync), then exits 0.
+inline std::vector<std::uint8_t> hostExchangeIds() {
+  Asm a;
+  a << rv::csrr(rv::t0, IPU_CSR_TILE_ID) << rv::addi(rv::t2, rv::t0, 100);
+  a.li(rv::t1, kData);
+  a << rv::sw(rv::t2, rv::t1, 0) << rv::csrw(IPU_CSR_HX_TILE_ADDR, rv::t1);
+  a << rv::slli(rv::t0, rv::t0, 2) << rv::add(rv::t0, rv::t0, rv::a0) << rv::csrw(IPU_CSR_HX_DEV_ADDR, rv::t0);
+  a.csrwi32(IPU_CSR_HX_START, 4u | 0x80000000u);
+  exitWith(a, rv::zero);
+  return image(a);
+}
+
 /// a0 times: a stream copy in (stream 1, 16 bytes, to kData), add 1 to each of the 4 words, a stream copy out
 /// (stream 2, 16 bytes, from kData); then exit 0. Meant for one tile. If `firstSync` is given, the first sync uses
 /// it instead of stream 1's id (to provoke an undeclared-stream error).

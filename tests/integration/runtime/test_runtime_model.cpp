@@ -360,6 +360,42 @@ void test_streams_unmapped_on_teardown(void **) {
   assert_int_equal(after.xlat_used, before.xlat_used);
 }
 
+void test_host_exchange_buffer(void **) {
+  ipudrv_info before, after;
+  assert_int_equal(ipudrv_get_info(dev().handle(), &before), 0);
+  {
+    TileProgram prog(dev());
+    HostBuffer &buf = prog.mapHostBuffer(16, HostAccess::DeviceWrites);
+    for (std::uint32_t t = 0; t < 4; ++t)
+      prog.setBootArg(t, buf.deviceAddress());
+    prog.load(parse(programs::hostExchangeIds(), "hx"), {0, 1, 2, 3});
+    assert_int_equal(prog.run().exitCode(), 0);
+    std::uint32_t got[4];
+    std::memcpy(got, buf.data(), 16);
+    for (std::uint32_t t = 0; t < 4; ++t)
+      assert_int_equal(got[t], 100 + t);
+    // A buffer the card may only read: the tiles' writes fault with a permission error, recoverably.
+    HostBuffer &ro = prog.mapHostBuffer(16, HostAccess::DeviceReads);
+    for (std::uint32_t t = 0; t < 4; ++t)
+      prog.setBootArg(t, ro.deviceAddress());
+    prog.reload();
+    try {
+      prog.run();
+      fail_msg("write through a read-only translation entry");
+    } catch (const recoverable_runtime_error &err) {
+      ASSERT_CONTAINS(err.what(), "XLAT_PERMISSION");
+    }
+    try {
+      prog.mapHostBuffer((128u << 20) + 1, HostAccess::Both);
+      fail_msg("129 MiB host buffer mapped");
+    } catch (const application_runtime_error &err) {
+      ASSERT_CONTAINS(err.what(), "exceed the 128 MiB");
+    }
+  }
+  assert_int_equal(ipudrv_get_info(dev().handle(), &after), 0);
+  assert_int_equal(after.xlat_used, before.xlat_used); // unmapped on teardown
+}
+
 // ---- hangs, faults and recovery ----------------------------------------------------------------------------------
 
 void test_hang_is_diagnosed_then_recovered(void **) {
@@ -491,6 +527,7 @@ int main(void) {
       cmocka_unit_test_setup(test_undeclared_sync_id, setup),
       cmocka_unit_test_setup(test_host_sync_timeout_in_callback, setup),
       cmocka_unit_test_setup(test_streams_unmapped_on_teardown, setup),
+      cmocka_unit_test_setup(test_host_exchange_buffer, setup),
       cmocka_unit_test_setup(test_hang_is_diagnosed_then_recovered, setup),
       cmocka_unit_test_setup(test_fault_reset_reload_run, setup),
       cmocka_unit_test_setup(test_firmware_fault_then_hello, setup),

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ipu_runtime/device.hpp"
+#include "ipu_runtime/host_buffer.hpp"
 #include "ipu_runtime/loader.hpp"
 #include "ipu_runtime/run.hpp"
 #include "ipu_runtime/streams.hpp"
@@ -55,6 +56,11 @@ public:
   /// The program's streams: declare them (before or after load) and connect them before run().
   StreamRegistry &streams() noexcept { return *streams_; }
 
+  /// Maps a host buffer the tiles reach directly with host exchange (the HX_* CSRs), at device address `devAddr`
+  /// (0: anywhere; read the address from HostBuffer::deviceAddress() and hand it to the tiles, e.g. as a boot
+  /// argument). The program owns it and unmaps it when destroyed. Limits as for HostBuffer (128 MiB).
+  HostBuffer &mapHostBuffer(std::size_t bytes, HostAccess access, std::uint32_t devAddr = 0);
+
   /// Runs the loaded tiles until they all exit (see runDevice() for the errors). Throws application_runtime_error
   /// when nothing is loaded or the device was reset since the load (call reload()).
   RunResult run(const RunOptions &options = RunOptions());
@@ -71,6 +77,7 @@ public:
 private:
   Device &device_;
   std::unique_ptr<StreamRegistry> streams_;
+  std::vector<std::unique_ptr<HostBuffer>> buffers_;
   TileImage image_;
   std::vector<std::uint32_t> tiles_;
   std::map<std::uint32_t, std::uint32_t> bootArgs_;
