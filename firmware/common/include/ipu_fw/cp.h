@@ -165,6 +165,13 @@ static inline uint32_t ipu_cp_switch_words(const struct ipu_cp_insn *insn, uint3
  * offset. Returns IPU_CP_OK or an error. */
 int ipu_cp_validate(const uint32_t *prog, size_t nwords, size_t *bad_pc);
 
+/* Writes a listing of the program (one instruction per line: word offset,
+ * name, operands; bodies indented) into buf, NUL-terminated and truncated to
+ * len like snprintf. Stops after the top-level END, or at the first word that
+ * does not decode (that line names the error). Returns the length the whole
+ * listing needs. For debugging graph programs and error messages. */
+size_t ipu_cp_format(const uint32_t *prog, size_t nwords, char *buf, size_t len);
+
 /* The contract's name of an opcode ("SYNC"), or NULL if unknown. */
 const char *ipu_cp_opcode_name(uint32_t opcode);
 
