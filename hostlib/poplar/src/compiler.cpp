@@ -53,12 +53,6 @@ struct Step {
   std::vector<std::uint32_t> caseValues;
 };
 
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-
 class Compiler {
 public:
   explicit Compiler(const GraphImpl &g) : g_(g) {}
