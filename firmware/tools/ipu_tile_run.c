@@ -20,6 +20,9 @@
 
 enum { EXIT_FAULT = 125, EXIT_BAD_ELF = 126, EXIT_USAGE = 127 };
 
+/* How long to let the card run between console drains. */
+enum { CONSOLE_SLICE_MS = 20 };
+
 struct options {
     unsigned device;
     const char *tiles;  /* "0,2-3" or NULL for every tile */
@@ -204,11 +207,17 @@ static int run(ipudrv_device *dev, const struct options *o, const unsigned char 
         fprintf(stderr, "ipu-tile-run: start: %s\n", ipudrv_last_error(dev));
         goto out;
     }
-    for (;;) {
+    /* Wait in short slices: the console FIFO is finite, and bytes that do not
+     * fit are lost, so it is drained while the tiles run. */
+    for (int waited_ms = 0;;) {
         struct ipudrv_event ev;
-        int rc = ipudrv_wait(dev, o->timeout_ms, &ev);
+        int slice_ms = o->timeout_ms - waited_ms < CONSOLE_SLICE_MS ? o->timeout_ms - waited_ms : CONSOLE_SLICE_MS;
+        int rc = ipudrv_wait(dev, slice_ms, &ev);
         console_drain(dev, &c);
         if (rc == -ETIMEDOUT) {
+            waited_ms += slice_ms;
+            if (waited_ms < o->timeout_ms)
+                continue;
             fprintf(stderr, "ipu-tile-run: timed out:\n%s\n", ipudrv_last_error(dev));
             goto out;
         }
@@ -242,6 +251,9 @@ static int run(ipudrv_device *dev, const struct options *o, const unsigned char 
         if (status == 0 && st.exit_code != 0)
             status = (st.exit_code & 0xffu) ? (int)(st.exit_code & 0xffu) : 1;
     }
+    struct ipudrv_info info;
+    if (ipudrv_get_info(dev, &info) == 0 && info.console_lost != 0)
+        fprintf(stderr, "ipu-tile-run: warning: the card dropped %u console bytes (FIFO full)\n", info.console_lost);
 out:
     for (unsigned t = 0; c.line && t < tiles; t++)
         free(c.line[t]);
