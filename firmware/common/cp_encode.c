@@ -1,7 +1,7 @@
 /* Control-program encoder: appends contract-encoded instructions to a word buffer. */
 #include "ipu_fw/cp.h"
 
-/* Body-length slots (operand index) of the structured instructions' parts. */
+/* Which body of a structured instruction is open (ipu_cp_mark.part). */
 enum { PART_FIRST = 0, PART_SECOND = 1 };
 
 static void fail(struct ipu_cp_builder *b, int status)
