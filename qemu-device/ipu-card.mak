@@ -1,0 +1,8 @@
+# Devices of the ipu-emu QEMU build (configs/devices/x86_64-softmmu/ipu-card.mak):
+# what the tests and `make qemu-shell` need, nothing else.
+CONFIG_Q35=y
+CONFIG_VTD=y
+CONFIG_PCIE_PORT=y
+CONFIG_IPU_CARD=y
+CONFIG_SERIAL=y
+CONFIG_SERIAL_ISA=y

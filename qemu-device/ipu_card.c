@@ -1,0 +1,508 @@
+/*
+ * ipu-card: the ipu-emu virtual IPU as a PCIe endpoint (QOM/PCI glue only).
+ *
+ * The card itself -- registers, tiles, DMA engine, translation table -- lives
+ * behind the device backend interface (contract/include/ipu_card/backend.h):
+ * today the functional model (qemu-device/core), later the RTL harness. This
+ * file only connects it to QEMU: BARs, MSI-X with INTx fallback, DMA through
+ * pci_dma_read/write (so a virtual IOMMU translates it), reset, trace events,
+ * guest-error logging and a worker thread that lets simulated time pass.
+ *
+ * Locking: every call into the backend happens with the BQL held (MMIO
+ * dispatch holds it; the worker takes it around each small advance budget).
+ * One lock order (BQL, then the backend's own lock) means the backend's host
+ * callbacks may call pci_dma_* and msix_notify without deadlock, and a vCPU
+ * touching the card waits for at most one budget.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "qemu/thread.h"
+#include "qapi/error.h"
+#include "hw/pci/pci.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "qom/object.h"
+#include "trace.h"
+
+#include "ipu_board.h"
+#include "ipu_card/backend.h"
+#include "ipu_card/hw.h"
+#include "ipu_model/model.h"
+
+#define TYPE_IPU_CARD "ipu-card"
+OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
+
+/* MSI-X table at the start of BAR4, pending-bit array in its upper half. */
+#define IPU_CARD_MSIX_PBA_OFFSET (IPU_BAR_MSIX_SIZE / 2)
+
+struct IpuCardState {
+    PCIDevice pdev;
+    MemoryRegion regs;
+    MemoryRegion tilemem;
+    MemoryRegion msix_bar;
+
+    /* Properties. */
+    char *backend_name;
+    char *board_name;
+    char *board_path;
+    uint32_t budget;
+    uint32_t host_threads;
+    bool msix_wanted;
+
+    struct ipu_board board;
+    struct ipu_backend *card;
+    bool msix_ok;
+    bool in_dma;           /* a DMA of ours is on the bus: catches re-entry */
+    bool dma_start_pending; /* DMA_CTRL.START accepted, not yet run */
+
+    QemuThread thread;
+    QemuMutex thr_mutex;
+    QemuCond thr_cond;
+    bool kicked;
+    bool stopping;
+};
+
+/* Helpers ------------------------------------------------------------------ */
+
+static uint32_t ipu_card_reg(IpuCardState *s, uint32_t offset)
+{
+    uint64_t v = 0;
+    s->card->ops->bar_read(s->card, IPU_BAR_REGS, offset, 4, &v);
+    return (uint32_t)v;
+}
+
+/* INTx is level-triggered: asserted while an unmasked cause is pending. */
+static void ipu_card_update_intx(IpuCardState *s)
+{
+    bool level = false;
+    if (!msix_enabled(&s->pdev)) {
+        level = (ipu_card_reg(s, IPU_REG_IRQ_STATUS) & ipu_card_reg(s, IPU_REG_IRQ_MASK)) != 0;
+    }
+    pci_set_irq(&s->pdev, level);
+}
+
+static void ipu_card_kick(IpuCardState *s)
+{
+    qemu_mutex_lock(&s->thr_mutex);
+    s->kicked = true;
+    qemu_cond_signal(&s->thr_cond);
+    qemu_mutex_unlock(&s->thr_mutex);
+}
+
+/* Does [addr, addr+len) touch one of the card's own BARs? */
+static bool ipu_card_hits_own_bar(IpuCardState *s, uint64_t addr, size_t len)
+{
+    static const struct { int bar; uint64_t size; } bars[] = {
+        { IPU_BAR_REGS, IPU_BAR_REGS_SIZE },
+        { IPU_BAR_TILEMEM, IPU_BAR_TILEMEM_SIZE },
+        { IPU_BAR_MSIX, IPU_BAR_MSIX_SIZE },
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(bars); i++) {
+        pcibus_t base = pci_get_bar_addr(&s->pdev, bars[i].bar);
+        if (base != PCI_BAR_UNMAPPED && addr < base + bars[i].size && base < addr + len) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Host callbacks: the card's view of the bus --------------------------------- */
+
+static int ipu_card_dma(IpuCardState *s, uint64_t addr, void *buf, size_t len, DMADirection dir)
+{
+    const char *what = dir == DMA_DIRECTION_TO_DEVICE ? "read" : "write";
+    if (ipu_card_hits_own_bar(s, addr, len)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA %s at 0x%" PRIx64 " (+0x%zx) targets the card's own BAR\n",
+                      TYPE_IPU_CARD, what, addr, len);
+        trace_ipu_card_dma(what, addr, len, -1);
+        return -EFAULT;
+    }
+    s->in_dma = true;
+    MemTxResult r = pci_dma_rw(&s->pdev, addr, buf, len, dir, MEMTXATTRS_UNSPECIFIED);
+    s->in_dma = false;
+    trace_ipu_card_dma(what, addr, len, r);
+    return r == MEMTX_OK ? 0 : -EIO;
+}
+
+static int ipu_card_dma_read(void *opaque, uint64_t bus_addr, void *buf, size_t len)
+{
+    return ipu_card_dma(opaque, bus_addr, buf, len, DMA_DIRECTION_TO_DEVICE);
+}
+
+static int ipu_card_dma_write(void *opaque, uint64_t bus_addr, const void *buf, size_t len)
+{
+    return ipu_card_dma(opaque, bus_addr, (void *)buf, len, DMA_DIRECTION_FROM_DEVICE);
+}
+
+static void ipu_card_irq(void *opaque, unsigned vector)
+{
+    IpuCardState *s = opaque;
+    bool msix = msix_enabled(&s->pdev);
+    trace_ipu_card_irq(vector, msix);
+    if (msix) {
+        msix_notify(&s->pdev, vector);
+    } else {
+        ipu_card_update_intx(s);
+    }
+}
+
+/* MMIO --------------------------------------------------------------------- */
+
+/* Registers the glue answers itself: a DMA start it has not handed over yet. */
+static uint64_t ipu_card_regs_fixup(IpuCardState *s, hwaddr addr, uint64_t val)
+{
+    if (addr == IPU_REG_CAPS && s->msix_ok) {
+        val |= IPU_REG_CAPS_MSIX_MASK;
+    } else if (addr == IPU_REG_DMA_STATUS && s->dma_start_pending) {
+        val = IPU_REG_DMA_STATUS_BUSY_MASK;
+    } else if (addr == IPU_REG_STATUS && s->dma_start_pending) {
+        val |= IPU_REG_STATUS_DMA_BUSY_MASK;
+    }
+    return val;
+}
+
+static uint64_t ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, unsigned size)
+{
+    uint64_t val = ~0ull;
+    if (s->in_dma) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: the card's DMA reads its own BAR%u at 0x%" HWADDR_PRIx "\n",
+                      TYPE_IPU_CARD, bar, addr);
+        return val;
+    }
+    if (s->card->ops->bar_read(s->card, bar, addr, size, &val) != 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: bad read of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
+                      TYPE_IPU_CARD, bar, addr, size);
+        val = ~0ull;
+    } else if (bar == IPU_BAR_REGS) {
+        val = ipu_card_regs_fixup(s, addr, val);
+    }
+    if (size < 8) {
+        val &= (1ull << (size * 8)) - 1;
+    }
+    trace_ipu_card_mmio_read(bar, addr, size, val);
+    return val;
+}
+
+/* DMA_CTRL.START runs a whole descriptor chain: hand it to the worker so that
+ * one MMIO write never moves an unbounded amount of memory. */
+static bool ipu_card_defer_write(IpuCardState *s, hwaddr addr, uint64_t val)
+{
+    if (addr == IPU_REG_DMA_CTRL && (val & IPU_REG_DMA_CTRL_START_MASK)) {
+        if (s->dma_start_pending) {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA_CTRL.START while a chain is pending\n", TYPE_IPU_CARD);
+        }
+        s->dma_start_pending = true;
+        return true;
+    }
+    if (addr == IPU_REG_DMA_DESC_ADDR && s->dma_start_pending) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA_DESC_ADDR written while the engine is busy; ignored\n",
+                      TYPE_IPU_CARD);
+        return true;
+    }
+    return false;
+}
+
+static void ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t val, unsigned size)
+{
+    trace_ipu_card_mmio_write(bar, addr, size, val);
+    if (s->in_dma) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: the card's DMA writes its own BAR%u at 0x%" HWADDR_PRIx "\n",
+                      TYPE_IPU_CARD, bar, addr);
+        return;
+    }
+    if (bar == IPU_BAR_REGS && size == 4 && ipu_card_defer_write(s, addr, val)) {
+        ipu_card_kick(s);
+        return;
+    }
+    if (s->card->ops->bar_write(s->card, bar, addr, size, val) != 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: bad write of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
+                      TYPE_IPU_CARD, bar, addr, size);
+        return;
+    }
+    if (bar == IPU_BAR_REGS) {
+        if (addr == IPU_REG_RESET) {
+            s->dma_start_pending = false;
+        }
+        if (addr == IPU_REG_RUN_CTRL || addr == IPU_REG_HSYNC_RELEASE) {
+            ipu_card_kick(s);
+        }
+        ipu_card_update_intx(s);
+    }
+}
+
+static uint64_t ipu_card_regs_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return ipu_card_read(opaque, IPU_BAR_REGS, addr, size);
+}
+
+static void ipu_card_regs_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
+{
+    ipu_card_write(opaque, IPU_BAR_REGS, addr, val, size);
+}
+
+static uint64_t ipu_card_tilemem_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return ipu_card_read(opaque, IPU_BAR_TILEMEM, addr, size);
+}
+
+static void ipu_card_tilemem_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
+{
+    ipu_card_write(opaque, IPU_BAR_TILEMEM, addr, val, size);
+}
+
+/* Every size reaches the backend, which refuses what the contract forbids (so
+ * that a wrong-size access is logged rather than silently split). */
+static const MemoryRegionOps ipu_card_regs_ops = {
+    .read = ipu_card_regs_read,
+    .write = ipu_card_regs_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 1, .max_access_size = 8 },
+};
+
+static const MemoryRegionOps ipu_card_tilemem_ops = {
+    .read = ipu_card_tilemem_read,
+    .write = ipu_card_tilemem_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
+    .impl = { .min_access_size = 1, .max_access_size = 8 },
+};
+
+/* The worker: simulated time passes here, in small budgets --------------------- */
+
+/* One step with the BQL held. Returns true while the card has more work. */
+static bool ipu_card_step(IpuCardState *s)
+{
+    if (s->dma_start_pending) {
+        s->dma_start_pending = false;
+        s->card->ops->bar_write(s->card, IPU_BAR_REGS, IPU_REG_DMA_CTRL, 4, IPU_REG_DMA_CTRL_START_MASK);
+        ipu_card_update_intx(s);
+        return true;
+    }
+    int more = s->card->ops->advance(s->card, s->budget);
+    trace_ipu_card_advance(more);
+    ipu_card_update_intx(s);
+    return more > 0;
+}
+
+static void *ipu_card_worker(void *opaque)
+{
+    IpuCardState *s = opaque;
+    qemu_mutex_lock(&s->thr_mutex);
+    while (!s->stopping) {
+        if (!s->kicked) {
+            qemu_cond_wait(&s->thr_cond, &s->thr_mutex);
+            continue;
+        }
+        s->kicked = false;
+        qemu_mutex_unlock(&s->thr_mutex);
+        bool more = true;
+        while (more && !qatomic_read(&s->stopping)) {
+            qemu_mutex_lock_iothread();
+            more = ipu_card_step(s);
+            qemu_mutex_unlock_iothread();
+        }
+        qemu_mutex_lock(&s->thr_mutex);
+    }
+    qemu_mutex_unlock(&s->thr_mutex);
+    return NULL;
+}
+
+/* Realize, reset, class ------------------------------------------------------ */
+
+/* Creates the embodiment named by the `backend` property; "rtl" has its place
+ * here once the Verilator harness exists. */
+static int ipu_card_backend_create(IpuCardState *s, Error **errp)
+{
+    const struct ipu_backend_host host = {
+        .opaque = s,
+        .dma_read = ipu_card_dma_read,
+        .dma_write = ipu_card_dma_write,
+        .irq = ipu_card_irq,
+    };
+    const struct ipu_backend_options options = { .host_threads = s->host_threads };
+    if (strcmp(s->backend_name, "model") != 0) {
+        error_setg(errp, "%s: backend '%s' is not available (only 'model' is built in)", TYPE_IPU_CARD,
+                   s->backend_name);
+        return -EINVAL;
+    }
+    int rc = ipu_model_create(&s->board, &host, &options, &s->card);
+    if (rc != 0) {
+        error_setg_errno(errp, -rc, "%s: cannot create the card model for board '%s'", TYPE_IPU_CARD,
+                         s->board.name);
+    }
+    return rc;
+}
+
+static int ipu_card_load_board(IpuCardState *s, Error **errp)
+{
+    char err[256] = "";
+    int rc;
+    if (s->board_path) {
+        g_autofree char *file = g_strdup_printf("%s/%s.toml", s->board_path, s->board_name);
+        rc = ipu_board_load(strchr(s->board_name, '/') ? s->board_name : file, &s->board, err, sizeof(err));
+    } else {
+        rc = ipu_board_load(s->board_name, &s->board, err, sizeof(err));
+    }
+    if (rc != 0) {
+        error_setg(errp, "%s: board '%s': %s", TYPE_IPU_CARD, s->board_name, err);
+    }
+    return rc;
+}
+
+static void ipu_card_realize(PCIDevice *pdev, Error **errp)
+{
+    IpuCardState *s = IPU_CARD(pdev);
+    const uint8_t bar_type = PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64;
+
+    /* String properties have no static defaults. */
+    if (!s->backend_name) {
+        s->backend_name = g_strdup("model");
+    }
+    if (!s->board_name) {
+        s->board_name = g_strdup("tiny");
+    }
+    if (s->budget == 0) {
+        error_setg(errp, "%s: budget must be at least 1", TYPE_IPU_CARD);
+        return;
+    }
+    if (ipu_card_load_board(s, errp) != 0 || ipu_card_backend_create(s, errp) != 0) {
+        return;
+    }
+
+    pci_config_set_interrupt_pin(pdev->config, 1);
+    memory_region_init_io(&s->regs, OBJECT(s), &ipu_card_regs_ops, s, "ipu-card-regs", IPU_BAR_REGS_SIZE);
+    memory_region_init_io(&s->tilemem, OBJECT(s), &ipu_card_tilemem_ops, s, "ipu-card-tilemem",
+                          IPU_BAR_TILEMEM_SIZE);
+    memory_region_init(&s->msix_bar, OBJECT(s), "ipu-card-msix", IPU_BAR_MSIX_SIZE);
+    pci_register_bar(pdev, IPU_BAR_REGS, bar_type, &s->regs);
+    pci_register_bar(pdev, IPU_BAR_TILEMEM, bar_type, &s->tilemem);
+    pci_register_bar(pdev, IPU_BAR_MSIX, bar_type, &s->msix_bar);
+
+    if (pcie_endpoint_cap_init(pdev, 0) < 0) {
+        error_setg(errp, "%s: cannot add the PCIe capability", TYPE_IPU_CARD);
+        goto fail;
+    }
+    pcie_cap_flr_init(pdev); /* lets vfio-pci reset the card on its own */
+    if (s->msix_wanted) {
+        /* Without MSI-X support in the machine the card still works on INTx. */
+        s->msix_ok = msix_init(pdev, IPU_PCI_MSIX_VECTORS, &s->msix_bar, IPU_BAR_MSIX, 0, &s->msix_bar,
+                               IPU_BAR_MSIX, IPU_CARD_MSIX_PBA_OFFSET, 0, NULL) == 0;
+        for (unsigned v = 0; s->msix_ok && v < IPU_PCI_MSIX_VECTORS; v++) {
+            msix_vector_use(pdev, v);
+        }
+    }
+
+    qemu_mutex_init(&s->thr_mutex);
+    qemu_cond_init(&s->thr_cond);
+    qemu_thread_create(&s->thread, "ipu-card", ipu_card_worker, s, QEMU_THREAD_JOINABLE);
+    return;
+
+fail:
+    s->card->ops->destroy(s->card);
+    s->card = NULL;
+}
+
+static void ipu_card_exit(PCIDevice *pdev)
+{
+    IpuCardState *s = IPU_CARD(pdev);
+
+    qemu_mutex_lock(&s->thr_mutex);
+    qatomic_set(&s->stopping, true);
+    qemu_cond_signal(&s->thr_cond);
+    qemu_mutex_unlock(&s->thr_mutex);
+    /* The worker may be waiting for the BQL we hold. */
+    qemu_mutex_unlock_iothread();
+    qemu_thread_join(&s->thread);
+    qemu_mutex_lock_iothread();
+    qemu_cond_destroy(&s->thr_cond);
+    qemu_mutex_destroy(&s->thr_mutex);
+
+    if (s->msix_ok) {
+        msix_uninit(pdev, &s->msix_bar, &s->msix_bar);
+    }
+    s->card->ops->destroy(s->card);
+    s->card = NULL;
+}
+
+static void ipu_card_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val, int len)
+{
+    pci_default_write_config(pdev, addr, val, len);
+    pcie_cap_flr_write_config(pdev, addr, val, len);
+}
+
+/* Device reset is the contract's RESET: the same state as a RESET.KEY write. */
+static void ipu_card_reset(DeviceState *dev)
+{
+    IpuCardState *s = IPU_CARD(dev);
+
+    trace_ipu_card_reset();
+    s->dma_start_pending = false;
+    if (s->card) {
+        s->card->ops->bar_write(s->card, IPU_BAR_REGS, IPU_REG_RESET, 4, IPU_RESET_KEY);
+    }
+    pci_set_irq(&s->pdev, 0);
+}
+
+/* The model's state (tile memories, running contexts, queued DMA) is not
+ * serialisable through the backend interface, so refuse migration honestly. */
+static const VMStateDescription vmstate_ipu_card = {
+    .name = TYPE_IPU_CARD,
+    .unmigratable = 1,
+};
+
+static Property ipu_card_properties[] = {
+    DEFINE_PROP_STRING("backend", IpuCardState, backend_name),
+    DEFINE_PROP_STRING("board", IpuCardState, board_name),
+    DEFINE_PROP_STRING("board-path", IpuCardState, board_path),
+    DEFINE_PROP_UINT32("budget", IpuCardState, budget, 4096),
+    DEFINE_PROP_UINT32("threads", IpuCardState, host_threads, 1),
+    DEFINE_PROP_BOOL("msix", IpuCardState, msix_wanted, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void ipu_card_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = ipu_card_realize;
+    k->exit = ipu_card_exit;
+    k->config_write = ipu_card_write_config;
+    k->vendor_id = IPU_PCI_VENDOR_ID;
+    k->device_id = IPU_PCI_DEVICE_ID;
+    k->subsystem_vendor_id = IPU_PCI_SUBSYSTEM_VENDOR_ID;
+    k->subsystem_id = IPU_PCI_SUBSYSTEM_ID;
+    k->revision = IPU_PCI_REVISION;
+    k->class_id = IPU_PCI_CLASS_CODE;
+    dc->desc = "ipu-emu virtual IPU card";
+    dc->reset = ipu_card_reset;
+    dc->vmsd = &vmstate_ipu_card;
+    device_class_set_props(dc, ipu_card_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo ipu_card_info = {
+    .name = TYPE_IPU_CARD,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(IpuCardState),
+    .class_init = ipu_card_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void ipu_card_register_types(void)
+{
+    type_register_static(&ipu_card_info);
+}
+
+type_init(ipu_card_register_types)

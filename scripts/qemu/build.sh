@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Builds qemu-system-x86_64 with the ipu-card device from Debian's QEMU source,
+# cached under ~/.cache/ipu-emu/qemu-build keyed by QEMU version, variant and a
+# hash of the device sources; prints the binary's path on stdout.
+# Usage: build.sh [release|asan]
+# Exit codes: 0 built or cached, 77 QEMU cannot be built for a reason outside
+# the project (no source, no build tools), anything else a real failure.
+set -euo pipefail
+variant=${1:-release}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${IPU_EMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ipu-emu}
+jobs=${IPU_QEMU_JOBS:-2}
+log() { echo "[qemu-build] $*" >&2; }
+skip() { log "SKIP: $*"; exit 77; }
+
+case $variant in release|asan) ;; *) log "unknown variant '$variant' (release or asan)"; exit 2 ;; esac
+for tool in meson ninja cmake flex bison pkg-config; do
+  command -v "$tool" >/dev/null || skip "$tool is not installed (make deps)"
+done
+pkg-config --exists glib-2.0 pixman-1 || skip "libglib2.0-dev or libpixman-1-dev missing (make deps)"
+src=$(ls -d "$cache"/qemu-src/qemu-*/ 2>/dev/null | head -n1 || true)
+if [ -z "$src" ] || [ ! -f "$cache/qemu-src/.complete" ]; then
+  "$root/scripts/fetch-qemu-source.sh" "$cache" >&2 || skip "QEMU's Debian source is not available (make deps)"
+  src=$(ls -d "$cache"/qemu-src/qemu-*/ | head -n1)
+fi
+src=${src%/}
+version=${src##*/qemu-}
+
+# The key: everything that ends up in the binary from this project.
+inputs=$(cd "$root" && find qemu-device contract/include boards/lib scripts/qemu/build.sh \
+           -path qemu-device/README.md -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
+           -o -name '*.hpp' -o -name '*.txt' -o -name '*.cmake' -o -name '*.build' -o -name '*.mak' \
+           -o -name 'Kconfig' -o -name 'trace-events' -o -name '*.sh' \) -print | LC_ALL=C sort)
+hash=$(cd "$root" && { echo "$version $variant"; for f in $inputs; do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-12)
+out=$cache/qemu-build/$version-$variant-$hash
+if [ -x "$out/qemu-system-x86_64" ]; then
+  log "cached: $out"
+  echo "$out/qemu-system-x86_64"
+  exit 0
+fi
+
+mkdir -p "$cache/qemu-build"
+exec 9>"$cache/qemu-build/.lock-$variant"
+flock 9
+if [ -x "$out/qemu-system-x86_64" ]; then echo "$out/qemu-system-x86_64"; exit 0; fi
+start=$(date +%s)
+work=$cache/qemu-build/work-$variant
+
+# A hard-linked copy of the pristine tree; every file we change is replaced
+# (never edited in place) so that the extracted source stays untouched.
+if [ ! -f "$work/.source" ] || [ "$(cat "$work/.source")" != "$src" ]; then
+  log "copying $src"
+  rm -rf "$work" && mkdir -p "$work"
+  cp -al "$src" "$work/src"
+  echo "$src" > "$work/.source"
+fi
+qsrc=$work/src
+dev=$root/qemu-device
+
+# The card model core as static PIC archives (see qemu-device/meson.build).
+log "building the card model core ($variant)"
+sanitize=OFF; [ "$variant" = asan ] && sanitize=ON
+cmake -S "$dev/corelib" -B "$work/corelib" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DIPU_SANITIZE=$sanitize >"$work/corelib.log" 2>&1 || { tail -n 30 "$work/corelib.log" >&2; exit 1; }
+cmake --build "$work/corelib" -j"$jobs" >>"$work/corelib.log" 2>&1 || { tail -n 30 "$work/corelib.log" >&2; exit 1; }
+libs="'$work/corelib/core/libipu_model.a', '$work/corelib/core/src/fpu/libipu_fpu.a', '$work/corelib/libipu_board.a'"
+incs="'$root/contract/include', '$root/boards/lib', '$root/qemu-device/core/include'"
+
+# The device's files and its meson/Kconfig/trace-events lines.
+install_file() { rm -f "$2"; cp "$1" "$2"; }
+for f in hw/misc/meson.build hw/misc/Kconfig hw/misc/trace-events; do
+  install_file "$src/$f" "$qsrc/$f"
+done
+sed -e "s|@IPU_INCLUDES@|$incs|" -e "s|@IPU_LIBS@|$libs|" "$dev/meson.build" >> "$qsrc/hw/misc/meson.build"
+cat "$dev/Kconfig" >> "$qsrc/hw/misc/Kconfig"
+cat "$dev/trace-events" >> "$qsrc/hw/misc/trace-events"
+install_file "$dev/ipu_card.c" "$qsrc/hw/misc/ipu_card.c"
+install_file "$dev/ipu-card.mak" "$qsrc/configs/devices/x86_64-softmmu/ipu-card.mak"
+
+# Configure once per variant; later builds are incremental.
+conf=(--target-list=x86_64-softmmu --without-default-features --without-default-devices
+      --with-devices-x86_64=ipu-card --disable-docs --disable-werror --meson=meson
+      --enable-trace-backends=log)
+[ "$variant" = asan ] && conf+=(--enable-sanitizers)
+if [ ! -f "$qsrc/build/build.ninja" ] || [ "$(cat "$work/.configured" 2>/dev/null)" != "${conf[*]}" ]; then
+  log "configuring QEMU $version ($variant)"
+  rm -rf "$qsrc/build" && mkdir -p "$qsrc/build"
+  (cd "$qsrc/build" && ../configure "${conf[@]}") >"$work/configure.log" 2>&1 ||
+    { tail -n 30 "$work/configure.log" >&2; exit 1; }
+  echo "${conf[*]}" > "$work/.configured"
+fi
+log "building qemu-system-x86_64 (ninja -j$jobs)"
+(cd "$qsrc/build" && ninja -j"$jobs" qemu-system-x86_64) >"$work/ninja.log" 2>&1 ||
+  { grep -B2 -A8 -m5 'error' "$work/ninja.log" >&2 || tail -n 40 "$work/ninja.log" >&2; exit 1; }
+
+mkdir -p "$out.tmp"
+cp "$qsrc/build/qemu-system-x86_64" "$out.tmp/"
+echo "built $(date -u +%FT%TZ) in $(( $(date +%s) - start )) s from $src" > "$out.tmp/build-info"
+rm -rf "$out" && mv "$out.tmp" "$out"
+log "built in $(( $(date +%s) - start )) s: $out"
+echo "$out/qemu-system-x86_64"

@@ -1,0 +1,38 @@
+# Shared by shell.sh and test.sh: build everything the guest needs and start it.
+# Sourced; defines prepare_guest BUILD_DIR and run_guest APPEND [qemu args...]
+# ($qemu_prefix, e.g. "timeout 900", goes in front of QEMU).
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+here=$root/scripts/qemu
+log() { echo "[qemu] $*" >&2; }
+
+# Sets qemu, kernel, initrd; exits 77 when something outside the project is missing.
+prepare_guest() {
+  local build=$1 rc=0
+  qemu=$("$here/build.sh" release) || rc=$?
+  [ $rc = 0 ] || exit $rc
+  kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n1 || true)
+  if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+    log "SKIP: no kernel in /boot: apt-get install linux-image-amd64"; exit 77
+  fi
+  local kver=${kernel#/boot/vmlinuz-}
+  [ -d "/lib/modules/$kver" ] || { log "SKIP: /lib/modules/$kver missing"; exit 77; }
+  command -v busybox >/dev/null || [ -x /bin/busybox ] || { log "SKIP: apt-get install busybox-static"; exit 77; }
+  local bin
+  bin=$("$here/guest-tools.sh" "$build")
+  initrd=$build/qemu-guest/initramfs.cpio.gz
+  "$here/initramfs.sh" "$bin" "$kver" "$initrd"
+  log "kernel $kernel, initramfs $initrd ($(du -h "$initrd" | cut -f1)), QEMU $qemu"
+}
+
+# q35 with a virtual IOMMU (so vfio works in the guest) and the card behind a
+# PCIe root port, like a real card in a slot.
+run_guest() {
+  local append=$1; shift
+  ${qemu_prefix:-} "$qemu" -M q35,kernel-irqchip=split -m 1G -smp 2 -nographic -nodefaults -no-reboot \
+    -L /usr/share/qemu -L /usr/share/seabios \
+    -device intel-iommu,intremap=on \
+    -device pcie-root-port,id=rp0,chassis=1,slot=1 \
+    -device ipu-card,bus=rp0,board=${IPU_QEMU_BOARD:-tiny},board-path=$root/boards \
+    -kernel "$kernel" -initrd "$initrd" \
+    -append "console=ttyS0 quiet panic=-1 intel_iommu=on $append" "$@"
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Packs the guest's initramfs: busybox-static, the vfio modules of Debian's
+# kernel, the project's static programs and boards, and the init script.
+# Usage: initramfs.sh BIN_DIR KERNEL_VERSION OUT.cpio.gz
+set -euo pipefail
+bin=$1 kver=$2 out=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+stage=$(mktemp -d "${TMPDIR:-/tmp}/ipu-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/share/ipu-emu/boards,lib/modules,proc,sys,dev,tmp,run}
+
+busybox=$(command -v busybox || echo /bin/busybox)
+file -L "$busybox" | grep -q 'statically linked' || { echo "busybox is not static: apt-get install busybox-static" >&2; exit 1; }
+cp "$busybox" "$stage/bin/busybox"
+for applet in $("$busybox" --list); do
+  [ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
+
+# vfio-pci and what it needs, in load order (uncompressed .ko in Debian 12).
+mods=/lib/modules/$kver/kernel
+for m in virt/lib/irqbypass.ko drivers/vfio/vfio.ko drivers/vfio/vfio_iommu_type1.ko \
+         drivers/vfio/vfio_virqfd.ko drivers/vfio/pci/vfio-pci-core.ko drivers/vfio/pci/vfio-pci.ko; do
+  if [ -f "$mods/$m" ]; then cp "$mods/$m" "$stage/lib/modules/"; echo "$(basename "$m")" >> "$stage/lib/modules/order"
+  elif [ -f "$mods/$m.xz" ]; then xz -dc "$mods/$m.xz" > "$stage/lib/modules/$(basename "$m")"; echo "$(basename "$m")" >> "$stage/lib/modules/order"
+  fi
+done
+
+for f in "$bin"/*; do
+  [ -x "$f" ] && [ -f "$f" ] || continue
+  file -L "$f" | grep -qE 'statically linked|static-pie linked' || { echo "skipping dynamic $f" >&2; continue; }
+  cp "$f" "$stage/usr/bin/"
+done
+cp "$root"/boards/*.toml "$stage/usr/share/ipu-emu/boards/"
+cp "$here/guest-init.sh" "$stage/init"
+cp "$root/tests/integration/qemu/guest_test.sh" "$stage/usr/bin/ipu-guest-test"
+chmod +x "$stage/init" "$stage/usr/bin/ipu-guest-test"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"

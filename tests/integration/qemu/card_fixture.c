@@ -1,0 +1,96 @@
+/* Starting QEMU with the card and driving its translation table and DMA. */
+#define _GNU_SOURCE
+#include "card_fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "ipu_card/hw.h"
+
+const char *card_qemu_path(const char *variant)
+{
+    static char path[4096];
+    const char *env = getenv("IPU_QEMU");
+    if (env && *env) /* a QEMU picked by hand, whatever the variant */
+        return env;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "%s/scripts/qemu/build.sh %s", IPU_SOURCE_DIR, variant);
+    FILE *p = popen(cmd, "r");
+    if (!p || !fgets(path, sizeof path, p)) {
+        int st = p ? pclose(p) : -1;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+            fprintf(stderr, "SKIP: QEMU cannot be built here (see above)\n");
+            exit(77);
+        }
+        fprintf(stderr, "building QEMU failed (%s)\n", cmd);
+        exit(1);
+    }
+    pclose(p);
+    path[strcspn(path, "\n")] = 0;
+    return path;
+}
+
+bool card_start(struct card *c, const char *variant, const char *extra)
+{
+    char args[1024], err[512];
+    snprintf(args, sizeof args, "-device intel-iommu -device ipu-card,board-path=%s/boards %s", IPU_SOURCE_DIR,
+             extra ? extra : "");
+    c->q = qt_start(card_qemu_path(variant), args, err, sizeof err);
+    if (!c->q) {
+        fprintf(stderr, "cannot start QEMU: %s\n", err);
+        return false;
+    }
+    if (qt_pci_find(c->q, IPU_PCI_VENDOR_ID, IPU_PCI_DEVICE_ID, &c->pci) != 0) {
+        fprintf(stderr, "the card is not on bus 0\n");
+        return false;
+    }
+    qt_pci_enable(&c->pci);
+    return qt_ok(c->q);
+}
+
+int card_stop(struct card *c)
+{
+    int rc = c->q ? qt_quit(c->q) : -1;
+    c->q = NULL;
+    return rc;
+}
+
+void card_xlat(struct card *c, unsigned index, uint32_t dev_base, uint64_t bus, uint32_t pages, uint32_t ctrl_bits)
+{
+    const uint32_t e = IPU_REG_XLAT_BASE + index * IPU_REG_XLAT_STRIDE;
+    qt_reg_write(&c->pci, e + IPU_XLAT_ENTRY_DEV_BASE_OFFSET, dev_base);
+    qt_reg_write(&c->pci, e + IPU_XLAT_ENTRY_BUS_LO_OFFSET, (uint32_t)bus);
+    qt_reg_write(&c->pci, e + IPU_XLAT_ENTRY_BUS_HI_OFFSET, (uint32_t)(bus >> 32));
+    qt_reg_write(&c->pci, e + IPU_XLAT_ENTRY_CTRL_OFFSET,
+                 ctrl_bits | ((pages - 1) << IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT));
+}
+
+void card_dma_one(struct card *c, uint32_t dev_addr, uint32_t tile, uint32_t tile_off, uint32_t len, uint32_t flags)
+{
+    struct ipu_dma_desc d = {
+        .dev_addr = dev_addr,
+        .tile_addr = IPU_TILE_SRAM_BASE + tile_off,
+        .length = len,
+        .first_tile = (uint16_t)tile,
+        .tile_count = 1,
+        .flags = flags | IPU_DMA_FLAGS_LAST_MASK,
+    };
+    qt_memwrite(c->q, HOST_DESC, &d, sizeof d);
+    qt_reg_write(&c->pci, IPU_REG_DMA_DESC_ADDR, DEV_DESC);
+    qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+}
+
+uint32_t card_dma_wait(struct card *c)
+{
+    uint32_t st = 0;
+    for (int i = 0; i < 100000 && qt_ok(c->q); i++) {
+        st = qt_reg(&c->pci, IPU_REG_DMA_STATUS);
+        if (!(st & IPU_REG_DMA_STATUS_BUSY_MASK))
+            return st;
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    return st;
+}

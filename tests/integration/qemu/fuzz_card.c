@@ -1,0 +1,165 @@
+/* Randomized qtest harness: sequences of MMIO writes and reads, translation
+ * entries, DMA chains and runs against the card in an ASan build of QEMU; the
+ * card must never crash QEMU or hang it, and must keep answering its ID.
+ * Usage: fuzz_card [ITERATIONS [SEED]]   (as bench_qemu_card: 1000 iterations
+ * by default and the MMIO latency figure)
+ * Exit: 0 clean, 1 crash/hang/sanitizer report, 77 QEMU not buildable here. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "card_fixture.h"
+#include "ipu_card/hw.h"
+#include "regs_table.h"
+
+#define OPS_PER_ITERATION 64
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+    /* xorshift64*: reproducible from the printed seed. */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+static uint32_t pick(uint32_t n) { return rnd() % n; }
+
+/* A value that is interesting for the register at `offset`. */
+static uint32_t value_for(uint32_t offset)
+{
+    switch (pick(6)) {
+    case 0: return 0;
+    case 1: return 1u << pick(32);
+    case 2: return pick(8);
+    case 3: return offset == IPU_REG_RESET ? IPU_RESET_KEY : rnd();
+    case 4: return DEV_BUF + pick(0x20000);
+    default: return rnd();
+    }
+}
+
+static uint64_t bus_target(struct card *c)
+{
+    switch (pick(5)) {
+    case 0: return c->pci.bar[pick(3) * 2] + (pick(16) << 12); /* its own BARs */
+    case 1: return 0xfff00000000ull;                          /* nothing there */
+    case 2: return HOST_DESC;
+    default: return HOST_BUF + ((uint64_t)pick(64) << 12);
+    }
+}
+
+static void random_descriptors(struct card *c)
+{
+    struct ipu_dma_desc d[4];
+    const unsigned n = 1 + pick(4);
+    for (unsigned i = 0; i < n; i++) {
+        d[i] = (struct ipu_dma_desc){
+            .dev_addr = pick(4) ? DEV_BUF + pick(0x40000) : rnd(),
+            .tile_addr = pick(4) ? IPU_TILE_SRAM_BASE + pick(0x10000) : rnd(),
+            .length = pick(4) ? 1 + pick(0x4000) : rnd(),
+            .first_tile = (uint16_t)pick(6),
+            .tile_count = (uint16_t)pick(5),
+            .flags = pick(4) | (i + 1 == n ? IPU_DMA_FLAGS_LAST_MASK : 0),
+            .reserved0 = pick(16) ? 0 : rnd(),
+        };
+    }
+    qt_memwrite(c->q, HOST_DESC, d, n * sizeof d[0]);
+}
+
+static void one_op(struct card *c)
+{
+    const uint64_t regs = c->pci.bar[IPU_BAR_REGS], win = c->pci.bar[IPU_BAR_TILEMEM];
+    static const unsigned sizes[] = {1, 2, 4, 8};
+    switch (pick(12)) {
+    case 0: case 1: case 2: { /* a known register */
+        const struct ipu_reg_desc *r = &ipu_regs[pick(IPU_NUM_REGS)];
+        if (r->offset == IPU_REG_RESET && pick(4))
+            break;
+        qt_reg_write(&c->pci, r->offset, value_for(r->offset));
+        break;
+    }
+    case 3: /* anywhere in BAR0, any size */
+        qt_write(c->q, regs + pick(IPU_BAR_REGS_SIZE), sizes[pick(4)], rnd());
+        break;
+    case 4:
+        qt_read(c->q, regs + (pick(4) ? pick(0x300) & ~3u : pick(IPU_BAR_REGS_SIZE)), pick(8) ? 4 : sizes[pick(4)]);
+        break;
+    case 5: /* the tile-memory window */
+        qt_write(c->q, win + (pick(2) ? pick(0x10000) : pick(IPU_BAR_TILEMEM_SIZE)), sizes[pick(4)], rnd());
+        break;
+    case 6:
+        qt_read(c->q, win + pick(IPU_BAR_TILEMEM_SIZE), sizes[pick(4)]);
+        break;
+    case 7: /* a translation entry */
+        card_xlat(c, pick(pick(4) ? 4 : IPU_REG_XLAT_COUNT), pick(2) ? DEV_BUF + (pick(16) << 16) : rnd(),
+                  bus_target(c), 1 + pick(64), pick(8));
+        break;
+    case 8: case 9: /* a DMA chain */
+        random_descriptors(c);
+        card_xlat(c, 1, DEV_DESC, HOST_DESC, 1, IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK);
+        qt_reg_write(&c->pci, IPU_REG_DMA_DESC_ADDR, pick(8) ? DEV_DESC : rnd());
+        qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+        break;
+    case 10: /* run whatever is in tile memory, with the watchdog on */
+        qt_reg_write(&c->pci, IPU_REG_WATCHDOG_INSNS, 1 + pick(4));
+        qt_reg_write(&c->pci, IPU_REG_TILE_SEL, pick(4));
+        qt_reg_write(&c->pci, IPU_REG_TILE_ENTRY, IPU_TILE_SRAM_BASE + (pick(64) << 2));
+        qt_reg_write(&c->pci, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
+        qt_reg_write(&c->pci, IPU_REG_RUN_CTRL, pick(4) ? IPU_REG_RUN_CTRL_START_MASK : IPU_REG_RUN_CTRL_HALT_MASK);
+        break;
+    default: /* MSI-X table and PBA */
+        qt_write(c->q, c->pci.bar[IPU_BAR_MSIX] + pick(IPU_BAR_MSIX_SIZE), 4, pick(2) ? HOST_BUF : rnd());
+        break;
+    }
+}
+
+/* MMIO round trip as a qtest client sees it: socket, QEMU's main loop, the
+ * card's read path and back. */
+static double mmio_latency_us(struct card *c, unsigned n)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 0; i < n; i++)
+        qt_reg(&c->pci, IPU_REG_ID);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / n;
+}
+
+int main(int argc, char **argv)
+{
+    const bool bench = strstr(argv[0], "bench_") != NULL;
+    const unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : bench ? 1000 : 20;
+    const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : (uint64_t)time(NULL);
+    rng_state = seed ? seed : 1;
+    printf("fuzz_card: %u iterations x %d operations, seed %" PRIu64 " (rerun: %s %u %" PRIu64 ")\n", iterations,
+           OPS_PER_ITERATION, seed, argv[0], iterations, seed);
+    struct card c = {0};
+    if (!card_start(&c, "asan", NULL))
+        return 1;
+    if (bench)
+        printf("MMIO round trip through qtest (%s QEMU): %.1f us\n", getenv("IPU_QEMU") ? "IPU_QEMU" : "ASan",
+               mmio_latency_us(&c, 2000));
+    qt_pci_msix_enable(&c.pci, HOST_MSI, 0x100);
+    unsigned done = 0;
+    for (; done < iterations && qt_ok(c.q); done++) {
+        for (int i = 0; i < OPS_PER_ITERATION && qt_ok(c.q); i++)
+            one_op(&c);
+        if (qt_reg(&c.pci, IPU_REG_ID) != 0x49505531u && qt_ok(c.q)) {
+            fprintf(stderr, "fuzz_card: the card stopped answering its ID after iteration %u\n", done);
+            card_stop(&c);
+            return 1;
+        }
+        if (done % 4 == 3 && pick(2)) /* sometimes reset the whole machine */
+            qt_out(c.q, 0xcf9, 1, 0x06), qt_pci_enable(&c.pci);
+    }
+    const bool alive = qt_ok(c.q);
+    if (bench && alive)
+        printf("MMIO round trip after the run: %.1f us\n", mmio_latency_us(&c, 2000));
+    const int rc = card_stop(&c);
+    printf("fuzz_card: %u iterations, QEMU %s\n", done, alive && rc == 0 ? "survived" : "FAILED");
+    return alive && rc == 0 ? 0 : 1;
+}

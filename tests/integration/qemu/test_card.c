@@ -1,0 +1,412 @@
+/* qtest tests of the ipu-card QEMU device, no guest: identity and configuration
+ * space, every register, DMA with translation, translation misses and
+ * permission faults, MSI-X and INTx, reset, bad accesses logged and survived.
+ * Usage: test_qemu_card GROUP   (identity, regs, dma, irq, reset, bad) */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "card_fixture.h"
+#include "ipu_board.h"
+#include "ipu_card/hw.h"
+#include "regs_table.h"
+
+#define PCI_SUBSYSTEM_VENDOR 0x2c
+#define PCI_CLASS_REVISION 0x08
+#define PCI_INTERRUPT_PIN 0x3d
+#define PCI_CAP_ID_EXP 0x10
+#define PCI_CAP_ID_MSIX 0x11
+#define IPU_ID_MAGIC 0x49505531u
+
+static const char *variant = IPU_QEMU_VARIANT;
+
+static int setup(void **state)
+{
+    static struct card c;
+    memset(&c, 0, sizeof c);
+    if (!card_start(&c, variant, NULL))
+        return -1;
+    *state = &c;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct card *c = *state;
+    return card_stop(c) == 0 ? 0 : -1;
+}
+
+static bool log_contains(struct card *c, const char *needle)
+{
+    FILE *f = fopen(qt_log_path(c->q), "r");
+    char line[1024];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, needle) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Identity and configuration space ------------------------------------------- */
+
+static void test_identity(void **state)
+{
+    struct card *c = *state;
+    struct qt *q = c->q;
+    const unsigned fn = c->pci.devfn;
+    assert_int_equal(qt_pci_cfg_read(q, fn, 0, 2), IPU_PCI_VENDOR_ID);
+    assert_int_equal(qt_pci_cfg_read(q, fn, 2, 2), IPU_PCI_DEVICE_ID);
+    assert_int_equal(qt_pci_cfg_read(q, fn, PCI_SUBSYSTEM_VENDOR, 2), IPU_PCI_SUBSYSTEM_VENDOR_ID);
+    assert_int_equal(qt_pci_cfg_read(q, fn, PCI_SUBSYSTEM_VENDOR + 2, 2), IPU_PCI_SUBSYSTEM_ID);
+    const uint32_t class_rev = qt_pci_cfg_read(q, fn, PCI_CLASS_REVISION, 4);
+    assert_int_equal(class_rev >> 16, IPU_PCI_CLASS_CODE);
+    assert_int_equal(class_rev & 0xff, IPU_PCI_REVISION);
+    assert_int_equal(qt_pci_cfg_read(q, fn, PCI_INTERRUPT_PIN, 1), 1);
+
+    assert_int_equal(qt_pci_bar_size(&c->pci, IPU_BAR_REGS), IPU_BAR_REGS_SIZE);
+    assert_int_equal(qt_pci_bar_size(&c->pci, IPU_BAR_TILEMEM), IPU_BAR_TILEMEM_SIZE);
+    assert_int_equal(qt_pci_bar_size(&c->pci, IPU_BAR_MSIX), IPU_BAR_MSIX_SIZE);
+    assert_int_equal(qt_pci_cfg_read(q, fn, 0x10, 4) & 0x7, 0x4); /* 64-bit memory BAR */
+
+    assert_int_not_equal(qt_pci_find_cap(&c->pci, PCI_CAP_ID_EXP), 0);
+    const unsigned msix = qt_pci_find_cap(&c->pci, PCI_CAP_ID_MSIX);
+    assert_int_not_equal(msix, 0);
+    assert_int_equal((qt_pci_cfg_read(q, fn, msix + 2, 2) & 0x7ff) + 1, IPU_PCI_MSIX_VECTORS);
+    assert_int_equal(qt_pci_cfg_read(q, fn, msix + 4, 4) & 7, IPU_BAR_MSIX); /* table BIR */
+    assert_int_equal(qt_pci_cfg_read(q, fn, msix + 8, 4) & 7, IPU_BAR_MSIX); /* PBA BIR */
+
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_VERSION),
+                     (IPU_CONTRACT_VERSION_MAJOR << 16) | IPU_CONTRACT_VERSION_MINOR);
+    assert_true(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_MSIX_MASK);
+}
+
+/* Every register --------------------------------------------------------------- */
+
+static void check_board_registers(struct card *c)
+{
+    struct ipu_board b;
+    char err[256];
+    assert_int_equal(ipu_board_load("tiny", &b, err, sizeof err), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_NUM_TILES), ipu_board_num_tiles(&b));
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_MEM_BYTES), b.bytes_per_tile);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_NUM_WORKERS), b.worker_contexts);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_CLOCK_KHZ), (uint32_t)(b.tile_clock_hz / 1000));
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_EXCHANGE_BYTES_PER_CYCLE), b.exchange_bytes_per_cycle);
+}
+
+static void test_every_register(void **state)
+{
+    struct card *c = *state;
+    check_board_registers(c);
+    for (unsigned i = 0; i < IPU_NUM_REGS; i++) {
+        const struct ipu_reg_desc *r = &ipu_regs[i];
+        const uint32_t before = qt_reg(&c->pci, r->offset);
+        if (strcmp(r->access, "wo") == 0) {
+            assert_int_equal(before, 0); /* write-only registers read as zero */
+            continue;
+        }
+        if (r->has_reset)
+            assert_int_equal(before, r->reset);
+        if (strcmp(r->access, "ro") == 0 && r->offset != IPU_REG_CARD_CYCLES_LO) {
+            qt_reg_write(&c->pci, r->offset, ~before); /* ignored, logged */
+            assert_int_equal(qt_reg(&c->pci, r->offset), before);
+        } else if (strcmp(r->access, "rw") == 0) {
+            /* 1 is legal in every rw register of an idle 4-tile card. */
+            qt_reg_write(&c->pci, r->offset, 1);
+            assert_int_equal(qt_reg(&c->pci, r->offset), 1);
+            qt_reg_write(&c->pci, r->offset, before);
+            assert_int_equal(qt_reg(&c->pci, r->offset), before);
+        } else if (strcmp(r->access, "w1c") == 0) {
+            qt_reg_write(&c->pci, r->offset, ~0u);
+            assert_int_equal(qt_reg(&c->pci, r->offset), 0);
+        }
+        print_message("  %-26s 0x%03x %-3s ok\n", r->name, r->offset, r->access);
+    }
+    /* The translation table: every entry keeps what was written (4 KiB aligned). */
+    for (unsigned e = 0; e < IPU_REG_XLAT_COUNT; e++) {
+        card_xlat(c, e, 0x10000fffu + e * 0x1000000u, 0x123456789000ull + e, 2, IPU_XLAT_CTRL_READ_MASK);
+        const uint32_t base = IPU_REG_XLAT_BASE + e * IPU_REG_XLAT_STRIDE;
+        assert_int_equal(qt_reg(&c->pci, base + IPU_XLAT_ENTRY_DEV_BASE_OFFSET), 0x10000000u + e * 0x1000000u);
+        assert_int_equal(qt_reg(&c->pci, base + IPU_XLAT_ENTRY_BUS_LO_OFFSET), 0x56789000u);
+        assert_int_equal(qt_reg(&c->pci, base + IPU_XLAT_ENTRY_BUS_HI_OFFSET), 0x1234u);
+        assert_int_equal(qt_reg(&c->pci, base + IPU_XLAT_ENTRY_CTRL_OFFSET),
+                         IPU_XLAT_CTRL_READ_MASK | (1u << IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT));
+    }
+}
+
+static void test_tilemem_window(void **state)
+{
+    struct card *c = *state;
+    const uint64_t w = c->pci.bar[IPU_BAR_TILEMEM];
+    qt_reg_write(&c->pci, IPU_REG_TILEMEM_WINDOW_TILE, 1);
+    qt_write(c->q, w + 0x10, 8, 0x0123456789abcdefull);
+    qt_write(c->q, w + 0x20, 1, 0x5a);
+    qt_write(c->q, w + 0x22, 2, 0xbeef);
+    assert_int_equal(qt_read(c->q, w + 0x10, 8), 0x0123456789abcdefull);
+    assert_int_equal(qt_read(c->q, w + 0x14, 4), 0x01234567u);
+    assert_int_equal(qt_read(c->q, w + 0x20, 4), 0xbeef005au);
+    qt_reg_write(&c->pci, IPU_REG_TILEMEM_WINDOW_TILE, 0);
+    assert_int_equal(qt_read(c->q, w + 0x10, 8), 0); /* another tile */
+}
+
+/* DMA through the translation table --------------------------------------------- */
+
+static void map_default(struct card *c)
+{
+    const uint32_t rw = IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK | IPU_XLAT_CTRL_WRITE_MASK;
+    card_xlat(c, 0, DEV_BUF, HOST_BUF, 16, rw);
+    card_xlat(c, 1, DEV_DESC, HOST_DESC, 1, IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK);
+}
+
+static void test_dma_round_trip(void **state)
+{
+    struct card *c = *state;
+    uint8_t data[4096], back[4096];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 7 + 3);
+    qt_memwrite(c->q, HOST_BUF, data, sizeof data);
+    map_default(c);
+    /* Host to tiles 2 and 3 (a broadcast), then tile 3 back to the host. */
+    struct ipu_dma_desc chain[2] = {
+        {.dev_addr = DEV_BUF, .tile_addr = IPU_TILE_SRAM_BASE + 0x40, .length = sizeof data, .first_tile = 2,
+         .tile_count = 2},
+        {.dev_addr = DEV_BUF + 0x8000, .tile_addr = IPU_TILE_SRAM_BASE + 0x40, .length = sizeof data,
+         .first_tile = 3, .tile_count = 1, .flags = IPU_DMA_FLAGS_TO_HOST_MASK | IPU_DMA_FLAGS_LAST_MASK},
+    };
+    qt_memwrite(c->q, HOST_DESC, chain, sizeof chain);
+    qt_reg_write(&c->pci, IPU_REG_DMA_DESC_ADDR, DEV_DESC);
+    qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_DMA_COMPLETED), 2);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_DMA_BYTES_LO), 2 * sizeof data);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_COUNT), 0);
+    assert_true(qt_reg(&c->pci, IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
+    qt_memread(c->q, HOST_BUF + 0x8000, back, sizeof back);
+    assert_memory_equal(back, data, sizeof data);
+    qt_reg_write(&c->pci, IPU_REG_TILEMEM_WINDOW_TILE, 2);
+    assert_int_equal(qt_read(c->q, c->pci.bar[IPU_BAR_TILEMEM] + 0x40, 4), data[0] | data[1] << 8 |
+                     data[2] << 16 | (uint32_t)data[3] << 24);
+}
+
+static void expect_dma_error(struct card *c, uint32_t cause, uint32_t addr)
+{
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_ERROR_MASK);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_COUNT), 1);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_CAUSE), cause);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_TILE), 0xffffffffu);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_ADDR), addr);
+    assert_true(qt_reg(&c->pci, IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK);
+    qt_reg_write(&c->pci, IPU_REG_ERR_POP, 1);
+    qt_reg_write(&c->pci, IPU_REG_IRQ_STATUS, ~0u);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_COUNT), 0);
+}
+
+static void test_dma_faults(void **state)
+{
+    struct card *c = *state;
+    map_default(c);
+    /* A miss: the data address has no entry. */
+    card_dma_one(c, 0x30000000u, 0, 0, 64, 0);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x30000000u);
+    /* A miss on the descriptor itself. */
+    qt_reg_write(&c->pci, IPU_REG_DMA_DESC_ADDR, 0x40000000u);
+    qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x40000000u);
+    /* Permission: the descriptor window is read-only; write to it. */
+    card_dma_one(c, DEV_DESC + 0x100, 0, 0, 64, IPU_DMA_FLAGS_TO_HOST_MASK);
+    expect_dma_error(c, IPU_ERR_XLAT_PERMISSION, DEV_DESC + 0x100);
+    /* An access that runs off the end of its entry misses at the first byte past it. */
+    card_dma_one(c, DEV_BUF + 16 * 4096 - 32, 0, 0, 64, 0);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, DEV_BUF + 16 * 4096);
+    /* The bus refuses: an entry that points where there is no memory. */
+    card_xlat(c, 2, 0x50000000u, 0xfff00000000ull, 1, IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK);
+    card_dma_one(c, 0x50000000u, 0, 0, 64, 0);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x50000000u);
+    /* Without bus mastering the card cannot reach memory at all. */
+    const uint32_t cmd = qt_pci_cfg_read(c->q, c->pci.devfn, 4, 2);
+    qt_pci_cfg_write(c->q, c->pci.devfn, 4, 2, cmd & ~4u);
+    qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, DEV_DESC);
+    qt_pci_cfg_write(c->q, c->pci.devfn, 4, 2, cmd);
+    /* And afterwards it works again. */
+    card_dma_one(c, DEV_BUF, 0, 0, 64, 0);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+}
+
+/* Interrupts -------------------------------------------------------------------- */
+
+static void test_msix(void **state)
+{
+    struct card *c = *state;
+    qt_pci_msix_enable(&c->pci, HOST_MSI, 0x4900);
+    map_default(c);
+    qt_reg_write(&c->pci, IPU_REG_IRQ_MASK, IPU_REG_IRQ_STATUS_DMA_DONE_MASK | IPU_REG_IRQ_STATUS_ERROR_MASK);
+    card_dma_one(c, DEV_BUF, 0, 0, 64, 0);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+    assert_int_equal(qt_read(c->q, HOST_MSI + 4 * IPU_IRQ_VECTOR_DONE, 4), 0x4900 + IPU_IRQ_VECTOR_DONE);
+    assert_int_equal(qt_read(c->q, HOST_MSI + 4 * IPU_IRQ_VECTOR_ERROR, 4), 0);
+    card_dma_one(c, 0x30000000u, 0, 0, 64, 0);
+    card_dma_wait(c);
+    assert_int_equal(qt_read(c->q, HOST_MSI + 4 * IPU_IRQ_VECTOR_ERROR, 4), 0x4900 + IPU_IRQ_VECTOR_ERROR);
+    /* A masked cause raises nothing. */
+    qt_write(c->q, HOST_MSI + 4 * IPU_IRQ_VECTOR_DONE, 4, 0);
+    qt_reg_write(&c->pci, IPU_REG_IRQ_MASK, 0);
+    card_dma_one(c, DEV_BUF, 0, 0, 64, 0);
+    card_dma_wait(c);
+    assert_int_equal(qt_read(c->q, HOST_MSI + 4 * IPU_IRQ_VECTOR_DONE, 4), 0);
+}
+
+static bool any_pirq(struct card *c)
+{
+    bool up = false;
+    for (unsigned gsi = 16; gsi < 24; gsi++)
+        up |= qt_irq_level(c->q, gsi);
+    return up;
+}
+
+static void test_intx(void **state)
+{
+    struct card *c = *state;
+    qt_irq_intercept(c->q);
+    map_default(c);
+    assert_false(any_pirq(c));
+    qt_reg_write(&c->pci, IPU_REG_IRQ_MASK, IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
+    card_dma_one(c, DEV_BUF, 0, 0, 64, 0);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+    assert_true(any_pirq(c));                      /* level while pending */
+    qt_reg_write(&c->pci, IPU_REG_IRQ_STATUS, IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
+    assert_false(any_pirq(c));                     /* and gone once cleared */
+}
+
+/* Reset ------------------------------------------------------------------------- */
+
+static void dirty(struct card *c)
+{
+    map_default(c);
+    qt_reg_write(&c->pci, IPU_REG_IRQ_MASK, 0x1f);
+    qt_reg_write(&c->pci, IPU_REG_WATCHDOG_INSNS, 7);
+    qt_reg_write(&c->pci, IPU_REG_TILE_SEL, 3);
+    qt_reg_write(&c->pci, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
+    qt_write(c->q, c->pci.bar[IPU_BAR_TILEMEM] + 0x100, 8, 0xfeedfacecafebeefull);
+    card_dma_one(c, 0x30000000u, 0, 0, 64, 0); /* leaves an error record */
+    card_dma_wait(c);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_COUNT), 1);
+}
+
+static void assert_clean(struct card *c)
+{
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_IRQ_MASK), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_IRQ_STATUS), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_WATCHDOG_INSNS), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_SEL), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_COUNT), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_DMA_STATUS), 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_STATUS), IPU_CARD_STATE_IDLE);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_XLAT_BASE + IPU_XLAT_ENTRY_CTRL_OFFSET), 0);
+    assert_int_equal(qt_read(c->q, c->pci.bar[IPU_BAR_TILEMEM] + 0x100, 8), 0);
+}
+
+static void test_reset_register(void **state)
+{
+    struct card *c = *state;
+    dirty(c);
+    qt_reg_write(&c->pci, IPU_REG_RESET, 0x12345678u); /* wrong key: ignored */
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_IRQ_MASK), 0x1f);
+    qt_reg_write(&c->pci, IPU_REG_RESET, IPU_RESET_KEY);
+    assert_clean(c);
+}
+
+static void test_system_reset(void **state)
+{
+    struct card *c = *state;
+    dirty(c);
+    qt_out(c->q, 0xcf9, 1, 0x06); /* ICH9 reset control: hard reset */
+    qt_irq_level(c->q, 0);        /* let the main loop process the request */
+    /* Reset clears configuration space too: the BARs must be placed again. */
+    assert_int_equal(qt_pci_cfg_read(c->q, c->pci.devfn, 4, 2) & 0x6, 0);
+    qt_pci_enable(&c->pci);
+    assert_clean(c);
+}
+
+static void test_function_level_reset(void **state)
+{
+    struct card *c = *state;
+    const unsigned exp = qt_pci_find_cap(&c->pci, PCI_CAP_ID_EXP);
+    assert_true(qt_pci_cfg_read(c->q, c->pci.devfn, exp + 4, 4) & (1u << 28)); /* DEVCAP.FLR */
+    dirty(c);
+    const uint32_t devctl = qt_pci_cfg_read(c->q, c->pci.devfn, exp + 8, 2);
+    qt_pci_cfg_write(c->q, c->pci.devfn, exp + 8, 2, devctl | 0x8000); /* initiate FLR */
+    qt_pci_enable(&c->pci);
+    assert_clean(c);
+}
+
+/* Bad accesses are logged and survived ----------------------------------------- */
+
+static void test_bad_accesses(void **state)
+{
+    struct card *c = *state;
+    const uint64_t r = c->pci.bar[IPU_BAR_REGS], w = c->pci.bar[IPU_BAR_TILEMEM];
+    assert_int_equal(qt_read(c->q, r + IPU_REG_ID, 1), 0xff);    /* wrong size */
+    assert_int_equal(qt_read(c->q, r + IPU_REG_ID, 2), 0xffff);
+    assert_int_equal(qt_read(c->q, r + IPU_REG_ID, 8), ~0ull);
+    assert_int_equal(qt_read(c->q, r + 2, 4), 0xffffffffu);       /* misaligned */
+    qt_write(c->q, r + IPU_REG_IRQ_MASK, 2, 0x1f);                /* ignored */
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_IRQ_MASK), 0);
+    assert_true(log_contains(c, "ipu-card: bad read of BAR0"));
+    assert_true(log_contains(c, "ipu-card: bad write of BAR0"));
+    /* BAR2 past the tile's SRAM (the window is larger than a tiny tile). */
+    assert_int_equal(qt_read(c->q, w + 0x20000, 4), 0xffffffffu);
+    qt_write(c->q, w + 0xfffff, 2, 0x1234);
+    assert_true(log_contains(c, "ipu-card: bad read of BAR2"));
+    assert_true(log_contains(c, "ipu-card: bad write of BAR2"));
+    /* Unassigned registers and illegal values are survived too. */
+    qt_reg_write(&c->pci, 0xffc, 1);
+    assert_int_equal(qt_reg(&c->pci, 0xffc), 0);
+    qt_reg_write(&c->pci, IPU_REG_TILE_SEL, 1000);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_SEL), 0);
+    /* DMA aimed at the card's own BARs is refused and logged. */
+    const uint32_t rw = IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK | IPU_XLAT_CTRL_WRITE_MASK;
+    map_default(c);
+    card_xlat(c, 3, 0x60000000u, r, 16, rw);
+    card_dma_one(c, 0x60000000u + IPU_REG_RESET, 0, 0, 4, 0);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x60000000u + IPU_REG_RESET);
+    card_dma_one(c, 0x60000000u + IPU_REG_RESET, 0, 0, 4, IPU_DMA_FLAGS_TO_HOST_MASK);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x60000000u + IPU_REG_RESET);
+    assert_true(log_contains(c, "targets the card's own BAR"));
+    /* The card still works. */
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    card_dma_one(c, DEV_BUF, 0, 0, 64, 0);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(int argc, char **argv)
+{
+    const char *group = argc > 1 ? argv[1] : "all";
+    card_qemu_path(variant); /* exits 77 when QEMU cannot be built here */
+    const struct CMUnitTest identity[] = {T(test_identity)};
+    const struct CMUnitTest regs[] = {T(test_every_register), T(test_tilemem_window)};
+    const struct CMUnitTest dma[] = {T(test_dma_round_trip), T(test_dma_faults)};
+    const struct CMUnitTest irq[] = {T(test_msix), T(test_intx)};
+    const struct CMUnitTest reset[] = {T(test_reset_register), T(test_system_reset), T(test_function_level_reset)};
+    const struct CMUnitTest bad[] = {T(test_bad_accesses)};
+    int fails = 0;
+    const bool all = strcmp(group, "all") == 0;
+    if (all || !strcmp(group, "identity")) fails += cmocka_run_group_tests_name("identity", identity, NULL, NULL);
+    if (all || !strcmp(group, "regs")) fails += cmocka_run_group_tests_name("regs", regs, NULL, NULL);
+    if (all || !strcmp(group, "dma")) fails += cmocka_run_group_tests_name("dma", dma, NULL, NULL);
+    if (all || !strcmp(group, "irq")) fails += cmocka_run_group_tests_name("irq", irq, NULL, NULL);
+    if (all || !strcmp(group, "reset")) fails += cmocka_run_group_tests_name("reset", reset, NULL, NULL);
+    if (all || !strcmp(group, "bad")) fails += cmocka_run_group_tests_name("bad", bad, NULL, NULL);
+    return fails ? 1 : 0;
+}
