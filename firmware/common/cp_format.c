@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "ipu_fw/cp.h"
+#include "ipu_fw/dtype.h"
 
 /* Output that tracks the needed length and never writes past the buffer. */
 struct out {
@@ -20,13 +21,6 @@ static void emit(struct out *o, const char *fmt, ...)
     va_end(ap);
     if (n > 0)
         o->used += (size_t)n;
-}
-
-static const char *dtype_name(uint32_t dtype)
-{
-    static const char *const names[] = {"float", "half", "int", "unsigned int", "short",
-                                        "unsigned short", "char", "unsigned char", "bool"};
-    return dtype < sizeof(names) / sizeof(names[0]) ? names[dtype] : "?";
 }
 
 static void line(struct out *o, const struct ipu_cp_insn *in, unsigned depth)
@@ -57,7 +51,7 @@ static void line(struct out *o, const struct ipu_cp_insn *in, unsigned depth)
              (in->imm & IPU_CP_WHILE_FALSE_FLAG) ? " while-false" : "");
         break;
     case IPU_CP_OP_PRINT_TENSOR:
-        emit(o, " %s[%lu] at 0x%08lx name=0x%08lx", dtype_name(in->imm), (unsigned long)ops[IPU_CP_PRINT_COUNT],
+        emit(o, " %s[%lu] at 0x%08lx name=0x%08lx", ipu_fw_dtype_name(in->imm), (unsigned long)ops[IPU_CP_PRINT_COUNT],
              (unsigned long)ops[IPU_CP_PRINT_ADDR], (unsigned long)ops[IPU_CP_PRINT_NAME]);
         break;
     case IPU_CP_OP_COPY:

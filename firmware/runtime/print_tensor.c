@@ -3,29 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipu_fw/dtype.h"
 #include "ipu_rt/runtime.h"
 
-/* Widens an IEEE binary16 value (the HALF dtype) to float. */
+/* Widens a binary16 element (the HALF dtype) for printing. */
 static float half_to_float(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t mant = h & 0x3ffu;
-    uint32_t bits;
-    if (exp == 0x1fu) { /* infinity or NaN */
-        bits = sign | 0x7f800000u | (mant << 13);
-    } else if (exp != 0) { /* normal */
-        bits = sign | ((exp + 112u) << 23) | (mant << 13);
-    } else if (mant == 0) { /* zero */
-        bits = sign;
-    } else { /* subnormal: normalise the mantissa */
-        exp = 113u;
-        while ((mant & 0x400u) == 0) {
-            mant <<= 1;
-            exp--;
-        }
-        bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
-    }
+    uint32_t bits = ipu_fw_half_to_float_bits(h);
     float f;
     memcpy(&f, &bits, sizeof(f));
     return f;
@@ -49,7 +33,7 @@ static void print_element(uint32_t dtype, const unsigned char *p, uint32_t i)
 
 int ipu_rt_print_tensor(const char *name, uint32_t dtype, const void *data, uint32_t count)
 {
-    if (dtype > IPU_DTYPE_BOOL)
+    if (ipu_fw_dtype_size(dtype) == 0)
         return -1;
     printf("%s: [", name);
     for (uint32_t i = 0; i < count; i++) {
