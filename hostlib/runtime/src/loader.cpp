@@ -14,15 +14,21 @@ namespace ipu {
 namespace runtime {
 namespace {
 
-constexpr std::size_t kMaxChain = 65536;
-
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 } // namespace
 
-LoadStats loadImage(Device &device, const DeviceImage &image) {
+LoadStats loadImage(Device &device, const DeviceImage &image, const LoadOptions &options) {
+  if (options.maxChain < 1 || options.maxChain > 65536)
+    throw application_runtime_error("loadImage: LoadOptions::maxChain " + std::to_string(options.maxChain) +
+                                    " is outside 1..65536, the DMA engine's chain limit");
+  if (options.stagingBytes < device.info().tile_mem_bytes || options.stagingBytes > kMaxHostBufferBytes)
+    throw application_runtime_error("loadImage: LoadOptions::stagingBytes " + std::to_string(options.stagingBytes) +
+                                    " must lie between one tile's SRAM (" +
+                                    std::to_string(device.info().tile_mem_bytes) +
+                                    " bytes, the longest write) and 128 MiB (one translation entry)");
   LoadStats stats;
   auto t0 = std::chrono::steady_clock::now();
   const UploadPlan plan = planUpload(image, device.elfTarget(), device.numTiles());
@@ -39,7 +45,7 @@ LoadStats loadImage(Device &device, const DeviceImage &image) {
     order.push_back(&w);
   std::stable_sort(order.begin(), order.end(),
                    [](const TileWrite *a, const TileWrite *b) { return a->hostOffset < b->hostOffset; });
-  const std::size_t window = std::min<std::size_t>(kMaxHostBufferBytes, std::max<std::size_t>(plan.hostBytes.size(), 1));
+  const std::size_t window = std::min<std::size_t>(options.stagingBytes, std::max<std::size_t>(plan.hostBytes.size(), 1));
   std::unique_ptr<HostBuffer> staging;
   if (!order.empty())
     staging.reset(new HostBuffer(device, window, HostAccess::DeviceReads, 0, "image upload staging"));
@@ -54,9 +60,9 @@ LoadStats loadImage(Device &device, const DeviceImage &image) {
       ++j;
     }
     std::memcpy(staging->data(), plan.hostBytes.data() + lo, hi - lo);
-    for (std::size_t k = i; k < j; k += kMaxChain) {
+    for (std::size_t k = i; k < j; k += options.maxChain) {
       xfers.clear();
-      for (std::size_t m = k; m < std::min(j, k + kMaxChain); ++m) {
+      for (std::size_t m = k; m < std::min(j, k + options.maxChain); ++m) {
         const TileWrite &w = *order[m];
         ipudrv_dma_xfer x{};
         x.dev_addr = staging->deviceAddress() + std::uint32_t(w.hostOffset - lo);

@@ -130,6 +130,43 @@ void test_bad_elf_leaves_tiles_untouched(void **) {
   }
 }
 
+// Batching: distinct per-tile data through a staging window of one tile's SRAM and chains of 3 descriptors.
+void test_upload_in_batches(void **) {
+  const std::uint32_t sram = dev().info().tile_mem_bytes;
+  DeviceImage d = DeviceImage::fromElf(parse(programs::hello(), "hello"), {0, 1, 2, 3});
+  for (std::uint32_t t = 0; t < 4; ++t) {
+    TileSegment seg;
+    seg.vaddr = kBase + 0x4000;
+    seg.bytes.assign(sram / 2, std::uint8_t(0x30 + t)); // each tile's data fills half the window
+    seg.memsz = sram / 2 + 4096;
+    seg.flags = 6;
+    d.perTile[t].push_back(seg);
+  }
+  LoadOptions lo;
+  lo.stagingBytes = sram;
+  lo.maxChain = 3;
+  const LoadStats st = loadImage(dev(), d, lo);
+  std::printf("    %zu writes in %zu chains, %llu bus bytes\n", st.writes, st.chains, (unsigned long long)st.busBytes);
+  assert_true(st.chains >= 3);
+  for (std::uint32_t t = 0; t < 4; ++t) {
+    std::uint8_t b[3];
+    dev().readTile(t, kBase + 0x4000, &b[0], 1);
+    dev().readTile(t, kBase + 0x4000 + sram / 2 - 1, &b[1], 1);
+    dev().readTile(t, kBase + 0x4000 + sram / 2, &b[2], 1);
+    assert_int_equal(b[0], 0x30 + t);
+    assert_int_equal(b[1], 0x30 + t);
+    assert_int_equal(b[2], 0);
+  }
+  assert_int_equal(runDevice(dev(), {0, 1, 2, 3}, nullptr).exitCode(), 0);
+  lo.maxChain = 0;
+  try {
+    loadImage(dev(), d, lo);
+    fail_msg("maxChain 0 accepted");
+  } catch (const application_runtime_error &err) {
+    ASSERT_CONTAINS(err.what(), "outside 1..65536");
+  }
+}
+
 // ---- streams ---------------------------------------------------------------------------------------------------
 
 struct EchoProgram {
@@ -518,6 +555,7 @@ int main(void) {
       cmocka_unit_test_setup(test_console_sink_gets_lines, setup),
       cmocka_unit_test_setup(test_exit_code_first_nonzero, setup),
       cmocka_unit_test_setup(test_bad_elf_leaves_tiles_untouched, setup),
+      cmocka_unit_test_setup(test_upload_in_batches, setup),
       cmocka_unit_test_setup(test_stream_circular_buffers_wrap, setup),
       cmocka_unit_test_setup(test_stream_callbacks_in_documented_order, setup),
       cmocka_unit_test_setup(test_stream_function_callbacks, setup),
