@@ -37,13 +37,13 @@ module ipu_card
   output logic [3:0]  irq_o,
   output logic        running_o,
 
-  // Retire trace of every tile (lock-step).
-  output logic [NumTiles-1:0]           rvfi_valid_o,
-  output logic [NumTiles-1:0][CtxW-1:0] rvfi_ctx_o,
-  output logic [NumTiles-1:0][31:0]     rvfi_pc_o,
-  output logic [NumTiles-1:0][31:0]     rvfi_insn_o,
-  output logic [NumTiles-1:0][4:0]      rvfi_rd_o,
-  output logic [NumTiles-1:0][31:0]     rvfi_rd_value_o
+  // Retire trace of every tile (lock-step); tile t's fields are at [t*width +: width].
+  output logic [NumTiles-1:0]      rvfi_valid_o,
+  output logic [NumTiles*CtxW-1:0] rvfi_ctx_o,
+  output logic [NumTiles*32-1:0]   rvfi_pc_o,
+  output logic [NumTiles*32-1:0]   rvfi_insn_o,
+  output logic [NumTiles*5-1:0]    rvfi_rd_o,
+  output logic [NumTiles*32-1:0]   rvfi_rd_value_o
 );
 
   // RESET.KEY resets the whole card (and clears tile SRAM) through the reset tree.
@@ -56,8 +56,7 @@ module ipu_card
 
   // Register block <-> tiles.
   logic [NumTiles-1:0] tile_enable;
-  logic [31:0]         tile_entry [NumTiles];
-  logic [31:0]         tile_boot_arg [NumTiles];
+  logic [NumTiles*32-1:0] tile_entry, tile_boot_arg;
   logic [31:0]         watchdog_units;
   logic                start, halt, release_sync;
   logic [TileW-1:0]    tile_sel, window_tile;
@@ -97,8 +96,8 @@ module ipu_card
       .tile_id_i        (16'(t)),
       .num_tiles_i      (16'(NumTiles)),
       .enable_i         (tile_enable[t]),
-      .entry_i          (tile_entry[t]),
-      .boot_arg_i       (tile_boot_arg[t]),
+      .entry_i          (tile_entry[t*32 +: 32]),
+      .boot_arg_i       (tile_boot_arg[t*32 +: 32]),
       .watchdog_units_i (watchdog_units),
       .start_i          (start),
       .halt_i           (halt),
@@ -131,11 +130,11 @@ module ipu_card
       .host_rvalid_o    (t_host_rvalid[t]),
       .host_rdata_o     (t_host_rdata[t]),
       .rvfi_valid_o     (rvfi_valid_o[t]),
-      .rvfi_ctx_o       (rvfi_ctx_o[t]),
-      .rvfi_pc_o        (rvfi_pc_o[t]),
-      .rvfi_insn_o      (rvfi_insn_o[t]),
-      .rvfi_rd_o        (rvfi_rd_o[t]),
-      .rvfi_rd_value_o  (rvfi_rd_value_o[t])
+      .rvfi_ctx_o       (rvfi_ctx_o[t*CtxW +: CtxW]),
+      .rvfi_pc_o        (rvfi_pc_o[t*32 +: 32]),
+      .rvfi_insn_o      (rvfi_insn_o[t*32 +: 32]),
+      .rvfi_rd_o        (rvfi_rd_o[t*5 +: 5]),
+      .rvfi_rd_value_o  (rvfi_rd_value_o[t*32 +: 32])
     );
   end : g_tile
 

@@ -29,8 +29,8 @@ module ipu_card_regs
 
   // Tile setup and run control.
   output logic [NumTiles-1:0] tile_enable_o,
-  output logic [31:0]      tile_entry_o [NumTiles],
-  output logic [31:0]      tile_boot_arg_o [NumTiles],
+  output logic [NumTiles*32-1:0] tile_entry_o,     // tile t at [t*32 +: 32]
+  output logic [NumTiles*32-1:0] tile_boot_arg_o,
   output logic [31:0]      watchdog_units_o,
   output logic             start_o,
   output logic             halt_o,
@@ -86,7 +86,8 @@ module ipu_card_regs
   logic [31:0] entry_d [NumTiles];
   logic [31:0] boot_q [NumTiles];
   logic [31:0] boot_d [NumTiles];
-  logic [RegXlatCount*4-1:0][31:0] xlat_q;
+  logic [31:0] xlat_q [RegXlatCount * 4];
+  logic [RegXlatCount*4-1:0] xlat_written_q;  // words never written since reset read as zero
 
   logic wr, rd;
   assign wr = req_i && we_i;
@@ -138,7 +139,7 @@ module ipu_card_regs
   always_comb begin
     rdata_o = 32'd0;  // write-only and unassigned offsets read as zero
     if (in_xlat) begin
-      rdata_o = xlat_q[{xlat_entry, xlat_word}];
+      rdata_o = xlat_written_q[{xlat_entry, xlat_word}] ? xlat_q[{xlat_entry, xlat_word}] : 32'd0;
     end else begin
       unique case (addr_i)
         RegId:                    rdata_o = 32'h4950_5531;
@@ -339,17 +340,23 @@ module ipu_card_regs
   // The translation table: host-programmed; the DMA engine that reads it is not built yet.
   // The generated package has no XLAT_ENTRY field offsets yet, so the words are stored
   // as written (the model also clears the low 12 bits of DEV_BASE and BUS_LO).
+  always_ff @(posedge clk_i) begin
+    if (wr && in_xlat) xlat_q[{xlat_entry, xlat_word}] <= wdata_i;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      xlat_q <= '0;
+      xlat_written_q <= '0;
     end else if (wr && in_xlat) begin
-      xlat_q[{xlat_entry, xlat_word}] <= wdata_i;
+      xlat_written_q[{xlat_entry, xlat_word}] <= 1'b1;
     end
   end
 
   assign tile_enable_o    = enable_q;
-  assign tile_entry_o     = entry_q;
-  assign tile_boot_arg_o  = boot_q;
+  for (genvar t = 0; t < NumTiles; t++) begin : g_tile_setup
+    assign tile_entry_o[t*32 +: 32]    = entry_q[t];
+    assign tile_boot_arg_o[t*32 +: 32] = boot_q[t];
+  end : g_tile_setup
   assign watchdog_units_o = watchdog_q;
   assign tile_sel_o       = tile_sel_q;
   assign ctx_sel_o        = ctx_sel_q;

@@ -32,6 +32,7 @@ struct Lockstep {
     std::vector<std::deque<RetiredInstruction>> queues; // per tile * kMaxContexts + context
     std::string divergence;
     bool diverged = false;
+    int divergence_tile = -1; // the tile the divergence is about, -1 for the whole card
     uint64_t compared = 0;
     std::recursive_mutex lock;
 
@@ -75,11 +76,12 @@ bool reads_cycle_counter(uint32_t insn)
     return (insn & 0x7f) == 0x73 && ((insn >> 12) & 3) != 0 && (csr == IPU_CSR_CYCLE || csr == IPU_CSR_CYCLEH);
 }
 
-void diverge(Lockstep &l, const std::string &what)
+void diverge(Lockstep &l, const std::string &what, int tile = -1)
 {
     if (l.diverged)
         return;
     l.diverged = true;
+    l.divergence_tile = tile;
     char head[128];
     std::snprintf(head, sizeof head, "lock-step divergence after %" PRIu64 " matching instructions: ", l.compared);
     l.divergence = head + what;
@@ -101,7 +103,7 @@ int on_rtl_retired(void *opaque, const Retired &r)
     std::snprintf(where, sizeof where, "tile %u context %u\n", r.tile, r.context);
     if (q.empty()) {
         diverge(l, std::string(where) + describe("rtl:", r.pc, r.insn, r.rd, r.rd_value) +
-                       "  model: retired nothing more in this context\n");
+                       "  model: retired nothing more in this context\n", static_cast<int>(r.tile));
         return 1;
     }
     const RetiredInstruction m = q.front();
@@ -109,7 +111,7 @@ int on_rtl_retired(void *opaque, const Retired &r)
     const bool value_ok = r.rd_value == m.rd_value || reads_cycle_counter(r.insn);
     if (r.pc != m.pc || r.insn != m.insn || r.rd != m.rd || !value_ok) {
         diverge(l, std::string(where) + describe("rtl:", r.pc, r.insn, r.rd, r.rd_value) +
-                       describe("model:", m.pc, m.insn, m.rd, m.rd_value));
+                       describe("model:", m.pc, m.insn, m.rd, m.rd_value), static_cast<int>(r.tile));
         return 1;
     }
     l.compared++;
@@ -152,7 +154,8 @@ void report(Lockstep &l)
     const unsigned contexts = read32(l.rtl, IPU_REG_NUM_WORKERS) + 1;
     std::string s = l.divergence;
     for (unsigned t = 0; t < l.tiles; t++)
-        s += tile_state(l.rtl, "rtl  ", t, contexts) + tile_state(l.model, "model", t, contexts);
+        if (l.divergence_tile < 0 || t == static_cast<unsigned>(l.divergence_tile))
+            s += tile_state(l.rtl, "rtl  ", t, contexts) + tile_state(l.model, "model", t, contexts);
     l.divergence = s;
     std::fprintf(stderr, "%s", s.c_str());
     ipu_backend_write32(l.rtl, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
@@ -187,7 +190,7 @@ void check_stop(Lockstep &l)
             if (a != b) {
                 char buf[160];
                 std::snprintf(buf, sizeof buf, "tile %u register 0x%03x: rtl %08x, model %08x\n", t, reg, a, b);
-                diverge(l, buf);
+                diverge(l, buf, static_cast<int>(t));
                 break;
             }
         }
@@ -198,7 +201,8 @@ void check_stop(Lockstep &l)
             if (!q.empty())
                 diverge(l, "tile " + std::to_string(t) + " context " + std::to_string(c) + ": the model retired " +
                                std::to_string(q.size()) + " more instructions, first:\n" +
-                               describe("model:", q.front().pc, q.front().insn, q.front().rd, q.front().rd_value));
+                               describe("model:", q.front().pc, q.front().insn, q.front().rd, q.front().rd_value),
+                           static_cast<int>(t));
         }
     }
     ipu_backend_write32(l.rtl, IPU_REG_TILE_SEL, sel);

@@ -234,8 +234,9 @@ module ipu_tile_core
   end
 
   logic supervisor_only;
-  assign supervisor_only = csr inside {CsrSync, CsrWorkerEntry, CsrWorkerArg, CsrWorkerStart,
-                                       CsrWorkerJoin, CsrExit, CsrExchange};
+  assign supervisor_only = csr == CsrSync || csr == CsrWorkerEntry || csr == CsrWorkerArg ||
+                           csr == CsrWorkerStart || csr == CsrWorkerJoin || csr == CsrExit ||
+                           csr == CsrExchange;
 
   // Execute outcome.
   logic        ex_go, ex_fault, ex_retry, ex_late_fault, ex_wr, ex_load, ex_store;
