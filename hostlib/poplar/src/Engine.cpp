@@ -88,6 +88,33 @@ struct EngineImpl {
   void printLine(const std::string &line);
 };
 
+/// The parts of tile `t`'s data that have defined contents (constants, vertex states, tables, exchange lists,
+/// control programs). Variables and buffers are left out: their contents are undefined until written, and leaving
+/// them out keeps the upload to what the program needs.
+static std::vector<ipu::runtime::TileSegment> initialisedSegments(const CompiledGraph &cg, std::uint32_t t) {
+  const TileData &td = cg.tileData.at(t);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  for (const auto &item : td.items) {
+    if (item.category == "variable" || item.category == "edge buffer" || item.category == "print buffer" ||
+        item.category == "predicate copy" || item.size == 0)
+      continue;
+    if (!ranges.empty() && item.addr <= ranges.back().second + 64)
+      ranges.back().second = std::max(ranges.back().second, item.addr + item.size);
+    else
+      ranges.emplace_back(item.addr, item.addr + item.size);
+  }
+  std::vector<ipu::runtime::TileSegment> out;
+  for (const auto &[b, e] : ranges) {
+    ipu::runtime::TileSegment seg;
+    seg.vaddr = b;
+    seg.memsz = e - b;
+    seg.flags = 6;
+    seg.bytes.assign(td.bytes.begin() + (b - cg.image.freeStart), td.bytes.begin() + (e - cg.image.freeStart));
+    out.push_back(std::move(seg));
+  }
+  return out;
+}
+
 static double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -175,13 +202,7 @@ void Engine::load(Device &device) {
   image.shared = cg.image.image.segments;
   image.defaultBoot.entry = cg.image.image.entry;
   for (std::uint32_t t : cg.tiles) {
-    const detail::TileData &td = cg.tileData.at(t);
-    ipu::runtime::TileSegment seg;
-    seg.vaddr = cg.image.freeStart;
-    seg.memsz = std::uint32_t(td.bytes.size());
-    seg.flags = 6;
-    seg.bytes = td.bytes;
-    image.perTile[t].push_back(std::move(seg));
+    image.perTile[t] = detail::initialisedSegments(cg, t);
     image.boot[t] = ipu::runtime::TileBoot{cg.image.image.entry, cg.programAddr.empty() ? 0 : cg.programAddr[0].at(t)};
   }
   ipu::runtime::LoadStats stats = ipu::runtime::loadImage(*d.dev, image);

@@ -25,7 +25,7 @@ using program::detail::Kind;
 using program::detail::Node;
 
 constexpr std::uint32_t kStreamDevBase = 0x20000000u;
-constexpr std::uint32_t kTileHeapBytes = 16384;
+constexpr std::uint32_t kTileHeapBytes = 4096; // newlib stdio (PRINT_TENSOR) needs about 1.5 KiB
 
 struct Transfer {
   std::uint32_t srcTile, srcAddr, dstTile, dstAddr, len;

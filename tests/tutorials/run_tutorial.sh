@@ -1,0 +1,27 @@
+#!/bin/sh
+# Builds one tutorial program exactly as the seed does (g++ --std=c++11 prog.cpp -lpoplar) against an install tree,
+# runs it in a scratch folder next to its codelets, and checks that every expected line appears in its output.
+# Usage: run_tutorial.sh <install-prefix> <source-dir> <program.cpp> <expected-file> [program arguments...]
+set -eu
+prefix=$1 src=$2 prog=$3 expected=$4
+shift 4
+work=$(mktemp -d "${TMPDIR:-/tmp}/poplar-tut.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp "$src"/*.cpp "$work"/
+cd "$work"
+export CPLUS_INCLUDE_PATH="$prefix/include" LIBRARY_PATH="$prefix/lib" LD_LIBRARY_PATH="$prefix/lib"
+export PATH="$prefix/bin:$PATH"
+echo "+ g++ --std=c++11 $prog -lpoplar -o prog"
+g++ --std=c++11 "$prog" -lpoplar -o prog
+if [ -f "$src/prebuild.sh" ]; then sh "$src/prebuild.sh"; fi
+./prog "$@" > output.txt 2>&1 || { cat output.txt; echo "FAIL: the program exited with an error"; exit 1; }
+cat output.txt
+status=0
+while IFS= read -r line; do
+  [ -z "$line" ] && continue
+  if ! grep -qxF -- "$line" output.txt; then
+    echo "FAIL: missing expected line: $line"
+    status=1
+  fi
+done < "$expected"
+exit $status

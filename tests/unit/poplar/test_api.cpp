@@ -1,0 +1,174 @@
+// Unit tests of the Poplar API surface that needs no device: types, tensor views, tile mappings, targets, options,
+// program construction and its errors.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "poplar/Engine.hpp"
+#include "poplar/IPUModel.hpp"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+using namespace poplar;
+
+namespace {
+
+/// Runs `fn` and checks that it throws E whose message contains `text`.
+template <typename E, typename Fn> void expectThrow(Fn fn, const char *text) {
+  try {
+    fn();
+  } catch (const E &e) {
+    if (std::string(e.what()).find(text) == std::string::npos) {
+      print_error("message '%s' lacks '%s'\n", e.what(), text);
+      fail();
+    }
+    return;
+  }
+  print_error("no exception containing '%s'\n", text);
+  fail();
+}
+
+std::string str(const Tensor &t) {
+  std::ostringstream os;
+  os << t;
+  return os.str();
+}
+
+void test_types(void **) {
+  assert_int_equal(FLOAT.getSize(), 4);
+  assert_int_equal(HALF.getSize(), 2);
+  assert_int_equal(UNSIGNED_SHORT.getSize(), 2);
+  assert_int_equal(BOOL.getSize(), 1);
+  assert_true(FLOAT.toString() == "float");
+  assert_true(typeFromString("unsigned int") == UNSIGNED_INT);
+  assert_true(FLOAT != INT);
+  expectThrow<poplar_error>([] { typeFromString("double"); }, "unknown type name 'double'");
+}
+
+void test_targets(void **) {
+  Target t1 = Target::createIPUTarget("ipu1");
+  assert_int_equal(t1.getNumTiles(), 1216);
+  assert_int_equal(t1.getBytesPerTile(), 256 * 1024);
+  Target t2 = Target::createIPUTarget(1, "ipu2");
+  assert_int_equal(t2.getTilesPerIPU(), 1472);
+  assert_int_equal(t2.getBytesPerTile(), 638976);
+  assert_int_equal(t2.getNumWorkerContexts(), 6);
+  assert_true(t2.getTileClockFrequency() > 1e9);
+  assert_int_equal(t2.getFloatVectorWidth(), t2.getDataPathWidth() / 32);
+  Target cpu = Target::createCPUTarget();
+  assert_int_equal(cpu.getNumTiles(), 1);
+  assert_int_equal(cpu.getNumWorkerContexts(), 1);
+  assert_true(cpu.getTargetType() == TargetType::CPU);
+  IPUModel model("ipu1");
+  model.tilesPerIPU = 8;
+  model.memoryPerTile = 128 * 1024;
+  Device d = model.createDevice();
+  assert_int_equal(d.getTarget().getNumTiles(), 8);
+  assert_int_equal(d.getTarget().getBytesPerTile(), 128 * 1024);
+  assert_true(d.getTarget().getTargetType() == TargetType::IPU_MODEL);
+  expectThrow<invalid_option>([] { IPUModel m("ipu9"); }, "unknown IPU version or board 'ipu9'");
+  model.memoryPerTile = 2u << 20;
+  expectThrow<invalid_option>([&] { model.createTarget(); }, "memoryPerTile");
+}
+
+void test_tensor_views(void **) {
+  Graph g(Target::createIPUTarget("tiny"));
+  Tensor v = g.addVariable(FLOAT, {4, 4}, "v");
+  assert_int_equal(v.numElements(), 16);
+  assert_int_equal(v.rank(), 2);
+  Tensor s = v.slice({1, 1}, {2, 4});
+  assert_int_equal(s.numElements(), 3);
+  assert_true(str(s) == "float{1,3} {v[5,8)}");
+  assert_true(str(v[2]) == "float{4} {v[8,12)}");
+  assert_true(str(v.slice(1, 3, 1)) == "float{4,2} {v[1,3), v[5,7), v[9,11), v[13,15)}");
+  Tensor t = v.transpose();
+  assert_int_equal(t.dim(0), 4);
+  assert_true(str(t[0]) == "float{4} {v[0,1), v[4,5), v[8,9), v[12,13)}");
+  assert_true(str(v.reshape({2, 8})[1]) == "float{8} {v[8,16)}");
+  assert_true(str(v.flatten().slice(3, 6)) == "float{3} {v[3,6)}");
+  Tensor w = g.addVariable(FLOAT, {2, 4}, "w");
+  Tensor c = concat(v, w);
+  assert_int_equal(c.dim(0), 6);
+  assert_true(str(concat(v[0].reshape({1, 4}), w.slice(0, 1), 0)) == "float{2,4} {v[0,4), w[0,4)}");
+  assert_true(str(concat(v.slice(0, 2), w, 1)) == "float{2,8} {v[0,4), w[0,4), v[4,8), w[4,8)}");
+  assert_true(str(v[0].reverse(0)) == "float{4} {v[3,4), v[2,3), v[1,2), v[0,1)}");
+  assert_true(str(v.dimShuffle({1, 0})) == str(t));
+  assert_true(v.slice(0, 1).isContiguous());
+  assert_false(t.isContiguous());
+  assert_true(v.expand({0}).rank() == 3);
+  assert_true(v.expand({0}).squeeze({0}).rank() == 2);
+  expectThrow<index_error>([&] { v.slice(2, 5); }, "not inside dimension 0 of size 4");
+  expectThrow<index_error>([&] { v[4]; }, "index out of range");
+  expectThrow<index_error>([&] { v.reshape({3, 5}); }, "does not have the 16 elements");
+  expectThrow<index_error>([&] { v.dimShuffle({0, 0}); }, "not a permutation");
+  expectThrow<index_error>([&] { concat(v, g.addVariable(INT, {4, 4})); }, "element types differ");
+}
+
+void test_mapping(void **) {
+  Graph g(Target::createIPUTarget("tiny"));
+  Tensor v = g.addVariable(INT, {8}, "v");
+  for (unsigned i = 0; i < 4; ++i)
+    g.setTileMapping(v.slice(2 * i, 2 * i + 2), i);
+  TileToTensorMapping m = g.getTileMapping(v);
+  assert_int_equal(m.size(), 4);
+  assert_true(m[2].size() == 1 && m[2][0] == Interval(4, 6));
+  g.setTileMapping(v.slice(1, 3), 3);
+  m = g.getTileMapping(v);
+  assert_true(m[0].size() == 1 && m[0][0] == Interval(0, 1));
+  assert_true(m[3].size() == 2 && m[3][0] == Interval(1, 3) && m[3][1] == Interval(6, 8));
+  Tensor u = g.addVariable(INT, {2}, "u");
+  expectThrow<poplar_error>([&] { g.getTileMapping(u); }, "not mapped to a tile");
+  expectThrow<poplar_error>([&] { g.setTileMapping(u, 4); }, "the graph has tiles 0..3");
+  Graph vg = g.createVirtualGraph(2, 4);
+  assert_int_equal(vg.getTarget().getNumTiles(), 2);
+  Tensor x = vg.addVariable(FLOAT, {2}, "x");
+  vg.setTileMapping(x, 1);
+  assert_true(g.getTileMapping(x)[3].size() == 1);
+  assert_true(vg.getTileMapping(x)[1].size() == 1);
+}
+
+void test_options(void **) {
+  OptionFlags o{{"a", "1"}};
+  readJSON(std::string("{\"debug.instrument\": \"true\", \"n\": 3, \"b\": false}"), o);
+  assert_true(o.at("debug.instrument") == "true");
+  assert_true(o.at("n") == "3");
+  assert_true(o.at("b") == "false");
+  assert_int_equal(o.size(), 4);
+  expectThrow<invalid_option>([&] { o.at("zzz"); }, "option 'zzz' is not set");
+  expectThrow<invalid_option>([&] { readJSON(std::string("{\"a\" \"b\"}"), o); }, "expected ':'");
+}
+
+void test_programs(void **) {
+  Graph g(Target::createIPUTarget("tiny"));
+  Tensor a = g.addVariable(FLOAT, {4}, "a");
+  Tensor b = g.addVariable(FLOAT, {5}, "b");
+  Tensor i = g.addVariable(INT, {4}, "i");
+  expectThrow<poplar_error>([&] { program::Copy(a, b); }, "has 5 elements");
+  expectThrow<poplar_error>([&] { program::Copy(a, i); }, "element types differ");
+  Tensor p = g.addVariable(INT, {}, "p");
+  program::Switch sw(p);
+  sw.add(1, program::Sequence());
+  expectThrow<poplar_error>([&] { sw.add(1, program::Sequence()); }, "case 1 already exists");
+  expectThrow<poplar_error>([&] { program::If(a, program::Sequence()); }, "one element");
+  DataStream s = g.addHostToDeviceFIFO("in", FLOAT, 4);
+  expectThrow<poplar_error>([&] { program::Copy(a, s); }, "comes from the host");
+  expectThrow<poplar_error>([&] { g.addHostToDeviceFIFO("in", FLOAT, 4); }, "already exists");
+  program::Sequence seq(program::Copy(a, a), program::Sync(SyncType::INTERNAL));
+  assert_false(seq.isEmpty());
+  assert_true(program::Sequence().isEmpty());
+}
+
+} // namespace
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_types),    cmocka_unit_test(test_targets), cmocka_unit_test(test_tensor_views),
+      cmocka_unit_test(test_mapping),  cmocka_unit_test(test_options), cmocka_unit_test(test_programs),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
