@@ -97,5 +97,7 @@ mkdir -p "$out.tmp"
 cp "$qsrc/build/qemu-system-x86_64" "$out.tmp/"
 echo "built $(date -u +%FT%TZ) in $(( $(date +%s) - start )) s from $src" > "$out.tmp/build-info"
 rm -rf "$out" && mv "$out.tmp" "$out"
+# Keep the two newest binaries of this variant; older keys are dead weight.
+ls -dt "$cache/qemu-build/$version-$variant-"* 2>/dev/null | grep -v '\.tmp$' | tail -n +3 | xargs -r rm -rf
 log "built in $(( $(date +%s) - start )) s: $out"
 echo "$out/qemu-system-x86_64"

@@ -7,6 +7,7 @@ set -euo pipefail
 build=$(cd "${1:?usage: guest-tools.sh BUILD_DIR}" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$build/qemu-guest/tools
+mkdir -p "$out"
 log() { echo "[qemu-guest] $*" >&2; }
 if [ ! -f "$out/build.ninja" ]; then
   log "configuring the static guest build in $out"
@@ -14,9 +15,10 @@ if [ ! -f "$out/build.ninja" ]; then
     -DCMAKE_EXE_LINKER_FLAGS=-static >"$build/qemu-guest/tools-configure.log" 2>&1 ||
     { tail -n 30 "$build/qemu-guest/tools-configure.log" >&2; exit 1; }
 fi
-# Whatever of the guest's programs this checkout has (the driver's tools always).
-targets=$(cmake --build "$out" --target help 2>/dev/null | sed -n 's/^\(gc[-_][a-z_-]*\|tutorial[0-9a-z_-]*\):.*/\1/p' | sort -u)
-[ -n "$targets" ] || { log "no guest programs found (driver/tools missing?)"; exit 1; }
+# The driver's gc tools, and the Poplar tutorials when this checkout has them.
+all=$(cmake --build "$out" --target help 2>/dev/null | sed -n 's/^\([A-Za-z0-9_-]*\):.*/\1/p')
+echo "$all" | grep -qx gc_tools || { log "the gc_tools target is missing (driver/tools)"; exit 1; }
+targets="gc_tools $(echo "$all" | grep -E '^tutorial[0-9a-z_-]*$' | sort -u | tr '\n' ' ' || true)"
 log "building $(echo $targets | tr '\n' ' ')"
 cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target $targets >"$build/qemu-guest/tools-build.log" 2>&1 ||
   { tail -n 30 "$build/qemu-guest/tools-build.log" >&2; exit 1; }
