@@ -46,6 +46,8 @@ struct EngineImpl {
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
   std::uint64_t lastCycles = 0;
+  unsigned lastProgram = 0;
+  std::vector<std::uint64_t> stepCycles; ///< per top-level step of the last run (instrumented engines)
   bool ran = false;
   std::map<std::string, double> phases;
 
@@ -173,7 +175,14 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
   }
   impl_->target = graph.getTarget();
   auto start = std::chrono::steady_clock::now();
-  impl_->cg = detail::compileGraph(graph.impl(), programs);
+  // Per-step cycles are measured on the IPU Model unless debug.instrument says otherwise (the seed's default for
+  // hardware is off).
+  bool instrument = graph.getTarget().getTargetType() != TargetType::IPU;
+  if (impl_->options.contains("debug.instrument"))
+    instrument = impl_->options.at("debug.instrument") == "true";
+  if (impl_->options.contains("debug.instrumentCompute"))
+    instrument = impl_->options.at("debug.instrumentCompute") == "true";
+  impl_->cg = detail::compileGraph(graph.impl(), programs, instrument);
   impl_->phases["compile"] = detail::seconds(start);
   detail::log(detail::LogLevel::Info, "compiled " + std::to_string(programs.size()) + " program(s) for " +
                                           std::to_string(impl_->cg.tiles.size()) + " tiles in " +
@@ -242,6 +251,15 @@ void Engine::run(unsigned prog, const std::string &) {
   ipu::runtime::RunResult r = ipu::runtime::runDevice(dev, cg.tiles, impl_->streams.get(), opts);
   std::cout.flush();
   impl_->lastCycles = r.cycles;
+  impl_->lastProgram = prog;
+  impl_->stepCycles.clear();
+  if (cg.instr.enabled) {
+    std::size_t n = cg.instr.topSteps[prog].size() + 1;
+    std::vector<std::uint32_t> stamps(n);
+    dev.readTile(cg.instr.tile, cg.instr.base[prog], stamps.data(), 4 * n);
+    for (std::size_t k = 1; k < n; ++k)
+      impl_->stepCycles.push_back(stamps[k] - stamps[k - 1]);
+  }
   impl_->ran = true;
   impl_->phases["run"] = detail::seconds(start);
   detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " + std::to_string(r.cycles) +
@@ -304,7 +322,8 @@ void Engine::writeTensor(const std::string &handle, const void *begin, const voi
 }
 
 void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) const {
-  detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles,
+  detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles, impl_->lastProgram,
+                       impl_->stepCycles,
                        opts.contains("showExecutionSteps") && opts.at("showExecutionSteps") == "true");
 }
 

@@ -44,6 +44,8 @@ std::string entrySymbolFor(const std::string &className);
 /// the .gp's path. Throws graph_object_load_error with the compiler's output when it fails.
 std::string compileCodelets(const std::string &path, const std::string &flags, const std::string &isa,
                             const std::string &abi, const std::string &output = "");
+/// The library's own codelets (poplar_rt::CycleStamp for debug.instrument), compiled once and cached; returns the .gp.
+std::string builtinCodelets(const std::string &isa, const std::string &abi);
 /// Reads the vertex classes of a .gp from its DWARF. Throws graph_object_load_error when it is not one.
 std::vector<VertexClass> readVertexClasses(const std::string &gpPath);
 /// Where the host library finds its data: device headers, the tile runtime, gen-ldscript.py.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -55,7 +56,7 @@ struct Step {
 
 class Compiler {
 public:
-  explicit Compiler(const GraphImpl &g) : g_(g) {}
+  Compiler(const GraphImpl &g, bool instrument) : g_(g) { out_.instr.enabled = instrument; }
 
   CompiledGraph run(const std::vector<program::Program> &programs) {
     out_.board = g_.target.values().board;
@@ -68,11 +69,37 @@ public:
     placeHandles();
     placeStreams();
     std::vector<std::vector<Step>> lowered;
+    out_.instr.tile = *tiles_.begin();
     for (std::size_t i = 0; i < programs.size(); ++i) {
       out_.steps.emplace_back();
       curSteps_ = &out_.steps.back();
       std::vector<Step> s;
-      lower(*programs[i].node(), s, 0);
+      const Node &root = *programs[i].node();
+      // Top-level steps: the program's items, with nested Sequences opened up.
+      std::vector<const Node *> tops;
+      std::function<void(const Node &)> flatten = [&](const Node &n) {
+        if (n.kind != Kind::Sequence) {
+          tops.push_back(&n);
+          return;
+        }
+        for (const auto &c : n.children)
+          flatten(*c);
+      };
+      flatten(root);
+      std::uint32_t base = 0;
+      if (out_.instr.enabled) {
+        base = alloc(out_.instr.tile, 4 * (tops.size() + 1), 4, "instrumentation", "cycle stamps");
+        stamp(base, s);
+      }
+      out_.instr.base.push_back(base);
+      out_.instr.topSteps.emplace_back();
+      for (std::size_t k = 0; k < tops.size(); ++k) {
+        std::size_t first = curSteps_->size();
+        lower(*tops[k], s, 0);
+        out_.instr.topSteps.back().emplace_back(first, curSteps_->size());
+        if (out_.instr.enabled)
+          stamp(base + 4 * std::uint32_t(k + 1), s);
+      }
       lowered.push_back(std::move(s));
     }
     for (auto &s : lowered)
@@ -91,7 +118,34 @@ private:
     std::vector<std::string> keep;
     for (const auto &[name, vc] : g_.codelets.classes)
       keep.push_back(vc.entrySymbol);
-    out_.image = linkTileImage(g_.codelets.objects, out_.board, keep, kTileHeapBytes);
+    std::vector<std::string> objects = g_.codelets.objects;
+    if (out_.instr.enabled) {
+      std::string gp = builtinCodelets(out_.board.isa, out_.board.abi);
+      for (const auto &c : readVertexClasses(gp))
+        if (c.name == "poplar_rt::CycleStamp")
+          stampEntry_ = c.entrySymbol;
+      objects.push_back(gp);
+      keep.push_back(stampEntry_);
+    }
+    out_.image = linkTileImage(objects, out_.board, keep, kTileHeapBytes);
+  }
+
+  /// A sync, then the instrumentation tile writes its CYCLE counter to `slot`.
+  void stamp(std::uint32_t slot, std::vector<Step> &steps) {
+    std::uint32_t t = out_.instr.tile;
+    std::uint32_t state = alloc(t, 8, 4, "instrumentation", "cycle stamp vertex");
+    write32(t, state, slot);
+    write32(t, state + 4, 1);
+    std::uint32_t table = alloc(t, 12, 4, "instrumentation", "cycle stamp table");
+    write32(t, table, 1);
+    write32(t, table + 4, out_.image.symbols.at(stampEntry_));
+    write32(t, table + 8, state);
+    execTables_.push_back({{t, table}});
+    steps.push_back(Step{});
+    Step e;
+    e.k = Step::Execute;
+    e.id = unsigned(execTables_.size() - 1);
+    steps.push_back(e);
   }
 
   void collectTiles(const std::vector<program::Program> &programs) {
@@ -785,12 +839,13 @@ private:
   std::map<std::uint32_t, std::uint32_t> emptyLists_;
   std::map<unsigned, ExecPlan> executeCache_;
   std::vector<StepInfo> *curSteps_ = nullptr;
+  std::string stampEntry_;
 };
 
 } // namespace
 
-CompiledGraph compileGraph(const GraphImpl &graph, const std::vector<program::Program> &programs) {
-  return Compiler(graph).run(programs);
+CompiledGraph compileGraph(const GraphImpl &graph, const std::vector<program::Program> &programs, bool instrument) {
+  return Compiler(graph, instrument).run(programs);
 }
 
 } // namespace poplar::detail

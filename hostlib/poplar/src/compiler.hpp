@@ -58,6 +58,15 @@ struct StepInfo {
   unsigned depth = 0;
 };
 
+/// Per-step cycle stamps (debug.instrument): tile `tile` writes the CYCLE counter to `base[k]` after top-level step
+/// k-1 of a program (base[0] at its start).
+struct Instrumentation {
+  bool enabled = false;
+  std::uint32_t tile = 0;
+  std::vector<std::uint32_t> base;                                       ///< per program
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> topSteps; ///< per program: StepInfo ranges
+};
+
 struct CompiledGraph {
   LinkedImage image;
   ipu_board board{};
@@ -71,10 +80,12 @@ struct CompiledGraph {
   std::size_t numVars = 0, numVertices = 0, numEdges = 0, numComputeSets = 0;
   std::uint64_t exchangeBytes = 0;
   std::map<std::string, std::uint64_t> bytesByCategory;
+  Instrumentation instr;
 };
 
 /// Compiles `programs` for `graph`. Throws graph_program_compilation_error (unmapped data or vertices, wrong or
 /// missing connections), graph_memory_allocation_error (a tile overflows) or graph_object_load_error.
-CompiledGraph compileGraph(const GraphImpl &graph, const std::vector<program::Program> &programs);
+/// With `instrument`, each top-level step of each program is followed by a sync and a cycle stamp on one tile.
+CompiledGraph compileGraph(const GraphImpl &graph, const std::vector<program::Program> &programs, bool instrument);
 
 } // namespace poplar::detail

@@ -31,7 +31,7 @@ std::string fixed1(double v) {
 } // namespace
 
 void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
-                  bool showSteps) {
+                  unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps) {
   out << "Target:\n"
       << "  Number of IPUs:         " << target.getNumIPUs() << "\n"
       << "  Tiles per IPU:          " << grouped(target.getTilesPerIPU()) << "\n"
@@ -94,18 +94,34 @@ void printSummary(std::ostream &out, const Target &target, const CompiledGraph &
     out << "  (no run yet)\n";
   } else {
     double secs = double(cycles) / target.getTileClockFrequency();
-    out << "  Total cycles:                          " << grouped(cycles) << " (approx " << fixed1(secs * 1e6)
-        << " us)\n"
-        << "  Exchanged on the tiles:                " << grouped(cg.exchangeBytes) << " B (per execution of each "
-        << "step)\n";
+    out << "  Program " << program << " (last run): " << grouped(cycles) << " cycles (approx " << fixed1(secs * 1e6)
+        << " us at " << fixed1(target.getTileClockFrequency() / 1e6) << " MHz)\n";
+    if (!stepCycles.empty()) {
+      out << "\n    Cycles by step" << (cg.instr.enabled ? " (measured on tile " + std::to_string(cg.instr.tile) +
+                                                              ", each step ends with a sync)" : "")
+          << ":\n";
+      const auto &tops = cg.instr.topSteps[program];
+      const auto &infos = cg.steps[program];
+      for (std::size_t k = 0; k < tops.size() && k < stepCycles.size(); ++k) {
+        out << "    " << std::setw(12) << grouped(stepCycles[k]) << "  ";
+        if (tops[k].first == tops[k].second)
+          out << "(empty)\n";
+        for (std::size_t i = tops[k].first; i < tops[k].second; ++i) {
+          if (i != tops[k].first)
+            out << "    " << std::setw(12) << "" << "  ";
+          out << std::string(2 * infos[i].depth, ' ') << infos[i].what
+              << (infos[i].bytes ? ", " + grouped(infos[i].bytes) + " B" : "") << "\n";
+        }
+      }
+    }
   }
-  for (std::size_t p = 0; p < cg.steps.size(); ++p) {
-    out << "  Program " << p << ": " << cg.steps[p].size() << " steps\n";
-    if (showSteps)
+  if (showSteps)
+    for (std::size_t p = 0; p < cg.steps.size(); ++p) {
+      out << "\n  Program " << p << " steps:\n";
       for (const auto &s : cg.steps[p])
-        out << "    " << std::string(2 * s.depth, ' ') << s.what << (s.bytes ? " " + grouped(s.bytes) + " B" : "")
+        out << "    " << std::string(2 * s.depth, ' ') << s.what << (s.bytes ? ", " + grouped(s.bytes) + " B" : "")
             << "\n";
-  }
+    }
 }
 
 } // namespace poplar::detail

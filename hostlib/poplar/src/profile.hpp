@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <vector>
 
 #include "compiler.hpp"
 #include "poplar/Target.hpp"
@@ -10,7 +11,8 @@
 namespace poplar::detail {
 
 /// Prints the summary in the seed's layout. `cycles` is the last run's (when `ran`).
+/// `stepCycles` are the measured cycles of each top-level step of program `program` (empty when not instrumented).
 void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
-                  bool showSteps);
+                  unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps);
 
 } // namespace poplar::detail

@@ -1,6 +1,7 @@
 // Tutorial 7 (matrix-vector multiplication optimisation), written after the seed user guide: a planner picks how
 // many segments to split each row into, DotProductVertex computes partial sums per segment and ReduceVertex adds
-// them up. Usage: matrix-vector numRows numCols [ipu1|ipu2] [--profile]
+// them up. Usage: matrix-vector [numRows numCols [ipu1|ipu2] [--profile]]; without arguments it runs the demo:
+// 10000 x 1000 on ipu2 with the profile summary (`make demo` runs it that way).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,10 @@
 
 using namespace poplar;
 using namespace poplar::program;
+
+#ifndef CODELETS
+#define CODELETS "matrix-mul-codelets.cpp"
+#endif
 
 static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
@@ -110,14 +115,14 @@ static double since(std::chrono::steady_clock::time_point t) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    std::cerr << "usage: " << argv[0] << " numRows numCols [ipu1|ipu2] [--profile]\n";
+  if (argc == 2) {
+    std::cerr << "usage: " << argv[0] << " [numRows numCols [ipu1|ipu2] [--profile]]\n";
     return 1;
   }
-  unsigned numRows = unsigned(std::atoi(argv[1]));
-  unsigned numCols = unsigned(std::atoi(argv[2]));
+  unsigned numRows = argc > 2 ? unsigned(std::atoi(argv[1])) : 10000;
+  unsigned numCols = argc > 2 ? unsigned(std::atoi(argv[2])) : 1000;
   const char *version = argc > 3 && argv[3][0] != '-' ? argv[3] : "ipu2";
-  bool profile = argc > 3 && std::strcmp(argv[argc - 1], "--profile") == 0;
+  bool profile = argc < 3 || (argc > 3 && std::strcmp(argv[argc - 1], "--profile") == 0);
   std::cout << "Multiplying matrix of size " << numRows << "x" << numCols << " by vector of size " << numCols
             << "\n";
 
@@ -127,7 +132,7 @@ int main(int argc, char **argv) {
   Device device = ipuModel.createDevice();
   Target target = device.getTarget();
   Graph graph(target);
-  graph.addCodelets("matrix-mul-codelets.cpp");
+  graph.addCodelets(CODELETS);
 
   std::cout << "Constructing compute graph and control program\n";
   Tensor matrix = graph.addVariable(FLOAT, {numRows, numCols}, "matrix");
