@@ -1,7 +1,7 @@
 /* qtest tests of the ipu-card QEMU device, no guest: identity and configuration
  * space, every register, DMA with translation, translation misses and
  * permission faults, MSI-X and INTx, reset, bad accesses logged and survived.
- * Usage: test_qemu_card GROUP   (identity, regs, dma, irq, reset, bad) */
+ * Usage: test_qemu_card GROUP   (identity, regs, dma, iommu, irq, reset, bad) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "card_fixture.h"
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
+#include "qtest_vtd.h"
 #include "regs_table.h"
 
 #define PCI_SUBSYSTEM_VENDOR 0x2c
@@ -241,6 +242,43 @@ static void test_dma_faults(void **state)
     assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
 }
 
+/* DMA through the virtual IOMMU: the card's bus addresses are IOVAs --------------- */
+
+#define IOVA_BUF 0x40000000ull  /* 16 pages -> HOST_BUF, read-write */
+#define IOVA_DESC 0x40100000ull /* 1 page -> HOST_DESC, read-only */
+
+static void test_dma_through_iommu(void **state)
+{
+    struct card *c = *state;
+    qt_vtd_init(c->q, c->pci.devfn);
+    for (unsigned i = 0; i < 16; i++)
+        qt_vtd_map(c->q, IOVA_BUF + 4096ull * i, HOST_BUF + 4096ull * i, true);
+    qt_vtd_map(c->q, IOVA_DESC, HOST_DESC, false);
+    assert_true(qt_vtd_enable(c->q));
+    const uint32_t rw = IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK | IPU_XLAT_CTRL_WRITE_MASK;
+    card_xlat(c, 0, DEV_BUF, IOVA_BUF, 16, rw);
+    card_xlat(c, 1, DEV_DESC, IOVA_DESC, 1, rw); /* the card allows writes; the IOMMU does not */
+
+    uint8_t data[8192], back[8192];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 13 + 1);
+    qt_memwrite(c->q, HOST_BUF, data, sizeof data);
+    card_dma_one(c, DEV_BUF, 1, 0, sizeof data, 0);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+    card_dma_one(c, DEV_BUF + 0x8000, 1, 0, sizeof data, IPU_DMA_FLAGS_TO_HOST_MASK);
+    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+    qt_memread(c->q, HOST_BUF + 0x8000, back, sizeof back);
+    assert_memory_equal(back, data, sizeof data); /* landed at the GPA the IOMMU chose */
+
+    /* The IOMMU refuses: an IOVA with no mapping, and a write to a read-only page. */
+    card_xlat(c, 2, 0x50000000u, 0x40200000ull, 1, rw);
+    card_dma_one(c, 0x50000000u, 0, 0, 64, 0);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x50000000u);
+    card_dma_one(c, DEV_DESC + 0x800, 0, 0, 64, IPU_DMA_FLAGS_TO_HOST_MASK);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, DEV_DESC + 0x800);
+    assert_int_equal(qt_read(c->q, HOST_DESC + 0x800, 8), 0); /* nothing written */
+}
+
 /* Interrupts -------------------------------------------------------------------- */
 
 static void test_msix(void **state)
@@ -397,6 +435,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest identity[] = {T(test_identity)};
     const struct CMUnitTest regs[] = {T(test_every_register), T(test_tilemem_window)};
     const struct CMUnitTest dma[] = {T(test_dma_round_trip), T(test_dma_faults)};
+    const struct CMUnitTest iommu[] = {T(test_dma_through_iommu)};
     const struct CMUnitTest irq[] = {T(test_msix), T(test_intx)};
     const struct CMUnitTest reset[] = {T(test_reset_register), T(test_system_reset), T(test_function_level_reset)};
     const struct CMUnitTest bad[] = {T(test_bad_accesses)};
@@ -405,6 +444,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(group, "identity")) fails += cmocka_run_group_tests_name("identity", identity, NULL, NULL);
     if (all || !strcmp(group, "regs")) fails += cmocka_run_group_tests_name("regs", regs, NULL, NULL);
     if (all || !strcmp(group, "dma")) fails += cmocka_run_group_tests_name("dma", dma, NULL, NULL);
+    if (all || !strcmp(group, "iommu")) fails += cmocka_run_group_tests_name("iommu", iommu, NULL, NULL);
     if (all || !strcmp(group, "irq")) fails += cmocka_run_group_tests_name("irq", irq, NULL, NULL);
     if (all || !strcmp(group, "reset")) fails += cmocka_run_group_tests_name("reset", reset, NULL, NULL);
     if (all || !strcmp(group, "bad")) fails += cmocka_run_group_tests_name("bad", bad, NULL, NULL);
