@@ -22,6 +22,7 @@
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
 #include "qemu/thread.h"
+#include "sysemu/runstate.h"
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/msix.h"
@@ -62,6 +63,7 @@ struct IpuCardState {
     bool in_dma;           /* a DMA of ours is on the bus: catches re-entry */
     bool dma_start_pending; /* DMA_CTRL.START accepted, not yet run */
 
+    VMChangeStateEntry *vmstate_entry;
     QemuThread thread;
     QemuMutex thr_mutex;
     QemuCond thr_cond;
@@ -280,6 +282,9 @@ static const MemoryRegionOps ipu_card_tilemem_ops = {
 /* One step with the BQL held. Returns true while the card has more work. */
 static bool ipu_card_step(IpuCardState *s)
 {
+    if (!runstate_is_running()) {
+        return false; /* a paused VM's card stands still; resuming kicks it */
+    }
     if (s->dma_start_pending) {
         s->dma_start_pending = false;
         s->card->ops->bar_write(s->card, IPU_BAR_REGS, IPU_REG_DMA_CTRL, 4, IPU_REG_DMA_CTRL_START_MASK);
@@ -313,6 +318,13 @@ static void *ipu_card_worker(void *opaque)
     }
     qemu_mutex_unlock(&s->thr_mutex);
     return NULL;
+}
+
+static void ipu_card_vm_state_change(void *opaque, bool running, RunState state)
+{
+    if (running) {
+        ipu_card_kick(opaque);
+    }
 }
 
 /* Realize, reset, class ------------------------------------------------------ */
@@ -403,6 +415,7 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
     qemu_mutex_init(&s->thr_mutex);
     qemu_cond_init(&s->thr_cond);
     qemu_thread_create(&s->thread, "ipu-card", ipu_card_worker, s, QEMU_THREAD_JOINABLE);
+    s->vmstate_entry = qemu_add_vm_change_state_handler(ipu_card_vm_state_change, s);
     return;
 
 fail:
@@ -414,6 +427,7 @@ static void ipu_card_exit(PCIDevice *pdev)
 {
     IpuCardState *s = IPU_CARD(pdev);
 
+    qemu_del_vm_change_state_handler(s->vmstate_entry);
     qemu_mutex_lock(&s->thr_mutex);
     qatomic_set(&s->stopping, true);
     qemu_cond_signal(&s->thr_cond);

@@ -13,6 +13,11 @@ if command -v gc-hosttraffictest >/dev/null; then
 else
   echo "FAIL: gc-hosttraffictest is not in the initramfs"; status=1
 fi
+# Tiles run on the card: host-sync round trips through vfio, then a reset.
+step "gc-hostsynclatencytest"
+gc-hostsynclatencytest -d 0 -n 100 || { echo "FAIL: gc-hostsynclatencytest"; status=1; }
+step "gc-reset"
+gc-reset -d 0 || { echo "FAIL: gc-reset"; status=1; }
 for t in /usr/bin/tutorial*; do
   [ -x "$t" ] || continue
   name=${t##*/}
