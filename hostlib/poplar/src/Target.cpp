@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "half.hpp"
 #include "poplar/exceptions.hpp"
 #include "target_values.hpp"
 
@@ -99,6 +100,40 @@ Target Target::createIPUTarget(unsigned numIPUs, unsigned tilesPerIPU, const std
                          " IPUs asked for; the card model has one IPU per card (use numIPUs = 1)");
   v.board.tiles_per_ipu = tilesPerIPU;
   return Target(v);
+}
+
+void copyDeviceHalfToFloat(const Target &, const void *src, float *dst, std::size_t n) {
+  const auto *p = static_cast<const std::uint8_t *>(src);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint16_t h;
+    std::memcpy(&h, p + 2 * i, 2);
+    dst[i] = detail::halfToFloat(h);
+  }
+}
+
+void copyFloatToDeviceHalf(const Target &, const float *src, void *dst, std::size_t n) {
+  auto *p = static_cast<std::uint8_t *>(dst);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint16_t h = detail::floatToHalf(src[i]);
+    std::memcpy(p + 2 * i, &h, 2);
+  }
+}
+
+void copyDeviceHalfToDouble(const Target &, const void *src, double *dst, std::size_t n) {
+  const auto *p = static_cast<const std::uint8_t *>(src);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint16_t h;
+    std::memcpy(&h, p + 2 * i, 2);
+    dst[i] = detail::halfToFloat(h);
+  }
+}
+
+void copyDoubleToDeviceHalf(const Target &, const double *src, void *dst, std::size_t n) {
+  auto *p = static_cast<std::uint8_t *>(dst);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint16_t h = detail::floatToHalf(float(src[i]));
+    std::memcpy(p + 2 * i, &h, 2);
+  }
 }
 
 } // namespace poplar

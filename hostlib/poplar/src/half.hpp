@@ -33,4 +33,26 @@ inline std::uint16_t floatToHalf(float f) {
   return std::uint16_t(sign | h);
 }
 
+/// Widens a binary16 value to float (exact).
+inline float halfToFloat(std::uint16_t h) {
+  std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu, bits;
+  if (exp == 0x1fu)
+    bits = sign | 0x7f800000u | (mant << 13);
+  else if (exp != 0)
+    bits = sign | ((exp + 112u) << 23) | (mant << 13);
+  else if (mant == 0)
+    bits = sign;
+  else {
+    exp = 113u;
+    while ((mant & 0x400u) == 0) {
+      mant <<= 1;
+      exp--;
+    }
+    bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 } // namespace poplar::detail

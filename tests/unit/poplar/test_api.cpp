@@ -48,6 +48,16 @@ void test_types(void **) {
   assert_true(typeFromString("unsigned int") == UNSIGNED_INT);
   assert_true(FLOAT != INT);
   expectThrow<poplar_error>([] { typeFromString("double"); }, "unknown type name 'double'");
+  Target t = Target::createIPUTarget("tiny");
+  float in[4] = {1.5f, -2.0f, 65504.0f, 0.1f}, out[4];
+  unsigned short half[4];
+  copyFloatToDeviceHalf(t, in, half, 4);
+  assert_int_equal(half[0], 0x3e00);
+  assert_int_equal(half[1], 0xc000);
+  assert_int_equal(half[2], 0x7bff);
+  copyDeviceHalfToFloat(t, half, out, 4);
+  assert_true(out[0] == 1.5f && out[1] == -2.0f && out[2] == 65504.0f);
+  assert_true(out[3] > 0.0999f && out[3] < 0.1001f);
 }
 
 void test_targets(void **) {

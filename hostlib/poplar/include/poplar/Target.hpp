@@ -89,6 +89,15 @@ private:
   std::unique_ptr<detail::TargetValues> v_;
 };
 
+/// Converts `numElements` device HALF values at `src` to floats (IEEE binary16, as the tiles store HALF).
+void copyDeviceHalfToFloat(const Target &target, const void *src, float *dst, std::size_t numElements);
+/// Converts floats to device HALF values, rounding to nearest even.
+void copyFloatToDeviceHalf(const Target &target, const float *src, void *dst, std::size_t numElements);
+/// As copyDeviceHalfToFloat, to doubles.
+void copyDeviceHalfToDouble(const Target &target, const void *src, double *dst, std::size_t numElements);
+/// As copyFloatToDeviceHalf, from doubles.
+void copyDoubleToDeviceHalf(const Target &target, const double *src, void *dst, std::size_t numElements);
+
 } // namespace poplar
 
 #endif // POPLAR_TARGET_HPP
