@@ -211,13 +211,19 @@ private:
     os << "tile " << t << " is out of memory by " << (end - out_.image.freeEnd) << " bytes while placing " << category
        << " '" << name << "': " << (out_.image.freeEnd - out_.image.freeStart) << " bytes are free for data after "
        << out_.image.codeBytes << " bytes of code, runtime and heap (board " << out_.board.name << ", "
-       << out_.board.bytes_per_tile << " bytes per tile). On the tile:";
-    for (const auto &[cat, bytes] : byCat)
-      os << " " << cat << " " << bytes << " bytes;";
-    os << " largest items:";
-    for (std::size_t i = 0; i < items.size() && i < 5; ++i)
-      os << " " << items[i].category << " '" << items[i].name << "' " << items[i].size << " bytes;";
-    os << " spread the tensors and vertices over more tiles with setTileMapping";
+       << out_.board.bytes_per_tile << " bytes per tile).";
+    if (items.empty()) {
+      os << " Nothing else is on the tile: the item alone is too large;";
+    } else {
+      os << " On the tile:";
+      for (const auto &[cat, bytes] : byCat)
+        os << " " << cat << " " << bytes << " bytes;";
+      os << " largest items:";
+      for (std::size_t i = 0; i < items.size() && i < 5; ++i)
+        os << " " << items[i].category << " '" << items[i].name << "' " << items[i].size << " bytes;";
+    }
+    os << " spread the tensors and vertices over more tiles with setTileMapping, or use a board with more memory "
+          "per tile (IPUModel.memoryPerTile)";
     throw graph_memory_allocation_error(os.str());
   }
 
