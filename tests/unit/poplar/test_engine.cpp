@@ -168,6 +168,46 @@ void test_copies_and_fields(void **) {
   expectThrow<application_runtime_error>([&] { e.readTensor("b", hb.data(), hb.data() + 3); }, "12 bytes");
 }
 
+/// Host-to-device callback: fetch() fills 0, 1, 2 ... n-1 plus 100 * the copy number.
+class Counter : public StreamCallback {
+public:
+  explicit Counter(int *completes) : completes_(completes) {}
+  Result prefetch(void *) { return Result::NotAvailable; }
+  void fetch(void *p) {
+    int *v = static_cast<int *>(p);
+    for (int i = 0; i < 4; ++i)
+      v[i] = 100 * copies_ + i;
+    ++copies_;
+  }
+  void complete() { ++*completes_; }
+
+private:
+  int copies_ = 0;
+  int *completes_;
+};
+
+void test_stream_callbacks(void **) {
+  Fixture f;
+  Tensor x = f.graph.addVariable(INT, {4}, "x");
+  f.graph.setTileMapping(x.slice(0, 2), 0);
+  f.graph.setTileMapping(x.slice(2, 4), 3);
+  DataStream in = f.graph.addHostToDeviceFIFO("in", INT, 4);
+  DataStream out = f.graph.addDeviceToHostFIFO("out", INT, 4);
+  Engine e(f.graph, Repeat(3, Sequence(Copy(in, x), Copy(x.reverse(0), out))));
+  e.load(f.device);
+  int completes = 0;
+  e.connectStreamToCallback("in", std::unique_ptr<StreamCallback>(new Counter(&completes)));
+  std::vector<int> ring(8, -1);
+  e.connectStream("out", ring.data(), ring.data() + 8);
+  e.run(0);
+  assert_int_equal(completes, 3);
+  // Three copies into a ring of two: the third wraps onto the first slot.
+  assert_int_equal(ring[0], 203);
+  assert_int_equal(ring[3], 200);
+  assert_int_equal(ring[4], 103);
+  assert_int_equal(ring[7], 100);
+}
+
 void test_errors(void **) {
   {
     Fixture f;
@@ -280,6 +320,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_control_flow),
       cmocka_unit_test(test_copies_and_fields),
+      cmocka_unit_test(test_stream_callbacks),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_cpu_device_and_manager),
   };
