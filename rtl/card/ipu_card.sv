@@ -79,13 +79,22 @@ module ipu_card
   logic [NumTiles-1:0] t_con_valid, t_con_ready;
   logic [7:0]          t_con_byte [NumTiles];
   logic [NumTiles-1:0] t_host_req, t_host_gnt, t_host_rvalid;
+  logic [NumTiles-1:0] t_out_valid, t_out_pop;
+  logic [NumTiles*128-1:0] t_out_head;
+
+  // Exchange fabric <-> tiles' port A (it has the port while it lands a superstep).
+  logic             xchg_start, xchg_busy, x_req, x_we;
+  logic [TileW-1:0] x_tile;
+  logic [3:0]       x_be;
+  logic [Aw-1:0]    x_waddr;
+  logic [31:0]      x_wdata;
   logic [31:0]         t_host_rdata [NumTiles];
 
   // ---------------------------------------------------------------------------
   // The tile array.
   // ---------------------------------------------------------------------------
   for (genvar t = 0; t < NumTiles; t++) begin : g_tile
-    assign t_host_req[t] = mem_req_i && window_tile == TileW'(t);
+    assign t_host_req[t] = xchg_busy ? x_req && x_tile == TileW'(t) : mem_req_i && window_tile == TileW'(t);
 
     ipu_tile #(
       .NumWorkers (NumWorkers),
@@ -122,13 +131,16 @@ module ipu_card
       .console_byte_o   (t_con_byte[t]),
       .console_ready_i  (t_con_ready[t]),
       .host_req_i       (t_host_req[t]),
-      .host_we_i        (mem_we_i),
-      .host_be_i        (mem_be_i),
-      .host_addr_i      (mem_waddr_i),
-      .host_wdata_i     (mem_wdata_i),
+      .host_we_i        (xchg_busy ? x_we : mem_we_i),
+      .host_be_i        (xchg_busy ? x_be : mem_be_i),
+      .host_addr_i      (xchg_busy ? x_waddr : mem_waddr_i),
+      .host_wdata_i     (xchg_busy ? x_wdata : mem_wdata_i),
       .host_gnt_o       (t_host_gnt[t]),
       .host_rvalid_o    (t_host_rvalid[t]),
       .host_rdata_o     (t_host_rdata[t]),
+      .out_valid_o      (t_out_valid[t]),
+      .out_head_o       (t_out_head[t*128 +: 128]),
+      .out_pop_i        (t_out_pop[t]),
       .rvfi_valid_o     (rvfi_valid_o[t]),
       .rvfi_ctx_o       (rvfi_ctx_o[t*CtxW +: CtxW]),
       .rvfi_pc_o        (rvfi_pc_o[t*32 +: 32]),
@@ -138,15 +150,39 @@ module ipu_card
     );
   end : g_tile
 
-  // BAR2 window: the response comes from the tile that granted the request.
+  // Port A responses come from the tile that granted the request; the BAR2 window
+  // waits while the exchange fabric lands a superstep.
   logic [TileW-1:0] rsp_tile_q;
   always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n)         rsp_tile_q <= '0;
-    else if (mem_req_i) rsp_tile_q <= window_tile;
+    if (!rst_n)                     rsp_tile_q <= '0;
+    else if (xchg_busy && x_req)    rsp_tile_q <= x_tile;
+    else if (!xchg_busy && mem_req_i) rsp_tile_q <= window_tile;
   end
-  assign mem_gnt_o    = |t_host_gnt;
+  assign mem_gnt_o    = !xchg_busy && |t_host_gnt;
   assign mem_rvalid_o = |t_host_rvalid;
   assign mem_rdata_o  = t_host_rdata[rsp_tile_q];
+
+  ipu_exchange #(
+    .NumTiles  (NumTiles),
+    .SramBytes (SramBytes)
+  ) u_exchange (
+    .clk_i,
+    .rst_ni      (rst_n),
+    .start_i     (xchg_start),
+    .busy_o      (xchg_busy),
+    .out_valid_i (t_out_valid),
+    .out_head_i  (t_out_head),
+    .out_pop_o   (t_out_pop),
+    .req_o       (x_req),
+    .tile_o      (x_tile),
+    .we_o        (x_we),
+    .be_o        (x_be),
+    .waddr_o     (x_waddr),
+    .wdata_o     (x_wdata),
+    .gnt_i       (|t_host_gnt),
+    .rvalid_i    (|t_host_rvalid),
+    .rdata_i     (mem_rdata_o)
+  );
 
   // ---------------------------------------------------------------------------
   // Tiles taken together: run state, the sync controller's view, arbitration.
@@ -233,6 +269,8 @@ module ipu_card
     .any_sync_i        (any_sync),
     .any_error_i       (any_error),
     .any_busy_i        (any_busy),
+    .xchg_start_o      (xchg_start),
+    .xchg_busy_i       (xchg_busy),
     .sync_req_i        (sync_req),
     .sel_state_i       (t_state[tile_sel]),
     .sel_exit_code_i   (t_exit_code[tile_sel]),

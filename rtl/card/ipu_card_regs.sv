@@ -45,6 +45,8 @@ module ipu_card_regs
   input  logic             any_error_i,
   input  logic             any_busy_i,     // an error record or console byte still in a tile
   input  logic [31:0]      sync_req_i,     // SYNC value of the first tile in a sync
+  output logic             xchg_start_o,   // every live tile is in a sync: land the exchange
+  input  logic             xchg_busy_i,
   input  tile_state_e      sel_state_i,
   input  logic [31:0]      sel_exit_code_i,
   input  logic             sel_has_fault_i,
@@ -77,6 +79,7 @@ module ipu_card_regs
   logic [TileW-1:0] tile_sel_q, tile_sel_d, window_q, window_d;
   logic [CtxW-1:0]  ctx_sel_q, ctx_sel_d;
   logic        hsync_pending_q, hsync_pending_d;
+  logic        landing_q, landing_d;         // the exchange fabric lands this superstep
   logic [31:0] hsync_id_q, hsync_id_d;
   logic [63:0] cycles_q, cycles_d;
   logic [31:0] err_lost_q, err_lost_d;
@@ -147,7 +150,7 @@ module ipu_card_regs
         RegNumTiles:              rdata_o = 32'(NumTiles);
         RegTileMemBytes:          rdata_o = 32'(SramBytes);
         RegNumWorkers:            rdata_o = 32'(NumWorkers);
-        RegCaps:                  rdata_o = 32'(1) << CapsRtlLsb;
+        RegCaps:                  rdata_o = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb);
         RegTileClockKhz:          rdata_o = cfg_clock_khz_i;
         RegExchangeBytesPerCycle: rdata_o = cfg_exch_bytes_i;
         RegXlatEntries:           rdata_o = 32'(RegXlatCount);
@@ -207,6 +210,8 @@ module ipu_card_regs
     window_d        = window_q;
     hsync_pending_d = hsync_pending_q;
     hsync_id_d      = hsync_id_q;
+    landing_d       = landing_q;
+    xchg_start_o    = 1'b0;
     cycles_d        = cycles_q + (state_q == CardStateRunning ? 64'd1 : 64'd0);
     err_lost_d      = err_lost_q + (err_push_i && err_full ? 32'd1 : 32'd0);
     dma_desc_d      = dma_desc_q;
@@ -230,7 +235,12 @@ module ipu_card_regs
         // One faulted tile stops the run: the others could never meet it at a sync.
         state_d = CardStateError;
         halt_o  = 1'b1;
-      end else if (!any_running_i && any_sync_i) begin
+      end else if (!any_running_i && any_sync_i && !landing_q) begin
+        // Buffered exchange writes land first, then the tiles go on or ask the host.
+        landing_d    = 1'b1;
+        xchg_start_o = 1'b1;
+      end else if (!any_running_i && any_sync_i && landing_q && !xchg_busy_i) begin
+        landing_d = 1'b0;
         if (sync_req_i[7:0] == SyncKindExternal) begin
           state_d         = CardStateHostSync;
           hsync_pending_d = 1'b1;
@@ -239,7 +249,7 @@ module ipu_card_regs
         end else begin
           release_o = 1'b1;
         end
-      end else if (!any_running_i) begin
+      end else if (!any_running_i && !any_sync_i) begin
         state_d = CardStateDone;
         irq_raise[IrqStatusDoneLsb] = 1'b1;
       end
@@ -252,6 +262,7 @@ module ipu_card_regs
           if (wdata_i[RunCtrlHaltLsb]) begin
             if (running) state_d = CardStateIdle;
             hsync_pending_d = 1'b0;
+            landing_d = 1'b0;
             halt_o = 1'b1;
             release_o = 1'b0;
           end else if (wdata_i[RunCtrlStartLsb] && (state_q == CardStateIdle || state_q == CardStateDone)) begin
@@ -307,6 +318,7 @@ module ipu_card_regs
       ctx_sel_q       <= '0;
       window_q        <= '0;
       hsync_pending_q <= 1'b0;
+      landing_q       <= 1'b0;
       hsync_id_q      <= 32'd0;
       cycles_q        <= 64'd0;
       err_lost_q      <= 32'd0;
@@ -325,6 +337,7 @@ module ipu_card_regs
       ctx_sel_q       <= ctx_sel_d;
       window_q        <= window_d;
       hsync_pending_q <= hsync_pending_d;
+      landing_q       <= landing_d;
       hsync_id_q      <= hsync_id_d;
       cycles_q        <= cycles_d;
       err_lost_q      <= err_lost_d;

@@ -53,6 +53,11 @@ module ipu_tile
   output logic            host_rvalid_o,
   output logic [31:0]     host_rdata_o,
 
+  // Exchange outbox, drained by the card's exchange fabric at a sync.
+  output logic            out_valid_o,
+  output logic [127:0]    out_head_o,
+  input  logic            out_pop_i,
+
   output logic            rvfi_valid_o,
   output logic [CtxW-1:0] rvfi_ctx_o,
   output logic [31:0]     rvfi_pc_o,
@@ -106,6 +111,40 @@ module ipu_tile
   end
   assign host_rdata_o = a_rdata;
 
+  // Exchange unit; it owns port B while it reads a list (the core issues nothing then).
+  logic          xu_start, xu_busy, xu_done, xu_consume, xu_fault, xu_req;
+  logic [31:0]   xu_list, xu_faddr, xu_finfo;
+  logic [Aw-1:0] xu_addr;
+  logic          b_req, b_we;
+  logic [3:0]    b_be;
+  logic [Aw-1:0] b_addr;
+
+  ipu_tile_xu #(.SramBytes(SramBytes)) u_xu (
+    .clk_i,
+    .rst_ni,
+    .clear_i      (start_i),
+    .num_tiles_i,
+    .start_i      (xu_start),
+    .list_i       (xu_list),
+    .busy_o       (xu_busy),
+    .done_o       (xu_done),
+    .consume_i    (xu_consume),
+    .fault_o      (xu_fault),
+    .fault_addr_o (xu_faddr),
+    .fault_info_o (xu_finfo),
+    .req_o        (xu_req),
+    .addr_o       (xu_addr),
+    .rdata_i      (d_rdata),
+    .out_valid_o,
+    .out_head_o,
+    .out_pop_i
+  );
+
+  assign b_req  = xu_busy ? xu_req : d_req;
+  assign b_we   = xu_busy ? 1'b0 : d_we;
+  assign b_be   = xu_busy ? 4'h0 : d_be;
+  assign b_addr = xu_busy ? xu_addr : d_addr;
+
   ipu_tile_sram #(.Words(Words)) u_sram (
     .clk_i,
     .a_req_i   (a_req),
@@ -114,10 +153,10 @@ module ipu_tile
     .a_addr_i  (a_addr),
     .a_wdata_i (a_wdata),
     .a_rdata_o (a_rdata),
-    .b_req_i   (d_req),
-    .b_we_i    (d_we),
-    .b_be_i    (d_be),
-    .b_addr_i  (d_addr),
+    .b_req_i   (b_req),
+    .b_we_i    (b_we),
+    .b_be_i    (b_be),
+    .b_addr_i  (b_addr),
     .b_wdata_i (d_wdata),
     .b_rdata_o (d_rdata)
   );
@@ -166,6 +205,14 @@ module ipu_tile
     .data_addr_o   (d_addr),
     .data_wdata_o  (d_wdata),
     .data_rdata_i  (d_rdata),
+    .xu_start_o      (xu_start),
+    .xu_list_o       (xu_list),
+    .xu_busy_i       (xu_busy),
+    .xu_done_i       (xu_done),
+    .xu_consume_o    (xu_consume),
+    .xu_fault_i      (xu_fault),
+    .xu_fault_addr_i (xu_faddr),
+    .xu_fault_info_i (xu_finfo),
     .rvfi_valid_o,
     .rvfi_ctx_o,
     .rvfi_pc_o,

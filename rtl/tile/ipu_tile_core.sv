@@ -67,6 +67,16 @@ module ipu_tile_core
   output logic [31:0]   data_wdata_o,
   input  logic [31:0]   data_rdata_i,
 
+  // Exchange unit: the supervisor's EXCHANGE starts it and retries until its result is ready.
+  output logic          xu_start_o,
+  output logic [31:0]   xu_list_o,
+  input  logic          xu_busy_i,
+  input  logic          xu_done_i,
+  output logic          xu_consume_o,
+  input  logic          xu_fault_i,
+  input  logic [31:0]   xu_fault_addr_i,
+  input  logic [31:0]   xu_fault_info_i,
+
   // Retire trace (lock-step): one retired instruction per cycle at most.
   output logic          rvfi_valid_o,
   output logic [CtxW-1:0] rvfi_ctx_o,
@@ -145,7 +155,8 @@ module ipu_tile_core
   assign if_pc    = pc_q[slot_q];
   assign if_off   = if_pc - TileSramBase;
   assign if_pc_ok = if_pc[1:0] == 2'b00 && if_pc >= TileSramBase && if_off < SramSize;
-  assign if_issue = running && cstate_q[slot_q] == CtxStateRunning && !fetch_stall_i && !start_i;
+  assign if_issue = running && cstate_q[slot_q] == CtxStateRunning && !fetch_stall_i && !start_i &&
+                    !xu_busy_i && !xu_start_o;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
   assign fetch_addr_o = if_off[Aw+1:2];
@@ -412,7 +423,15 @@ module ipu_tile_core
                   ex_late_fault = 1'b1; ex_cause = 32'(ErrXlatMiss); ex_faddr = hx_dev_q; ex_finfo = hx_len;
                 end
               end
-              default: illegal = 1'b1;  // read-only CSR written, or EXCHANGE (not implemented yet)
+              CsrExchange: begin
+                if (!xu_done_i) begin
+                  ex_retry = 1'b1;  // the exchange unit reads the list first
+                end else if (xu_fault_i) begin
+                  ex_fault = 1'b1; ex_cause = 32'(ErrBadExchange); ex_faddr = xu_fault_addr_i;
+                  ex_finfo = xu_fault_info_i;
+                end
+              end
+              default: illegal = 1'b1;  // read-only CSR written
             endcase
           end
         end
@@ -442,9 +461,16 @@ module ipu_tile_core
     end
   end
 
-  logic commit, trap;
+  logic commit, trap, ex_exchange;
   assign commit = ex_go && !ex_fault && !ex_retry;
   assign trap   = ex_go && ex_fault;
+
+  // EXCHANGE reaches the CSR write path only from the supervisor with a valid encoding.
+  assign ex_exchange  = ex_go && !ex_fetch_fault_q && opcode == OpSystem && f3 != 3'd0 && f3 != 3'd4 &&
+                        csr == CsrExchange && csr_wr_en && ex_ctx_q == '0;
+  assign xu_start_o   = ex_exchange && !xu_done_i && !xu_busy_i;
+  assign xu_list_o    = csr_val;
+  assign xu_consume_o = ex_exchange && xu_done_i;
 
   // Watchdog: the instruction that exceeds the budget retires, then the tile faults.
   logic [63:0] wd_limit;

@@ -90,6 +90,7 @@ void test_fault_store_misaligned(void **) { expect_fault(5, IPU_ERR_STORE_MISALI
 void test_fault_store(void **) { expect_fault(6, IPU_ERR_STORE_FAULT, "fault_6", 0xfffffff0u); }
 void test_fault_ecall(void **) { expect_fault(7, IPU_ERR_ECALL, "fault_7"); }
 void test_fault_ebreak(void **) { expect_fault(8, IPU_ERR_EBREAK, "fault_8"); }
+void test_fault_bad_exchange(void **) { expect_fault(9, IPU_ERR_BAD_EXCHANGE, "fault_9", IPU_TILE_SRAM_BASE); }
 void test_fault_worker_misuse(void **) { expect_fault(10, IPU_ERR_WORKER_MISUSE, "fault_15", 7); }
 void test_fault_watchdog(void **) { expect_fault(11, IPU_ERR_WATCHDOG, nullptr); }
 void test_fault_firmware_fail(void **) { expect_fault(12, IPU_ERR_VERTEX_FAILED, "fault_13"); }
@@ -117,6 +118,20 @@ void test_compute_all_tiles_lockstep(void **)
     m.load_elf(prog("compute"), {}, 3000);
     RtlRunResult mr = m.run();
     assert_true(r.exit_code == mr.exit_code);
+}
+
+// Exchange ring: writes land at the internal sync, then an external sync (id 7).
+void test_exchange_ring_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.load_elf(prog("exchange"));
+    RtlRunResult r = h.run(64);
+    expect_no_divergence(h);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.host_syncs, 1);
+    for (unsigned t = 0; t < 4; t++)
+        assert_int_equal(r.exit_code[t], ((t + 3) % 4) * 10 + 1);
+    assert_int_equal(h.reg(IPU_REG_HSYNC_ID), 7);
 }
 
 // Console bytes from every tile and every context reach the host, as on the model.
@@ -266,6 +281,7 @@ int main()
         cmocka_unit_test(test_fault_store),
         cmocka_unit_test(test_fault_ecall),
         cmocka_unit_test(test_fault_ebreak),
+        cmocka_unit_test(test_fault_bad_exchange),
         cmocka_unit_test(test_fault_worker_misuse),
         cmocka_unit_test(test_fault_watchdog),
         cmocka_unit_test(test_fault_firmware_fail),
@@ -273,6 +289,7 @@ int main()
         cmocka_unit_test(test_fault_host_exchange_miss),
         cmocka_unit_test(test_workers_lockstep),
         cmocka_unit_test(test_compute_all_tiles_lockstep),
+        cmocka_unit_test(test_exchange_ring_lockstep),
         cmocka_unit_test(test_console_every_tile),
         cmocka_unit_test(test_console_lockstep),
         cmocka_unit_test(test_halt_and_restart),

@@ -1,0 +1,142 @@
+// The exchange fabric: at a sync, lands every tile's outbox in tile order, descriptor by
+// descriptor, through the tiles' SRAM port A (words when aligned, bytes otherwise).
+module ipu_exchange
+  import ipu_card_pkg::*;
+#(
+  parameter int unsigned NumTiles  = 4,
+  parameter int unsigned SramBytes = 65536,
+  localparam int unsigned Aw = $clog2(SramBytes / 4),
+  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                start_i,   // every live tile waits in a sync
+  output logic                busy_o,
+
+  // Outboxes: {dst_tile, dst_addr, src_addr, length}, validated by the sending tile.
+  input  logic [NumTiles-1:0]     out_valid_i,
+  input  logic [NumTiles*128-1:0] out_head_i,
+  output logic [NumTiles-1:0]     out_pop_o,
+
+  // Port A of one tile at a time.
+  output logic                req_o,
+  output logic [TileW-1:0]    tile_o,
+  output logic                we_o,
+  output logic [3:0]          be_o,
+  output logic [Aw-1:0]       waddr_o,
+  output logic [31:0]         wdata_o,
+  input  logic                gnt_i,
+  input  logic                rvalid_i,
+  input  logic [31:0]         rdata_i
+);
+
+  typedef enum logic [2:0] {ExIdle, ExNext, ExRead, ExWait, ExWrite} ex_state_e;
+
+  ex_state_e        state_q, state_d;
+  logic [TileW-1:0] tile_q, tile_d;     // the sending tile
+  logic [31:0]      dst_tile_q, dst_tile_d, dst_q, dst_d, src_q, src_d, left_q, left_d, data_q, data_d;
+  logic             words_q, words_d;
+
+  logic [127:0] head;
+  assign head = out_head_i[tile_q*128 +: 128];
+
+  logic [7:0] src_byte;
+  assign src_byte = 8'(data_q >> {src_q[1:0], 3'b000});
+
+  always_comb begin
+    state_d    = state_q;
+    tile_d     = tile_q;
+    dst_tile_d = dst_tile_q;
+    dst_d      = dst_q;
+    src_d      = src_q;
+    left_d     = left_q;
+    data_d     = data_q;
+    words_d    = words_q;
+    out_pop_o  = '0;
+    req_o      = 1'b0;
+    tile_o     = tile_q;
+    we_o       = 1'b0;
+    be_o       = 4'hf;
+    waddr_o    = src_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
+    wdata_o    = data_q;
+
+    unique case (state_q)
+      ExIdle: begin
+        if (start_i) begin
+          state_d = ExNext;
+          tile_d  = '0;
+        end
+      end
+      ExNext: begin  // the next send of this tile, or the next tile
+        if (out_valid_i[tile_q]) begin
+          out_pop_o[tile_q] = 1'b1;
+          dst_tile_d = head[127:96];
+          dst_d      = head[95:64];
+          src_d      = head[63:32];
+          left_d     = head[31:0];
+          words_d    = head[1:0] == 2'b00 && head[33:32] == 2'b00 && head[65:64] == 2'b00;
+          state_d    = head[31:0] == 32'd0 ? ExNext : ExRead;
+        end else if (32'(tile_q) == NumTiles - 1) begin
+          state_d = ExIdle;
+        end else begin
+          tile_d = tile_q + 1'b1;
+        end
+      end
+      ExRead: begin
+        req_o = 1'b1;
+        if (gnt_i) state_d = ExWait;
+      end
+      ExWait: begin
+        if (rvalid_i) begin
+          data_d  = rdata_i;
+          state_d = ExWrite;
+        end
+      end
+      ExWrite: begin
+        req_o   = 1'b1;
+        tile_o  = dst_tile_q[TileW-1:0];
+        we_o    = 1'b1;
+        waddr_o = dst_q[Aw+1:2];
+        if (words_q) begin
+          be_o    = 4'hf;
+          wdata_o = data_q;
+        end else begin
+          be_o    = 4'b0001 << dst_q[1:0];
+          wdata_o = {4{src_byte}};
+        end
+        if (gnt_i) begin
+          dst_d  = dst_q + (words_q ? 32'd4 : 32'd1);
+          src_d  = src_q + (words_q ? 32'd4 : 32'd1);
+          left_d = left_q - (words_q ? 32'd4 : 32'd1);
+          state_d = left_d == 32'd0 ? ExNext : ExRead;
+        end
+      end
+      default: state_d = ExIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= ExIdle;
+      tile_q     <= '0;
+      dst_tile_q <= 32'd0;
+      dst_q      <= 32'd0;
+      src_q      <= 32'd0;
+      left_q     <= 32'd0;
+      data_q     <= 32'd0;
+      words_q    <= 1'b0;
+    end else begin
+      state_q    <= state_d;
+      tile_q     <= tile_d;
+      dst_tile_q <= dst_tile_d;
+      dst_q      <= dst_d;
+      src_q      <= src_d;
+      left_q     <= left_d;
+      data_q     <= data_d;
+      words_q    <= words_d;
+    end
+  end
+
+  assign busy_o = state_q != ExIdle;
+
+endmodule : ipu_exchange
