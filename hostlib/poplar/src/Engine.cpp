@@ -254,10 +254,11 @@ void Engine::run(unsigned prog, const std::string &) {
   impl_->lastProgram = prog;
   impl_->stepCycles.clear();
   if (cg.instr.enabled) {
-    std::size_t n = cg.instr.topSteps[prog].size() + 1;
-    std::vector<std::uint32_t> stamps(n);
-    dev.readTile(cg.instr.tile, cg.instr.base[prog], stamps.data(), 4 * n);
-    for (std::size_t k = 1; k < n; ++k)
+    const auto &slots = cg.instr.slots[prog];
+    std::vector<std::uint32_t> stamps(slots.size());
+    for (std::size_t k = 0; k < slots.size(); ++k)
+      dev.readTile(cg.instr.tile, slots[k], &stamps[k], 4);
+    for (std::size_t k = 1; k < stamps.size(); ++k)
       impl_->stepCycles.push_back(stamps[k] - stamps[k - 1]);
   }
   impl_->ran = true;

@@ -74,32 +74,11 @@ public:
       out_.steps.emplace_back();
       curSteps_ = &out_.steps.back();
       std::vector<Step> s;
-      const Node &root = *programs[i].node();
-      // Top-level steps: the program's items, with nested Sequences opened up.
-      std::vector<const Node *> tops;
-      std::function<void(const Node &)> flatten = [&](const Node &n) {
-        if (n.kind != Kind::Sequence) {
-          tops.push_back(&n);
-          return;
-        }
-        for (const auto &c : n.children)
-          flatten(*c);
-      };
-      flatten(root);
-      std::uint32_t base = 0;
-      if (out_.instr.enabled) {
-        base = alloc(out_.instr.tile, 4 * (tops.size() + 1), 4, "instrumentation", "cycle stamps");
-        stamp(base, s);
-      }
-      out_.instr.base.push_back(base);
+      out_.instr.slots.emplace_back();
       out_.instr.topSteps.emplace_back();
-      for (std::size_t k = 0; k < tops.size(); ++k) {
-        std::size_t first = curSteps_->size();
-        lower(*tops[k], s, 0);
-        out_.instr.topSteps.back().emplace_back(first, curSteps_->size());
-        if (out_.instr.enabled)
-          stamp(base + 4 * std::uint32_t(k + 1), s);
-      }
+      if (out_.instr.enabled)
+        stamp(s);
+      lower(*programs[i].node(), s, 0);
       lowered.push_back(std::move(s));
     }
     for (auto &s : lowered)
@@ -130,9 +109,20 @@ private:
     out_.image = linkTileImage(objects, out_.board, keep, kTileHeapBytes);
   }
 
-  /// A sync, then the instrumentation tile writes its CYCLE counter to `slot`.
-  void stamp(std::uint32_t slot, std::vector<Step> &steps) {
+  /// Ends a top-level step that began at StepInfo `first` (nothing below the top level, nothing for no new step).
+  void unitDone(std::vector<Step> &steps, unsigned depth, std::size_t first) {
+    if (depth != 0 || first == curSteps_->size())
+      return;
+    out_.instr.topSteps.back().emplace_back(first, curSteps_->size());
+    if (out_.instr.enabled)
+      stamp(steps);
+  }
+
+  /// A sync, then the instrumentation tile writes its CYCLE counter to a new slot.
+  void stamp(std::vector<Step> &steps) {
     std::uint32_t t = out_.instr.tile;
+    std::uint32_t slot = alloc(t, 4, 4, "instrumentation", "cycle stamp");
+    out_.instr.slots.back().push_back(slot);
     std::uint32_t state = alloc(t, 8, 4, "instrumentation", "cycle stamp vertex");
     write32(t, state, slot);
     write32(t, state + 4, 1);
@@ -518,6 +508,7 @@ private:
 
   void lowerExecute(unsigned cs, std::vector<Step> &steps, unsigned depth) {
     const ComputeSetInfo &info = g_.computeSets[cs];
+    std::size_t first = curSteps_->size();
     auto cached = executeCache_.find(cs);
     if (cached == executeCache_.end()) {
       // First use: place the vertex states and edge buffers once; later Executes of the same compute set reuse them.
@@ -561,6 +552,8 @@ private:
     }
     const ExecPlan &plan = cached->second;
     steps.insert(steps.end(), plan.pre.begin(), plan.pre.end());
+    unitDone(steps, depth, first);
+    first = curSteps_->size();
     Step e;
     e.k = Step::Execute;
     e.id = plan.table;
@@ -568,14 +561,24 @@ private:
     steps.push_back(Step{});
     curSteps_->push_back(StepInfo{"Execute " + info.name + " (" + std::to_string(info.vertices.size()) +
                                       " vertices)", 0, depth});
+    unitDone(steps, depth, first);
+    first = curSteps_->size();
     steps.insert(steps.end(), plan.post.begin(), plan.post.end());
     if (!plan.post.empty())
       curSteps_->push_back(StepInfo{"Exchange (outputs of " + info.name + ")", plan.postBytes, depth});
+    unitDone(steps, depth, first);
   }
 
   // ---- programs ---------------------------------------------------------------------------------------------
 
   void lower(const Node &n, std::vector<Step> &steps, unsigned depth) {
+    std::size_t first = curSteps_->size();
+    lowerNode(n, steps, depth);
+    if (n.kind != Kind::Sequence && n.kind != Kind::Execute) // lowerExecute ends its own steps
+      unitDone(steps, depth, first);
+  }
+
+  void lowerNode(const Node &n, std::vector<Step> &steps, unsigned depth) {
     switch (n.kind) {
     case Kind::Sequence:
       for (const auto &c : n.children)

@@ -58,12 +58,12 @@ struct StepInfo {
   unsigned depth = 0;
 };
 
-/// Per-step cycle stamps (debug.instrument): tile `tile` writes the CYCLE counter to `base[k]` after top-level step
-/// k-1 of a program (base[0] at its start).
+/// Per-step cycle stamps (debug.instrument): after each top-level step of a program (an exchange, a compute set, a
+/// stream copy, or a whole control-flow construct) tile `tile` writes its CYCLE counter to a slot.
 struct Instrumentation {
   bool enabled = false;
   std::uint32_t tile = 0;
-  std::vector<std::uint32_t> base;                                       ///< per program
+  std::vector<std::vector<std::uint32_t>> slots; ///< per program: the start stamp, then one per top-level step
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> topSteps; ///< per program: StepInfo ranges
 };
 

@@ -82,13 +82,14 @@ static Program buildMultiplyProgram(Graph &graph, Tensor matrix, Tensor in, Tens
     graph.setTileMapping(in.slice(j * 16, std::min(numCols, (j + 1) * 16)),
                          unsigned(std::uint64_t(j) * numTiles / numChunks));
 
-  // The partial sums: one vertex per row segment, placed with its data.
+  // The partial sums: one vertex per row segment, placed with its data. Vertices of the same segment share tiles,
+  // so each tile needs one segment of the input vector (as the planner assumes).
   ComputeSet mulCS = graph.addComputeSet("mulCS");
   unsigned numVertices = numRows * split;
   for (unsigned i = 0; i < split; ++i) {
     unsigned beginCol = i * numCols / split, endCol = (i + 1) * numCols / split;
     for (unsigned row = 0; row < numRows; ++row) {
-      unsigned tile = unsigned((std::uint64_t(row) * split + i) * numTiles / numVertices);
+      unsigned tile = unsigned((std::uint64_t(i) * numRows + row) * numTiles / numVertices);
       VertexRef v = graph.addVertex(mulCS, "DotProductVertex",
                                     {{"a", matrix[row].slice(beginCol, endCol)},
                                      {"b", in.slice(beginCol, endCol)},
