@@ -34,8 +34,19 @@ module ipu_card
   output logic        mem_rvalid_o,
   output logic [31:0] mem_rdata_o,
 
+  // Host memory for the DMA engine, answered by the bus in the request cycle.
+  output logic        hm_req_o,
+  output logic        hm_we_o,
+  output logic [63:0] hm_addr_o,
+  output logic        hm_word_o,
+  output logic [31:0] hm_wdata_o,
+  input  logic        hm_done_i,
+  input  logic        hm_err_i,
+  input  logic [31:0] hm_rdata_i,
+
   output logic [3:0]  irq_o,
   output logic        running_o,
+  output logic        dma_busy_o,
 
   // Retire trace of every tile (lock-step); tile t's fields are at [t*width +: width].
   output logic [NumTiles-1:0]      rvfi_valid_o,
@@ -88,13 +99,26 @@ module ipu_card
   logic [3:0]       x_be;
   logic [Aw-1:0]    x_waddr;
   logic [31:0]      x_wdata;
+
+  // DMA engine <-> tiles' port A (only while the tiles do not run).
+  logic             dma_start, dma_busy, dma_done, tiles_run, d_req, d_we, dma_err_push;
+  logic [31:0]      dma_desc_addr, dma_completed, d_wdata;
+  logic [2:0]       dma_status;
+  logic [63:0]      dma_bytes;
+  logic [95:0]      dma_err_data;
+  logic [5:0]       xlat_idx;
+  logic [127:0]     xlat_entry;
+  logic [TileW-1:0] d_tile;
+  logic [3:0]       d_be;
+  logic [Aw-1:0]    d_waddr;
   logic [31:0]         t_host_rdata [NumTiles];
 
   // ---------------------------------------------------------------------------
   // The tile array.
   // ---------------------------------------------------------------------------
   for (genvar t = 0; t < NumTiles; t++) begin : g_tile
-    assign t_host_req[t] = xchg_busy ? x_req && x_tile == TileW'(t) : mem_req_i && window_tile == TileW'(t);
+    assign t_host_req[t] = xchg_busy ? x_req && x_tile == TileW'(t) :
+                           dma_busy ? d_req && d_tile == TileW'(t) : mem_req_i && window_tile == TileW'(t);
 
     ipu_tile #(
       .NumWorkers (NumWorkers),
@@ -131,10 +155,10 @@ module ipu_card
       .console_byte_o   (t_con_byte[t]),
       .console_ready_i  (t_con_ready[t]),
       .host_req_i       (t_host_req[t]),
-      .host_we_i        (xchg_busy ? x_we : mem_we_i),
-      .host_be_i        (xchg_busy ? x_be : mem_be_i),
-      .host_addr_i      (xchg_busy ? x_waddr : mem_waddr_i),
-      .host_wdata_i     (xchg_busy ? x_wdata : mem_wdata_i),
+      .host_we_i        (xchg_busy ? x_we : dma_busy ? d_we : mem_we_i),
+      .host_be_i        (xchg_busy ? x_be : dma_busy ? d_be : mem_be_i),
+      .host_addr_i      (xchg_busy ? x_waddr : dma_busy ? d_waddr : mem_waddr_i),
+      .host_wdata_i     (xchg_busy ? x_wdata : dma_busy ? d_wdata : mem_wdata_i),
       .host_gnt_o       (t_host_gnt[t]),
       .host_rvalid_o    (t_host_rvalid[t]),
       .host_rdata_o     (t_host_rdata[t]),
@@ -156,9 +180,10 @@ module ipu_card
   always_ff @(posedge clk_i or negedge rst_n) begin
     if (!rst_n)                     rsp_tile_q <= '0;
     else if (xchg_busy && x_req)    rsp_tile_q <= x_tile;
-    else if (!xchg_busy && mem_req_i) rsp_tile_q <= window_tile;
+    else if (dma_busy && d_req)     rsp_tile_q <= d_tile;
+    else if (!xchg_busy && !dma_busy && mem_req_i) rsp_tile_q <= window_tile;
   end
-  assign mem_gnt_o    = !xchg_busy && |t_host_gnt;
+  assign mem_gnt_o    = !xchg_busy && !dma_busy && |t_host_gnt;
   assign mem_rvalid_o = |t_host_rvalid;
   assign mem_rdata_o  = t_host_rdata[rsp_tile_q];
 
@@ -191,7 +216,7 @@ module ipu_card
   logic [31:0] sync_req;
   logic con_full, con_push, err_push;
   logic [23:0] con_data;
-  logic [146:0] err_data;
+  logic [147:0] err_data;
 
   always_comb begin
     any_running = 1'b0;
@@ -224,7 +249,7 @@ module ipu_card
     end
   end
 
-  // Error records: one tile per cycle, lowest first.
+  // Error records: the DMA engine's (a pulse) first, else one tile per cycle, lowest first.
   always_comb begin
     err_push  = 1'b0;
     err_data  = '0;
@@ -232,12 +257,54 @@ module ipu_card
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_err_pending[t]) begin
         err_push  = 1'b1;
-        err_data  = {t_err_cause[t], 16'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
+        err_data  = {1'b0, t_err_cause[t], 16'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
         t_err_ack = '0;
         t_err_ack[t] = 1'b1;
       end
     end
+    if (dma_err_push) begin
+      err_push  = 1'b1;
+      err_data  = {1'b1, dma_err_data[95:64], 16'd0, 3'd0, 32'd0, dma_err_data[63:0]};
+      t_err_ack = '0;
+    end
   end
+
+  ipu_dma #(
+    .NumTiles  (NumTiles),
+    .SramBytes (SramBytes)
+  ) u_dma (
+    .clk_i,
+    .rst_ni       (rst_n),
+    .start_i      (dma_start),
+    .tiles_run_i  (tiles_run),
+    .desc_addr_i  (dma_desc_addr),
+    .busy_o       (dma_busy),
+    .status_o     (dma_status),
+    .completed_o  (dma_completed),
+    .bytes_o      (dma_bytes),
+    .done_pulse_o (dma_done),
+    .err_push_o   (dma_err_push),
+    .err_data_o   (dma_err_data),
+    .xlat_idx_o   (xlat_idx),
+    .xlat_entry_i (xlat_entry),
+    .hm_req_o,
+    .hm_we_o,
+    .hm_addr_o,
+    .hm_word_o,
+    .hm_wdata_o,
+    .hm_done_i,
+    .hm_err_i,
+    .hm_rdata_i,
+    .req_o        (d_req),
+    .tile_o       (d_tile),
+    .we_o         (d_we),
+    .be_o         (d_be),
+    .waddr_o      (d_waddr),
+    .wdata_o      (d_wdata),
+    .gnt_i        (|t_host_gnt),
+    .rvalid_i     (|t_host_rvalid),
+    .rdata_i      (mem_rdata_o)
+  );
 
   ipu_card_regs #(
     .NumTiles     (NumTiles),
@@ -271,6 +338,16 @@ module ipu_card
     .any_busy_i        (any_busy),
     .xchg_start_o      (xchg_start),
     .xchg_busy_i       (xchg_busy),
+    .dma_start_o       (dma_start),
+    .dma_desc_addr_o   (dma_desc_addr),
+    .tiles_run_o       (tiles_run),
+    .dma_busy_i        (dma_busy),
+    .dma_status_i      (dma_status),
+    .dma_completed_i   (dma_completed),
+    .dma_bytes_i       (dma_bytes),
+    .dma_done_i        (dma_done),
+    .xlat_idx_i        (xlat_idx),
+    .xlat_entry_o      (xlat_entry),
     .sync_req_i        (sync_req),
     .sel_state_i       (t_state[tile_sel]),
     .sel_exit_code_i   (t_exit_code[tile_sel]),
@@ -291,6 +368,7 @@ module ipu_card
     .irq_o
   );
 
-  assign running_o = card_state == CardStateRunning;
+  assign running_o  = card_state == CardStateRunning;
+  assign dma_busy_o = dma_busy;
 
 endmodule : ipu_card

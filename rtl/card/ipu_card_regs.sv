@@ -63,7 +63,19 @@ module ipu_card_regs
   input  logic [23:0]      con_data_i,     // {tile, byte}
   output logic             con_full_o,
   input  logic             err_push_i,
-  input  logic [146:0]     err_data_i,     // {cause, tile[15:0], ctx[2:0], pc, addr, info}
+  input  logic [147:0]     err_data_i,     // {dma, cause, tile[15:0], ctx[2:0], pc, addr, info}
+
+  // DMA engine.
+  output logic             dma_start_o,
+  output logic [31:0]      dma_desc_addr_o,
+  output logic             tiles_run_o,    // RUNNING or HOST_SYNC: tiles own their SRAM
+  input  logic             dma_busy_i,
+  input  logic [2:0]       dma_status_i,
+  input  logic [31:0]      dma_completed_i,
+  input  logic [63:0]      dma_bytes_i,
+  input  logic             dma_done_i,
+  input  logic [5:0]       xlat_idx_i,
+  output logic [127:0]     xlat_entry_o,   // {BUS_HI, BUS_LO, CTRL, DEV_BASE}
 
   output card_state_e      state_o,
   output logic [3:0]       irq_o           // one pulse per MSI-X vector
@@ -100,7 +112,7 @@ module ipu_card_regs
   logic [23:0]      con_head;
   logic             con_empty, con_pop;
   logic [ConAw:0]   con_count;
-  logic [146:0]     err_head;
+  logic [147:0]     err_head;
   logic             err_empty, err_full, err_pop;
   logic [ErrAw:0]   err_count;
 
@@ -114,7 +126,7 @@ module ipu_card_regs
     .empty_o (con_empty), .full_o (con_full_o), .count_o (con_count)
   );
 
-  ipu_fifo #(.Width(147), .Depth(ErrDepth)) u_errors (
+  ipu_fifo #(.Width(148), .Depth(ErrDepth)) u_errors (
     .clk_i, .rst_ni,
     .push_i (err_push_i), .wdata_i (err_data_i),
     .pop_i (err_pop), .head_o (err_head),
@@ -123,7 +135,7 @@ module ipu_card_regs
 
   logic [31:0] e_cause, e_tile, e_ctx, e_pc, e_addr, e_info;
   assign e_cause = err_empty ? 32'd0 : err_head[146:115];
-  assign e_tile  = err_empty ? 32'd0 : {16'd0, err_head[114:99]};
+  assign e_tile  = err_empty ? 32'd0 : err_head[147] ? 32'hffff_ffff : {16'd0, err_head[114:99]};
   assign e_ctx   = err_empty ? 32'd0 : {29'd0, err_head[98:96]};
   assign e_pc    = err_empty ? 32'd0 : err_head[95:64];
   assign e_addr  = err_empty ? 32'd0 : err_head[63:32];
@@ -150,11 +162,12 @@ module ipu_card_regs
         RegNumTiles:              rdata_o = 32'(NumTiles);
         RegTileMemBytes:          rdata_o = 32'(SramBytes);
         RegNumWorkers:            rdata_o = 32'(NumWorkers);
-        RegCaps:                  rdata_o = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb);
+        RegCaps:                  rdata_o = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
+                                            (32'(1) << CapsDmaLsb);
         RegTileClockKhz:          rdata_o = cfg_clock_khz_i;
         RegExchangeBytesPerCycle: rdata_o = cfg_exch_bytes_i;
         RegXlatEntries:           rdata_o = 32'(RegXlatCount);
-        RegStatus:                rdata_o = {24'd0, state_q};
+        RegStatus:                rdata_o = {23'd0, dma_busy_i, state_q};
         RegCardCyclesLo:          rdata_o = cycles_q[31:0];
         RegCardCyclesHi:          rdata_o = cycles_q[63:32];
         RegWatchdogInsns:         rdata_o = watchdog_q;
@@ -190,6 +203,10 @@ module ipu_card_regs
         RegTileCtxInstret:        rdata_o = sel_ctx_instret_i;
         RegTilememWindowTile:     rdata_o = 32'(window_q);
         RegDmaDescAddr:           rdata_o = dma_desc_q;
+        RegDmaStatus:             rdata_o = {29'd0, dma_status_i};
+        RegDmaCompleted:          rdata_o = dma_completed_i;
+        RegDmaBytesLo:            rdata_o = dma_bytes_i[31:0];
+        RegDmaBytesHi:            rdata_o = dma_bytes_i[63:32];
         default:                  rdata_o = 32'd0;
       endcase
     end
@@ -225,9 +242,11 @@ module ipu_card_regs
     halt_o      = 1'b0;
     release_o   = 1'b0;
     reset_req_o = 1'b0;
+    dma_start_o = 1'b0;
 
     if (con_push_i && !con_full_o) irq_raise[IrqStatusConsoleLsb] = 1'b1;
     if (err_push_i) irq_raise[IrqStatusErrorLsb] = 1'b1;
+    if (dma_done_i) irq_raise[IrqStatusDmaDoneLsb] = 1'b1;
 
     // The run as the tiles report it.
     if (state_q == CardStateRunning && !any_busy_i) begin
@@ -287,6 +306,7 @@ module ipu_card_regs
         RegTileEntry:         if (!running) entry_d[tile_sel_q] = wdata_i;
         RegTileBootArg:       if (!running) boot_d[tile_sel_q] = wdata_i;
         RegDmaDescAddr:       dma_desc_d = wdata_i;
+        RegDmaCtrl:           dma_start_o = wdata_i[DmaCtrlStartLsb] && !dma_busy_i;
         default: ;  // read-only or unassigned: ignored
       endcase
     end
@@ -374,6 +394,11 @@ module ipu_card_regs
   assign tile_sel_o       = tile_sel_q;
   assign ctx_sel_o        = ctx_sel_q;
   assign window_tile_o    = window_q;
+  assign dma_desc_addr_o  = dma_desc_q;
+  assign tiles_run_o      = running;
+  for (genvar w = 0; w < 4; w++) begin : g_xlat_port
+    assign xlat_entry_o[32*w +: 32] = xlat_written_q[{xlat_idx_i, 2'(w)}] ? xlat_q[{xlat_idx_i, 2'(w)}] : 32'd0;
+  end : g_xlat_port
   assign state_o          = state_q;
 
 endmodule : ipu_card_regs

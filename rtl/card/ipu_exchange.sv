@@ -53,12 +53,6 @@ module ipu_exchange
     data_d     = data_q;
     words_d    = words_q;
     out_pop_o  = '0;
-    req_o      = 1'b0;
-    tile_o     = tile_q;
-    we_o       = 1'b0;
-    be_o       = 4'hf;
-    waddr_o    = src_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
-    wdata_o    = data_q;
 
     unique case (state_q)
       ExIdle: begin
@@ -83,7 +77,6 @@ module ipu_exchange
         end
       end
       ExRead: begin
-        req_o = 1'b1;
         if (gnt_i) state_d = ExWait;
       end
       ExWait: begin
@@ -93,17 +86,6 @@ module ipu_exchange
         end
       end
       ExWrite: begin
-        req_o   = 1'b1;
-        tile_o  = dst_tile_q[TileW-1:0];
-        we_o    = 1'b1;
-        waddr_o = dst_q[Aw+1:2];
-        if (words_q) begin
-          be_o    = 4'hf;
-          wdata_o = data_q;
-        end else begin
-          be_o    = 4'b0001 << dst_q[1:0];
-          wdata_o = {4{src_byte}};
-        end
         if (gnt_i) begin
           dst_d  = dst_q + (words_q ? 32'd4 : 32'd1);
           src_d  = src_q + (words_q ? 32'd4 : 32'd1);
@@ -113,6 +95,16 @@ module ipu_exchange
       end
       default: state_d = ExIdle;
     endcase
+  end
+
+  // The port, from the state alone (its grant feeds back into the next state only).
+  always_comb begin
+    req_o   = state_q == ExRead || state_q == ExWrite;
+    tile_o  = state_q == ExWrite ? dst_tile_q[TileW-1:0] : tile_q;
+    we_o    = state_q == ExWrite;
+    waddr_o = state_q == ExWrite ? dst_q[Aw+1:2] : src_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
+    be_o    = words_q ? 4'hf : 4'b0001 << dst_q[1:0];
+    wdata_o = words_q ? data_q : {4{src_byte}};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

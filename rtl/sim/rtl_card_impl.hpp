@@ -108,6 +108,10 @@ public:
             if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE)
                 return -EINVAL;
             reg_access(true, static_cast<uint32_t>(offset), static_cast<uint32_t>(value));
+            // The model finishes a DMA chain inside the register write; so does this card.
+            if (offset == IPU_REG_DMA_CTRL)
+                while (top_->dma_busy_o)
+                    tick();
             deliver_irqs();
             return 0;
         }
@@ -168,6 +172,8 @@ private:
     {
         top_->clk_i = 0;
         top_->eval();
+        if (top_->hm_req_o)
+            serve_host_memory();
         irq_pending_ |= top_->irq_o;
 #if VM_TRACE_FST
         if (fst_)
@@ -179,6 +185,7 @@ private:
     {
         top_->clk_i = 1;
         top_->eval();
+        top_->hm_done_i = 0;
         cycles_++;
 #if VM_TRACE_FST
         if (fst_)
@@ -186,6 +193,23 @@ private:
 #endif
         if (observer_)
             sample_retired();
+    }
+
+    // The bus side of the DMA engine's host-memory port: answered in the request cycle.
+    void serve_host_memory()
+    {
+        const uint64_t bus = top_->hm_addr_o;
+        const size_t n = top_->hm_word_o ? 4 : 1;
+        uint32_t data = top_->hm_wdata_o;
+        int rc;
+        if (top_->hm_we_o)
+            rc = host_.dma_write ? host_.dma_write(host_.opaque, bus, &data, n) : -EFAULT;
+        else
+            rc = host_.dma_read ? host_.dma_read(host_.opaque, bus, &data, n) : -EFAULT;
+        top_->hm_rdata_i = n == 4 ? data : data & 0xff;
+        top_->hm_err_i = rc != 0;
+        top_->hm_done_i = 1;
+        top_->eval();
     }
 
     void tick()

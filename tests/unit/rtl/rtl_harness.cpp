@@ -19,7 +19,7 @@ RtlHarness::RtlHarness(Backend backend, const std::string &board)
     char err[512];
     if (ipu_board_load(board.c_str(), &board_, err, sizeof err) != 0)
         throw std::runtime_error(err);
-    const ipu_backend_host host{this, nullptr, nullptr, nullptr};
+    const ipu_backend_host host{this, dma_read, dma_write, nullptr};
     const ipu_backend_options opts{1, 0};
     int rc = backend == Backend::Rtl        ? ipu_rtl_create(&board_, &host, &opts, &card_)
              : backend == Backend::Lockstep ? ipu_rtl_lockstep_create(&board_, &host, &opts, &card_)
@@ -32,6 +32,76 @@ RtlHarness::~RtlHarness()
 {
     if (card_)
         card_->ops->destroy(card_);
+    for (auto &b : host_buffers_)
+        std::free(b.first);
+}
+
+uint8_t *RtlHarness::alloc_host(size_t bytes)
+{
+    const size_t rounded = (bytes + 4095) & ~size_t{4095};
+    auto *p = static_cast<uint8_t *>(std::aligned_alloc(4096, rounded));
+    if (!p)
+        throw std::bad_alloc();
+    std::memset(p, 0, rounded);
+    host_buffers_.emplace_back(p, rounded);
+    return p;
+}
+
+void RtlHarness::map(unsigned entry, uint32_t dev_addr, const void *host, size_t bytes, bool card_reads,
+                     bool card_writes)
+{
+    const uint64_t bus = reinterpret_cast<uintptr_t>(host);
+    const uint32_t pages = static_cast<uint32_t>((bytes + 4095) / 4096);
+    const uint32_t base = IPU_REG_XLAT_BASE + entry * IPU_REG_XLAT_STRIDE;
+    set_reg(base + IPU_XLAT_ENTRY_DEV_BASE_OFFSET, dev_addr);
+    set_reg(base + IPU_XLAT_ENTRY_BUS_LO_OFFSET, static_cast<uint32_t>(bus));
+    set_reg(base + IPU_XLAT_ENTRY_BUS_HI_OFFSET, static_cast<uint32_t>(bus >> 32));
+    set_reg(base + IPU_XLAT_ENTRY_CTRL_OFFSET, IPU_XLAT_CTRL_VALID_MASK | (card_reads ? IPU_XLAT_CTRL_READ_MASK : 0) |
+                                                   (card_writes ? IPU_XLAT_CTRL_WRITE_MASK : 0) |
+                                                   ((pages - 1) << IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT));
+}
+
+// The harness is the IOMMU: only memory from alloc_host() is reachable.
+bool RtlHarness::host_range_ok(uint64_t bus, size_t len) const
+{
+    for (const auto &b : host_buffers_) {
+        const uint64_t start = reinterpret_cast<uintptr_t>(b.first);
+        if (bus >= start && len <= b.second && bus - start <= b.second - len)
+            return true;
+    }
+    return false;
+}
+
+int RtlHarness::dma_read(void *opaque, uint64_t bus, void *buf, size_t len)
+{
+    auto *h = static_cast<RtlHarness *>(opaque);
+    if (!h->host_range_ok(bus, len))
+        return -14; // -EFAULT
+    std::memcpy(buf, reinterpret_cast<const void *>(static_cast<uintptr_t>(bus)), len);
+    return 0;
+}
+
+int RtlHarness::dma_write(void *opaque, uint64_t bus, const void *buf, size_t len)
+{
+    auto *h = static_cast<RtlHarness *>(opaque);
+    if (!h->host_range_ok(bus, len))
+        return -14;
+    std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(bus)), buf, len);
+    return 0;
+}
+
+void RtlHarness::read_tile(unsigned tile, uint32_t addr, void *data, size_t len)
+{
+    set_reg(IPU_REG_TILEMEM_WINDOW_TILE, tile);
+    auto *p = static_cast<uint8_t *>(data);
+    const uint64_t off = addr - IPU_TILE_SRAM_BASE;
+    for (size_t i = 0; i < len;) {
+        const unsigned n = (len - i >= 8 && !((off + i) & 7)) ? 8 : 1;
+        uint64_t v = 0;
+        card_->ops->bar_read(card_, IPU_BAR_TILEMEM, off + i, n, &v);
+        std::memcpy(p + i, &v, n);
+        i += n;
+    }
 }
 
 uint32_t RtlHarness::reg(uint32_t offset)

@@ -44,6 +44,10 @@ public:
     // Loads a tile ELF onto `tiles` (empty = all) and enables them; returns e_entry.
     uint32_t load_elf(const std::string &path, const std::vector<unsigned> &tiles = {}, uint32_t boot_arg = 0);
     uint32_t symbol(const std::string &name) const;
+    // Host memory the card may reach (4 KiB aligned, zeroed) and its translation entry.
+    uint8_t *alloc_host(size_t bytes);
+    void map(unsigned entry, uint32_t dev_addr, const void *host, size_t bytes, bool card_reads, bool card_writes);
+    void read_tile(unsigned tile, uint32_t addr, void *data, size_t len);
     RtlRunResult run(uint64_t budget_per_round = 1u << 16, uint64_t max_rounds = 1u << 16);
     void reset();
     // The lock-step divergence (empty when none) and the instructions compared.
@@ -53,6 +57,11 @@ public:
     static std::string program(const std::string &name);
 
 private:
+    static int dma_read(void *opaque, uint64_t bus, void *buf, size_t len);
+    static int dma_write(void *opaque, uint64_t bus, const void *buf, size_t len);
+    bool host_range_ok(uint64_t bus, size_t len) const;
+
+    std::vector<std::pair<uint8_t *, size_t>> host_buffers_;
     ipu_board board_{};
     ipu_backend *card_ = nullptr;
     std::map<std::string, uint32_t> symbols_;

@@ -1,0 +1,349 @@
+// DMA engine: runs a descriptor chain from host memory, translating every host access
+// through the translation table, and moves bytes between host memory and tile SRAM.
+//
+// Host memory is reached through a request port that the simulation harness serves
+// (the bus); tile SRAM through the tiles' port A, one tile at a time. Words move when
+// the host address, tile address and length are all word aligned, bytes otherwise.
+module ipu_dma
+  import ipu_card_pkg::*;
+#(
+  parameter int unsigned NumTiles  = 4,
+  parameter int unsigned SramBytes = 65536,
+  localparam int unsigned Aw = $clog2(SramBytes / 4),
+  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+
+  input  logic             start_i,        // DMA_CTRL.START
+  input  logic             tiles_run_i,    // tiles own their SRAM: refuse
+  input  logic [31:0]      desc_addr_i,
+  output logic             busy_o,
+  output logic [2:0]       status_o,       // DMA_STATUS: {ERROR, DONE, BUSY}
+  output logic [31:0]      completed_o,
+  output logic [63:0]      bytes_o,
+  output logic             done_pulse_o,   // a chain completed: IRQ DMA_DONE
+
+  // Error records: {cause, addr, info}; the DMA engine's tile is 0xffffffff.
+  output logic             err_push_o,
+  output logic [95:0]      err_data_o,
+
+  // Translation table, one entry at a time: {BUS_HI, BUS_LO, CTRL, DEV_BASE}.
+  output logic [5:0]       xlat_idx_o,
+  input  logic [127:0]     xlat_entry_i,
+
+  // Host memory: the request is answered in the same cycle (hm_done_i).
+  output logic             hm_req_o,
+  output logic             hm_we_o,
+  output logic [63:0]      hm_addr_o,
+  output logic             hm_word_o,      // 4 bytes, else 1 byte (the low byte of the data)
+  output logic [31:0]      hm_wdata_o,
+  input  logic             hm_done_i,
+  input  logic             hm_err_i,
+  input  logic [31:0]      hm_rdata_i,
+
+  // Tile SRAM port A.
+  output logic             req_o,
+  output logic [TileW-1:0] tile_o,
+  output logic             we_o,
+  output logic [3:0]       be_o,
+  output logic [Aw-1:0]    waddr_o,
+  output logic [31:0]      wdata_o,
+  input  logic             gnt_i,
+  input  logic             rvalid_i,
+  input  logic [31:0]      rdata_i
+);
+
+  localparam logic [31:0] SramSize = 32'(SramBytes);
+  localparam logic [31:0] MaxChain = 32'd65536;
+
+  typedef enum logic [3:0] {
+    DmaIdle, DmaDesc, DmaCheck, DmaHostRd, DmaTileWr, DmaTileRd, DmaTileWait, DmaHostWr, DmaNext, DmaSearch
+  } dma_state_e;
+
+  dma_state_e  state_q, state_d, ret_q, ret_d;  // ret: where a table search returns to
+  logic [2:0]  status_q, status_d;
+  logic [31:0] completed_q, completed_d, idx_q, idx_d, at_q, at_d;
+  logic [63:0] bytes_q, bytes_d;
+  logic [31:0] desc_q [8];
+  logic [31:0] desc_d [8];
+  logic [2:0]  word_q, word_d;
+  logic [31:0] pos_q, pos_d, taddr_q, taddr_d, left_q, left_d, data_q, data_d;
+  logic [15:0] tcur_q, tcur_d;
+  logic        words_q, words_d;
+  // The translation entry in use (the first that covers the address).
+  logic        hit_q, hit_d;
+  logic [31:0] hbase_q, hbase_d, hctrl_q, hctrl_d;
+  logic [63:0] hbus_q, hbus_d;
+  logic [6:0]  sidx_q, sidx_d;
+
+  // Descriptor fields (the DMA_DESC format).
+  logic [31:0] d_dev, d_taddr, d_len, d_flags, d_count;
+  logic [15:0] d_first;
+  logic        d_to_host;
+  assign d_dev     = desc_q[0];
+  assign d_taddr   = desc_q[1];
+  assign d_len     = desc_q[2];
+  assign d_first   = desc_q[3][15:0];
+  assign d_count   = desc_q[3][31:16] == 16'd0 ? 32'd1 : {16'd0, desc_q[3][31:16]};
+  assign d_flags   = desc_q[4];
+  assign d_to_host = d_flags[DmaFlagsToHostLsb];
+
+  // Does entry `e` cover `a`? Its size is (PAGES_MINUS_1 + 1) * 4 KiB.
+  function automatic logic covers(logic [31:0] base, logic [31:0] ctrl, logic [31:0] a);
+    logic [32:0] size;
+    size = {1'b0, 5'd0, ctrl[XlatCtrlPagesMinus1Lsb +: XlatCtrlPagesMinus1Width], 12'd0} + 33'd4096;
+    return ctrl[XlatCtrlValidLsb] && a >= base && {1'b0, a} < {1'b0, base} + size;
+  endfunction
+
+  logic [31:0] hpos;       // the host (device) address of the current access
+  logic        hwrite;     // the current host access writes host memory
+  logic        cached_ok;  // the cached entry covers hpos
+  logic        host_state;
+  assign hpos       = state_q == DmaDesc ? at_q + {27'd0, word_q, 2'b00} : pos_q;
+  assign hwrite     = state_q == DmaHostWr;
+  assign cached_ok  = hit_q && covers(hbase_q, hctrl_q, hpos);
+  assign host_state = state_q == DmaDesc || state_q == DmaHostRd || state_q == DmaHostWr;
+
+  // The ports, from the state alone (grants and answers feed only the next state).
+  always_comb begin
+    hm_req_o   = host_state && cached_ok && hctrl_q[hwrite ? XlatCtrlWriteLsb : XlatCtrlReadLsb];
+    hm_we_o    = hwrite;
+    hm_word_o  = state_q == DmaDesc || words_q;
+    hm_wdata_o = data_q;
+    hm_addr_o  = hbus_q + {32'd0, hpos - hbase_q};
+    req_o      = state_q == DmaTileWr || state_q == DmaTileRd;
+    tile_o     = tcur_q[TileW-1:0];
+    we_o       = state_q == DmaTileWr;
+    be_o       = words_q ? 4'hf : 4'b0001 << taddr_q[1:0];
+    waddr_o    = taddr_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
+    wdata_o    = data_q;
+  end
+
+  logic [31:0] e_base, e_ctrl;
+  logic [63:0] e_bus;
+  assign e_base = xlat_entry_i[31:0];
+  assign e_ctrl = xlat_entry_i[63:32];
+  assign e_bus  = {xlat_entry_i[127:96], xlat_entry_i[95:64]};
+  assign xlat_idx_o = sidx_q[5:0];
+
+  logic [31:0] search_pos;  // the address a table search looks for
+  assign search_pos = ret_q == DmaDesc ? at_q + {27'd0, word_q, 2'b00} : pos_q;
+
+  always_comb begin
+    state_d     = state_q;
+    ret_d       = ret_q;
+    status_d    = status_q;
+    completed_d = completed_q;
+    idx_d       = idx_q;
+    at_d        = at_q;
+    bytes_d     = bytes_q;
+    for (int unsigned k = 0; k < 8; k++) desc_d[k] = desc_q[k];
+    word_d      = word_q;
+    pos_d       = pos_q;
+    taddr_d     = taddr_q;
+    left_d      = left_q;
+    data_d      = data_q;
+    tcur_d      = tcur_q;
+    words_d     = words_q;
+    hit_d       = hit_q;
+    hbase_d     = hbase_q;
+    hctrl_d     = hctrl_q;
+    hbus_d      = hbus_q;
+    sidx_d      = sidx_q;
+    done_pulse_o = 1'b0;
+    err_push_o  = 1'b0;
+    err_data_o  = 96'd0;
+
+    unique case (state_q)
+      DmaIdle: begin
+        if (start_i) begin
+          if (tiles_run_i) begin
+            status_d   = 3'b100;
+            err_push_o = 1'b1;
+            err_data_o = {32'(ErrDmaBadDescriptor), desc_addr_i, 32'd0};
+          end else begin
+            status_d    = 3'b001;
+            completed_d = 32'd0;
+            idx_d       = 32'd0;
+            at_d        = desc_addr_i;
+            word_d      = 3'd0;
+            hit_d       = 1'b0;
+            state_d     = DmaDesc;
+          end
+        end
+      end
+      // Host reads and writes first make sure the cached entry covers the address.
+      DmaDesc, DmaHostRd, DmaHostWr: begin
+        if (!cached_ok) begin
+          ret_d   = state_q;
+          sidx_d  = 7'd0;
+          state_d = DmaSearch;
+        end else if (!hctrl_q[hwrite ? XlatCtrlWriteLsb : XlatCtrlReadLsb]) begin
+          status_d   = 3'b100;
+          err_push_o = 1'b1;
+          err_data_o = {32'(ErrXlatPermission), hpos, idx_q};
+          state_d    = DmaIdle;
+        end else begin
+          if (hm_done_i && hm_err_i) begin
+            // A bus that refuses (an IOMMU fault) is reported like a miss.
+            status_d   = 3'b100;
+            err_push_o = 1'b1;
+            err_data_o = {32'(ErrXlatMiss), hpos, idx_q};
+            state_d    = DmaIdle;
+          end else if (hm_done_i) begin
+            unique case (state_q)
+              DmaDesc: begin
+                desc_d[word_q] = hm_rdata_i;
+                word_d = word_q + 3'd1;
+                if (word_q == 3'd7) state_d = DmaCheck;
+              end
+              DmaHostRd: begin
+                data_d  = words_q ? hm_rdata_i : {4{hm_rdata_i[7:0]}};
+                tcur_d  = d_first;
+                state_d = DmaTileWr;
+              end
+              default: begin  // DmaHostWr
+                pos_d   = pos_q + (words_q ? 32'd4 : 32'd1);
+                taddr_d = taddr_q + (words_q ? 32'd4 : 32'd1);
+                left_d  = left_q - (words_q ? 32'd4 : 32'd1);
+                state_d = left_d == 32'd0 ? DmaNext : DmaTileRd;
+              end
+            endcase
+          end
+        end
+      end
+      DmaSearch: begin  // one entry per cycle, lowest index first, as the model
+        if (sidx_q == 7'd64) begin
+          status_d   = 3'b100;
+          err_push_o = 1'b1;
+          err_data_o = {32'(ErrXlatMiss), search_pos, idx_q};
+          state_d    = DmaIdle;
+        end else if (covers(e_base, e_ctrl, search_pos)) begin
+          hit_d   = 1'b1;
+          hbase_d = e_base;
+          hctrl_d = e_ctrl;
+          hbus_d  = e_bus;
+          state_d = ret_q;
+        end else begin
+          sidx_d = sidx_q + 7'd1;
+        end
+      end
+      DmaCheck: begin
+        if (d_len == 32'd0 || {16'd0, d_first} + d_count > 32'(NumTiles) || (d_to_host && d_count != 32'd1) ||
+            d_taddr < TileSramBase || d_len > SramSize || d_taddr - TileSramBase > SramSize - d_len ||
+            desc_q[5] != 32'd0 || desc_q[6] != 32'd0 || desc_q[7] != 32'd0) begin
+          status_d   = 3'b100;
+          err_push_o = 1'b1;
+          err_data_o = {32'(ErrDmaBadDescriptor), at_q, idx_q};
+          state_d    = DmaIdle;
+        end else begin
+          pos_d   = d_dev;
+          taddr_d = d_taddr;
+          left_d  = d_len;
+          tcur_d  = d_first;
+          words_d = d_dev[1:0] == 2'd0 && d_taddr[1:0] == 2'd0 && d_len[1:0] == 2'd0;
+          state_d = d_to_host ? DmaTileRd : DmaHostRd;
+        end
+      end
+      DmaTileWr: begin  // the same bytes to every tile of a broadcast
+        if (gnt_i) begin
+          if ({16'd0, tcur_q} + 32'd1 < {16'd0, d_first} + d_count) begin
+            tcur_d = tcur_q + 16'd1;
+          end else begin
+            pos_d   = pos_q + (words_q ? 32'd4 : 32'd1);
+            taddr_d = taddr_q + (words_q ? 32'd4 : 32'd1);
+            left_d  = left_q - (words_q ? 32'd4 : 32'd1);
+            state_d = left_d == 32'd0 ? DmaNext : DmaHostRd;
+          end
+        end
+      end
+      DmaTileRd: begin
+        if (gnt_i) state_d = DmaTileWait;
+      end
+      DmaTileWait: begin
+        if (rvalid_i) begin
+          data_d  = words_q ? rdata_i : {24'd0, tbyte_of(rdata_i, taddr_q[1:0])};
+          state_d = DmaHostWr;
+        end
+      end
+      DmaNext: begin
+        bytes_d     = bytes_q + {32'd0, d_len};
+        completed_d = completed_q + 32'd1;
+        if (d_flags[DmaFlagsLastLsb]) begin
+          status_d     = 3'b010;
+          done_pulse_o = 1'b1;
+          state_d      = DmaIdle;
+        end else if (idx_q + 32'd1 == MaxChain) begin
+          // A chain without LAST is bounded, never followed forever.
+          status_d   = 3'b100;
+          err_push_o = 1'b1;
+          err_data_o = {32'(ErrDmaBadDescriptor), desc_addr_i, MaxChain};
+          state_d    = DmaIdle;
+        end else begin
+          idx_d   = idx_q + 32'd1;
+          at_d    = at_q + 32'd32;
+          word_d  = 3'd0;
+          state_d = DmaDesc;
+        end
+      end
+      default: state_d = DmaIdle;
+    endcase
+  end
+
+  function automatic logic [7:0] tbyte_of(logic [31:0] w, logic [1:0] lane);
+    return 8'(w >> {lane, 3'b000});
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q     <= DmaIdle;
+      ret_q       <= DmaIdle;
+      status_q    <= 3'd0;
+      completed_q <= 32'd0;
+      idx_q       <= 32'd0;
+      at_q        <= 32'd0;
+      bytes_q     <= 64'd0;
+      for (int unsigned k = 0; k < 8; k++) desc_q[k] <= 32'd0;
+      word_q      <= 3'd0;
+      pos_q       <= 32'd0;
+      taddr_q     <= 32'd0;
+      left_q      <= 32'd0;
+      data_q      <= 32'd0;
+      tcur_q      <= 16'd0;
+      words_q     <= 1'b0;
+      hit_q       <= 1'b0;
+      hbase_q     <= 32'd0;
+      hctrl_q     <= 32'd0;
+      hbus_q      <= 64'd0;
+      sidx_q      <= 7'd0;
+    end else begin
+      state_q     <= state_d;
+      ret_q       <= ret_d;
+      status_q    <= status_d;
+      completed_q <= completed_d;
+      idx_q       <= idx_d;
+      at_q        <= at_d;
+      bytes_q     <= bytes_d;
+      for (int unsigned k = 0; k < 8; k++) desc_q[k] <= desc_d[k];
+      word_q      <= word_d;
+      pos_q       <= pos_d;
+      taddr_q     <= taddr_d;
+      left_q      <= left_d;
+      data_q      <= data_d;
+      tcur_q      <= tcur_d;
+      words_q     <= words_d;
+      hit_q       <= hit_d;
+      hbase_q     <= hbase_d;
+      hctrl_q     <= hctrl_d;
+      hbus_q      <= hbus_d;
+      sidx_q      <= sidx_d;
+    end
+  end
+
+  assign busy_o      = state_q != DmaIdle;
+  assign status_o    = status_q;
+  assign completed_o = completed_q;
+  assign bytes_o     = bytes_q;
+
+endmodule : ipu_dma
