@@ -1,7 +1,7 @@
 /* Randomized qtest harness: sequences of MMIO writes and reads, translation
  * entries, DMA chains and runs against the card in an ASan build of QEMU; the
  * card must never crash QEMU or hang it, and must keep answering its ID.
- * Usage: fuzz_card [ITERATIONS [SEED]]   (as bench_qemu_card: 1000 iterations
+ * Usage: fuzz_card [ITERATIONS [SEED]]   (as bench_qemu_card: 5000 iterations
  * by default and the MMIO latency figure)
  * Exit: 0 clean, 1 crash/hang/sanitizer report, 77 QEMU not buildable here. */
 #include <inttypes.h>
@@ -70,6 +70,31 @@ static void random_descriptors(struct card *c)
     qt_memwrite(c->q, HOST_DESC, d, n * sizeof d[0]);
 }
 
+/* Tiny tile programs (RV32 words) so that runs last several worker steps and
+ * race with the MMIO traffic: a counting loop, a console loop, external syncs
+ * in a loop (released by random HSYNC_RELEASE writes), an exit. */
+static const uint32_t programs[][4] = {
+    {0x00108093u /* addi x1,x1,1 */, 0xffdff06fu /* j -4 */},
+    {0x00108093u, 0x80609073u /* csrw CONSOLE,x1 */, 0xff9ff06fu /* j -8 */},
+    {0x00200113u /* li x2,EXTERNAL */, 0x80011073u /* csrw SYNC,x2 */, 0xffdff06fu},
+    {0x00108093u, 0x80709073u /* csrw EXIT,x1 */},
+};
+
+static void start_run(struct card *c)
+{
+    const uint32_t tile = pick(4), entry = pick(64) << 2;
+    const uint32_t *prog = programs[pick(4)];
+    qt_reg_write(&c->pci, IPU_REG_TILEMEM_WINDOW_TILE, tile);
+    for (unsigned i = 0; i < 4; i++)
+        qt_write(c->q, c->pci.bar[IPU_BAR_TILEMEM] + entry + 4 * i, 4, prog[i]);
+    qt_reg_write(&c->pci, IPU_REG_WATCHDOG_INSNS, 1 + pick(64));
+    qt_reg_write(&c->pci, IPU_REG_TILE_SEL, tile);
+    qt_reg_write(&c->pci, IPU_REG_TILE_ENTRY, IPU_TILE_SRAM_BASE + entry);
+    qt_reg_write(&c->pci, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
+    qt_reg_write(&c->pci, IPU_REG_IRQ_MASK, pick(32));
+    qt_reg_write(&c->pci, IPU_REG_RUN_CTRL, pick(6) ? IPU_REG_RUN_CTRL_START_MASK : IPU_REG_RUN_CTRL_HALT_MASK);
+}
+
 static void one_op(struct card *c)
 {
     const uint64_t regs = c->pci.bar[IPU_BAR_REGS], win = c->pci.bar[IPU_BAR_TILEMEM];
@@ -104,12 +129,8 @@ static void one_op(struct card *c)
         qt_reg_write(&c->pci, IPU_REG_DMA_DESC_ADDR, pick(8) ? DEV_DESC : rnd());
         qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
         break;
-    case 10: /* run whatever is in tile memory, with the watchdog on */
-        qt_reg_write(&c->pci, IPU_REG_WATCHDOG_INSNS, 1 + pick(4));
-        qt_reg_write(&c->pci, IPU_REG_TILE_SEL, pick(4));
-        qt_reg_write(&c->pci, IPU_REG_TILE_ENTRY, IPU_TILE_SRAM_BASE + (pick(64) << 2));
-        qt_reg_write(&c->pci, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
-        qt_reg_write(&c->pci, IPU_REG_RUN_CTRL, pick(4) ? IPU_REG_RUN_CTRL_START_MASK : IPU_REG_RUN_CTRL_HALT_MASK);
+    case 10: /* a run, with the watchdog on */
+        start_run(c);
         break;
     default: /* MSI-X table and PBA */
         qt_write(c->q, c->pci.bar[IPU_BAR_MSIX] + pick(IPU_BAR_MSIX_SIZE), 4, pick(2) ? HOST_BUF : rnd());
@@ -132,7 +153,7 @@ static double mmio_latency_us(struct card *c, unsigned n)
 int main(int argc, char **argv)
 {
     const bool bench = strstr(argv[0], "bench_") != NULL;
-    const unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : bench ? 1000 : 20;
+    const unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : bench ? 5000 : 200;
     const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : (uint64_t)time(NULL);
     rng_state = seed ? seed : 1;
     printf("fuzz_card: %u iterations x %d operations, seed %" PRIu64 " (rerun: %s %u %" PRIu64 ")\n", iterations,
