@@ -111,12 +111,23 @@ module ipu_card
   logic [TileW-1:0] d_tile;
   logic [3:0]       d_be;
   logic [Aw-1:0]    d_waddr;
+
+  // Host exchange requests of the tiles, served by the DMA engine lowest tile first.
+  logic [NumTiles-1:0] t_hx_req, t_hx_to_host, t_hx_done, t_hx_fault;
+  logic [31:0]      t_hx_dev [NumTiles];
+  logic [31:0]      t_hx_taddr [NumTiles];
+  logic [31:0]      t_hx_len [NumTiles];
+  logic             hx_req, hx_accept, hx_done, hx_fault;
+  logic [TileW-1:0] hx_tile, hx_served_q;
+  logic [31:0]      hx_cause, hx_addr;
   logic [31:0]         t_host_rdata [NumTiles];
 
   // ---------------------------------------------------------------------------
   // The tile array.
   // ---------------------------------------------------------------------------
   for (genvar t = 0; t < NumTiles; t++) begin : g_tile
+    assign t_hx_done[t]  = hx_done && hx_served_q == TileW'(t);
+    assign t_hx_fault[t] = hx_fault && hx_served_q == TileW'(t);
     assign t_host_req[t] = xchg_busy ? x_req && x_tile == TileW'(t) :
                            dma_busy ? d_req && d_tile == TileW'(t) : mem_req_i && window_tile == TileW'(t);
 
@@ -162,6 +173,15 @@ module ipu_card
       .host_gnt_o       (t_host_gnt[t]),
       .host_rvalid_o    (t_host_rvalid[t]),
       .host_rdata_o     (t_host_rdata[t]),
+      .hx_req_o         (t_hx_req[t]),
+      .hx_dev_o         (t_hx_dev[t]),
+      .hx_tile_o        (t_hx_taddr[t]),
+      .hx_len_o         (t_hx_len[t]),
+      .hx_to_host_o     (t_hx_to_host[t]),
+      .hx_done_i        (t_hx_done[t]),
+      .hx_fault_i       (t_hx_fault[t]),
+      .hx_cause_i       (hx_cause),
+      .hx_addr_i        (hx_addr),
       .out_valid_o      (t_out_valid[t]),
       .out_head_o       (t_out_head[t*128 +: 128]),
       .out_pop_i        (t_out_pop[t]),
@@ -269,6 +289,22 @@ module ipu_card
     end
   end
 
+  always_comb begin
+    hx_req  = 1'b0;
+    hx_tile = '0;
+    for (int t = NumTiles - 1; t >= 0; t--) begin
+      if (t_hx_req[t]) begin
+        hx_req  = 1'b1;
+        hx_tile = TileW'(t);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_n) begin
+    if (!rst_n)         hx_served_q <= '0;
+    else if (hx_accept) hx_served_q <= hx_tile;
+  end
+
   ipu_dma #(
     .NumTiles  (NumTiles),
     .SramBytes (SramBytes)
@@ -283,6 +319,17 @@ module ipu_card
     .completed_o  (dma_completed),
     .bytes_o      (dma_bytes),
     .done_pulse_o (dma_done),
+    .hx_req_i     (hx_req),
+    .hx_tile_i    (hx_tile),
+    .hx_dev_i     (t_hx_dev[hx_tile]),
+    .hx_taddr_i   (t_hx_taddr[hx_tile]),
+    .hx_len_i     (t_hx_len[hx_tile]),
+    .hx_to_host_i (t_hx_to_host[hx_tile]),
+    .hx_accept_o  (hx_accept),
+    .hx_done_o    (hx_done),
+    .hx_fault_o   (hx_fault),
+    .hx_cause_o   (hx_cause),
+    .hx_addr_o    (hx_addr),
     .err_push_o   (dma_err_push),
     .err_data_o   (dma_err_data),
     .xlat_idx_o   (xlat_idx),

@@ -24,6 +24,20 @@ module ipu_dma
   output logic [63:0]      bytes_o,
   output logic             done_pulse_o,   // a chain completed: IRQ DMA_DONE
 
+  // Host exchange for a tile: the same moves, one tile, no descriptor; the result goes
+  // back to the tile (a fault there), not to DMA_STATUS or the error FIFO.
+  input  logic             hx_req_i,
+  input  logic [TileW-1:0] hx_tile_i,
+  input  logic [31:0]      hx_dev_i,
+  input  logic [31:0]      hx_taddr_i,
+  input  logic [31:0]      hx_len_i,
+  input  logic             hx_to_host_i,
+  output logic             hx_accept_o,
+  output logic             hx_done_o,
+  output logic             hx_fault_o,
+  output logic [31:0]      hx_cause_o,
+  output logic [31:0]      hx_addr_o,
+
   // Error records: {cause, addr, info}; the DMA engine's tile is 0xffffffff.
   output logic             err_push_o,
   output logic [95:0]      err_data_o,
@@ -76,6 +90,7 @@ module ipu_dma
   logic [31:0] hbase_q, hbase_d, hctrl_q, hctrl_d;
   logic [63:0] hbus_q, hbus_d;
   logic [6:0]  sidx_q, sidx_d;
+  logic        hx_q, hx_d;  // serving a host exchange
 
   // Descriptor fields (the DMA_DESC format).
   logic [31:0] d_dev, d_taddr, d_len, d_flags, d_count;
@@ -90,10 +105,11 @@ module ipu_dma
   assign d_to_host = d_flags[DmaFlagsToHostLsb];
 
   // Does entry `e` cover `a`? Its size is (PAGES_MINUS_1 + 1) * 4 KiB.
-  function automatic logic covers(logic [31:0] base, logic [31:0] ctrl, logic [31:0] a);
+  // (Assignments to the function name rather than return: yosys 0.23 reads those.)
+  function automatic logic covers(input logic [31:0] base, input logic [31:0] ctrl, input logic [31:0] a);
     logic [32:0] size;
     size = {1'b0, 5'd0, ctrl[XlatCtrlPagesMinus1Lsb +: XlatCtrlPagesMinus1Width], 12'd0} + 33'd4096;
-    return ctrl[XlatCtrlValidLsb] && a >= base && {1'b0, a} < {1'b0, base} + size;
+    covers = ctrl[XlatCtrlValidLsb] && a >= base && {1'b0, a} < {1'b0, base} + size;
   endfunction
 
   logic [31:0] hpos;       // the host (device) address of the current access
@@ -151,6 +167,8 @@ module ipu_dma
     hctrl_d     = hctrl_q;
     hbus_d      = hbus_q;
     sidx_d      = sidx_q;
+    hx_d        = hx_q;
+    hx_accept_o = 1'b0;
     done_pulse_o = 1'b0;
     err_push_o  = 1'b0;
     err_data_o  = 96'd0;
@@ -169,8 +187,23 @@ module ipu_dma
             at_d        = desc_addr_i;
             word_d      = 3'd0;
             hit_d       = 1'b0;
+            hx_d        = 1'b0;
             state_d     = DmaDesc;
           end
+        end else if (hx_req_i) begin
+          // A host exchange is a one-descriptor chain to or from one tile.
+          hx_accept_o = 1'b1;
+          hx_d        = 1'b1;
+          hit_d       = 1'b0;
+          desc_d[0]   = hx_dev_i;
+          desc_d[1]   = hx_taddr_i;
+          desc_d[2]   = hx_len_i;
+          desc_d[3]   = {16'd0, 16'(hx_tile_i)};
+          desc_d[4]   = (32'(hx_to_host_i) << DmaFlagsToHostLsb) | (32'(1) << DmaFlagsLastLsb);
+          desc_d[5]   = 32'd0;
+          desc_d[6]   = 32'd0;
+          desc_d[7]   = 32'd0;
+          state_d     = DmaCheck;
         end
       end
       // Host reads and writes first make sure the cached entry covers the address.
@@ -289,10 +322,22 @@ module ipu_dma
       end
       default: state_d = DmaIdle;
     endcase
+
+    // A host exchange reports to its tile; DMA_STATUS and DMA_COMPLETED stay as they were.
+    hx_done_o  = hx_q && done_pulse_o;
+    hx_fault_o = hx_q && err_push_o;
+    hx_cause_o = err_data_o[95:64];
+    hx_addr_o  = err_data_o[63:32];
+    if (hx_q) begin
+      done_pulse_o = 1'b0;
+      err_push_o   = 1'b0;
+      status_d     = status_q;
+      completed_d  = completed_q;
+    end
   end
 
-  function automatic logic [7:0] tbyte_of(logic [31:0] w, logic [1:0] lane);
-    return 8'(w >> {lane, 3'b000});
+  function automatic logic [7:0] tbyte_of(input logic [31:0] w, input logic [1:0] lane);
+    tbyte_of = 8'(w >> {lane, 3'b000});
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -317,6 +362,7 @@ module ipu_dma
       hctrl_q     <= 32'd0;
       hbus_q      <= 64'd0;
       sidx_q      <= 7'd0;
+      hx_q        <= 1'b0;
     end else begin
       state_q     <= state_d;
       ret_q       <= ret_d;
@@ -338,6 +384,7 @@ module ipu_dma
       hctrl_q     <= hctrl_d;
       hbus_q      <= hbus_d;
       sidx_q      <= sidx_d;
+      hx_q        <= hx_d;
     end
   end
 

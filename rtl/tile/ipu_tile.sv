@@ -53,6 +53,17 @@ module ipu_tile
   output logic            host_rvalid_o,
   output logic [31:0]     host_rdata_o,
 
+  // Host exchange, served by the card's DMA engine.
+  output logic            hx_req_o,
+  output logic [31:0]     hx_dev_o,
+  output logic [31:0]     hx_tile_o,
+  output logic [31:0]     hx_len_o,
+  output logic            hx_to_host_o,
+  input  logic            hx_done_i,
+  input  logic            hx_fault_i,
+  input  logic [31:0]     hx_cause_i,
+  input  logic [31:0]     hx_addr_i,
+
   // Exchange outbox, drained by the card's exchange fabric at a sync.
   output logic            out_valid_o,
   output logic [127:0]    out_head_o,
@@ -213,6 +224,15 @@ module ipu_tile
     .xu_fault_i      (xu_fault),
     .xu_fault_addr_i (xu_faddr),
     .xu_fault_info_i (xu_finfo),
+    .hx_req_o,
+    .hx_dev_o,
+    .hx_tile_o,
+    .hx_len_o,
+    .hx_to_host_o,
+    .hx_done_i,
+    .hx_fault_i,
+    .hx_cause_i,
+    .hx_addr_i,
     .rvfi_valid_o,
     .rvfi_ctx_o,
     .rvfi_pc_o,

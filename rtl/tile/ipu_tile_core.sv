@@ -77,6 +77,17 @@ module ipu_tile_core
   input  logic [31:0]   xu_fault_addr_i,
   input  logic [31:0]   xu_fault_info_i,
 
+  // Host exchange: after HX_START retires the tile waits while the card moves the bytes.
+  output logic          hx_req_o,
+  output logic [31:0]   hx_dev_o,
+  output logic [31:0]   hx_tile_o,
+  output logic [31:0]   hx_len_o,
+  output logic          hx_to_host_o,
+  input  logic          hx_done_i,
+  input  logic          hx_fault_i,       // with the cause and the failing host address
+  input  logic [31:0]   hx_cause_i,
+  input  logic [31:0]   hx_addr_i,
+
   // Retire trace (lock-step): one retired instruction per cycle at most.
   output logic          rvfi_valid_o,
   output logic [CtxW-1:0] rvfi_ctx_o,
@@ -119,6 +130,9 @@ module ipu_tile_core
   logic [7:0]  con_byte_q, con_byte_d;
   logic [63:0] insns_q, insns_d;     // retired this run, for the watchdog
   logic [63:0] cycles_q, cycles_d;
+  logic        hx_pend_q, hx_pend_d, hx_th_q, hx_th_d;
+  logic [31:0] hx_len_q, hx_len_d, hx_pc_q, hx_pc_d;
+  logic [CtxW-1:0] hx_ctx_q, hx_ctx_d;
 
   // Pipeline registers.
   logic [CtxW-1:0] slot_q, slot_d;
@@ -156,7 +170,7 @@ module ipu_tile_core
   assign if_off   = if_pc - TileSramBase;
   assign if_pc_ok = if_pc[1:0] == 2'b00 && if_pc >= TileSramBase && if_off < SramSize;
   assign if_issue = running && cstate_q[slot_q] == CtxStateRunning && !fetch_stall_i && !start_i &&
-                    !xu_busy_i && !xu_start_o;
+                    !xu_busy_i && !xu_start_o && !hx_pend_q;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
   assign fetch_addr_o = if_off[Aw+1:2];
@@ -250,7 +264,7 @@ module ipu_tile_core
                            csr == CsrExchange;
 
   // Execute outcome.
-  logic        ex_go, ex_fault, ex_retry, ex_late_fault, ex_wr, ex_load, ex_store;
+  logic        ex_go, ex_fault, ex_retry, ex_wr, ex_load, ex_store;
   logic [31:0] ex_cause, ex_faddr, ex_finfo, ex_fpc, ex_next_pc, ex_result, ex_maddr;
   logic [31:0] csr_src, csr_val, hx_len;
   logic        csr_rd_en, csr_wr_en;
@@ -276,7 +290,6 @@ module ipu_tile_core
   always_comb begin
     illegal       = 1'b0;
     ex_fault      = 1'b0;
-    ex_late_fault = 1'b0;
     ex_retry      = 1'b0;
     ex_cause      = 32'(ErrNone);
     ex_faddr      = 32'd0;
@@ -418,9 +431,7 @@ module ipu_tile_core
                     hx_tile_q - TileSramBase > SramSize - hx_len) begin
                   ex_fault = 1'b1; ex_cause = 32'(ErrHostExchange); ex_faddr = hx_tile_q; ex_finfo = hx_len;
                 end else begin
-                  // No translation table behind the RTL tiles yet: every host
-                  // exchange misses, after the instruction retired (as the model).
-                  ex_late_fault = 1'b1; ex_cause = 32'(ErrXlatMiss); ex_faddr = hx_dev_q; ex_finfo = hx_len;
+                  ex_act = CsrActHxStart;  // retires; the card then moves the bytes
                 end
               end
               CsrExchange: begin
@@ -441,15 +452,13 @@ module ipu_tile_core
 
     if (illegal) begin
       ex_fault = 1'b1;
-      ex_late_fault = 1'b0;
-      ex_cause = 32'(ErrIllegalInstruction);
+        ex_cause = 32'(ErrIllegalInstruction);
       ex_faddr = insn;
       ex_finfo = 32'd0;
     end
     if (ex_fetch_fault_q) begin
       ex_fault = 1'b1;
-      ex_late_fault = 1'b0;
-      ex_retry = 1'b0;
+        ex_retry = 1'b0;
       ex_cause = 32'(ErrFetchFault);
       ex_faddr = ex_pc_q;
       ex_finfo = 32'd0;
@@ -520,6 +529,11 @@ module ipu_tile_core
     con_valid_d    = con_valid_q && !console_ready_i;
     con_byte_d     = con_byte_q;
     insns_d        = insns_q;
+    hx_pend_d      = hx_pend_q;
+    hx_len_d       = hx_len_q;
+    hx_th_d        = hx_th_q;
+    hx_ctx_d       = hx_ctx_q;
+    hx_pc_d        = hx_pc_q;
     cycles_d       = cycles_q + ((state_q == TileStateRunning || state_q == TileStateSyncWait) ? 64'd1 : 64'd0);
 
     // Register writes mark the register valid (x0 never is).
@@ -558,19 +572,43 @@ module ipu_tile_core
           exit_code_d = csr_val;
           cstate_d[ex_ctx_q] = CtxStateDone;
         end
+        CsrActHxStart: begin
+          hx_pend_d = 1'b1;
+          hx_len_d  = hx_len;
+          hx_th_d   = csr_val[31];
+          hx_ctx_d  = ex_ctx_q;
+          hx_pc_d   = ex_pc_q;
+        end
         default: ;
       endcase
     end
 
+    // The card finished the host exchange, or it failed: the tile faults at HX_START.
+    if (hx_pend_q && hx_done_i) hx_pend_d = 1'b0;
+    if (hx_pend_q && hx_fault_i) begin
+      hx_pend_d = 1'b0;
+      cstate_d[hx_ctx_q] = CtxStateFaulted;
+      state_d = TileStateError;
+      if (!has_fault_q) begin
+        has_fault_d   = 1'b1;
+        err_pending_d = 1'b1;
+        f_ctx_d       = hx_ctx_q;
+        f_cause_d     = hx_cause_i;
+        f_pc_d        = hx_pc_q;
+        f_addr_d      = hx_addr_i;
+        f_info_d      = hx_len_q;
+      end
+    end
+
     // Faults: the first of a run is recorded; the context and the tile stop.
-    if (trap || (commit && (ex_late_fault || wd_hit))) begin
+    if (trap || wd_hit) begin
       cstate_d[ex_ctx_q] = CtxStateFaulted;
       state_d = TileStateError;
       if (!has_fault_q) begin
         has_fault_d   = 1'b1;
         err_pending_d = 1'b1;
         f_ctx_d       = ex_ctx_q;
-        if (ex_fault || ex_late_fault) begin
+        if (ex_fault) begin
           f_cause_d = ex_cause;
           f_pc_d    = ex_fpc;
           f_addr_d  = ex_faddr;
@@ -628,6 +666,7 @@ module ipu_tile_core
       f_info_d      = 32'd0;
       insns_d       = 64'd0;
       cycles_d      = 64'd0;
+      hx_pend_d     = 1'b0;
     end
   end
 
@@ -661,6 +700,11 @@ module ipu_tile_core
       insns_q        <= 64'd0;
       cycles_q       <= 64'd0;
       slot_q         <= '0;
+      hx_pend_q      <= 1'b0;
+      hx_len_q       <= 32'd0;
+      hx_th_q        <= 1'b0;
+      hx_ctx_q       <= '0;
+      hx_pc_q        <= 32'd0;
     end else begin
       for (int unsigned c = 0; c < MaxCtx; c++) begin
         pc_q[c]      <= pc_d[c];
@@ -690,6 +734,11 @@ module ipu_tile_core
       insns_q        <= insns_d;
       cycles_q       <= cycles_d;
       slot_q         <= slot_d;
+      hx_pend_q      <= hx_pend_d;
+      hx_len_q       <= hx_len_d;
+      hx_th_q        <= hx_th_d;
+      hx_ctx_q       <= hx_ctx_d;
+      hx_pc_q        <= hx_pc_d;
     end
   end
 
@@ -766,6 +815,11 @@ module ipu_tile_core
   assign err_addr_o      = f_addr_q;
   assign err_info_o      = f_info_q;
   assign console_valid_o = con_valid_q;
+  assign hx_req_o        = hx_pend_q;
+  assign hx_dev_o        = hx_dev_q;
+  assign hx_tile_o       = hx_tile_q;
+  assign hx_len_o        = hx_len_q;
+  assign hx_to_host_o    = hx_th_q;
   assign console_byte_o  = con_byte_q;
 
   // A context never has two instructions in flight (the barrel guarantees it).

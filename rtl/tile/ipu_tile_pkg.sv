@@ -34,7 +34,8 @@ package ipu_tile_pkg;
     CsrActWorkerJoin,
     CsrActWorkerExit,
     CsrActSync,
-    CsrActExit
+    CsrActExit,
+    CsrActHxStart
   } csr_act_e;
 
 endpackage : ipu_tile_pkg

@@ -134,6 +134,31 @@ void test_exchange_ring_lockstep(void **)
     assert_int_equal(h.reg(IPU_REG_HSYNC_ID), 7);
 }
 
+// Host exchange through the translation table, both directions, every tile, in lock-step.
+void test_host_exchange_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    uint8_t *to_host = h.alloc_host(4096), *from_host = h.alloc_host(4096);
+    for (uint32_t i = 0; i < 16; i++) {
+        const uint32_t v = i + 1;
+        std::memcpy(from_host + 4 * i, &v, 4);
+    }
+    h.map(0, 0x10000, to_host, 4096, false, true);
+    h.map(1, 0x20000, from_host, 4096, true, false);
+    h.load_elf(prog("hx"));
+    RtlRunResult r = h.run(64);
+    expect_no_divergence(h);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    for (unsigned t = 0; t < 4; t++) {
+        assert_int_equal(r.exit_code[t], 136);
+        for (uint32_t i = 0; i < 16; i++) {
+            uint32_t v;
+            std::memcpy(&v, to_host + 64 * t + 4 * i, 4);
+            assert_int_equal(v, 3 * i + t);
+        }
+    }
+}
+
 // Console bytes from every tile and every context reach the host, as on the model.
 void test_console_every_tile(void **)
 {
@@ -375,6 +400,7 @@ int main()
         cmocka_unit_test(test_workers_lockstep),
         cmocka_unit_test(test_compute_all_tiles_lockstep),
         cmocka_unit_test(test_exchange_ring_lockstep),
+        cmocka_unit_test(test_host_exchange_lockstep),
         cmocka_unit_test(test_console_every_tile),
         cmocka_unit_test(test_console_lockstep),
         cmocka_unit_test(test_halt_and_restart),
