@@ -11,7 +11,9 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/share/ipu-emu/boards,lib/modules,proc,sys,dev,tmp,run}
 
 busybox=$(command -v busybox || echo /bin/busybox)
-file -L "$busybox" | grep -q 'statically linked' || { echo "busybox is not static: apt-get install busybox-static" >&2; exit 1; }
+# A static binary has no program interpreter (readelf is in binutils, with gcc).
+is_static() { ! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
+is_static "$busybox" || { echo "busybox is not static: apt-get install busybox-static" >&2; exit 1; }
 cp "$busybox" "$stage/bin/busybox"
 for applet in $("$busybox" --list); do
   [ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
@@ -28,7 +30,7 @@ done
 
 for f in "$bin"/*; do
   [ -x "$f" ] && [ -f "$f" ] || continue
-  file -L "$f" | grep -qE 'statically linked|static-pie linked' || { echo "skipping dynamic $f" >&2; continue; }
+  is_static "$f" || { echo "skipping dynamic $f" >&2; continue; }
   cp "$f" "$stage/usr/bin/"
 done
 cp "$root"/boards/*.toml "$stage/usr/share/ipu-emu/boards/"
