@@ -61,6 +61,7 @@ struct IpuCardState {
     struct ipu_backend *card;
     bool msix_ok;
     bool in_dma;           /* a DMA of ours is on the bus: catches re-entry */
+    bool dma_loop_logged;  /* ...and that DMA was already logged as looping */
     bool dma_start_pending; /* DMA_CTRL.START accepted, not yet run */
 
     VMChangeStateEntry *vmstate_entry;
@@ -98,35 +99,15 @@ static void ipu_card_kick(IpuCardState *s)
     qemu_mutex_unlock(&s->thr_mutex);
 }
 
-/* Does [addr, addr+len) touch one of the card's own BARs? */
-static bool ipu_card_hits_own_bar(IpuCardState *s, uint64_t addr, size_t len)
-{
-    static const struct { int bar; uint64_t size; } bars[] = {
-        { IPU_BAR_REGS, IPU_BAR_REGS_SIZE },
-        { IPU_BAR_TILEMEM, IPU_BAR_TILEMEM_SIZE },
-        { IPU_BAR_MSIX, IPU_BAR_MSIX_SIZE },
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(bars); i++) {
-        pcibus_t base = pci_get_bar_addr(&s->pdev, bars[i].bar);
-        if (base != PCI_BAR_UNMAPPED && addr < base + bars[i].size && base < addr + len) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Host callbacks: the card's view of the bus --------------------------------- */
 
 static int ipu_card_dma(IpuCardState *s, uint64_t addr, void *buf, size_t len, DMADirection dir)
 {
     const char *what = dir == DMA_DIRECTION_TO_DEVICE ? "read" : "write";
-    if (ipu_card_hits_own_bar(s, addr, len)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA %s at 0x%" PRIx64 " (+0x%zx) targets the card's own BAR\n",
-                      TYPE_IPU_CARD, what, addr, len);
-        trace_ipu_card_dma(what, addr, len, -1);
-        return -EFAULT;
-    }
+    /* Whatever the IOMMU makes of the address, an access that lands in our
+     * own BARs finds in_dma set and fails (see ipu_card_read/write). */
     s->in_dma = true;
+    s->dma_loop_logged = false;
     MemTxResult r = pci_dma_rw(&s->pdev, addr, buf, len, dir, MEMTXATTRS_UNSPECIFIED);
     s->in_dma = false;
     trace_ipu_card_dma(what, addr, len, r);
@@ -170,13 +151,24 @@ static uint64_t ipu_card_regs_fixup(IpuCardState *s, hwaddr addr, uint64_t val)
     return val;
 }
 
-static uint64_t ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, unsigned size)
+/* The card's own DMA reached one of its BARs: refuse it, so that the DMA
+ * fails like any other bus error instead of re-entering the model. */
+static MemTxResult ipu_card_dma_loop(IpuCardState *s, unsigned bar, hwaddr addr, const char *what)
+{
+    if (!s->dma_loop_logged) { /* once per DMA, not once per 8 bytes */
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA %s targets the card's own BAR%u at 0x%" HWADDR_PRIx "\n",
+                      TYPE_IPU_CARD, what, bar, addr);
+        s->dma_loop_logged = true;
+    }
+    return MEMTX_ERROR;
+}
+
+static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t *data, unsigned size)
 {
     uint64_t val = ~0ull;
     if (s->in_dma) {
-        qemu_log_mask(LOG_GUEST_ERROR, "%s: the card's DMA reads its own BAR%u at 0x%" HWADDR_PRIx "\n",
-                      TYPE_IPU_CARD, bar, addr);
-        return val;
+        *data = val;
+        return ipu_card_dma_loop(s, bar, addr, "read");
     }
     if (s->card->ops->bar_read(s->card, bar, addr, size, &val) != 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: bad read of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
@@ -189,7 +181,8 @@ static uint64_t ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, unsign
         val &= (1ull << (size * 8)) - 1;
     }
     trace_ipu_card_mmio_read(bar, addr, size, val);
-    return val;
+    *data = val;
+    return MEMTX_OK;
 }
 
 /* DMA_CTRL.START runs a whole descriptor chain: hand it to the worker so that
@@ -211,22 +204,20 @@ static bool ipu_card_defer_write(IpuCardState *s, hwaddr addr, uint64_t val)
     return false;
 }
 
-static void ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t val, unsigned size)
+static MemTxResult ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t val, unsigned size)
 {
     trace_ipu_card_mmio_write(bar, addr, size, val);
     if (s->in_dma) {
-        qemu_log_mask(LOG_GUEST_ERROR, "%s: the card's DMA writes its own BAR%u at 0x%" HWADDR_PRIx "\n",
-                      TYPE_IPU_CARD, bar, addr);
-        return;
+        return ipu_card_dma_loop(s, bar, addr, "write");
     }
     if (bar == IPU_BAR_REGS && size == 4 && ipu_card_defer_write(s, addr, val)) {
         ipu_card_kick(s);
-        return;
+        return MEMTX_OK;
     }
     if (s->card->ops->bar_write(s->card, bar, addr, size, val) != 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: bad write of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
                       TYPE_IPU_CARD, bar, addr, size);
-        return;
+        return MEMTX_OK; /* a bad guest access is logged, not a bus error */
     }
     if (bar == IPU_BAR_REGS) {
         if (addr == IPU_REG_RESET) {
@@ -237,41 +228,44 @@ static void ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t 
         }
         ipu_card_update_intx(s);
     }
+    return MEMTX_OK;
 }
 
-static uint64_t ipu_card_regs_read(void *opaque, hwaddr addr, unsigned size)
+static MemTxResult ipu_card_regs_read(void *opaque, hwaddr addr, uint64_t *data, unsigned size, MemTxAttrs attrs)
 {
-    return ipu_card_read(opaque, IPU_BAR_REGS, addr, size);
+    return ipu_card_read(opaque, IPU_BAR_REGS, addr, data, size);
 }
 
-static void ipu_card_regs_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
+static MemTxResult ipu_card_regs_write(void *opaque, hwaddr addr, uint64_t val, unsigned size, MemTxAttrs attrs)
 {
-    ipu_card_write(opaque, IPU_BAR_REGS, addr, val, size);
+    return ipu_card_write(opaque, IPU_BAR_REGS, addr, val, size);
 }
 
-static uint64_t ipu_card_tilemem_read(void *opaque, hwaddr addr, unsigned size)
+static MemTxResult ipu_card_tilemem_read(void *opaque, hwaddr addr, uint64_t *data, unsigned size,
+                                         MemTxAttrs attrs)
 {
-    return ipu_card_read(opaque, IPU_BAR_TILEMEM, addr, size);
+    return ipu_card_read(opaque, IPU_BAR_TILEMEM, addr, data, size);
 }
 
-static void ipu_card_tilemem_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
+static MemTxResult ipu_card_tilemem_write(void *opaque, hwaddr addr, uint64_t val, unsigned size,
+                                          MemTxAttrs attrs)
 {
-    ipu_card_write(opaque, IPU_BAR_TILEMEM, addr, val, size);
+    return ipu_card_write(opaque, IPU_BAR_TILEMEM, addr, val, size);
 }
 
 /* Every size reaches the backend, which refuses what the contract forbids (so
  * that a wrong-size access is logged rather than silently split). */
 static const MemoryRegionOps ipu_card_regs_ops = {
-    .read = ipu_card_regs_read,
-    .write = ipu_card_regs_write,
+    .read_with_attrs = ipu_card_regs_read,
+    .write_with_attrs = ipu_card_regs_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 1, .max_access_size = 8 },
     .impl = { .min_access_size = 1, .max_access_size = 8 },
 };
 
 static const MemoryRegionOps ipu_card_tilemem_ops = {
-    .read = ipu_card_tilemem_read,
-    .write = ipu_card_tilemem_write,
+    .read_with_attrs = ipu_card_tilemem_read,
+    .write_with_attrs = ipu_card_tilemem_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 1, .max_access_size = 8 },
     .impl = { .min_access_size = 1, .max_access_size = 8 },

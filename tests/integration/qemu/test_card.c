@@ -246,6 +246,7 @@ static void test_dma_faults(void **state)
 
 #define IOVA_BUF 0x40000000ull  /* 16 pages -> HOST_BUF, read-write */
 #define IOVA_DESC 0x40100000ull /* 1 page -> HOST_DESC, read-only */
+#define IOVA_SELF 0x40300000ull /* 1 page -> the card's BAR0 */
 
 static void test_dma_through_iommu(void **state)
 {
@@ -254,6 +255,7 @@ static void test_dma_through_iommu(void **state)
     for (unsigned i = 0; i < 16; i++)
         qt_vtd_map(c->q, IOVA_BUF + 4096ull * i, HOST_BUF + 4096ull * i, true);
     qt_vtd_map(c->q, IOVA_DESC, HOST_DESC, false);
+    qt_vtd_map(c->q, IOVA_SELF, c->pci.bar[IPU_BAR_REGS], true); /* the card's own registers */
     assert_true(qt_vtd_enable(c->q));
     const uint32_t rw = IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK | IPU_XLAT_CTRL_WRITE_MASK;
     card_xlat(c, 0, DEV_BUF, IOVA_BUF, 16, rw);
@@ -277,6 +279,13 @@ static void test_dma_through_iommu(void **state)
     card_dma_one(c, DEV_DESC + 0x800, 0, 0, 64, IPU_DMA_FLAGS_TO_HOST_MASK);
     expect_dma_error(c, IPU_ERR_XLAT_MISS, DEV_DESC + 0x800);
     assert_int_equal(qt_read(c->q, HOST_DESC + 0x800, 8), 0); /* nothing written */
+
+    /* An IOVA the IOMMU maps onto the card's own BAR0: refused, logged, survived. */
+    card_xlat(c, 3, 0x60000000u, IOVA_SELF, 1, rw);
+    card_dma_one(c, 0x60000000u + IPU_REG_RESET, 0, 0, 4, IPU_DMA_FLAGS_TO_HOST_MASK);
+    expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x60000000u + IPU_REG_RESET);
+    assert_true(log_contains(c, "targets the card's own BAR0"));
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
 }
 
 /* Interrupts -------------------------------------------------------------------- */
