@@ -110,7 +110,7 @@ public:
             reg_access(true, static_cast<uint32_t>(offset), static_cast<uint32_t>(value));
             // The model finishes a DMA chain inside the register write; so does this card.
             if (offset == IPU_REG_DMA_CTRL)
-                while (top_->dma_busy_o)
+                for (uint64_t i = 0; i < kMaxDmaCycles && top_->dma_busy_o; i++)
                     tick();
             deliver_irqs();
             return 0;
@@ -155,6 +155,9 @@ public:
     uint64_t cycles() const override { return cycles_; }
 
 private:
+    static constexpr uint64_t kMaxWait = uint64_t{1} << 24;      // cycles for one BAR2 word
+    static constexpr uint64_t kMaxDmaCycles = uint64_t{1} << 40; // a DMA chain inside DMA_CTRL
+
     static bool mem_size_ok(unsigned size) { return size == 1 || size == 2 || size == 4 || size == 8; }
 
     static int print_retired(void *, const Retired &r)
@@ -259,17 +262,17 @@ private:
         top_->mem_be_i = be;
         top_->mem_waddr_i = word;
         top_->mem_wdata_i = wdata;
-        for (;;) {
+        // Bounded: a clear, an exchange or a DMA chain ends; a wedged card must not hang the host.
+        bool granted = false;
+        for (uint64_t i = 0; i < kMaxWait && !granted; i++) {
             low();
-            const bool granted = top_->mem_gnt_o;
+            granted = top_->mem_gnt_o;
             high();
-            if (granted)
-                break;
         }
         top_->mem_req_i = 0;
         top_->mem_we_i = 0;
         top_->eval();
-        return top_->mem_rdata_o;
+        return granted ? top_->mem_rdata_o : ~0u;
     }
 
     void deliver_irqs()

@@ -10,9 +10,11 @@ module ipu_tile_alu (
 
   logic [31:0] base_res, md_res;
   logic [4:0]  shamt;
-  logic signed [32:0] mul_a, mul_b;
-  logic signed [63:0] product;  // operands extend to 64 bits in this context
-  logic div_zero, div_ovf;
+  // Unsigned arithmetic on sign-extended or magnitude operands gives the signed
+  // results bit for bit, without signed overflow in the simulator's C++.
+  logic [63:0] mul_a, mul_b, product;
+  logic        a_neg, b_neg, div_zero;
+  logic [31:0] a_mag, b_mag, quot_mag, rem_mag;
 
   assign shamt = b_i[4:0];
 
@@ -29,24 +31,30 @@ module ipu_tile_alu (
     endcase
   end
 
-  // One 33x33 signed multiplier covers MUL, MULH, MULHSU and MULHU.
+  // One multiplier covers MUL, MULH, MULHSU and MULHU: the low 64 bits of the
+  // product of the operands sign- or zero-extended to 64 bits.
   always_comb begin
-    mul_a = {funct3_i != 3'd3 && a_i[31], a_i};
-    mul_b = {(funct3_i == 3'd0 || funct3_i == 3'd1) && b_i[31], b_i};
+    mul_a   = {{32{funct3_i != 3'd3 && a_i[31]}}, a_i};
+    mul_b   = {{32{(funct3_i == 3'd0 || funct3_i == 3'd1) && b_i[31]}}, b_i};
     product = mul_a * mul_b;
   end
 
+  // Division on magnitudes; DIV/REM fix the signs. -2^31 / -1 comes out as -2^31
+  // remainder 0, as RISC-V defines the overflow case.
   assign div_zero = b_i == 32'd0;
-  assign div_ovf  = a_i == 32'h8000_0000 && b_i == 32'hffff_ffff;
+  assign a_neg    = !funct3_i[0] && a_i[31];  // DIV (4) and REM (6) are signed
+  assign b_neg    = !funct3_i[0] && b_i[31];
+  assign a_mag    = a_neg ? 32'd0 - a_i : a_i;
+  assign b_mag    = b_neg ? 32'd0 - b_i : b_i;
+  assign quot_mag = div_zero ? 32'd0 : a_mag / b_mag;
+  assign rem_mag  = div_zero ? 32'd0 : a_mag % b_mag;
 
   always_comb begin
     unique case (funct3_i)
       3'd0: md_res = product[31:0];
       3'd1, 3'd2, 3'd3: md_res = product[63:32];
-      3'd4: md_res = div_zero ? 32'hffff_ffff : div_ovf ? a_i : 32'($signed(a_i) / $signed(b_i));
-      3'd5: md_res = div_zero ? 32'hffff_ffff : a_i / b_i;
-      3'd6: md_res = div_zero ? a_i : div_ovf ? 32'd0 : 32'($signed(a_i) % $signed(b_i));
-      default: md_res = div_zero ? a_i : a_i % b_i;
+      3'd4, 3'd5: md_res = div_zero ? 32'hffff_ffff : (a_neg ^ b_neg) ? 32'd0 - quot_mag : quot_mag;
+      default:    md_res = div_zero ? a_i : a_neg ? 32'd0 - rem_mag : rem_mag;
     endcase
   end
 
