@@ -10,11 +10,6 @@ module ipu_tile_alu (
 
   logic [31:0] base_res, md_res;
   logic [4:0]  shamt;
-  // Unsigned arithmetic on sign-extended or magnitude operands gives the signed
-  // results bit for bit, without signed overflow in the simulator's C++.
-  logic [63:0] mul_a, mul_b, product;
-  logic        a_neg, b_neg, div_zero;
-  logic [31:0] a_mag, b_mag, quot_mag, rem_mag;
 
   assign shamt = b_i[4:0];
 
@@ -31,33 +26,53 @@ module ipu_tile_alu (
     endcase
   end
 
-  // One multiplier covers MUL, MULH, MULHSU and MULHU: the low 64 bits of the
-  // product of the operands sign- or zero-extended to 64 bits.
-  always_comb begin
-    mul_a   = {{32{funct3_i != 3'd3 && a_i[31]}}, a_i};
-    mul_b   = {{32{(funct3_i == 3'd0 || funct3_i == 3'd1) && b_i[31]}}, b_i};
-    product = mul_a * mul_b;
-  end
-
-  // Division on magnitudes; DIV/REM fix the signs. -2^31 / -1 comes out as -2^31
-  // remainder 0, as RISC-V defines the overflow case.
-  assign div_zero = b_i == 32'd0;
-  assign a_neg    = !funct3_i[0] && a_i[31];  // DIV (4) and REM (6) are signed
-  assign b_neg    = !funct3_i[0] && b_i[31];
-  assign a_mag    = a_neg ? 32'd0 - a_i : a_i;
-  assign b_mag    = b_neg ? 32'd0 - b_i : b_i;
-  assign quot_mag = div_zero ? 32'd0 : a_mag / b_mag;
-  assign rem_mag  = div_zero ? 32'd0 : a_mag % b_mag;
+  // Unsigned arithmetic on sign-extended or magnitude operands gives the signed
+  // results bit for bit, without signed overflow in the simulator's C++. Each
+  // operation is computed only in its own branch, so the simulator skips the
+  // multiplier and the divider for every other instruction.
+  logic [63:0] mul_a, mul_b, product;
+  logic        a_neg, b_neg;
+  logic [31:0] a_mag, b_mag;
 
   always_comb begin
-    unique case (funct3_i)
-      3'd0: md_res = product[31:0];
-      3'd1, 3'd2, 3'd3: md_res = product[63:32];
-      3'd4, 3'd5: md_res = div_zero ? 32'hffff_ffff : (a_neg ^ b_neg) ? 32'd0 - quot_mag : quot_mag;
-      default:    md_res = div_zero ? a_i : a_neg ? 32'd0 - rem_mag : rem_mag;
-    endcase
+    md_res  = 32'd0;
+    mul_a   = 64'd0;
+    mul_b   = 64'd0;
+    product = 64'd0;
+    a_neg   = 1'b0;
+    b_neg   = 1'b0;
+    a_mag   = 32'd0;
+    b_mag   = 32'd0;
+    if (muldiv_i) begin
+      unique case (funct3_i)
+        3'd0: md_res = a_i * b_i;
+        3'd1, 3'd2, 3'd3: begin
+          // MULH, MULHSU, MULHU: the high word of the 64-bit product of the
+          // operands sign- or zero-extended to 64 bits.
+          mul_a   = {{32{funct3_i != 3'd3 && a_i[31]}}, a_i};
+          mul_b   = {{32{funct3_i == 3'd1 && b_i[31]}}, b_i};
+          product = mul_a * mul_b;
+          md_res  = product[63:32];
+        end
+        default: begin
+          // Division on magnitudes; DIV/REM fix the signs. -2^31 / -1 comes out as
+          // -2^31 remainder 0, as RISC-V defines the overflow case.
+          a_neg = !funct3_i[0] && a_i[31];  // DIV (4) and REM (6) are signed
+          b_neg = !funct3_i[0] && b_i[31];
+          a_mag = a_neg ? 32'd0 - a_i : a_i;
+          b_mag = b_neg ? 32'd0 - b_i : b_i;
+          if (b_i == 32'd0) md_res = funct3_i[1] ? a_i : 32'hffff_ffff;
+          else if (!funct3_i[1]) md_res = (a_neg ^ b_neg) ? 32'd0 - a_mag / b_mag : a_mag / b_mag;
+          else md_res = a_neg ? 32'd0 - a_mag % b_mag : a_mag % b_mag;
+        end
+      endcase
+    end
   end
 
   assign result_o = muldiv_i ? md_res : base_res;
+
+  // The low half of the product is MUL's, computed on its own above.
+  logic unused_product;
+  assign unused_product = ^product[31:0];
 
 endmodule : ipu_tile_alu
