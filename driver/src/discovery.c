@@ -21,8 +21,11 @@ static void copy_str(char *dst, size_t len, const char *src, size_t n)
     dst[n] = '\0';
 }
 
-/* "model:tiny" -> transport "model", board "tiny"; "tiny" -> model. A prefix is
- * a transport only when it is all lower-case letters, so paths with ':' work. */
+/* "model:tiny" -> transport "model", board "tiny"; "rtl-tiny" -> the board's
+ * own default transport (its `transport` key: "model" for tiny, "rtl" for
+ * rtl-tiny), "model" when the board cannot be read (opening it reports why). A
+ * prefix is a transport only when it is all lower-case letters, so paths with
+ * ':' work. */
 static int parse_entry(const char *entry, size_t n, struct ipudrv_node *node, char *err, size_t err_len)
 {
     size_t colon = 0;
@@ -34,8 +37,6 @@ static int parse_entry(const char *entry, size_t n, struct ipudrv_node *node, ch
         copy_str(node->transport, sizeof node->transport, entry, colon);
         board = entry + colon + 1;
         board_len = n - colon - 1;
-    } else {
-        snprintf(node->transport, sizeof node->transport, "model");
     }
     if (board_len == 0 || board_len >= sizeof node->board) {
         snprintf(err, err_len, "IPU_EMU_DEVICES: entry '%.*s' has %s board name; use e.g. "
@@ -43,6 +44,11 @@ static int parse_entry(const char *entry, size_t n, struct ipudrv_node *node, ch
         return -EINVAL;
     }
     copy_str(node->board, sizeof node->board, board, board_len);
+    if (!node->transport[0]) {
+        struct ipu_board b;
+        int known = ipu_board_load(node->board, &b, NULL, 0) == 0 && b.transport[0];
+        snprintf(node->transport, sizeof node->transport, "%s", known ? b.transport : "model");
+    }
     snprintf(node->location, sizeof node->location, "%s:%s", node->transport, node->board);
     return 0;
 }

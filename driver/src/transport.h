@@ -16,7 +16,7 @@ struct ipudrv_transport {
 };
 
 /* Everything the core (DMA, translation, events, tile logic) needs from a
- * transport; nothing else is transport-specific. A new transport (rtl, usb,
+ * transport; nothing else is transport-specific. A new transport (usb,
  * socket) is a new transport_*.c and one line in transport.c. */
 struct ipudrv_transport_ops {
     const char *name;
@@ -47,5 +47,6 @@ const struct ipudrv_transport_ops *ipudrv_transport_find(const char *name);
 
 extern const struct ipudrv_transport_ops ipudrv_transport_model;
 extern const struct ipudrv_transport_ops ipudrv_transport_vfio;
+extern const struct ipudrv_transport_ops ipudrv_transport_rtl;
 
 #endif
