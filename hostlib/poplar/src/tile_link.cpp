@@ -58,7 +58,12 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
                           const std::vector<std::string> &keepSymbols, std::uint32_t heapBytes) {
   std::string data = dataDir();
   std::string boardPath = writeBoardFile(board);
-  std::string runtimeLib = data + "/tile/lib/libipurt.a", crt0 = data + "/tile/lib/crt0.o";
+  // The tile runtime built for the board's ISA/ABI (rv32im boards for the RTL, rv32imf for the others);
+  // tile/lib is the default runtime of installs that stage only one.
+  std::string runtimeDir = data + "/tile/" + board.isa + "-" + board.abi + "/lib";
+  if (!fs::exists(runtimeDir + "/libipurt.a"))
+    runtimeDir = data + "/tile/lib";
+  std::string runtimeLib = runtimeDir + "/libipurt.a", crt0 = runtimeDir + "/crt0.o";
   std::string key = slurp(boardPath) + slurp(runtimeLib) + std::to_string(heapBytes);
   for (const auto &o : objects)
     key += slurp(o);
@@ -93,7 +98,7 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
     for (const auto &s : keepSymbols)
       cmd += " -Wl,-u," + s;
     fs::path tmp = dir / ("tile-" + hash + "-" + tag + ".elf");
-    cmd += " -L'" + data + "/tile/lib' -L'" + newlib + "/riscv64-unknown-elf/lib' -Wl,--start-group -lipurt -lc -lm "
+    cmd += " -L'" + runtimeDir + "' -L'" + newlib + "/riscv64-unknown-elf/lib' -Wl,--start-group -lipurt -lc -lm "
            "-lgcc -Wl,--end-group -o '" + tmp.string() + "'";
     int rc = runCommand(cmd, log);
     fs::remove(ld);

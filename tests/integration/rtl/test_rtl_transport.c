@@ -1,0 +1,212 @@
+/* The driver's rtl transport on the rtl-tiny board (the Verilator RTL card in
+ * this process): it is enumerated from the board's default transport, printf
+ * from every tile reaches the host tagged with its tile (plainly and in
+ * lock-step with the model), and boards the RTL cannot run are refused with
+ * the reason and the fix. */
+#include <elf.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ipu_card/hw.h"
+#include "ipudrv/ipudrv.h"
+
+#define NUM_TILES 4
+#define LINE_MAX_BYTES 256
+
+static char lock_dir[64];
+
+static int group_setup(void **state)
+{
+    (void)state;
+    /* A private lock directory and no PCI cards: the test neither sees nor
+     * disturbs other users' devices. Device 0 is named by its board alone, so
+     * the board's `transport = "rtl"` must pick the transport. */
+    snprintf(lock_dir, sizeof lock_dir, "/tmp/ipudrv-rtl-test-XXXXXX");
+    if (!mkdtemp(lock_dir))
+        return -1;
+    setenv("IPU_EMU_LOCK_DIR", lock_dir, 1);
+    setenv("IPU_EMU_PCI_ROOT", "/nonexistent-ipudrv-rtl-test", 1);
+    setenv("IPU_EMU_DEVICES", "rtl-tiny,rtl:tiny", 1);
+    unsetenv("IPU_EMU_RTL_LOCKSTEP");
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/device-0.lock", lock_dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/device-1.lock", lock_dir);
+    remove(path);
+    return rmdir(lock_dir) == 0 ? 0 : -1;
+}
+
+/* The whole file at `path` (NULL when unreadable); *size its length. */
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
+        fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *size = n > 0 ? (size_t)n : 0;
+    return buf;
+}
+
+/* Loads every PT_LOAD segment of the ELF (bss as zeros) onto `tile` and
+ * returns its entry point. */
+static uint32_t load_elf(ipudrv_device *dev, const unsigned char *img, size_t size, unsigned tile)
+{
+    Elf32_Ehdr eh;
+    assert_true(size >= sizeof eh);
+    memcpy(&eh, img, sizeof eh);
+    assert_memory_equal(eh.e_ident, ELFMAG, SELFMAG);
+    assert_int_equal(eh.e_machine, EM_RISCV);
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        Elf32_Phdr ph;
+        assert_true(eh.e_phoff + (i + 1) * sizeof ph <= size);
+        memcpy(&ph, img + eh.e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        assert_true(ph.p_filesz <= ph.p_memsz && ph.p_offset + ph.p_filesz <= size);
+        unsigned char *seg = calloc(1, ph.p_memsz);
+        assert_non_null(seg);
+        memcpy(seg, img + ph.p_offset, ph.p_filesz);
+        int rc = ipudrv_tile_write(dev, tile, ph.p_paddr, seg, ph.p_memsz);
+        free(seg);
+        if (rc)
+            fail_msg("loading tile %u: %s", tile, ipudrv_last_error(dev));
+    }
+    return eh.e_entry;
+}
+
+/* Runs firmware/examples/hello on every tile of device 0 and checks that each
+ * tile's console says exactly "hello from tile T of 4", tagged with tile T. */
+static void run_hello(void)
+{
+    ipudrv_device *dev = NULL;
+    if (ipudrv_open(0, 0, &dev))
+        fail_msg("open: %s", ipudrv_last_error(NULL));
+    struct ipudrv_info info;
+    assert_int_equal(ipudrv_get_info(dev, &info), 0);
+    assert_int_equal(info.num_tiles, NUM_TILES);
+
+    size_t size = 0;
+    unsigned char *img = read_file(HELLO_ELF, &size);
+    if (!img)
+        fail_msg("cannot read %s (built by hostlib/poplar's rv32im tile runtime project)", HELLO_ELF);
+    for (unsigned t = 0; t < NUM_TILES; t++) {
+        uint32_t entry = load_elf(dev, img, size, t);
+        assert_int_equal(ipudrv_tile_setup(dev, t, entry, 0, 1), 0);
+    }
+    free(img);
+
+    char line[NUM_TILES][LINE_MAX_BYTES];
+    size_t len[NUM_TILES] = {0};
+    unsigned lines[NUM_TILES] = {0};
+    assert_int_equal(ipudrv_start(dev), 0);
+    struct ipudrv_event ev = {0};
+    /* Drain the console while the card runs: its FIFO is finite. */
+    for (int slice = 0; slice < 1000; slice++) {
+        int rc = ipudrv_wait(dev, 20, &ev);
+        struct ipudrv_console_byte bytes[256];
+        size_t n = 0;
+        while (ipudrv_console_read(dev, bytes, 256, &n) == 0 && n > 0)
+            for (size_t i = 0; i < n; i++) {
+                unsigned t = bytes[i].tile;
+                assert_true(t < NUM_TILES);
+                if (bytes[i].byte == '\n') {
+                    char want[64];
+                    snprintf(want, sizeof want, "hello from tile %u of %u", t, NUM_TILES);
+                    line[t][len[t]] = '\0';
+                    assert_string_equal(line[t], want);
+                    lines[t]++;
+                    len[t] = 0;
+                } else {
+                    assert_true(len[t] + 1 < LINE_MAX_BYTES);
+                    line[t][len[t]++] = (char)bytes[i].byte;
+                }
+            }
+        if (rc != -ETIMEDOUT) {
+            assert_int_equal(rc, 0);
+            break;
+        }
+    }
+    assert_int_equal(ev.kind, IPUDRV_EVENT_DONE);
+    for (unsigned t = 0; t < NUM_TILES; t++) {
+        assert_int_equal(lines[t], 1);
+        assert_int_equal(len[t], 0);
+        struct ipudrv_tile_status st;
+        assert_int_equal(ipudrv_tile_status(dev, t, &st), 0);
+        assert_int_equal(st.exit_code, 0);
+    }
+    assert_int_equal(ipudrv_get_info(dev, &info), 0);
+    assert_int_equal(info.error_count, 0);
+    assert_int_equal(info.console_lost, 0);
+    assert_int_equal(ipudrv_close(dev), 0);
+}
+
+static void test_enumerated_as_rtl(void **state)
+{
+    (void)state;
+    struct ipudrv_device_desc d;
+    assert_int_equal(ipudrv_describe(0, &d), 0);
+    assert_string_equal(d.transport, "rtl");
+    assert_string_equal(d.board, "rtl-tiny");
+    assert_string_equal(d.location, "rtl:rtl-tiny");
+    assert_int_equal(d.available, 1);
+}
+
+static void test_printf_from_every_tile(void **state)
+{
+    (void)state;
+    run_hello();
+}
+
+static void test_printf_from_every_tile_lockstep(void **state)
+{
+    (void)state;
+    /* The model runs beside the RTL; a divergence would halt both, and the
+     * tiles would then not all print and exit. */
+    setenv("IPU_EMU_RTL_LOCKSTEP", "1", 1);
+    run_hello();
+    unsetenv("IPU_EMU_RTL_LOCKSTEP");
+}
+
+static void test_refuses_fpu_board(void **state)
+{
+    (void)state;
+    ipudrv_device *dev = (ipudrv_device *)0x1;
+    assert_int_equal(ipudrv_open(1, 0, &dev), -ENOTSUP);
+    assert_null(dev);
+    const char *msg = ipudrv_last_error(NULL);
+    assert_non_null(strstr(msg, "rv32imf"));
+    assert_non_null(strstr(msg, "rtl-tiny"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_enumerated_as_rtl),
+        cmocka_unit_test(test_printf_from_every_tile),
+        cmocka_unit_test(test_printf_from_every_tile_lockstep),
+        cmocka_unit_test(test_refuses_fpu_board),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
