@@ -12,43 +12,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "ipu_card/hw.h"
 #include "ipudrv/ipudrv.h"
+#include "rtl_test_env.h"
 
 #define NUM_TILES 4
 #define LINE_MAX_BYTES 256
 
-static char lock_dir[64];
-
 static int group_setup(void **state)
 {
     (void)state;
-    /* A private lock directory and no PCI cards: the test neither sees nor
-     * disturbs other users' devices. Device 0 is named by its board alone, so
-     * the board's `transport = "rtl"` must pick the transport. */
-    snprintf(lock_dir, sizeof lock_dir, "/tmp/ipudrv-rtl-test-XXXXXX");
-    if (!mkdtemp(lock_dir))
-        return -1;
-    setenv("IPU_EMU_LOCK_DIR", lock_dir, 1);
-    setenv("IPU_EMU_PCI_ROOT", "/nonexistent-ipudrv-rtl-test", 1);
+    /* Device 0 is named by its board alone, so the board's `transport = "rtl"`
+     * must pick the transport; device 1 is an rv32imf board the RTL refuses. */
     setenv("IPU_EMU_DEVICES", "rtl-tiny,rtl:tiny", 1);
-    unsetenv("IPU_EMU_RTL_LOCKSTEP");
-    return 0;
+    return rtl_test_env_setup();
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    char path[128];
-    snprintf(path, sizeof path, "%s/device-0.lock", lock_dir);
-    remove(path);
-    snprintf(path, sizeof path, "%s/device-1.lock", lock_dir);
-    remove(path);
-    return rmdir(lock_dir) == 0 ? 0 : -1;
+    return rtl_test_env_teardown();
 }
 
 /* The whole file at `path` (NULL when unreadable); *size its length. */

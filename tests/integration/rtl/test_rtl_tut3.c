@@ -16,30 +16,20 @@
 
 #include <cmocka.h>
 
-#define OUTPUT_MAX 65536
+#include "rtl_test_env.h"
 
-static char lock_dir[64];
+#define OUTPUT_MAX 65536
 
 static int group_setup(void **state)
 {
     (void)state;
-    /* Private locks, no PCI cards: see tests/unit/driver/test_env.h. */
-    snprintf(lock_dir, sizeof lock_dir, "/tmp/ipudrv-rtl-tut3-XXXXXX");
-    if (!mkdtemp(lock_dir))
-        return -1;
-    setenv("IPU_EMU_LOCK_DIR", lock_dir, 1);
-    setenv("IPU_EMU_PCI_ROOT", "/nonexistent-ipudrv-rtl-test", 1);
-    unsetenv("IPU_EMU_RTL_LOCKSTEP");
-    return 0;
+    return rtl_test_env_setup();
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    char path[128];
-    snprintf(path, sizeof path, "%s/device-0.lock", lock_dir);
-    remove(path);
-    return rmdir(lock_dir) == 0 ? 0 : -1;
+    return rtl_test_env_teardown();
 }
 
 static double now_s(void)
