@@ -148,6 +148,15 @@ static void test_discovery_env(void **state)
     assert_int_equal(ipudrv_discover_at(NULL, "/nonexistent", n, 8, &count, err, sizeof err), 0);
     assert_int_equal(count, 1);
     assert_string_equal(n[0].board, "tiny");
+    /* A board named alone uses its own default transport (`transport` key);
+     * a prefix overrides it, and an unreadable board falls back to model. */
+    assert_int_equal(ipudrv_discover_at("rtl-tiny,model:rtl-tiny,nosuchboard", "/nonexistent", n, 8, &count, err,
+                                        sizeof err), 0);
+    assert_int_equal(count, 3);
+    assert_string_equal(n[0].transport, "rtl");
+    assert_string_equal(n[0].location, "rtl:rtl-tiny");
+    assert_string_equal(n[1].transport, "model");
+    assert_string_equal(n[2].transport, "model");
 }
 
 static void test_discovery_pci(void **state)
