@@ -1,4 +1,6 @@
 # Shared by shell.sh and test.sh: build everything the guest needs and start it.
+# The Poplar programs come from BUILD_DIR itself (make builds them); the gc
+# tools from a static build of their own (guest-tools.sh).
 # Sourced; defines prepare_guest BUILD_DIR and run_guest APPEND [qemu args...]
 # ($qemu_prefix, e.g. "timeout 900", goes in front of QEMU).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,8 +21,11 @@ prepare_guest() {
   command -v busybox >/dev/null || [ -x /bin/busybox ] || { log "SKIP: apt-get install busybox-static"; exit 77; }
   local bin
   bin=$("$here/guest-tools.sh" "$build")
+  # The Poplar programs: run on the in-process model first (the reference output, and the tile images the guest
+  # cannot link itself), then staged with their data for the initramfs.
+  "$here/tutorials.sh" "$build" "$build/qemu-guest/root" "$build/qemu-guest" "${IPU_QEMU_BOARD:-tiny}"
   initrd=$build/qemu-guest/initramfs.cpio.gz
-  "$here/initramfs.sh" "$bin" "$kver" "$initrd"
+  "$here/initramfs.sh" "$bin" "$kver" "$initrd" "$build/qemu-guest/root"
   log "kernel $kernel, initramfs $initrd ($(du -h "$initrd" | cut -f1)), QEMU $qemu"
 }
 

@@ -17,6 +17,9 @@ done
 # Only the PCI cards: no simulated ones in the guest.
 export IPU_EMU_DEVICES=
 export IPU_BOARD_PATH=/usr/share/ipu-emu/boards
+# libpoplar's data folder (tile runtime, device headers); the library's own lookup
+# points into the host's build tree. Its tile images are in /root/.cache/ipu-emu.
+export IPU_POPLAR_DATA_DIR=/usr/share/poplar
 export HOME=/root
 mkdir -p /root
 if grep -q 'ipu.test=1' /proc/cmdline; then

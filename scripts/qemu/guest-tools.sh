@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the statically linked programs the guest runs (the gc tools, and the
-# Poplar tutorials once hostlib provides them) in BUILD_DIR/qemu-guest/tools,
-# a separate CMake build of this project linked with -static.
+# Builds the statically linked gc tools the guest runs in
+# BUILD_DIR/qemu-guest/tools, a separate CMake build of this project linked with
+# -static. (The Poplar programs link libpoplar.so, so they cannot be static: they
+# come from BUILD_DIR with their libraries, see tutorials.sh and initramfs.sh.)
 # Usage: guest-tools.sh BUILD_DIR   -> prints the directory of the binaries
 set -euo pipefail
 build=$(cd "${1:?usage: guest-tools.sh BUILD_DIR}" && pwd)
@@ -15,11 +16,9 @@ if [ ! -f "$out/build.ninja" ]; then
     -DCMAKE_EXE_LINKER_FLAGS=-static >"$build/qemu-guest/tools-configure.log" 2>&1 ||
     { tail -n 30 "$build/qemu-guest/tools-configure.log" >&2; exit 1; }
 fi
-# The driver's gc tools, and the Poplar tutorials when this checkout has them.
 all=$(cmake --build "$out" --target help 2>/dev/null | sed -n 's/^\([A-Za-z0-9_-]*\):.*/\1/p')
 echo "$all" | grep -qx gc_tools || { log "the gc_tools target is missing (driver/tools)"; exit 1; }
-targets="gc_tools $(echo "$all" | grep -E '^tutorial[0-9a-z_-]*$' | sort -u | tr '\n' ' ' || true)"
-log "building $(echo $targets | tr '\n' ' ')"
-cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target $targets >"$build/qemu-guest/tools-build.log" 2>&1 ||
+log "building gc_tools"
+cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target gc_tools >"$build/qemu-guest/tools-build.log" 2>&1 ||
   { tail -n 30 "$build/qemu-guest/tools-build.log" >&2; exit 1; }
 echo "$out/bin"

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Packs the guest's initramfs: busybox-static, the vfio modules of Debian's
-# kernel, the project's static programs and boards, and the init script.
-# Usage: initramfs.sh BIN_DIR KERNEL_VERSION OUT.cpio.gz
+# kernel, the project's programs and boards, and the init script. EXTRA_ROOT
+# (optional, see tutorials.sh) is a tree laid over the root as it is.
+# Static programs go in alone; a dynamic one (the Poplar programs, linked with
+# libpoplar.so) comes with every library ldd lists, each at the path ldd
+# resolved it to (the loader included), so that the guest's loader finds
+# exactly the files the host's would.
+# Usage: initramfs.sh BIN_DIR KERNEL_VERSION OUT.cpio.gz [EXTRA_ROOT]
 set -euo pipefail
-bin=$1 kver=$2 out=$3
+bin=$1 kver=$2 out=$3 extra=${4:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/ipu-initramfs.XXXXXX")
@@ -28,11 +33,29 @@ for m in virt/lib/irqbypass.ko drivers/vfio/vfio.ko drivers/vfio/vfio_iommu_type
   fi
 done
 
+# Copies the shared libraries (and the program interpreter) of a dynamic program.
+add_libraries() {
+  local deps lib
+  deps=$(ldd "$1")
+  case $deps in *'not found'*) echo "$deps" >&2; echo "initramfs: $1 misses libraries" >&2; exit 1 ;; esac
+  for lib in $(echo "$deps" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p; s|^[[:space:]]*\(/[^ ]*\) .*|\1|p'); do
+    if [ ! -e "$stage$lib" ]; then
+      mkdir -p "$stage$(dirname "$lib")"
+      cp -L "$lib" "$stage$lib"
+    fi
+  done
+}
 for f in "$bin"/*; do
   [ -x "$f" ] && [ -f "$f" ] || continue
-  is_static "$f" || { echo "skipping dynamic $f" >&2; continue; }
   cp "$f" "$stage/usr/bin/"
+  if ! is_static "$f"; then add_libraries "$f"; fi
 done
+if [ -n "$extra" ]; then
+  cp -a "$extra/." "$stage/"
+  for f in "$extra"/usr/bin/*; do
+    if [ -f "$f" ] && [ -x "$f" ] && ! is_static "$f"; then add_libraries "$f"; fi
+  done
+fi
 cp "$root"/boards/*.toml "$stage/usr/share/ipu-emu/boards/"
 cp "$here/guest-init.sh" "$stage/init"
 cp "$root/tests/integration/qemu/guest_test.sh" "$stage/usr/bin/ipu-guest-test"

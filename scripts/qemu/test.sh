@@ -1,32 +1,49 @@
 #!/usr/bin/env bash
 # `make qemu-test`: boots the guest, which lists the card (gc-info -l), runs
-# gc-hosttraffictest and the Poplar tutorials it has through the vfio transport;
-# the tutorials' output must equal the in-process model's.
+# gc-hosttraffictest and the Poplar programs of the build's manifest (tutorial 3
+# on the DeviceManager) on the card through the vfio transport; each program's
+# output must equal the in-process model's (tutorials.sh ran it there first).
+# Prints the guest's boot time and the programs' run times on both.
 # Usage: test.sh BUILD_DIR      Exit: 0 pass, 1 fail, 77 skipped (see message)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build=$(cd "${1:-build}" && pwd)
 prepare_guest "$build"
 serial=$build/qemu-guest/serial.log
-start=$(date +%s)
+manifest=$build/share/ipu-emu/tutorials/tutorials.txt
+start=$(date +%s%N)
 qemu_prefix="timeout ${IPU_QEMU_TEST_TIMEOUT:-900}"
+rm -f "$serial"
 run_guest ipu.test=1 -serial "file:$serial" -monitor none </dev/null ||
   { log "FAIL: the guest did not finish (timeout or QEMU error); serial log $serial"; tail -n 30 "$serial" >&2; exit 1; }
+wall=$(awk -v ns=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.1f", ns / 1e9 }')
 tr -d '\r' < "$serial" > "$serial.txt"
-log "guest finished in $(( $(date +%s) - start )) s"
+log "guest finished in $wall s (QEMU start to power-off)"
 sed -n '/^=== /,$p' "$serial.txt" >&2
-grep -q '^ipu-guest-test: exit 0' "$serial.txt" || { log "FAIL: the guest test failed (serial log $serial)"; exit 1; }
 
-# Tutorials: the guest's output on the card against the in-process model's.
-fail=0
-for name in $(sed -n 's/^=== BEGIN tutorial \(.*\) ===$/\1/p' "$serial.txt"); do
-  sed -n "/^=== BEGIN tutorial $name ===\$/,/^=== END tutorial $name/p" "$serial.txt" | sed '1d;$d' > "$build/qemu-guest/$name.card.txt"
-  (cd "$build" && IPU_BOARD_PATH=$root/boards "$build/bin/$name") > "$build/qemu-guest/$name.model.txt" 2>&1 || true
-  if diff -u "$build/qemu-guest/$name.model.txt" "$build/qemu-guest/$name.card.txt" >&2; then
+# The programs: the guest's output on the card against the in-process model's. Every program of the manifest must
+# have run in the guest.
+fail=0 n=0 times=()
+while read -r name _; do
+  [ -n "$name" ] || continue
+  n=$((n + 1))
+  card=$build/qemu-guest/$name.card.txt model=$build/qemu-guest/$name.model.txt
+  end=$(grep "^=== END tutorial $name rc=" "$serial.txt" || true)
+  if [ -z "$end" ]; then
+    log "FAIL: tutorial $name did not run in the guest"; fail=1; continue
+  fi
+  sed -n "/^=== BEGIN tutorial $name ===\$/,/^=== END tutorial $name rc=/p" "$serial.txt" | sed '1d;$d' > "$card"
+  if diff -u "$model" "$card" >&2; then
     log "tutorial $name: output identical to the in-process model"
   else
-    log "FAIL: tutorial $name differs from the in-process model"; fail=1
+    log "FAIL: tutorial $name on the card differs from the in-process model (- model, + card)"; fail=1
   fi
-done
+  times+=("$name: card in the guest (vfio) ${end##*time=} s, in-process model on the host $(cat "$build/qemu-guest/$name.model.time") s")
+done < <(grep -v '^#' "$manifest")
+[ $n -gt 0 ] || { log "FAIL: the manifest $manifest lists no program"; fail=1; }
+grep -q '^ipu-guest-test: exit 0' "$serial.txt" || { log "FAIL: the guest test failed (serial log $serial)"; fail=1; }
+
+log "figures: $(sed -n 's/^=== \(guest up after .* s\)$/\1/p' "$serial.txt" | head -n1), whole run $wall s"
+for t in "${times[@]}"; do log "figures: $t"; done
 [ $fail = 0 ] && log "PASS"
 exit $fail

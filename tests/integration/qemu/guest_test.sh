@@ -1,9 +1,14 @@
 #!/bin/sh
 # Runs inside the guest (ipu.test=1): the card must be listed, host traffic must
-# work through vfio, and every Poplar tutorial present runs on the card; its
-# output is framed so that scripts/qemu/test.sh can diff it against the model.
+# work through vfio, and every Poplar program of the manifest (staged by
+# scripts/qemu/tutorials.sh) runs on the card; its output is framed so that
+# scripts/qemu/test.sh can diff it against the in-process model's.
 status=0
+# Seconds since the kernel started: the boot time, and the clock for the programs' run times (busybox's date has no
+# sub-second format; /proc/uptime has hundredths).
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
 step() { echo "=== $1"; }
+step "guest up after $(uptime_s) s"
 step "gc-info -l"
 if gc-info -l > /tmp/info.txt 2>&1; then cat /tmp/info.txt; else cat /tmp/info.txt; echo "FAIL: gc-info -l"; status=1; fi
 grep -q . /tmp/info.txt || { echo "FAIL: gc-info -l lists no card"; status=1; }
@@ -18,12 +23,24 @@ step "gc-hostsynclatencytest"
 gc-hostsynclatencytest -d 0 -n 100 || { echo "FAIL: gc-hostsynclatencytest"; status=1; }
 step "gc-reset"
 gc-reset -d 0 || { echo "FAIL: gc-reset"; status=1; }
-for t in /usr/bin/tutorial*; do
-  [ -x "$t" ] || continue
-  name=${t##*/}
-  echo "=== BEGIN tutorial $name ==="
-  "$t" 2>&1; rc=$?
-  echo "=== END tutorial $name rc=$rc"
-  [ $rc = 0 ] || status=1
-done
+# The programs run from the manifest's folder (their arguments are relative to it), stdout and stderr into one
+# file as on the host, so that both see the same buffering and interleave the streams the same way.
+tutdir=/usr/share/ipu-emu/tutorials
+step "tutorials"
+if [ -f $tutdir/tutorials.txt ]; then
+  grep -v '^#' $tutdir/tutorials.txt > /tmp/tutorials.txt
+  while read -r name args; do
+    [ -n "$name" ] || continue
+    t0=$(uptime_s)
+    # shellcheck disable=SC2086 # args is the manifest's word list
+    (cd $tutdir && "$name" $args) > "/tmp/$name.out" 2>&1; rc=$?
+    t1=$(uptime_s)
+    echo "=== BEGIN tutorial $name ==="
+    cat "/tmp/$name.out"
+    echo "=== END tutorial $name rc=$rc time=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+    [ $rc = 0 ] || { echo "FAIL: tutorial $name exited with $rc"; status=1; }
+  done < /tmp/tutorials.txt
+else
+  echo "FAIL: no tutorial manifest in the initramfs ($tutdir/tutorials.txt)"; status=1
+fi
 exit $status
