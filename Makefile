@@ -10,7 +10,7 @@ CMAKE_ARGS := -G "$(GENERATOR)" -DIPU_EMU_CACHE=$(IPU_EMU_CACHE)
 CTEST_ARGS := --output-on-failure -j$(JOBS) --timeout 600
 export IPU_EMU_CACHE
 
-.PHONY: all deps build build-asan test test-fast demo bench regen install clean help qemu-shell qemu-test
+.PHONY: all deps build build-asan test test-fast demo bench regen install clean help qemu-shell qemu-test synth
 
 all: build
 
@@ -20,6 +20,8 @@ help:
 	@echo "make bench   run the benchmarks and print their figures"
 	@echo "make deps    install Debian packages, build newlib for the tile, fetch QEMU source"
 	@echo "make qemu-shell  boot a Linux guest with the QEMU card, vfio-pci bound, gc-info on the PATH"
+	@echo "make qemu-test   boot the guest: gc tools and a Poplar tutorial through vfio"
+	@echo "make synth   yosys synthesis of one RTL tile and the rtl-tiny tile array"
 	@echo "make regen   regenerate the hardware-interface files from contract/card.toml"
 	@echo "make install install libraries, headers and tools under PREFIX (default /usr/local)"
 
@@ -61,6 +63,10 @@ qemu-shell: build
 
 qemu-test: build
 	scripts/qemu/test.sh $(BUILD)
+
+# Hardware engineers: synthesize the RTL tile and tile array with yosys (a few minutes).
+synth: deps
+	rtl/synth/synth.sh $(BUILD)/synth
 
 regen:
 	python3 contract/generate.py

@@ -11,8 +11,10 @@ cp "$src"/*.cpp "$work"/
 cd "$work"
 export CPLUS_INCLUDE_PATH="$prefix/include" LIBRARY_PATH="$prefix/lib" LD_LIBRARY_PATH="$prefix/lib"
 export PATH="$prefix/bin:$PATH"
-echo "+ g++ --std=c++11 $prog -lpoplar -o prog"
-g++ --std=c++11 "$prog" -lpoplar -o prog
+# TUTORIAL_CXXFLAGS: extra flags the sanitizer build needs (its libpoplar carries the ASan runtime).
+echo "+ g++ --std=c++11 ${TUTORIAL_CXXFLAGS:-}${TUTORIAL_CXXFLAGS:+ }$prog -lpoplar -o prog"
+# shellcheck disable=SC2086 # the flags are a word list
+g++ --std=c++11 ${TUTORIAL_CXXFLAGS:-} "$prog" -lpoplar -o prog
 if [ -f "$src/prebuild.sh" ]; then sh "$src/prebuild.sh"; fi
 ./prog "$@" > output.txt 2>&1 || { cat output.txt; echo "FAIL: the program exited with an error"; exit 1; }
 cat output.txt
