@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the statically linked gc tools the guest runs in
+# Builds the statically linked gc tools (and ipu-mmio-latency, the guest's MMIO
+# benchmark from tests/integration/qemu) the guest runs in
 # BUILD_DIR/qemu-guest/tools, a separate CMake build of this project linked with
 # -static. (The Poplar programs link libpoplar.so, so they cannot be static: they
 # come from BUILD_DIR with their libraries, see tutorials.sh and initramfs.sh.)
@@ -17,8 +18,11 @@ if [ ! -f "$out/build.ninja" ]; then
     { tail -n 30 "$build/qemu-guest/tools-configure.log" >&2; exit 1; }
 fi
 all=$(cmake --build "$out" --target help 2>/dev/null | sed -n 's/^\([A-Za-z0-9_-]*\):.*/\1/p')
-echo "$all" | grep -qx gc_tools || { log "the gc_tools target is missing (driver/tools)"; exit 1; }
-log "building gc_tools"
-cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target gc_tools >"$build/qemu-guest/tools-build.log" 2>&1 ||
+for t in gc_tools ipu-mmio-latency; do
+  echo "$all" | grep -qx -- "$t" || { log "the $t target is missing"; exit 1; }
+done
+log "building gc_tools ipu-mmio-latency"
+cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target gc_tools ipu-mmio-latency \
+  >"$build/qemu-guest/tools-build.log" 2>&1 ||
   { tail -n 30 "$build/qemu-guest/tools-build.log" >&2; exit 1; }
 echo "$out/bin"

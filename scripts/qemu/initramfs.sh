@@ -33,6 +33,11 @@ for m in virt/lib/irqbypass.ko drivers/vfio/vfio.ko drivers/vfio/vfio_iommu_type
   fi
 done
 
+# Programs and libraries go in without their debug information: it is most of
+# their size (libpoplar's alone is ~20 MB), and the kernel unpacks the whole
+# initramfs at every boot. (Only these: the .gp codelets and tile images keep the
+# DWARF that libpoplar reads.)
+copy_stripped() { cp -L "$1" "$2"; strip --strip-debug "$2"; }
 # Copies the shared libraries (and the program interpreter) of a dynamic program.
 add_libraries() {
   local deps lib
@@ -41,19 +46,23 @@ add_libraries() {
   for lib in $(echo "$deps" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p; s|^[[:space:]]*\(/[^ ]*\) .*|\1|p'); do
     if [ ! -e "$stage$lib" ]; then
       mkdir -p "$stage$(dirname "$lib")"
-      cp -L "$lib" "$stage$lib"
+      copy_stripped "$lib" "$stage$lib"
     fi
   done
 }
+# Programs only: BIN_DIR may also hold scripts generated for the host (bench wrappers).
+is_elf() { readelf -h "$1" >/dev/null 2>&1; }
 for f in "$bin"/*; do
-  [ -x "$f" ] && [ -f "$f" ] || continue
-  cp "$f" "$stage/usr/bin/"
+  [ -x "$f" ] && [ -f "$f" ] && is_elf "$f" || continue
+  copy_stripped "$f" "$stage/usr/bin/${f##*/}"
   if ! is_static "$f"; then add_libraries "$f"; fi
 done
 if [ -n "$extra" ]; then
   cp -a "$extra/." "$stage/"
   for f in "$extra"/usr/bin/*; do
-    if [ -f "$f" ] && [ -x "$f" ] && ! is_static "$f"; then add_libraries "$f"; fi
+    [ -x "$f" ] && [ -f "$f" ] && is_elf "$f" || continue
+    strip --strip-debug "$stage/usr/bin/${f##*/}"
+    if ! is_static "$f"; then add_libraries "$f"; fi
   done
 fi
 cp "$root"/boards/*.toml "$stage/usr/share/ipu-emu/boards/"

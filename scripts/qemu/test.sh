@@ -43,7 +43,18 @@ done < <(grep -v '^#' "$manifest")
 [ $n -gt 0 ] || { log "FAIL: the manifest $manifest lists no program"; fail=1; }
 grep -q '^ipu-guest-test: exit 0' "$serial.txt" || { log "FAIL: the guest test failed (serial log $serial)"; fail=1; }
 
-log "figures: $(sed -n 's/^=== \(guest up after .* s\)$/\1/p' "$serial.txt" | head -n1), whole run $wall s"
+# The benchmark figures (issue 8): boot, MMIO round trip and DMA bandwidth from inside the guest, and the programs'
+# run times on the card next to the in-process model's. The model's MMIO figure comes from the same tool here.
+section() { sed -n "/^=== $1\$/,/^=== /p" "$serial.txt" | sed '1d;$d'; }
+field() { sed -n "s/^$1: //p"; }
+mmio=$(section ipu-mmio-latency)
+mmio_model=$(env IPU_EMU_DEVICES="${IPU_QEMU_BOARD:-tiny}" IPU_BOARD_PATH="$root/boards" IPU_EMU_LOCK_DIR="$build/qemu-guest" \
+               "$build/bin/ipu-mmio-latency" 0 10000 2>&1 || true)
+log "figures: $(sed -n 's/^=== \(guest up after .* s\)$/\1/p' "$serial.txt" | head -n1) (kernel start to the test), whole run $wall s"
+log "figures: MMIO read round trip: guest (vfio) median $(echo "$mmio" | field median_us) us, p99 $(echo "$mmio" | field p99_us) us; in-process model median $(echo "$mmio_model" | field median_us) us"
+log "figures: host sync round trip in the guest: median $(section gc-hostsynclatencytest | field median_us) us"
+log "figures: DMA in the guest (gc-hosttraffictest), $(section gc-hosttraffictest | awk '$1 ~ /^[0-9]+$/ && NF >= 3 { last = $0 }
+  END { split(last, f, " "); printf "%s bytes: host->device %s MB/s, device->host %s MB/s", f[1], f[2], f[3] }')"
 for t in "${times[@]}"; do log "figures: $t"; done
 [ $fail = 0 ] && log "PASS"
 exit $fail

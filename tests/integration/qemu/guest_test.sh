@@ -21,6 +21,8 @@ fi
 # Tiles run on the card: host-sync round trips through vfio, then a reset.
 step "gc-hostsynclatencytest"
 gc-hostsynclatencytest -d 0 -n 100 || { echo "FAIL: gc-hostsynclatencytest"; status=1; }
+step "ipu-mmio-latency"
+ipu-mmio-latency 0 10000 || { echo "FAIL: ipu-mmio-latency"; status=1; }
 step "gc-reset"
 gc-reset -d 0 || { echo "FAIL: gc-reset"; status=1; }
 # The programs run from the manifest's folder (their arguments are relative to it), stdout and stderr into one
