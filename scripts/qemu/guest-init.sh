@@ -28,4 +28,5 @@ if grep -q 'ipu.test=1' /proc/cmdline; then
   poweroff -f
 fi
 echo "ipu-emu guest: gc-info -l lists the card; 'poweroff -f' (or Ctrl-A x) quits."
+echo "Poplar programs: /usr/share/ipu-emu/tutorials/tutorials.txt lists them; run them from that folder."
 exec setsid cttyhack sh -l
