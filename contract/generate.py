@@ -88,10 +88,12 @@ def render_c(c):
     out.append("/* BAR0 registers (32-bit) */")
     for r in c["registers"]:
         out.append(f"#define {p}_REG_{r['name']} {r['offset']:#05x}u")
+        if "reset" in r:
+            out.append(f"#define {p}_REG_{r['name']}_RESET_VALUE {r['reset']:#010x}u")
         for f in r.get("fields", []):
             out.append(f"#define {p}_REG_{r['name']}_{f['name']}_SHIFT {f['lsb']}u")
             out.append(f"#define {p}_REG_{r['name']}_{f['name']}_MASK {field_mask(f):#010x}u")
-    out.append(f"#define {p}_RESET_KEY 0x52535421u")
+    out.append(f"#define {p}_RESET_KEY {reset_key(c):#010x}u")
     for a in c["register_arrays"]:
         out.append(f"#define {p}_REG_{a['name']}_BASE {a['offset']:#06x}u")
         out.append(f"#define {p}_REG_{a['name']}_COUNT {a['count']}u")
@@ -164,7 +166,7 @@ def render_sv(c):
     out.append(f"  localparam logic [15:0] PciVendorId = 16'h{c['pci']['vendor_id']:04x};")
     out.append(f"  localparam logic [15:0] PciDeviceId = 16'h{c['pci']['device_id']:04x};")
     out.append(f"  localparam logic [31:0] TileSramBase = 32'h{c['tile']['sram_base']:08x};")
-    out.append(f"  localparam logic [31:0] ResetKey = 32'h52535421;")
+    out.append(f"  localparam logic [31:0] ResetKey = 32'h{reset_key(c):08x};")
     out.append("")
     for e in c["enums"]:
         name = camel(e["name"])
@@ -177,6 +179,8 @@ def render_sv(c):
     out.append("  // BAR0 register offsets")
     for r in c["registers"]:
         out.append(f"  localparam logic [15:0] Reg{camel(r['name'])} = 16'h{r['offset']:04x};")
+        if "reset" in r:
+            out.append(f"  localparam logic [31:0] Reg{camel(r['name'])}ResetValue = 32'h{r['reset']:08x};")
     for a in c["register_arrays"]:
         out.append(f"  localparam logic [15:0] Reg{camel(a['name'])}Base = 16'h{a['offset']:04x};")
         out.append(f"  localparam int unsigned Reg{camel(a['name'])}Count = {a['count']};")
@@ -188,6 +192,13 @@ def render_sv(c):
             out.append(f"  localparam int unsigned {camel(owner)}{camel(f['name'])}Lsb = {f['lsb']};")
             out.append(f"  localparam int unsigned {camel(owner)}{camel(f['name'])}Width = {f['width']};")
     out.append("")
+    out.append("  // Memory formats: size, and each field's byte offset and width in bits")
+    for fmt in c["formats"]:
+        out.append(f"  localparam int unsigned {camel(fmt['name'])}Bytes = {fmt['size']};")
+        for f in fmt["fields"]:
+            out.append(f"  localparam int unsigned {camel(fmt['name'])}{camel(f['name'])}Offset = {f['offset']};")
+            out.append(f"  localparam int unsigned {camel(fmt['name'])}{camel(f['name'])}Bits = {f['bits']};")
+    out.append("")
     out.append("  // Tile CSR numbers")
     for r in c["csrs"]:
         out.append(f"  localparam logic [11:0] Csr{camel(r['name'])} = 12'h{r['number']:03x};")
@@ -197,6 +208,11 @@ def render_sv(c):
         out.append(f"  localparam logic [7:0] CpOp{camel(op['name'])} = 8'd{op['value']};")
     out += ["", "endpackage : ipu_card_pkg", ""]
     return "\n".join(out)
+
+
+def reset_key(c):
+    """The RESET register's key, kept beside the register in card.toml."""
+    return next(r["reset_key"] for r in c["registers"] if r["name"] == "RESET")
 
 
 def camel(s):

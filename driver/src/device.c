@@ -7,7 +7,7 @@
 
 #include "internal.h"
 
-#define CARD_ID_MAGIC 0x49505531u
+#define CARD_ID_MAGIC IPU_REG_ID_RESET_VALUE
 
 static int load_nodes(struct ipudrv_node *nodes, size_t *count)
 {

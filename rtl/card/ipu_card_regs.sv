@@ -157,7 +157,7 @@ module ipu_card_regs
       rdata_o = xlat_written_q[{xlat_entry, xlat_word}] ? xlat_q[{xlat_entry, xlat_word}] : 32'd0;
     end else begin
       unique case (addr_i)
-        RegId:                    rdata_o = 32'h4950_5531;
+        RegId:                    rdata_o = RegIdResetValue;
         RegVersion:               rdata_o = (32'(ContractVersionMajor) << 16) | 32'(ContractVersionMinor);
         RegNumTiles:              rdata_o = 32'(NumTiles);
         RegTileMemBytes:          rdata_o = 32'(SramBytes);

@@ -96,12 +96,16 @@ module ipu_dma
   logic [31:0] d_dev, d_taddr, d_len, d_flags, d_count;
   logic [15:0] d_first;
   logic        d_to_host;
-  assign d_dev     = desc_q[0];
-  assign d_taddr   = desc_q[1];
-  assign d_len     = desc_q[2];
-  assign d_first   = desc_q[3][15:0];
-  assign d_count   = desc_q[3][31:16] == 16'd0 ? 32'd1 : {16'd0, desc_q[3][31:16]};
-  assign d_flags   = desc_q[4];
+  // Descriptor words and fields at the offsets contract/card.toml gives (DMA_DESC).
+  localparam int unsigned CountLsb = (DmaDescTileCountOffset % 4) * 8;
+  localparam int unsigned FirstLsb = (DmaDescFirstTileOffset % 4) * 8;
+  assign d_dev     = desc_q[DmaDescDevAddrOffset / 4];
+  assign d_taddr   = desc_q[DmaDescTileAddrOffset / 4];
+  assign d_len     = desc_q[DmaDescLengthOffset / 4];
+  assign d_first   = desc_q[DmaDescFirstTileOffset / 4][FirstLsb +: DmaDescFirstTileBits];
+  assign d_count   = desc_q[DmaDescTileCountOffset / 4][CountLsb +: DmaDescTileCountBits] == 16'd0 ? 32'd1
+                   : {16'd0, desc_q[DmaDescTileCountOffset / 4][CountLsb +: DmaDescTileCountBits]};
+  assign d_flags   = desc_q[DmaDescFlagsOffset / 4];
   assign d_to_host = d_flags[DmaFlagsToHostLsb];
 
   // Does entry `e` cover `a`? Its size is (PAGES_MINUS_1 + 1) * 4 KiB.

@@ -117,7 +117,7 @@ uint32_t Card::read_reg(uint32_t off)
         return read_tile_reg(off);
     const ErrorRecord *err = errors_.empty() ? nullptr : &errors_.front();
     switch (off) {
-    case IPU_REG_ID: return 0x49505531u;
+    case IPU_REG_ID: return IPU_REG_ID_RESET_VALUE;
     case IPU_REG_VERSION: return (IPU_CONTRACT_VERSION_MAJOR << 16) | IPU_CONTRACT_VERSION_MINOR;
     case IPU_REG_NUM_TILES: return static_cast<uint32_t>(tiles_.size());
     case IPU_REG_TILE_MEM_BYTES: return board_.bytes_per_tile;

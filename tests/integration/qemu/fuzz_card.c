@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     for (; done < iterations && qt_ok(c.q); done++) {
         for (int i = 0; i < OPS_PER_ITERATION && qt_ok(c.q); i++)
             one_op(&c);
-        if (qt_reg(&c.pci, IPU_REG_ID) != 0x49505531u && qt_ok(c.q)) {
+        if (qt_reg(&c.pci, IPU_REG_ID) != IPU_REG_ID_RESET_VALUE && qt_ok(c.q)) {
             fprintf(stderr, "fuzz_card: the card stopped answering its ID after iteration %u\n", done);
             card_stop(&c);
             return 1;

@@ -14,8 +14,8 @@
 #include "ipu_card/hw.h"
 #include "ipudrv/ipudrv.h"
 
-/* The ID register's value, 'IPU1' (contract/card.toml). */
-#define CARD_ID 0x49505531u
+/* The ID register's value, 'IPU1' (generated from contract/card.toml). */
+#define CARD_ID IPU_REG_ID_RESET_VALUE
 #define WARMUP 1000u
 
 static double now_us(void)

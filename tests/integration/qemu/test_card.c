@@ -23,7 +23,7 @@
 #define PCI_INTERRUPT_PIN 0x3d
 #define PCI_CAP_ID_EXP 0x10
 #define PCI_CAP_ID_MSIX 0x11
-#define IPU_ID_MAGIC 0x49505531u
+#define IPU_ID_MAGIC IPU_REG_ID_RESET_VALUE
 
 static const char *variant = IPU_QEMU_VARIANT;
 

@@ -199,7 +199,7 @@ static void test_registers(void **state)
     ipudrv_device *dev = *state;
     uint32_t v = 0;
     assert_int_equal(ipudrv_reg_read(dev, IPU_REG_ID, &v), 0);
-    assert_int_equal(v, 0x49505531u);
+    assert_int_equal(v, IPU_REG_ID_RESET_VALUE);
     assert_int_equal(ipudrv_reg_read(dev, 2, &v), -EINVAL);
     assert_contains(ipudrv_last_error(dev), "not 4-byte aligned");
     assert_int_equal(ipudrv_reg_read(dev, IPU_BAR_REGS_SIZE, &v), -EINVAL);

@@ -207,7 +207,7 @@ void test_lockstep_detects_divergence(void **)
 void test_identity_registers(void **)
 {
     RtlHarness h(Backend::Rtl);
-    assert_int_equal(h.reg(IPU_REG_ID), 0x49505531u);
+    assert_int_equal(h.reg(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
     assert_int_equal(h.reg(IPU_REG_VERSION), (IPU_CONTRACT_VERSION_MAJOR << 16) | IPU_CONTRACT_VERSION_MINOR);
     assert_int_equal(h.reg(IPU_REG_NUM_TILES), 4);
     assert_int_equal(h.reg(IPU_REG_TILE_MEM_BYTES), 65536);
@@ -234,7 +234,7 @@ void test_bad_bus_accesses_survive(void **)
     h.set_reg(IPU_REG_TILE_SEL, 99);
     assert_int_equal(h.reg(IPU_REG_TILE_SEL), 0);
     h.set_reg(IPU_REG_RESET, 1234);
-    assert_int_equal(h.reg(IPU_REG_ID), 0x49505531u);
+    assert_int_equal(h.reg(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
     const uint32_t word = 0xa5a5a5a5u;
     h.write_tile(3, IPU_TILE_SRAM_BASE + 400, &word, 4);
     assert_int_equal(h.read_tile_u32(3, IPU_TILE_SRAM_BASE + 400), word);
