@@ -14,14 +14,19 @@
 namespace ipu::test {
 
 Harness::Harness(const std::string &board, unsigned host_threads, bool trace)
+    : Harness(board, ipu_model_create, host_threads, trace)
+{
+}
+
+Harness::Harness(const std::string &board, CardFactory factory, unsigned host_threads, bool trace)
 {
     char err[512];
     if (ipu_board_load(board.c_str(), &board_, err, sizeof err) != 0)
         throw std::runtime_error(err);
     ipu_backend_host host{this, dma_read, dma_write, nullptr};
     ipu_backend_options opts{host_threads, trace ? 1 : 0};
-    if (ipu_model_create(&board_, &host, &opts, &card_) != 0)
-        throw std::runtime_error("ipu_model_create failed for board " + board);
+    if (factory(&board_, &host, &opts, &card_) != 0)
+        throw std::runtime_error("cannot create a card for board " + board);
 }
 
 Harness::~Harness()

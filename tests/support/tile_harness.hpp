@@ -29,11 +29,17 @@ struct RunResult {
     uint64_t host_syncs = 0;                 // external syncs serviced
 };
 
+// Creates a card behind the device backend interface: ipu_model_create, or
+// the RTL harness's ipu_rtl_create / ipu_rtl_lockstep_create.
+using CardFactory = int (*)(const ipu_board *, const ipu_backend_host *, const ipu_backend_options *, ipu_backend **);
+
 class Harness {
 public:
     // Creates a model card for `board` (a name from boards/ or a path).
     explicit Harness(const std::string &board = "tiny", unsigned host_threads = 1, bool trace = false);
-    ~Harness();
+    // Creates the card `factory` makes for `board`: the same helpers drive every embodiment.
+    Harness(const std::string &board, CardFactory factory, unsigned host_threads = 1, bool trace = false);
+    virtual ~Harness();
     Harness(const Harness &) = delete;
     Harness &operator=(const Harness &) = delete;
 

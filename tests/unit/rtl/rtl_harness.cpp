@@ -1,235 +1,34 @@
 // RTL test harness implementation (see rtl_harness.hpp).
 #include "rtl_harness.hpp"
 
-#include <elf.h>
-
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <stdexcept>
 
 #include "ipu_model/model.h"
 #include "ipu_rtl/rtl.h"
 
 namespace ipu::test {
 
-RtlHarness::RtlHarness(Backend backend, const std::string &board)
+namespace {
+CardFactory factory_for(Backend backend)
 {
-    char err[512];
-    if (ipu_board_load(board.c_str(), &board_, err, sizeof err) != 0)
-        throw std::runtime_error(err);
-    const ipu_backend_host host{this, dma_read, dma_write, nullptr};
-    const ipu_backend_options opts{1, 0};
-    int rc = backend == Backend::Rtl        ? ipu_rtl_create(&board_, &host, &opts, &card_)
-             : backend == Backend::Lockstep ? ipu_rtl_lockstep_create(&board_, &host, &opts, &card_)
-                                            : ipu_model_create(&board_, &host, &opts, &card_);
-    if (rc != 0)
-        throw std::runtime_error("cannot create a card for board " + board);
-}
-
-RtlHarness::~RtlHarness()
-{
-    if (card_)
-        card_->ops->destroy(card_);
-    for (auto &b : host_buffers_)
-        std::free(b.first);
-}
-
-uint8_t *RtlHarness::alloc_host(size_t bytes)
-{
-    const size_t rounded = (bytes + 4095) & ~size_t{4095};
-    auto *p = static_cast<uint8_t *>(std::aligned_alloc(4096, rounded));
-    if (!p)
-        throw std::bad_alloc();
-    std::memset(p, 0, rounded);
-    host_buffers_.emplace_back(p, rounded);
-    return p;
-}
-
-void RtlHarness::map(unsigned entry, uint32_t dev_addr, const void *host, size_t bytes, bool card_reads,
-                     bool card_writes)
-{
-    const uint64_t bus = reinterpret_cast<uintptr_t>(host);
-    const uint32_t pages = static_cast<uint32_t>((bytes + 4095) / 4096);
-    const uint32_t base = IPU_REG_XLAT_BASE + entry * IPU_REG_XLAT_STRIDE;
-    set_reg(base + IPU_XLAT_ENTRY_DEV_BASE_OFFSET, dev_addr);
-    set_reg(base + IPU_XLAT_ENTRY_BUS_LO_OFFSET, static_cast<uint32_t>(bus));
-    set_reg(base + IPU_XLAT_ENTRY_BUS_HI_OFFSET, static_cast<uint32_t>(bus >> 32));
-    set_reg(base + IPU_XLAT_ENTRY_CTRL_OFFSET, IPU_XLAT_CTRL_VALID_MASK | (card_reads ? IPU_XLAT_CTRL_READ_MASK : 0) |
-                                                   (card_writes ? IPU_XLAT_CTRL_WRITE_MASK : 0) |
-                                                   ((pages - 1) << IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT));
-}
-
-// The harness is the IOMMU: only memory from alloc_host() is reachable.
-bool RtlHarness::host_range_ok(uint64_t bus, size_t len) const
-{
-    for (const auto &b : host_buffers_) {
-        const uint64_t start = reinterpret_cast<uintptr_t>(b.first);
-        if (bus >= start && len <= b.second && bus - start <= b.second - len)
-            return true;
+    switch (backend) {
+    case Backend::Rtl: return ipu_rtl_create;
+    case Backend::Lockstep: return ipu_rtl_lockstep_create;
+    case Backend::Model: break;
     }
-    return false;
+    return ipu_model_create;
 }
+} // namespace
 
-int RtlHarness::dma_read(void *opaque, uint64_t bus, void *buf, size_t len)
-{
-    auto *h = static_cast<RtlHarness *>(opaque);
-    if (!h->host_range_ok(bus, len))
-        return -14; // -EFAULT
-    std::memcpy(buf, reinterpret_cast<const void *>(static_cast<uintptr_t>(bus)), len);
-    return 0;
-}
-
-int RtlHarness::dma_write(void *opaque, uint64_t bus, const void *buf, size_t len)
-{
-    auto *h = static_cast<RtlHarness *>(opaque);
-    if (!h->host_range_ok(bus, len))
-        return -14;
-    std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(bus)), buf, len);
-    return 0;
-}
-
-void RtlHarness::read_tile(unsigned tile, uint32_t addr, void *data, size_t len)
-{
-    set_reg(IPU_REG_TILEMEM_WINDOW_TILE, tile);
-    auto *p = static_cast<uint8_t *>(data);
-    const uint64_t off = addr - IPU_TILE_SRAM_BASE;
-    for (size_t i = 0; i < len;) {
-        const unsigned n = (len - i >= 8 && !((off + i) & 7)) ? 8 : 1;
-        uint64_t v = 0;
-        card_->ops->bar_read(card_, IPU_BAR_TILEMEM, off + i, n, &v);
-        std::memcpy(p + i, &v, n);
-        i += n;
-    }
-}
-
-uint32_t RtlHarness::reg(uint32_t offset)
-{
-    uint32_t v = 0;
-    ipu_backend_read32(card_, offset, &v);
-    return v;
-}
-
-void RtlHarness::set_reg(uint32_t offset, uint32_t value) { ipu_backend_write32(card_, offset, value); }
-
-void RtlHarness::write_tile(unsigned tile, uint32_t addr, const void *data, size_t len)
-{
-    set_reg(IPU_REG_TILEMEM_WINDOW_TILE, tile);
-    const auto *p = static_cast<const uint8_t *>(data);
-    const uint64_t off = addr - IPU_TILE_SRAM_BASE;
-    for (size_t i = 0; i < len;) {
-        const unsigned n = (len - i >= 8 && !((off + i) & 7)) ? 8 : 1;
-        uint64_t v = 0;
-        std::memcpy(&v, p + i, n);
-        card_->ops->bar_write(card_, IPU_BAR_TILEMEM, off + i, n, v);
-        i += n;
-    }
-}
-
-uint32_t RtlHarness::read_tile_u32(unsigned tile, uint32_t addr)
-{
-    set_reg(IPU_REG_TILEMEM_WINDOW_TILE, tile);
-    uint64_t v = 0;
-    card_->ops->bar_read(card_, IPU_BAR_TILEMEM, addr - IPU_TILE_SRAM_BASE, 4, &v);
-    return static_cast<uint32_t>(v);
-}
-
-uint32_t RtlHarness::load_elf(const std::string &path, const std::vector<unsigned> &tiles, uint32_t boot_arg)
-{
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw std::runtime_error("cannot open tile binary " + path);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (bytes.size() < sizeof(Elf32_Ehdr) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0)
-        throw std::runtime_error("not an ELF file: " + path);
-    Elf32_Ehdr eh;
-    std::memcpy(&eh, bytes.data(), sizeof eh);
-    std::vector<unsigned> targets = tiles;
-    if (targets.empty())
-        for (unsigned t = 0; t < num_tiles(); t++)
-            targets.push_back(t);
-    for (unsigned i = 0; i < eh.e_phnum; i++) {
-        Elf32_Phdr ph;
-        std::memcpy(&ph, bytes.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
-            continue;
-        std::vector<uint8_t> image(ph.p_memsz, 0);
-        std::memcpy(image.data(), bytes.data() + ph.p_offset, ph.p_filesz);
-        for (unsigned t : targets)
-            write_tile(t, ph.p_paddr, image.data(), image.size());
-    }
-    symbols_.clear();
-    for (unsigned i = 0; i < eh.e_shnum; i++) {
-        Elf32_Shdr sh;
-        std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
-        if (sh.sh_type != SHT_SYMTAB)
-            continue;
-        Elf32_Shdr strtab;
-        std::memcpy(&strtab, bytes.data() + eh.e_shoff + sh.sh_link * sizeof sh, sizeof strtab);
-        for (size_t off = 0; off + sizeof(Elf32_Sym) <= sh.sh_size; off += sizeof(Elf32_Sym)) {
-            Elf32_Sym sym;
-            std::memcpy(&sym, bytes.data() + sh.sh_offset + off, sizeof sym);
-            symbols_[reinterpret_cast<const char *>(bytes.data() + strtab.sh_offset + sym.st_name)] = sym.st_value;
-        }
-    }
-    for (unsigned t : targets) {
-        set_reg(IPU_REG_TILE_SEL, t);
-        set_reg(IPU_REG_TILE_ENTRY, eh.e_entry);
-        set_reg(IPU_REG_TILE_BOOT_ARG, boot_arg);
-        set_reg(IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
-    }
-    return eh.e_entry;
-}
-
-uint32_t RtlHarness::symbol(const std::string &name) const
-{
-    auto it = symbols_.find(name);
-    return it == symbols_.end() ? 0 : it->second;
-}
-
-RtlRunResult RtlHarness::run(uint64_t budget_per_round, uint64_t max_rounds)
-{
-    RtlRunResult r;
-    set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
-    for (uint64_t round = 0; round < max_rounds; round++) {
-        card_->ops->advance(card_, budget_per_round);
-        for (uint32_t v; (v = reg(IPU_REG_CONSOLE_DATA)) & IPU_REG_CONSOLE_DATA_VALID_MASK;)
-            r.console[(v & IPU_REG_CONSOLE_DATA_TILE_MASK) >> IPU_REG_CONSOLE_DATA_TILE_SHIFT] +=
-                static_cast<char>(v & IPU_REG_CONSOLE_DATA_BYTE_MASK);
-        const uint32_t state = reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
-        if (state == IPU_CARD_STATE_HOST_SYNC) {
-            r.host_syncs++;
-            set_reg(IPU_REG_HSYNC_RELEASE, 1);
-            continue;
-        }
-        if (state != IPU_CARD_STATE_RUNNING)
-            break;
-    }
-    r.card_state = reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
-    r.cycles = reg(IPU_REG_CARD_CYCLES_LO) | (static_cast<uint64_t>(reg(IPU_REG_CARD_CYCLES_HI)) << 32);
-    for (unsigned t = 0; t < num_tiles(); t++) {
-        set_reg(IPU_REG_TILE_SEL, t);
-        r.tile_state.push_back(reg(IPU_REG_TILE_STATE));
-        r.exit_code.push_back(reg(IPU_REG_TILE_EXIT_CODE));
-    }
-    while (reg(IPU_REG_ERR_COUNT)) {
-        r.errors.push_back(RtlErrorRecord{reg(IPU_REG_ERR_CAUSE), reg(IPU_REG_ERR_TILE), reg(IPU_REG_ERR_CONTEXT),
-                                          reg(IPU_REG_ERR_PC), reg(IPU_REG_ERR_ADDR), reg(IPU_REG_ERR_INFO)});
-        set_reg(IPU_REG_ERR_POP, 1);
-    }
-    return r;
-}
-
-void RtlHarness::reset() { set_reg(IPU_REG_RESET, IPU_RESET_KEY); }
+RtlHarness::RtlHarness(Backend backend, const std::string &board) : Harness(board, factory_for(backend)) {}
 
 std::string RtlHarness::divergence()
 {
-    const char *d = ipu_rtl_lockstep_divergence(card_);
+    const char *d = ipu_rtl_lockstep_divergence(card());
     return d ? d : "";
 }
 
-uint64_t RtlHarness::compared() { return ipu_rtl_lockstep_compared(card_); }
+uint64_t RtlHarness::compared() { return ipu_rtl_lockstep_compared(card()); }
 
 std::string RtlHarness::program(const std::string &name)
 {
