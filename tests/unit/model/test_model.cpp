@@ -10,6 +10,7 @@
 
 #include "ipu_model/model.h"
 #include "ipu_model/observe.hpp"
+#include "card_checks.hpp"
 #include "tile_harness.hpp"
 
 // cmocka last: its macros (fail, check_expected...) clash with C++ headers.
@@ -24,53 +25,21 @@ namespace {
 
 std::string prog(const char *name) { return Harness::tile_binary(std::string(name) + ".elf"); }
 
-// Runs a self-checking ISA program on tile 0: exit code 0 means every case passed,
-// otherwise it is the number of the failing case.
 void run_isa(const char *name)
 {
     Harness h("tiny");
-    h.load_elf(prog(name), {0});
-    RunResult r = h.run();
-    if (r.exit_code[0] != 0)
-        print_error("%s: case %u failed\n", name, r.exit_code[0]);
-    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
-    assert_int_equal(r.errors.size(), 0);
-    assert_int_equal(r.exit_code[0], 0);
+    ipu::test::expect_isa_program_passes(h, prog(name));
 }
 
 void test_rv32ui(void **) { run_isa("rv32ui"); }
 void test_rv32um(void **) { run_isa("rv32um"); }
 void test_rv32uf(void **) { run_isa("rv32uf"); }
 
-// Runs case `which` of faults.elf and checks the error record and tile registers.
+// Case `which` of faults.elf on tile 1: the record, the registers, recovery.
 void expect_fault(unsigned which, uint32_t cause, const char *label, uint32_t addr_expected = ~0u)
 {
     Harness h("tiny");
-    h.set_reg(IPU_REG_WATCHDOG_INSNS, 64); // 64 Ki instructions: catches the hung tile quickly
-    h.load_elf(prog("faults"), {1}, which);
-    const uint32_t fault_pc = label ? h.symbol(label) : 0;
-    if (label)
-        assert_int_not_equal(fault_pc, 0);
-    RunResult r = h.run(1u << 14);
-    assert_int_equal(r.card_state, IPU_CARD_STATE_ERROR);
-    assert_int_equal(r.errors.size(), 1);
-    assert_int_equal(r.errors[0].cause, cause);
-    assert_int_equal(r.errors[0].tile, 1);
-    assert_int_equal(r.errors[0].context, 0);
-    if (label)
-        assert_int_equal(r.errors[0].pc, fault_pc);
-    if (addr_expected != ~0u)
-        assert_int_equal(r.errors[0].addr, addr_expected);
-    assert_int_equal(r.tile_state[1], IPU_TILE_STATE_ERROR);
-    h.set_reg(IPU_REG_TILE_SEL, 1);
-    assert_int_equal(h.reg(IPU_REG_TILE_ERR_CAUSE), cause);
-    // Recoverable: reset, reload, and a clean run in the same process.
-    h.reset();
-    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
-    h.load_elf(prog("faults"), {1}, 0);
-    RunResult ok = h.run();
-    assert_int_equal(ok.card_state, IPU_CARD_STATE_DONE);
-    assert_int_equal(ok.exit_code[1], 42);
+    ipu::test::expect_fault_case(h, prog("faults"), which, cause, label, addr_expected);
 }
 
 void test_fault_illegal(void **) { expect_fault(1, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_1", 0xffffffffu); }

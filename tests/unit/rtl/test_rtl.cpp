@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ipu_rtl/rtl.h"
+#include "card_checks.hpp"
 #include "rtl_harness.hpp"
 
 // cmocka last: its macros clash with C++ headers.
@@ -33,53 +34,23 @@ void expect_no_divergence(RtlHarness &h)
     assert_true(d.empty());
 }
 
-// Runs a self-checking ISA program on tile 0 in lock-step: exit code 0 means every case passed.
+// A self-checking ISA program on tile 0 in lock-step: every case passes, no divergence.
 void run_isa(const char *name)
 {
     RtlHarness h(Backend::Lockstep);
-    h.load_elf(prog(name), {0});
-    RtlRunResult r = h.run();
-    expect_no_divergence(h);
-    if (r.exit_code[0] != 0)
-        print_error("%s: case %u failed\n", name, r.exit_code[0]);
-    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
-    assert_int_equal(r.errors.size(), 0);
-    assert_int_equal(r.exit_code[0], 0);
+    ipu::test::expect_isa_program_passes(h, prog(name), [&] { expect_no_divergence(h); });
     assert_true(h.compared() > 100);
 }
 
 void test_rv32ui_lockstep(void **) { run_isa("rv32ui"); }
 void test_rv32um_lockstep(void **) { run_isa("rv32um"); }
 
-// Runs case `which` of faults.elf on tile 1 in lock-step and checks the record.
+// Case `which` of faults.elf on tile 1 in lock-step: the record, the registers, recovery.
 void expect_fault(unsigned which, uint32_t cause, const char *label, uint32_t addr_expected = ~0u)
 {
     RtlHarness h(Backend::Lockstep);
-    h.set_reg(IPU_REG_WATCHDOG_INSNS, 64);
-    h.load_elf(prog("faults"), {1}, which);
-    const uint32_t fault_pc = label ? h.symbol(label) : 0;
-    RtlRunResult r = h.run(1u << 14);
-    expect_no_divergence(h);
-    assert_int_equal(r.card_state, IPU_CARD_STATE_ERROR);
-    assert_int_equal(r.errors.size(), 1);
-    assert_int_equal(r.errors[0].cause, cause);
-    assert_int_equal(r.errors[0].tile, 1);
-    assert_int_equal(r.errors[0].context, 0);
-    if (label)
-        assert_int_equal(r.errors[0].pc, fault_pc);
-    if (addr_expected != ~0u)
-        assert_int_equal(r.errors[0].addr, addr_expected);
-    assert_int_equal(r.tile_state[1], IPU_TILE_STATE_ERROR);
-    h.set_reg(IPU_REG_TILE_SEL, 1);
-    assert_int_equal(h.reg(IPU_REG_TILE_ERR_CAUSE), cause);
-    // Recoverable: reset, reload, and a clean run.
-    h.reset();
-    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
-    h.load_elf(prog("faults"), {1}, 0);
-    RtlRunResult ok = h.run();
-    expect_no_divergence(h);
-    assert_int_equal(ok.card_state, IPU_CARD_STATE_DONE);
-    assert_int_equal(ok.exit_code[1], 42);
+    ipu::test::expect_fault_case(h, prog("faults"), which, cause, label, addr_expected,
+                                 [&] { expect_no_divergence(h); });
 }
 
 void test_fault_illegal(void **) { expect_fault(1, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_1", 0xffffffffu); }

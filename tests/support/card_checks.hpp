@@ -1,0 +1,28 @@
+// Checks shared by the model and RTL card tests, so that both embodiments are
+// held to the same expectations by one piece of code. They use CMocka asserts:
+// call them from a CMocka test.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "tile_harness.hpp"
+
+namespace ipu::test {
+
+// Called after each run, before the run's result is checked (the RTL tests
+// check lock-step there).
+using AfterRun = std::function<void()>;
+
+// Runs a self-checking ISA program on tile 0: exit code 0 means every case
+// passed, otherwise it is the number of the failing case.
+void expect_isa_program_passes(Harness &h, const std::string &elf, const AfterRun &after_run = {});
+
+// Runs case `which` of the faults program on tile 1 and checks the error
+// record (cause, tile, context 0, the PC of `label` when given, the address
+// when not ~0), the tile's registers, and recovery: reset, reload and a clean
+// run (exit code 42) in the same process.
+void expect_fault_case(Harness &h, const std::string &faults_elf, unsigned which, uint32_t cause, const char *label,
+                       uint32_t addr_expected, const AfterRun &after_run = {});
+
+} // namespace ipu::test
