@@ -1,7 +1,8 @@
 // Tutorial 7 (matrix-vector multiplication optimisation), written after the seed user guide: a planner picks how
 // many segments to split each row into, DotProductVertex computes partial sums per segment and ReduceVertex adds
-// them up. Usage: matrix-vector [numRows numCols [ipu1|ipu2] [--profile]]; without arguments it runs the demo:
-// 10000 x 1000 on ipu2 with the profile summary (`make demo` runs it that way).
+// them up. Usage: matrix-vector [numRows numCols [ipu1|ipu2|hw] [--profile]]; without arguments it runs the demo:
+// 10000 x 1000 on ipu2 with the profile summary (`make demo` runs it that way). "hw" runs on the first card the
+// DeviceManager can attach to instead of an IPU Model, the modification the seed suggests for every tutorial.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 
@@ -111,13 +113,30 @@ static Program buildMultiplyProgram(Graph &graph, Tensor matrix, Tensor in, Tens
   return Sequence(Execute(mulCS), Execute(reduceCS));
 }
 
+// An IPU Model of `version`, or for "hw" the first single-IPU device the DeviceManager can attach to (as the seed's
+// tut1_ipu_hardware does).
+static Device createDevice(const std::string &version) {
+  if (version != "hw") {
+    IPUModel ipuModel(version.c_str());
+    return ipuModel.createDevice();
+  }
+  DeviceManager manager = DeviceManager::createDeviceManager();
+  for (auto &hwDevice : manager.getDevices(TargetType::IPU, 1)) {
+    Device device = std::move(hwDevice);
+    if (device.attach())
+      return device;
+  }
+  std::cerr << "Error attaching to device\n";
+  std::exit(1);
+}
+
 static double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 int main(int argc, char **argv) {
   if (argc == 2) {
-    std::cerr << "usage: " << argv[0] << " [numRows numCols [ipu1|ipu2] [--profile]]\n";
+    std::cerr << "usage: " << argv[0] << " [numRows numCols [ipu1|ipu2|hw] [--profile]]\n";
     return 1;
   }
   unsigned numRows = argc > 2 ? unsigned(std::atoi(argv[1])) : 10000;
@@ -129,8 +148,7 @@ int main(int argc, char **argv) {
 
   auto t0 = std::chrono::steady_clock::now();
   std::cout << "Creating environment (compiling vertex programs)\n";
-  IPUModel ipuModel(version);
-  Device device = ipuModel.createDevice();
+  Device device = createDevice(version);
   Target target = device.getTarget();
   Graph graph(target);
   graph.addCodelets(CODELETS);
