@@ -1,8 +1,9 @@
 /* Tutorial 3 through the driver's rtl transport: the DeviceManager variant of
- * the tutorial (tut3_device.cpp) runs on the RTL card (rtl-tiny, rv32im, so
- * the codelets are compiled soft-float) and on the functional model of the
- * same board, and the two outputs must be identical and hold every line of
- * tests/tutorials/tut3/expected.txt. Prints both wall times. */
+ * the tutorial (tests/tutorials/tut3/tut3_ipu_hardware.cpp) runs on the RTL
+ * card (rtl-tiny, rv32im, so the codelets are compiled soft-float) and on the
+ * functional model of the same board, and the two outputs must be identical
+ * and hold every line of tests/tutorials/tut3/expected.txt. Prints both wall
+ * times. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
