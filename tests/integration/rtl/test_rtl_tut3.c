@@ -2,8 +2,8 @@
  * the tutorial (tests/tutorials/tut3/tut3_ipu_hardware.cpp) runs on the RTL
  * card (rtl-tiny, rv32im, so the codelets are compiled soft-float) and on the
  * functional model of the same board, and the two outputs must be identical
- * and hold every line of tests/tutorials/tut3/expected.txt. Prints both wall
- * times. */
+ * and hold every line of tests/tutorials/tut3/expected.txt; so must the RTL
+ * run in lock-step with the model. Prints the wall times. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +67,15 @@ static void test_tut3_rtl_matches_model(void **state)
     run_tut3("rtl-tiny", rtl, sizeof rtl, &rtl_s);
     printf("tutorial 3: model %.2f s, rtl %.2f s (wall, codelets compiled or cached included)\n", model_s, rtl_s);
     assert_string_equal(rtl, model);
+    /* Again in lock-step: a divergence from the model would halt the card
+     * and fail the run. */
+    static char lockstep[OUTPUT_MAX];
+    double lockstep_s = 0;
+    setenv("IPU_EMU_RTL_LOCKSTEP", "1", 1);
+    run_tut3("rtl-tiny", lockstep, sizeof lockstep, &lockstep_s);
+    unsetenv("IPU_EMU_RTL_LOCKSTEP");
+    printf("tutorial 3: rtl in lock-step with the model %.2f s\n", lockstep_s);
+    assert_string_equal(lockstep, model);
 
     /* Every expected line of the tutorial, as run_tutorial.sh checks it. */
     FILE *f = fopen(TUT3_EXPECTED, "r");
