@@ -3,9 +3,9 @@
 # kernel, the project's programs and boards, and the init script. EXTRA_ROOT
 # (optional, see tutorials.sh) is a tree laid over the root as it is.
 # Static programs go in alone; a dynamic one (the Poplar programs, linked with
-# libpoplar.so) comes with every library ldd lists, each at the path ldd
-# resolved it to (the loader included), so that the guest's loader finds
-# exactly the files the host's would.
+# libpoplar.so) comes with every library ldd lists: system libraries (and the
+# loader) at the path ldd resolved them to, the build's own beside libc, so
+# that the guest's loader finds exactly the files the host's would.
 # Usage: initramfs.sh BIN_DIR KERNEL_VERSION OUT.cpio.gz [EXTRA_ROOT]
 set -euo pipefail
 bin=$1 kver=$2 out=$3 extra=${4:-}
@@ -44,9 +44,17 @@ add_libraries() {
   deps=$(ldd "$1")
   case $deps in *'not found'*) echo "$deps" >&2; echo "initramfs: $1 misses libraries" >&2; exit 1 ;; esac
   for lib in $(echo "$deps" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p; s|^[[:space:]]*\(/[^ ]*\) .*|\1|p'); do
-    if [ ! -e "$stage$lib" ]; then
-      mkdir -p "$stage$(dirname "$lib")"
-      copy_stripped "$lib" "$stage$lib"
+    # System libraries and the loader keep their paths. The build's own
+    # (libpoplar, found through the program's RUNPATH) go beside libc, where
+    # the guest's loader finds them by default: the build folder's path may
+    # be hidden in the guest (it mounts a tmpfs on /tmp).
+    case $lib in
+      /lib/*|/lib64/*|/usr/lib/*) dest=$lib ;;
+      *) dest=$(dirname "$(echo "$deps" | sed -n 's|.*libc\.so\.6 => \(/[^ ]*\) .*|\1|p')")/${lib##*/} ;;
+    esac
+    if [ ! -e "$stage$dest" ]; then
+      mkdir -p "$stage$(dirname "$dest")"
+      copy_stripped "$lib" "$stage$dest"
     fi
   done
 }
