@@ -25,4 +25,22 @@ void expect_isa_program_passes(Harness &h, const std::string &elf, const AfterRu
 void expect_fault_case(Harness &h, const std::string &faults_elf, unsigned which, uint32_t cause, const char *label,
                        uint32_t addr_expected, const AfterRun &after_run = {});
 
+// The checks below need a 4-tile card with 64 KiB per tile (the tiny and
+// rtl-tiny boards); they assert that first.
+
+// Bad BAR accesses (misaligned, wrong size, out of range, no such BAR, a
+// reset without the key) are refused and the card still works, sub-word
+// BAR2 writes included.
+void expect_bad_bus_accesses_survive(Harness &h);
+
+// DMA through the translation table: a broadcast to every tile that crosses
+// two entries, a transfer back to the host, an unaligned two-descriptor chain;
+// completion count, byte count and the DMA_DONE interrupt.
+void expect_dma_through_translation(Harness &h);
+
+// DMA faults (miss, running off an entry, permission, bad descriptors, an
+// IOMMU refusal) are recorded with cause and address and raise the error
+// interrupt; the card stays usable.
+void expect_dma_faults(Harness &h);
+
 } // namespace ipu::test

@@ -194,26 +194,7 @@ void test_identity_registers(void **)
 void test_bad_bus_accesses_survive(void **)
 {
     RtlHarness h(Backend::Rtl);
-    ipu_backend *c = h.card();
-    uint64_t v = 0;
-    assert_int_equal(c->ops->bar_read(c, 0, 2, 4, &v), -EINVAL);
-    assert_true(v == ~0ull);
-    assert_int_equal(c->ops->bar_read(c, 0, 0, 2, &v), -EINVAL);
-    assert_int_equal(c->ops->bar_read(c, 0, 0x10000, 4, &v), -EINVAL);
-    assert_int_equal(c->ops->bar_write(c, 2, 65536, 4, 1), -EINVAL);
-    assert_int_equal(c->ops->bar_read(c, 7, 0, 4, &v), -EINVAL);
-    h.set_reg(IPU_REG_TILE_SEL, 99);
-    assert_int_equal(h.reg(IPU_REG_TILE_SEL), 0);
-    h.set_reg(IPU_REG_RESET, 1234);
-    assert_int_equal(h.reg(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
-    const uint32_t word = 0xa5a5a5a5u;
-    h.write_tile(3, IPU_TILE_SRAM_BASE + 400, &word, 4);
-    assert_int_equal(h.read_tile_u32(3, IPU_TILE_SRAM_BASE + 400), word);
-    const uint8_t byte = 0x5a; // sub-word writes keep the rest of the word
-    h.write_tile(3, IPU_TILE_SRAM_BASE + 401, &byte, 1);
-    assert_int_equal(h.read_tile_u32(3, IPU_TILE_SRAM_BASE + 400), 0xa5a55aa5u);
-    assert_int_equal(c->ops->bar_read(c, 2, 401, 1, &v), 0);
-    assert_int_equal(v, 0x5a);
+    ipu::test::expect_bad_bus_accesses_survive(h);
 }
 
 void test_reset_clears(void **)
@@ -247,87 +228,16 @@ void test_halt_and_restart(void **)
     assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
 }
 
-// Runs a DMA chain of `descs` placed at device address 0; returns DMA_STATUS.
-uint32_t run_chain(RtlHarness &h, ipu_dma_desc *ring, const std::vector<ipu_dma_desc> &descs)
-{
-    std::memcpy(ring, descs.data(), descs.size() * sizeof(ipu_dma_desc));
-    h.set_reg(IPU_REG_DMA_DESC_ADDR, 0);
-    h.set_reg(IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
-    return h.reg(IPU_REG_DMA_STATUS);
-}
-
-ipu_dma_desc desc(uint32_t dev, uint32_t tile_addr, uint32_t len, uint16_t tile, uint16_t count, uint32_t flags)
-{
-    return ipu_dma_desc{dev, tile_addr, len, tile, count, flags, 0, 0, 0};
-}
-
-// The model's DMA test on the RTL card: a broadcast across two translation entries, then back.
 void test_dma_through_translation(void **)
 {
     RtlHarness h(Backend::Rtl);
-    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
-    uint8_t *a = h.alloc_host(8192), *b = h.alloc_host(8192);
-    h.map(0, 0x0, ring, 4096, true, false);
-    h.map(1, 0x100000, a, 4096, true, true);
-    h.map(2, 0x101000, b, 4096, true, true);
-    for (int i = 0; i < 4096; i++) {
-        a[i] = static_cast<uint8_t>(i);
-        b[i] = static_cast<uint8_t>(i * 7);
-    }
-    const uint32_t sram = IPU_TILE_SRAM_BASE + 0x2000;
-    uint32_t st = run_chain(h, ring, {desc(0x100800, sram, 4096, 0, 4, IPU_DMA_FLAGS_LAST_MASK)});
-    assert_int_equal(st, IPU_REG_DMA_STATUS_DONE_MASK);
-    for (unsigned t = 0; t < 4; t++) {
-        uint8_t got[4096];
-        h.read_tile(t, sram, got, sizeof got);
-        assert_memory_equal(got, a + 0x800, 2048);
-        assert_memory_equal(got + 2048, b, 2048);
-    }
-    st = run_chain(h, ring, {desc(0x101800, sram, 1024, 3, 1, IPU_DMA_FLAGS_TO_HOST_MASK | IPU_DMA_FLAGS_LAST_MASK)});
-    assert_int_equal(st, IPU_REG_DMA_STATUS_DONE_MASK);
-    assert_memory_equal(b + 0x800, a + 0x800, 1024);
-    // Unaligned: bytes rather than words, both directions, a two-descriptor chain.
-    st = run_chain(h, ring, {desc(0x100003, sram + 1, 13, 1, 1, 0),
-                             desc(0x101f01, sram + 1, 13, 1, 1, IPU_DMA_FLAGS_TO_HOST_MASK | IPU_DMA_FLAGS_LAST_MASK)});
-    assert_int_equal(st, IPU_REG_DMA_STATUS_DONE_MASK);
-    assert_memory_equal(b + 0xf01, a + 3, 13);
-    assert_int_equal(h.reg(IPU_REG_DMA_COMPLETED), 2);
-    assert_int_equal(h.reg(IPU_REG_DMA_BYTES_LO), 4096 + 1024 + 26);
-    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
-    assert_true(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
-}
-
-void expect_dma_error(RtlHarness &h, ipu_dma_desc *ring, const ipu_dma_desc &d, uint32_t cause, uint32_t addr)
-{
-    assert_int_equal(run_chain(h, ring, {d}), IPU_REG_DMA_STATUS_ERROR_MASK);
-    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 1);
-    assert_int_equal(h.reg(IPU_REG_ERR_CAUSE), cause);
-    assert_int_equal(h.reg(IPU_REG_ERR_TILE), 0xffffffffu);
-    assert_int_equal(h.reg(IPU_REG_ERR_ADDR), addr);
-    assert_true(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK);
-    h.set_reg(IPU_REG_ERR_POP, 1);
-    h.set_reg(IPU_REG_IRQ_STATUS, IPU_REG_IRQ_STATUS_ERROR_MASK);
-    assert_int_equal(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK, 0);
+    ipu::test::expect_dma_through_translation(h);
 }
 
 void test_dma_faults(void **)
 {
     RtlHarness h(Backend::Rtl);
-    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
-    uint8_t *a = h.alloc_host(4096);
-    h.map(0, 0x0, ring, 4096, true, false);
-    h.map(1, 0x100000, a, 4096, true, false);
-    const uint32_t sram = IPU_TILE_SRAM_BASE;
-    const uint32_t last = IPU_DMA_FLAGS_LAST_MASK;
-    expect_dma_error(h, ring, desc(0x200000, sram, 64, 0, 1, last), IPU_ERR_XLAT_MISS, 0x200000);
-    expect_dma_error(h, ring, desc(0x100f00, sram, 512, 0, 1, last), IPU_ERR_XLAT_MISS, 0x101000);
-    expect_dma_error(h, ring, desc(0x100000, sram, 64, 0, 1, last | IPU_DMA_FLAGS_TO_HOST_MASK), IPU_ERR_XLAT_PERMISSION,
-                     0x100000);
-    expect_dma_error(h, ring, desc(0x100000, sram + 65536 - 8, 64, 0, 1, last), IPU_ERR_DMA_BAD_DESCRIPTOR, 0);
-    expect_dma_error(h, ring, desc(0x100000, sram, 64, 3, 2, last), IPU_ERR_DMA_BAD_DESCRIPTOR, 0);
-    assert_int_equal(run_chain(h, ring, {desc(0x100000, sram, 64, 0, 1, last)}), IPU_REG_DMA_STATUS_DONE_MASK);
-    h.map(2, 0x300000, reinterpret_cast<void *>(uintptr_t{0x1000}), 4096, true, true);
-    expect_dma_error(h, ring, desc(0x300000, sram, 64, 0, 1, last), IPU_ERR_XLAT_MISS, 0x300000);
+    ipu::test::expect_dma_faults(h);
 }
 
 void test_create_rejects_boards_without_rtl(void **)
