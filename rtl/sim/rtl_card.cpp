@@ -44,28 +44,39 @@ const ipu_backend_ops rtl_ops = {"rtl", rtl_bar_read, rtl_bar_write, rtl_advance
 
 } // namespace
 
+namespace ipu::rtl {
+
+int create_variant(const Variant &v, const ipu_board &board, const ipu_backend_host &host,
+                   const ipu_backend_options *options, ipu_backend **out)
+{
+    if (v.tiles != ipu_board_num_tiles(&board) || v.sram_bytes != board.bytes_per_tile ||
+        v.workers != board.worker_contexts || ipu_board_has_fpu(&board))
+        return -EINVAL;
+    auto *r = new (std::nothrow) RtlBackend{{&rtl_ops}, nullptr, {}};
+    if (!r)
+        return -ENOMEM;
+    const ipu_backend_options defaults{};
+    try {
+        r->card = v.make(board, host, options ? *options : defaults);
+    } catch (const std::bad_alloc &) {
+        delete r;
+        return -ENOMEM;
+    }
+    *out = &r->base;
+    return 0;
+}
+
+} // namespace ipu::rtl
+
 extern "C" int ipu_rtl_create(const ipu_board *board, const ipu_backend_host *host,
                               const ipu_backend_options *options, ipu_backend **out)
 {
     if (!board || !host || !out)
         return -EINVAL;
-    const ipu_backend_options defaults{};
     for (unsigned i = 0; i < ipu::rtl::kNumVariants; i++) {
-        const ipu::rtl::Variant &v = ipu::rtl::kVariants[i];
-        if (v.tiles != ipu_board_num_tiles(board) || v.sram_bytes != board->bytes_per_tile ||
-            v.workers != board->worker_contexts || ipu_board_has_fpu(board))
-            continue;
-        auto *r = new (std::nothrow) RtlBackend{{&rtl_ops}, nullptr, {}};
-        if (!r)
-            return -ENOMEM;
-        try {
-            r->card = v.make(*board, *host, options ? *options : defaults);
-        } catch (const std::bad_alloc &) {
-            delete r;
-            return -ENOMEM;
-        }
-        *out = &r->base;
-        return 0;
+        const int rc = ipu::rtl::create_variant(ipu::rtl::kVariants[i], *board, *host, options, out);
+        if (rc != -EINVAL)
+            return rc;
     }
     return -EINVAL; // no Verilated configuration for this board
 }

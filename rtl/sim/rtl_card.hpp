@@ -31,4 +31,10 @@ struct Variant {
 extern const Variant kVariants[];
 extern const unsigned kNumVariants;
 
+// ipu_rtl_create with the configuration `v` (which must fit `board`): the
+// benchmark's Verilator-threaded variant is not in kVariants, so that the
+// tests and the driver never pick it. Returns as ipu_rtl_create.
+int create_variant(const Variant &v, const ipu_board &board, const ipu_backend_host &host,
+                   const ipu_backend_options *options, ipu_backend **out);
+
 } // namespace ipu::rtl
