@@ -3,8 +3,9 @@
  *
  * The card itself -- registers, tiles, DMA engine, translation table -- lives
  * behind the device backend interface (contract/include/ipu_card/backend.h):
- * today the functional model (qemu-device/core), later the RTL harness. This
- * file only connects it to QEMU: BARs, MSI-X with INTx fallback, DMA through
+ * the functional model (qemu-device/core) or, when QEMU was built with
+ * Verilator present, the Verilated RTL card (rtl/sim). This file only
+ * connects it to QEMU: BARs, MSI-X with INTx fallback, DMA through
  * pci_dma_read/write (so a virtual IOMMU translates it), reset, trace events,
  * guest-error logging and a worker thread that lets simulated time pass.
  *
@@ -36,6 +37,9 @@
 #include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
 #include "ipu_model/model.h"
+#ifdef IPU_CARD_HAVE_RTL
+#include "ipu_rtl/rtl.h"
+#endif
 
 #define TYPE_IPU_CARD "ipu-card"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
@@ -323,8 +327,9 @@ static void ipu_card_vm_state_change(void *opaque, bool running, RunState state)
 
 /* Realize, reset, class ------------------------------------------------------ */
 
-/* Creates the embodiment named by the `backend` property; "rtl" has its place
- * here once the Verilator harness exists. */
+/* Creates the embodiment named by the `backend` property or, without one, by
+ * the board's `transport` key (as the driver picks its transport: rtl-tiny
+ * says "rtl"); every other board, and boards without the key, get the model. */
 static int ipu_card_backend_create(IpuCardState *s, Error **errp)
 {
     const struct ipu_backend_host host = {
@@ -334,15 +339,32 @@ static int ipu_card_backend_create(IpuCardState *s, Error **errp)
         .irq = ipu_card_irq,
     };
     const struct ipu_backend_options options = { .host_threads = s->host_threads };
-    if (strcmp(s->backend_name, "model") != 0) {
-        error_setg(errp, "%s: backend '%s' is not available (only 'model' is built in)", TYPE_IPU_CARD,
-                   s->backend_name);
+    if (!s->backend_name) {
+        s->backend_name = g_strdup(strcmp(s->board.transport, "rtl") == 0 ? "rtl" : "model");
+    }
+    int rc;
+    if (strcmp(s->backend_name, "model") == 0) {
+        rc = ipu_model_create(&s->board, &host, &options, &s->card);
+    } else if (strcmp(s->backend_name, "rtl") == 0) {
+#ifdef IPU_CARD_HAVE_RTL
+        rc = ipu_rtl_create(&s->board, &host, &options, &s->card);
+#else
+        /* The RTL archives are only built when Verilator was installed when
+         * scripts/qemu/build.sh ran (its cache key includes Verilator's version). */
+        error_setg(errp, "%s: backend 'rtl' is not in this QEMU: it was built without Verilator; "
+                   "install it (make deps) and rebuild QEMU (scripts/qemu/build.sh)", TYPE_IPU_CARD);
+        return -ENOTSUP;
+#endif
+    } else {
+        error_setg(errp, "%s: unknown backend '%s' (model or rtl)", TYPE_IPU_CARD, s->backend_name);
         return -EINVAL;
     }
-    int rc = ipu_model_create(&s->board, &host, &options, &s->card);
     if (rc != 0) {
-        error_setg_errno(errp, -rc, "%s: cannot create the card model for board '%s'", TYPE_IPU_CARD,
-                         s->board.name);
+        error_setg_errno(errp, -rc, "%s: cannot create the %s card for board '%s'%s", TYPE_IPU_CARD,
+                         s->backend_name, s->board.name,
+                         strcmp(s->backend_name, "rtl") == 0
+                             ? " (the RTL card needs an rv32im board of a Verilated shape, such as rtl-tiny)"
+                             : "");
     }
     return rc;
 }
@@ -368,10 +390,8 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
     IpuCardState *s = IPU_CARD(pdev);
     const uint8_t bar_type = PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64;
 
-    /* String properties have no static defaults. */
-    if (!s->backend_name) {
-        s->backend_name = g_strdup("model");
-    }
+    /* String properties have no static defaults; the backend's default comes
+     * from the board (ipu_card_backend_create). */
     if (!s->board_name) {
         s->board_name = g_strdup("tiny");
     }

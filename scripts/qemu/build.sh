@@ -26,12 +26,19 @@ fi
 src=${src%/}
 version=${src##*/qemu-}
 
-# The key: everything that ends up in the binary from this project.
+# The key: everything that ends up in the binary from this project, including
+# the RTL card (rtl/cmake, rtl/sim but its benchmark, and the SystemVerilog) and
+# the Verilator that builds it, or its absence: installing Verilator later gives
+# a new binary with backend=rtl.
 inputs=$(cd "$root" && find qemu-device contract/include boards/lib scripts/qemu/build.sh \
-           -path qemu-device/README.md -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
+           rtl/cmake rtl/sim rtl/pkg rtl/tile rtl/card rtl/lint \
+           \( -path qemu-device/README.md -o -path rtl/sim/rtl_bench.cpp \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
            -o -name '*.hpp' -o -name '*.txt' -o -name '*.cmake' -o -name '*.build' -o -name '*.mak' \
-           -o -name 'Kconfig' -o -name 'trace-events' -o -name '*.sh' \) -print | LC_ALL=C sort)
-hash=$(cd "$root" && { echo "$version $variant"; for f in $inputs; do echo "$f"; cat "$f"; done; } | sha256sum | cut -c1-12)
+           -o -name 'Kconfig' -o -name 'trace-events' -o -name '*.sh' -o -name '*.sv' -o -name '*.vlt' \
+           -o -name '*.in' \) -print | LC_ALL=C sort)
+verilator=$(verilator --version 2>/dev/null || echo none)
+hash=$(cd "$root" && { echo "$version $variant $verilator"; for f in $inputs; do echo "$f"; cat "$f"; done; } |
+       sha256sum | cut -c1-12)
 out=$cache/qemu-build/$version-$variant-$hash
 if [ -x "$out/qemu-system-x86_64" ]; then
   log "cached: $out"
@@ -57,21 +64,29 @@ fi
 qsrc=$work/src
 dev=$root/qemu-device
 
-# The card model core as static PIC archives (see qemu-device/meson.build).
-log "building the card model core ($variant)"
+# The card model core (and the RTL card, with Verilator) as static PIC archives
+# (see qemu-device/meson.build).
+log "building the card model core ($variant, RTL card: $verilator)"
 sanitize=OFF; [ "$variant" = asan ] && sanitize=ON
 cmake -S "$dev/corelib" -B "$work/corelib" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DIPU_SANITIZE=$sanitize >"$work/corelib.log" 2>&1 || { tail -n 30 "$work/corelib.log" >&2; exit 1; }
 cmake --build "$work/corelib" -j"$jobs" >>"$work/corelib.log" 2>&1 || { tail -n 30 "$work/corelib.log" >&2; exit 1; }
-libs="'$work/corelib/core/libipu_model.a', '$work/corelib/core/src/fpu/libipu_fpu.a', '$work/corelib/libipu_board.a'"
-incs="'$root/contract/include', '$root/boards/lib', '$root/qemu-device/core/include'"
+# corelib's qemu-link.txt: archives in link order, include directories,
+# defines, further link flags; one space-separated line each, as meson lists.
+meson_list() { local out="" w; for w in $1; do out+="${out:+, }'$2$w'"; done; echo "$out"; }
+{ read -r l_libs; read -r l_incs; read -r l_defs; read -r l_ldflags; } < "$work/corelib/qemu-link.txt"
+libs=$(meson_list "$l_libs" "")
+incs=$(meson_list "$l_incs" "")
+defs=$(meson_list "$l_defs" "-D")
+ldflags=$(meson_list "$l_ldflags" ""); ldflags=${ldflags:+$ldflags,}
 
 # The device's files and its meson/Kconfig/trace-events lines.
 install_file() { rm -f "$2"; cp "$1" "$2"; }
 for f in hw/misc/meson.build hw/misc/Kconfig hw/misc/trace-events; do
   install_file "$src/$f" "$qsrc/$f"
 done
-sed -e "s|@IPU_INCLUDES@|$incs|" -e "s|@IPU_LIBS@|$libs|" "$dev/meson.build" >> "$qsrc/hw/misc/meson.build"
+sed -e "s|@IPU_INCLUDES@|$incs|" -e "s|@IPU_LIBS@|$libs|" -e "s|@IPU_DEFINES@|$defs|" \
+    -e "s|@IPU_LDFLAGS@|$ldflags|" "$dev/meson.build" >> "$qsrc/hw/misc/meson.build"
 cat "$dev/Kconfig" >> "$qsrc/hw/misc/Kconfig"
 cat "$dev/trace-events" >> "$qsrc/hw/misc/trace-events"
 install_file "$dev/ipu_card.c" "$qsrc/hw/misc/ipu_card.c"

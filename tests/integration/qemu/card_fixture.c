@@ -35,11 +35,16 @@ const char *card_qemu_path(const char *variant)
 
 bool card_start(struct card *c, const char *variant, const char *extra)
 {
+    return card_start_props(c, variant, NULL, extra);
+}
+
+bool card_start_props(struct card *c, const char *variant, const char *props, const char *extra)
+{
     char args[1024], err[512];
     /* IPU_QTEST_ARGS adds QEMU options by hand, e.g. "-trace ipu_card_dma". */
     const char *more = getenv("IPU_QTEST_ARGS");
-    snprintf(args, sizeof args, "-device intel-iommu -device ipu-card,board-path=%s/boards %s %s", IPU_SOURCE_DIR,
-             extra ? extra : "", more ? more : "");
+    snprintf(args, sizeof args, "-device intel-iommu -device ipu-card,board-path=%s/boards%s%s %s %s", IPU_SOURCE_DIR,
+             props ? "," : "", props ? props : "", extra ? extra : "", more ? more : "");
     c->q = qt_start(card_qemu_path(variant), args, err, sizeof err);
     if (!c->q) {
         fprintf(stderr, "cannot start QEMU: %s\n", err);

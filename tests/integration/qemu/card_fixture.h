@@ -26,6 +26,9 @@ const char *card_qemu_path(const char *variant);
 /* Starts QEMU with intel-iommu and the card (plus `extra` arguments), finds and
  * enables it. Returns false (after printing why) on failure. */
 bool card_start(struct card *c, const char *variant, const char *extra);
+/* As card_start, with `props` (e.g. "board=rtl-tiny,backend=rtl") appended to
+ * the card's -device properties. */
+bool card_start_props(struct card *c, const char *variant, const char *props, const char *extra);
 int card_stop(struct card *c);
 
 void card_xlat(struct card *c, unsigned index, uint32_t dev_base, uint64_t bus, uint32_t pages, uint32_t ctrl_bits);

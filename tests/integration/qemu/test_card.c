@@ -1,7 +1,9 @@
 /* qtest tests of the ipu-card QEMU device, no guest: identity and configuration
  * space, every register, DMA with translation, translation misses and
- * permission faults, MSI-X and INTx, reset, bad accesses logged and survived.
- * Usage: test_qemu_card GROUP   (identity, regs, dma, iommu, irq, reset, bad) */
+ * permission faults, MSI-X and INTx, reset, bad accesses logged and survived,
+ * a tile program with console output; and the card hosting the Verilated RTL
+ * card (backend rtl, picked by the rtl-tiny board's transport key).
+ * Usage: test_qemu_card GROUP   (identity, regs, dma, iommu, irq, reset, bad, run, rtl) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -32,6 +35,29 @@ static int setup(void **state)
     static struct card c;
     memset(&c, 0, sizeof c);
     if (!card_start(&c, variant, NULL))
+        return -1;
+    *state = &c;
+    return 0;
+}
+
+/* The RTL card: rtl-tiny with no backend property, so the device takes the
+ * backend from the board's transport key as the driver does. */
+static int setup_rtl(void **state)
+{
+    static struct card c;
+    memset(&c, 0, sizeof c);
+    if (!card_start_props(&c, variant, "board=rtl-tiny", NULL))
+        return -1;
+    *state = &c;
+    return 0;
+}
+
+/* rtl-tiny with backend=model: the property overrides the transport key. */
+static int setup_rtl_board_on_model(void **state)
+{
+    static struct card c;
+    memset(&c, 0, sizeof c);
+    if (!card_start_props(&c, variant, "board=rtl-tiny,backend=model", NULL))
         return -1;
     *state = &c;
     return 0;
@@ -89,13 +115,45 @@ static void test_identity(void **state)
     assert_true(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_MSIX_MASK);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The qtest MMIO read round trip (BAR0 ID) in microseconds, median of 1000:
+ * the test client's socket, QEMU's dispatch and the backend's bar_read. */
+static double mmio_round_trip_us(struct card *c)
+{
+    enum { N = 1000 };
+    static double t[N];
+    for (unsigned i = 0; i < N; i++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        const uint32_t id = qt_reg(&c->pci, IPU_REG_ID);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        assert_int_equal(id, IPU_ID_MAGIC);
+        t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
+    }
+    qsort(t, N, sizeof t[0], cmp_double);
+    return t[N / 2];
+}
+
+static void test_identity_figure(void **state)
+{
+    struct card *c = *state;
+    test_identity(state);
+    assert_false(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_RTL_MASK); /* the model */
+    print_message("  qtest MMIO read round trip (model): median %.1f us\n", mmio_round_trip_us(c));
+}
+
 /* Every register --------------------------------------------------------------- */
 
-static void check_board_registers(struct card *c)
+static void check_board_registers(struct card *c, const char *board)
 {
     struct ipu_board b;
     char err[256];
-    assert_int_equal(ipu_board_load("tiny", &b, err, sizeof err), 0);
+    assert_int_equal(ipu_board_load(board, &b, err, sizeof err), 0);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_NUM_TILES), ipu_board_num_tiles(&b));
     assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_MEM_BYTES), b.bytes_per_tile);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_NUM_WORKERS), b.worker_contexts);
@@ -106,7 +164,7 @@ static void check_board_registers(struct card *c)
 static void test_every_register(void **state)
 {
     struct card *c = *state;
-    check_board_registers(c);
+    check_board_registers(c, "tiny");
     for (unsigned i = 0; i < IPU_NUM_REGS; i++) {
         const struct ipu_reg_desc *r = &ipu_regs[i];
         const uint32_t before = qt_reg(&c->pci, r->offset);
@@ -435,19 +493,117 @@ static void test_bad_accesses(void **state)
     assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
 }
 
+/* A tile program with console output ------------------------------------------- */
+
+/* Hand-assembled RV32I (the qtest client loads no ELF files, and the words run
+ * on the rv32im RTL tiles as on the model's): print "hi\n" through the CONSOLE
+ * CSR, then exit with 40 + the tile id. */
+static const uint32_t hello_program[] = {
+    0x06800093u, /* li x1, 'h' */
+    0x80609073u, /* csrw CONSOLE, x1 */
+    0x06900093u, /* li x1, 'i' */
+    0x80609073u, /* csrw CONSOLE, x1 */
+    0x00a00093u, /* li x1, '\n' */
+    0x80609073u, /* csrw CONSOLE, x1 */
+    0xcc002173u, /* csrr x2, TILE_ID */
+    0x02810113u, /* addi x2, x2, 40 */
+    0x80711073u, /* csrw EXIT, x2 */
+};
+#define HELLO_ENTRY 0x100u /* offset in tile SRAM */
+
+static void test_tile_program(void **state)
+{
+    struct card *c = *state;
+    static const unsigned tiles[] = {1, 3};
+    for (unsigned k = 0; k < 2; k++) {
+        qt_reg_write(&c->pci, IPU_REG_TILEMEM_WINDOW_TILE, tiles[k]);
+        for (unsigned i = 0; i < sizeof hello_program / 4; i++)
+            qt_write(c->q, c->pci.bar[IPU_BAR_TILEMEM] + HELLO_ENTRY + 4 * i, 4, hello_program[i]);
+        qt_reg_write(&c->pci, IPU_REG_TILE_SEL, tiles[k]);
+        qt_reg_write(&c->pci, IPU_REG_TILE_ENTRY, IPU_TILE_SRAM_BASE + HELLO_ENTRY);
+        qt_reg_write(&c->pci, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
+        assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_STATE), IPU_TILE_STATE_READY);
+    }
+    qt_reg_write(&c->pci, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
+    /* The card's worker thread runs the tiles; poll for the end of the run. */
+    uint32_t st = 0;
+    for (int i = 0; i < 20000 && qt_ok(c->q); i++) {
+        st = qt_reg(&c->pci, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
+        if (st != IPU_CARD_STATE_RUNNING)
+            break;
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    assert_int_equal(st, IPU_CARD_STATE_DONE);
+    assert_true(qt_reg(&c->pci, IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_DONE_MASK);
+    for (unsigned k = 0; k < 2; k++) {
+        qt_reg_write(&c->pci, IPU_REG_TILE_SEL, tiles[k]);
+        assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_STATE), IPU_TILE_STATE_EXITED);
+        assert_int_equal(qt_reg(&c->pci, IPU_REG_TILE_EXIT_CODE), 40 + tiles[k]);
+    }
+    /* The console: each tile's bytes in its own order, nothing from other tiles. */
+    char out[4][8] = {{0}};
+    unsigned len[4] = {0}, entries = 0;
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_CONSOLE_STATUS), 6);
+    for (;;) {
+        const uint32_t e = qt_reg(&c->pci, IPU_REG_CONSOLE_DATA);
+        if (!(e & IPU_REG_CONSOLE_DATA_VALID_MASK))
+            break;
+        const unsigned tile = (e & IPU_REG_CONSOLE_DATA_TILE_MASK) >> IPU_REG_CONSOLE_DATA_TILE_SHIFT;
+        assert_in_range(tile, 0, 3);
+        assert_in_range(len[tile], 0, sizeof out[0] - 2);
+        out[tile][len[tile]++] = (char)(e & IPU_REG_CONSOLE_DATA_BYTE_MASK);
+        entries++;
+    }
+    assert_int_equal(entries, 6);
+    assert_string_equal(out[1], "hi\n");
+    assert_string_equal(out[3], "hi\n");
+    assert_int_equal(len[0] + len[2], 0);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_CONSOLE_LOST), 0);
+}
+
+/* The RTL card behind the QEMU device -------------------------------------------- */
+
+static void test_rtl_identity(void **state)
+{
+    struct card *c = *state;
+    test_identity(state); /* the same PCI identity, registers and MSI-X as the model's card */
+    assert_true(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_RTL_MASK);
+    assert_false(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_FPU_MASK); /* rv32im tiles */
+    check_board_registers(c, "rtl-tiny");
+    print_message("  qtest MMIO read round trip (rtl): median %.1f us\n", mmio_round_trip_us(c));
+}
+
+/* The backend property wins over the board's transport key. */
+static void test_rtl_board_on_model(void **state)
+{
+    struct card *c = *state;
+    assert_false(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_RTL_MASK);
+    check_board_registers(c, "rtl-tiny");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T_RTL(f) cmocka_unit_test_setup_teardown(f, setup_rtl, teardown)
 
 int main(int argc, char **argv)
 {
     const char *group = argc > 1 ? argv[1] : "all";
     card_qemu_path(variant); /* exits 77 when QEMU cannot be built here */
-    const struct CMUnitTest identity[] = {T(test_identity)};
+    const struct CMUnitTest identity[] = {T(test_identity_figure)};
     const struct CMUnitTest regs[] = {T(test_every_register), T(test_tilemem_window)};
     const struct CMUnitTest dma[] = {T(test_dma_round_trip), T(test_dma_faults)};
     const struct CMUnitTest iommu[] = {T(test_dma_through_iommu)};
     const struct CMUnitTest irq[] = {T(test_msix), T(test_intx)};
     const struct CMUnitTest reset[] = {T(test_reset_register), T(test_system_reset), T(test_function_level_reset)};
     const struct CMUnitTest bad[] = {T(test_bad_accesses)};
+    const struct CMUnitTest run[] = {T(test_tile_program)};
+    /* The same checks on the RTL card: identity, DMA through the translation
+     * table into tile memory and back, a tile program with console output. */
+    const struct CMUnitTest rtl[] = {
+        T_RTL(test_rtl_identity),
+        T_RTL(test_dma_round_trip),
+        T_RTL(test_tile_program),
+        cmocka_unit_test_setup_teardown(test_rtl_board_on_model, setup_rtl_board_on_model, teardown),
+    };
     int fails = 0;
     const bool all = strcmp(group, "all") == 0;
     if (all || !strcmp(group, "identity")) fails += cmocka_run_group_tests_name("identity", identity, NULL, NULL);
@@ -457,5 +613,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(group, "irq")) fails += cmocka_run_group_tests_name("irq", irq, NULL, NULL);
     if (all || !strcmp(group, "reset")) fails += cmocka_run_group_tests_name("reset", reset, NULL, NULL);
     if (all || !strcmp(group, "bad")) fails += cmocka_run_group_tests_name("bad", bad, NULL, NULL);
+    if (all || !strcmp(group, "run")) fails += cmocka_run_group_tests_name("run", run, NULL, NULL);
+    if (all || !strcmp(group, "rtl")) fails += cmocka_run_group_tests_name("rtl", rtl, NULL, NULL);
     return fails ? 1 : 0;
 }
