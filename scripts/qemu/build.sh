@@ -68,6 +68,12 @@ dev=$root/qemu-device
 # (see qemu-device/meson.build).
 log "building the card model core ($variant, RTL card: $verilator)"
 sanitize=OFF; [ "$variant" = asan ] && sanitize=ON
+# The cache outlives checkouts: a corelib build configured from another
+# checkout's source is started afresh (CMake refuses to switch sources).
+if [ -f "$work/corelib/CMakeCache.txt" ] &&
+   ! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$dev/corelib" "$work/corelib/CMakeCache.txt"; then
+  rm -rf "$work/corelib"
+fi
 cmake -S "$dev/corelib" -B "$work/corelib" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DIPU_SANITIZE=$sanitize >"$work/corelib.log" 2>&1 || { tail -n 30 "$work/corelib.log" >&2; exit 1; }
 cmake --build "$work/corelib" -j"$jobs" >>"$work/corelib.log" 2>&1 || { tail -n 30 "$work/corelib.log" >&2; exit 1; }
