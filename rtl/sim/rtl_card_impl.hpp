@@ -108,6 +108,12 @@ public:
             if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE)
                 return -EINVAL;
             reg_access(true, static_cast<uint32_t>(offset), static_cast<uint32_t>(value));
+            // A RESET write holds the card in reset until the next clock edge, which
+            // would swallow a register write made in that very cycle. The model
+            // finishes a reset inside the write; so does this card (and a real bus
+            // never delivers the next access one cycle later anyway).
+            if (offset == IPU_REG_RESET)
+                tick();
             // The model finishes a DMA chain inside the register write; so does this card.
             if (offset == IPU_REG_DMA_CTRL)
                 for (uint64_t i = 0; i < kMaxDmaCycles && top_->dma_busy_o; i++)

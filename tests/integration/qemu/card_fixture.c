@@ -101,3 +101,13 @@ uint32_t card_dma_wait(struct card *c)
     }
     return st;
 }
+
+void card_print_first_error(struct card *c)
+{
+    if (!qt_ok(c->q) || qt_reg(&c->pci, IPU_REG_ERR_COUNT) == 0)
+        return;
+    fprintf(stderr, "  card error record: cause %u tile 0x%x context %u pc 0x%x addr 0x%x info 0x%x (QEMU log %s)\n",
+            qt_reg(&c->pci, IPU_REG_ERR_CAUSE), qt_reg(&c->pci, IPU_REG_ERR_TILE), qt_reg(&c->pci, IPU_REG_ERR_CONTEXT),
+            qt_reg(&c->pci, IPU_REG_ERR_PC), qt_reg(&c->pci, IPU_REG_ERR_ADDR), qt_reg(&c->pci, IPU_REG_ERR_INFO),
+            qt_log_path(c->q));
+}

@@ -36,5 +36,8 @@ void card_xlat(struct card *c, unsigned index, uint32_t dev_base, uint64_t bus, 
 void card_dma_one(struct card *c, uint32_t dev_addr, uint32_t tile, uint32_t tile_off, uint32_t len, uint32_t flags);
 /* Polls DMA_STATUS until BUSY clears; returns the final status. */
 uint32_t card_dma_wait(struct card *c);
+/* Prints the card's oldest error record (without popping it) to stderr, for a
+ * failing assertion's context; nothing when there is none. */
+void card_print_first_error(struct card *c);
 
 #endif /* IPU_CARD_FIXTURE_H */

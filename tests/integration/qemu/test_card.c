@@ -243,7 +243,10 @@ static void test_dma_round_trip(void **state)
     qt_memwrite(c->q, HOST_DESC, chain, sizeof chain);
     qt_reg_write(&c->pci, IPU_REG_DMA_DESC_ADDR, DEV_DESC);
     qt_reg_write(&c->pci, IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
-    assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
+    const uint32_t st = card_dma_wait(c);
+    if (st != IPU_REG_DMA_STATUS_DONE_MASK)
+        card_print_first_error(c);
+    assert_int_equal(st, IPU_REG_DMA_STATUS_DONE_MASK);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_DMA_COMPLETED), 2);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_DMA_BYTES_LO), 2 * sizeof data);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_ERR_COUNT), 0);
@@ -533,6 +536,8 @@ static void test_tile_program(void **state)
             break;
         nanosleep(&(struct timespec){0, 100000}, NULL);
     }
+    if (st != IPU_CARD_STATE_DONE)
+        card_print_first_error(c);
     assert_int_equal(st, IPU_CARD_STATE_DONE);
     assert_true(qt_reg(&c->pci, IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_DONE_MASK);
     for (unsigned k = 0; k < 2; k++) {

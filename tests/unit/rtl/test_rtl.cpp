@@ -209,6 +209,10 @@ void test_reset_clears(void **)
     assert_int_equal(h.read_tile_u32(0, IPU_TILE_SRAM_BASE), 0);
     assert_int_equal(h.reg(IPU_REG_IRQ_MASK), 0);
     assert_int_equal(h.reg(IPU_REG_XLAT_BASE + IPU_XLAT_ENTRY_CTRL_OFFSET), 0);
+    // A write right after a reset sticks (the RTL once lost it to the reset's last cycle).
+    h.reset();
+    h.set_reg(IPU_REG_IRQ_MASK, 0x3);
+    assert_int_equal(h.reg(IPU_REG_IRQ_MASK), 0x3);
 }
 
 void test_halt_and_restart(void **)
