@@ -16,20 +16,13 @@ set(IPU_RTL_THREADS 1 CACHE STRING "Verilator threads simulating the RTL card")
 
 get_filename_component(IPU_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(IPU_RTL_WAIVERS ${IPU_RTL_DIR}/lint/waivers.vlt)
-set(IPU_RTL_SOURCES
-  ${IPU_RTL_DIR}/pkg/ipu_card_pkg.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile_pkg.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile_alu.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile_regfile.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile_sram.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile_xu.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile_core.sv
-  ${IPU_RTL_DIR}/tile/ipu_tile.sv
-  ${IPU_RTL_DIR}/card/ipu_fifo.sv
-  ${IPU_RTL_DIR}/card/ipu_exchange.sv
-  ${IPU_RTL_DIR}/card/ipu_dma.sv
-  ${IPU_RTL_DIR}/card/ipu_card_regs.sv
-  ${IPU_RTL_DIR}/card/ipu_card.sv)
+# rtl/sources.txt: the file list yosys reads too.
+file(STRINGS ${IPU_RTL_DIR}/sources.txt ipu_rtl_source_lines REGEX "^[^#]")
+set(IPU_RTL_SOURCES)
+foreach(f ${ipu_rtl_source_lines})
+  list(APPEND IPU_RTL_SOURCES ${IPU_RTL_DIR}/${f})
+endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${IPU_RTL_DIR}/sources.txt)
 
 # One Verilated configuration of ipu_card per RTL board shape; the harness
 # (sim/rtl_card_impl.hpp) is instantiated for each.

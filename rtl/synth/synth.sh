@@ -8,10 +8,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 rtl="$(dirname "$here")"
 out="$(mkdir -p "${1:-build/synth}" && cd "${1:-build/synth}" && pwd)"
 
-# Package order first; the same list as rtl/CMakeLists.txt.
-files="pkg/ipu_card_pkg.sv tile/ipu_tile_pkg.sv tile/ipu_tile_alu.sv tile/ipu_tile_regfile.sv
-       tile/ipu_tile_sram.sv tile/ipu_tile_xu.sv tile/ipu_tile_core.sv tile/ipu_tile.sv
-       card/ipu_fifo.sv card/ipu_exchange.sv card/ipu_dma.sv card/ipu_card_regs.sv card/ipu_card.sv"
+# Package order first; rtl/sources.txt is the list Verilator builds from too.
+files=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$rtl/sources.txt")
 (cd "$rtl" && python3 "$here/sv_for_yosys.py" "$out/src" $files)
 srcs=""
 for f in $files; do srcs="$srcs $out/src/$(basename "$f")"; done

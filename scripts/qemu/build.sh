@@ -31,7 +31,7 @@ version=${src##*/qemu-}
 # the Verilator that builds it, or its absence: installing Verilator later gives
 # a new binary with backend=rtl.
 inputs=$(cd "$root" && find qemu-device contract/include boards/lib scripts/qemu/build.sh \
-           rtl/cmake rtl/sim rtl/pkg rtl/tile rtl/card rtl/lint \
+           rtl/cmake rtl/sim rtl/pkg rtl/tile rtl/card rtl/lint rtl/sources.txt \
            \( -path qemu-device/README.md -o -path rtl/sim/rtl_bench.cpp \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
            -o -name '*.hpp' -o -name '*.txt' -o -name '*.cmake' -o -name '*.build' -o -name '*.mak' \
            -o -name 'Kconfig' -o -name 'trace-events' -o -name '*.sh' -o -name '*.sv' -o -name '*.vlt' \
