@@ -7,8 +7,6 @@
 
 #include "internal.h"
 
-#define CARD_ID_MAGIC IPU_REG_ID_RESET_VALUE
-
 static int load_nodes(struct ipudrv_node *nodes, size_t *count)
 {
     char err[512];
@@ -100,9 +98,9 @@ static int probe_card(ipudrv_device *dev)
     int rc;
     if ((rc = ipudrv_rd(dev, IPU_REG_ID, &magic)) || (rc = ipudrv_rd(dev, IPU_REG_VERSION, &version)))
         return rc;
-    if (magic != CARD_ID_MAGIC)
+    if (magic != IPU_REG_ID_RESET_VALUE)
         return ipudrv_fail(dev, -EIO, "device %u (%s) answers ID 0x%08x instead of 0x%08x ('IPU1'): not an ipu-emu "
-                           "card, or it is gone", dev->node.id, dev->node.location, magic, CARD_ID_MAGIC);
+                           "card, or it is gone", dev->node.id, dev->node.location, magic, IPU_REG_ID_RESET_VALUE);
     if ((version & IPU_REG_VERSION_MAJOR_MASK) >> IPU_REG_VERSION_MAJOR_SHIFT != IPU_CONTRACT_VERSION_MAJOR)
         return ipudrv_fail(dev, -EIO, "device %u speaks contract version %u.x; this driver needs %u.x: update the "
                            "driver or the card", dev->node.id, version >> 16, IPU_CONTRACT_VERSION_MAJOR);

@@ -14,8 +14,6 @@
 #include "ipu_card/hw.h"
 #include "ipudrv/ipudrv.h"
 
-/* The ID register's value, 'IPU1' (generated from contract/card.toml). */
-#define CARD_ID IPU_REG_ID_RESET_VALUE
 #define WARMUP 1000u
 
 static double now_us(void)
@@ -57,9 +55,9 @@ int main(int argc, char **argv)
         double t0 = now_us();
         rc = ipudrv_reg_read(dev, IPU_REG_ID, &v);
         double t1 = now_us();
-        if (rc || v != CARD_ID) {
+        if (rc || v != IPU_REG_ID_RESET_VALUE) {
             fprintf(stderr, "ipu-mmio-latency: read %lu of ID returned %d, value 0x%08x (want 0x%08x): %s\n", i, rc,
-                    (unsigned)v, CARD_ID, rc ? ipudrv_last_error(dev) : "wrong value");
+                    (unsigned)v, IPU_REG_ID_RESET_VALUE, rc ? ipudrv_last_error(dev) : "wrong value");
             status = 1;
         } else if (i >= WARMUP) {
             t[i - WARMUP] = t1 - t0;

@@ -26,42 +26,29 @@
 #define PCI_INTERRUPT_PIN 0x3d
 #define PCI_CAP_ID_EXP 0x10
 #define PCI_CAP_ID_MSIX 0x11
-#define IPU_ID_MAGIC IPU_REG_ID_RESET_VALUE
 
 static const char *variant = IPU_QEMU_VARIANT;
 
-static int setup(void **state)
+/* Starts QEMU with the card and the given ipu-card properties (NULL: the
+ * defaults) for one test. */
+static int start_card(void **state, const char *props)
 {
     static struct card c;
     memset(&c, 0, sizeof c);
-    if (!card_start(&c, variant, NULL))
+    if (!card_start_props(&c, variant, props, NULL))
         return -1;
     *state = &c;
     return 0;
 }
+
+static int setup(void **state) { return start_card(state, NULL); }
 
 /* The RTL card: rtl-tiny with no backend property, so the device takes the
  * backend from the board's transport key as the driver does. */
-static int setup_rtl(void **state)
-{
-    static struct card c;
-    memset(&c, 0, sizeof c);
-    if (!card_start_props(&c, variant, "board=rtl-tiny", NULL))
-        return -1;
-    *state = &c;
-    return 0;
-}
+static int setup_rtl(void **state) { return start_card(state, "board=rtl-tiny"); }
 
 /* rtl-tiny with backend=model: the property overrides the transport key. */
-static int setup_rtl_board_on_model(void **state)
-{
-    static struct card c;
-    memset(&c, 0, sizeof c);
-    if (!card_start_props(&c, variant, "board=rtl-tiny,backend=model", NULL))
-        return -1;
-    *state = &c;
-    return 0;
-}
+static int setup_rtl_board_on_model(void **state) { return start_card(state, "board=rtl-tiny,backend=model"); }
 
 static int teardown(void **state)
 {
@@ -109,7 +96,7 @@ static void test_identity(void **state)
     assert_int_equal(qt_pci_cfg_read(q, fn, msix + 4, 4) & 7, IPU_BAR_MSIX); /* table BIR */
     assert_int_equal(qt_pci_cfg_read(q, fn, msix + 8, 4) & 7, IPU_BAR_MSIX); /* PBA BIR */
 
-    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_VERSION),
                      (IPU_CONTRACT_VERSION_MAJOR << 16) | IPU_CONTRACT_VERSION_MINOR);
     assert_true(qt_reg(&c->pci, IPU_REG_CAPS) & IPU_REG_CAPS_MSIX_MASK);
@@ -132,7 +119,7 @@ static double mmio_round_trip_us(struct card *c)
         clock_gettime(CLOCK_MONOTONIC, &a);
         const uint32_t id = qt_reg(&c->pci, IPU_REG_ID);
         clock_gettime(CLOCK_MONOTONIC, &b);
-        assert_int_equal(id, IPU_ID_MAGIC);
+        assert_int_equal(id, IPU_REG_ID_RESET_VALUE);
         t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
     }
     qsort(t, N, sizeof t[0], cmp_double);
@@ -346,7 +333,7 @@ static void test_dma_through_iommu(void **state)
     card_dma_one(c, 0x60000000u + IPU_REG_RESET, 0, 0, 4, IPU_DMA_FLAGS_TO_HOST_MASK);
     expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x60000000u + IPU_REG_RESET);
     assert_true(log_contains(c, "targets the card's own BAR0"));
-    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
 }
 
 /* Interrupts -------------------------------------------------------------------- */
@@ -411,7 +398,7 @@ static void dirty(struct card *c)
 
 static void assert_clean(struct card *c)
 {
-    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_IRQ_MASK), 0);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_IRQ_STATUS), 0);
     assert_int_equal(qt_reg(&c->pci, IPU_REG_WATCHDOG_INSNS), 0);
@@ -491,7 +478,7 @@ static void test_bad_accesses(void **state)
     expect_dma_error(c, IPU_ERR_XLAT_MISS, 0x60000000u + IPU_REG_RESET);
     assert_true(log_contains(c, "targets the card's own BAR"));
     /* The card still works. */
-    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_ID_MAGIC);
+    assert_int_equal(qt_reg(&c->pci, IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
     card_dma_one(c, DEV_BUF, 0, 0, 64, 0);
     assert_int_equal(card_dma_wait(c), IPU_REG_DMA_STATUS_DONE_MASK);
 }
