@@ -241,6 +241,8 @@
 #define IPU_DMA_DESC_RESERVED0_OFFSET 20u
 #define IPU_DMA_DESC_RESERVED1_OFFSET 24u
 #define IPU_DMA_DESC_RESERVED2_OFFSET 28u
+#define IPU_LIST_HEADER_SIZE 4u
+#define IPU_LIST_HEADER_COUNT_OFFSET 0u
 #define IPU_EXCH_DESC_SIZE 16u
 #define IPU_EXCH_DESC_DST_TILE_OFFSET 0u
 #define IPU_EXCH_DESC_DST_ADDR_OFFSET 4u
@@ -341,6 +343,12 @@ struct ipu_dma_desc {
     uint32_t reserved2; /* Must be 0. */
 };
 IPU_HW_STATIC_ASSERT(sizeof(struct ipu_dma_desc) == 32, ipu_dma_desc_size);
+
+/* The header of every list in tile memory that the control program names (exchange lists, host-exchange lists, compute-set tables): the number of entries that follow it. */
+struct ipu_list_header {
+    uint32_t count; /* Number of entries after the header. */
+};
+IPU_HW_STATIC_ASSERT(sizeof(struct ipu_list_header) == 4, ipu_list_header_size);
 
 /* One exchange descriptor, in the sending tile's SRAM. An exchange list is a 32-bit count followed by that many descriptors. Writes land in the receiving tiles at the next sync (bulk-synchronous), so results do not depend on the order in which tiles are simulated. */
 struct ipu_exch_desc {

@@ -97,8 +97,7 @@ static std::vector<ipu::runtime::TileSegment> initialisedSegments(const Compiled
   const TileData &td = cg.tileData.at(t);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
   for (const auto &item : td.items) {
-    if (item.category == "variable" || item.category == "edge buffer" || item.category == "print buffer" ||
-        item.category == "predicate copy" || item.size == 0)
+    if (!item.initialised || item.size == 0)
       continue;
     if (!ranges.empty() && item.addr <= ranges.back().second + 64)
       ranges.back().second = std::max(ranges.back().second, item.addr + item.size);
@@ -182,7 +181,17 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
     instrument = impl_->options.at("debug.instrument") == "true";
   if (impl_->options.contains("debug.instrumentCompute"))
     instrument = impl_->options.at("debug.instrumentCompute") == "true";
-  impl_->cg = detail::compileGraph(graph.impl(), programs, instrument);
+  detail::CompileOptions copts;
+  copts.instrument = instrument;
+  if (impl_->options.contains("debug.reuseMemory")) {
+    const std::string &v = impl_->options.at("debug.reuseMemory");
+    if (v != "true" && v != "false")
+      throw invalid_option("debug.reuseMemory: '" + v + "' is not a boolean; use \"true\" or \"false\"");
+    copts.reuseMemory = v == "true";
+  }
+  if (impl_->options.contains("debug.dumpCompiledGraph"))
+    copts.dumpPath = impl_->options.at("debug.dumpCompiledGraph");
+  impl_->cg = detail::compileGraph(graph.impl(), programs, copts);
   impl_->phases["compile"] = detail::seconds(start);
   detail::log(detail::LogLevel::Info, "compiled " + std::to_string(programs.size()) + " program(s) for " +
                                           std::to_string(impl_->cg.tiles.size()) + " tiles in " +

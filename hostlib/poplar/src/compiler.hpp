@@ -1,4 +1,5 @@
-// Internal: the graph compiler. Lowers programs to per-tile control programs and lays out tile memory.
+// Internal: the graph compiler's entry point and its output. The passes live in compiler/ (see compiler/ir.hpp for
+// the intermediate form and compiler/passes.hpp for the order they run in).
 #pragma once
 
 #include <cstdint>
@@ -17,12 +18,13 @@ struct MemItem {
   std::string category; ///< "variable", "constant", "vertex state", "edge buffer", "exchange list", ...
   std::string name;
   std::uint32_t addr = 0, size = 0;
+  bool initialised = false; ///< contents defined before the run (uploaded at load)
 };
 
 struct TileData {
-  std::uint32_t top = 0;            ///< next free address
+  std::uint32_t top = 0;            ///< end of the highest item (peak use)
   std::vector<std::uint8_t> bytes;  ///< contents from LinkedImage::freeStart to top
-  std::vector<MemItem> items;
+  std::vector<MemItem> items;      ///< items may share bytes when they are never in use at the same time
 };
 
 /// A contiguous run of tile memory and where it sits in a host buffer.
@@ -77,15 +79,25 @@ struct CompiledGraph {
   std::map<std::string, CompiledHandle> handles;
   std::map<std::string, PrintInfo> prints;      ///< by the marker the tiles print
   std::vector<std::vector<StepInfo>> steps;     ///< per program
+  std::vector<std::vector<std::uint64_t>> liveBytes; ///< per program, per step: bytes in use on all tiles
   std::size_t numVars = 0, numVertices = 0, numEdges = 0, numComputeSets = 0;
   std::uint64_t exchangeBytes = 0;
   std::map<std::string, std::uint64_t> bytesByCategory;
   Instrumentation instr;
 };
 
+struct CompileOptions {
+  /// Each top-level step of each program is followed by a sync and a cycle stamp on one tile.
+  bool instrument = false;
+  /// Data not in use at the same time share memory (off: every buffer has its own bytes, as a bump allocator).
+  bool reuseMemory = true;
+  /// When not empty, the compiled form is written there as text (debug.dumpCompiledGraph).
+  std::string dumpPath;
+};
+
 /// Compiles `programs` for `graph`. Throws graph_program_compilation_error (unmapped data or vertices, wrong or
 /// missing connections), graph_memory_allocation_error (a tile overflows) or graph_object_load_error.
-/// With `instrument`, each top-level step of each program is followed by a sync and a cycle stamp on one tile.
-CompiledGraph compileGraph(const GraphImpl &graph, const std::vector<program::Program> &programs, bool instrument);
+CompiledGraph compileGraph(const GraphImpl &graph, const std::vector<program::Program> &programs,
+                           const CompileOptions &options);
 
 } // namespace poplar::detail

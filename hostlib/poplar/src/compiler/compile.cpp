@@ -1,0 +1,101 @@
+// Internal: the graph compiler's driver: link the tile image, then run the passes over the intermediate form.
+//
+// Every tile that takes part runs the same structure (so every tile meets every sync); what differs per tile is the
+// operands: its exchange lists, its compute-set tables, its host-exchange lists. Steps follow the bulk-synchronous
+// pattern: exchange, sync, compute, sync. Control flow reads a copy of the predicate that an exchange has first
+// brought to every tile (local consensus).
+#include <fstream>
+
+#include "../codelets.hpp"
+#include "../compiler.hpp"
+#include "lower.hpp"
+#include "passes.hpp"
+#include "poplar/exceptions.hpp"
+#include "steps.hpp"
+
+namespace poplar::detail {
+
+namespace {
+constexpr std::uint32_t kTileHeapBytes = 4096; // newlib stdio (PRINT_TENSOR) needs about 1.5 KiB
+constexpr const char *kStampVertex = "poplar_rt::CycleStamp";
+} // namespace
+
+CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Program> &programs,
+                           const CompileOptions &options) {
+  CompiledGraph out;
+  out.board = g.target.values().board;
+  out.numVars = g.vars.size();
+  out.numVertices = g.vertices.size();
+  out.numComputeSets = g.computeSets.size();
+
+  std::vector<std::string> keep;
+  for (const auto &[name, vc] : g.codelets.classes)
+    keep.push_back(vc.entrySymbol);
+  std::vector<std::string> objects = g.codelets.objects;
+  std::string stampEntry;
+  if (options.instrument) {
+    std::string gp = builtinCodelets(out.board.isa, out.board.abi);
+    for (const auto &c : readVertexClasses(gp))
+      if (c.name == kStampVertex)
+        stampEntry = c.entrySymbol;
+    objects.push_back(gp);
+    keep.push_back(stampEntry);
+  }
+  out.image = linkTileImage(objects, out.board, keep, kTileHeapBytes);
+
+  ir::Module m;
+  lower::Lowering(g, out.image, m).run(programs);
+  m.instrumentTile = m.tiles.front();
+  std::vector<std::vector<ir::BufferId>> stampSlots;
+  if (options.instrument)
+    stampSlots = ir::instrument(m, out.image.symbols.at(stampEntry));
+  std::vector<std::vector<ir::BufferId>> controlPrograms = ir::reserveControlPrograms(m);
+  ir::Liveness live = options.reuseMemory ? ir::analyseLiveness(m) : ir::everythingLive(m);
+  ir::Layout layout = ir::layOut(m, live, out.image, out.board);
+  ir::encode(m, layout, controlPrograms, out.image, out);
+  if (!options.dumpPath.empty()) {
+    std::ofstream f(options.dumpPath);
+    f << ir::dump(m, layout, live, out.image);
+    if (!f)
+      throw poplar_error("debug.dumpCompiledGraph: cannot write '" + options.dumpPath +
+                         "'; name a file in a writable directory");
+  }
+
+  out.tiles = m.tiles;
+  for (const auto &s : m.streams)
+    out.streams.push_back(CompiledStream{s.name, s.id, s.toDevice, s.bytes, s.devAddr});
+  for (const auto &[name, h] : m.handles) {
+    CompiledHandle ch;
+    ch.write = h.write;
+    ch.bytes = h.bytes;
+    for (const auto &p : h.pieces)
+      ch.pieces.push_back(HostPiece{m.buffers[p.at.buf].tile, layout.addr[p.at.buf] + p.at.offset, p.len,
+                                    p.hostOffset});
+    out.handles[name] = ch;
+  }
+  for (const auto &[marker, f] : m.prints)
+    out.prints[marker] = PrintInfo{f.title, f.shape, f.type};
+  for (const auto &p : m.programs) {
+    out.steps.emplace_back();
+    for (const auto &line : ir::listSteps(p.body)) {
+      out.steps.back().push_back(StepInfo{line.what, line.bytes, line.depth});
+      if (auto *x = line.step ? std::get_if<ir::ExchangeStep>(line.step) : nullptr)
+        out.exchangeBytes += x->bytes;
+    }
+  }
+  out.liveBytes = live.liveBytes;
+  out.numEdges = m.numEdges;
+  out.instr.enabled = options.instrument;
+  out.instr.tile = m.instrumentTile;
+  out.instr.topSteps = ir::topLevelSteps(m);
+  for (const auto &slots : stampSlots) {
+    out.instr.slots.emplace_back();
+    for (ir::BufferId id : slots)
+      out.instr.slots.back().push_back(layout.addr[id]);
+  }
+  if (!options.instrument)
+    out.instr.slots.assign(m.programs.size(), {});
+  return out;
+}
+
+} // namespace poplar::detail

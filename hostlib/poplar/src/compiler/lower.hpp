@@ -1,0 +1,96 @@
+// Internal: lowering, the first pass: the program tree and the graph become the intermediate form (ir.hpp).
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../graph_impl.hpp"
+#include "../tile_link.hpp"
+#include "ir.hpp"
+#include "poplar/Program.hpp"
+
+namespace poplar::program::detail {
+struct Node;
+}
+
+namespace poplar::detail::lower {
+
+/// A contiguous run of a tensor's bytes on one tile: where it is, and its byte offset in the tensor.
+struct Piece {
+  std::uint32_t tile = 0;
+  ir::Ref at;
+  std::uint32_t len = 0;
+  std::size_t offset = 0;
+};
+
+/// The state lowering shares between its files: the graph, the module being built, and where variables went.
+class Lowering {
+public:
+  Lowering(const GraphImpl &g, const LinkedImage &image, ir::Module &m) : g_(g), image_(image), m_(m) {}
+
+  /// Lowers `programs` into the module (tiles, variables, handles, streams, then each program's steps).
+  void run(const std::vector<program::Program> &programs);
+
+  // tensor_placement.cpp
+  void collectTiles(const std::vector<program::Program> &programs);
+  void placeVariables();
+  void placeHandles();
+  void placeStreams();
+  /// The tensor's elements as runs of tile memory, merged where contiguous.
+  std::vector<Piece> pieces(const Tensor &t) const;
+
+  // lower_exchange.cpp
+  /// Appends an ExchangeStep for `transfers` (nothing when empty). Lists go on the sending tiles.
+  void exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what);
+  /// Transfers that copy the elements of `src` to those of `dst` (same size).
+  std::vector<ir::Transfer> copyTransfers(const Tensor &src, const Tensor &dst) const;
+  /// Brings a copy of scalar `pred` to a slot on every tile (an exchange appended to `out`).
+  ir::Predicate consensus(const Tensor &pred, ir::Body &out, const std::string &what);
+
+  // lower_execute.cpp
+  void lowerExecute(unsigned cs, ir::Body &out);
+
+  // lower_program.cpp
+  void lower(const program::detail::Node &n, ir::Body &out);
+
+  ir::BufferId newBuffer(std::uint32_t tile, std::uint32_t size, std::uint32_t align, const std::string &category,
+                         const std::string &name, ir::Lifetime life = ir::Lifetime::Program);
+  ir::Buffer &buffer(ir::BufferId id) { return m_.buffers[id]; }
+
+private:
+  struct VarSeg {
+    std::size_t begin, end;
+    std::uint32_t tile;
+    ir::Ref at;
+  };
+  /// What the first lowering of a compute set built; later Executes of it reuse the same states and buffers.
+  struct ExecutePlan {
+    ir::Body pre;
+    ir::ExecuteStep execute;
+    ir::Body post;
+  };
+  struct EdgeWork;
+
+  void lowerStream(const program::detail::Node &n, ir::Body &out);
+  void lowerPrint(const program::detail::Node &n, ir::Body &out);
+  void checkSameGraph(const Tensor &t, const char *what) const;
+  void usedComputeSets(const program::detail::Node &n, std::set<unsigned> &out) const;
+  ir::BufferId emptyHostList(std::uint32_t tile);
+  ir::BufferId placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx);
+  ir::Ref edgeAddress(std::uint32_t tile, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
+                      const std::string &what);
+  void checkEdgeType(const Vertex &v, unsigned vid, const FieldInfo &f, const Tensor &t) const;
+  std::string unknownField(const Vertex &v, const VertexClass &vc, const std::string &name) const;
+  std::string unconnected(const Vertex &v, unsigned vid, const std::string &name, bool list) const;
+
+  const GraphImpl &g_;
+  const LinkedImage &image_;
+  ir::Module &m_;
+  std::set<std::uint32_t> tiles_;
+  std::vector<std::vector<VarSeg>> segs_;
+  std::map<std::uint32_t, ir::BufferId> emptyLists_;
+  std::map<unsigned, ExecutePlan> executePlans_;
+};
+
+} // namespace poplar::detail::lower

@@ -1,0 +1,202 @@
+// Internal: lowering, part 3: compute sets. Vertex states, edge buffers for operands that are not one local run,
+// the exchanges that fill and drain those buffers, and one compute-set table per tile.
+#include "ipu_card/hw.h"
+#include "lower.hpp"
+#include "poplar/exceptions.hpp"
+
+namespace poplar::detail::lower {
+
+namespace {
+// The device-side edge layout (hostlib/poplar/device/include/poplar/Vertex.hpp): a Vector edge is {pointer, size};
+// a VectorList edge is {pointer to items, count} and each item is {pointer, size}; all 32-bit.
+constexpr std::uint32_t kEdgePointerOffset = 0;
+constexpr std::uint32_t kEdgeSizeOffset = 4;
+constexpr std::uint32_t kListItemSize = 8;
+
+std::string regionKey(const Tensor &t) {
+  std::string k;
+  for (const auto &r : t.regions())
+    k += std::to_string(r.var) + ":" + std::to_string(r.begin) + "-" + std::to_string(r.end) + ",";
+  return k;
+}
+} // namespace
+
+struct Lowering::EdgeWork {
+  std::string computeSet;
+  std::vector<ir::Transfer> pre, post;
+  std::map<std::pair<std::uint32_t, std::string>, ir::BufferId> inputBuffers;
+};
+
+ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
+                              const std::string &what) {
+  std::vector<Piece> ps = pieces(tensor);
+  if (ps.empty())
+    return ir::Ref{};
+  if (ps.size() == 1 && ps[0].tile == t) { // the vertex works in place
+    ir::Access a{ps[0].at.buf, ps[0].at.offset, ps[0].at.offset + ps[0].len};
+    if (dir != FieldDir::Out)
+      fx.reads.push_back(a);
+    if (dir != FieldDir::In)
+      fx.writes.push_back(a);
+    return ps[0].at;
+  }
+  auto key = std::make_pair(t, regionKey(tensor));
+  if (dir == FieldDir::In) {
+    auto it = w.inputBuffers.find(key);
+    if (it != w.inputBuffers.end())
+      return ir::Ref{it->second, 0};
+  }
+  std::uint32_t bytes = std::uint32_t(tensor.numElements() * tensor.elementType().getSize());
+  // An edge buffer lives from the exchange that fills it to the one that drains it: other compute sets' buffers
+  // and temporaries can use the same memory at other times.
+  ir::BufferId buf = newBuffer(t, bytes, 8, "edge buffer", what, ir::Lifetime::Dataflow);
+  ir::Access whole{buf, 0, bytes};
+  if (dir != FieldDir::Out) {
+    for (const Piece &p : ps)
+      w.pre.push_back(ir::Transfer{p.at, {buf, std::uint32_t(p.offset)}, p.len});
+    fx.reads.push_back(whole);
+  }
+  if (dir != FieldDir::In) {
+    for (const Piece &p : ps)
+      w.post.push_back(ir::Transfer{{buf, std::uint32_t(p.offset)}, p.at, p.len});
+    fx.writes.push_back(whole);
+  }
+  if (dir == FieldDir::In)
+    w.inputBuffers[key] = buf;
+  return ir::Ref{buf, 0};
+}
+
+void Lowering::checkEdgeType(const Vertex &v, unsigned vid, const FieldInfo &f, const Tensor &t) const {
+  Type want = typeForCName(f.elemTypeName, f.elemSize);
+  if (want != t.elementType())
+    throw graph_program_compilation_error(
+        "vertex " + std::to_string(vid) + " (" + v.type + "): field '" + f.name + "' holds " + f.elemTypeName +
+        " but is connected to a " + t.elementType().toString() + " tensor " + describe(t) +
+        "; connect a tensor of the field's type or change the codelet");
+  if (f.kind == FieldKind::Scalar && t.numElements() != 1)
+    throw graph_program_compilation_error(
+        "vertex " + std::to_string(vid) + " (" + v.type + "): scalar field '" + f.name + "' is connected to " +
+        std::to_string(t.numElements()) + " elements (" + describe(t) +
+        "); connect one element (t[i]) or make the field a Vector");
+}
+
+std::string Lowering::unknownField(const Vertex &v, const VertexClass &vc, const std::string &name) const {
+  std::string fields;
+  for (const auto &[n, f] : vc.fields)
+    fields += (fields.empty() ? "" : ", ") + n;
+  return "vertex type '" + v.type + "' has no field '" + name + "' (its fields: " + fields + ")";
+}
+
+std::string Lowering::unconnected(const Vertex &v, unsigned vid, const std::string &name, bool list) const {
+  return "vertex " + std::to_string(vid) + " (" + v.type + ") in compute set '" + g_.computeSets[v.computeSet].name +
+         "': field '" + name + "' is not connected; " +
+         (list ? "call graph.setFieldSize(v[\"" + name + "\"], n) and graph.connect(v[\"" + name + "\"][i], t)"
+               : "call graph.connect(v[\"" + name + "\"], tensor) or pass {\"" + name + "\", tensor} to addVertex");
+}
+
+ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
+  const Vertex &v = g_.vertices[vid];
+  const VertexClass &vc = g_.vertexClass(vid);
+  std::uint32_t t = v.tile;
+  ir::BufferId state = newBuffer(t, std::max<std::uint32_t>(vc.stateSize, 4), 4, "vertex state", v.type);
+  ir::initialise(buffer(state));
+  for (const auto &[name, t2] : v.edges)
+    if (!vc.fields.count(name))
+      throw graph_connection_error(unknownField(v, vc, name));
+  for (const auto &[name, items] : v.lists)
+    if (!vc.fields.count(name))
+      throw graph_connection_error(unknownField(v, vc, name));
+  for (const auto &[name, f] : vc.fields) {
+    std::string what = v.type + "." + name;
+    if (f.kind == FieldKind::Plain) {
+      auto it = v.plain.find(name);
+      if (it != v.plain.end()) {
+        if (it->second.size() != f.size)
+          throw graph_connection_error("vertex " + std::to_string(vid) + " (" + v.type + "): field '" + name +
+                                       "' is " + std::to_string(f.size) + " bytes but setInitialValue gave " +
+                                       std::to_string(it->second.size()));
+        ir::putBytes(buffer(state), f.offset, it->second.data(), it->second.size());
+      }
+      continue;
+    }
+    if (f.kind == FieldKind::List) {
+      auto it = v.lists.find(name);
+      if (it == v.lists.end())
+        throw graph_connection_error(unconnected(v, vid, name, true));
+      const auto &items = it->second;
+      ir::BufferId arr = newBuffer(t, std::max<std::uint32_t>(kListItemSize * std::uint32_t(items.size()), 4), 4,
+                                   "vertex state", what);
+      ir::initialise(buffer(arr));
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].valid())
+          throw graph_connection_error(unconnected(v, vid, name + "[" + std::to_string(i) + "]", true));
+        checkEdgeType(v, vid, f, items[i]);
+        std::uint32_t item = kListItemSize * std::uint32_t(i);
+        ir::Ref at = edgeAddress(t, items[i], f.dir, w, fx, what);
+        if (at.buf != ir::kNoBuffer)
+          ir::putAddr(buffer(arr), item + kEdgePointerOffset, at);
+        ir::put32(buffer(arr), item + kEdgeSizeOffset, std::uint32_t(items[i].numElements()));
+        ++m_.numEdges;
+      }
+      ir::putAddr(buffer(state), f.offset + kEdgePointerOffset, ir::Ref{arr, 0});
+      ir::put32(buffer(state), f.offset + kEdgeSizeOffset, std::uint32_t(items.size()));
+      continue;
+    }
+    auto it = v.edges.find(name);
+    if (it == v.edges.end())
+      throw graph_connection_error(unconnected(v, vid, name, false));
+    checkEdgeType(v, vid, f, it->second);
+    ir::Ref at = edgeAddress(t, it->second, f.dir, w, fx, what);
+    if (at.buf != ir::kNoBuffer)
+      ir::putAddr(buffer(state), f.offset + kEdgePointerOffset, at);
+    if (f.kind == FieldKind::Vector)
+      ir::put32(buffer(state), f.offset + kEdgeSizeOffset, std::uint32_t(it->second.numElements()));
+    ++m_.numEdges;
+  }
+  return state;
+}
+
+void Lowering::lowerExecute(unsigned cs, ir::Body &out) {
+  auto plan = executePlans_.find(cs);
+  if (plan == executePlans_.end()) {
+    // First use: place the vertex states and edge buffers once; later Executes of the same compute set reuse them.
+    const ComputeSetInfo &info = g_.computeSets[cs];
+    EdgeWork w;
+    ExecutePlan p;
+    p.execute.computeSet = cs;
+    p.execute.name = info.name;
+    p.execute.numVertices = info.vertices.size();
+    std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, ir::BufferId>>> perTile;
+    for (unsigned vid : info.vertices) {
+      ir::BufferId state = placeVertex(vid, w, p.execute.effects);
+      const VertexClass &vc = g_.vertexClass(vid);
+      auto sym = image_.symbols.find(vc.entrySymbol);
+      if (sym == image_.symbols.end())
+        throw graph_program_compilation_error("vertex type '" + vc.name + "' has no entry point in the tile "
+                                              "image; re-add its codelets");
+      perTile[g_.vertices[vid].tile].emplace_back(sym->second, state);
+    }
+    for (const auto &[t, entries] : perTile) {
+      ir::BufferId table = newBuffer(
+          t, IPU_LIST_HEADER_SIZE + IPU_VERTEX_ENTRY_SIZE * std::uint32_t(entries.size()), 4, "compute set table",
+          info.name);
+      ir::Buffer &b = buffer(table);
+      ir::put32(b, IPU_LIST_HEADER_COUNT_OFFSET, std::uint32_t(entries.size()));
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        std::uint32_t e = IPU_LIST_HEADER_SIZE + IPU_VERTEX_ENTRY_SIZE * std::uint32_t(i);
+        ir::put32(b, e + IPU_VERTEX_ENTRY_ENTRY_OFFSET, entries[i].first);
+        ir::putAddr(b, e + IPU_VERTEX_ENTRY_STATE_OFFSET, ir::Ref{entries[i].second, 0});
+      }
+      p.execute.tables[t] = table;
+    }
+    exchange(w.pre, p.pre, "inputs of " + info.name);
+    exchange(w.post, p.post, "outputs of " + info.name);
+    plan = executePlans_.emplace(cs, std::move(p)).first;
+  }
+  const ExecutePlan &p = plan->second;
+  out.insert(out.end(), p.pre.begin(), p.pre.end());
+  out.push_back(p.execute);
+  out.insert(out.end(), p.post.begin(), p.post.end());
+}
+
+} // namespace poplar::detail::lower

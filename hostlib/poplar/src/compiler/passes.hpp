@@ -1,0 +1,63 @@
+// Internal: the passes after lowering, in the order the compiler runs them (compile.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../tile_link.hpp"
+#include "ir.hpp"
+
+namespace poplar::detail {
+struct CompiledGraph;
+}
+
+namespace poplar::detail::ir {
+
+/// instrument.cpp: a cycle stamp at the start of each program and after each of its top-level steps, on tile
+/// `m.instrumentTile`, through the vertex entry `stampEntry`. Returns, per program, the stamp slots in order.
+std::vector<std::vector<BufferId>> instrument(Module &m, std::uint32_t stampEntry);
+
+/// Per program, the line ranges (listSteps indices) of each top-level step, in program order.
+std::vector<std::vector<std::pair<std::size_t, std::size_t>>> topLevelSteps(const Module &m);
+
+/// liveness.cpp: when each buffer is in use.
+struct Liveness {
+  /// Per buffer: true when it must keep its memory for the whole run (Program lifetime, or a Dataflow buffer whose
+  /// value is needed at the start of some program, so it survives between runs).
+  std::vector<bool> wholeRun;
+  /// Per program, per buffer: the first and last line (listSteps index) at which it is in use; first > last when
+  /// the program does not use it.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> ranges;
+  /// Per program, per line: bytes of tile memory in use, all tiles (whole-run buffers included).
+  std::vector<std::vector<std::uint64_t>> liveBytes;
+
+  /// True when buffers `a` and `b` are in use at the same time somewhere (so they cannot share memory).
+  bool overlap(BufferId a, BufferId b) const;
+};
+Liveness analyseLiveness(const Module &m);
+/// The same shape with every buffer whole-run: no memory is shared (the plain bump layout, for comparison).
+Liveness everythingLive(const Module &m);
+
+/// encode.cpp, first half: reserves one control-program buffer per program and tile (sized by a dry run of the
+/// encoder, whose output does not depend on addresses). Returns [program][tile index] buffer ids.
+std::vector<std::vector<BufferId>> reserveControlPrograms(Module &m);
+
+/// layout.cpp: an address for every buffer, first fit in creation order, sharing memory between buffers that
+/// are never in use at the same time. Throws graph_memory_allocation_error when a tile overflows.
+struct Layout {
+  std::vector<std::uint32_t> addr; ///< per buffer
+  std::map<std::uint32_t, std::uint32_t> top; ///< per tile: end of the highest buffer
+};
+Layout layOut(const Module &m, const Liveness &live, const LinkedImage &image, const ipu_board &board);
+
+/// encode.cpp, second half: control programs and tile bytes with every address resolved.
+void encode(const Module &m, const Layout &layout, const std::vector<std::vector<BufferId>> &controlPrograms,
+            const LinkedImage &image, CompiledGraph &out);
+
+/// dump.cpp: the intermediate form after layout as text (debug.dumpCompiledGraph), addresses relative to the
+/// start of the free data region so that the dump does not change with the size of the tile runtime.
+std::string dump(const Module &m, const Layout &layout, const Liveness &live, const LinkedImage &image);
+
+} // namespace poplar::detail::ir

@@ -1,0 +1,154 @@
+// Internal: lowering, part 1: which tiles take part, one buffer per variable and tile, host handles and streams.
+#include <algorithm>
+
+#include "lower.hpp"
+#include "poplar/exceptions.hpp"
+#include "../program_node.hpp"
+
+namespace poplar::detail::lower {
+
+using program::detail::Kind;
+using program::detail::Node;
+
+namespace {
+// Host buffers of streams sit at these device addresses, one 4 KiB guard page apart (the runtime maps them).
+constexpr std::uint32_t kStreamDevBase = 0x20000000u;
+constexpr std::uint32_t kPage = 4096;
+} // namespace
+
+ir::BufferId Lowering::newBuffer(std::uint32_t tile, std::uint32_t size, std::uint32_t align,
+                                 const std::string &category, const std::string &name, ir::Lifetime life) {
+  ir::Buffer b;
+  b.tile = tile;
+  b.size = size;
+  b.align = align;
+  b.category = category;
+  b.name = name;
+  b.lifetime = life;
+  return m_.add(std::move(b));
+}
+
+void Lowering::usedComputeSets(const Node &n, std::set<unsigned> &out) const {
+  if (n.kind == Kind::Execute)
+    out.insert(n.cs.getId());
+  for (const auto &c : n.children)
+    usedComputeSets(*c, out);
+}
+
+void Lowering::collectTiles(const std::vector<program::Program> &programs) {
+  for (const auto &v : g_.vars)
+    v.mapping.forEach([&](std::size_t, std::size_t, unsigned tile) {
+      if (tile != kUnmapped)
+        tiles_.insert(tile);
+    });
+  std::set<unsigned> used;
+  for (const auto &p : programs)
+    usedComputeSets(*p.node(), used);
+  for (unsigned cs : used)
+    for (unsigned v : g_.computeSets[cs].vertices) {
+      const Vertex &vx = g_.vertices[v];
+      if (vx.tile == kUnmapped)
+        throw graph_program_compilation_error(
+            "vertex " + std::to_string(v) + " (" + vx.type + ") in compute set '" + g_.computeSets[cs].name +
+            "' is not mapped to a tile: call graph.setTileMapping(vertex, tile)");
+      tiles_.insert(vx.tile);
+    }
+  if (tiles_.empty())
+    tiles_.insert(0);
+  m_.tiles.assign(tiles_.begin(), tiles_.end());
+}
+
+void Lowering::placeVariables() {
+  std::set<unsigned> hostVisible;
+  for (const auto &[name, h] : g_.handles)
+    for (const auto &r : h.tensor.regions())
+      hostVisible.insert(r.var);
+  segs_.resize(g_.vars.size());
+  for (unsigned vi = 0; vi < g_.vars.size(); ++vi) {
+    const Variable &v = g_.vars[vi];
+    std::uint32_t es = std::uint32_t(v.type.getSize());
+    std::map<std::uint32_t, std::size_t> perTile;
+    std::vector<VarSeg> &segs = segs_[vi];
+    v.mapping.forEach([&](std::size_t b, std::size_t e, unsigned t) {
+      if (t == kUnmapped)
+        throw graph_program_compilation_error(
+            std::string(v.constant ? "constant" : "variable") + " '" + v.name + "' has elements [" +
+            std::to_string(b) + ", " + std::to_string(e) + ") not mapped to any tile: call "
+            "graph.setTileMapping on them (every element of every tensor needs a tile)");
+      perTile[t] += e - b;
+      segs.push_back(VarSeg{b, e, t, {}});
+    });
+    // The host reads and writes handles between runs, and constants are loaded once: both keep their memory for
+    // the whole run. Other variables share memory with those not in use at the same time.
+    ir::Lifetime life = v.constant || hostVisible.count(vi) ? ir::Lifetime::Program : ir::Lifetime::Dataflow;
+    std::map<std::uint32_t, ir::Ref> next;
+    for (const auto &[t, n] : perTile) {
+      ir::BufferId id = newBuffer(t, std::uint32_t(n * es), std::max<std::uint32_t>(4, es),
+                                  v.constant ? "constant" : "variable", v.name, life);
+      m_.buffers[id].variable = int(vi);
+      next[t] = ir::Ref{id, 0};
+    }
+    for (auto &s : segs) {
+      ir::Ref &at = next[s.tile];
+      s.at = at;
+      std::uint32_t len = std::uint32_t((s.end - s.begin) * es);
+      if (v.constant)
+        ir::putBytes(m_.buffers[at.buf], at.offset, v.init.data() + s.begin * es, len);
+      at.offset += len;
+    }
+  }
+}
+
+std::vector<Piece> Lowering::pieces(const Tensor &t) const {
+  std::vector<Piece> out;
+  std::size_t es = t.elementType().getSize(), offset = 0;
+  for (const auto &r : t.regions()) {
+    const auto &segs = segs_[r.var];
+    auto it = std::upper_bound(segs.begin(), segs.end(), r.begin,
+                               [](std::size_t x, const VarSeg &s) { return x < s.begin; });
+    --it;
+    std::size_t pos = r.begin;
+    while (pos < r.end) {
+      std::size_t hi = std::min(r.end, it->end);
+      ir::Ref at{it->at.buf, it->at.offset + std::uint32_t((pos - it->begin) * es)};
+      std::uint32_t len = std::uint32_t((hi - pos) * es);
+      Piece *last = out.empty() ? nullptr : &out.back();
+      if (last && last->at.buf == at.buf && last->at.offset + last->len == at.offset)
+        last->len += len;
+      else
+        out.push_back(Piece{it->tile, at, len, offset});
+      offset += len;
+      pos = hi;
+      ++it;
+    }
+  }
+  return out;
+}
+
+void Lowering::placeHandles() {
+  for (const auto &[name, h] : g_.handles) {
+    ir::HostHandle hh;
+    hh.write = h.write;
+    hh.bytes = h.tensor.numElements() * h.tensor.elementType().getSize();
+    for (const Piece &p : pieces(h.tensor))
+      hh.pieces.push_back(ir::HostHandle::Piece{p.at, p.len, p.offset});
+    m_.handles[name] = hh;
+  }
+}
+
+void Lowering::placeStreams() {
+  std::uint32_t dev = kStreamDevBase;
+  for (unsigned i = 0; i < g_.streams.size(); ++i) {
+    const StreamInfo &s = g_.streams[i];
+    ir::Stream st;
+    st.name = s.name;
+    st.id = i + 1;
+    st.toDevice = s.direction == DataStreamType::HostToDeviceFIFO;
+    st.bytes = s.numElements * s.type.getSize();
+    st.devAddr = dev;
+    dev += std::uint32_t((st.bytes + kPage - 1) / kPage * kPage + kPage);
+    m_.streams.push_back(st);
+  }
+}
+
+} // namespace poplar::detail::lower
