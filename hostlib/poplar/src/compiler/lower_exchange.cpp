@@ -67,7 +67,8 @@ ir::Predicate Lowering::consensus(const Tensor &pred, ir::Body &out, const std::
   result.width = std::uint32_t(pred.elementType().getSize());
   std::vector<ir::Transfer> xs;
   for (std::uint32_t t : m_.tiles) {
-    ir::BufferId slot = newBuffer(t, 4, 4, "predicate copy", what, ir::Lifetime::Dataflow);
+    // The slot is exactly the predicate's size, so the exchange overwrites all of it and liveness sees it die.
+    ir::BufferId slot = newBuffer(t, p[0].len, 4, "predicate copy", what, ir::Lifetime::Dataflow);
     result.slots[t] = slot;
     xs.push_back(ir::Transfer{p[0].at, {slot, 0}, p[0].len});
   }
