@@ -56,6 +56,13 @@ else
   echo "not built: ipu-demo"
 fi
 
+section "Poplar compiler: tutorial 7 on ipu2, compile time and peak tile memory with and without liveness sharing (issue 12)"
+if [ -x "$bin/ipu-demo" ]; then
+  "$root/bench/compile_memory.sh" "$bin" 5 || { echo "FAIL: compile_memory"; status=1; }
+else
+  echo "not built: ipu-demo"
+fi
+
 section "QEMU card: randomized MMIO/DMA harness under the ASan QEMU, 5000 iterations (issue 8)"
 run bench_qemu_card "$bin/bench_qemu_card"
 
