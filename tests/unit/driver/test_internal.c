@@ -274,6 +274,8 @@ static pid_t hold_in_child(const char *slot, int hold_ms, int release[2])
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
+        /* Only the parent writes `release`: its exit (a failed test) ends the wait. */
+        close(release[1]);
         struct ipudrv_node node = {.transport = "vfio"};
         snprintf(node.location, sizeof node.location, "%s", slot);
         int fd = -1, pid = 0;

@@ -211,6 +211,8 @@ static void test_two_processes_each_create_a_model_card(void **state)
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
+        /* Only the parent writes to_child: its exit (a failed test) ends the wait. */
+        close(to_child[1]);
         struct ipudrv_open_params p = tiny_params();
         ipudrv_device *dev = NULL;
         char c = ipudrv_open_with(&p, &dev) == 0 ? 'y' : 'n';
