@@ -99,11 +99,11 @@ static int probe_card(ipudrv_device *dev)
     if ((rc = ipudrv_rd(dev, IPU_REG_ID, &magic)) || (rc = ipudrv_rd(dev, IPU_REG_VERSION, &version)))
         return rc;
     if (magic != IPU_REG_ID_RESET_VALUE)
-        return ipudrv_fail(dev, -EIO, "device %u (%s) answers ID 0x%08x instead of 0x%08x ('IPU1'): not an ipu-emu "
-                           "card, or it is gone", dev->node.id, dev->node.location, magic, IPU_REG_ID_RESET_VALUE);
+        return ipudrv_fail(dev, -EIO, "%s (%s) answers ID 0x%08x instead of 0x%08x ('IPU1'): not an ipu-emu "
+                           "card, or it is gone", dev->node.label, dev->node.location, magic, IPU_REG_ID_RESET_VALUE);
     if ((version & IPU_REG_VERSION_MAJOR_MASK) >> IPU_REG_VERSION_MAJOR_SHIFT != IPU_CONTRACT_VERSION_MAJOR)
-        return ipudrv_fail(dev, -EIO, "device %u speaks contract version %u.x; this driver needs %u.x: update the "
-                           "driver or the card", dev->node.id, version >> 16, IPU_CONTRACT_VERSION_MAJOR);
+        return ipudrv_fail(dev, -EIO, "%s speaks contract version %u.x; this driver needs %u.x: update the "
+                           "driver or the card", dev->node.label, version >> 16, IPU_CONTRACT_VERSION_MAJOR);
     if ((rc = ipudrv_rd(dev, IPU_REG_NUM_TILES, &dev->num_tiles)) ||
         (rc = ipudrv_rd(dev, IPU_REG_TILE_MEM_BYTES, &dev->tile_mem_bytes)) ||
         (rc = ipudrv_rd(dev, IPU_REG_NUM_WORKERS, &dev->num_workers)) ||
@@ -112,8 +112,8 @@ static int probe_card(ipudrv_device *dev)
     if (dev->xlat_entries > IPU_REG_XLAT_COUNT)
         dev->xlat_entries = IPU_REG_XLAT_COUNT;
     if (dev->num_tiles == 0 || dev->tile_mem_bytes == 0 || dev->tile_mem_bytes > IPU_TILE_SRAM_MAX_BYTES)
-        return ipudrv_fail(dev, -EIO, "device %u reports %u tiles of %u bytes; the card is misconfigured",
-                           dev->node.id, dev->num_tiles, dev->tile_mem_bytes);
+        return ipudrv_fail(dev, -EIO, "%s reports %u tiles of %u bytes; the card is misconfigured",
+                           dev->node.label, dev->num_tiles, dev->tile_mem_bytes);
     /* Stale entries would point at another process's memory: start empty. */
     if ((rc = ipudrv_xlat_clear_card(dev)))
         return rc;
@@ -121,40 +121,37 @@ static int probe_card(ipudrv_device *dev)
                                                 IPU_REG_IRQ_STATUS_ERROR_MASK | IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
 }
 
-static int attach(ipudrv_device *dev, unsigned id)
+/* Attaches dev to the card that `params` describe; dev->node.id and label are set. */
+static int attach(ipudrv_device *dev, const struct ipudrv_open_params *params)
 {
-    int rc = find_node(id, &dev->node);
+    int has_board = 0;
+    unsigned policy = IPUDRV_LOCK_TRY;
+    int rc = ipudrv_params_resolve(params, &dev->node, &dev->board, &has_board, &policy);
     if (rc)
         return rc;
+    if (dev->node.id == IPUDRV_ID_NONE)
+        snprintf(dev->node.label, sizeof dev->node.label, "card %s", dev->node.location);
+    const char *label = dev->node.label;
     const struct ipudrv_transport_ops *ops = ipudrv_transport_find(dev->node.transport);
-    if (!ops)
-        return ipudrv_fail(NULL, -ENOTSUP, "device %u uses the '%s' transport, which this build of libipudrv does "
-                           "not have; use model or vfio", id, dev->node.transport);
     int pid = 0;
     char cmd[IPUDRV_NAME_MAX] = "";
-    rc = ipudrv_lock_acquire(&dev->node, &dev->lock_fd, &pid, cmd, sizeof cmd);
+    rc = ipudrv_lock_acquire(&dev->node, policy, &dev->lock_fd, &pid, cmd, sizeof cmd);
     if (rc == -EBUSY) {
         if (pid > 0)
-            return ipudrv_fail(NULL, rc, "device %u is in use by PID %d (%s)%s; close it or wait", id, pid, cmd,
+            return ipudrv_fail(NULL, rc, "%s is in use by PID %d (%s)%s; close it or wait", label, pid, cmd,
                                pid == (int)getpid() ? ", this process: another handle" : "");
-        return ipudrv_fail(NULL, rc, "device %u is in use by another process; close it or wait", id);
+        return ipudrv_fail(NULL, rc, "%s is in use by another process; close it or wait", label);
     }
     if (rc) {
-        char path[600] = "";
+        char path[768] = "";
         ipudrv_lock_path(&dev->node, path, sizeof path);
-        return ipudrv_fail(NULL, rc, "cannot create the lock file %s for device %u (%s); set IPU_EMU_LOCK_DIR "
-                           "to a writable directory", path, id, ipudrv_strerror(rc));
+        return ipudrv_fail(NULL, rc, "cannot create the lock file %s for %s (%s); set IPU_EMU_LOCK_DIR to a "
+                           "writable directory", path, label, ipudrv_strerror(rc));
     }
-    const struct ipu_board *board = NULL;
-    if (dev->node.board[0]) {
-        char err[512];
-        if ((rc = ipu_board_load(dev->node.board, &dev->board, err, sizeof err)))
-            return ipudrv_fail(NULL, rc, "device %u: %s", id, err);
-        board = &dev->board;
-    }
+    const struct ipu_board *board = has_board ? &dev->board : NULL;
     char err[512] = "";
     if ((rc = ops->open(&dev->node, board, &dev->t, err, sizeof err)))
-        return ipudrv_fail(NULL, rc, "device %u (%s): %s", id, dev->node.location, err);
+        return ipudrv_fail(NULL, rc, "%s (%s): %s", label, dev->node.location, err);
     if ((rc = probe_card(dev)))
         return ipudrv_fail(NULL, rc, "%s", dev->last_error ? dev->last_error : "probe failed");
     if (!board)
@@ -174,19 +171,21 @@ static void destroy(ipudrv_device *dev)
     free(dev);
 }
 
-int ipudrv_open(unsigned id, unsigned flags, ipudrv_device **out)
+/* The one open path: ipudrv_open and ipudrv_open_with differ only in how
+ * the card is named in messages and in ipudrv_get_info. */
+static int open_card(unsigned id, const struct ipudrv_open_params *params, ipudrv_device **out)
 {
-    if (!out)
-        return ipudrv_fail(NULL, -EINVAL, "ipudrv_open: out is NULL");
-    *out = NULL;
-    if (flags)
-        return ipudrv_fail(NULL, -EINVAL, "ipudrv_open: flags 0x%x are not defined; pass 0", flags);
     ipudrv_device *dev = calloc(1, sizeof *dev);
     if (!dev)
         return ipudrv_fail(NULL, -ENOMEM, "ipudrv_open: out of memory");
     dev->lock_fd = -1;
     pthread_mutex_init(&dev->mutex, NULL);
-    int rc = attach(dev, id);
+    dev->node.id = id;
+    if (id != IPUDRV_ID_NONE)
+        snprintf(dev->node.label, sizeof dev->node.label, "device %u", id);
+    else
+        snprintf(dev->node.label, sizeof dev->node.label, "ipudrv_open_with");
+    int rc = attach(dev, params);
     if (!rc && (rc = ipudrv_registry_add(dev)))
         ipudrv_fail(NULL, rc, "ipudrv_open: too many open handles in this process; close some");
     if (rc) {
@@ -195,6 +194,34 @@ int ipudrv_open(unsigned id, unsigned flags, ipudrv_device **out)
     }
     *out = dev;
     return 0;
+}
+
+int ipudrv_open(unsigned id, unsigned flags, ipudrv_device **out)
+{
+    if (!out)
+        return ipudrv_fail(NULL, -EINVAL, "ipudrv_open: out is NULL");
+    *out = NULL;
+    if (flags)
+        return ipudrv_fail(NULL, -EINVAL, "ipudrv_open: flags 0x%x are not defined; pass 0", flags);
+    struct ipudrv_node node;
+    int rc = find_node(id, &node);
+    if (rc)
+        return rc;
+    struct ipudrv_open_params params;
+    char err[512];
+    if ((rc = ipudrv_node_params(&node, &params, err, sizeof err)))
+        return ipudrv_fail(NULL, rc, "device %u: %s", id, err);
+    return open_card(id, &params, out);
+}
+
+int ipudrv_open_with(const struct ipudrv_open_params *params, ipudrv_device **out)
+{
+    if (!out)
+        return ipudrv_fail(NULL, -EINVAL, "ipudrv_open_with: out is NULL");
+    *out = NULL;
+    if (!params)
+        return ipudrv_fail(NULL, -EINVAL, "ipudrv_open_with: params is NULL; fill a struct ipudrv_open_params");
+    return open_card(IPUDRV_ID_NONE, params, out);
 }
 
 int ipudrv_close(ipudrv_device *dev)

@@ -150,3 +150,36 @@ int ipudrv_discover(struct ipudrv_node *out, size_t max, size_t *count, char *er
     /* IPU_EMU_PCI_ROOT lets tests point discovery at a fake sysfs tree. */
     return ipudrv_discover_at(getenv("IPU_EMU_DEVICES"), getenv("IPU_EMU_PCI_ROOT"), out, max, count, err, err_len);
 }
+
+/* A simulated card's knob from the environment: unset or empty is 0. */
+static int env_unsigned(const char *name, unsigned max, unsigned *value, char *err, size_t err_len)
+{
+    const char *text = getenv(name);
+    *value = 0;
+    if (!text || !*text)
+        return 0;
+    char *end = NULL;
+    unsigned long v = strtoul(text, &end, 10);
+    if (*end || !isdigit((unsigned char)text[0]) || v > max) {
+        snprintf(err, err_len, "%s='%s': expected a number from 0 to %u; unset it for the default", name, text, max);
+        return -EINVAL;
+    }
+    *value = (unsigned)v;
+    return 0;
+}
+
+int ipudrv_node_params(const struct ipudrv_node *node, struct ipudrv_open_params *p, char *err, size_t err_len)
+{
+    memset(p, 0, sizeof *p);
+    p->size = sizeof *p;
+    p->transport = node->transport;
+    p->lock_policy = IPUDRV_LOCK_TRY;
+    if (ipudrv_transport_is_shared(node->transport)) {
+        p->location = node->location;
+        return 0;
+    }
+    p->board = node->board;
+    const char *trace = getenv("IPU_EMU_TRACE");
+    p->trace = trace && *trace && strcmp(trace, "0") != 0;
+    return env_unsigned("IPU_EMU_HOST_THREADS", IPUDRV_HOST_THREADS_MAX, &p->host_threads, err, err_len);
+}

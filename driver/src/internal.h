@@ -12,12 +12,20 @@
 #include "ipudrv/ipudrv.h"
 #include "transport.h"
 
-/* One card found by discovery. */
+/* One card, resolved from ipudrv_open_params (or found by discovery, which
+ * describes its cards the same way). */
 struct ipudrv_node {
-    unsigned id;
+    unsigned id;                         /* discovery id, IPUDRV_ID_NONE when opened by parameters */
     char transport[IPUDRV_NAME_MAX];
     char board[IPUDRV_BOARD_SPEC_MAX];   /* board name or path (simulated cards) */
     char location[IPUDRV_LOCATION_MAX];  /* "model:tiny" or the PCI slot */
+    char label[IPUDRV_LOCATION_MAX + 8]; /* how messages name the card: "device 3" or "card model:tiny" */
+    /* Simulated cards' debugging knobs, from ipudrv_open_params (ipudrv_open
+     * fills them from IPU_EMU_HOST_THREADS / IPU_EMU_TRACE). To be wired:
+     * transport_backend.c still reads those variables itself and should take
+     * these fields into struct ipu_backend_options instead. */
+    unsigned host_threads;
+    int trace;
 };
 
 struct ipudrv_buffer {
@@ -77,13 +85,27 @@ int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_
                        size_t *count, char *err, size_t err_len);
 int ipudrv_discover(struct ipudrv_node *out, size_t max, size_t *count, char *err, size_t err_len);
 int ipudrv_pci_slot_matches(const char *pci_root, const char *slot);
+/* The open parameters of a discovered card: its transport, board or location,
+ * and for simulated cards IPU_EMU_HOST_THREADS and IPU_EMU_TRACE. p points
+ * into node. Returns 0, or -EINVAL with a message naming a bad variable. */
+int ipudrv_node_params(const struct ipudrv_node *node, struct ipudrv_open_params *p, char *err, size_t err_len);
 
-/* lock.c: exclusive attach through a lock file per card: device-<id>.lock
- * for simulated cards, pci-<slot>.lock for PCI cards (whose id depends on how
- * many simulated cards a process names). */
-int ipudrv_lock_acquire(const struct ipudrv_node *node, int *fd, int *holder_pid, char *holder_cmd, size_t cmd_len);
+/* open_params.c: checks every field of `params` and resolves them into *node
+ * (whose id and label the caller has set) and, for simulated cards, the board
+ * the card is created from (*has_board = 1). Fails through ipudrv_fail. */
+int ipudrv_params_resolve(const struct ipudrv_open_params *params, struct ipudrv_node *node, struct ipu_board *board,
+                          int *has_board, unsigned *lock_policy);
+
+/* lock.c: exclusive attach of shared cards through a lock file keyed by what
+ * identifies the card: pci-<slot>.lock for vfio, <transport>-<location>.lock
+ * for later shared transports. Simulated cards (model, rtl) are private to
+ * their process and take no lock: acquire sets *fd = -1, query reports free. */
+int ipudrv_transport_is_shared(const char *transport);
+int ipudrv_lock_acquire(const struct ipudrv_node *node, unsigned policy, int *fd, int *holder_pid, char *holder_cmd,
+                        size_t cmd_len);
 int ipudrv_lock_query(const struct ipudrv_node *node, int *holder_pid, char *holder_cmd, size_t cmd_len);
 void ipudrv_lock_release(int fd);
+/* Returns 0, or -EINVAL for a private card (no lock), or the lock directory's error. */
 int ipudrv_lock_path(const struct ipudrv_node *node, char *buf, size_t len);
 
 /* regs.c: register helpers on a locked device. */

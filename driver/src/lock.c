@@ -1,5 +1,9 @@
-/* Exclusive attach: one lock file per device id holding flock() and the PID
- * and command of the holder, so that others can say who has the card. */
+/* Exclusive attach of shared cards: one lock file per card, keyed by what
+ * identifies the card (not by its position in a discovery list, which differs
+ * between processes), holding flock() and the PID and command of the holder,
+ * so that others can say who has the card. Simulated cards are created inside
+ * the process that opens them: nothing is shared, so nothing is locked. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,16 +27,40 @@ static int lock_dir(char *buf, size_t len)
     return 0;
 }
 
+int ipudrv_transport_is_shared(const char *transport)
+{
+    /* Everything not simulated in-process is a card other processes can
+     * reach too (vfio now; usb or socket later): lock unless known private. */
+    return strcmp(transport, "model") != 0 && strcmp(transport, "rtl") != 0;
+}
+
+/* Copies a location into a file name: characters other than letters, digits
+ * and ".:-" become '_', so that "/dev/ttyUSB0" cannot leave the directory. */
+static void file_name_part(const char *src, char *dst, size_t len)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < len; i++) {
+        char c = src[i];
+        int ok = isalnum((unsigned char)c) || c == '.' || c == ':' || c == '-';
+        dst[i] = ok ? c : '_';
+    }
+    dst[i] = '\0';
+}
+
 int ipudrv_lock_path(const struct ipudrv_node *node, char *buf, size_t len)
 {
+    if (!ipudrv_transport_is_shared(node->transport))
+        return -EINVAL;
     char dir[512];
     int rc = lock_dir(dir, sizeof dir);
     if (rc)
         return rc;
-    if (strcmp(node->transport, "vfio") == 0 && !strchr(node->location, '/'))
-        snprintf(buf, len, "%s/pci-%.64s.lock", dir, node->location);
+    char where[96];
+    file_name_part(node->location, where, sizeof where);
+    if (strcmp(node->transport, "vfio") == 0)
+        snprintf(buf, len, "%s/pci-%s.lock", dir, where);
     else
-        snprintf(buf, len, "%s/device-%u.lock", dir, node->id);
+        snprintf(buf, len, "%s/%.31s-%s.lock", dir, node->transport, where);
     return 0;
 }
 
@@ -61,16 +89,24 @@ static void own_command(char *buf, size_t len)
     fclose(f);
 }
 
-int ipudrv_lock_acquire(const struct ipudrv_node *node, int *fd_out, int *holder_pid, char *holder_cmd, size_t cmd_len)
+int ipudrv_lock_acquire(const struct ipudrv_node *node, unsigned policy, int *fd_out, int *holder_pid,
+                        char *holder_cmd, size_t cmd_len)
 {
-    char path[600];
+    *fd_out = -1;
+    if (!ipudrv_transport_is_shared(node->transport))
+        return 0;
+    char path[768];
     int rc = ipudrv_lock_path(node, path, sizeof path);
     if (rc)
         return rc;
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return -errno;
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    /* flock() belongs to the open file description: a second open() of the
+     * same file in this process conflicts too, so a card is attached once. */
+    while ((rc = flock(fd, policy == IPUDRV_LOCK_WAIT ? LOCK_EX : LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {
+    }
+    if (rc != 0) {
         rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
         if (rc == -EBUSY)
             read_holder(fd, holder_pid, holder_cmd, cmd_len);
@@ -92,11 +128,11 @@ int ipudrv_lock_acquire(const struct ipudrv_node *node, int *fd_out, int *holder
 
 int ipudrv_lock_query(const struct ipudrv_node *node, int *holder_pid, char *holder_cmd, size_t cmd_len)
 {
-    char path[600];
+    char path[768];
     *holder_pid = 0;
     if (cmd_len)
         holder_cmd[0] = '\0';
-    if (ipudrv_lock_path(node, path, sizeof path))
+    if (!ipudrv_transport_is_shared(node->transport) || ipudrv_lock_path(node, path, sizeof path))
         return 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

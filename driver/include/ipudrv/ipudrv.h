@@ -7,7 +7,11 @@
  *
  * Device ids: simulated cards named by $IPU_EMU_DEVICES come first ("tiny,ipu2"
  * or "model:tiny,model:ipu2"; default "tiny"), numbered 0..n-1 in that order,
- * then PCI cards (1234:11e9, vfio transport) in sysfs order.
+ * then PCI cards (1234:11e9, vfio transport) in sysfs order. ipudrv_open_with
+ * opens a card from parameters instead (no environment, in-memory boards).
+ *
+ * Sharing: simulated cards (model, rtl) are private to the handle that
+ * created them; shared cards (vfio) are attached exclusively, machine-wide.
  *
  * Addresses: "tile addresses" are tile-local (SRAM starts at
  * IPU_TILE_SRAM_BASE); "device addresses" are the 32-bit addresses the card
@@ -66,8 +70,9 @@ struct ipudrv_device_desc {
     char board[IPUDRV_NAME_MAX];           /* board name; "" when only known once attached */
     char location[IPUDRV_LOCATION_MAX];    /* "model:tiny" or a PCI slot "0000:00:04.0" */
     int available;                         /* 1 if this build has the transport */
-    int holder_pid;                        /* PID of the process attached to it, 0 if free,
-                                              -1 if held by a process not yet identified */
+    int holder_pid;                        /* shared cards: PID of the process attached to it,
+                                              0 if free, -1 if held by a process not yet
+                                              identified; always 0 for simulated cards */
     char holder_command[IPUDRV_NAME_MAX];  /* that process's command name, "" if free */
 };
 
@@ -81,15 +86,72 @@ int ipudrv_describe(unsigned id, struct ipudrv_device_desc *out);
 
 /* ---- attach ------------------------------------------------------------- */
 
-/* Attaches exclusively to card `id` and sets *out. `flags` must be 0.
- * A model card is created fresh (reset state); a PCI card keeps its state
- * (tile status stays readable after a crashed run) but its translation table
- * is cleared. Returns 0, -ENODEV (no such id), -EBUSY (another handle or
- * process holds it: the message names the PID and command), -ENOTSUP
- * (transport not built in), -EACCES (no permission on the lock or VFIO
- * files), -ENOENT (board file missing), -EIO (the card does not answer),
- * -EINVAL (NULL out, bad flags), -ENOMEM. */
+/* Attaches to card `id` of the discovery list and sets *out: discovery turns
+ * the id into open parameters (transport, board, PCI slot, and
+ * $IPU_EMU_HOST_THREADS / $IPU_EMU_TRACE) and the card is opened exactly as by
+ * ipudrv_open_with. `flags` must be 0. A model card is created fresh (reset
+ * state); a PCI card keeps its state (tile status stays readable after a
+ * crashed run) but its translation table is cleared. Returns 0, -ENODEV (no
+ * such id), -EBUSY (a shared card that another handle or process holds: the
+ * message names the PID and command), -ENOTSUP (transport not built in),
+ * -EACCES (no permission on the lock or VFIO files), -ENOENT (board file
+ * missing), -EIO (the card does not answer), -EINVAL (NULL out, bad flags),
+ * -ENOMEM. */
 int ipudrv_open(unsigned id, unsigned flags, ipudrv_device **out);
+
+/* What to do when a shared card is held by another handle or process.
+ * Simulated cards (model, rtl) live inside the calling process: they are
+ * private to it, take no lock, and any number of them may be open at once. */
+#define IPUDRV_LOCK_TRY 0u  /* fail with -EBUSY at once (the default) */
+#define IPUDRV_LOCK_WAIT 1u /* block until the holder closes the card */
+
+/* The largest ipudrv_open_params.host_threads. */
+#define IPUDRV_HOST_THREADS_MAX 1024u
+
+/* The id that ipudrv_get_info reports for a card opened by ipudrv_open_with:
+ * such a card is not one of the discovery list. */
+#define IPUDRV_ID_NONE 0xffffffffu
+
+/* Everything that names and configures one card, for ipudrv_open_with. Zero
+ * (or NULL) fields take their defaults, so callers write
+ *   struct ipudrv_open_params p = {.size = sizeof p, .board = "tiny"};
+ * The library reads the struct and the strings only during the call. */
+struct ipudrv_open_params {
+    size_t size;                          /* sizeof(struct ipudrv_open_params) as the caller
+                                             was compiled: lets later versions add fields */
+    const char *transport;                /* "model", "rtl" (simulated, in this process) or
+                                             "vfio" (a PCI card); NULL: the board's own
+                                             `transport` key ("model" for most boards) */
+    const char *board;                    /* simulated cards: a board name ("tiny") or the
+                                             path of a board file; NULL with board_values */
+    const struct ipu_board *board_values; /* simulated cards: the board in memory (no file
+                                             is read or written); NULL with board */
+    const char *location;                 /* shared cards: what identifies the card, the PCI
+                                             slot "0000:00:04.0" for vfio; NULL otherwise */
+    unsigned lock_policy;                 /* IPUDRV_LOCK_TRY or IPUDRV_LOCK_WAIT */
+    unsigned host_threads;                /* simulated cards: host threads stepping tiles,
+                                             0 = one per core */
+    int trace;                            /* simulated cards: 1 prints a per-instruction
+                                             trace to stderr, 0 does not */
+};
+
+/* The smallest `size` ipudrv_open_with accepts: the first version of the struct. */
+#define IPUDRV_OPEN_PARAMS_SIZE_V1 (offsetof(struct ipudrv_open_params, trace) + sizeof(int))
+
+/* Opens the card that `params` describe and sets *out, without reading the
+ * environment for what the parameters say (the lock directory,
+ * $IPU_EMU_LOCK_DIR, and $IPU_EMU_PCI_ROOT still apply to shared cards). A
+ * simulated card is created fresh and belongs to this handle alone; a shared
+ * card (vfio) is attached exclusively, keyed by its location: a second open
+ * of the same location, from this or another process, gets -EBUSY (or waits,
+ * with IPUDRV_LOCK_WAIT). Every field is checked first; returns 0, -EINVAL
+ * (NULL params or out, size smaller than IPUDRV_OPEN_PARAMS_SIZE_V1, both or
+ * neither of board and board_values for a simulated card, a board or location
+ * where the transport takes none, bad lock_policy, trace not 0 or 1,
+ * host_threads above IPUDRV_HOST_THREADS_MAX, board_values that no card can have), -ENOTSUP
+ * (unknown transport, or a larger size whose extra bytes are not zero: fields
+ * this library does not know), and otherwise as ipudrv_open. */
+int ipudrv_open_with(const struct ipudrv_open_params *params, ipudrv_device **out);
 
 /* Detaches and frees every DMA buffer and mapping of the handle. Returns 0,
  * or -EBADF when `dev` is NULL, already closed or was never returned by

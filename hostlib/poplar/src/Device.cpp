@@ -1,12 +1,6 @@
 // Devices: attach and detach through the host runtime; IPU Model cards are private to the process.
 #include "poplar/Device.hpp"
 
-#include <unistd.h>
-
-#include <atomic>
-#include <cstdlib>
-#include <filesystem>
-
 #include "device_impl.hpp"
 #include "log.hpp"
 #include "poplar/exceptions.hpp"
@@ -16,57 +10,24 @@ namespace poplar {
 
 namespace detail {
 
-namespace {
-/// Sets an environment variable for the lifetime of the object, then restores it.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *name, const std::string &value) : name_(name) {
-    const char *old = std::getenv(name);
-    had_ = old != nullptr;
-    if (had_)
-      old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
-private:
-  const char *name_;
-  bool had_ = false;
-  std::string old_;
-};
-} // namespace
-
 bool DeviceImpl::attach() {
   if (dev)
     return true;
   try {
     if (model) {
-      // An IPU Model is a card of this process alone: the driver creates it from a board file named in
-      // IPU_EMU_DEVICES, and its exclusive-attach lock lives in a folder of this process so that several programs
-      // can each simulate their own card at once.
-      static std::atomic<unsigned> counter{0};
-      std::string board = writeBoardFile(target.values().board);
-      std::string lockDir = "/tmp/ipu-emu-model-" + std::to_string(::getuid()) + "-" + std::to_string(::getpid()) +
-                            "-" + std::to_string(counter++);
-      ScopedEnv devices("IPU_EMU_DEVICES", board);
-      ScopedEnv locks("IPU_EMU_LOCK_DIR", lockDir);
-      dev.reset(new ipu::runtime::Device(0));
-      std::error_code ec;
-      std::filesystem::remove_all(lockDir, ec);
+      // An IPU Model is a card of this process alone: the driver creates it from the target's board values in
+      // memory (no environment, no board file) and locks nothing, so any number of programs and threads can each
+      // simulate their own cards at once. The board's `transport` key picks model or rtl, as a named board would.
+      ipudrv_open_params params{};
+      params.size = sizeof params;
+      params.board_values = &target.values().board;
+      dev.reset(new ipu::runtime::Device(params));
     } else {
       dev.reset(new ipu::runtime::Device(driverId));
     }
-  } catch (const ipu::runtime::application_runtime_error &e) {
-    if (!model && std::string(e.what()).find("use") != std::string::npos) {
-      log(LogLevel::Warn, std::string("cannot attach to device ") + std::to_string(id) + ": " + e.what());
-      return false;
-    }
-    throw;
+  } catch (const ipu::runtime::device_busy_error &e) {
+    log(LogLevel::Warn, std::string("cannot attach to device ") + std::to_string(id) + ": " + e.what());
+    return false;
   }
   log(LogLevel::Info, "attached to " + dev->describe());
   return true;

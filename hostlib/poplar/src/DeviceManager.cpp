@@ -35,7 +35,9 @@ Device DeviceManager::getDevice(unsigned id, const OptionFlags &) const {
     d->model = false;
     d->driverId = id;
     d->id = id;
-    d->attach();
+    if (!d->attach())
+      throw poplar_error("device " + std::to_string(id) + " (" + desc.location + ") is held by another process, and "
+                         "a PCI card tells its board only once attached; wait for it (gc-info -l shows the holder)");
     v.board = d->dev->info().board;
   }
   d->target = Target(v);

@@ -32,19 +32,33 @@ void checkDriver(int rc, const std::string &call, const std::string &driverMessa
   }
 }
 
-Device::Device(unsigned id) : id_(id) {
-  const int rc = ipudrv_open(id, 0, &dev_);
+device_busy_error::device_busy_error(const std::string &message) : application_runtime_error(message) {}
+
+Device::Device(unsigned id) : id_(id), name_("device " + std::to_string(id)) {
+  finishOpen(ipudrv_open(id, 0, &dev_), "attach to device " + std::to_string(id));
+}
+
+Device::Device(const ipudrv_open_params &params) : id_(IPUDRV_ID_NONE) {
+  const char *what = params.board ? params.board : params.board_values ? params.board_values->name : params.location;
+  finishOpen(ipudrv_open_with(&params, &dev_), std::string("open card ") + (what ? what : "(unnamed)"));
+}
+
+void Device::finishOpen(int rc, const std::string &what) {
+  if (rc == -EBUSY)
+    throw device_busy_error(what + ": " + ipudrv_last_error(nullptr));
   if (rc == -EIO)
-    throw unrecoverable_runtime_error("attach to device " + std::to_string(id) + ": " + ipudrv_last_error(nullptr) +
+    throw unrecoverable_runtime_error(what + ": " + ipudrv_last_error(nullptr) +
                                       "; the card does not answer: check it with gc-info");
-  checkDriver(rc, "attach to device " + std::to_string(id), ipudrv_last_error(nullptr));
+  checkDriver(rc, what, ipudrv_last_error(nullptr));
   const int irc = ipudrv_get_info(dev_, &info_);
   if (irc != 0) {
     const std::string msg = ipudrv_last_error(dev_);
     ipudrv_close(dev_);
     dev_ = nullptr;
-    checkDriver(irc, "read the attributes of device " + std::to_string(id), msg);
+    checkDriver(irc, "read the attributes of " + what, msg);
   }
+  if (name_.empty())
+    name_ = std::string("card ") + info_.location;
 }
 
 Device::~Device() {
@@ -70,7 +84,7 @@ void Device::check(int rc, const std::string &call) const {
 }
 
 void Device::reset() {
-  check(ipudrv_reset(dev_), "reset device " + std::to_string(id_));
+  check(ipudrv_reset(dev_), "reset " + name_);
   ++resets_;
 }
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs one gc tool and compares its normalised output with a golden file.
-# Usage: run_golden.sh GOLDEN EXPECTED_EXIT [--hold DEVICE] -- TOOL ARGS...
+# Usage: run_golden.sh GOLDEN EXPECTED_EXIT [--hold PCI_SLOT] -- TOOL ARGS...
 # The output is stdout, then "[stderr]" and stderr when there is any, then
 # "[exit N]". PIDs, timings and column padding are normalised so that the
 # goldens are stable. UPDATE_GOLDENS=1 rewrites the golden instead.
@@ -21,9 +21,16 @@ export IPU_EMU_LOCK_DIR=$work/locks IPU_EMU_PCI_ROOT=/nonexistent IPU_EMU_DEVICE
 mkdir -p "$IPU_EMU_LOCK_DIR"
 
 if [ -n "$hold" ]; then
-    # Another process attached to the device, as libipudrv records it: a
-    # flock on the lock file, which holds "PID command".
-    lock=$IPU_EMU_LOCK_DIR/device-$hold.lock
+    # Another process attached to a shared card, as libipudrv records it: a
+    # flock on the card's lock file, which holds "PID command". Simulated
+    # cards are private to their process and have no lock, so the held card
+    # is a PCI card at slot $hold in a fake sysfs tree, and the only device
+    # (id 0).
+    mkdir -p "$work/pci/$hold"
+    echo 0x1234 > "$work/pci/$hold/vendor"
+    echo 0x11e9 > "$work/pci/$hold/device"
+    export IPU_EMU_PCI_ROOT=$work/pci IPU_EMU_DEVICES=
+    lock=$IPU_EMU_LOCK_DIR/pci-$hold.lock
     exec 9>"$lock"
     flock 9
     (exec -a holder sleep 30) 9>&- &

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -226,24 +228,155 @@ static void test_lock_paths(void **state)
     (void)state;
     test_env_setup("tiny");
     struct ipudrv_node sim = {.id = 3, .transport = "model", .location = "model:tiny"};
+    struct ipudrv_node rtl = {.id = 4, .transport = "rtl", .location = "rtl:rtl-tiny"};
     struct ipudrv_node pci = {.id = 1, .transport = "vfio", .location = "0000:00:04.0"};
-    char path[600];
-    assert_int_equal(ipudrv_lock_path(&sim, path, sizeof path), 0);
-    assert_non_null(strstr(path, "/device-3.lock"));
-    /* PCI cards lock by slot: their id changes with IPU_EMU_DEVICES */
+    struct ipudrv_node usb = {.id = 2, .transport = "usb", .location = "/dev/ipu/serial-42"};
+    char path[768];
+    /* Simulated cards live in the process that opens them: no lock at all. */
+    assert_false(ipudrv_transport_is_shared("model"));
+    assert_false(ipudrv_transport_is_shared("rtl"));
+    assert_int_equal(ipudrv_lock_path(&sim, path, sizeof path), -EINVAL);
+    int fd = 5, pid = 7, fd2 = -1;
+    char cmd[32];
+    assert_int_equal(ipudrv_lock_acquire(&sim, IPUDRV_LOCK_TRY, &fd, &pid, cmd, sizeof cmd), 0);
+    assert_int_equal(fd, -1);
+    assert_int_equal(ipudrv_lock_acquire(&rtl, IPUDRV_LOCK_TRY, &fd, &pid, cmd, sizeof cmd), 0);
+    assert_int_equal(fd, -1);
+    assert_int_equal(ipudrv_lock_query(&sim, &pid, cmd, sizeof cmd), 0);
+    assert_int_equal(pid, 0);
+    /* Shared cards lock by what identifies them, never by list index. */
+    assert_true(ipudrv_transport_is_shared("vfio"));
     assert_int_equal(ipudrv_lock_path(&pci, path, sizeof path), 0);
     assert_non_null(strstr(path, "/pci-0000:00:04.0.lock"));
-    int fd = -1, pid = 0, fd2 = -1;
-    char cmd[32];
-    assert_int_equal(ipudrv_lock_acquire(&pci, &fd, &pid, cmd, sizeof cmd), 0);
+    assert_int_equal(ipudrv_lock_path(&usb, path, sizeof path), 0);
+    assert_non_null(strstr(path, "/usb-_dev_ipu_serial-42.lock")); /* stays inside the lock directory */
+    assert_int_equal(ipudrv_lock_acquire(&pci, IPUDRV_LOCK_TRY, &fd, &pid, cmd, sizeof cmd), 0);
+    assert_true(fd >= 0);
     pci.id = 7;
-    assert_int_equal(ipudrv_lock_acquire(&pci, &fd2, &pid, cmd, sizeof cmd), -EBUSY);
+    assert_int_equal(ipudrv_lock_acquire(&pci, IPUDRV_LOCK_TRY, &fd2, &pid, cmd, sizeof cmd), -EBUSY);
     assert_int_equal(pid, getpid());
     assert_int_equal(ipudrv_lock_query(&pci, &pid, cmd, sizeof cmd), 0);
     assert_int_equal(pid, getpid());
     ipudrv_lock_release(fd);
     assert_int_equal(ipudrv_lock_query(&pci, &pid, cmd, sizeof cmd), 0);
     assert_int_equal(pid, 0);
+    test_env_cleanup();
+}
+
+/* A child process that holds the lock of the PCI card at `slot` until the
+ * parent writes to *release (or, with hold_ms > 0, for that long). Returns
+ * its PID once it holds the lock. */
+static pid_t hold_in_child(const char *slot, int hold_ms, int release[2])
+{
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(release), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        /* Only the parent writes `release`: its exit (a failed test) ends the wait. */
+        close(release[1]);
+        struct ipudrv_node node = {.transport = "vfio"};
+        snprintf(node.location, sizeof node.location, "%s", slot);
+        int fd = -1, pid = 0;
+        char c = ipudrv_lock_acquire(&node, IPUDRV_LOCK_TRY, &fd, &pid, NULL, 0) == 0 ? 'y' : 'n';
+        if (write(ready[1], &c, 1) != 1)
+            _exit(2);
+        if (hold_ms > 0)
+            usleep((useconds_t)hold_ms * 1000u);
+        else if (read(release[0], &c, 1) != 1)
+            _exit(3);
+        ipudrv_lock_release(fd);
+        _exit(0);
+    }
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    close(ready[0]), close(ready[1]);
+    return child;
+}
+
+static void reap(pid_t child, int release[2])
+{
+    int status = 0;
+    if (write(release[1], "x", 1) != 1)
+        fail_msg("cannot release the child");
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(release[0]), close(release[1]);
+}
+
+/* vfio cards: exclusive attach keyed by the PCI slot, whatever id the card has
+ * in this process's list, for ipudrv_open and ipudrv_open_with alike; the
+ * holder shows in ipudrv_describe (gc-info's "held by"). */
+static void test_vfio_busy_keyed_by_slot(void **state)
+{
+    (void)state;
+    char devices[256], want[96];
+    snprintf(devices, sizeof devices, "%s/devices", root);
+    test_env_setup("tiny");
+    setenv("IPU_EMU_PCI_ROOT", devices, 1);
+    int release[2];
+    pid_t child = hold_in_child("0000:00:04.0", 0, release);
+    ipudrv_device *dev = NULL;
+    /* ids: 0 tiny, 1 0000:00:04.0, 2 0000:00:05.0 */
+    snprintf(want, sizeof want, "device 1 is in use by PID %d", (int)child);
+    assert_int_equal(ipudrv_open(1, 0, &dev), -EBUSY);
+    assert_non_null(strstr(ipudrv_last_error(NULL), want));
+    struct ipudrv_device_desc d;
+    assert_int_equal(ipudrv_describe(1, &d), 0);
+    assert_int_equal(d.holder_pid, child);
+    assert_int_equal(ipudrv_describe(2, &d), 0);
+    assert_int_equal(d.holder_pid, 0);
+    /* Another process's list without the simulated card: the same card is id 0. */
+    setenv("IPU_EMU_DEVICES", "", 1);
+    assert_int_equal(ipudrv_open(0, 0, &dev), -EBUSY);
+    struct ipudrv_open_params p = {.size = sizeof p, .transport = "vfio", .location = "0000:00:04.0"};
+    assert_int_equal(ipudrv_open_with(&p, &dev), -EBUSY);
+    snprintf(want, sizeof want, "card 0000:00:04.0 is in use by PID %d", (int)child);
+    assert_non_null(strstr(ipudrv_last_error(NULL), want));
+    /* The other card is free: opening it gets as far as VFIO. */
+    p.location = "0000:00:05.0";
+    int rc = ipudrv_open_with(&p, &dev);
+    assert_true(rc < 0 && rc != -EBUSY);
+    assert_non_null(strstr(ipudrv_last_error(NULL), "/dev/vfio"));
+    reap(child, release);
+
+    /* In this process: a second attach of the same card is refused too. */
+    struct ipudrv_node node = {.transport = "vfio", .location = "0000:00:04.0"};
+    int fd = -1, pid = 0;
+    char cmd[32];
+    assert_int_equal(ipudrv_lock_acquire(&node, IPUDRV_LOCK_TRY, &fd, &pid, cmd, sizeof cmd), 0);
+    p.location = "0000:00:04.0";
+    assert_int_equal(ipudrv_open_with(&p, &dev), -EBUSY);
+    assert_non_null(strstr(ipudrv_last_error(NULL), "this process"));
+    ipudrv_lock_release(fd);
+    test_env_cleanup();
+}
+
+/* IPUDRV_LOCK_WAIT blocks until the holder lets go, then attaches (here up
+ * to the missing VFIO, which proves the lock was taken). */
+static void test_vfio_lock_wait(void **state)
+{
+    (void)state;
+    char devices[256];
+    snprintf(devices, sizeof devices, "%s/devices", root);
+    test_env_setup("");
+    setenv("IPU_EMU_PCI_ROOT", devices, 1);
+    int release[2];
+    pid_t child = hold_in_child("0000:00:05.0", 300, release);
+    struct ipudrv_open_params p = {.size = sizeof p, .transport = "vfio", .location = "0000:00:05.0",
+                                   .lock_policy = IPUDRV_LOCK_WAIT};
+    ipudrv_device *dev = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = ipudrv_open_with(&p, &dev);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    assert_true(rc < 0 && rc != -EBUSY);
+    assert_non_null(strstr(ipudrv_last_error(NULL), "/dev/vfio"));
+    assert_true(ms >= 150.0);
+    reap(child, release);
     test_env_cleanup();
 }
 
@@ -257,6 +390,8 @@ int main(void)
         cmocka_unit_test(test_vfio_sysfs),
         cmocka_unit_test(test_vfio_open_without_vfio),
         cmocka_unit_test(test_lock_paths),
+        cmocka_unit_test(test_vfio_busy_keyed_by_slot),
+        cmocka_unit_test(test_vfio_lock_wait),
     };
     return cmocka_run_group_tests(tests, make_tree, remove_tree);
 }

@@ -29,20 +29,31 @@ namespace runtime {
 /// The message is "<call>: <driver message>" plus what to do. Does nothing when rc == 0.
 void checkDriver(int rc, const std::string &call, const std::string &driverMessage);
 
+/// Attaching failed because the card is a shared one (a PCI card) that another handle or process holds
+/// (libipudrv's -EBUSY at open). Nothing is wrong with the program or the card: wait, or pick another card.
+/// The message names the holder's PID and command. Callers that try several cards catch exactly this type.
+class device_busy_error : public application_runtime_error {
+public:
+  explicit device_busy_error(const std::string &message);
+};
+
 /// One card, attached exclusively for the lifetime of the object. Not copyable; share it by reference.
 /// Calls on one Device may come from several threads (libipudrv serialises them).
 class Device {
 public:
   /// Attaches to card `id` (ids as in ipudrv_open: simulated cards from $IPU_EMU_DEVICES first).
-  /// Throws application_runtime_error when there is no such card or another process holds it (the message names
-  /// the process), unrecoverable_runtime_error when the card does not answer.
+  /// Throws device_busy_error when another handle or process holds the card (the message names the process),
+  /// application_runtime_error when there is no such card, unrecoverable_runtime_error when it does not answer.
   explicit Device(unsigned id);
+  /// Opens the card that `params` describe (ipudrv_open_with: e.g. a simulated card from board values in memory,
+  /// without the environment). id() is then IPUDRV_ID_NONE. Throws as Device(unsigned).
+  explicit Device(const ipudrv_open_params &params);
   /// Detaches; every HostBuffer of this device must be gone by then.
   ~Device();
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
 
-  /// The card's id.
+  /// The card's discovery id, or IPUDRV_ID_NONE when it was opened by parameters.
   unsigned id() const noexcept { return id_; }
   /// Attributes read at attach time (board, tile count, memory per tile, ...).
   const ipudrv_info &info() const noexcept { return info_; }
@@ -69,7 +80,11 @@ public:
   ipudrv_device *handle() const noexcept { return dev_; }
 
 private:
+  /// Throws the error of a failed open (`what` names the card), else reads the attributes.
+  void finishOpen(int rc, const std::string &what);
+
   unsigned id_;
+  std::string name_; ///< "device 3" or "card model:tiny", for messages
   ipudrv_device *dev_ = nullptr;
   ipudrv_info info_;
   std::uint64_t resets_ = 0;
