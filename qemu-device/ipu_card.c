@@ -6,11 +6,18 @@
  * the functional model (qemu-device/core) or, when QEMU was built with
  * Verilator present, the Verilated RTL card (rtl/sim). This file only
  * connects it to QEMU: BARs, MSI-X with INTx fallback, DMA through
- * pci_dma_read/write (so a virtual IOMMU translates it), reset, trace events,
- * guest-error logging and a worker thread that lets simulated time pass.
+ * pci_dma_read/write (so a virtual IOMMU translates it), reset, migration and
+ * savevm (the backend's save/restore), trace events, guest-error logging and a
+ * worker thread that lets simulated time pass. The card is made by the registry
+ * of embodiments (ipu_card/registry.h), as the driver makes its in-process
+ * cards, and behaves exactly as there: DMA_CTRL.START only starts a chain, the
+ * card reports DMA_STATUS.BUSY itself, and the worker moves the chain in
+ * bounded advance() slices.
  *
  * Locking: every call into the backend happens with the BQL held (MMIO
- * dispatch holds it; the worker takes it around each small advance budget).
+ * dispatch holds it; the worker takes it around each small advance budget,
+ * which bounds both instructions and DMA bytes, so a long DMA chain never
+ * holds the BQL for more than one slice).
  * One lock order (BQL, then the backend's own lock) means the backend's host
  * callbacks may call pci_dma_* and msix_notify without deadlock, and a vCPU
  * touching the card waits for at most one budget.
@@ -19,6 +26,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -36,10 +44,7 @@
 #include "ipu_board.h"
 #include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
-#include "ipu_model/model.h"
-#ifdef IPU_CARD_HAVE_RTL
-#include "ipu_rtl/rtl.h"
-#endif
+#include "ipu_card/registry.h"
 
 #define TYPE_IPU_CARD "ipu-card"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
@@ -66,7 +71,10 @@ struct IpuCardState {
     bool msix_ok;
     bool in_dma;           /* a DMA of ours is on the bus: catches re-entry */
     bool dma_loop_logged;  /* ...and that DMA was already logged as looping */
-    bool dma_start_pending; /* DMA_CTRL.START accepted, not yet run */
+
+    /* The backend's snapshot while vmstate saves or loads it. */
+    uint32_t snap_size;
+    uint8_t *snap;
 
     VMChangeStateEntry *vmstate_entry;
     QemuThread thread;
@@ -142,15 +150,11 @@ static void ipu_card_irq(void *opaque, unsigned vector)
 
 /* MMIO --------------------------------------------------------------------- */
 
-/* Registers the glue answers itself: a DMA start it has not handed over yet. */
+/* The one register bit the glue answers itself: MSI-X is the bus's, not the card's. */
 static uint64_t ipu_card_regs_fixup(IpuCardState *s, hwaddr addr, uint64_t val)
 {
     if (addr == IPU_REG_CAPS && s->msix_ok) {
         val |= IPU_REG_CAPS_MSIX_MASK;
-    } else if (addr == IPU_REG_DMA_STATUS && s->dma_start_pending) {
-        val = IPU_REG_DMA_STATUS_BUSY_MASK;
-    } else if (addr == IPU_REG_STATUS && s->dma_start_pending) {
-        val |= IPU_REG_STATUS_DMA_BUSY_MASK;
     }
     return val;
 }
@@ -189,34 +193,11 @@ static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uin
     return MEMTX_OK;
 }
 
-/* DMA_CTRL.START runs a whole descriptor chain: hand it to the worker so that
- * one MMIO write never moves an unbounded amount of memory. */
-static bool ipu_card_defer_write(IpuCardState *s, hwaddr addr, uint64_t val)
-{
-    if (addr == IPU_REG_DMA_CTRL && (val & IPU_REG_DMA_CTRL_START_MASK)) {
-        if (s->dma_start_pending) {
-            qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA_CTRL.START while a chain is pending\n", TYPE_IPU_CARD);
-        }
-        s->dma_start_pending = true;
-        return true;
-    }
-    if (addr == IPU_REG_DMA_DESC_ADDR && s->dma_start_pending) {
-        qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA_DESC_ADDR written while the engine is busy; ignored\n",
-                      TYPE_IPU_CARD);
-        return true;
-    }
-    return false;
-}
-
 static MemTxResult ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t val, unsigned size)
 {
     trace_ipu_card_mmio_write(bar, addr, size, val);
     if (s->in_dma) {
         return ipu_card_dma_loop(s, bar, addr, "write");
-    }
-    if (bar == IPU_BAR_REGS && size == 4 && ipu_card_defer_write(s, addr, val)) {
-        ipu_card_kick(s);
-        return MEMTX_OK;
     }
     if (s->card->ops->bar_write(s->card, bar, addr, size, val) != 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: bad write of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
@@ -224,10 +205,8 @@ static MemTxResult ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, ui
         return MEMTX_OK; /* a bad guest access is logged, not a bus error */
     }
     if (bar == IPU_BAR_REGS) {
-        if (addr == IPU_REG_RESET) {
-            s->dma_start_pending = false;
-        }
-        if (addr == IPU_REG_RUN_CTRL || addr == IPU_REG_HSYNC_RELEASE) {
+        /* Work for the worker: tiles to run or a DMA chain to move. */
+        if (addr == IPU_REG_RUN_CTRL || addr == IPU_REG_HSYNC_RELEASE || addr == IPU_REG_DMA_CTRL) {
             ipu_card_kick(s);
         }
         ipu_card_update_intx(s);
@@ -283,12 +262,6 @@ static bool ipu_card_step(IpuCardState *s)
     if (!runstate_is_running()) {
         return false; /* a paused VM's card stands still; resuming kicks it */
     }
-    if (s->dma_start_pending) {
-        s->dma_start_pending = false;
-        s->card->ops->bar_write(s->card, IPU_BAR_REGS, IPU_REG_DMA_CTRL, 4, IPU_REG_DMA_CTRL_START_MASK);
-        ipu_card_update_intx(s);
-        return true;
-    }
     int more = s->card->ops->advance(s->card, s->budget);
     trace_ipu_card_advance(more);
     ipu_card_update_intx(s);
@@ -328,8 +301,8 @@ static void ipu_card_vm_state_change(void *opaque, bool running, RunState state)
 /* Realize, reset, class ------------------------------------------------------ */
 
 /* Creates the embodiment named by the `backend` property or, without one, by
- * the board's `transport` key (as the driver picks its transport: rtl-tiny
- * says "rtl"); every other board, and boards without the key, get the model. */
+ * the board (ipu_backend_default_for: its `transport` key, so rtl-tiny says
+ * "rtl"), through the registry the driver uses too. */
 static int ipu_card_backend_create(IpuCardState *s, Error **errp)
 {
     const struct ipu_backend_host host = {
@@ -340,31 +313,17 @@ static int ipu_card_backend_create(IpuCardState *s, Error **errp)
     };
     const struct ipu_backend_options options = { .host_threads = s->host_threads };
     if (!s->backend_name) {
-        s->backend_name = g_strdup(strcmp(s->board.transport, "rtl") == 0 ? "rtl" : "model");
+        s->backend_name = g_strdup(ipu_backend_default_for(&s->board));
     }
-    int rc;
-    if (strcmp(s->backend_name, "model") == 0) {
-        rc = ipu_model_create(&s->board, &host, &options, &s->card);
-    } else if (strcmp(s->backend_name, "rtl") == 0) {
-#ifdef IPU_CARD_HAVE_RTL
-        rc = ipu_rtl_create(&s->board, &host, &options, &s->card);
-#else
-        /* The RTL archives are only built when Verilator was installed when
-         * scripts/qemu/build.sh ran (its cache key includes Verilator's version). */
-        error_setg(errp, "%s: backend 'rtl' is not in this QEMU: it was built without Verilator; "
-                   "install it (make deps) and rebuild QEMU (scripts/qemu/build.sh)", TYPE_IPU_CARD);
-        return -ENOTSUP;
-#endif
-    } else {
-        error_setg(errp, "%s: unknown backend '%s' (model or rtl)", TYPE_IPU_CARD, s->backend_name);
+    const struct ipu_backend_factory *factory = ipu_backend_find(s->backend_name);
+    if (!factory) {
+        error_setg(errp, "%s: unknown backend '%s' (model, rtl or lockstep)", TYPE_IPU_CARD, s->backend_name);
         return -EINVAL;
     }
+    char err[512] = "";
+    int rc = factory->create(&s->board, &host, &options, &s->card, err, sizeof(err));
     if (rc != 0) {
-        error_setg_errno(errp, -rc, "%s: cannot create the %s card for board '%s'%s", TYPE_IPU_CARD,
-                         s->backend_name, s->board.name,
-                         strcmp(s->backend_name, "rtl") == 0
-                             ? " (the RTL card needs an rv32im board of a Verilated shape, such as rtl-tiny)"
-                             : "");
+        error_setg(errp, "%s: backend '%s': %s", TYPE_IPU_CARD, s->backend_name, err);
     }
     return rc;
 }
@@ -456,6 +415,8 @@ static void ipu_card_exit(PCIDevice *pdev)
     if (s->msix_ok) {
         msix_uninit(pdev, &s->msix_bar, &s->msix_bar);
     }
+    g_free(s->snap);
+    s->snap = NULL;
     s->card->ops->destroy(s->card);
     s->card = NULL;
 }
@@ -472,18 +433,77 @@ static void ipu_card_reset(DeviceState *dev)
     IpuCardState *s = IPU_CARD(dev);
 
     trace_ipu_card_reset();
-    s->dma_start_pending = false;
-    if (s->card) {
+    if (s->card) { /* stops a DMA chain in flight too */
         s->card->ops->bar_write(s->card, IPU_BAR_REGS, IPU_REG_RESET, 4, IPU_RESET_KEY);
     }
     pci_set_irq(&s->pdev, 0);
 }
 
-/* The model's state (tile memories, running contexts, queued DMA) is not
- * serialisable through the backend interface, so refuse migration honestly. */
+/* Migration and savevm: the backend's own snapshot (every register, tile
+ * memory, context, DMA position and error record) as one opaque buffer. The VM
+ * is stopped, so the worker does not advance the card meanwhile. A backend that
+ * cannot save (the RTL card) fails the migration with the reason. */
+static int ipu_card_pre_save(void *opaque)
+{
+    IpuCardState *s = opaque;
+    size_t size = s->card->ops->save_size(s->card);
+    if (size == 0 || size > UINT32_MAX) {
+        error_report("%s: the %s card cannot be saved or migrated (no snapshot of its state)", TYPE_IPU_CARD,
+                     s->card->ops->name);
+        return -ENOTSUP;
+    }
+    g_free(s->snap);
+    s->snap = g_malloc(size);
+    s->snap_size = (uint32_t)size;
+    int rc = s->card->ops->save(s->card, s->snap, size);
+    if (rc != 0) {
+        error_report("%s: saving the card failed (%s)", TYPE_IPU_CARD, strerror(-rc));
+    }
+    return rc;
+}
+
+static int ipu_card_post_save(void *opaque)
+{
+    IpuCardState *s = opaque;
+    g_free(s->snap);
+    s->snap = NULL;
+    s->snap_size = 0;
+    return 0;
+}
+
+static int ipu_card_post_load(void *opaque, int version_id)
+{
+    IpuCardState *s = opaque;
+    int rc = s->card->ops->restore(s->card, s->snap, s->snap_size);
+    if (rc != 0) {
+        error_report("%s: the saved card state does not fit this %s card on board '%s' (%s)", TYPE_IPU_CARD,
+                     s->card->ops->name, s->board.name, strerror(-rc));
+    }
+    ipu_card_post_save(s);
+    ipu_card_update_intx(s);
+    ipu_card_kick(s); /* a restored run or DMA chain goes on */
+    return rc;
+}
+
+static bool ipu_card_has_msix(void *opaque, int version_id)
+{
+    return ((IpuCardState *)opaque)->msix_ok;
+}
+
 static const VMStateDescription vmstate_ipu_card = {
     .name = TYPE_IPU_CARD,
-    .unmigratable = 1,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = ipu_card_pre_save,
+    .post_save = ipu_card_post_save,
+    .post_load = ipu_card_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_PCI_DEVICE(pdev, IpuCardState),
+        VMSTATE_MSIX_TEST(pdev, IpuCardState, ipu_card_has_msix),
+        VMSTATE_UINT32(snap_size, IpuCardState),
+        VMSTATE_VBUFFER_ALLOC_UINT32(snap, IpuCardState, 0, NULL, snap_size),
+        VMSTATE_END_OF_LIST()
+    },
 };
 
 static Property ipu_card_properties[] = {

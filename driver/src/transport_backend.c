@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "ipu_card/registry.h"
 
 struct region {
     struct region *next;
@@ -64,9 +65,24 @@ static int host_dma_write(void *opaque, uint64_t bus, const void *buf, size_t le
     return 0;
 }
 
-int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *what, ipudrv_backend_create_fn create,
+int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embodiment,
                         const struct ipu_board *board, struct ipudrv_transport **out, char *err, size_t err_len)
 {
+#if IPUDRV_HAVE_BACKENDS
+    const struct ipu_backend_factory *factory = ipu_backend_find(embodiment);
+    if (!factory) {
+        snprintf(err, err_len, "no card embodiment named '%s' in this build", embodiment);
+        return -ENOTSUP;
+    }
+#else
+    (void)ops;
+    (void)board;
+    (void)out;
+    snprintf(err, err_len, "this libipudrv was built without the card embodiments (ipu_backends, which needs the "
+             "card model ipu_model), so the %s card cannot be made; rebuild with them", embodiment);
+    return -ENOTSUP;
+#endif
+#if IPUDRV_HAVE_BACKENDS
     struct backend_transport *b = calloc(1, sizeof *b);
     if (!b) {
         snprintf(err, err_len, "out of memory");
@@ -81,14 +97,14 @@ int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *what
     if (threads && *threads)
         options.host_threads = (unsigned)strtoul(threads, NULL, 10);
     options.trace = trace && *trace && strcmp(trace, "0") != 0;
-    int rc = create(board, &host, &options, &b->card);
+    int rc = factory->create(board, &host, &options, &b->card, err, err_len);
     if (rc) {
-        snprintf(err, err_len, "the %s refused board '%s' (%s)", what, board ? board->name : "?", ipudrv_strerror(rc));
         free(b);
         return rc;
     }
     *out = &b->base;
     return 0;
+#endif
 }
 
 struct ipu_backend *ipudrv_backend_card(struct ipudrv_transport *t)
@@ -202,7 +218,9 @@ static uint64_t now_us(void)
 
 /* One advance() slice; the budget adapts so that a slice takes a few
  * milliseconds whatever the board size and the embodiment's speed (the RTL is
- * orders of magnitude slower than the model), which keeps timeouts responsive. */
+ * orders of magnitude slower than the model), which keeps timeouts responsive.
+ * A DMA chain moves here too, budget * IPU_BACKEND_DMA_BYTES_PER_BUDGET bytes
+ * per slice (the card's DMA_CTRL.START only starts it). */
 int ipudrv_backend_progress(struct ipudrv_transport *t, int max_ms)
 {
     struct backend_transport *b = bt(t);

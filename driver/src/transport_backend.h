@@ -1,8 +1,9 @@
 /* The shared half of the in-process transports (`model`, `rtl`): a card
  * simulated inside this process behind the device backend interface
- * (ipu_card/backend.h). Only the constructor of the card differs between them,
- * so everything else (register and window access, host memory with an emulated
- * IOMMU, letting time pass) lives here once. */
+ * (ipu_card/backend.h), made by the registry of embodiments
+ * (ipu_card/registry.h) that QEMU uses too. Only the registry entry differs
+ * between them, so everything else (register and window access, host memory
+ * with an emulated IOMMU, letting time pass and DMA chains move) lives here once. */
 #ifndef IPUDRV_TRANSPORT_BACKEND_H
 #define IPUDRV_TRANSPORT_BACKEND_H
 
@@ -12,16 +13,12 @@
 #include "ipu_card/backend.h"
 #include "transport.h"
 
-/* The constructor of one embodiment: ipu_model_create, ipu_rtl_create, ... */
-typedef int (*ipudrv_backend_create_fn)(const struct ipu_board *board, const struct ipu_backend_host *host,
-                                        const struct ipu_backend_options *options, struct ipu_backend **out);
-
-/* Creates the card with `create` for `board` and wraps it as a transport whose
- * operations are `ops` (which must use the ipudrv_backend_* functions below).
- * The options come from the environment: IPU_EMU_HOST_THREADS, IPU_EMU_TRACE.
- * On failure returns the constructor's code and writes "the <what> refused
- * board '<name>' (<reason>)" to err. */
-int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *what, ipudrv_backend_create_fn create,
+/* Creates the card of registry entry `embodiment` ("model", "rtl",
+ * "lockstep") for `board` and wraps it as a transport whose operations are
+ * `ops` (which must use the ipudrv_backend_* functions below). The options come
+ * from the environment: IPU_EMU_HOST_THREADS, IPU_EMU_TRACE. On failure
+ * returns the registry's code and its message (problem and fix) in err. */
+int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embodiment,
                         const struct ipu_board *board, struct ipudrv_transport **out, char *err, size_t err_len);
 
 /* The card behind a transport opened with ipudrv_backend_open. */

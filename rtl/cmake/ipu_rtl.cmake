@@ -2,7 +2,7 @@
 # RTL board shape, and ipu_rtl (the harness behind the device backend interface,
 # rtl/sim). Included by rtl/CMakeLists.txt (the project build) and by
 # qemu-device/corelib (the archives linked into QEMU), so that both build the
-# same card. Needs the targets ipu_board, ipu_contract and ipu_model. Sets
+# same card. Needs the targets ipu_board and ipu_contract. Sets
 # IPU_RTL_FOUND; without Verilator it defines nothing else.
 find_package(verilator QUIET HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 if(NOT verilator_FOUND)
@@ -63,10 +63,10 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/variants.cpp.tmp
   "const unsigned kNumVariants = sizeof kVariants / sizeof kVariants[0];\n\n} // namespace ipu::rtl\n")
 configure_file(${CMAKE_CURRENT_BINARY_DIR}/variants.cpp.tmp ${CMAKE_CURRENT_BINARY_DIR}/variants.cpp COPYONLY)
 
-add_library(ipu_rtl STATIC ${IPU_RTL_DIR}/sim/rtl_card.cpp ${IPU_RTL_DIR}/sim/lockstep.cpp
+add_library(ipu_rtl STATIC ${IPU_RTL_DIR}/sim/rtl_card.cpp
   ${CMAKE_CURRENT_BINARY_DIR}/variants.cpp)
 target_include_directories(ipu_rtl PUBLIC ${IPU_RTL_DIR}/sim/include PRIVATE ${IPU_RTL_DIR}/sim)
-target_link_libraries(ipu_rtl PUBLIC ipu_board ipu_contract ipu_model)
+target_link_libraries(ipu_rtl PUBLIC ipu_board ipu_contract)
 foreach(name ${IPU_RTL_VARIANT_NAMES})
   target_link_libraries(ipu_rtl PRIVATE ipu_rtl_${name})
 endforeach()

@@ -18,6 +18,7 @@
 
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
+#include "ipu_card/registry.h"
 #include "ipu_rtl/rtl.h"
 #include "rtl_card.hpp"
 
@@ -56,6 +57,17 @@ bool load(ipu_backend *card, const std::vector<uint8_t> &elf, unsigned tiles, ui
 }
 
 using CreateFn = int (*)(const ipu_board *, const ipu_backend_host *, const ipu_backend_options *, ipu_backend **);
+
+// The registry's lock-step card (backends/lockstep): the RTL with the model beside it.
+int create_lockstep(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
+                    ipu_backend **out)
+{
+    char err[512] = "";
+    const int rc = ipu_backend_find("lockstep")->create(board, host, options, out, err, sizeof err);
+    if (rc)
+        std::fprintf(stderr, "%s\n", err);
+    return rc;
+}
 
 int create_threaded(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
                     ipu_backend **out)
@@ -141,7 +153,7 @@ int main(int argc, char **argv)
     char threaded[32];
     std::snprintf(threaded, sizeof threaded, "rtl %d Verilator threads", IPU_RTL_BENCH_THREADS);
     bench(threaded, board, 4, create_threaded, elf, iterations / 10, 4, four, "single-threaded");
-    bench("rtl lock-step", board, 1, ipu_rtl_lockstep_create, elf, iterations / 4, 60, one, "without lock-step");
-    bench("rtl lock-step", board, 4, ipu_rtl_lockstep_create, elf, iterations / 4, 60, four, "without lock-step");
+    bench("rtl lock-step", board, 1, create_lockstep, elf, iterations / 4, 60, one, "without lock-step");
+    bench("rtl lock-step", board, 4, create_lockstep, elf, iterations / 4, 60, four, "without lock-step");
     return 0;
 }

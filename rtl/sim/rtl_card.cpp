@@ -40,7 +40,32 @@ int rtl_advance(ipu_backend *b, uint64_t budget)
 
 void rtl_destroy(ipu_backend *b) { delete self(b); }
 
-const ipu_backend_ops rtl_ops = {"rtl", rtl_bar_read, rtl_bar_write, rtl_advance, rtl_destroy};
+int rtl_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
+{
+    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
+    self(b)->card->set_observer(observer, opaque);
+    return 0;
+}
+
+// A snapshot of the RTL card would be every flip-flop and memory of the
+// Verilated model; Verilator can only save a whole model to a file
+// (--savable, which this build does not enable) and not a running bus
+// transaction, so the RTL card does not offer save/restore.
+size_t rtl_save_size(ipu_backend *) { return 0; }
+int rtl_save(ipu_backend *, void *, size_t) { return -ENOTSUP; }
+int rtl_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
+
+const ipu_backend_ops rtl_ops = {
+    .name = "rtl",
+    .bar_read = rtl_bar_read,
+    .bar_write = rtl_bar_write,
+    .advance = rtl_advance,
+    .destroy = rtl_destroy,
+    .set_retire_observer = rtl_set_retire_observer,
+    .save_size = rtl_save_size,
+    .save = rtl_save,
+    .restore = rtl_restore,
+};
 
 } // namespace
 
@@ -88,16 +113,3 @@ extern "C" uint64_t ipu_rtl_cycles(ipu_backend *b)
     std::lock_guard<std::recursive_mutex> g(self(b)->lock);
     return self(b)->card->cycles();
 }
-
-namespace ipu::rtl {
-
-int set_retire_observer(ipu_backend *b, RetireObserver observer, void *opaque)
-{
-    if (!b || b->ops != &rtl_ops)
-        return -EINVAL;
-    std::lock_guard<std::recursive_mutex> g(self(b)->lock);
-    self(b)->card->set_observer(observer, opaque);
-    return 0;
-}
-
-} // namespace ipu::rtl

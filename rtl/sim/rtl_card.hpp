@@ -5,7 +5,6 @@
 
 #include "ipu_board.h"
 #include "ipu_card/backend.h"
-#include "ipu_rtl/observe.hpp"
 
 namespace ipu::rtl {
 
@@ -16,7 +15,7 @@ public:
     virtual int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value) = 0;
     virtual int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value) = 0;
     virtual int advance(uint64_t budget) = 0;
-    virtual void set_observer(RetireObserver observer, void *opaque) = 0;
+    virtual void set_observer(ipu_retire_observer observer, void *opaque) = 0;
     virtual uint64_t cycles() const = 0;
 };
 

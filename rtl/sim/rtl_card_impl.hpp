@@ -114,10 +114,8 @@ public:
             // never delivers the next access one cycle later anyway).
             if (offset == IPU_REG_RESET)
                 tick();
-            // The model finishes a DMA chain inside the register write; so does this card.
-            if (offset == IPU_REG_DMA_CTRL)
-                for (uint64_t i = 0; i < kMaxDmaCycles && top_->dma_busy_o; i++)
-                    tick();
+            // DMA_CTRL.START only starts the chain: advance() clocks the DMA
+            // engine in bounded slices, as the contract says.
             deliver_irqs();
             return 0;
         }
@@ -142,17 +140,18 @@ public:
 
     int advance(uint64_t budget) override
     {
-        // The budget is instructions per tile; a context issues once per barrel turn.
+        // The budget is instructions per tile; a context issues once per barrel
+        // turn. A DMA chain in flight gets the same number of cycles.
         const uint64_t turns = budget ? budget : 1;
         const uint64_t limit = turns > (~0ull / contexts_) ? ~0ull : turns * contexts_;
         stop_ = false;
-        for (uint64_t i = 0; i < limit && top_->running_o && !stop_; i++)
+        for (uint64_t i = 0; i < limit && (top_->running_o || top_->dma_busy_o) && !stop_; i++)
             tick();
         deliver_irqs();
-        return top_->running_o ? 1 : 0;
+        return top_->running_o || top_->dma_busy_o ? 1 : 0;
     }
 
-    void set_observer(RetireObserver observer, void *opaque) override
+    void set_observer(ipu_retire_observer observer, void *opaque) override
     {
         observer_ = observer;
         opaque_ = opaque;
@@ -162,12 +161,12 @@ public:
 
 private:
     static constexpr uint64_t kMaxWait = uint64_t{1} << 24;      // cycles for one BAR2 word
-    static constexpr uint64_t kMaxDmaCycles = uint64_t{1} << 40; // a DMA chain inside DMA_CTRL
 
     static bool mem_size_ok(unsigned size) { return size == 1 || size == 2 || size == 4 || size == 8; }
 
-    static int print_retired(void *, const Retired &r)
+    static int print_retired(void *, const ipu_retire_event *e)
     {
+        const ipu_retire_event &r = *e;
         if (r.rd)
             std::fprintf(stderr, "tile %u ctx %u pc %08x insn %08x x%-2u=%08x\n", r.tile, r.context, r.pc, r.insn,
                          r.rd, r.rd_value);
@@ -235,13 +234,14 @@ private:
         for (unsigned t = 0; t < tiles_; t++) {
             if (!((valid >> t) & 1))
                 continue;
-            const Retired r{t,
-                            port_bits(top_->rvfi_ctx_o, 3 * t, 3),
-                            port_bits(top_->rvfi_pc_o, 32 * t, 32),
-                            port_bits(top_->rvfi_insn_o, 32 * t, 32),
-                            port_bits(top_->rvfi_rd_o, 5 * t, 5),
-                            port_bits(top_->rvfi_rd_value_o, 32 * t, 32)};
-            if (observer_(opaque_, r))
+            const ipu_retire_event r{t,
+                                     port_bits(top_->rvfi_ctx_o, 3 * t, 3),
+                                     port_bits(top_->rvfi_pc_o, 32 * t, 32),
+                                     port_bits(top_->rvfi_insn_o, 32 * t, 32),
+                                     port_bits(top_->rvfi_rd_o, 5 * t, 5),
+                                     port_bits(top_->rvfi_rd_value_o, 32 * t, 32),
+                                     cycles_};
+            if (observer_(opaque_, &r))
                 stop_ = true;
         }
     }
@@ -301,7 +301,7 @@ private:
 #if VM_TRACE_FST
     std::unique_ptr<VerilatedFstC> fst_;
 #endif
-    RetireObserver observer_ = nullptr;
+    ipu_retire_observer observer_ = nullptr;
     void *opaque_ = nullptr;
     bool stop_ = false;
     uint32_t irq_pending_ = 0;

@@ -26,11 +26,11 @@ fi
 src=${src%/}
 version=${src##*/qemu-}
 
-# The key: everything that ends up in the binary from this project, including
-# the RTL card (rtl/cmake, rtl/sim but its benchmark, and the SystemVerilog) and
+# The key: everything that ends up in the binary from this project (the registry
+# of embodiments and lock-step in backends/ included), including the RTL card (rtl/cmake, rtl/sim but its benchmark, and the SystemVerilog) and
 # the Verilator that builds it, or its absence: installing Verilator later gives
 # a new binary with backend=rtl.
-inputs=$(cd "$root" && find qemu-device contract/include boards/lib scripts/qemu/build.sh \
+inputs=$(cd "$root" && find qemu-device contract/include boards/lib backends scripts/qemu/build.sh \
            rtl/cmake rtl/sim rtl/pkg rtl/tile rtl/card rtl/lint rtl/sources.txt \
            \( -path qemu-device/README.md -o -path rtl/sim/rtl_bench.cpp \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
            -o -name '*.hpp' -o -name '*.txt' -o -name '*.cmake' -o -name '*.build' -o -name '*.mak' \

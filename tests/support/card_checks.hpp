@@ -43,4 +43,10 @@ void expect_dma_through_translation(Harness &h);
 // interrupt; the card stays usable.
 void expect_dma_faults(Harness &h);
 
+// DMA runs in slices: DMA_CTRL.START only starts a chain (DMA_STATUS.BUSY and
+// STATUS.DMA_BUSY set, no DMA_DONE yet), each advance() moves a bounded number
+// of bytes, the end raises DMA_DONE with every byte in place; a RESET in the
+// middle of a chain stops it cleanly and the card works afterwards.
+void expect_dma_in_slices(Harness &h);
+
 } // namespace ipu::test

@@ -8,6 +8,10 @@
  * the card through the operations in struct ipu_backend_ops (BAR accesses,
  * letting simulated time advance).
  *
+ * Creating a card: the registry (ipu_card/registry.h) names every embodiment
+ * ("model", "rtl", "lockstep") for every host, so that QEMU and the driver
+ * choose the same way.
+ *
  * Threading: an implementation serialises its own operations, so a host may
  * call bar_read/bar_write from one thread while another thread is in advance().
  * Host callbacks are called from inside advance() or bar_write(), never from a
@@ -43,22 +47,72 @@ struct ipu_backend_host {
 
 struct ipu_backend;
 
-/* The operations of one embodiment of the card. */
+/* One instruction retired by one tile context: what the retire observer sees.
+ * The same record on every embodiment, so that lock-step and instruction
+ * traces work over any pair of cards. */
+struct ipu_retire_event {
+    uint32_t tile;
+    uint32_t context;  /* 0 supervisor, 1..N workers */
+    uint32_t pc;
+    uint32_t insn;
+    uint32_t rd;       /* 0 when the instruction writes no integer register */
+    uint32_t rd_value; /* the value written to rd (0 when rd is 0) */
+    uint64_t cycle;    /* the card's notion of time at retirement: the model's
+                        * logical cycle of that context, the RTL's clock cycle;
+                        * it differs between embodiments by design */
+};
+
+/* Called for every retired instruction, from inside advance() (or a BAR
+ * access that lets the card run), in a deterministic order: tile by tile on the
+ * model (which then simulates tiles on one thread), tiles in index order within
+ * a cycle on the RTL. A non-zero return asks the card to stop the current
+ * advance() early: the RTL stops at the end of that cycle; the model finishes
+ * the instruction slice it is in (so a caller must not rely on it stopping). */
+typedef int (*ipu_retire_observer)(void *opaque, const struct ipu_retire_event *event);
+
+/* Bytes of DMA an advance(budget) call moves at most per unit of budget: the
+ * DMA engine runs a descriptor chain in bounded slices, never inside the
+ * DMA_CTRL write (see advance below). */
+#define IPU_BACKEND_DMA_BYTES_PER_BUDGET 64u
+
+/* The operations of one embodiment of the card. Every member is set by every
+ * implementation; an embodiment that cannot do something returns -ENOTSUP. */
 struct ipu_backend_ops {
-    /* Short name of the embodiment: "model", "rtl". */
+    /* Short name of the embodiment: "model", "rtl", "lockstep". */
     const char *name;
     /* Reads `size` (4, or 1/2/4/8 for BAR2) bytes at `offset` of BAR `bar`.
      * Returns 0, or -EINVAL for a bad BAR, size or offset (the access is logged
      * and *value is all ones, as a real bus would answer). */
     int (*bar_read)(struct ipu_backend *card, unsigned bar, uint64_t offset, unsigned size, uint64_t *value);
-    /* Writes `size` bytes of `value` at `offset` of BAR `bar`. Returns 0 or -EINVAL. */
+    /* Writes `size` bytes of `value` at `offset` of BAR `bar`. Returns 0 or -EINVAL.
+     * A write never runs unbounded work: DMA_CTRL.START only starts the chain
+     * (DMA_STATUS.BUSY and STATUS.DMA_BUSY read as set until it ends). */
     int (*bar_write)(struct ipu_backend *card, unsigned bar, uint64_t offset, unsigned size, uint64_t value);
-    /* Lets simulated time advance by at most `budget` instructions per tile.
-     * Returns 1 while the card still has work (STATUS.STATE is RUNNING),
-     * 0 when it is idle, waiting for the host, done or in error. */
+    /* Lets simulated time advance: tiles run at most `budget` instructions
+     * each, and a DMA chain in flight moves at most
+     * budget * IPU_BACKEND_DMA_BYTES_PER_BUDGET bytes (the RTL: at most
+     * budget * (workers + 1) clock cycles of its DMA engine), raising DMA_DONE
+     * (or ERROR) when the chain ends. A RESET stops a chain in flight.
+     * Returns 1 while the card still has work (STATUS.STATE is RUNNING or a
+     * DMA chain is in flight), 0 when it is idle, waiting for the host, done
+     * or in error. */
     int (*advance)(struct ipu_backend *card, uint64_t budget);
     /* Frees the card. */
     void (*destroy)(struct ipu_backend *card);
+    /* Sets (or with observer NULL clears) the retire observer. Returns 0 or
+     * -ENOTSUP (an embodiment without a retire trace). */
+    int (*set_retire_observer)(struct ipu_backend *card, ipu_retire_observer observer, void *opaque);
+    /* Save/restore of the whole card state (registers, tile memories, contexts,
+     * DMA state, error records, console): save_size() is the exact size of a
+     * snapshot of the card as it is now (0 when the embodiment cannot save);
+     * save() writes one into buf (len at least save_size()); restore() loads a
+     * snapshot saved by the same embodiment for the same board into this card.
+     * They return 0, -ENOSPC (buf too small), -EINVAL (not a snapshot of this
+     * embodiment and board; the card is unchanged) or -ENOTSUP. Call them
+     * between advance() calls, not from a host callback. */
+    size_t (*save_size)(struct ipu_backend *card);
+    int (*save)(struct ipu_backend *card, void *buf, size_t len);
+    int (*restore)(struct ipu_backend *card, const void *buf, size_t len);
 };
 
 /* Every implementation's instance starts with this header. */

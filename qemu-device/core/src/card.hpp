@@ -28,6 +28,14 @@ struct ErrorRecord {
     uint32_t cause, tile, context, pc, addr, info;
 };
 
+// Where the DMA engine is in its chain while DMA_STATUS.BUSY is set.
+struct DmaProgress {
+    uint32_t index = 0;     // descriptor of the chain being moved
+    bool have_desc = false; // desc holds descriptor `index`, already checked
+    ipu_dma_desc desc{};
+    uint32_t offset = 0;    // bytes of desc moved so far
+};
+
 constexpr size_t kErrorFifoDepth = 64;
 constexpr size_t kConsoleFifoDepth = 1 << 20;
 constexpr uint32_t kDmaEngineTile = 0xffffffffu;
@@ -42,12 +50,19 @@ public:
     int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value);
     int advance(uint64_t budget);
 
+    // card_state.cpp: the backend's save/restore (see ipu_backend_ops).
+    size_t save_size();
+    int save(void *buf, size_t len);
+    int restore(const void *buf, size_t len);
+
     // Lock-step and tests: observe retired instructions (nullptr to stop).
     void set_retire_hook(const RetireHook *hook);
     const Tile &tile(uint32_t index) const { return tiles_[index]; }
     size_t resident_bytes() const { return memory_.resident_bytes(); }
 
 private:
+    std::vector<uint8_t> snapshot();
+
     // card_regs.cpp
     uint32_t read_reg(uint32_t offset);
     void write_reg(uint32_t offset, uint32_t value);
@@ -64,8 +79,14 @@ private:
                        uint32_t &fault_addr);
     uint32_t host_read(uint32_t dev, void *buf, uint32_t len, uint32_t &fault_addr);
     uint32_t host_write(uint32_t dev, const void *buf, uint32_t len, uint32_t &fault_addr);
-    void run_dma_chain();
-    uint32_t run_dma_descriptor(const ipu_dma_desc &d, uint32_t &fault_addr);
+    // The DMA engine runs a chain in slices: DMA_CTRL.START only starts it,
+    // advance() moves it on (step_dma) by a bounded number of bytes.
+    void start_dma_chain();
+    void step_dma(uint64_t max_bytes);
+    bool dma_descriptor_ok(const ipu_dma_desc &d) const;
+    uint32_t dma_descriptor_slice(uint64_t max_bytes, uint64_t &moved, uint32_t &fault_addr);
+    void dma_fail(uint32_t err, uint32_t addr, uint32_t info);
+    bool dma_busy() const { return (dma_status_ & IPU_REG_DMA_STATUS_BUSY_MASK) != 0; }
     void service_host_exchange(Tile &tile);
 
     // card_run.cpp
@@ -101,6 +122,7 @@ private:
     uint32_t dma_status_ = 0;
     uint32_t dma_completed_ = 0;
     uint64_t dma_bytes_ = 0;
+    DmaProgress dma_;
     std::array<XlatEntry, IPU_REG_XLAT_COUNT> xlat_{};
     std::deque<ErrorRecord> errors_;
     uint32_t errors_lost_ = 0;

@@ -77,28 +77,44 @@ uint32_t Card::host_write(uint32_t dev, const void *buf, uint32_t len, uint32_t 
     return IPU_ERR_NONE;
 }
 
-uint32_t Card::run_dma_descriptor(const ipu_dma_desc &d, uint32_t &fault_addr)
+bool Card::dma_descriptor_ok(const ipu_dma_desc &d) const
 {
     const uint32_t count = d.tile_count ? d.tile_count : 1;
     const bool to_host = (d.flags & IPU_DMA_FLAGS_TO_HOST_MASK) != 0;
-    const bool bad = d.length == 0 || d.first_tile + count > tiles_.size() || (to_host && count != 1) ||
-                     !tiles_[0].in_sram(d.tile_addr, d.length) || d.reserved0 || d.reserved1 || d.reserved2;
-    if (bad)
-        return IPU_ERR_DMA_BAD_DESCRIPTOR;
+    return d.length != 0 && d.first_tile + count <= tiles_.size() && !(to_host && count != 1) &&
+           tiles_[0].in_sram(d.tile_addr, d.length) && !d.reserved0 && !d.reserved1 && !d.reserved2;
+}
+
+// Moves at most `max_bytes` (counted on the card: length x tiles) of the
+// current descriptor, and at least one byte, so that a chain always ends.
+uint32_t Card::dma_descriptor_slice(uint64_t max_bytes, uint64_t &moved, uint32_t &fault_addr)
+{
+    const ipu_dma_desc &d = dma_.desc;
+    const uint32_t count = d.tile_count ? d.tile_count : 1;
+    const bool to_host = (d.flags & IPU_DMA_FLAGS_TO_HOST_MASK) != 0;
+    const uint64_t per_tile = std::max<uint64_t>(1, max_bytes / count);
+    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(d.length - dma_.offset, per_tile));
+    const uint32_t dev = d.dev_addr + dma_.offset, tile_addr = d.tile_addr + dma_.offset;
     Tile &first = tiles_[d.first_tile];
-    uint32_t err = to_host ? host_write(d.dev_addr, first.at(d.tile_addr), d.length, fault_addr)
-                           : host_read(d.dev_addr, first.at(d.tile_addr), d.length, fault_addr);
+    const uint32_t err = to_host ? host_write(dev, first.at(tile_addr), n, fault_addr)
+                                 : host_read(dev, first.at(tile_addr), n, fault_addr);
     if (err)
         return err;
     // Broadcast: the bytes cross the bus once and are copied on the card.
     for (uint32_t i = 1; i < count; i++)
-        std::memcpy(tiles_[d.first_tile + i].at(d.tile_addr), first.at(d.tile_addr), d.length);
-    dma_bytes_ += d.length;
+        std::memcpy(tiles_[d.first_tile + i].at(tile_addr), first.at(tile_addr), n);
+    dma_.offset += n;
+    dma_bytes_ += n;
+    moved += static_cast<uint64_t>(n) * count;
     return IPU_ERR_NONE;
 }
 
-void Card::run_dma_chain()
+void Card::start_dma_chain()
 {
+    if (dma_status_ & IPU_REG_DMA_STATUS_BUSY_MASK) {
+        log_guest_error("DMA_CTRL.START while a chain is in flight; ignored");
+        return;
+    }
     if (state_ == IPU_CARD_STATE_RUNNING || state_ == IPU_CARD_STATE_HOST_SYNC) {
         // Tiles own their SRAM while running; host-sync stream data moves by
         // host exchange instead.
@@ -109,30 +125,58 @@ void Card::run_dma_chain()
     }
     dma_status_ = IPU_REG_DMA_STATUS_BUSY_MASK;
     dma_completed_ = 0;
-    for (uint32_t i = 0; i < kMaxDmaChain; i++) {
-        ipu_dma_desc d;
+    dma_ = DmaProgress{};
+}
+
+void Card::dma_fail(uint32_t err, uint32_t addr, uint32_t info)
+{
+    add_error(ErrorRecord{err, kDmaEngineTile, 0, 0, addr, info});
+    dma_status_ = IPU_REG_DMA_STATUS_ERROR_MASK;
+    dma_ = DmaProgress{};
+}
+
+void Card::step_dma(uint64_t max_bytes)
+{
+    uint64_t moved = 0;
+    while ((dma_status_ & IPU_REG_DMA_STATUS_BUSY_MASK) && moved < max_bytes) {
+        const uint32_t at = dma_desc_addr_ + dma_.index * IPU_DMA_DESC_SIZE;
         uint32_t fault_addr = 0;
-        const uint32_t at = dma_desc_addr_ + i * IPU_DMA_DESC_SIZE;
-        uint32_t err = host_read(at, &d, sizeof d, fault_addr);
-        if (!err)
-            err = run_dma_descriptor(d, fault_addr);
-        if (err) {
-            if (err == IPU_ERR_DMA_BAD_DESCRIPTOR)
-                fault_addr = at;
-            add_error(ErrorRecord{err, kDmaEngineTile, 0, 0, fault_addr, i});
-            dma_status_ = IPU_REG_DMA_STATUS_ERROR_MASK;
+        if (!dma_.have_desc) {
+            if (dma_.index >= kMaxDmaChain) {
+                // A chain without LAST is bounded, never followed forever.
+                dma_fail(IPU_ERR_DMA_BAD_DESCRIPTOR, dma_desc_addr_, kMaxDmaChain);
+                return;
+            }
+            if (uint32_t err = host_read(at, &dma_.desc, sizeof dma_.desc, fault_addr)) {
+                dma_fail(err, fault_addr, dma_.index);
+                return;
+            }
+            if (!dma_descriptor_ok(dma_.desc)) {
+                dma_fail(IPU_ERR_DMA_BAD_DESCRIPTOR, at, dma_.index);
+                return;
+            }
+            dma_.have_desc = true;
+            dma_.offset = 0;
+            moved += IPU_DMA_DESC_SIZE; // a chain of tiny descriptors is bounded too
+            if (moved >= max_bytes)
+                break;
+        }
+        if (uint32_t err = dma_descriptor_slice(max_bytes - moved, moved, fault_addr)) {
+            dma_fail(err, fault_addr, dma_.index);
             return;
         }
+        if (dma_.offset < dma_.desc.length)
+            continue;
         dma_completed_++;
-        if (d.flags & IPU_DMA_FLAGS_LAST_MASK) {
+        dma_.have_desc = false;
+        dma_.index++;
+        if (dma_.desc.flags & IPU_DMA_FLAGS_LAST_MASK) {
             dma_status_ = IPU_REG_DMA_STATUS_DONE_MASK;
+            dma_ = DmaProgress{};
             raise_irq(IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
             return;
         }
     }
-    // A chain without LAST is bounded, never followed forever.
-    add_error(ErrorRecord{IPU_ERR_DMA_BAD_DESCRIPTOR, kDmaEngineTile, 0, 0, dma_desc_addr_, kMaxDmaChain});
-    dma_status_ = IPU_REG_DMA_STATUS_ERROR_MASK;
 }
 
 void Card::service_host_exchange(Tile &tile)

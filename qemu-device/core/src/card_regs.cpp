@@ -272,10 +272,15 @@ void Card::write_reg(uint32_t off, uint32_t v)
         else
             log_guest_error("TILEMEM_WINDOW_TILE " + std::to_string(v) + " >= NUM_TILES");
         return;
-    case IPU_REG_DMA_DESC_ADDR: dma_desc_addr_ = v; return;
+    case IPU_REG_DMA_DESC_ADDR:
+        if (dma_busy())
+            log_guest_error("DMA_DESC_ADDR written while a chain is in flight; ignored");
+        else
+            dma_desc_addr_ = v;
+        return;
     case IPU_REG_DMA_CTRL:
         if (v & IPU_REG_DMA_CTRL_START_MASK)
-            run_dma_chain();
+            start_dma_chain();
         return;
     }
     log_guest_error("write to read-only or unassigned register " + std::to_string(off));
@@ -304,6 +309,7 @@ void Card::reset()
     card_cycles_ = 0;
     dma_desc_addr_ = dma_status_ = dma_completed_ = 0;
     dma_bytes_ = 0;
+    dma_ = DmaProgress{}; // a chain in flight stops here
     xlat_.fill(XlatEntry{});
     errors_.clear();
     errors_lost_ = 0;
@@ -315,6 +321,10 @@ void Card::start()
 {
     if (state_ != IPU_CARD_STATE_IDLE && state_ != IPU_CARD_STATE_DONE) {
         log_guest_error("RUN_CTRL.START while the card is not idle or done");
+        return;
+    }
+    if (dma_busy()) {
+        log_guest_error("RUN_CTRL.START while a DMA chain is in flight; wait for DMA_STATUS.BUSY to clear");
         return;
     }
     card_cycles_ = 0;

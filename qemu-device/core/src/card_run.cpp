@@ -35,9 +35,16 @@ void Card::add_error(const ErrorRecord &r)
 int Card::advance(uint64_t budget)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
+    budget = budget ? budget : 1;
+    if (dma_busy()) {
+        // Tiles never run while a chain is in flight (START refuses either way round).
+        const uint64_t cap = ~0ull / IPU_BACKEND_DMA_BYTES_PER_BUDGET;
+        step_dma(std::min(budget, cap) * IPU_BACKEND_DMA_BYTES_PER_BUDGET);
+        return dma_busy() ? 1 : 0;
+    }
     if (state_ != IPU_CARD_STATE_RUNNING)
         return 0;
-    run_round(budget ? budget : 1);
+    run_round(budget);
     return state_ == IPU_CARD_STATE_RUNNING ? 1 : 0;
 }
 

@@ -258,7 +258,7 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
                 pc = next;
                 n++;
                 if (hook && hook->retired)
-                    hook->retired(hook->opaque, tile, c, pc - 4, insn, rd, rd ? result : 0);
+                    hook->retired(hook->opaque, tile, c, pc - 4, insn, rd, rd ? result : 0, t0 + (n - 1) * ic);
                 goto out;
             }
             break;
@@ -365,7 +365,8 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
         if (writes_rd && rd)
             x[rd] = result;
         if (hook && hook->retired)
-            hook->retired(hook->opaque, tile, c, pc, insn, writes_rd ? rd : 0, writes_rd && rd ? result : 0);
+            hook->retired(hook->opaque, tile, c, pc, insn, writes_rd ? rd : 0, writes_rd && rd ? result : 0,
+                          t0 + n * ic);
         pc = next;
         n++;
     }
@@ -380,7 +381,7 @@ out:
 }
 
 void trace_retired(void *file, const Tile &tile, unsigned context, uint32_t pc, uint32_t insn, unsigned rd,
-                   uint32_t rd_value)
+                   uint32_t rd_value, uint64_t)
 {
     auto *out = static_cast<FILE *>(file);
     if (rd)

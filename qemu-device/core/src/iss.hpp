@@ -8,11 +8,12 @@
 namespace ipu::model {
 
 // Called for every retired instruction when tracing or lock-step comparison is
-// on (rd = 0 when the instruction writes no integer register).
+// on (rd = 0 when the instruction writes no integer register; cycle is the
+// context's logical time when the instruction issued).
 struct RetireHook {
     void *opaque = nullptr;
     void (*retired)(void *opaque, const Tile &tile, unsigned context, uint32_t pc, uint32_t insn, unsigned rd,
-                    uint32_t rd_value) = nullptr;
+                    uint32_t rd_value, uint64_t cycle) = nullptr;
 };
 
 // Runs context `c` of `tile` for at most `budget` instructions. Returns why it
@@ -21,6 +22,6 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
 
 // Writes one trace line per instruction to `out` (a RetireHook implementation).
 void trace_retired(void *file, const Tile &tile, unsigned context, uint32_t pc, uint32_t insn, unsigned rd,
-                   uint32_t rd_value);
+                   uint32_t rd_value, uint64_t cycle);
 
 } // namespace ipu::model

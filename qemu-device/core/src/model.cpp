@@ -5,17 +5,17 @@
 #include <new>
 
 #include "card.hpp"
-#include "ipu_model/observe.hpp"
 
 namespace {
 
 using ipu::model::Card;
+using ipu::model::Tile;
 
 struct ModelBackend {
     ipu_backend base; // first: the C interface casts between the two
     Card card;
     ipu::model::RetireHook hook{};
-    ipu::model::RetireObserver observer = nullptr;
+    ipu_retire_observer observer = nullptr;
     void *observer_opaque = nullptr;
     ModelBackend(const ipu_backend_ops *ops, const ipu_board &b, const ipu_backend_host &h,
                  const ipu_backend_options &o)
@@ -24,7 +24,8 @@ struct ModelBackend {
     }
 };
 
-Card &card_of(ipu_backend *b) { return reinterpret_cast<ModelBackend *>(b)->card; }
+ModelBackend *self(ipu_backend *b) { return reinterpret_cast<ModelBackend *>(b); }
+Card &card_of(ipu_backend *b) { return self(b)->card; }
 
 int model_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
 {
@@ -38,9 +39,46 @@ int model_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size
 
 int model_advance(ipu_backend *b, uint64_t budget) { return card_of(b).advance(budget); }
 
-void model_destroy(ipu_backend *b) { delete reinterpret_cast<ModelBackend *>(b); }
+void model_destroy(ipu_backend *b) { delete self(b); }
 
-const ipu_backend_ops model_ops = {"model", model_bar_read, model_bar_write, model_advance, model_destroy};
+// The ISS's retire hook, as the contract's retire event. The model cannot stop
+// inside a slice, so the observer's return value is not acted on.
+void model_retired(void *o, const Tile &tile, unsigned context, uint32_t pc, uint32_t insn, unsigned rd,
+                   uint32_t rd_value, uint64_t cycle)
+{
+    auto *m = static_cast<ModelBackend *>(o);
+    const ipu_retire_event ev{tile.id, context, pc, insn, rd, rd_value, cycle};
+    m->observer(m->observer_opaque, &ev);
+}
+
+int model_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
+{
+    ModelBackend *m = self(b);
+    // Cleared first: the card never sees a hook half set.
+    m->card.set_retire_hook(nullptr);
+    m->observer = observer;
+    m->observer_opaque = opaque;
+    m->hook = ipu::model::RetireHook{m, model_retired};
+    if (observer)
+        m->card.set_retire_hook(&m->hook);
+    return 0;
+}
+
+size_t model_save_size(ipu_backend *b) { return card_of(b).save_size(); }
+int model_save(ipu_backend *b, void *buf, size_t len) { return card_of(b).save(buf, len); }
+int model_restore(ipu_backend *b, const void *buf, size_t len) { return card_of(b).restore(buf, len); }
+
+const ipu_backend_ops model_ops = {
+    .name = "model",
+    .bar_read = model_bar_read,
+    .bar_write = model_bar_write,
+    .advance = model_advance,
+    .destroy = model_destroy,
+    .set_retire_observer = model_set_retire_observer,
+    .save_size = model_save_size,
+    .save = model_save,
+    .restore = model_restore,
+};
 
 } // namespace
 
@@ -61,24 +99,3 @@ extern "C" int ipu_model_create(const ipu_board *board, const ipu_backend_host *
     *out = &m->base;
     return 0;
 }
-
-namespace ipu::model {
-
-int set_retire_observer(ipu_backend *b, RetireObserver observer, void *opaque)
-{
-    if (!b || b->ops != &model_ops)
-        return -EINVAL;
-    auto *m = reinterpret_cast<ModelBackend *>(b);
-    m->observer = observer;
-    m->observer_opaque = opaque;
-    m->hook.opaque = m;
-    m->hook.retired = [](void *o, const Tile &tile, unsigned context, uint32_t pc, uint32_t insn, unsigned rd,
-                         uint32_t rd_value) {
-        auto *self = static_cast<ModelBackend *>(o);
-        self->observer(self->observer_opaque, RetiredInstruction{tile.id, context, pc, insn, rd, rd_value});
-    };
-    m->card.set_retire_hook(observer ? &m->hook : nullptr);
-    return 0;
-}
-
-} // namespace ipu::model

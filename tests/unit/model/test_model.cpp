@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ipu_card/registry.h"
 #include "ipu_model/model.h"
-#include "ipu_model/observe.hpp"
 #include "card_checks.hpp"
 #include "tile_harness.hpp"
 
@@ -178,13 +178,18 @@ void test_retire_observer(void **)
     struct Seen {
         uint64_t count = 0;
         uint32_t last_pc = 0;
+        uint64_t last_cycle = 0;
     } seen;
-    assert_int_equal(ipu::model::set_retire_observer(
-                         h.card(),
-                         [](void *o, const ipu::model::RetiredInstruction &r) {
+    ipu_backend *c = h.card();
+    assert_int_equal(c->ops->set_retire_observer(
+                         c,
+                         [](void *o, const ipu_retire_event *e) {
                              auto *s = static_cast<Seen *>(o);
+                             assert_true(s->count == 0 || e->cycle > s->last_cycle); // one context: time goes on
                              s->count++;
-                             s->last_pc = r.pc;
+                             s->last_pc = e->pc;
+                             s->last_cycle = e->cycle;
+                             return 0;
                          },
                          &seen),
                      0);
@@ -195,7 +200,155 @@ void test_retire_observer(void **)
     h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
     assert_int_equal(seen.count, h.reg(IPU_REG_TILE_CTX_INSTRET));
     assert_int_equal(seen.last_pc + 4, h.reg(IPU_REG_TILE_CTX_PC)); // the EXIT csrw was last
-    assert_int_equal(ipu::model::set_retire_observer(nullptr, nullptr, nullptr), -EINVAL);
+    assert_true(seen.last_cycle < r.cycles);
+    // Cleared: the next run is not observed.
+    assert_int_equal(c->ops->set_retire_observer(c, nullptr, nullptr), 0);
+    const uint64_t before = seen.count;
+    h.load_elf(prog("compute"), {0}, 10);
+    assert_int_equal(h.run().card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(seen.count, before);
+}
+
+void test_dma_in_slices(void **)
+{
+    Harness h("tiny");
+    ipu::test::expect_dma_in_slices(h);
+}
+
+// Tiles never run while a chain is in flight, and a chain never starts while tiles run.
+void test_dma_and_run_exclude_each_other(void **)
+{
+    Harness h("tiny");
+    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
+    uint8_t *data = h.alloc_host(65536);
+    h.map(0, 0x0, ring, 4096, true, false);
+    h.map(1, 0x100000, data, 65536, true, false);
+    ring[0] = ipu_dma_desc{0x100000, IPU_TILE_SRAM_BASE + 0x8000, 32768, 0, 4, IPU_DMA_FLAGS_LAST_MASK, 0, 0, 0};
+    h.load_elf(prog("compute"), {0}, 10);
+    h.set_reg(IPU_REG_DMA_DESC_ADDR, 0);
+    h.set_reg(IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK); // refused: the chain is in flight
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+    h.set_reg(IPU_REG_DMA_DESC_ADDR, 0x5000); // ignored while busy
+    assert_int_equal(h.reg(IPU_REG_DMA_DESC_ADDR), 0);
+    ipu_backend *c = h.card();
+    while (c->ops->advance(c, 64) == 1) {
+    }
+    assert_int_equal(h.reg(IPU_REG_DMA_STATUS), IPU_REG_DMA_STATUS_DONE_MASK);
+    RunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+}
+
+// Starts `elf` on every tile and advances it at most `rounds` rounds of
+// `budget` (releasing host syncs); returns the rounds it ran.
+unsigned run_partly(Harness &h, const char *elf, uint32_t boot_arg, uint64_t budget, unsigned rounds)
+{
+    h.load_elf(prog(elf), {}, boot_arg);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
+    unsigned i = 0;
+    for (; i < rounds; i++) {
+        ipu_backend *c = h.card();
+        c->ops->advance(c, budget);
+        const uint32_t state = h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
+        if (state == IPU_CARD_STATE_HOST_SYNC)
+            h.set_reg(IPU_REG_HSYNC_RELEASE, 1);
+        else if (state != IPU_CARD_STATE_RUNNING)
+            break;
+    }
+    return i;
+}
+
+// Save halfway, restore into a fresh card, finish there: the same result and
+// cycle count as a run that was never interrupted.
+void test_save_restore_round_trip(void **)
+{
+    for (const char *elf : {"exchange", "compute"}) {
+        const uint32_t arg = std::string(elf) == "compute" ? 3000 : 0;
+        Harness whole("tiny");
+        whole.load_elf(prog(elf), {}, arg);
+        const RunResult want = whole.run(7);
+        assert_int_equal(want.card_state, IPU_CARD_STATE_DONE);
+
+        Harness count("tiny");
+        const unsigned rounds = run_partly(count, elf, arg, 7, 1u << 20);
+        assert_true(rounds > 4);
+        Harness first("tiny");
+        run_partly(first, elf, arg, 7, rounds / 2);
+        assert_int_equal(first.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_RUNNING);
+        ipu_backend *a = first.card();
+        const size_t size = a->ops->save_size(a);
+        assert_true(size > 4 * 65536); // every tile's SRAM is in it
+        std::vector<uint8_t> snap(size);
+        assert_int_equal(a->ops->save(a, snap.data(), snap.size() - 1), -ENOSPC);
+        assert_int_equal(a->ops->save(a, snap.data(), snap.size()), 0);
+
+        Harness second("tiny");
+        ipu_backend *b = second.card();
+        assert_int_equal(b->ops->restore(b, snap.data(), snap.size()), 0);
+        assert_int_equal(b->ops->save_size(b), size);
+        const RunResult got = second.resume(7);
+        assert_int_equal(got.card_state, IPU_CARD_STATE_DONE);
+        assert_true(got.exit_code == want.exit_code);
+        assert_int_equal(got.cycles, want.cycles);
+        // The original, finished after the save, agrees too.
+        const RunResult orig = first.resume(7);
+        assert_true(orig.exit_code == want.exit_code);
+        assert_int_equal(orig.cycles, want.cycles);
+    }
+}
+
+// A snapshot only loads into the same embodiment and board shape, and a bad
+// one leaves the card as it was.
+void test_restore_rejects_foreign_snapshots(void **)
+{
+    Harness tiny("tiny");
+    ipu_backend *c = tiny.card();
+    std::vector<uint8_t> snap(c->ops->save_size(c));
+    assert_int_equal(c->ops->save(c, snap.data(), snap.size()), 0);
+    Harness other("ipu1");
+    ipu_backend *o = other.card();
+    assert_int_equal(o->ops->restore(o, snap.data(), snap.size()), -EINVAL); // another shape
+    tiny.set_reg(IPU_REG_IRQ_MASK, 0x3);
+    assert_int_equal(c->ops->restore(c, snap.data(), snap.size() - 1), -EINVAL); // truncated
+    std::vector<uint8_t> bad = snap;
+    bad[0] ^= 0xff;
+    assert_int_equal(c->ops->restore(c, bad.data(), bad.size()), -EINVAL); // not a snapshot
+    assert_int_equal(tiny.reg(IPU_REG_IRQ_MASK), 0x3);                      // unchanged
+    assert_int_equal(c->ops->restore(c, snap.data(), snap.size()), 0);
+    assert_int_equal(tiny.reg(IPU_REG_IRQ_MASK), 0);
+}
+
+// The registry: every entry is listed, the model entry makes a model card,
+// unknown names are NULL, and a board that does not fit says why.
+void test_registry(void **)
+{
+    const char *names[] = {"model", "rtl", "lockstep"};
+    const ipu_backend_factory *const *all = ipu_backend_factories();
+    for (unsigned i = 0; i < 3; i++) {
+        assert_non_null(all[i]);
+        assert_string_equal(all[i]->name, names[i]);
+        assert_ptr_equal(ipu_backend_find(names[i]), all[i]);
+    }
+    assert_null(all[3]);
+    assert_null(ipu_backend_find("verilog"));
+    ipu_board b;
+    ipu_board_default(&b);
+    assert_string_equal(ipu_backend_default_for(&b), "model");
+    ipu_backend_host host{};
+    ipu_backend *card = nullptr;
+    char err[512] = "";
+    assert_int_equal(ipu_backend_find("model")->create(&b, &host, nullptr, &card, err, sizeof err), 0);
+    assert_string_equal(card->ops->name, "model");
+    card->ops->destroy(card);
+    b.bytes_per_tile = 64u << 20;
+    card = nullptr;
+    assert_int_equal(ipu_backend_find("model")->create(&b, &host, nullptr, &card, err, sizeof err), -EINVAL);
+    assert_null(card);
+    assert_non_null(std::strstr(err, "bytes per tile"));
+    // The RTL refuses an rv32imf board (or, without Verilator, says how to get it).
+    ipu_board_default(&b);
+    assert_true(ipu_backend_find("rtl")->create(&b, &host, nullptr, &card, err, sizeof err) < 0);
+    assert_non_null(std::strstr(err, ipu_backend_find("rtl")->available ? "rv32im" : "make deps"));
 }
 
 } // namespace
@@ -231,6 +384,11 @@ int main()
         cmocka_unit_test(test_lazy_memory),
         cmocka_unit_test(test_create_rejects_bad_arguments),
         cmocka_unit_test(test_retire_observer),
+        cmocka_unit_test(test_dma_in_slices),
+        cmocka_unit_test(test_dma_and_run_exclude_each_other),
+        cmocka_unit_test(test_save_restore_round_trip),
+        cmocka_unit_test(test_restore_rejects_foreign_snapshots),
+        cmocka_unit_test(test_registry),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

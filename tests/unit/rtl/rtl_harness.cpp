@@ -3,20 +3,36 @@
 
 #include <cstdlib>
 
-#include "ipu_model/model.h"
-#include "ipu_rtl/rtl.h"
+#include <cstdio>
+
+#include "ipu_backends/lockstep.h"
+#include "ipu_card/registry.h"
 
 namespace ipu::test {
 
 namespace {
+// Every card comes from the registry, as QEMU and the driver make theirs.
+template <const char *Name>
+int from_registry(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
+                  ipu_backend **out)
+{
+    char err[512] = "";
+    const int rc = ipu_backend_find(Name)->create(board, host, options, out, err, sizeof err);
+    if (rc)
+        std::fprintf(stderr, "%s\n", err);
+    return rc;
+}
+
+constexpr char kRtl[] = "rtl", kLockstep[] = "lockstep", kModel[] = "model";
+
 CardFactory factory_for(Backend backend)
 {
     switch (backend) {
-    case Backend::Rtl: return ipu_rtl_create;
-    case Backend::Lockstep: return ipu_rtl_lockstep_create;
+    case Backend::Rtl: return from_registry<kRtl>;
+    case Backend::Lockstep: return from_registry<kLockstep>;
     case Backend::Model: break;
     }
-    return ipu_model_create;
+    return from_registry<kModel>;
 }
 } // namespace
 
@@ -24,11 +40,11 @@ RtlHarness::RtlHarness(Backend backend, const std::string &board) : Harness(boar
 
 std::string RtlHarness::divergence()
 {
-    const char *d = ipu_rtl_lockstep_divergence(card());
+    const char *d = ipu_lockstep_divergence(card());
     return d ? d : "";
 }
 
-uint64_t RtlHarness::compared() { return ipu_rtl_lockstep_compared(card()); }
+uint64_t RtlHarness::compared() { return ipu_lockstep_compared(card()); }
 
 std::string RtlHarness::program(const std::string &name)
 {

@@ -1,6 +1,6 @@
 // Test harness for the RTL card: the model tests' Harness (tests/support), over
-// ipu_rtl_create, ipu_rtl_lockstep_create or (for comparisons) ipu_model_create,
-// plus the lock-step report.
+// the registry's "rtl", "lockstep" or (for comparisons) "model" card, plus the
+// lock-step report.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -244,6 +244,65 @@ void test_dma_faults(void **)
     ipu::test::expect_dma_faults(h);
 }
 
+void test_dma_in_slices(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    ipu::test::expect_dma_in_slices(h);
+}
+
+// Lock-step drives the model's DMA engine beside the RTL's and compares how both chains end.
+void test_dma_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    ipu::test::expect_dma_through_translation(h);
+    ipu::test::expect_dma_in_slices(h);
+    expect_no_divergence(h);
+}
+
+// The RTL's retire trace through the contract's observer: every instruction of
+// tile 0's supervisor, with the clock cycle it retired in.
+void test_retire_observer(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    struct Seen {
+        uint64_t count = 0;
+        uint64_t last_cycle = 0;
+        bool ordered = true;
+    } seen;
+    ipu_backend *c = h.card();
+    assert_int_equal(c->ops->set_retire_observer(
+                         c,
+                         [](void *o, const ipu_retire_event *e) {
+                             auto *s = static_cast<Seen *>(o);
+                             if (e->tile == 0 && e->context == 0) {
+                                 s->ordered &= s->count == 0 || e->cycle > s->last_cycle;
+                                 s->count++;
+                                 s->last_cycle = e->cycle;
+                             }
+                             return 0;
+                         },
+                         &seen),
+                     0);
+    h.load_elf(prog("compute"), {0}, 10);
+    RtlRunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
+    assert_int_equal(seen.count, h.reg(IPU_REG_TILE_CTX_INSTRET));
+    assert_true(seen.ordered);
+}
+
+// The RTL offers no snapshot, and says so through the operations table.
+void test_save_not_supported(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    ipu_backend *c = h.card();
+    uint8_t buf[16] = {};
+    assert_int_equal(c->ops->save_size(c), 0);
+    assert_int_equal(c->ops->save(c, buf, sizeof buf), -ENOTSUP);
+    assert_int_equal(c->ops->restore(c, buf, sizeof buf), -ENOTSUP);
+}
+
 void test_create_rejects_boards_without_rtl(void **)
 {
     ipu_board b;
@@ -266,6 +325,10 @@ int main()
         cmocka_unit_test(test_create_rejects_boards_without_rtl),
         cmocka_unit_test(test_dma_through_translation),
         cmocka_unit_test(test_dma_faults),
+        cmocka_unit_test(test_dma_in_slices),
+        cmocka_unit_test(test_dma_lockstep),
+        cmocka_unit_test(test_retire_observer),
+        cmocka_unit_test(test_save_not_supported),
         cmocka_unit_test(test_rv32ui_lockstep),
         cmocka_unit_test(test_rv32um_lockstep),
         cmocka_unit_test(test_fault_illegal),

@@ -1,5 +1,6 @@
-/* The Verilator RTL card behind the device backend interface (ipu_card/backend.h),
- * and the lock-step mode that runs the functional model beside it. */
+/* The Verilator RTL card behind the device backend interface (ipu_card/backend.h).
+ * Hosts create it through the registry (ipu_card/registry.h, entry "rtl");
+ * lock-step against the model is backends/lockstep (entry "lockstep"). */
 #ifndef IPU_RTL_RTL_H
 #define IPU_RTL_RTL_H
 
@@ -23,22 +24,6 @@ struct ipu_board;
  * board), or -ENOMEM. Free with (*out)->ops->destroy(*out). */
 int ipu_rtl_create(const struct ipu_board *board, const struct ipu_backend_host *host,
                    const struct ipu_backend_options *options, struct ipu_backend **out);
-
-/* As ipu_rtl_create, but a functional model of the same board runs beside the
- * RTL: BAR writes go to both, reads come from the RTL, and every instruction
- * the RTL retires is compared (tile, context, PC, instruction, rd and its
- * value) with the model's stream for that tile and context. The first
- * divergence halts both cards and is printed to stderr with both sides' state.
- * Returns as ipu_rtl_create. */
-int ipu_rtl_lockstep_create(const struct ipu_board *board, const struct ipu_backend_host *host,
-                            const struct ipu_backend_options *options, struct ipu_backend **out);
-
-/* The first divergence of a lock-step card as text, or NULL while there is none
- * (and for cards that are not lock-step cards). The string lives as long as the card. */
-const char *ipu_rtl_lockstep_divergence(struct ipu_backend *card);
-
-/* Instructions compared so far by a lock-step card (0 for other cards). */
-uint64_t ipu_rtl_lockstep_compared(struct ipu_backend *card);
 
 /* Clock cycles the RTL card has simulated since it was created (0 for other cards). */
 uint64_t ipu_rtl_cycles(struct ipu_backend *card);

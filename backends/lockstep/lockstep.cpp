@@ -1,5 +1,11 @@
-// Lock-step mode: the RTL card and the functional model run the same program; every
-// instruction the RTL retires is compared with the model's stream for its tile and context.
+// Lock-step (see ipu_backends/lockstep.h): a primary card and a secondary card run
+// the same program; every instruction the primary retires is compared with the
+// secondary's stream for its tile and context. The secondary runs on demand,
+// when the primary retires an instruction its queue does not hold yet. In
+// the messages the primary is "rtl" and the secondary "model", the pair the
+// registry makes; the names come from the cards' operations tables.
+#include "ipu_backends/lockstep.h"
+
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -9,27 +15,22 @@
 #include <string>
 #include <vector>
 
-#include "ipu_board.h"
 #include "ipu_card/hw.h"
-#include "ipu_model/model.h"
-#include "ipu_model/observe.hpp"
-#include "ipu_rtl/observe.hpp"
-#include "ipu_rtl/rtl.h"
 
 namespace {
 
-using ipu::model::RetiredInstruction;
-using ipu::rtl::Retired;
-
 constexpr unsigned kMaxContexts = IPU_TILE_CONTEXTS_MAX;
-constexpr uint64_t kModelStep = 4096; // model instructions per tile per catch-up step
+constexpr uint64_t kModelStep = 4096; // secondary instructions per tile per catch-up step
 
+// `rtl` is the primary, `model` the secondary (the registry's pair).
 struct Lockstep {
     ipu_backend base; // first: the C interface casts between the two
     ipu_backend *rtl = nullptr;
     ipu_backend *model = nullptr;
     unsigned tiles = 0;
-    std::vector<std::deque<RetiredInstruction>> queues; // per tile * kMaxContexts + context
+    std::vector<std::deque<ipu_retire_event>> queues; // per tile * kMaxContexts + context
+    ipu_retire_observer user_observer = nullptr;      // the host's own, called after each comparison
+    void *user_opaque = nullptr;
     std::string divergence;
     bool diverged = false;
     int divergence_tile = -1; // the tile the divergence is about, -1 for the whole card
@@ -57,6 +58,11 @@ uint32_t read32(ipu_backend *card, uint32_t offset)
 bool model_running(Lockstep &l)
 {
     return (read32(l.model, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK) == IPU_CARD_STATE_RUNNING;
+}
+
+std::string side(const ipu_backend *card)
+{
+    return std::string(card->ops->name) + ":";
 }
 
 std::string describe(const char *side, uint32_t pc, uint32_t insn, uint32_t rd, uint32_t value)
@@ -87,9 +93,10 @@ void diverge(Lockstep &l, const std::string &what, int tile = -1)
     l.divergence = head + what;
 }
 
-int on_rtl_retired(void *opaque, const Retired &r)
+int on_rtl_retired(void *opaque, const ipu_retire_event *event)
 {
     Lockstep &l = *static_cast<Lockstep *>(opaque);
+    const ipu_retire_event &r = *event;
     if (l.diverged)
         return 1;
     if (r.tile >= l.tiles || r.context >= kMaxContexts) {
@@ -102,27 +109,28 @@ int on_rtl_retired(void *opaque, const Retired &r)
     char where[64];
     std::snprintf(where, sizeof where, "tile %u context %u\n", r.tile, r.context);
     if (q.empty()) {
-        diverge(l, std::string(where) + describe("rtl:", r.pc, r.insn, r.rd, r.rd_value) +
-                       "  model: retired nothing more in this context\n", static_cast<int>(r.tile));
+        diverge(l, std::string(where) + describe(side(l.rtl).c_str(), r.pc, r.insn, r.rd, r.rd_value) + "  " +
+                       side(l.model) + " retired nothing more in this context\n", static_cast<int>(r.tile));
         return 1;
     }
-    const RetiredInstruction m = q.front();
+    const ipu_retire_event m = q.front();
     q.pop_front();
     const bool value_ok = r.rd_value == m.rd_value || reads_cycle_counter(r.insn);
     if (r.pc != m.pc || r.insn != m.insn || r.rd != m.rd || !value_ok) {
-        diverge(l, std::string(where) + describe("rtl:", r.pc, r.insn, r.rd, r.rd_value) +
-                       describe("model:", m.pc, m.insn, m.rd, m.rd_value), static_cast<int>(r.tile));
+        diverge(l, std::string(where) + describe(side(l.rtl).c_str(), r.pc, r.insn, r.rd, r.rd_value) +
+                       describe(side(l.model).c_str(), m.pc, m.insn, m.rd, m.rd_value), static_cast<int>(r.tile));
         return 1;
     }
     l.compared++;
-    return 0;
+    return l.user_observer ? l.user_observer(l.user_opaque, &r) : 0;
 }
 
-void on_model_retired(void *opaque, const RetiredInstruction &m)
+int on_model_retired(void *opaque, const ipu_retire_event *m)
 {
     Lockstep &l = *static_cast<Lockstep *>(opaque);
-    if (m.tile < l.tiles && m.context < kMaxContexts)
-        l.queues[m.tile * kMaxContexts + m.context].push_back(m);
+    if (m->tile < l.tiles && m->context < kMaxContexts)
+        l.queues[m->tile * kMaxContexts + m->context].push_back(*m);
+    return 0;
 }
 
 // Both sides' view of one tile, for the divergence report. Restores the selections.
@@ -153,27 +161,38 @@ void report(Lockstep &l)
 {
     const unsigned contexts = read32(l.rtl, IPU_REG_NUM_WORKERS) + 1;
     std::string s = l.divergence;
+    char a[16], b[16];
+    std::snprintf(a, sizeof a, "%-5s", l.rtl->ops->name);
+    std::snprintf(b, sizeof b, "%-5s", l.model->ops->name);
     for (unsigned t = 0; t < l.tiles; t++)
         if (l.divergence_tile < 0 || t == static_cast<unsigned>(l.divergence_tile))
-            s += tile_state(l.rtl, "rtl  ", t, contexts) + tile_state(l.model, "model", t, contexts);
+            s += tile_state(l.rtl, a, t, contexts) + tile_state(l.model, b, t, contexts);
     l.divergence = s;
     std::fprintf(stderr, "%s", s.c_str());
     ipu_backend_write32(l.rtl, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
     ipu_backend_write32(l.model, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
 }
 
-// The RTL stopped: the model must stop in the same place with nothing left over,
-// and every tile must end the same way.
+// The primary stopped (tiles and DMA): the secondary must stop in the same
+// place with nothing left over, its DMA engine must end the same way, and
+// every tile must end the same way.
 void check_stop(Lockstep &l)
 {
-    for (int i = 0; i < 1 << 20 && model_running(l); i++)
-        l.model->ops->advance(l.model, kModelStep);
+    for (int i = 0; i < 1 << 20 && l.model->ops->advance(l.model, kModelStep) > 0; i++) {
+    }
+    const uint32_t rd = read32(l.rtl, IPU_REG_DMA_STATUS), md = read32(l.model, IPU_REG_DMA_STATUS);
+    if (rd != md) {
+        diverge(l, "DMA_STATUS: " + side(l.rtl) + " " + std::to_string(rd) + ", " + side(l.model) + " " +
+                       std::to_string(md) + "\n");
+        return;
+    }
     const uint32_t rs = read32(l.rtl, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
     const uint32_t ms = read32(l.model, IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK;
     if (rs == IPU_CARD_STATE_IDLE)
         return; // halted by the host
     if (rs != ms) {
-        diverge(l, "card state: rtl " + std::to_string(rs) + ", model " + std::to_string(ms) + "\n");
+        diverge(l, "card state: " + side(l.rtl) + " " + std::to_string(rs) + ", " + side(l.model) + " " +
+                       std::to_string(ms) + "\n");
         return;
     }
     const uint32_t sel = read32(l.rtl, IPU_REG_TILE_SEL);
@@ -189,7 +208,8 @@ void check_stop(Lockstep &l)
             const uint32_t a = read32(l.rtl, reg), b = read32(l.model, reg);
             if (a != b) {
                 char buf[160];
-                std::snprintf(buf, sizeof buf, "tile %u register 0x%03x: rtl %08x, model %08x\n", t, reg, a, b);
+                std::snprintf(buf, sizeof buf, "tile %u register 0x%03x: %s %08x, %s %08x\n", t, reg,
+                              l.rtl->ops->name, a, l.model->ops->name, b);
                 diverge(l, buf, static_cast<int>(t));
                 break;
             }
@@ -199,9 +219,10 @@ void check_stop(Lockstep &l)
         for (unsigned c = 0; c < kMaxContexts && !l.diverged; c++) {
             const auto &q = l.queues[t * kMaxContexts + c];
             if (!q.empty())
-                diverge(l, "tile " + std::to_string(t) + " context " + std::to_string(c) + ": the model retired " +
-                               std::to_string(q.size()) + " more instructions, first:\n" +
-                               describe("model:", q.front().pc, q.front().insn, q.front().rd, q.front().rd_value),
+                diverge(l, "tile " + std::to_string(t) + " context " + std::to_string(c) + ": " + side(l.model) +
+                               " retired " + std::to_string(q.size()) + " more instructions, first:\n" +
+                               describe(side(l.model).c_str(), q.front().pc, q.front().insn, q.front().rd,
+                                        q.front().rd_value),
                            static_cast<int>(t));
         }
     }
@@ -249,32 +270,59 @@ int ls_advance(ipu_backend *b, uint64_t budget)
 
 void ls_destroy(ipu_backend *b) { delete self(b); }
 
-const ipu_backend_ops lockstep_ops = {"rtl-lockstep", ls_bar_read, ls_bar_write, ls_advance, ls_destroy};
+int ls_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
+{
+    Lockstep &l = *self(b);
+    std::lock_guard<std::recursive_mutex> g(l.lock);
+    l.user_observer = observer;
+    l.user_opaque = opaque;
+    return 0;
+}
+
+// Two cards in step could be saved as a pair, but the queues of instructions
+// the secondary ran ahead would have to be saved too; not offered.
+size_t ls_save_size(ipu_backend *) { return 0; }
+int ls_save(ipu_backend *, void *, size_t) { return -ENOTSUP; }
+int ls_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
+
+const ipu_backend_ops lockstep_ops = {
+    .name = "lockstep",
+    .bar_read = ls_bar_read,
+    .bar_write = ls_bar_write,
+    .advance = ls_advance,
+    .destroy = ls_destroy,
+    .set_retire_observer = ls_set_retire_observer,
+    .save_size = ls_save_size,
+    .save = ls_save,
+    .restore = ls_restore,
+};
 
 } // namespace
 
-extern "C" int ipu_rtl_lockstep_create(const ipu_board *board, const ipu_backend_host *host,
-                                       const ipu_backend_options *options, ipu_backend **out)
+extern "C" int ipu_lockstep_create(ipu_backend *primary, ipu_backend *secondary, ipu_backend **out)
 {
-    if (!board || !host || !out)
-        return -EINVAL;
     auto *l = new (std::nothrow) Lockstep;
-    if (!l)
+    if (!l) {
+        if (primary)
+            primary->ops->destroy(primary);
+        if (secondary)
+            secondary->ops->destroy(secondary);
         return -ENOMEM;
-    l->base.ops = &lockstep_ops;
-    l->tiles = ipu_board_num_tiles(board);
-    l->queues.resize(static_cast<size_t>(l->tiles) * kMaxContexts);
-    int rc = ipu_rtl_create(board, host, options, &l->rtl);
-    if (rc == 0) {
-        // The model only computes: interrupts and host memory belong to the RTL side.
-        const ipu_backend_host quiet{host->opaque, host->dma_read, host->dma_write, nullptr};
-        const ipu_backend_options one_thread{1, 0};
-        rc = ipu_model_create(board, &quiet, &one_thread, &l->model);
     }
+    l->base.ops = &lockstep_ops;
+    l->rtl = primary;
+    l->model = secondary;
+    if (!primary || !secondary || !out) {
+        delete l;
+        return -EINVAL;
+    }
+    l->tiles = read32(primary, IPU_REG_NUM_TILES);
+    l->queues.resize(static_cast<size_t>(l->tiles) * kMaxContexts);
+    int rc = read32(secondary, IPU_REG_NUM_TILES) == l->tiles ? 0 : -EINVAL;
     if (rc == 0)
-        rc = ipu::model::set_retire_observer(l->model, on_model_retired, l);
+        rc = secondary->ops->set_retire_observer(secondary, on_model_retired, l);
     if (rc == 0)
-        rc = ipu::rtl::set_retire_observer(l->rtl, on_rtl_retired, l);
+        rc = primary->ops->set_retire_observer(primary, on_rtl_retired, l);
     if (rc != 0) {
         delete l;
         return rc;
@@ -283,7 +331,7 @@ extern "C" int ipu_rtl_lockstep_create(const ipu_board *board, const ipu_backend
     return 0;
 }
 
-extern "C" const char *ipu_rtl_lockstep_divergence(ipu_backend *b)
+extern "C" const char *ipu_lockstep_divergence(ipu_backend *b)
 {
     if (!b || b->ops != &lockstep_ops)
         return nullptr;
@@ -292,7 +340,7 @@ extern "C" const char *ipu_rtl_lockstep_divergence(ipu_backend *b)
     return l.diverged ? l.divergence.c_str() : nullptr;
 }
 
-extern "C" uint64_t ipu_rtl_lockstep_compared(ipu_backend *b)
+extern "C" uint64_t ipu_lockstep_compared(ipu_backend *b)
 {
     if (!b || b->ops != &lockstep_ops)
         return 0;
