@@ -54,7 +54,8 @@ public:
             ok_ = false;
             return;
         }
-        std::memcpy(dst, p_ + at_, n);
+        if (n) // an empty vector's data() may be null, which memcpy must not get even for 0 bytes
+            std::memcpy(dst, p_ + at_, n);
         at_ += n;
     }
     // Skips n bytes and returns where they start (nullptr when short).
