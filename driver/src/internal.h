@@ -21,9 +21,8 @@ struct ipudrv_node {
     char location[IPUDRV_LOCATION_MAX];  /* "model:tiny" or the PCI slot */
     char label[IPUDRV_LOCATION_MAX + 8]; /* how messages name the card: "device 3" or "card model:tiny" */
     /* Simulated cards' debugging knobs, from ipudrv_open_params (ipudrv_open
-     * fills them from IPU_EMU_HOST_THREADS / IPU_EMU_TRACE). To be wired:
-     * transport_backend.c still reads those variables itself and should take
-     * these fields into struct ipu_backend_options instead. */
+     * fills them from IPU_EMU_HOST_THREADS / IPU_EMU_TRACE); transport_backend.c
+     * passes them to the card as struct ipu_backend_options. */
     unsigned host_threads;
     int trace;
 };

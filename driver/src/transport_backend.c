@@ -66,7 +66,8 @@ static int host_dma_write(void *opaque, uint64_t bus, const void *buf, size_t le
 }
 
 int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embodiment,
-                        const struct ipu_board *board, struct ipudrv_transport **out, char *err, size_t err_len)
+                        const struct ipudrv_node *node, const struct ipu_board *board, struct ipudrv_transport **out,
+                        char *err, size_t err_len)
 {
 #if IPUDRV_HAVE_BACKENDS
     const struct ipu_backend_factory *factory = ipu_backend_find(embodiment);
@@ -76,6 +77,7 @@ int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embo
     }
 #else
     (void)ops;
+    (void)node;
     (void)board;
     (void)out;
     snprintf(err, err_len, "this libipudrv was built without the card embodiments (ipu_backends, which needs the "
@@ -91,12 +93,7 @@ int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embo
     b->base.ops = ops;
     b->budget = 4096;
     struct ipu_backend_host host = {.opaque = b, .dma_read = host_dma_read, .dma_write = host_dma_write};
-    /* Debugging knobs of the simulated cards, from the environment. */
-    struct ipu_backend_options options = {0};
-    const char *threads = getenv("IPU_EMU_HOST_THREADS"), *trace = getenv("IPU_EMU_TRACE");
-    if (threads && *threads)
-        options.host_threads = (unsigned)strtoul(threads, NULL, 10);
-    options.trace = trace && *trace && strcmp(trace, "0") != 0;
+    struct ipu_backend_options options = {.host_threads = node->host_threads, .trace = node->trace};
     int rc = factory->create(board, &host, &options, &b->card, err, err_len);
     if (rc) {
         free(b);

@@ -15,11 +15,13 @@
 
 /* Creates the card of registry entry `embodiment` ("model", "rtl",
  * "lockstep") for `board` and wraps it as a transport whose operations are
- * `ops` (which must use the ipudrv_backend_* functions below). The options come
- * from the environment: IPU_EMU_HOST_THREADS, IPU_EMU_TRACE. On failure
- * returns the registry's code and its message (problem and fix) in err. */
+ * `ops` (which must use the ipudrv_backend_* functions below). The card's
+ * options (host threads, trace) are the node's, which come from the open
+ * parameters. On failure returns the registry's code and its message (problem
+ * and fix) in err. */
 int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embodiment,
-                        const struct ipu_board *board, struct ipudrv_transport **out, char *err, size_t err_len);
+                        const struct ipudrv_node *node, const struct ipu_board *board, struct ipudrv_transport **out,
+                        char *err, size_t err_len);
 
 /* The card behind a transport opened with ipudrv_backend_open. */
 struct ipu_backend *ipudrv_backend_card(struct ipudrv_transport *t);

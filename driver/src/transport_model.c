@@ -7,8 +7,7 @@
 static int model_open(const struct ipudrv_node *node, const struct ipu_board *board, struct ipudrv_transport **out,
                       char *err, size_t err_len)
 {
-    (void)node;
-    return ipudrv_backend_open(&ipudrv_transport_model, "model", board, out, err, err_len);
+    return ipudrv_backend_open(&ipudrv_transport_model, "model", node, board, out, err, err_len);
 }
 
 const struct ipudrv_transport_ops ipudrv_transport_model = IPUDRV_BACKEND_TRANSPORT_OPS("model", model_open);

@@ -17,14 +17,13 @@
 static int rtl_open(const struct ipudrv_node *node, const struct ipu_board *board, struct ipudrv_transport **out,
                     char *err, size_t err_len)
 {
-    (void)node;
     if (!board) {
         snprintf(err, err_len, "the rtl transport needs a board; name one, e.g. IPU_EMU_DEVICES=rtl:rtl-tiny");
         return -EINVAL;
     }
     const char *lockstep = getenv("IPU_EMU_RTL_LOCKSTEP");
     int ls = lockstep && *lockstep && strcmp(lockstep, "0") != 0;
-    return ipudrv_backend_open(&ipudrv_transport_rtl, ls ? "lockstep" : "rtl", board, out, err, err_len);
+    return ipudrv_backend_open(&ipudrv_transport_rtl, ls ? "lockstep" : "rtl", node, board, out, err, err_len);
 }
 
 const struct ipudrv_transport_ops ipudrv_transport_rtl = IPUDRV_BACKEND_TRANSPORT_OPS("rtl", rtl_open);

@@ -250,4 +250,43 @@ void expect_dma_in_slices(Harness &h)
                      IPU_REG_DMA_STATUS_DONE_MASK);
 }
 
+void expect_retire_observer_sees_every_instruction(Harness &h, const std::string &elf)
+{
+    struct Seen {
+        uint64_t count = 0;
+        uint32_t last_pc = 0;
+        uint64_t last_cycle = 0;
+        bool ordered = true;
+    } seen;
+    ipu_backend *c = h.card();
+    assert_int_equal(c->ops->set_retire_observer(
+                         c,
+                         [](void *o, const ipu_retire_event *e) {
+                             auto *s = static_cast<Seen *>(o);
+                             if (e->tile == 0 && e->context == 0) {
+                                 s->ordered &= s->count == 0 || e->cycle > s->last_cycle;
+                                 s->count++;
+                                 s->last_pc = e->pc;
+                                 s->last_cycle = e->cycle;
+                             }
+                             return 0;
+                         },
+                         &seen),
+                     0);
+    h.load_elf(elf, {0}, 10);
+    RunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
+    assert_int_equal(seen.count, h.reg(IPU_REG_TILE_CTX_INSTRET));
+    assert_true(seen.ordered);
+    assert_int_equal(seen.last_pc + 4, h.reg(IPU_REG_TILE_CTX_PC)); // the EXIT write was last
+    // Cleared: the next run is not observed.
+    assert_int_equal(c->ops->set_retire_observer(c, nullptr, nullptr), 0);
+    const uint64_t before = seen.count;
+    h.load_elf(elf, {0}, 10);
+    assert_int_equal(h.run().card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(seen.count, before);
+}
+
 } // namespace ipu::test

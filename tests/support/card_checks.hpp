@@ -49,4 +49,10 @@ void expect_dma_faults(Harness &h);
 // middle of a chain stops it cleanly and the card works afterwards.
 void expect_dma_in_slices(Harness &h);
 
+// The contract's retire observer, with program `elf` on tile 0: it sees
+// exactly the instructions tile 0's supervisor retires (the INSTRET count),
+// in order of cycle, the last one being the EXIT write before the final PC;
+// once cleared, the next run is not observed.
+void expect_retire_observer_sees_every_instruction(Harness &h, const std::string &elf);
+
 } // namespace ipu::test

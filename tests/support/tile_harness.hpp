@@ -30,7 +30,7 @@ struct RunResult {
 };
 
 // Creates a card behind the device backend interface: ipu_model_create, or
-// the RTL harness's ipu_rtl_create / ipu_rtl_lockstep_create.
+// the registry (ipu_card/registry.h) entries "rtl" and "lockstep".
 using CardFactory = int (*)(const ipu_board *, const ipu_backend_host *, const ipu_backend_options *, ipu_backend **);
 
 class Harness {

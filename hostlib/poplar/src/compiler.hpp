@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir.hpp"
 #include "graph_impl.hpp"
 #include "poplar/Program.hpp"
 #include "tile_link.hpp"
@@ -45,12 +46,6 @@ struct CompiledHandle {
   bool write = false;
   std::size_t bytes = 0;
   std::vector<HostPiece> pieces;
-};
-
-struct PrintInfo {
-  std::string title;
-  std::vector<std::size_t> shape;
-  Type type;
 };
 
 /// One lowered step, for the profile.

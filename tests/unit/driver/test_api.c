@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -19,6 +18,7 @@
 #include "ipudrv/ipudrv.h"
 #include "test_env.h"
 #include "tile_program.h"
+#include "two_processes.h"
 
 #define SRAM IPU_TILE_SRAM_BASE
 enum { ZERO = 0, T0 = 5, T1 = 6 };
@@ -140,44 +140,16 @@ static void test_model_card_opened_twice_is_two_cards(void **state)
 }
 
 /* Issue 12: two unrelated processes that each create a model card by id
- * (same IPU_EMU_DEVICES, same lock directory) hold them at the same time.
- * The pipes make the opens overlap: the child opens and waits while the
- * parent opens, runs a register round trip and only then lets it go. */
+ * (same IPU_EMU_DEVICES, same lock directory) hold them at the same time. */
+static int open_card_1(ipudrv_device **out)
+{
+    return ipudrv_open(1, 0, out);
+}
+
 static void test_two_processes_open_model_card_by_id(void **state)
 {
     (void)state;
-    int to_parent[2], to_child[2];
-    assert_int_equal(pipe(to_parent), 0);
-    assert_int_equal(pipe(to_child), 0);
-    pid_t child = fork();
-    assert_true(child >= 0);
-    if (child == 0) {
-        /* Only the parent writes to_child: its exit (a failed test) ends the wait. */
-        close(to_child[1]);
-        ipudrv_device *dev = NULL;
-        char c = ipudrv_open(1, 0, &dev) == 0 ? 'y' : 'n';
-        if (write(to_parent[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
-            _exit(2);
-        _exit(dev && ipudrv_close(dev) == 0 ? 0 : 1);
-    }
-    char c = 0;
-    assert_int_equal(read(to_parent[0], &c, 1), 1);
-    ipudrv_device *dev = NULL;
-    int rc = ipudrv_open(1, 0, &dev);
-    uint32_t id = 0;
-    int id_rc = rc ? rc : ipudrv_reg_read(dev, IPU_REG_ID, &id);
-    /* Both cards are open here; let the child go before judging. */
-    assert_int_equal(write(to_child[1], "x", 1), 1);
-    int status = 0;
-    assert_int_equal(waitpid(child, &status, 0), child);
-    if (rc)
-        fail_msg("the parent's model card: %s", ipudrv_last_error(NULL));
-    assert_int_equal(c, 'y');
-    assert_int_equal(id_rc, 0);
-    assert_int_equal(id, IPU_REG_ID_RESET_VALUE);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    assert_int_equal(ipudrv_close(dev), 0);
-    close(to_parent[0]), close(to_parent[1]), close(to_child[0]), close(to_child[1]);
+    expect_two_processes_hold_cards(open_card_1);
 }
 
 /* ---- attributes and registers ---- */
@@ -490,6 +462,48 @@ static void test_run_exit_code(void **state)
     assert_int_equal(ev.kind, IPUDRV_EVENT_DONE);
 }
 
+/* ipudrv_open_with's trace setting reaches the card (no environment involved):
+ * with trace 1 the model prints each retired instruction to stderr, with 0
+ * nothing. stderr goes to a temporary file for the run. */
+static void test_open_with_trace_reaches_the_card(void **state)
+{
+    (void)state;
+    uint32_t prog[] = {gc_rv_addi(T0, ZERO, 7), gc_rv_csrrw(ZERO, IPU_CSR_EXIT, T0), GC_RV_J_SELF};
+    for (int trace = 0; trace <= 1; trace++) {
+        char path[] = "/tmp/ipudrv-trace-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        fflush(stderr);
+        int saved = dup(2);
+        assert_true(saved >= 0 && dup2(fd, 2) == 2);
+        struct ipudrv_open_params p = {.size = sizeof p, .transport = "model", .board = "tiny", .trace = trace};
+        ipudrv_device *dev = NULL;
+        int rc = ipudrv_open_with(&p, &dev);
+        struct ipudrv_event ev = {0};
+        int wait_rc = -1;
+        if (rc == 0) {
+            run_program(dev, prog, 3);
+            wait_rc = ipudrv_wait(dev, 5000, &ev);
+            ipudrv_close(dev);
+        }
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        char text[4096] = "";
+        ssize_t n = pread(fd, text, sizeof text - 1, 0);
+        close(fd);
+        unlink(path);
+        text[n > 0 ? n : 0] = '\0';
+        assert_int_equal(rc, 0);
+        assert_int_equal(wait_rc, 0);
+        assert_int_equal(ev.kind, IPUDRV_EVENT_DONE);
+        if (trace)
+            assert_contains(text, "tile 0 ctx 0 pc 00100000 insn");
+        else if (strstr(text, "pc 00100000"))
+            fail_msg("trace 0 printed a trace: %s", text);
+    }
+}
+
 static void test_wait_timeout_watchdog_report(void **state)
 {
     ipudrv_device *dev = *state;
@@ -708,6 +722,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dma_iommu_refuses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dma_bad_descriptor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_exit_code, setup, teardown),
+        cmocka_unit_test(test_open_with_trace_reaches_the_card),
         cmocka_unit_test_setup_teardown(test_wait_timeout_watchdog_report, setup, teardown),
         cmocka_unit_test_setup_teardown(test_card_watchdog, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_sync, setup, teardown),

@@ -264,32 +264,7 @@ void test_dma_lockstep(void **)
 void test_retire_observer(void **)
 {
     RtlHarness h(Backend::Rtl);
-    struct Seen {
-        uint64_t count = 0;
-        uint64_t last_cycle = 0;
-        bool ordered = true;
-    } seen;
-    ipu_backend *c = h.card();
-    assert_int_equal(c->ops->set_retire_observer(
-                         c,
-                         [](void *o, const ipu_retire_event *e) {
-                             auto *s = static_cast<Seen *>(o);
-                             if (e->tile == 0 && e->context == 0) {
-                                 s->ordered &= s->count == 0 || e->cycle > s->last_cycle;
-                                 s->count++;
-                                 s->last_cycle = e->cycle;
-                             }
-                             return 0;
-                         },
-                         &seen),
-                     0);
-    h.load_elf(prog("compute"), {0}, 10);
-    RtlRunResult r = h.run();
-    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
-    h.set_reg(IPU_REG_TILE_SEL, 0);
-    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
-    assert_int_equal(seen.count, h.reg(IPU_REG_TILE_CTX_INSTRET));
-    assert_true(seen.ordered);
+    ipu::test::expect_retire_observer_sees_every_instruction(h, prog("compute"));
 }
 
 // The RTL offers no snapshot, and says so through the operations table.

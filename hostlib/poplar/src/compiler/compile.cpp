@@ -73,8 +73,7 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
                                     p.hostOffset});
     out.handles[name] = ch;
   }
-  for (const auto &[marker, f] : m.prints)
-    out.prints[marker] = PrintInfo{f.title, f.shape, f.type};
+  out.prints = m.prints;
   for (const auto &p : m.programs) {
     out.steps.emplace_back();
     for (const auto &line : ir::listSteps(p.body)) {
@@ -93,8 +92,6 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
     for (ir::BufferId id : slots)
       out.instr.slots.back().push_back(layout.addr[id]);
   }
-  if (!options.instrument)
-    out.instr.slots.assign(m.programs.size(), {});
   return out;
 }
 

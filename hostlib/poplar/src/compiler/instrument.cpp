@@ -46,7 +46,6 @@ StampStep newStamp(Module &m, std::uint32_t stampEntry) {
 } // namespace
 
 std::vector<std::vector<BufferId>> instrument(Module &m, std::uint32_t stampEntry) {
-  m.instrumented = true;
   std::vector<std::vector<BufferId>> slots;
   for (Program &p : m.programs) {
     Body out;

@@ -17,6 +17,17 @@
 
 #include "poplar/Type.hpp"
 
+namespace poplar::detail {
+
+/// What PrintTensor output looks like on the host: the tiles print a marker, the host prints this.
+struct PrintInfo {
+  std::string title;
+  std::vector<std::size_t> shape;
+  Type type;
+};
+
+} // namespace poplar::detail
+
 namespace poplar::detail::ir {
 
 using BufferId = std::uint32_t;
@@ -181,13 +192,6 @@ struct HostHandle {
   std::vector<Piece> pieces;
 };
 
-/// What PrintTensor output looks like on the host.
-struct PrintFormat {
-  std::string title;
-  std::vector<std::size_t> shape;
-  Type type;
-};
-
 /// The whole intermediate form of one engine's graph and programs.
 struct Module {
   std::vector<Buffer> buffers;
@@ -195,9 +199,8 @@ struct Module {
   std::vector<Program> programs;
   std::vector<Stream> streams;
   std::map<std::string, HostHandle> handles;
-  std::map<std::string, PrintFormat> prints; ///< by marker
+  std::map<std::string, PrintInfo> prints; ///< by marker
   std::uint32_t instrumentTile = 0;
-  bool instrumented = false;
   std::size_t numEdges = 0; ///< vertex fields connected to tensors (for the profile)
 
   BufferId add(Buffer b) {

@@ -291,15 +291,15 @@ bool Liveness::overlap(BufferId a, BufferId b) const {
 Liveness analyseLiveness(const Module &m) { return Analysis(m).run(); }
 
 Liveness everythingLive(const Module &m) {
-  Liveness l = Analysis(m).run();
-  std::fill(l.wholeRun.begin(), l.wholeRun.end(), true);
-  for (auto &r : l.ranges)
-    std::fill(r.begin(), r.end(), std::make_pair(1u, 0u));
+  Liveness l;
+  l.wholeRun.assign(m.buffers.size(), true);
   std::uint64_t total = 0;
   for (const Buffer &b : m.buffers)
     total += b.size;
-  for (auto &bytes : l.liveBytes)
-    std::fill(bytes.begin(), bytes.end(), total);
+  for (const Program &p : m.programs) {
+    l.ranges.emplace_back(m.buffers.size(), std::make_pair(1u, 0u));
+    l.liveBytes.emplace_back(listSteps(p.body).size(), total);
+  }
   return l;
 }
 

@@ -20,9 +20,4 @@ struct StepLine {
 /// The lines of `body` in program order (cycle stamps are not listed: they are the profiler's, not the user's).
 std::vector<StepLine> listSteps(const Body &body);
 
-/// Calls fn(step, depth) for every step of `body`, nested bodies in program order, stamps included.
-template <typename Fn> void forEachStep(const Body &body, Fn &&fn, unsigned depth = 0);
-
 } // namespace poplar::detail::ir
-
-#include "steps_impl.hpp"
