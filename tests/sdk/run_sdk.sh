@@ -1,0 +1,51 @@
+#!/bin/sh
+# Builds one SDK-surface program as a user of Graphcore's SDK would (g++ --std=c++11 prog.cpp -lpoplar [-lpopops...])
+# against an install tree, runs it with HOME set to an empty folder (nothing may come from the building user's
+# cache), and checks its exit status and that every expected line appears in its output.
+# Usage: run_sdk.sh <install-prefix> <program-dir>
+# The program folder <dir> holds <name>.cpp (name = the folder's name), expected.txt (lines that must appear,
+# exactly), and optionally: libs (extra link flags, e.g. -lpopops), args (the program's arguments on one line),
+# exit-status (the expected exit status, default 0), other *.cpp files (codelets) copied next to the program.
+# SDK_KEEP_HOME=1 keeps HOME (only for developing a program before the install is self-contained).
+set -eu
+prefix=$1 src=$2
+name=$(basename "$src")
+work=$(mktemp -d "${TMPDIR:-/tmp}/poplar-sdk.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp "$src"/*.cpp "$work"/
+cd "$work"
+if [ "${SDK_KEEP_HOME:-0}" != 1 ]; then
+  mkdir home && export HOME="$work/home"
+  unset XDG_CACHE_HOME IPU_EMU_CACHE IPU_BOARD_PATH
+fi
+export CPLUS_INCLUDE_PATH="$prefix/include" LIBRARY_PATH="$prefix/lib" LD_LIBRARY_PATH="$prefix/lib"
+export PATH="$prefix/bin:$PATH"
+libs=""
+[ -f "$src/libs" ] && libs=$(cat "$src/libs")
+args=""
+[ -f "$src/args" ] && args=$(cat "$src/args")
+want_status=0
+[ -f "$src/exit-status" ] && want_status=$(cat "$src/exit-status")
+# SDK_CXXFLAGS: extra flags the sanitizer build needs (its libpoplar carries the ASan runtime).
+echo "+ g++ --std=c++11 ${SDK_CXXFLAGS:-}${SDK_CXXFLAGS:+ }$name.cpp -lpoplar $libs -o prog"
+# shellcheck disable=SC2086 # word lists
+g++ --std=c++11 ${SDK_CXXFLAGS:-} "$name.cpp" -lpoplar $libs -o prog
+status=0
+# shellcheck disable=SC2086
+./prog $args > output.txt 2>&1 || status=$?
+cat output.txt
+if [ "$status" != "$want_status" ]; then
+  echo "FAIL: the program exited with status $status, expected $want_status"
+  exit 1
+fi
+[ -n "$(ls -A "${HOME}" 2>/dev/null)" ] && [ "${SDK_KEEP_HOME:-0}" != 1 ] &&
+  { echo "FAIL: the program wrote into HOME:"; ls -A "$HOME"; exit 1; }
+result=0
+while IFS= read -r line; do
+  [ -z "$line" ] && continue
+  if ! grep -qxF -- "$line" output.txt; then
+    echo "FAIL: missing expected line: $line"
+    result=1
+  fi
+done < "$src/expected.txt"
+exit $result
