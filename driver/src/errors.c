@@ -50,9 +50,15 @@ const char *ipudrv_last_error(const ipudrv_device *dev)
     return thread_msg;
 }
 
+/* The build passes the CMake project version; driver/CMakeLists.txt checks
+ * at configure time that the public header's IPUDRV_VERSION_STRING agrees. */
+#ifndef IPUDRV_BUILD_VERSION
+#error "IPUDRV_BUILD_VERSION (the CMake project version) must be defined by the build"
+#endif
+
 const char *ipudrv_version(void)
 {
-    return IPUDRV_VERSION_STRING;
+    return IPUDRV_BUILD_VERSION;
 }
 
 const char *ipudrv_strerror(int code)

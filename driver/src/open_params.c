@@ -44,7 +44,7 @@ static int copy_params(const struct ipudrv_open_params *params, struct ipudrv_op
         if (extra[i])
             return ipudrv_fail(NULL, -ENOTSUP, "ipudrv_open_with: params->size is %zu and byte %zu is set, but this "
                                "libipudrv %s knows %zu bytes: the caller uses fields of a newer library; update "
-                               "libipudrv or leave those fields zero", params->size, i, IPUDRV_VERSION_STRING,
+                               "libipudrv or leave those fields zero", params->size, i, ipudrv_version(),
                                sizeof *p);
     memset(p, 0, sizeof *p);
     memcpy(p, params, params->size < sizeof *p ? params->size : sizeof *p);

@@ -8,12 +8,19 @@
 #include <string.h>
 #include <time.h>
 
-#define PACKAGE_VERSION "0.1.0"
+#ifndef GC_TOOLS_VERSION
+#error "GC_TOOLS_VERSION (the CMake project version) must be defined by the build"
+#endif
+
+const char *gc_version(void)
+{
+    return GC_TOOLS_VERSION;
+}
 
 static void help(const struct gc_tool *tool)
 {
-    printf("Usage: %s [options]\n%s\n\nOptions:\n%s  -j, --json          print JSON instead of text\n"
-           "  -h, --help          show this help\n  -V, --version       show the version\n",
+    printf("Usage: %s [options]\n%s\n\nOptions:\n%s  -j, --json-output   print JSON instead of text (also --json)\n"
+           "  -h, --help          show this help\n  -v, --version       show the version (also -V)\n",
            tool->name, tool->summary, tool->usage);
 }
 
@@ -29,8 +36,9 @@ int gc_getopt(const struct gc_tool *tool, int argc, char **argv, const char *sho
         case 'h':
             help(tool);
             exit(0);
+        case 'v':
         case 'V':
-            printf("%s (ipu-emu) %s, libipudrv %s\n", tool->name, PACKAGE_VERSION, ipudrv_version());
+            printf("%s (ipu-emu) %s, libipudrv %s\n", tool->name, gc_version(), ipudrv_version());
             exit(0);
         case 'j':
             common->json = 1;

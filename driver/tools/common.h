@@ -1,5 +1,6 @@
-/* What every gc tool shares: --help, --version, -j/--json, -d/--device,
- * one-line errors, number parsing, progress on stderr. */
+/* What every gc tool shares: -h/--help, -v/--version, -j/--json-output,
+ * -d/--device-id (Graphcore's spellings; -V, --json and --device stay as
+ * aliases), one-line errors, number parsing, progress on stderr. */
 #ifndef GC_COMMON_H
 #define GC_COMMON_H
 
@@ -9,9 +10,11 @@
 #include "ipudrv/ipudrv.h"
 
 /* getopt_long entries and short letters every tool accepts. */
-#define GC_COMMON_SHORTOPTS "hVj"
+#define GC_COMMON_SHORTOPTS "hvVj"
 #define GC_COMMON_LONGOPTS {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, \
-                           {"json", no_argument, 0, 'j'}
+                           {"json-output", no_argument, 0, 'j'}, {"json", no_argument, 0, 'j'}
+/* The device option of tools that use one device: -d N, --device-id N, --device N. */
+#define GC_DEVICE_LONGOPTS {"device-id", required_argument, 0, 'd'}, {"device", required_argument, 0, 'd'}
 
 struct gc_tool {
     const char *name;
@@ -23,8 +26,8 @@ struct gc_common {
     int json;
 };
 
-/* getopt_long with the common options added: handles -h, -V (print and exit
- * 0), -j, and bad options (a one-line error, exit 2) itself and returns the
+/* getopt_long with the common options added: handles -h, -v/-V (print and
+ * exit 0), -j, and bad options (a one-line error, exit 2) itself and returns the
  * tool's own options, or -1 at the end. `shortopts` are the tool's letters;
  * `longopts` must start with GC_COMMON_LONGOPTS. */
 int gc_getopt(const struct gc_tool *tool, int argc, char **argv, const char *shortopts,
@@ -43,6 +46,9 @@ uint64_t gc_parse_number(const struct gc_tool *tool, const char *text, const cha
 
 /* A progress line on stderr ("<tool>: ..."), for long runs. */
 void gc_progress(const struct gc_tool *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The tools' version: the CMake project version of the build. */
+const char *gc_version(void);
 
 /* Seconds since an arbitrary start (monotonic). */
 double gc_now(void);

@@ -10,8 +10,8 @@
 
 static const struct gc_tool tool = {
     "gc-hostsynclatencytest", "Measure the round-trip latency of a host sync.",
-    "  -d, --device N      the device (default 0)\n"
-    "  -n, --iterations N  host syncs to measure (default 1000)\n"
+    "  -d, --device-id N   the device (default 0; also --device)\n"
+    "  -i, --iterations N  host syncs to measure (default 1000; also -n)\n"
     "      --tiles N       tiles taking part (default 1; 0 = all)\n"
     "  -t, --timeout MS    give up when one sync takes longer (default 10000)\n"};
 
@@ -39,8 +39,8 @@ static void expect(ipudrv_device *dev, int timeout_ms, enum ipudrv_event_kind ki
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {GC_COMMON_LONGOPTS,
-                                             {"device", required_argument, 0, 'd'},
-                                             {"iterations", required_argument, 0, 'n'},
+                                             GC_DEVICE_LONGOPTS,
+                                             {"iterations", required_argument, 0, 'i'},
                                              {"tiles", required_argument, 0, OPT_TILES},
                                              {"timeout", required_argument, 0, 't'},
                                              {0, 0, 0, 0}};
@@ -48,9 +48,10 @@ int main(int argc, char **argv)
     unsigned id = 0;
     uint64_t iterations = 1000, tiles = 1, timeout_ms = 10000;
     int opt;
-    while ((opt = gc_getopt(&tool, argc, argv, "d:n:t:", longopts, &common)) != -1) {
+    while ((opt = gc_getopt(&tool, argc, argv, "d:i:n:t:", longopts, &common)) != -1) {
         switch (opt) {
         case 'd': id = (unsigned)gc_parse_number(&tool, optarg, "device id"); break;
+        case 'i':
         case 'n': iterations = gc_parse_number(&tool, optarg, "iterations"); break;
         case OPT_TILES: tiles = gc_parse_number(&tool, optarg, "tiles"); break;
         case 't': timeout_ms = gc_parse_number(&tool, optarg, "timeout"); break;

@@ -9,7 +9,7 @@
 
 static const struct gc_tool tool = {
     "gc-hosttraffictest", "Measure DMA bandwidth between host and tiles, beside host memcpy.",
-    "  -d, --device N      the device (default 0)\n"
+    "  -d, --device-id N   the device (default 0; also --device)\n"
     "      --min SIZE      smallest transfer (default 4K)\n"
     "      --max SIZE      largest transfer (default 64M, at most 128M)\n"
     "  -t, --time SECS     minimum measuring time per size and direction (default 0.2)\n"};
@@ -73,7 +73,7 @@ static double measure_memcpy(void *dst, const void *src, size_t size, double min
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {GC_COMMON_LONGOPTS,
-                                             {"device", required_argument, 0, 'd'},
+                                             GC_DEVICE_LONGOPTS,
                                              {"min", required_argument, 0, OPT_MIN},
                                              {"max", required_argument, 0, OPT_MAX},
                                              {"time", required_argument, 0, 't'},

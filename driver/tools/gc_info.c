@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attributes.h"
 #include "common.h"
 #include "ipu_card/hw.h"
 #include "output.h"
@@ -10,12 +11,17 @@
 static const struct gc_tool tool = {
     "gc-info", "Show IPU devices, their attributes, tile status and tile memory.",
     "  -l, --list-devices  list the devices (the default)\n"
-    "  -d, --device N      the device for the options below (default 0)\n"
-    "  -i, --info          the device's attributes\n"
-    "      --tile-status   every tile's state, exit code and per-context state and PC\n"
-    "      --dump-mem T,A,L  hex dump of L bytes at tile address A of tile T\n"};
+    "  -d, --device-id N   the device for the options below (default 0; also --device)\n"
+    "  -i, --device-info   the device's attributes (also --info); on a device another\n"
+    "                      process holds, the attributes readable without attaching\n"
+    "      --tile-status [T|-]  tile T's (or, with - or nothing, every tile's) state,\n"
+    "                      exit code and per-context state and PC\n"
+    "      --dump-mem T,A,L  hex dump of L bytes at tile address A of tile T\n"
+    "      --ipu-arch      the tiles' architecture (ISA)\n"
+    "      --tile-clock-speed  the tile clock in MHz\n"
+    "      --ipu-count     the number of devices\n"};
 
-enum { OPT_TILE_STATUS = 256, OPT_DUMP_MEM };
+enum { OPT_TILE_STATUS = 256, OPT_DUMP_MEM, OPT_IPU_ARCH, OPT_TILE_CLOCK, OPT_IPU_COUNT };
 
 static void emit_info(ipudrv_device *dev, struct out *o)
 {
@@ -23,63 +29,73 @@ static void emit_info(ipudrv_device *dev, struct out *o)
     int rc = ipudrv_get_info(dev, &in);
     if (rc)
         gc_die_rc(&tool, dev, rc);
-    const struct ipu_board *b = &in.board;
     out_object_begin(o, NULL);
-    out_u64(o, "id", in.id);
-    out_str(o, "transport", in.transport);
-    out_str(o, "location", in.location);
-    out_str(o, "board", b->name);
-    out_str(o, "description", b->description);
-    out_str(o, "state", ipudrv_card_state_name(in.state));
-    out_u64(o, "error_records", in.error_count);
-    out_u64(o, "errors_lost", in.errors_lost);
-    out_u64(o, "console_lost", in.console_lost);
-    out_str(o, "driver_version", in.driver_version);
-    out_str(o, "firmware_version", in.firmware_version);
-    out_u64(o, "num_tiles", in.num_tiles);
-    out_u64(o, "tile_mem_bytes", in.tile_mem_bytes);
-    out_u64(o, "num_workers", in.num_workers);
-    out_hex(o, "caps", in.caps);
-    out_u64(o, "tile_clock_khz", in.tile_clock_khz);
-    out_u64(o, "xlat_entries", in.xlat_entries);
-    out_u64(o, "xlat_used", in.xlat_used);
-    out_u64(o, "dma_bytes", in.dma_bytes);
-    out_u64(o, "card_cycles", in.card_cycles);
-    out_object_begin(o, "target");
-    out_str(o, "isa", b->isa);
-    out_str(o, "abi", b->abi);
-    out_str(o, "default_transport", b->transport);
-    out_u64(o, "num_ipus", b->num_ipus);
-    out_u64(o, "tiles_per_ipu", b->tiles_per_ipu);
-    out_u64(o, "num_tiles", ipu_board_num_tiles(b));
-    out_u64(o, "bytes_per_tile", b->bytes_per_tile);
-    out_u64(o, "worker_contexts", b->worker_contexts);
-    out_u64(o, "tile_clock_hz", b->tile_clock_hz);
-    out_u64(o, "exchange_bytes_per_cycle", b->exchange_bytes_per_cycle);
-    out_u64(o, "memcpy_bytes_per_cycle", b->memcpy_bytes_per_cycle);
-    out_u64(o, "data_path_width", b->data_path_width);
-    out_u64(o, "min_ipu_sync_delay", b->min_ipu_sync_delay);
-    out_u64(o, "global_sync_cycles", b->global_sync_cycles);
-    out_u64(o, "rpt_count_max", b->rpt_count_max);
-    out_u64(o, "num_stride_bits", b->num_stride_bits);
-    out_u64(o, "tiles_per_shared_exchange_bus", b->tiles_per_shared_exchange_bus);
-    out_u64(o, "atomic_store_granularity", b->atomic_store_granularity);
-    out_u64(o, "supervisor_stack_bytes", b->supervisor_stack_bytes);
-    out_u64(o, "worker_stack_bytes", b->worker_stack_bytes);
-    out_object_end(o);
+    gc_emit_info_fields(o, &in);
     out_object_end(o);
 }
 
-static void emit_tile_status(ipudrv_device *dev, struct out *o)
+/* -i on a device another process holds: what discovery knows, without
+ * attaching (Graphcore's gc-info reads these while an application runs). */
+static void emit_held_info(unsigned id, struct out *o)
+{
+    fprintf(stderr, "%s: note: %s: showing the attributes readable without attaching\n", tool.name,
+            ipudrv_last_error(NULL));
+    out_object_begin(o, NULL);
+    gc_emit_desc_fields(&tool, o, id);
+    out_object_end(o);
+}
+
+/* The one-value queries that work on any device, held or not. */
+static void emit_single(unsigned id, int which, struct out *o)
+{
+    out_object_begin(o, NULL);
+    if (which == OPT_IPU_COUNT) {
+        unsigned n = 0;
+        int rc = ipudrv_device_count(&n);
+        if (rc)
+            gc_die_rc(&tool, NULL, rc);
+        out_u64(o, "ipu_count", n);
+        out_object_end(o);
+        return;
+    }
+    struct ipudrv_device_desc d;
+    int rc = ipudrv_describe(id, &d);
+    if (rc)
+        gc_die_rc(&tool, NULL, rc);
+    struct ipu_board b;
+    char err[256];
+    /* the board's values: from the board file for simulated cards, from the
+     * card itself when it is free */
+    ipudrv_device *dev = gc_try_open(&tool, id);
+    if (dev) {
+        struct ipudrv_info in;
+        if ((rc = ipudrv_get_info(dev, &in)))
+            gc_die_rc(&tool, dev, rc);
+        b = in.board;
+        ipudrv_close(dev);
+    } else if (!d.board[0] || ipu_board_load(d.board, &b, err, sizeof err)) {
+        gc_die(&tool, "device %u is held by another process and its board is only known once attached", id);
+    }
+    if (which == OPT_IPU_ARCH)
+        out_str(o, "ipu_arch", b.isa);
+    else
+        out_f64(o, "tile_clock_mhz", (double)b.tile_clock_hz / 1e6, 1);
+    out_object_end(o);
+}
+
+/* `only` is one tile, or -1 for every tile. */
+static void emit_tile_status(ipudrv_device *dev, struct out *o, long only)
 {
     struct ipudrv_info in;
     int rc = ipudrv_get_info(dev, &in);
     if (rc)
         gc_die_rc(&tool, dev, rc);
+    if (only >= (long)in.num_tiles)
+        gc_die(&tool, "--tile-status %ld: the card has tiles 0..%u", only, in.num_tiles - 1);
     out_object_begin(o, NULL);
     out_str(o, "state", ipudrv_card_state_name(in.state));
     out_array_begin(o, "tiles");
-    for (unsigned t = 0; t < in.num_tiles; t++) {
+    for (unsigned t = only < 0 ? 0 : (unsigned)only; t < (only < 0 ? in.num_tiles : (unsigned)only + 1); t++) {
         struct ipudrv_tile_status st;
         if ((rc = ipudrv_tile_status(dev, t, &st)))
             gc_die_rc(&tool, dev, rc);
@@ -153,41 +169,67 @@ int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         GC_COMMON_LONGOPTS,
+        GC_DEVICE_LONGOPTS,
         {"list-devices", no_argument, 0, 'l'},
-        {"device", required_argument, 0, 'd'},
+        {"device-info", no_argument, 0, 'i'},
         {"info", no_argument, 0, 'i'},
-        {"tile-status", no_argument, 0, OPT_TILE_STATUS},
+        {"tile-status", optional_argument, 0, OPT_TILE_STATUS},
         {"dump-mem", required_argument, 0, OPT_DUMP_MEM},
+        {"ipu-arch", no_argument, 0, OPT_IPU_ARCH},
+        {"tile-clock-speed", no_argument, 0, OPT_TILE_CLOCK},
+        {"ipu-count", no_argument, 0, OPT_IPU_COUNT},
         {0, 0, 0, 0}};
     struct gc_common common = {0};
-    int list = 0, info = 0, tile_status = 0;
+    int list = 0, info = 0, tile_status = 0, single = 0, commands = 0;
+    long tile = -1;
     const char *dump = NULL;
     unsigned id = 0;
     int opt;
     while ((opt = gc_getopt(&tool, argc, argv, "ld:i", longopts, &common)) != -1) {
         switch (opt) {
-        case 'l': list = 1; break;
+        case 'l': list = 1, commands++; break;
         case 'd': id = (unsigned)gc_parse_number(&tool, optarg, "device id"); break;
-        case 'i': info = 1; break;
-        case OPT_TILE_STATUS: tile_status = 1; break;
-        case OPT_DUMP_MEM: dump = optarg; break;
+        case 'i': info = 1, commands++; break;
+        case OPT_TILE_STATUS: {
+            /* Graphcore spells it "--tile-status 0" or "--tile-status -" (every tile) */
+            const char *arg = optarg;
+            if (!arg && optind < argc && (strcmp(argv[optind], "-") == 0 ||
+                                          (argv[optind][0] >= '0' && argv[optind][0] <= '9')))
+                arg = argv[optind++];
+            if (arg && strcmp(arg, "-") != 0)
+                tile = (long)gc_parse_number(&tool, arg, "tile");
+            tile_status = 1, commands++;
+            break;
+        }
+        case OPT_DUMP_MEM: dump = optarg, commands++; break;
+        case OPT_IPU_ARCH: case OPT_TILE_CLOCK: case OPT_IPU_COUNT: single = opt, commands++; break;
         }
     }
     if (optind < argc)
         gc_usage_error(&tool, "unexpected argument '%s'", argv[optind]);
-    if (list + info + tile_status + (dump != NULL) > 1)
-        gc_usage_error(&tool, "choose one of -l, -i, --tile-status, --dump-mem");
+    if (commands > 1)
+        gc_usage_error(&tool, "choose one of -l, -i, --tile-status, --dump-mem, --ipu-arch, --tile-clock-speed, "
+                              "--ipu-count");
     struct out *o = out_new(stdout, common.json);
-    if (!info && !tile_status && !dump) {
+    if (single) {
+        emit_single(id, single, o);
+    } else if (!info && !tile_status && !dump) {
+        (void)list;
         out_object_begin(o, NULL);
         gc_emit_devices(&tool, o);
         out_object_end(o);
+    } else if (info) {
+        ipudrv_device *dev = gc_try_open(&tool, id);
+        if (dev) {
+            emit_info(dev, o);
+            ipudrv_close(dev);
+        } else {
+            emit_held_info(id, o);
+        }
     } else {
         ipudrv_device *dev = gc_open(&tool, id);
-        if (info)
-            emit_info(dev, o);
-        else if (tile_status)
-            emit_tile_status(dev, o);
+        if (tile_status)
+            emit_tile_status(dev, o, tile);
         else
             dump_mem(dev, o, dump);
         ipudrv_close(dev);

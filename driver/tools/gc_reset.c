@@ -6,7 +6,7 @@
 
 static const struct gc_tool tool = {
     "gc-reset", "Reset IPU devices: tiles stop, memory, errors, DMA and the translation table clear.",
-    "  -d, --device N      reset device N\n"
+    "  -d, --device-id N   reset device N (also --device)\n"
     "  -a, --all           reset every device\n"};
 
 /* Returns 0 on success; prints a one-line error otherwise. */
@@ -32,7 +32,7 @@ static int reset_one(unsigned id, struct out *o)
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        GC_COMMON_LONGOPTS, {"device", required_argument, 0, 'd'}, {"all", no_argument, 0, 'a'}, {0, 0, 0, 0}};
+        GC_COMMON_LONGOPTS, GC_DEVICE_LONGOPTS, {"all", no_argument, 0, 'a'}, {0, 0, 0, 0}};
     struct gc_common common = {0};
     int all = 0, have_id = 0;
     unsigned id = 0;

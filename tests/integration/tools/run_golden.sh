@@ -1,17 +1,25 @@
 #!/bin/bash
 # Runs one gc tool and compares its normalised output with a golden file.
-# Usage: run_golden.sh GOLDEN EXPECTED_EXIT [--hold PCI_SLOT] -- TOOL ARGS...
+# Usage: run_golden.sh GOLDEN EXPECTED_EXIT [--hold PCI_SLOT] [--range KEY MIN MAX]... -- TOOL ARGS...
+# --range checks that the number printed for KEY ("KEY: n" or "\"KEY\": n")
+# lies in [MIN, MAX]: figures that vary are checked for range, not equality.
 # The output is stdout, then "[stderr]" and stderr when there is any, then
 # "[exit N]". PIDs, timings and column padding are normalised so that the
-# goldens are stable. UPDATE_GOLDENS=1 rewrites the golden instead.
+# goldens are stable; the build's version ($IPU_EMU_VERSION, the CMake
+# project version) becomes <version>, so a tool printing any other version
+# fails. UPDATE_GOLDENS=1 rewrites the golden instead.
 set -u
 golden=$1 expected=$2
 shift 2
 hold=""
-if [ "${1:-}" = "--hold" ]; then
-    hold=$2
-    shift 2
-fi
+ranges=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    case $1 in
+    --hold) hold=$2; shift 2 ;;
+    --range) ranges+=("$2 $3 $4"); shift 4 ;;
+    *) echo "run_golden.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
 [ "${1:-}" = "--" ] && shift
 
 work=$(mktemp -d /tmp/ipu-golden-XXXXXX)
@@ -51,11 +59,22 @@ rc=$?
     echo "[exit $rc]"
 } | sed -E \
     -e "s#$work#<tmp>#g" \
+    ${IPU_EMU_VERSION:+-e "s/ ${IPU_EMU_VERSION//./\\.}\\b/ <version>/g"} \
     ${holder:+-e "s/\\b$holder\\b/<pid>/g"} \
     -e 's/PID [0-9]+/PID <pid>/g' \
     -e '/version|ipu-emu/!s/[0-9]+\.[0-9]+/<x>/g' \
     -e "${hold:+s/([^ ])  +/\\1  /g}" \
     -e '/<x>/s/([^ ])  +/\1  /g' > "$work/actual"
+
+range_failed=0
+for spec in "${ranges[@]}"; do
+    read -r key lo hi <<< "$spec"
+    value=$(sed -nE "s/^ *\"?$key\"?: ([-0-9.e+]+),?\$/\1/p" "$work/out" | head -n 1)
+    if [ -z "$value" ] || ! awk -v v="$value" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(v >= lo && v <= hi) }'; then
+        echo "FAIL: $key is '${value:-missing}', expected $lo..$hi" >&2
+        range_failed=1
+    fi
+done
 
 if [ "${UPDATE_GOLDENS:-0}" = 1 ]; then
     cp "$work/actual" "$golden"
@@ -70,4 +89,5 @@ if [ "$rc" != "$expected" ]; then
     echo "FAIL: exit code $rc, expected $expected" >&2
     exit 1
 fi
+[ "$range_failed" = 0 ] || exit 1
 exit 0
