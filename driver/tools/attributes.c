@@ -2,6 +2,8 @@
 #include "attributes.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "output.h"
 
@@ -18,6 +20,15 @@ void gc_emit_desc_fields(const struct gc_tool *tool, struct out *o, unsigned id)
     out_str(o, "status", !d.available ? "unavailable" : d.holder_pid ? "in-use" : "free");
     out_i64(o, "pid", d.holder_pid);
     out_str(o, "command", d.holder_command[0] ? d.holder_command : "-");
+    /* Graphcore's names for the same attributes, for scripts written for its tools */
+    if (d.board[0])
+        out_str(o, "board type", d.board);
+    if (strcmp(d.transport, "vfio") == 0)
+        out_str(o, "pci id", d.location);
+    if (d.holder_pid > 0) {
+        out_i64(o, "user process id", d.holder_pid);
+        out_str(o, "user executable", d.holder_command);
+    }
 }
 
 ipudrv_device *gc_try_open(const struct gc_tool *tool, unsigned id)
@@ -76,4 +87,14 @@ void gc_emit_info_fields(struct out *o, const struct ipudrv_info *in)
     out_u64(o, "supervisor_stack_bytes", b->supervisor_stack_bytes);
     out_u64(o, "worker_stack_bytes", b->worker_stack_bytes);
     out_object_end(o);
+    /* Graphcore's names for the same attributes, for scripts written for its tools */
+    char clock[32];
+    snprintf(clock, sizeof clock, "%uMHz", in->tile_clock_khz / 1000u);
+    out_str(o, "board type", b->name);
+    out_str(o, "ipu architecture", b->isa);
+    out_str(o, "clock", clock);
+    out_str(o, "driver version", in->driver_version);
+    out_str(o, "firmware version", in->firmware_version);
+    if (strcmp(in->transport, "vfio") == 0)
+        out_str(o, "pci id", in->location);
 }

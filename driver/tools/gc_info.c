@@ -38,7 +38,7 @@ static void emit_info(ipudrv_device *dev, struct out *o)
  * attaching (Graphcore's gc-info reads these while an application runs). */
 static void emit_held_info(unsigned id, struct out *o)
 {
-    fprintf(stderr, "%s: note: %s: showing the attributes readable without attaching\n", tool.name,
+    fprintf(stderr, "%s: note: only the attributes readable without attaching follow (%s)\n", tool.name,
             ipudrv_last_error(NULL));
     out_object_begin(o, NULL);
     gc_emit_desc_fields(&tool, o, id);
