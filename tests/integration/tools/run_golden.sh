@@ -59,7 +59,7 @@ rc=$?
     echo "[exit $rc]"
 } | sed -E \
     -e "s#$work#<tmp>#g" \
-    ${IPU_EMU_VERSION:+-e "s/ ${IPU_EMU_VERSION//./\\.}\\b/ <version>/g"} \
+    ${IPU_EMU_VERSION:+-e "s/([ \"])${IPU_EMU_VERSION//./\\.}\\b/\\1<version>/g"} \
     ${holder:+-e "s/\\b$holder\\b/<pid>/g"} \
     -e 's/PID [0-9]+/PID <pid>/g' \
     -e '/version|ipu-emu/!s/[0-9]+\.[0-9]+/<x>/g' \
