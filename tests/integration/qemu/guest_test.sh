@@ -21,6 +21,15 @@ fi
 # Tiles run on the card: host-sync round trips through vfio, then a reset.
 step "gc-hostsynclatencytest"
 gc-hostsynclatencytest -d 0 -n 100 || { echo "FAIL: gc-hostsynclatencytest"; status=1; }
+# The card tests: tile programs through vfio, results read back by DMA and checked.
+step "gc-memorytest"
+gc-memorytest -d 0 -p walking-ones || { echo "FAIL: gc-memorytest"; status=1; }
+step "gc-exchangetest"
+gc-exchangetest -d 0 || { echo "FAIL: gc-exchangetest"; status=1; }
+step "gc-iputraffictest"
+gc-iputraffictest -d 0 -i 10 || { echo "FAIL: gc-iputraffictest"; status=1; }
+step "gc-flops"
+gc-flops -d 0 -i 200 || { echo "FAIL: gc-flops"; status=1; }
 step "ipu-mmio-latency"
 ipu-mmio-latency 0 10000 || { echo "FAIL: ipu-mmio-latency"; status=1; }
 step "gc-reset"
