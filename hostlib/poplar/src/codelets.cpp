@@ -61,18 +61,23 @@ std::string dataDir() {
 
 std::string deviceIncludeDir() { return dataDir() + "/device/include"; }
 
-/// The newlib install for the tile ISA/ABI under the cache (make deps builds it).
-static std::string newlibPrefix(const std::string &isa, const std::string &abi) {
-  std::string pattern = cacheDir() + "/newlib-*-" + isa + "-" + abi;
-  glob_t g{};
-  std::string best;
-  if (::glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &g) == 0 && g.gl_pathc > 0)
-    best = g.gl_pathv[g.gl_pathc - 1];
-  ::globfree(&g);
-  if (best.empty())
-    throw graph_object_load_error("no newlib for the tiles (" + isa + "/" + abi + ") in " + cacheDir() +
-                                  ": run `make deps` in the ipu-emu source tree");
-  return best;
+std::string tileLibcDir(const std::string &isa, const std::string &abi) {
+  std::string dir = dataDir() + "/newlib/" + isa + "-" + abi;
+  if (!fs::exists(dir + "/include/stdlib.h") || !fs::exists(dir + "/lib/libc.a"))
+    throw graph_object_load_error("libpoplar's install has no C library for tiles of ISA " + isa + "/" + abi +
+                                  " (" + dir + " is missing or incomplete): build ipu-emu after `make deps` has "
+                                  "built newlib for it, then install again");
+  return dir;
+}
+
+void requireTileCompiler() {
+  static const bool found = [] {
+    std::string out;
+    return runCommand("command -v riscv64-unknown-elf-g++", out) == 0;
+  }();
+  if (!found)
+    throw graph_object_load_error("the tile compiler riscv64-unknown-elf-g++ is not on the PATH: install the "
+                                  "Debian package gcc-riscv64-unknown-elf (apt-get install gcc-riscv64-unknown-elf)");
 }
 
 static std::string readFile(const std::string &path) {
@@ -93,14 +98,16 @@ std::string entrySymbolFor(const std::string &className) {
 
 static std::string compilerCommand(const std::string &isa, const std::string &abi, const std::string &srcDir,
                                    const std::string &flags) {
-  std::string newlib = newlibPrefix(isa, abi), out;
+  requireTileCompiler();
+  std::string libc = tileLibcDir(isa, abi), out;
   std::string arch = "-march=" + isa + " -mabi=" + abi;
   if (runCommand("riscv64-unknown-elf-gcc " + arch + " -print-file-name=include", out) != 0)
-    throw graph_object_load_error("riscv64-unknown-elf-gcc is not installed (run `make deps`): " + out);
+    throw graph_object_load_error("riscv64-unknown-elf-gcc does not run (reinstall the Debian package "
+                                  "gcc-riscv64-unknown-elf): " + out);
   while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
     out.pop_back();
-  return "riscv64-unknown-elf-g++ " + arch + " -mcmodel=medlow -nostdinc -isystem '" + newlib +
-         "/riscv64-unknown-elf/include' -isystem '" + out + "' -I'" + deviceIncludeDir() + "' -I'" + srcDir +
+  return "riscv64-unknown-elf-g++ " + arch + " -mcmodel=medlow -nostdinc -isystem '" + libc +
+         "/include' -isystem '" + out + "' -I'" + deviceIncludeDir() + "' -I'" + srcDir +
          "' -std=c++17 -O2 -g -fno-eliminate-unused-debug-types -ffunction-sections -fdata-sections "
          "-fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-asynchronous-unwind-tables " + flags;
 }

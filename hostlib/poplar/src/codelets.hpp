@@ -50,6 +50,11 @@ std::string builtinCodelets(const std::string &isa, const std::string &abi);
 std::vector<VertexClass> readVertexClasses(const std::string &gpPath);
 /// Where the host library finds its data: device headers, the tile runtime, gen-ldscript.py.
 std::string dataDir();
+/// The tiles' C library (newlib) for an ISA/ABI, installed with libpoplar under <data>/newlib/<isa>-<abi> with
+/// include/ and lib/. Throws graph_object_load_error naming what to do when the install lacks it.
+std::string tileLibcDir(const std::string &isa, const std::string &abi);
+/// Throws graph_object_load_error naming the Debian package when the tile cross compiler is not on the PATH.
+void requireTileCompiler();
 /// Path of the device-side include folder (holding poplar/Vertex.hpp).
 std::string deviceIncludeDir();
 /// The element Type a C type name from DWARF stands for, or an invalid Type.
