@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "poplar/exceptions.hpp"
+#include "log.hpp"
 #include "target_values.hpp"
 
 #ifndef POPLAR_BUILD_DATA_DIR
@@ -138,6 +139,7 @@ static std::string compilerCommand(const std::string &isa, const std::string &ab
 
 std::string compileCodelets(const std::string &path, const std::string &flags, const std::string &isa,
                             const std::string &abi, const std::string &output) {
+  checkLogEnvironment();
   std::string source = readFile(path);
   fs::path abs = fs::canonical(path);
   std::string cc = compilerCommand(isa, abi, abs.parent_path().string(), flags);
@@ -149,6 +151,7 @@ std::string compileCodelets(const std::string &path, const std::string &flags, c
   if (fs::exists(gp) && output.empty())
     return gp.string();
 
+  log(LogLevel::Info, "compiling codelets " + abs.string() + " for " + isa + "/" + abi);
   // Pass 1: compile the source alone and find its vertex classes in the DWARF.
   std::string tag = std::to_string(::getpid()) + "-" + key;
   fs::path pass1 = cache / ("pass1-" + tag + ".o");
