@@ -2,6 +2,7 @@
 # Uses an install tree as a user outside the source tree would: pkg-config for every installed .pc file,
 # `cc x.c -lipudrv`, and a CMake project that finds poplar and ipudrv with find_package.
 # Usage: check_install.sh <install-prefix> <this-folder>
+# INSTALL_CFLAGS: compiler flags the sanitizer build's libraries need in the programs that link them.
 set -eu
 prefix=$1 here=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/ipu-install.XXXXXX")
@@ -23,7 +24,8 @@ cc -std=c11 -Wall -Werror ${INSTALL_CFLAGS:-} "$here/driver_client.c" $(pkg-conf
 IPU_EMU_DEVICES=tiny "$work/driver_client" || { echo "FAIL: the driver client"; status=1; }
 echo "+ cmake project with find_package(poplar) and find_package(ipudrv)"
 if cmake -S "$here/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-     -DDRIVER_CLIENT_SOURCE="$here/driver_client.c" ${INSTALL_CMAKE_ARGS:-} > "$work/cmake.log" 2>&1 &&
+     -DDRIVER_CLIENT_SOURCE="$here/driver_client.c" -DCMAKE_C_FLAGS="${INSTALL_CFLAGS:-}" \
+     -DCMAKE_CXX_FLAGS="${INSTALL_CFLAGS:-}" > "$work/cmake.log" 2>&1 &&
    cmake --build "$work/consumer" >> "$work/cmake.log" 2>&1; then
   "$work/consumer/poplar_client" || { echo "FAIL: poplar_client"; status=1; }
   IPU_EMU_DEVICES=tiny "$work/consumer/driver_client" || { echo "FAIL: driver_client (CMake)"; status=1; }
