@@ -9,6 +9,7 @@
 # exit-status (the expected exit status, default 0), other *.cpp files (codelets) copied next to the program.
 # SDK_KEEP_HOME=1 keeps HOME (only for developing a program before the install is self-contained).
 set -eu
+support=$(cd "$(dirname "$0")/../support" && pwd)
 prefix=$1 src=$2
 name=$(basename "$src")
 work=$(mktemp -d "${TMPDIR:-/tmp}/poplar-sdk.XXXXXX")
@@ -39,12 +40,4 @@ if [ "$status" != "$want_status" ]; then
   echo "FAIL: the program exited with status $status, expected $want_status"
   exit 1
 fi
-result=0
-while IFS= read -r line; do
-  [ -z "$line" ] && continue
-  if ! grep -qxF -- "$line" output.txt; then
-    echo "FAIL: missing expected line: $line"
-    result=1
-  fi
-done < "$src/expected.txt"
-exit $result
+"$support/expect_lines.sh" "$src/expected.txt" output.txt
