@@ -86,8 +86,19 @@ char *ipudrv_report_alloc(ipudrv_device *dev, const char *headline)
         text_add(&t, "\n  tile %u: %s", i, ipudrv_tile_state_name(st.state));
         for (unsigned c = 0; c < st.num_contexts; c++)
             text_add(&t, " c%u:%s@0x%08x", c, ipudrv_ctx_state_name(st.ctx[c].state), st.ctx[c].pc);
-        if (st.state == IPU_TILE_STATE_ERROR)
-            text_add(&t, " fault %s at pc 0x%08x addr 0x%08x", ipudrv_err_name(st.err_cause), st.err_pc, st.err_addr);
+        /* The contexts still issuing instructions are the stuck ones: a
+         * supervisor waiting in a worker join or a sync reads BLOCKED, and
+         * workers that finished read DONE. */
+        if (st.state == IPU_TILE_STATE_RUNNING)
+            for (unsigned c = 0; c < st.num_contexts; c++)
+                if (st.ctx[c].state == IPU_CTX_STATE_RUNNING)
+                    text_add(&t, "; stuck: c%u (%s%.0u) running at pc 0x%08x, %u instructions retired", c,
+                             c ? "worker " : "supervisor", c, st.ctx[c].pc, st.ctx[c].instret);
+        if (st.state == IPU_TILE_STATE_ERROR) {
+            char cause[IPUDRV_CAUSE_TEXT_MAX];
+            text_add(&t, " fault %s at pc 0x%08x addr 0x%08x", ipudrv_err_describe(st.err_cause, cause, sizeof cause),
+                     st.err_pc, st.err_addr);
+        }
     }
     return t.s;
 }
@@ -102,9 +113,11 @@ int ipudrv_watchdog_report(ipudrv_device *dev, char *buf, size_t len)
         return ipudrv_fail(dev, -EINVAL, "ipudrv_watchdog_report: buf is NULL");
     }
     char *r = ipudrv_report_alloc(dev, NULL);
+    if (!r)
+        rc = ipudrv_fail(dev, -ENOMEM, "ipudrv_watchdog_report: out of memory for the report");
     ipudrv_leave(dev);
     if (!r)
-        return -ENOMEM;
+        return rc;
     int n = snprintf(buf, len, "%s", r);
     free(r);
     return n;
@@ -203,8 +216,16 @@ static int classify(ipudrv_device *dev, uint32_t state, struct ipudrv_event *ev)
 
 int ipudrv_wait(ipudrv_device *dev, int timeout_ms, struct ipudrv_event *ev)
 {
-    if (!ev)
-        return ipudrv_fail(NULL, -EINVAL, "ipudrv_wait: ev is NULL");
+    if (!ev) {
+        /* The handle's own text too, when it is live: callers read
+         * ipudrv_last_error(dev) after a failing call on dev. */
+        int rc = ipudrv_enter(dev, "ipudrv_wait");
+        if (rc)
+            return rc;
+        rc = ipudrv_fail(dev, -EINVAL, "ipudrv_wait: ev is NULL; pass a struct ipudrv_event to receive the event");
+        ipudrv_leave(dev);
+        return rc;
+    }
     memset(ev, 0, sizeof *ev);
     uint64_t start = ipudrv_now_ms();
     uint64_t deadline = timeout_ms < 0 ? UINT64_MAX : start + (uint64_t)timeout_ms;
