@@ -90,10 +90,15 @@ char *ipudrv_report_alloc(ipudrv_device *dev, const char *headline)
          * supervisor waiting in a worker join or a sync reads BLOCKED, and
          * workers that finished read DONE. */
         if (st.state == IPU_TILE_STATE_RUNNING)
-            for (unsigned c = 0; c < st.num_contexts; c++)
-                if (st.ctx[c].state == IPU_CTX_STATE_RUNNING)
-                    text_add(&t, "; stuck: c%u (%s%.0u) running at pc 0x%08x, %u instructions retired", c,
-                             c ? "worker " : "supervisor", c, st.ctx[c].pc, st.ctx[c].instret);
+            for (unsigned c = 0; c < st.num_contexts; c++) {
+                if (st.ctx[c].state != IPU_CTX_STATE_RUNNING)
+                    continue;
+                char who[24] = "supervisor";
+                if (c)
+                    snprintf(who, sizeof who, "worker %u", c);
+                text_add(&t, "; stuck: c%u (%s) running at pc 0x%08x, %u instructions retired", c, who,
+                         st.ctx[c].pc, st.ctx[c].instret);
+            }
         if (st.state == IPU_TILE_STATE_ERROR) {
             char cause[IPUDRV_CAUSE_TEXT_MAX];
             text_add(&t, " fault %s at pc 0x%08x addr 0x%08x", ipudrv_err_describe(st.err_cause, cause, sizeof cause),
