@@ -109,6 +109,12 @@ static void test_hang_report_names_the_stuck_worker(void **state)
     assert_contains(msg, spin);
     assert_contains(msg, "c3:DONE");
     assert_contains(msg, "stuck: c2 (worker 2) running at pc 0x0010004c");
+    /* the first line (what gc-run prints without --verbose) names it too */
+    const char *eol = strchr(msg, '\n');
+    assert_non_null(eol);
+    char first[512];
+    snprintf(first, sizeof first, "%.*s", (int)(eol - msg), msg);
+    assert_contains(first, "; stuck: tile 0 c2 (worker 2) at pc 0x0010004c; per tile");
     assert_null(strstr(msg, "stuck: c0"));
     assert_null(strstr(msg, "stuck: c1"));
     assert_null(strstr(msg, "stuck: c3"));
