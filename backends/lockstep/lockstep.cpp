@@ -4,6 +4,11 @@
 // when the primary retires an instruction its queue does not hold yet. In
 // the messages the primary is "rtl" and the secondary "model", the pair the
 // registry makes; the names come from the cards' operations tables.
+//
+// A divergence stops both cards and becomes the pair's own fault, so that any
+// host (the driver, gc-run, Poplar) sees a failed run: STATUS reads ERROR,
+// IRQ_STATUS has ERROR set, and an error record with ERR_LOCKSTEP_DIVERGENCE
+// comes first in the error FIFO. RESET clears it (both cards reset).
 #include "ipu_backends/lockstep.h"
 
 #include <cerrno>
@@ -34,6 +39,11 @@ struct Lockstep {
     std::string divergence;
     bool diverged = false;
     int divergence_tile = -1; // the tile the divergence is about, -1 for the whole card
+    unsigned divergence_context = 0;
+    uint32_t divergence_rtl_pc = 0, divergence_model_pc = 0;
+    bool reported = false;       // report() printed it and halted both cards
+    bool record_pending = false; // the divergence's error record is still in the FIFO
+    bool irq_error = false;      // IRQ_STATUS.ERROR for the divergence, until the host acknowledges it
     uint64_t compared = 0;
     std::recursive_mutex lock;
 
@@ -82,12 +92,18 @@ bool reads_cycle_counter(uint32_t insn)
     return (insn & 0x7f) == 0x73 && ((insn >> 12) & 3) != 0 && (csr == IPU_CSR_CYCLE || csr == IPU_CSR_CYCLEH);
 }
 
-void diverge(Lockstep &l, const std::string &what, int tile = -1)
+void diverge(Lockstep &l, const std::string &what, int tile = -1, unsigned context = 0, uint32_t rtl_pc = 0,
+             uint32_t model_pc = 0)
 {
     if (l.diverged)
         return;
     l.diverged = true;
+    l.record_pending = true;
+    l.irq_error = true;
     l.divergence_tile = tile;
+    l.divergence_context = context;
+    l.divergence_rtl_pc = rtl_pc;
+    l.divergence_model_pc = model_pc;
     char head[128];
     std::snprintf(head, sizeof head, "lock-step divergence after %" PRIu64 " matching instructions: ", l.compared);
     l.divergence = head + what;
@@ -110,7 +126,8 @@ int on_rtl_retired(void *opaque, const ipu_retire_event *event)
     std::snprintf(where, sizeof where, "tile %u context %u\n", r.tile, r.context);
     if (q.empty()) {
         diverge(l, std::string(where) + describe(side(l.rtl).c_str(), r.pc, r.insn, r.rd, r.rd_value) + "  " +
-                       side(l.model) + " retired nothing more in this context\n", static_cast<int>(r.tile));
+                       side(l.model) + " retired nothing more in this context\n", static_cast<int>(r.tile),
+                r.context, r.pc, 0);
         return 1;
     }
     const ipu_retire_event m = q.front();
@@ -118,7 +135,8 @@ int on_rtl_retired(void *opaque, const ipu_retire_event *event)
     const bool value_ok = r.rd_value == m.rd_value || reads_cycle_counter(r.insn);
     if (r.pc != m.pc || r.insn != m.insn || r.rd != m.rd || !value_ok) {
         diverge(l, std::string(where) + describe(side(l.rtl).c_str(), r.pc, r.insn, r.rd, r.rd_value) +
-                       describe(side(l.model).c_str(), m.pc, m.insn, m.rd, m.rd_value), static_cast<int>(r.tile));
+                       describe(side(l.model).c_str(), m.pc, m.insn, m.rd, m.rd_value), static_cast<int>(r.tile),
+                r.context, r.pc, m.pc);
         return 1;
     }
     l.compared++;
@@ -159,6 +177,9 @@ std::string tile_state(ipu_backend *card, const char *side, unsigned tile, unsig
 // After a divergence: both sides' state, printed once, and both cards halted.
 void report(Lockstep &l)
 {
+    if (l.reported)
+        return;
+    l.reported = true;
     const unsigned contexts = read32(l.rtl, IPU_REG_NUM_WORKERS) + 1;
     std::string s = l.divergence;
     char a[16], b[16];
@@ -223,11 +244,38 @@ void check_stop(Lockstep &l)
                                " retired " + std::to_string(q.size()) + " more instructions, first:\n" +
                                describe(side(l.model).c_str(), q.front().pc, q.front().insn, q.front().rd,
                                         q.front().rd_value),
-                           static_cast<int>(t));
+                           static_cast<int>(t), c, 0, q.front().pc);
         }
     }
     ipu_backend_write32(l.rtl, IPU_REG_TILE_SEL, sel);
     ipu_backend_write32(l.model, IPU_REG_TILE_SEL, sel);
+}
+
+// The divergence's error record, as the ERR_* registers show it while it is
+// the oldest record (it goes first: it is why the run stopped).
+bool divergence_register(const Lockstep &l, uint64_t offset, uint32_t rtl_count, uint64_t *value)
+{
+    switch (offset) {
+    case IPU_REG_STATUS: return false; // patched by the caller
+    case IPU_REG_ERR_COUNT: *value = rtl_count + 1; return true;
+    case IPU_REG_ERR_CAUSE: *value = IPU_ERR_LOCKSTEP_DIVERGENCE; return true;
+    case IPU_REG_ERR_TILE: *value = l.divergence_tile < 0 ? 0xffffffffu : static_cast<uint32_t>(l.divergence_tile); return true;
+    case IPU_REG_ERR_CONTEXT: *value = l.divergence_context; return true;
+    case IPU_REG_ERR_PC: *value = l.divergence_rtl_pc; return true;
+    case IPU_REG_ERR_ADDR: *value = l.divergence_model_pc; return true;
+    case IPU_REG_ERR_INFO: *value = static_cast<uint32_t>(l.compared); return true;
+    }
+    return false;
+}
+
+// Both cards reset: the pair is in step again.
+void forget_divergence(Lockstep &l)
+{
+    l.diverged = l.reported = l.record_pending = l.irq_error = false;
+    l.divergence.clear();
+    l.divergence_tile = -1;
+    for (auto &q : l.queues)
+        q.clear();
 }
 
 int ls_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
@@ -238,7 +286,19 @@ int ls_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, ui
         uint64_t discard;
         l.model->ops->bar_read(l.model, bar, offset, size, &discard); // keep both FIFOs in step
     }
-    return l.rtl->ops->bar_read(l.rtl, bar, offset, size, value);
+    const int rc = l.rtl->ops->bar_read(l.rtl, bar, offset, size, value);
+    if (l.diverged)
+        report(l); // a register access clocks the RTL: it may retire, and diverge, too
+    if (rc || bar != IPU_BAR_REGS || !l.diverged)
+        return rc;
+    if (offset == IPU_REG_STATUS)
+        *value = (*value & ~uint64_t(IPU_REG_STATUS_STATE_MASK)) |
+                 (uint64_t(IPU_CARD_STATE_ERROR) << IPU_REG_STATUS_STATE_SHIFT);
+    else if (offset == IPU_REG_IRQ_STATUS && l.irq_error)
+        *value |= IPU_REG_IRQ_STATUS_ERROR_MASK;
+    else if (l.record_pending && offset >= IPU_REG_ERR_COUNT && offset <= IPU_REG_ERR_INFO)
+        divergence_register(l, offset, static_cast<uint32_t>(*value), value);
+    return 0;
 }
 
 int ls_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
@@ -248,16 +308,33 @@ int ls_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, u
     if (bar == IPU_BAR_REGS && offset == IPU_REG_RUN_CTRL && (value & IPU_REG_RUN_CTRL_START_MASK))
         for (auto &q : l.queues)
             q.clear();
+    if (bar == IPU_BAR_REGS && l.diverged) {
+        if (offset == IPU_REG_RESET && value == IPU_RESET_KEY) {
+            forget_divergence(l);
+        } else if (offset == IPU_REG_ERR_POP && l.record_pending) {
+            l.record_pending = false; // pops the divergence record, not the cards' own
+            return 0;
+        } else if (offset == IPU_REG_IRQ_STATUS && (value & IPU_REG_IRQ_STATUS_ERROR_MASK)) {
+            l.irq_error = false;
+        } else if (offset == IPU_REG_RUN_CTRL && (value & IPU_REG_RUN_CTRL_START_MASK)) {
+            return 0; // a diverged pair runs again only after RESET (the card reads ERROR)
+        }
+    }
     l.model->ops->bar_write(l.model, bar, offset, size, value);
-    return l.rtl->ops->bar_write(l.rtl, bar, offset, size, value);
+    const int rc = l.rtl->ops->bar_write(l.rtl, bar, offset, size, value);
+    if (l.diverged)
+        report(l);
+    return rc;
 }
 
 int ls_advance(ipu_backend *b, uint64_t budget)
 {
     Lockstep &l = *self(b);
     std::lock_guard<std::recursive_mutex> g(l.lock);
-    if (l.diverged)
+    if (l.diverged) {
+        report(l);
         return 0;
+    }
     const int running = l.rtl->ops->advance(l.rtl, budget);
     if (!l.diverged && !running)
         check_stop(l);

@@ -1,5 +1,8 @@
 /* Reader for board description files (see ipu_board.h). */
+#define _GNU_SOURCE /* dladdr */
 #include "ipu_board.h"
+
+#include <dlfcn.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -252,15 +255,25 @@ int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err,
             return rc;
         p = colon ? colon + 1 : p + len;
     }
-    const char *builtin[] = {IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR};
-    for (size_t i = 0; i < 2; i++) {
+    /* An install moved to another prefix (or staged with `cmake --install --prefix`) keeps its boards next to
+     * the library or program this reader is linked into: <prefix>/lib/../share/ipu-emu/boards. */
+    char relative[1024] = "";
+    Dl_info info;
+    if (dladdr((void *)&ipu_board_load, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        if (slash)
+            snprintf(relative, sizeof relative, "%.*s/../share/ipu-emu/boards", (int)(slash - info.dli_fname),
+                     info.dli_fname);
+    }
+    const char *builtin[] = {relative, IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR};
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
         int rc = try_dir(builtin[i], strlen(builtin[i]), name_or_path, board, err, err_len);
         if (rc != -ENOENT)
             return rc;
     }
-    return fail(err, err_len, -ENOENT, "board '%s' not found in $IPU_BOARD_PATH (%s), %s or %s; "
+    return fail(err, err_len, -ENOENT, "board '%s' not found in $IPU_BOARD_PATH (%s), %s%s%s or %s; "
                 "name a board from boards/ or give a path to a .toml file", name_or_path, env ? env : "unset",
-                IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR);
+                relative, *relative ? ", " : "", IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR);
 }
 
 uint32_t ipu_board_num_tiles(const struct ipu_board *board)

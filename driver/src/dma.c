@@ -167,6 +167,33 @@ size_t ipudrv_buffer_size(const ipudrv_buffer *buf)
     return buf ? buf->size : 0;
 }
 
+/* The host-side bytes of one transfer must lie inside the translation entry
+ * (and so the buffer) their start address falls in: entries are packed next to
+ * each other in device space, so a transfer that ran past its entry's end would
+ * silently read or write the next mapping (often the driver's own descriptor
+ * chain). Addresses outside every entry are left to the card, which faults
+ * them with an error record. */
+static int check_xfer_in_mapping(ipudrv_device *dev, size_t index, const struct ipudrv_dma_xfer *x)
+{
+    for (unsigned i = 0; i < dev->xlat_entries; i++) {
+        const struct ipudrv_xlat_slot *s = &dev->xlat[i];
+        uint64_t base = s->dev_base, end = base + (uint64_t)s->pages * IPUDRV_PAGE_SIZE;
+        if (!s->used || x->dev_addr < base || x->dev_addr >= end)
+            continue;
+        uint64_t last = (uint64_t)x->dev_addr + x->length;
+        if (last <= end)
+            return 0;
+        size_t buf_offset = (size_t)(s->bus - s->buf->bus);
+        return ipudrv_fail(dev, -EINVAL, "ipudrv_dma_run: transfer %zu (%s, %u bytes at device address 0x%08x) "
+                           "runs %llu bytes past the end of its mapping [0x%08x, 0x%08llx): buffer %p (%zu bytes) "
+                           "offset 0x%zx size %llu; shorten the transfer or map more of the buffer",
+                           index, x->to_host ? "tile to host" : "host to tile", x->length, x->dev_addr,
+                           (unsigned long long)(last - end), s->dev_base, (unsigned long long)end,
+                           (void *)s->buf, s->buf->size, buf_offset, (unsigned long long)(end - base));
+    }
+    return 0;
+}
+
 int ipudrv_dma_run(ipudrv_device *dev, const struct ipudrv_dma_xfer *xfers, size_t count)
 {
     int rc = ipudrv_enter(dev, "ipudrv_dma_run");
@@ -178,6 +205,11 @@ int ipudrv_dma_run(ipudrv_device *dev, const struct ipudrv_dma_xfer *xfers, size
         ipudrv_leave(dev);
         return rc;
     }
+    for (size_t i = 0; i < count; i++)
+        if ((rc = check_xfer_in_mapping(dev, i, &xfers[i]))) {
+            ipudrv_leave(dev);
+            return rc;
+        }
     struct ipu_dma_desc *descs = calloc(count, sizeof *descs);
     if (!descs) {
         rc = ipudrv_fail(dev, -ENOMEM, "ipudrv_dma_run: out of memory for %zu descriptors", count);

@@ -109,6 +109,22 @@ const char *ipudrv_err_name(uint32_t cause)
     static const char *const names[] = {
         "NONE", "ILLEGAL_INSTRUCTION", "FETCH_FAULT", "LOAD_MISALIGNED", "LOAD_FAULT", "STORE_MISALIGNED",
         "STORE_FAULT", "ECALL", "EBREAK", "BAD_EXCHANGE", "XLAT_MISS", "XLAT_PERMISSION", "DMA_BAD_DESCRIPTOR",
-        "VERTEX_FAILED", "BAD_CONTROL_PROGRAM", "WORKER_MISUSE", "WATCHDOG", "FIRMWARE_ABORT", "HOST_EXCHANGE"};
+        "VERTEX_FAILED", "BAD_CONTROL_PROGRAM", "WORKER_MISUSE", "WATCHDOG", "FIRMWARE_ABORT", "HOST_EXCHANGE",
+        "STACK_OVERFLOW", "LOCKSTEP_DIVERGENCE"};
+    _Static_assert(sizeof names / sizeof names[0] == IPU_ERR_LOCKSTEP_DIVERGENCE + 1, "a name for every IPU_ERR_*");
     return NAME(names, cause);
+}
+
+const char *ipudrv_err_describe(uint32_t cause, char *buf, size_t len)
+{
+    if (cause == IPU_ERR_NONE)
+        snprintf(buf, len, "NONE (cause 0: the card reported an error without a cause, e.g. a firmware FAIL "
+                 "with code 0)");
+    else if (strcmp(ipudrv_err_name(cause), "UNKNOWN") == 0)
+        snprintf(buf, len, "UNKNOWN cause %u (0x%x: not an ERR code of contract %u.%u; a firmware FAIL with a "
+                 "code of its own, or a newer card than this driver)", cause, cause, IPU_CONTRACT_VERSION_MAJOR,
+                 IPU_CONTRACT_VERSION_MINOR);
+    else
+        snprintf(buf, len, "%s", ipudrv_err_name(cause));
+    return buf;
 }

@@ -68,27 +68,80 @@ static void text_add(struct text *t, const char *fmt, ...)
     t->len += (size_t)n;
 }
 
+/* The contexts still issuing instructions on a running tile are the stuck
+ * ones: a supervisor waiting in a worker join or a sync reads BLOCKED, and
+ * workers that finished read DONE. */
+static int is_stuck(const struct ipudrv_tile_status *st, unsigned c)
+{
+    return st->state == IPU_TILE_STATE_RUNNING && st->ctx[c].state == IPU_CTX_STATE_RUNNING;
+}
+
+static const char *context_role(unsigned c, char *buf, size_t len)
+{
+    if (c == 0)
+        return "supervisor";
+    snprintf(buf, len, "worker %u", c);
+    return buf;
+}
+
+/* Names at most this many stuck contexts on the report's first line (the
+ * line gc-run prints without --verbose); the per-tile lines name them all. */
+#define STUCK_IN_HEADLINE 4
+
 char *ipudrv_report_alloc(ipudrv_device *dev, const char *headline)
 {
     struct text t = {calloc(1, 256), 0, 256};
+    struct ipudrv_tile_status *tiles = calloc(dev->num_tiles ? dev->num_tiles : 1, sizeof *tiles);
+    int *readable = calloc(dev->num_tiles ? dev->num_tiles : 1, sizeof *readable);
+    if (!tiles || !readable) {
+        free(tiles);
+        free(readable);
+        free(t.s);
+        return NULL;
+    }
     uint32_t state = 0;
     uint64_t cycles = 0;
     ipudrv_card_state(dev, &state);
     read64(dev, IPU_REG_CARD_CYCLES_LO, IPU_REG_CARD_CYCLES_HI, &cycles);
-    text_add(&t, "%s%scard %s after %llu cycles; per tile (context: state@pc):", headline ? headline : "",
-             headline ? "; " : "", ipudrv_card_state_name(state), (unsigned long long)cycles);
+    text_add(&t, "%s%scard %s after %llu cycles", headline ? headline : "", headline ? "; " : "",
+             ipudrv_card_state_name(state), (unsigned long long)cycles);
+    unsigned stuck = 0;
+    char role[24];
     for (unsigned i = 0; i < dev->num_tiles; i++) {
-        struct ipudrv_tile_status st;
-        if (ipudrv_tile_status_locked(dev, i, &st)) {
+        readable[i] = ipudrv_tile_status_locked(dev, i, &tiles[i]) == 0;
+        for (unsigned c = 0; readable[i] && c < tiles[i].num_contexts; c++) {
+            if (!is_stuck(&tiles[i], c))
+                continue;
+            if (stuck < STUCK_IN_HEADLINE)
+                text_add(&t, "%s tile %u c%u (%s) at pc 0x%08x", stuck ? "," : "; stuck:", i, c,
+                         context_role(c, role, sizeof role), tiles[i].ctx[c].pc);
+            stuck++;
+        }
+    }
+    if (stuck > STUCK_IN_HEADLINE)
+        text_add(&t, " and %u more", stuck - STUCK_IN_HEADLINE);
+    text_add(&t, "; per tile (context: state@pc):");
+    for (unsigned i = 0; i < dev->num_tiles; i++) {
+        const struct ipudrv_tile_status *st = &tiles[i];
+        if (!readable[i]) {
             text_add(&t, "\n  tile %u: unreadable", i);
             continue;
         }
-        text_add(&t, "\n  tile %u: %s", i, ipudrv_tile_state_name(st.state));
-        for (unsigned c = 0; c < st.num_contexts; c++)
-            text_add(&t, " c%u:%s@0x%08x", c, ipudrv_ctx_state_name(st.ctx[c].state), st.ctx[c].pc);
-        if (st.state == IPU_TILE_STATE_ERROR)
-            text_add(&t, " fault %s at pc 0x%08x addr 0x%08x", ipudrv_err_name(st.err_cause), st.err_pc, st.err_addr);
+        text_add(&t, "\n  tile %u: %s", i, ipudrv_tile_state_name(st->state));
+        for (unsigned c = 0; c < st->num_contexts; c++)
+            text_add(&t, " c%u:%s@0x%08x", c, ipudrv_ctx_state_name(st->ctx[c].state), st->ctx[c].pc);
+        for (unsigned c = 0; c < st->num_contexts; c++)
+            if (is_stuck(st, c))
+                text_add(&t, "; stuck: c%u (%s) running at pc 0x%08x, %u instructions retired", c,
+                         context_role(c, role, sizeof role), st->ctx[c].pc, st->ctx[c].instret);
+        if (st->state == IPU_TILE_STATE_ERROR) {
+            char cause[IPUDRV_CAUSE_TEXT_MAX];
+            text_add(&t, " fault %s at pc 0x%08x addr 0x%08x", ipudrv_err_describe(st->err_cause, cause, sizeof cause),
+                     st->err_pc, st->err_addr);
+        }
     }
+    free(tiles);
+    free(readable);
     return t.s;
 }
 
@@ -102,9 +155,11 @@ int ipudrv_watchdog_report(ipudrv_device *dev, char *buf, size_t len)
         return ipudrv_fail(dev, -EINVAL, "ipudrv_watchdog_report: buf is NULL");
     }
     char *r = ipudrv_report_alloc(dev, NULL);
+    if (!r)
+        rc = ipudrv_fail(dev, -ENOMEM, "ipudrv_watchdog_report: out of memory for the report");
     ipudrv_leave(dev);
     if (!r)
-        return -ENOMEM;
+        return rc;
     int n = snprintf(buf, len, "%s", r);
     free(r);
     return n;
@@ -203,8 +258,16 @@ static int classify(ipudrv_device *dev, uint32_t state, struct ipudrv_event *ev)
 
 int ipudrv_wait(ipudrv_device *dev, int timeout_ms, struct ipudrv_event *ev)
 {
-    if (!ev)
-        return ipudrv_fail(NULL, -EINVAL, "ipudrv_wait: ev is NULL");
+    if (!ev) {
+        /* The handle's own text too, when it is live: callers read
+         * ipudrv_last_error(dev) after a failing call on dev. */
+        int rc = ipudrv_enter(dev, "ipudrv_wait");
+        if (rc)
+            return rc;
+        rc = ipudrv_fail(dev, -EINVAL, "ipudrv_wait: ev is NULL; pass a struct ipudrv_event to receive the event");
+        ipudrv_leave(dev);
+        return rc;
+    }
     memset(ev, 0, sizeof *ev);
     uint64_t start = ipudrv_now_ms();
     uint64_t deadline = timeout_ms < 0 ? UINT64_MAX : start + (uint64_t)timeout_ms;

@@ -69,6 +69,10 @@ int ipudrv_fail(ipudrv_device *dev, int code, const char *fmt, ...) __attribute_
 /* Records a message already formatted (possibly long). */
 int ipudrv_fail_text(ipudrv_device *dev, int code, const char *text);
 void ipudrv_error_free(ipudrv_device *dev);
+/* The cause's name, or for 0 and codes outside the contract the raw value and
+ * what it means (ipudrv_err_name says only NONE / UNKNOWN). Returns buf. */
+#define IPUDRV_CAUSE_TEXT_MAX 192
+const char *ipudrv_err_describe(uint32_t cause, char *buf, size_t len);
 
 /* registry.c: live handles, so that stale handles are refused without being
  * dereferenced. ipudrv_enter locks the device on success. */

@@ -166,6 +166,12 @@ static const char *hint(uint32_t cause)
     case IPU_ERR_LOAD_FAULT:
     case IPU_ERR_STORE_FAULT:
     case IPU_ERR_FETCH_FAULT: return "the tile program used an address outside tile SRAM (a null pointer?)";
+    case IPU_ERR_STACK_OVERFLOW:
+        return "the context's stack outgrew its STACK_LIMIT (address: the new sp, info: the limit); use less stack "
+               "(smaller locals, no deep recursion) or link with larger stacks (gen-ldscript.py --worker-stack / "
+               "--supervisor-stack)";
+    case IPU_ERR_LOCKSTEP_DIVERGENCE:
+        return "both cards are stopped; the divergence report on stderr shows both sides; reset the card";
     default: return "see docs/hardware.md for the cause";
     }
 }
@@ -173,10 +179,16 @@ static const char *hint(uint32_t cause)
 int ipudrv_error_format(const struct ipudrv_error_record *rec, char *buf, size_t len)
 {
     if (!rec || (!buf && len))
-        return -EINVAL;
+        return ipudrv_fail(NULL, -EINVAL, "ipudrv_error_format: %s is NULL", !rec ? "rec" : "buf");
+    char cause[IPUDRV_CAUSE_TEXT_MAX];
+    ipudrv_err_describe(rec->cause, cause, sizeof cause);
+    if (rec->cause == IPU_ERR_LOCKSTEP_DIVERGENCE)
+        return snprintf(buf, len, "tile %u context %u: LOCKSTEP_DIVERGENCE: the RTL retired pc 0x%08x where the "
+                        "model retired pc 0x%08x, after %u matching instructions; %s", rec->tile, rec->context,
+                        rec->pc, rec->addr, rec->info, hint(rec->cause));
     if (rec->tile == 0xffffffffu)
-        return snprintf(buf, len, "DMA engine: %s at device address 0x%08x (descriptor %u); %s",
-                        ipudrv_err_name(rec->cause), rec->addr, rec->info, hint(rec->cause));
+        return snprintf(buf, len, "DMA engine: %s at device address 0x%08x (descriptor %u); %s", cause, rec->addr,
+                        rec->info, hint(rec->cause));
     return snprintf(buf, len, "tile %u context %u: %s at pc 0x%08x, address 0x%08x, info %u; %s", rec->tile,
-                    rec->context, ipudrv_err_name(rec->cause), rec->pc, rec->addr, rec->info, hint(rec->cause));
+                    rec->context, cause, rec->pc, rec->addr, rec->info, hint(rec->cause));
 }

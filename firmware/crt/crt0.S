@@ -22,6 +22,13 @@ _start:
      * symbol: lui/addi, still without relaxation, which could not reach it. */
     lui     sp, %hi(__ipu_supervisor_stack_top)
     addi    sp, sp, %lo(__ipu_supervisor_stack_top)
+#ifdef IPU_TILE_STACK_GUARD
+    /* The card faults (ERR_STACK_OVERFLOW) when sp goes below the stack's base. */
+    lui     t0, %hi(__ipu_supervisor_stack_bytes)
+    addi    t0, t0, %lo(__ipu_supervisor_stack_bytes)
+    sub     t0, sp, t0
+    csrw    IPU_CSR_STACK_LIMIT, t0
+#endif
     .option pop
 
     /* a0 holds TILE_BOOT_ARG; keep it in a callee-saved register across memset. */

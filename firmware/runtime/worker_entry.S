@@ -28,6 +28,14 @@ ipu_worker_entry:
     lui     sp, %hi(__ipu_worker_stacks_base)
     addi    sp, sp, %lo(__ipu_worker_stacks_base)
     add     sp, sp, t1
+#ifdef IPU_TILE_STACK_GUARD
+    /* The card faults (ERR_STACK_OVERFLOW) when sp goes below this worker's
+     * stack base, the top of the worker below it. */
+    lui     t1, %hi(__ipu_worker_stack_bytes)
+    addi    t1, t1, %lo(__ipu_worker_stack_bytes)
+    sub     t1, sp, t1
+    csrw    IPU_CSR_STACK_LIMIT, t1
+#endif
     .option pop
 
 #ifdef __riscv_flen

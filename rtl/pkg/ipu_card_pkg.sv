@@ -57,7 +57,9 @@ package ipu_card_pkg;
     ErrWorkerMisuse = 8'd15,
     ErrWatchdog = 8'd16,
     ErrFirmwareAbort = 8'd17,
-    ErrHostExchange = 8'd18
+    ErrHostExchange = 8'd18,
+    ErrStackOverflow = 8'd19,
+    ErrLockstepDivergence = 8'd20
   } err_e;
 
   // Kinds of sync, written to the SYNC CSR and used by the SYNC control-program instruction.
@@ -302,6 +304,7 @@ package ipu_card_pkg;
   localparam logic [11:0] CsrExchange = 12'h80b;
   localparam logic [11:0] CsrFailInfo = 12'h80c;
   localparam logic [11:0] CsrFail = 12'h80d;
+  localparam logic [11:0] CsrStackLimit = 12'h80e;
 
   // Control-program opcodes
   localparam logic [7:0] CpOpEnd = 8'd0;

@@ -3,6 +3,7 @@
 # runs it in a scratch folder next to its codelets, and checks that every expected line appears in its output.
 # Usage: run_tutorial.sh <install-prefix> <source-dir> <program.cpp> <expected-file> [program arguments...]
 set -eu
+support=$(cd "$(dirname "$0")/../support" && pwd)
 prefix=$1 src=$2 prog=$3 expected=$4
 shift 4
 work=$(mktemp -d "${TMPDIR:-/tmp}/poplar-tut.XXXXXX")
@@ -18,12 +19,4 @@ g++ --std=c++11 ${TUTORIAL_CXXFLAGS:-} "$prog" -lpoplar -o prog
 if [ -f "$src/prebuild.sh" ]; then sh "$src/prebuild.sh"; fi
 ./prog "$@" > output.txt 2>&1 || { cat output.txt; echo "FAIL: the program exited with an error"; exit 1; }
 cat output.txt
-status=0
-while IFS= read -r line; do
-  [ -z "$line" ] && continue
-  if ! grep -qxF -- "$line" output.txt; then
-    echo "FAIL: missing expected line: $line"
-    status=1
-  fi
-done < "$expected"
-exit $status
+"$support/expect_lines.sh" "$expected" output.txt

@@ -67,6 +67,8 @@
 #define IPU_ERR_WATCHDOG 16u
 #define IPU_ERR_FIRMWARE_ABORT 17u
 #define IPU_ERR_HOST_EXCHANGE 18u
+#define IPU_ERR_STACK_OVERFLOW 19u
+#define IPU_ERR_LOCKSTEP_DIVERGENCE 20u
 
 /* SYNC_KIND: Kinds of sync, written to the SYNC CSR and used by the SYNC control-program instruction. */
 #define IPU_SYNC_KIND_INTERNAL 1u
@@ -290,6 +292,7 @@
 #define IPU_CSR_EXCHANGE 0x80b
 #define IPU_CSR_FAIL_INFO 0x80c
 #define IPU_CSR_FAIL 0x80d
+#define IPU_CSR_STACK_LIMIT 0x80e
 
 /* Control program: header word fields */
 #define IPU_CP_OPCODE_SHIFT 0u

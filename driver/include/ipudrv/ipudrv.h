@@ -276,8 +276,12 @@ struct ipudrv_dma_xfer {
 /* Runs `count` transfers (1..65536) as one descriptor chain on the card's DMA
  * engine and waits for it. The card validates the descriptors and translates
  * the device addresses; faults come back as error records. Needs one free
- * translation entry for the chain itself. Returns 0, -EBADF, -EINVAL (NULL or
- * count out of range), -EBUSY (tiles running), -ENOSPC (no free entry for the
+ * translation entry for the chain itself. A transfer whose first byte lies in
+ * a mapping must end inside that mapping (mappings sit next to each other in
+ * device space; running on would reach the next one). Returns 0, -EBADF,
+ * -EINVAL (NULL, count out of range, or a transfer that runs past the end of
+ * its mapping: the message names the transfer, the buffer, the mapping's
+ * offset in it and its size), -EBUSY (tiles running), -ENOSPC (no free entry for the
  * chain), -EFAULT (the card refused an address: unmapped, wrong permission, or
  * the IOMMU refused the bus address; the error record stays queued and the
  * message names it), -EIO (bad descriptor), -ETIMEDOUT. */
@@ -322,7 +326,9 @@ struct ipudrv_event {
  * Returns 0 with *ev set (HOST_SYNC, DONE, ERROR or IDLE), or -ETIMEDOUT with
  * ev->kind = IPUDRV_EVENT_TIMEOUT; then ipudrv_last_error(dev) is the
  * watchdog report: the timeout, then every tile's state and per-context
- * state and PC. Also -EBADF, -EINVAL (NULL ev), -EIO. */
+ * state and PC, and for each running tile the contexts still issuing
+ * instructions ("stuck: c2 (worker 2) running at pc ..."; a supervisor
+ * waiting in a join reads BLOCKED). Also -EBADF, -EINVAL (NULL ev), -EIO. */
 int ipudrv_wait(ipudrv_device *dev, int timeout_ms, struct ipudrv_event *ev);
 
 /* Releases the pending host sync. Returns 0, -EBADF, -EAGAIN (no host sync
@@ -380,8 +386,10 @@ struct ipudrv_tile_status {
 int ipudrv_tile_status(ipudrv_device *dev, unsigned tile, struct ipudrv_tile_status *out);
 
 /* Writes the watchdog report (card state and cycles, then one line per tile
- * with every context's state and PC) into buf (NUL-terminated, truncated to
- * len). Returns the length needed, or -EBADF, -EINVAL. */
+ * with every context's state and PC, the stuck contexts of running tiles and
+ * the fault of faulted ones, an unknown cause with its raw value) into buf
+ * (NUL-terminated, truncated to len). Returns the length needed, or -EBADF,
+ * -EINVAL, -ENOMEM. */
 int ipudrv_watchdog_report(ipudrv_device *dev, char *buf, size_t len);
 
 #ifdef __cplusplus

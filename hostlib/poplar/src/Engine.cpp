@@ -334,7 +334,7 @@ void Engine::writeTensor(const std::string &handle, const void *begin, const voi
 void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) const {
   detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles, impl_->lastProgram,
                        impl_->stepCycles,
-                       opts.contains("showExecutionSteps") && opts.at("showExecutionSteps") == "true");
+                       detail::parseSummaryOptions(opts).showExecutionSteps);
 }
 
 std::uint64_t Engine::getLastRunCycles() const { return impl_->lastCycles; }

@@ -119,4 +119,31 @@ void readJSON(std::istream &is, OptionFlags &flags) {
   readJSON(text, flags);
 }
 
+static void writeJsonString(std::ostream &os, const std::string &text) {
+  os << '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      os << '\\' << c;
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      const char *hex = "0123456789abcdef";
+      os << "\\u00" << hex[(c >> 4) & 0xf] << hex[c & 0xf];
+    } else
+      os << c;
+  }
+  os << '"';
+}
+
+std::ostream &operator<<(std::ostream &os, const OptionFlags &flags) {
+  os << '{';
+  bool first = true;
+  for (const auto &o : flags) {
+    os << (first ? "" : ", ");
+    writeJsonString(os, o.first);
+    os << ": ";
+    writeJsonString(os, o.second);
+    first = false;
+  }
+  return os << '}';
+}
+
 } // namespace poplar

@@ -1,6 +1,7 @@
 // Codelets: compile C++ vertex source for the tiles (cached by content), and read vertex layouts from DWARF.
 #include "codelets.hpp"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "poplar/exceptions.hpp"
+#include "log.hpp"
 #include "target_values.hpp"
 
 #ifndef POPLAR_BUILD_DATA_DIR
@@ -61,18 +63,23 @@ std::string dataDir() {
 
 std::string deviceIncludeDir() { return dataDir() + "/device/include"; }
 
-/// The newlib install for the tile ISA/ABI under the cache (make deps builds it).
-static std::string newlibPrefix(const std::string &isa, const std::string &abi) {
-  std::string pattern = cacheDir() + "/newlib-*-" + isa + "-" + abi;
-  glob_t g{};
-  std::string best;
-  if (::glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &g) == 0 && g.gl_pathc > 0)
-    best = g.gl_pathv[g.gl_pathc - 1];
-  ::globfree(&g);
-  if (best.empty())
-    throw graph_object_load_error("no newlib for the tiles (" + isa + "/" + abi + ") in " + cacheDir() +
-                                  ": run `make deps` in the ipu-emu source tree");
-  return best;
+std::string tileLibcDir(const std::string &isa, const std::string &abi) {
+  std::string dir = dataDir() + "/newlib/" + isa + "-" + abi;
+  if (!fs::exists(dir + "/include/stdlib.h") || !fs::exists(dir + "/lib/libc.a"))
+    throw graph_object_load_error("libpoplar's install has no C library for tiles of ISA " + isa + "/" + abi +
+                                  " (" + dir + " is missing or incomplete): build ipu-emu after `make deps` has "
+                                  "built newlib for it, then install again");
+  return dir;
+}
+
+void requireTileCompiler() {
+  static const bool found = [] {
+    std::string out;
+    return runCommand("command -v riscv64-unknown-elf-g++", out) == 0;
+  }();
+  if (!found)
+    throw graph_object_load_error("the tile compiler riscv64-unknown-elf-g++ is not on the PATH: install the "
+                                  "Debian package gcc-riscv64-unknown-elf (apt-get install gcc-riscv64-unknown-elf)");
 }
 
 static std::string readFile(const std::string &path) {
@@ -84,6 +91,28 @@ static std::string readFile(const std::string &path) {
   return os.str();
 }
 
+/// Every device header's text: codelets compiled against other headers are compiled again.
+static std::string deviceHeadersText() {
+  std::vector<fs::path> files;
+  for (const auto &e : fs::recursive_directory_iterator(deviceIncludeDir()))
+    if (e.is_regular_file())
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::string text;
+  for (const auto &f : files)
+    text += f.string() + "\n" + readFile(f.string());
+  return text;
+}
+
+std::vector<std::string> entrySymbols(const VertexClass &vc) {
+  if (!vc.workers)
+    return {vc.entrySymbol};
+  std::vector<std::string> out;
+  for (unsigned k = 0; k < vc.workers; ++k)
+    out.push_back(vc.entrySymbol + "_w" + std::to_string(k));
+  return out;
+}
+
 std::string entrySymbolFor(const std::string &className) {
   std::string s = "__poplar_vertex_";
   for (char c : className)
@@ -93,24 +122,28 @@ std::string entrySymbolFor(const std::string &className) {
 
 static std::string compilerCommand(const std::string &isa, const std::string &abi, const std::string &srcDir,
                                    const std::string &flags) {
-  std::string newlib = newlibPrefix(isa, abi), out;
+  requireTileCompiler();
+  std::string libc = tileLibcDir(isa, abi), out;
   std::string arch = "-march=" + isa + " -mabi=" + abi;
   if (runCommand("riscv64-unknown-elf-gcc " + arch + " -print-file-name=include", out) != 0)
-    throw graph_object_load_error("riscv64-unknown-elf-gcc is not installed (run `make deps`): " + out);
+    throw graph_object_load_error("riscv64-unknown-elf-gcc does not run (reinstall the Debian package "
+                                  "gcc-riscv64-unknown-elf): " + out);
   while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
     out.pop_back();
-  return "riscv64-unknown-elf-g++ " + arch + " -mcmodel=medlow -nostdinc -isystem '" + newlib +
-         "/riscv64-unknown-elf/include' -isystem '" + out + "' -I'" + deviceIncludeDir() + "' -I'" + srcDir +
-         "' -std=c++17 -O2 -g -fno-eliminate-unused-debug-types -ffunction-sections -fdata-sections "
+  return "riscv64-unknown-elf-g++ " + arch + " -mcmodel=medlow -nostdinc -isystem '" + libc +
+         "/include' -isystem '" + out + "' -I'" + deviceIncludeDir() + "' -I'" + srcDir +
+         "' -D__POPC__ -D__IPU__ -std=c++17 -O2 -g -fno-eliminate-unused-debug-types -ffunction-sections "
+         "-fdata-sections "
          "-fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-asynchronous-unwind-tables " + flags;
 }
 
 std::string compileCodelets(const std::string &path, const std::string &flags, const std::string &isa,
                             const std::string &abi, const std::string &output) {
+  checkLogEnvironment();
   std::string source = readFile(path);
   fs::path abs = fs::canonical(path);
   std::string cc = compilerCommand(isa, abi, abs.parent_path().string(), flags);
-  std::string key = contentHash(source + "\n" + cc + "\n" + readFile(deviceIncludeDir() + "/poplar/Vertex.hpp") +
+  std::string key = contentHash(source + "\n" + cc + "\n" + deviceHeadersText() +
                                 "\n" + abs.string());
   fs::path cache = fs::path(cacheDir()) / "codelets";
   fs::create_directories(cache);
@@ -118,6 +151,7 @@ std::string compileCodelets(const std::string &path, const std::string &flags, c
   if (fs::exists(gp) && output.empty())
     return gp.string();
 
+  log(LogLevel::Info, "compiling codelets " + abs.string() + " for " + isa + "/" + abi);
   // Pass 1: compile the source alone and find its vertex classes in the DWARF.
   std::string tag = std::to_string(::getpid()) + "-" + key;
   fs::path pass1 = cache / ("pass1-" + tag + ".o");
@@ -133,16 +167,21 @@ std::string compileCodelets(const std::string &path, const std::string &flags, c
     std::ofstream w(wrapper);
     w << "// Generated by libpoplar: " << abs.string() << " plus its vertex entry points.\n"
       << "#include \"" << abs.string() << "\"\n";
-    for (const auto &c : classes)
-      w << "extern \"C\" __attribute__((used)) bool " << c.entrySymbol << "(void *state) { return static_cast< ::"
-        << c.name << " *>(state)->compute(); }\n";
+    for (const auto &c : classes) {
+      // A MultiVertex runs once per worker: one entry point per worker index, all on the same state.
+      std::vector<std::string> entries = entrySymbols(c);
+      for (std::size_t k = 0; k < entries.size(); ++k)
+        w << "extern \"C\" __attribute__((used)) bool " << entries[k] << "(void *state) { return static_cast< ::"
+          << c.name << " *>(state)->compute(" << (c.workers ? std::to_string(k) : "") << "); }\n";
+    }
   }
   fs::path tmp = cache / ("gp-" + tag + ".o");
   int rc = runCommand(cc + " -c '" + wrapper.string() + "' -o '" + tmp.string() + "'", log);
   fs::remove(wrapper);
   if (rc != 0)
     throw graph_object_load_error("codelet '" + path + "': a vertex class cannot be run (compute() must be "
-                                  "`bool compute()`):\n" + log);
+                                  "`bool compute()`, or `bool compute(unsigned workerId)` in a MultiVertex):\n" +
+                                  log);
   fs::path dest = output.empty() ? gp : fs::path(output);
   fs::rename(tmp, dest);
   return dest.string();
@@ -237,21 +276,31 @@ void edgeInfo(Dwarf_Die *cls, FieldInfo &f) {
   } while (dwarf_siblingof(&c, &c) == 0);
 }
 
-bool derivesFromVertex(Dwarf_Die *cls) {
+/// What a class derives from, directly or through other bases: Vertex (compute()), MultiVertex (compute(worker)).
+enum class VertexBase { None, Vertex, Multi };
+VertexBase vertexBaseOf(Dwarf_Die *cls, int depth = 0) {
   Dwarf_Die c;
-  if (dwarf_child(cls, &c) != 0)
-    return false;
+  if (depth > 16 || dwarf_child(cls, &c) != 0)
+    return VertexBase::None;
   do {
     Dwarf_Die base;
-    if (dwarf_tag(&c) == DW_TAG_inheritance && typeOf(&c, &base) && stripType(&base) && name(&base) == "Vertex")
-      return true;
+    if (dwarf_tag(&c) != DW_TAG_inheritance || !typeOf(&c, &base) || !stripType(&base))
+      continue;
+    std::string n = name(&base);
+    if (n == "Vertex")
+      return VertexBase::Vertex;
+    if (n == "MultiVertex")
+      return VertexBase::Multi;
+    if (VertexBase b = vertexBaseOf(&base, depth + 1); b != VertexBase::None)
+      return b;
   } while (dwarf_siblingof(&c, &c) == 0);
-  return false;
+  return VertexBase::None;
 }
 
-void readClass(Dwarf_Die *cls, const std::string &qualified, std::vector<VertexClass> &out) {
+void readClass(Dwarf_Die *cls, const std::string &qualified, bool multi, std::vector<VertexClass> &out) {
   VertexClass vc;
   vc.name = qualified;
+  vc.workers = multi ? kMultiVertexWorkers : 0;
   vc.entrySymbol = entrySymbolFor(qualified);
   Dwarf_Word sz = 0;
   if (dwarf_aggregate_size(cls, &sz) == 0)
@@ -302,12 +351,12 @@ void walk(Dwarf_Die *die, const std::string &scope, std::vector<VertexClass> &ou
         walk(&c, scope + (n.empty() ? "" : n + "::"), out);
     } else if ((tag == DW_TAG_class_type || tag == DW_TAG_structure_type) && !n.empty() &&
                !dwarf_hasattr(&c, DW_AT_declaration)) {
-      if (derivesFromVertex(&c)) {
+      if (VertexBase base = vertexBaseOf(&c); base != VertexBase::None) {
         bool dup = false;
         for (const auto &v : out)
           dup = dup || v.name == scope + n;
         if (!dup)
-          readClass(&c, scope + n, out);
+          readClass(&c, scope + n, base == VertexBase::Multi, out);
       }
       walk(&c, scope + n + "::", out);
     }

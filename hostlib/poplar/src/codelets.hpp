@@ -29,6 +29,7 @@ struct VertexClass {
   std::string name;             ///< qualified C++ name ("SumVertex", "ns::V")
   std::uint32_t stateSize = 0;  ///< sizeof the class
   std::string entrySymbol;      ///< the trampoline the compute-set table names
+  unsigned workers = 0;         ///< a MultiVertex: how many times it runs (compute(0..workers-1)); 0 otherwise
   std::map<std::string, FieldInfo> fields;
 };
 
@@ -38,6 +39,10 @@ struct CodeletSet {
   std::vector<std::string> objects; ///< .gp paths (ELF relocatable objects)
 };
 
+/// How many times a MultiVertex runs, one compute(workerId) per worker: MultiVertex::numWorkers() on the device.
+constexpr unsigned kMultiVertexWorkers = 6;
+/// The trampolines a compute-set table names for one vertex of `vc`: one, or one per worker of a MultiVertex.
+std::vector<std::string> entrySymbols(const VertexClass &vc);
 /// The symbol of the trampoline of class `name`.
 std::string entrySymbolFor(const std::string &className);
 /// Compiles C++ codelet source `path` to a .gp (cached by content under ~/.cache/ipu-emu/codelets) and returns
@@ -50,6 +55,11 @@ std::string builtinCodelets(const std::string &isa, const std::string &abi);
 std::vector<VertexClass> readVertexClasses(const std::string &gpPath);
 /// Where the host library finds its data: device headers, the tile runtime, gen-ldscript.py.
 std::string dataDir();
+/// The tiles' C library (newlib) for an ISA/ABI, installed with libpoplar under <data>/newlib/<isa>-<abi> with
+/// include/ and lib/. Throws graph_object_load_error naming what to do when the install lacks it.
+std::string tileLibcDir(const std::string &isa, const std::string &abi);
+/// Throws graph_object_load_error naming the Debian package when the tile cross compiler is not on the PATH.
+void requireTileCompiler();
 /// Path of the device-side include folder (holding poplar/Vertex.hpp).
 std::string deviceIncludeDir();
 /// The element Type a C type name from DWARF stands for, or an invalid Type.

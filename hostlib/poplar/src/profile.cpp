@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "poplar/exceptions.hpp"
+
 namespace poplar::detail {
 
 namespace {
@@ -29,6 +31,31 @@ std::string fixed1(double v) {
 }
 
 } // namespace
+
+SummaryOptions parseSummaryOptions(const OptionFlags &opts) {
+  SummaryOptions o;
+  const std::pair<const char *, bool *> known[] = {{"showExecutionSteps", &o.showExecutionSteps},
+                                                   {"showVarStorage", &o.showVarStorage},
+                                                   {"showOptimizations", &o.showOptimizations},
+                                                   {"showPerIpuMemoryUsage", &o.showPerIpuMemoryUsage},
+                                                   {"colours", &o.colours}};
+  for (const auto &[name, value] : opts) {
+    bool *target = nullptr;
+    std::string names;
+    for (const auto &k : known) {
+      names += std::string(names.empty() ? "" : ", ") + k.first;
+      if (name == k.first)
+        target = k.second;
+    }
+    if (!target)
+      throw invalid_option("printProfileSummary: unknown option '" + name + "' (known: " + names + ")");
+    if (value != "true" && value != "false")
+      throw invalid_option("printProfileSummary: option '" + name + "' must be true or false, not '" + value +
+                           "'");
+    *target = value == "true";
+  }
+  return o;
+}
 
 void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
                   unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps) {

@@ -6,9 +6,22 @@
 #include <vector>
 
 #include "compiler.hpp"
+#include "poplar/OptionFlags.hpp"
 #include "poplar/Target.hpp"
 
 namespace poplar::detail {
+
+/// printProfileSummary's options as Graphcore's SDK names them; every value is "true" or "false".
+struct SummaryOptions {
+  bool showExecutionSteps = false;
+  bool showVarStorage = false;
+  bool showOptimizations = false;
+  bool showPerIpuMemoryUsage = false;
+  bool colours = false;
+};
+/// Reads printProfileSummary's options; throws poplar::invalid_option naming an unknown option (and the known
+/// ones) or a value that is not true/false.
+SummaryOptions parseSummaryOptions(const OptionFlags &opts);
 
 /// Prints the summary in the seed's layout. `cycles` is the last run's (when `ran`).
 /// `stepCycles` are the measured cycles of each top-level step of program `program` (empty when not instrumented).

@@ -32,8 +32,14 @@ std::string cacheDir() {
     const char *home = std::getenv("HOME");
     dir = std::string(home && *home ? home : "/tmp") + "/.cache/ipu-emu";
   }
+  // A user without a writable home (a service account, a read-only HOME) still compiles: the cache is only a
+  // cache, so fall back to a per-user folder under /tmp.
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
+  if (ec || ::access(dir.c_str(), W_OK) != 0) {
+    dir = "/tmp/ipu-emu-cache-" + std::to_string(::getuid());
+    std::filesystem::create_directories(dir, ec);
+  }
   return dir;
 }
 

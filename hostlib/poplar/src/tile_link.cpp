@@ -81,15 +81,8 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
                        std::to_string(heapBytes) + " -o '" + ld.string() + "'", log) != 0)
       throw graph_program_compilation_error("cannot generate the tile linker script for board " +
                                             std::string(board.name) + ":\n" + log);
-    std::string newlib;
-    {
-      std::string out;
-      runCommand("ls -d '" + cacheDir() + "'/newlib-*-" + std::string(board.isa) + "-" + board.abi + " | tail -1",
-                 out);
-      while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
-        out.pop_back();
-      newlib = out;
-    }
+    requireTileCompiler();
+    std::string libc = tileLibcDir(board.isa, board.abi);
     std::string cmd = "riscv64-unknown-elf-gcc -march=" + std::string(board.isa) + " -mabi=" + board.abi +
                       " -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -T '" + ld.string() +
                       "' '" + crt0 + "'";
@@ -98,7 +91,7 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
     for (const auto &s : keepSymbols)
       cmd += " -Wl,-u," + s;
     fs::path tmp = dir / ("tile-" + hash + "-" + tag + ".elf");
-    cmd += " -L'" + runtimeDir + "' -L'" + newlib + "/riscv64-unknown-elf/lib' -Wl,--start-group -lipurt -lc -lm "
+    cmd += " -L'" + runtimeDir + "' -L'" + libc + "/lib' -Wl,--start-group -lipurt -lc -lm "
            "-lgcc -Wl,--end-group -o '" + tmp.string() + "'";
     int rc = runCommand(cmd, log);
     fs::remove(ld);

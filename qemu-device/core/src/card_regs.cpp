@@ -181,7 +181,10 @@ uint32_t Card::read_tile_reg(uint32_t off)
     case IPU_REG_TILE_CYCLES_LO: return static_cast<uint32_t>(cycles);
     case IPU_REG_TILE_CYCLES_HI: return static_cast<uint32_t>(cycles >> 32);
     case IPU_REG_TILE_CTX_SEL: return ctx_sel_;
-    case IPU_REG_TILE_CTX_STATE: return cx.state;
+    case IPU_REG_TILE_CTX_STATE:
+        // A supervisor that waits in WORKER_JOIN issues nothing: BLOCKED, so
+        // that a hang report names the worker that keeps it waiting.
+        return ctx_sel_ == 0 && t.joining && cx.state == IPU_CTX_STATE_RUNNING ? IPU_CTX_STATE_BLOCKED : cx.state;
     case IPU_REG_TILE_CTX_PC: return cx.pc;
     case IPU_REG_TILE_CTX_INSTRET: return static_cast<uint32_t>(cx.instret);
     }
@@ -338,6 +341,7 @@ void Card::start()
         t.insns_this_run = keep_instret;
         t.watchdog_insns = static_cast<uint64_t>(watchdog_units_) * 1024;
         t.worker_fail_mask = 0;
+        t.joining = false;
         t.hx = HostExchange{};
         t.outbox.clear();
         t.console.clear();

@@ -12,7 +12,7 @@ namespace ipu::model {
 namespace {
 
 constexpr char kMagic[8] = {'I', 'P', 'U', 'M', 'S', 'N', 'A', 'P'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2; // 2: STACK_LIMIT per context, the supervisor's join wait
 
 // Appends plain values to a byte vector.
 class Writer {
@@ -98,6 +98,7 @@ void put_context(Writer &w, const Context &cx)
     w.put(cx.time);
     w.put(cx.instret);
     w.put(cx.exit_value);
+    w.put(cx.stack_limit);
 }
 
 void get_context(Reader &r, Context &cx)
@@ -111,6 +112,7 @@ void get_context(Reader &r, Context &cx)
     cx.time = r.get<uint64_t>();
     cx.instret = r.get<uint64_t>();
     cx.exit_value = r.get<uint32_t>();
+    cx.stack_limit = r.get<uint32_t>();
 }
 
 // The run state of a tile (its fixed shape comes from the board, not the stream).
@@ -127,6 +129,7 @@ void put_tile(Writer &w, const Tile &t)
     w.put(t.worker_arg);
     w.put(t.worker_fail_mask);
     w.put(t.sync_request);
+    w.put(static_cast<uint8_t>(t.joining));
     w.put(t.fail_info);
     w.put(t.hx_dev_addr);
     w.put(t.hx_tile_addr);
@@ -167,6 +170,7 @@ const uint8_t *get_tile(Reader &r, Tile &t)
     t.worker_arg = r.get<uint32_t>();
     t.worker_fail_mask = r.get<uint32_t>();
     t.sync_request = r.get<uint32_t>();
+    t.joining = r.get<uint8_t>() != 0;
     t.fail_info = r.get<uint32_t>();
     t.hx_dev_addr = r.get<uint32_t>();
     t.hx_tile_addr = r.get<uint32_t>();

@@ -76,6 +76,9 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
     // when something outside the loop may look at them (CSRs, the exit).
     uint64_t t0 = cx.time;
     const uint64_t i0 = cx.instret;
+    // The stack guard: an sp below this faults. 0 never does, so the check
+    // needs no enable test (one compare on the write-back path).
+    uint32_t stack_limit = cx.stack_limit;
     Stop stop = Stop::Budget;
 
 // Leaves the loop with a fault; the instruction does not retire.
@@ -238,6 +241,7 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
             cx.instret = i0 + n;
             CsrOutcome o = csr_access(tile, c, csr, op, src, do_read, do_write, result);
             t0 = cx.time - n * ic; // the CSR may have moved time (join, exchange)
+            stack_limit = cx.stack_limit;
             if (o == CsrOutcome::Illegal)
                 ILLEGAL();
             if (o == CsrOutcome::Fault) {
@@ -362,8 +366,14 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
         default:
             ILLEGAL();
         }
-        if (writes_rd && rd)
+        if (writes_rd && rd) {
+            if (rd == 2 && result < stack_limit) {
+                tile.raise(IPU_ERR_STACK_OVERFLOW, c, pc, result, stack_limit);
+                stop = Stop::Fault;
+                break;
+            }
             x[rd] = result;
+        }
         if (hook && hook->retired)
             hook->retired(hook->opaque, tile, c, pc, insn, writes_rd ? rd : 0, writes_rd && rd ? result : 0,
                           t0 + n * ic);

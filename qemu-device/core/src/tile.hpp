@@ -23,6 +23,7 @@ struct Context {
     uint64_t time = 0;    // logical tile cycles at which this context issues next
     uint64_t instret = 0; // instructions retired in this run
     uint32_t exit_value = 0;
+    uint32_t stack_limit = 0; // STACK_LIMIT CSR: lowest sp allowed, 0 = unchecked
 };
 
 struct Fault {
@@ -86,6 +87,7 @@ struct Tile {
     uint32_t worker_arg = 0;
     uint32_t worker_fail_mask = 0;
     uint32_t sync_request = 0; // SYNC CSR value while state is SYNC_WAIT
+    bool joining = false;      // the supervisor waits in WORKER_JOIN for running workers (reads as BLOCKED)
     uint32_t fail_info = 0;
     uint32_t hx_dev_addr = 0;
     uint32_t hx_tile_addr = 0;

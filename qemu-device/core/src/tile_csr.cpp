@@ -35,11 +35,14 @@ CsrOutcome join_workers(Tile &tile, uint32_t &result)
 {
     uint64_t latest = tile.ctx[0].time;
     for (unsigned w = 1; w <= tile.num_workers; w++) {
-        if (tile.ctx[w].state == IPU_CTX_STATE_RUNNING)
+        if (tile.ctx[w].state == IPU_CTX_STATE_RUNNING) {
+            tile.joining = true;
             return CsrOutcome::Retry;
+        }
         if (tile.ctx[w].state == IPU_CTX_STATE_DONE)
             latest = std::max(latest, tile.ctx[w].time);
     }
+    tile.joining = false;
     tile.ctx[0].time = latest;
     result = tile.worker_fail_mask;
     tile.worker_fail_mask = 0;
@@ -122,6 +125,7 @@ bool read_csr(const Tile &tile, unsigned c, uint32_t csr, uint32_t &v, bool has_
     case IPU_CSR_HX_DEV_ADDR: v = tile.hx_dev_addr; return true;
     case IPU_CSR_HX_TILE_ADDR: v = tile.hx_tile_addr; return true;
     case IPU_CSR_FAIL_INFO: v = tile.fail_info; return true;
+    case IPU_CSR_STACK_LIMIT: v = cx.stack_limit; return true;
     case IPU_CSR_SYNC: case IPU_CSR_WORKER_START: case IPU_CSR_WORKER_EXIT: case IPU_CSR_CONSOLE:
     case IPU_CSR_EXIT: case IPU_CSR_HX_START: case IPU_CSR_EXCHANGE: case IPU_CSR_FAIL:
         v = 0; // write-only: reads as zero
@@ -160,6 +164,7 @@ CsrOutcome csr_access(Tile &tile, unsigned c, uint32_t csr, unsigned op, uint32_
     case IPU_CSR_HX_DEV_ADDR: tile.hx_dev_addr = v; return CsrOutcome::Done;
     case IPU_CSR_HX_TILE_ADDR: tile.hx_tile_addr = v; return CsrOutcome::Done;
     case IPU_CSR_FAIL_INFO: tile.fail_info = v; return CsrOutcome::Done;
+    case IPU_CSR_STACK_LIMIT: cx.stack_limit = v; return CsrOutcome::Done;
     case IPU_CSR_CONSOLE: tile.console.push_back(static_cast<uint8_t>(v)); return CsrOutcome::Done;
     case IPU_CSR_WORKER_START: return start_worker(tile, c, v);
     case IPU_CSR_EXCHANGE: return send_exchange(tile, c, v);

@@ -1,8 +1,27 @@
 // Scheduling of a tile's contexts (see tile_runner.hpp).
 #include "tile_runner.hpp"
 
+#include <algorithm>
+
 namespace ipu::model {
 namespace {
+
+// The context a spent watchdog blames: the running one that retired the most
+// instructions this run (a supervisor waiting in a join is not running code),
+// so that the fault names the context that spins, whichever context happened
+// to issue the instruction that crossed the budget.
+unsigned hungriest(const Tile &tile, unsigned c)
+{
+    unsigned best = c;
+    for (unsigned i = 0; i <= tile.num_workers; i++) {
+        const Context &cx = tile.ctx[i];
+        if (cx.state != IPU_CTX_STATE_RUNNING || (i == 0 && tile.joining))
+            continue;
+        if (tile.ctx[best].state != IPU_CTX_STATE_RUNNING || cx.instret > tile.ctx[best].instret)
+            best = i;
+    }
+    return best;
+}
 
 // Charges `n` instructions to the tile's watchdog; faults the tile when the
 // budget the host set is spent.
@@ -10,26 +29,38 @@ bool charge(Tile &tile, unsigned c, uint64_t n)
 {
     tile.insns_this_run += n;
     if (tile.watchdog_insns && tile.insns_this_run > tile.watchdog_insns && tile.state != IPU_TILE_STATE_ERROR) {
-        tile.raise(IPU_ERR_WATCHDOG, c, tile.ctx[c].pc, tile.ctx[c].pc, static_cast<uint32_t>(tile.insns_this_run >> 10));
+        const unsigned blamed = hungriest(tile, c);
+        tile.raise(IPU_ERR_WATCHDOG, blamed, tile.ctx[blamed].pc, tile.ctx[blamed].pc,
+                   static_cast<uint32_t>(tile.insns_this_run >> 10));
         return false;
     }
     return tile.state != IPU_TILE_STATE_ERROR;
 }
 
-// Runs every started worker to completion (or until the budget or an event).
-// Returns false when the tile must stop here.
+// Runs the started workers, each for an equal share of what is left of the
+// budget (the barrel issues them in turn), so that one worker that spins
+// cannot starve the others: they finish, and a hang report shows only the
+// stuck one still running. Returns false when the tile must stop here.
 bool run_workers(Tile &tile, uint64_t &left, const RetireHook *hook)
 {
+    unsigned running = 0;
+    for (unsigned w = 1; w <= tile.num_workers; w++)
+        running += tile.ctx[w].state == IPU_CTX_STATE_RUNNING;
+    if (running == 0)
+        return true;
+    const uint64_t share = std::max<uint64_t>(left / running, 1);
     for (unsigned w = 1; w <= tile.num_workers; w++) {
         if (tile.ctx[w].state != IPU_CTX_STATE_RUNNING)
             continue;
+        if (left == 0)
+            return false;
         uint64_t n = 0;
-        const Stop s = execute(tile, w, left, &n, hook);
+        const Stop s = execute(tile, w, std::min(share, left), &n, hook);
         left -= n;
-        if (!charge(tile, w, n) || s == Stop::Fault || s == Stop::HostExchange || s == Stop::Budget)
+        if (!charge(tile, w, n) || s == Stop::Fault || s == Stop::HostExchange)
             return false;
     }
-    return true;
+    return left > 0;
 }
 
 } // namespace

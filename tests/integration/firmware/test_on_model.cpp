@@ -358,9 +358,11 @@ struct FaultCase {
     const char *pc_label;  // the faulting instruction, or nullptr
     const char *pc_within; // or a function that contains the PC (ipu_fail for software faults)
     uint32_t context;
-    int64_t info;          // expected ERR_INFO, or -1 to ignore
+    int64_t info;          // expected ERR_INFO, or -1 to ignore (-2: kInfoWorkerStackBase)
     int64_t addr;          // expected ERR_ADDR, or -1 to ignore
 };
+
+constexpr int64_t kInfoWorkerStackBase = -2; // FaultCase::info: expect __ipu_worker_stacks_base
 
 void run_fault(const FaultCase &c)
 {
@@ -388,6 +390,8 @@ void run_fault(const FaultCase &c)
     }
     if (c.info >= 0)
         assert_int_equal(e.info, static_cast<uint32_t>(c.info));
+    if (c.info == kInfoWorkerStackBase) // the fault's info is the limit: worker 1's stack base
+        assert_int_equal(e.info, h.symbol("__ipu_worker_stacks_base"));
     if (c.addr >= 0)
         assert_int_equal(e.addr, static_cast<uint32_t>(c.addr));
 }
@@ -413,6 +417,8 @@ void test_fault_records(void **)
         {FW_FAULT_WORKER_MISUSE, IPU_ERR_WORKER_MISUSE, nullptr, "fw_vertex_exit", 2, -1, -1},
         {FW_FAULT_HOST_EXCHANGE, IPU_ERR_HOST_EXCHANGE, nullptr, "ipu_fail", 0, 0, -1},
         {FW_FAULT_XLAT_MISS, IPU_ERR_XLAT_MISS, nullptr, nullptr, 0, -1, -1},
+        // The stack guard: worker 1's limit is the base of the worker stacks.
+        {FW_FAULT_WORKER_STACK, IPU_ERR_STACK_OVERFLOW, nullptr, "fw_vertex_big_stack", 1, -2, -1},
     };
     static_assert(sizeof(cases) / sizeof(cases[0]) == FW_FAULT_COUNT - 1, "a case per fault kind");
     for (const FaultCase &c : cases)

@@ -175,6 +175,42 @@ static void test_printf_from_every_tile_lockstep(void **state)
     unsetenv("IPU_EMU_RTL_LOCKSTEP");
 }
 
+/* Issue 18: a lock-step divergence fails the run through the driver. The
+ * program copies CYCLE into another register: the RTL counts real cycles, the
+ * model a logical clock, so the copy's value differs (the CYCLE read itself is
+ * exempt from the comparison). */
+static void test_lockstep_divergence_fails_the_run(void **state)
+{
+    (void)state;
+    setenv("IPU_EMU_RTL_LOCKSTEP", "1", 1);
+    ipudrv_device *dev = NULL;
+    assert_int_equal(ipudrv_open(0, 0, &dev), 0);
+    const uint32_t prog[] = {
+        ((uint32_t)IPU_CSR_CYCLE << 20) | (2u << 12) | (5u << 7) | 0x73, /* csrr t0, cycle */
+        (5u << 15) | (6u << 7) | 0x13,                         /* addi t1, t0, 0 */
+        ((uint32_t)IPU_CSR_EXIT << 20) | (1u << 12) | 0x73,              /* csrw exit, zero */
+        0x0000006fu,                                           /* j . */
+    };
+    assert_int_equal(ipudrv_tile_write(dev, 0, IPU_TILE_SRAM_BASE, prog, sizeof prog), 0);
+    assert_int_equal(ipudrv_tile_setup(dev, 0, IPU_TILE_SRAM_BASE, 0, 1), 0);
+    assert_int_equal(ipudrv_start(dev), 0);
+    struct ipudrv_event ev;
+    assert_int_equal(ipudrv_wait(dev, 60000, &ev), 0);
+    assert_int_equal(ev.kind, IPUDRV_EVENT_ERROR);
+    const char *msg = ipudrv_last_error(dev);
+    if (!strstr(msg, "LOCKSTEP_DIVERGENCE") || !strstr(msg, "tile 0 context 0"))
+        fail_msg("expected the divergence in \"%s\"", msg);
+    /* no new run until a reset; after it the card runs again */
+    assert_int_equal(ipudrv_start(dev), -EIO);
+    assert_int_equal(ipudrv_reset(dev), 0);
+    struct ipudrv_error_record rec;
+    size_t count = 1;
+    assert_int_equal(ipudrv_error_read(dev, &rec, 1, &count), 0);
+    assert_int_equal(count, 0);
+    assert_int_equal(ipudrv_close(dev), 0);
+    unsetenv("IPU_EMU_RTL_LOCKSTEP");
+}
+
 static void test_refuses_fpu_board(void **state)
 {
     (void)state;
@@ -192,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_enumerated_as_rtl),
         cmocka_unit_test(test_printf_from_every_tile),
         cmocka_unit_test(test_printf_from_every_tile_lockstep),
+        cmocka_unit_test(test_lockstep_divergence_fails_the_run),
         cmocka_unit_test(test_refuses_fpu_board),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

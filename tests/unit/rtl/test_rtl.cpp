@@ -175,6 +175,42 @@ void test_lockstep_detects_divergence(void **)
     assert_true(h.compared() > 10);
 }
 
+// Issue 18: a divergence is the pair's fault, not a quiet report. The card
+// reads ERROR with an ERR_LOCKSTEP_DIVERGENCE record first (so the driver and
+// gc-run fail the run), the RTL stops for good (further register accesses and
+// advances retire nothing), and RESET puts the pair back in step.
+void test_lockstep_divergence_is_an_error_and_stops_both_cards(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.load_elf(prog("timing"), {0});
+    RtlRunResult r = h.run(64);
+    assert_false(h.divergence().empty());
+    assert_int_equal(r.card_state, IPU_CARD_STATE_ERROR);
+    assert_true(r.errors.size() >= 1);
+    assert_int_equal(r.errors[0].cause, IPU_ERR_LOCKSTEP_DIVERGENCE);
+    assert_int_equal(r.errors[0].tile, 0);
+    assert_int_equal(r.errors[0].context, 0);
+    assert_int_not_equal(r.errors[0].pc, r.errors[0].addr); // the RTL's and the model's pc
+    assert_true(r.errors[0].info > 10);                     // instructions compared
+    assert_true(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK);
+    // Stopped: the RTL's instruction count stays where it is.
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
+    const uint32_t instret = h.reg(IPU_REG_TILE_CTX_INSTRET);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(h.card()->ops->advance(h.card(), 1u << 12), 0);
+    for (int i = 0; i < 64; i++)
+        h.reg(IPU_REG_STATUS);
+    assert_int_equal(h.reg(IPU_REG_TILE_CTX_INSTRET), instret);
+    // START is refused until RESET; RESET clears the divergence.
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_ERROR);
+    h.reset();
+    assert_true(h.divergence().empty());
+    assert_int_equal(h.reg(IPU_REG_STATUS) & IPU_REG_STATUS_STATE_MASK, IPU_CARD_STATE_IDLE);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+}
+
 void test_identity_registers(void **)
 {
     RtlHarness h(Backend::Rtl);
@@ -328,6 +364,7 @@ int main()
         cmocka_unit_test(test_console_lockstep),
         cmocka_unit_test(test_halt_and_restart),
         cmocka_unit_test(test_lockstep_detects_divergence),
+        cmocka_unit_test(test_lockstep_divergence_is_an_error_and_stops_both_cards),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <istream>
+#include <ostream>
 #include <map>
 #include <string>
 #include <utility>
@@ -13,7 +14,8 @@ namespace poplar {
 /// A set of option names and string values ("debug.instrument": "true").
 class OptionFlags {
 public:
-  typedef std::pair<std::string, std::string> OptionFlag;
+  /// One option as iteration yields it: (name, value).
+  typedef std::pair<const std::string, std::string> OptionFlag;
   typedef std::map<std::string, std::string>::const_iterator iterator;
 
   OptionFlags() {}
@@ -31,11 +33,13 @@ public:
   void remove(const std::string &option);
   /// Removes every option.
   void clear();
+  /// Iteration over the options in name order; each is an OptionFlag (`for (const auto &o : flags) o.first...`).
   iterator begin() const { return values_.begin(); }
   iterator end() const { return values_.end(); }
   /// Number of options set.
   std::size_t size() const { return values_.size(); }
   bool operator==(const OptionFlags &o) const { return values_ == o.values_; }
+  bool operator!=(const OptionFlags &o) const { return values_ != o.values_; }
 
 private:
   std::map<std::string, std::string> values_;
@@ -46,6 +50,8 @@ private:
 void readJSON(std::istream &is, OptionFlags &flags);
 /// Reads a JSON object from a string (as POPLAR_ENGINE_OPTIONS holds it).
 void readJSON(const std::string &text, OptionFlags &flags);
+/// Writes the options as a JSON object (`{"a": "x"}`) that readJSON reads back.
+std::ostream &operator<<(std::ostream &os, const OptionFlags &flags);
 
 } // namespace poplar
 

@@ -30,7 +30,8 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
 
   std::vector<std::string> keep;
   for (const auto &[name, vc] : g.codelets.classes)
-    keep.push_back(vc.entrySymbol);
+    for (const std::string &entry : entrySymbols(vc))
+      keep.push_back(entry);
   std::vector<std::string> objects = g.codelets.objects;
   std::string stampEntry;
   if (options.instrument) {

@@ -170,11 +170,13 @@ void Lowering::lowerExecute(unsigned cs, ir::Body &out) {
     for (unsigned vid : info.vertices) {
       ir::BufferId state = placeVertex(vid, w, p.execute.effects);
       const VertexClass &vc = g_.vertexClass(vid);
-      auto sym = image_.symbols.find(vc.entrySymbol);
-      if (sym == image_.symbols.end())
-        throw graph_program_compilation_error("vertex type '" + vc.name + "' has no entry point in the tile "
-                                              "image; re-add its codelets");
-      perTile[g_.vertices[vid].tile].emplace_back(sym->second, state);
+      for (const std::string &entry : entrySymbols(vc)) {
+        auto sym = image_.symbols.find(entry);
+        if (sym == image_.symbols.end())
+          throw graph_program_compilation_error("vertex type '" + vc.name + "' has no entry point in the tile "
+                                                "image; re-add its codelets");
+        perTile[g_.vertices[vid].tile].emplace_back(sym->second, state);
+      }
     }
     for (const auto &[t, entries] : perTile) {
       ir::BufferId table = newBuffer(

@@ -19,6 +19,7 @@ enum fw_fault_kind {
     FW_FAULT_WORKER_MISUSE,    /* a vertex writes the supervisor-only EXIT CSR */
     FW_FAULT_HOST_EXCHANGE,    /* an HX descriptor with a length the HX_START CSR cannot carry */
     FW_FAULT_XLAT_MISS,        /* stream copy from an unmapped device address */
+    FW_FAULT_WORKER_STACK,     /* a vertex with 4 KiB of locals on a 1 KiB worker stack: ERR_STACK_OVERFLOW */
     FW_FAULT_COUNT
 };
 

@@ -52,6 +52,15 @@ bool fw_vertex_false(void *state)
     return false;
 }
 
+/* Its frame is larger than a worker stack: the prologue moves sp below the
+ * worker's STACK_LIMIT (the stack guard: crt0 and the worker trampoline). */
+bool fw_vertex_big_stack(void *state)
+{
+    volatile uint8_t locals[4096];
+    locals[0] = (uint8_t)(uintptr_t)state;
+    return locals[0] == 0xff;
+}
+
 bool fw_vertex_null_load(void *state)
 {
     uint32_t v;
@@ -136,6 +145,9 @@ int main(void)
     switch (kind) {
     case FW_FAULT_WORKER_LOAD:
         ipu_rt_execute(make_table(1, fw_vertex_null_load, 1, NULL));
+        break;
+    case FW_FAULT_WORKER_STACK:
+        ipu_rt_execute(make_table(1, fw_vertex_big_stack, 1, NULL));
         break;
     case FW_FAULT_WORKER_MISUSE:
         ipu_rt_execute(make_table(2, fw_vertex_ok, 1, fw_vertex_exit));

@@ -11,6 +11,9 @@
 #error "poplar/Vertex.hpp is the device-side header: compile codelets with Graph::addCodelets or popc"
 #endif
 
+// `half` (16-bit, as on the IPU) and the vector types float2, half4, ... are available in every codelet.
+#include "../ipudef.h"
+
 namespace poplar {
 
 /// Base of every codelet class; a vertex defines `bool compute()`.
@@ -21,14 +24,26 @@ public:
 /// Kept for source compatibility: on this target a supervisor vertex runs on a worker like any vertex.
 typedef Vertex SupervisorVertex;
 
+/// Base of a codelet that runs on every worker of its tile at once: it defines `bool compute(unsigned workerId)`,
+/// called once for each workerId in 0 .. numWorkers()-1 on the same vertex state, and splits the work by workerId.
+class MultiVertex {
+public:
+  MultiVertex() = default;
+  /// Worker contexts a MultiVertex runs on (6, as on every IPU).
+  static constexpr unsigned numWorkers() { return 6; }
+};
+
 /// How a vector's pointer is stored on the IPU; every layout is {pointer, size} here.
-enum class VectorLayout { ONE_PTR, SPAN, SCALED_PTR32, SCALED_PTR64, COMPACT_PTR, COMPACT_DELTAN };
+enum class VectorLayout { ONE_PTR, SPAN, SHORT_SPAN, SCALED_PTR32, SCALED_PTR64, SCALED_PTR128, COMPACT_PTR, COMPACT_DELTAN };
 
 /// Marker for a vector edge: Input<Vector<float>> is a contiguous run of floats on this tile.
 template <typename T, VectorLayout L = VectorLayout::SPAN, unsigned Align = alignof(T), bool Interleaved = false>
 class Vector;
+/// How a vector list's items are stored on the IPU; every layout is a list of {pointer, size} here.
+enum class VectorListLayout { DELTAN, DELTANELEMENTS, COMPACT_DELTAN, ONE_PTR, SCALED_PTR32, SCALED_PTR64 };
 /// Marker for a list of vectors: Input<VectorList<float>> is several runs (Graph::setFieldSize, field[i]).
-template <typename T, VectorLayout L = VectorLayout::SPAN, unsigned Align = alignof(T)> class VectorList;
+template <typename T, VectorListLayout L = VectorListLayout::DELTANELEMENTS, unsigned Align = alignof(T)>
+class VectorList;
 
 namespace detail {
 
@@ -40,6 +55,8 @@ public:
   unsigned size() const { return size_; }
   P &operator[](unsigned i) const { return data_[i]; }
   P *data() const { return data_; }
+  /// `in->size()`, `in->data()`: member access through the edge as through a pointer to the vector.
+  const Span *operator->() const { return this; }
 
 private:
   P *data_;
@@ -65,6 +82,7 @@ public:
   unsigned size() const { return count_; }
   const Span<P> *begin() const { return items_; }
   const Span<P> *end() const { return items_ + count_; }
+  const ListEdge *operator->() const { return this; }
 
 private:
   const Span<P> *items_;
@@ -77,7 +95,7 @@ private:
 template <typename T> class Input : public detail::ScalarEdge<const T> {};
 template <typename T, VectorLayout L, unsigned A, bool I>
 class Input<Vector<T, L, A, I> > : public detail::Span<const T> {};
-template <typename T, VectorLayout L, unsigned A>
+template <typename T, VectorListLayout L, unsigned A>
 class Input<VectorList<T, L, A> > : public detail::ListEdge<const T> {};
 
 /// An output edge: written by compute(); data reaches other tiles after the compute phase.
@@ -90,7 +108,7 @@ public:
 };
 template <typename T, VectorLayout L, unsigned A, bool I>
 class Output<Vector<T, L, A, I> > : public detail::Span<T> {};
-template <typename T, VectorLayout L, unsigned A>
+template <typename T, VectorListLayout L, unsigned A>
 class Output<VectorList<T, L, A> > : public detail::ListEdge<T> {};
 
 /// An edge that is read and written.
@@ -103,7 +121,7 @@ public:
 };
 template <typename T, VectorLayout L, unsigned A, bool I>
 class InOut<Vector<T, L, A, I> > : public detail::Span<T> {};
-template <typename T, VectorLayout L, unsigned A>
+template <typename T, VectorListLayout L, unsigned A>
 class InOut<VectorList<T, L, A> > : public detail::ListEdge<T> {};
 
 } // namespace poplar
