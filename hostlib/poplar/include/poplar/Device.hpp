@@ -33,6 +33,10 @@ public:
   bool attach() const;
   /// Detaches (the device can be attached again).
   void detach() const;
+  /// Resets the device (tiles stop, tile memory and errors clear): the recovery of a
+  /// recoverable_runtime_error. Engines that were loaded on it load again on their next run. Does nothing when
+  /// the device is not attached.
+  void reset() const;
   /// True while attached.
   bool isAttached() const;
   /// False for a default-constructed device.
