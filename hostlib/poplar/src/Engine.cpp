@@ -49,6 +49,7 @@ struct EngineImpl {
   Target target;
   EngineOptions options;
   DeviceImpl *device = nullptr;
+  DeviceImpl *prepared = nullptr; ///< the device of prepare(), for deploy()
   std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
@@ -317,10 +318,23 @@ ipu::runtime::Device &EngineImpl::loaded() {
 
 void Engine::load(Device &device) { impl_->loadOn(device.impl()); }
 
-void Engine::load(Device &device, bool loadAndRun) {
+void Engine::loadAndRun(Device &device) {
   load(device);
-  if (loadAndRun)
-    run(0);
+  run(0);
+}
+
+void Engine::prepare(Device &device) {
+  detail::DeviceImpl &d = device.impl();
+  if (!d.attach())
+    throw ipu::runtime::application_runtime_error("Engine::prepare: device " + std::to_string(d.id) +
+                                                  " is in use by another process; pick another device");
+  impl_->prepared = &d;
+}
+
+void Engine::deploy() {
+  if (!impl_->prepared)
+    throw ipu::runtime::application_runtime_error("Engine::deploy: no device; call engine.prepare(device) first");
+  impl_->loadOn(*impl_->prepared);
 }
 
 unsigned Engine::getNumPrograms() const { return unsigned(impl_->cg.programAddr.size()); }

@@ -109,6 +109,30 @@ Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shap
   return Tensor(impl_.get(), type, shape, regions);
 }
 
+Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
+                          const std::string &debugName) {
+  return mapping == VariableMappingMethod::LINEAR ? addLinearlyMappedVariable(type, shape, debugName)
+                                                  : addVariable(type, shape, debugName);
+}
+
+Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
+                                        const std::string &debugName) {
+  Tensor t = addVariable(type, shape, debugName);
+  Tensor flat = t.flatten();
+  std::size_t n = flat.numElements(), tiles = target_.getNumTiles();
+  std::size_t per = (n + tiles - 1) / tiles;
+  for (std::size_t tile = 0; per > 0 && tile * per < n; ++tile)
+    setTileMapping(flat.slice(tile * per, std::min(n, (tile + 1) * per)), unsigned(tile));
+  return t;
+}
+
+Tensor Graph::clone(const Tensor &t, const std::string &debugName) {
+  checkTensor(*impl_, t, "clone");
+  Tensor c = addVariable(t.elementType(), t.shape(), debugName);
+  setTileMapping(c, getTileMapping(t, false));
+  return c;
+}
+
 namespace {
 /// Converts one host value (kind as Graph::hostKind) to `type`'s device bytes at `out`.
 void convertValue(const void *in, std::size_t hostSize, int kind, const Type &type, std::uint8_t *out) {

@@ -248,6 +248,10 @@ void test_programs_and_prints(void **) {
   e.load(f.device);
   e.run();
   assert_string_equal(out.str().c_str(), "m: [\n [1 2 3]\n [4 5 6]\n]\nw: [1.0000000 1.5000000]\n");
+  // A second run prints again (the tiles' stdio starts fresh on every run).
+  out.str("");
+  e.run();
+  assert_string_equal(out.str().c_str(), "m: [\n [1 2 3]\n [4 5 6]\n]\nw: [1.0000000 1.5000000]\n");
   e.resetExecutionProfile();
   assert_int_equal(e.getLastRunCycles(), 0);
 }
@@ -288,6 +292,29 @@ void test_callbacks_with_index(void **) {
   assert_int_equal(got[1], 4);
 }
 
+void test_load_forms_and_graph_output(void **) {
+  Fixture f;
+  Tensor x = f.scalar(INT, 1, "x");
+  f.graph.setInitialValue(x, 0);
+  f.graph.createHostRead("xr", x);
+  Program p = f.inc(x, 1);
+  Engine e(f.graph, p);
+  e.loadAndRun(f.device);
+  assert_int_equal(readInt(e, "xr"), 1);
+  Engine d(f.graph, p);
+  expectThrow<application_runtime_error>([&] { d.deploy(); }, "call engine.prepare(device) first");
+  d.prepare(f.device);
+  d.deploy();
+  d.run();
+  assert_int_equal(readInt(d, "xr"), 1);
+  std::ostringstream vg, cg;
+  f.graph.outputVertexGraph(vg);
+  f.graph.outputComputeGraph(cg);
+  assert_non_null(std::strstr(vg.str().c_str(), "[label=\"Inc (tile 1)\"]"));
+  assert_non_null(std::strstr(vg.str().c_str(), "-> var0 [label=\"x\"]"));
+  assert_non_null(std::strstr(cg.str().c_str(), "cs0 -> var0;"));
+}
+
 void test_graph_forms(void **) {
   IPUModel model("tiny");
   Device d = model.createDevice();
@@ -304,6 +331,12 @@ void test_graph_forms(void **) {
   assert_int_equal(m[1].size(), 1);
   assert_int_equal(vg.getTileMapping(t)[0].size(), 1);
   expectThrow<poplar_error>([&] { g.createVirtualGraph(std::vector<unsigned>{1, 1}); }, "listed twice");
+  Tensor lin = g.addVariable(FLOAT, {2, 5}, VariableMappingMethod::LINEAR, "lin");
+  auto lm = g.getTileMapping(lin);
+  assert_int_equal(lm[0][0].size(), 3);
+  assert_int_equal(lm[3][0].size(), 1);
+  Tensor twin = g.clone(lin.transpose(), "twin");
+  assert_int_equal(g.getTileMapping(twin)[3][0].begin(), 9);
   Graph first = g.createVirtualGraph(2u);
   assert_int_equal(first.getTarget().getNumTiles(), 2);
 }
@@ -318,6 +351,7 @@ int main(void) {
       cmocka_unit_test(test_executable_round_trip), cmocka_unit_test(test_remote_buffer),
       cmocka_unit_test(test_programs_and_prints), cmocka_unit_test(test_error_program),
       cmocka_unit_test(test_callbacks_with_index), cmocka_unit_test(test_graph_forms),
+      cmocka_unit_test(test_load_forms_and_graph_output),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -54,8 +54,12 @@ public:
   /// variables are undefined until written). A device that faulted is reset first, so after a
   /// recoverable_runtime_error load(device) then run() is the whole recovery.
   void load(Device &device);
-  /// As load(device); `loadAndRun` true also runs program 0.
-  void load(Device &device, bool loadAndRun);
+  /// load(device), then run(0).
+  void loadAndRun(Device &device);
+  /// The first half of load(): attaches `device` and remembers it; deploy() then loads the graph on it.
+  void prepare(Device &device);
+  /// The second half of load(): loads the graph on the device given to prepare().
+  void deploy();
   /// Runs program `prog`; returns when the tiles are done. Throws poplar::application_runtime_error for misuse
   /// (no such program, a stream nobody connected), poplar::recoverable_runtime_error when a tile faults (its
   /// message names the recovery: device.reset() or engine.load(device), then run again).

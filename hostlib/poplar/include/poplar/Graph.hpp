@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct ConnectionDesc {
   ConnectionDesc(const std::string &f, const Tensor &t) : field(f), tensor(t) {}
   std::string field;
   Tensor tensor;
+};
+
+/// How Graph::addVariable maps a new variable to tiles.
+enum class VariableMappingMethod {
+  NONE,  ///< unmapped: map it with setTileMapping before compiling
+  LINEAR ///< spread over the graph's tiles in contiguous, equal runs (as setTileMapping(t, linear) would)
 };
 
 /// How Graph::addCodelets() should read its file.
@@ -65,6 +72,14 @@ public:
 
   /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName = "");
+  /// A new variable mapped as `mapping` says.
+  Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
+                     const std::string &debugName = "");
+  /// A new variable spread over the tiles in contiguous runs of about numElements / numTiles elements.
+  Tensor addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
+                                   const std::string &debugName = "");
+  /// A new variable with `t`'s type and shape, each element on the tile of the same element of `t`.
+  Tensor clone(const Tensor &t, const std::string &debugName = "");
   /// A new constant with `values` (row-major, one per element).
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const std::vector<T> &values,
@@ -169,6 +184,14 @@ public:
                                std::size_t repeats = 1, bool rearrangeOnHost = false, bool optimiseMemory = false);
   /// A function: a program that program::Call runs wherever it is called.
   Function addFunction(const program::Program &program);
+
+  /// Writes the vertices, the variables they are connected to and the direction of each edge as GraphViz dot.
+  /// `progs` is accepted for the SDK's signature (every vertex is shown).
+  void outputVertexGraph(std::ostream &out,
+                         const std::vector<program::Program> &progs = std::vector<program::Program>()) const;
+  /// Writes the compute sets and the variables each reads and writes as GraphViz dot.
+  void outputComputeGraph(std::ostream &out,
+                          const std::vector<program::Program> &progs = std::vector<program::Program>()) const;
 
   /// Internal: the shared graph state.
   detail::GraphImpl &impl() const;
