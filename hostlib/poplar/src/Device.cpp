@@ -63,6 +63,11 @@ detail::DeviceImpl &Device::impl() const {
   return *impl_;
 }
 
+std::shared_ptr<detail::DeviceImpl> Device::implPtr() const {
+  impl();
+  return impl_;
+}
+
 const Target &Device::getTarget() const { return impl().target; }
 unsigned Device::getId() const { return impl().id; }
 bool Device::attach() const { return impl().attach(); }

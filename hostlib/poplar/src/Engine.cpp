@@ -48,8 +48,9 @@ struct EngineImpl {
   CompiledGraph cg;
   Target target;
   EngineOptions options;
-  DeviceImpl *device = nullptr;
-  DeviceImpl *prepared = nullptr; ///< the device of prepare(), for deploy()
+  /// The device loaded on, held weakly: a Device destroyed before the engine makes later calls fail cleanly.
+  std::weak_ptr<DeviceImpl> device;
+  std::weak_ptr<DeviceImpl> prepared; ///< the device of prepare(), for deploy()
   std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
@@ -65,9 +66,7 @@ struct EngineImpl {
   std::map<std::string, double> phases;
 
   ipu::runtime::Device &dev() const {
-    if (!device || !device->dev)
-      throw ipu::runtime::application_runtime_error("the engine is not loaded: call engine.load(device) first");
-    return *device->dev;
+    return *liveDevice().dev;
   }
   const CompiledStream &stream(const std::string &handle) const {
     for (const auto &s : cg.streams)
@@ -110,7 +109,19 @@ struct EngineImpl {
   }
   void connectRemoteBuffers();
   void connectErrorStreams();
-  void loadOn(DeviceImpl &d);
+  ~EngineImpl() {
+    if (auto d = device.lock(); d && d->loadedBy == this)
+      d->loadedBy = nullptr;
+  }
+  /// The device this engine was loaded on, attached; throws when there is none (not loaded, detached, destroyed).
+  DeviceImpl &liveDevice() const {
+    auto d = device.lock();
+    if (!d || !d->dev)
+      throw ipu::runtime::application_runtime_error("the engine is not loaded on an attached device: call "
+                                                    "engine.load(device) first");
+    return *d; // the user's Device object keeps it alive
+  }
+  void loadOn(const std::shared_ptr<DeviceImpl> &dp);
   /// The device, with this engine's graph on it: loads it again when another engine was loaded since, or the
   /// card was reset.
   ipu::runtime::Device &loaded();
@@ -202,10 +213,7 @@ Engine &Engine::operator=(Engine &&other) {
   impl_ = std::move(other.impl_);
   return *this;
 }
-Engine::~Engine() {
-  if (impl_ && impl_->device && impl_->device->loadedBy == impl_.get())
-    impl_->device->loadedBy = nullptr;
-}
+Engine::~Engine() = default;
 
 namespace detail {
 
@@ -262,7 +270,8 @@ void EngineImpl::connectErrorStreams() {
   }
 }
 
-void EngineImpl::loadOn(DeviceImpl &d) {
+void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
+  DeviceImpl &d = *dp;
   auto start = std::chrono::steady_clock::now();
   if (!d.attach())
     throw ipu::runtime::application_runtime_error("Engine::load: device " + std::to_string(d.id) +
@@ -276,9 +285,9 @@ void EngineImpl::loadOn(DeviceImpl &d) {
   if (d.faulted)
     d.reset(); // the card keeps its error state until reset: make load(device) the whole recovery
   streams.reset();
-  if (device && device != &d && device->loadedBy == this)
-    device->loadedBy = nullptr;
-  device = &d;
+  if (auto old = device.lock(); old && old != dp && old->loadedBy == this)
+    old->loadedBy = nullptr;
+  device = dp;
   ipu::runtime::DeviceImage image;
   image.tiles = cg.tiles;
   image.shared = cg.image.image.segments;
@@ -304,19 +313,19 @@ void EngineImpl::loadOn(DeviceImpl &d) {
 }
 
 ipu::runtime::Device &EngineImpl::loaded() {
-  ipu::runtime::Device &d = dev();
-  if (device->loadedBy != this || d.resetCount() != resetsAtLoad) {
+  DeviceImpl &di = liveDevice();
+  if (di.loadedBy != this || di.dev->resetCount() != resetsAtLoad) {
     log(LogLevel::Info, std::string("the device was ") +
-                            (device->loadedBy != this ? "loaded with another engine" : "reset") +
+                            (di.loadedBy != this ? "loaded with another engine" : "reset") +
                             " since this engine was loaded: loading it again (its tensors start over)");
-    loadOn(*device);
+    loadOn(device.lock());
   }
-  return *device->dev;
+  return *di.dev;
 }
 
 } // namespace detail
 
-void Engine::load(Device &device) { impl_->loadOn(device.impl()); }
+void Engine::load(Device &device) { impl_->loadOn(device.implPtr()); }
 
 void Engine::loadAndRun(Device &device) {
   load(device);
@@ -328,13 +337,14 @@ void Engine::prepare(Device &device) {
   if (!d.attach())
     throw ipu::runtime::application_runtime_error("Engine::prepare: device " + std::to_string(d.id) +
                                                   " is in use by another process; pick another device");
-  impl_->prepared = &d;
+  impl_->prepared = device.implPtr();
 }
 
 void Engine::deploy() {
-  if (!impl_->prepared)
+  auto d = impl_->prepared.lock();
+  if (!d)
     throw ipu::runtime::application_runtime_error("Engine::deploy: no device; call engine.prepare(device) first");
-  impl_->loadOn(*impl_->prepared);
+  impl_->loadOn(d);
 }
 
 unsigned Engine::getNumPrograms() const { return unsigned(impl_->cg.programAddr.size()); }
@@ -366,12 +376,12 @@ void Engine::run(unsigned prog, const std::string &) {
   try {
     r = ipu::runtime::runDevice(dev, cg.tiles, impl_->streams.get(), opts);
   } catch (const ipu::runtime::run_timeout_error &e) {
-    impl_->device->faulted = true;
+    impl_->liveDevice().faulted = true;
     impl_->printStream->flush();
     impl_->tensorStream->flush();
     throw ipu::runtime::run_timeout_error(withPoplarRecovery(e.what()));
   } catch (const ipu::runtime::recoverable_runtime_error &e) {
-    impl_->device->faulted = true;
+    impl_->liveDevice().faulted = true;
     impl_->printStream->flush();
     impl_->tensorStream->flush();
     throw ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarRecovery(e.what()));
@@ -381,8 +391,8 @@ void Engine::run(unsigned prog, const std::string &) {
     if (impl_->errorMessage.empty())
       throw;
     // The tiles were stopped mid-program: load afresh (after a reset) before the next run.
-    impl_->device->faulted = true;
-    impl_->device->loadedBy = nullptr;
+    impl_->liveDevice().faulted = true;
+    impl_->liveDevice().loadedBy = nullptr;
     throw ipu::runtime::application_runtime_error("ErrorProgram: " + impl_->errorMessage);
   }
   impl_->printStream->flush();

@@ -165,6 +165,20 @@ void test_set_field_size_of_scalar(void **) {
   expectThrow<graph_connection_error>([&] { f.graph.setFieldSize(v["nope"], 1); }, "no field 'nope'");
 }
 
+void test_engine_outlives_device(void **) {
+  IPUModel model("tiny");
+  Graph g(model.createDevice().getTarget());
+  Tensor x = g.addVariable(INT, {}, "x");
+  g.setTileMapping(x, 0);
+  Engine e(g, Sequence());
+  {
+    Device d = model.createDevice();
+    e.load(d);
+    e.run();
+  }
+  expectThrow<application_runtime_error>([&] { e.run(); }, "not loaded on an attached device");
+}
+
 void test_engine_moves(void **) {
   Fixture f;
   Tensor x = f.scalar(INT, 2, "x");
@@ -348,6 +362,7 @@ int main(void) {
       cmocka_unit_test(test_option_validation),   cmocka_unit_test(test_no_programs),
       cmocka_unit_test(test_second_engine_on_device), cmocka_unit_test(test_recover_after_fault),
       cmocka_unit_test(test_set_field_size_of_scalar), cmocka_unit_test(test_engine_moves),
+      cmocka_unit_test(test_engine_outlives_device),
       cmocka_unit_test(test_executable_round_trip), cmocka_unit_test(test_remote_buffer),
       cmocka_unit_test(test_programs_and_prints), cmocka_unit_test(test_error_program),
       cmocka_unit_test(test_callbacks_with_index), cmocka_unit_test(test_graph_forms),

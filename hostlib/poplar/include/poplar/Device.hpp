@@ -45,6 +45,8 @@ public:
   static Device createCPUDevice(unsigned numIPUs = 1);
   /// Internal.
   detail::DeviceImpl &impl() const;
+  /// Internal: the shared description (engines hold it weakly).
+  std::shared_ptr<detail::DeviceImpl> implPtr() const;
 
 private:
   Device(const Device &);
