@@ -17,4 +17,15 @@ Type DataStream::elementType() const { return info(graph_, id_).type; }
 std::size_t DataStream::numElements() const { return info(graph_, id_).numElements; }
 DataStreamType DataStream::type() const { return info(graph_, id_).direction; }
 
+static const detail::RemoteBufferInfo &remoteInfo(detail::GraphImpl *g, unsigned id) {
+  if (!g || id >= g->remoteBuffers.size())
+    throw poplar_error("invalid RemoteBuffer: create one with Graph::addRemoteBuffer");
+  return g->remoteBuffers[id];
+}
+
+std::string RemoteBuffer::handle() const { return remoteInfo(graph_, id_).name; }
+Type RemoteBuffer::elementType() const { return remoteInfo(graph_, id_).type; }
+std::size_t RemoteBuffer::numElements() const { return remoteInfo(graph_, id_).numElements; }
+std::size_t RemoteBuffer::getRepeats() const { return remoteInfo(graph_, id_).repeats; }
+
 } // namespace poplar

@@ -33,7 +33,18 @@ bool DeviceImpl::attach() {
   return true;
 }
 
-void DeviceImpl::detach() { dev.reset(); }
+void DeviceImpl::detach() {
+  dev.reset();
+  loadedBy = nullptr;
+  faulted = false;
+}
+
+void DeviceImpl::reset() {
+  if (dev)
+    dev->reset();
+  loadedBy = nullptr;
+  faulted = false;
+}
 
 } // namespace detail
 
@@ -52,10 +63,16 @@ detail::DeviceImpl &Device::impl() const {
   return *impl_;
 }
 
+std::shared_ptr<detail::DeviceImpl> Device::implPtr() const {
+  impl();
+  return impl_;
+}
+
 const Target &Device::getTarget() const { return impl().target; }
 unsigned Device::getId() const { return impl().id; }
 bool Device::attach() const { return impl().attach(); }
 void Device::detach() const { impl().detach(); }
+void Device::reset() const { impl().reset(); }
 bool Device::isAttached() const { return impl_ && impl_->dev != nullptr; }
 
 Device Device::createCPUDevice(unsigned numIPUs) {

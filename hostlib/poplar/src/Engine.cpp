@@ -2,9 +2,12 @@
 #include "poplar/Engine.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <vector>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
@@ -12,11 +15,14 @@
 
 #include "compiler.hpp"
 #include "device_impl.hpp"
+#include "engine_options.hpp"
+#include "executable_impl.hpp"
 #include "ipu_runtime/loader.hpp"
 #include "ipu_runtime/run.hpp"
 #include "ipu_runtime/streams.hpp"
 #include "log.hpp"
 #include "poplar/exceptions.hpp"
+#include "print_format.hpp"
 #include "profile.hpp"
 
 namespace poplar {
@@ -41,23 +47,26 @@ private:
 struct EngineImpl {
   CompiledGraph cg;
   Target target;
-  OptionFlags options;
-  DeviceImpl *device = nullptr;
+  EngineOptions options;
+  /// The device loaded on, held weakly: a Device destroyed before the engine makes later calls fail cleanly.
+  std::weak_ptr<DeviceImpl> device;
+  std::weak_ptr<DeviceImpl> prepared; ///< the device of prepare(), for deploy()
+  std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
+  std::map<std::string, std::vector<std::uint8_t>> remoteData; ///< remote buffer storage, by handle
+  std::map<std::string, std::uint64_t> remoteOffset;           ///< row of the next offset copy, by handle
+  std::string errorMessage; ///< set by an ErrorProgram's stream during a run
+  std::ostream *printStream = &std::cout;
+  std::ostream *tensorStream = &std::cout;
   std::uint64_t lastCycles = 0;
   unsigned lastProgram = 0;
   std::vector<std::uint64_t> stepCycles; ///< per top-level step of the last run (instrumented engines)
   bool ran = false;
   std::map<std::string, double> phases;
 
-  double option(const std::string &key, double dflt) const {
-    return options.contains(key) ? std::atof(options.at(key).c_str()) : dflt;
-  }
   ipu::runtime::Device &dev() const {
-    if (!device || !device->dev)
-      throw ipu::runtime::application_runtime_error("the engine is not loaded: call engine.load(device) first");
-    return *device->dev;
+    return *liveDevice().dev;
   }
   const CompiledStream &stream(const std::string &handle) const {
     for (const auto &s : cg.streams)
@@ -65,7 +74,8 @@ struct EngineImpl {
         return s;
     std::string names;
     for (const auto &s : cg.streams)
-      names += (names.empty() ? "" : ", ") + s.name;
+      if (s.name.rfind("__", 0) != 0) // the library's own streams (remote buffers, error programs)
+        names += (names.empty() ? "" : ", ") + s.name;
     throw unknown_field("no stream '" + handle + "' in the graph (streams: " + (names.empty() ? "none" : names) + ")");
   }
   const CompiledHandle &handle(const std::string &name, bool write) const {
@@ -81,12 +91,40 @@ struct EngineImpl {
     }
     return it->second;
   }
+  const CompiledRemoteBuffer &remote(const std::string &name) const {
+    for (const auto &r : cg.remoteBuffers)
+      if (r.name == name)
+        return r;
+    std::string names;
+    for (const auto &r : cg.remoteBuffers)
+      names += (names.empty() ? "" : ", ") + r.name;
+    throw unknown_field("no remote buffer '" + name + "' (create it with graph.addRemoteBuffer; remote buffers: " +
+                        (names.empty() ? "none" : names) + ")");
+  }
   void connect(const std::string &handle, std::function<void(ipu::runtime::StreamRegistry &)> f) {
     stream(handle);
     connections[handle] = f;
     if (streams)
       f(*streams);
   }
+  void connectRemoteBuffers();
+  void connectErrorStreams();
+  ~EngineImpl() {
+    if (auto d = device.lock(); d && d->loadedBy == this)
+      d->loadedBy = nullptr;
+  }
+  /// The device this engine was loaded on, attached; throws when there is none (not loaded, detached, destroyed).
+  DeviceImpl &liveDevice() const {
+    auto d = device.lock();
+    if (!d || !d->dev)
+      throw ipu::runtime::application_runtime_error("the engine is not loaded on an attached device: call "
+                                                    "engine.load(device) first");
+    return *d; // the user's Device object keeps it alive
+  }
+  void loadOn(const std::shared_ptr<DeviceImpl> &dp);
+  /// The device, with this engine's graph on it: loads it again when another engine was loaded since, or the
+  /// card was reset.
+  ipu::runtime::Device &loaded();
   void printLine(const std::string &line);
 };
 
@@ -120,145 +158,245 @@ static double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-/// "@P3: [1 2 3 4]" -> "title: {1,2,3,4}" with one level of braces per dimension.
+/// "@P3: [1 2 3 4]" -> "title: " and the values in the SDK's format (print_format.hpp).
 void EngineImpl::printLine(const std::string &line) {
   auto colon = line.find(": [");
   auto it = colon == std::string::npos ? cg.prints.end() : cg.prints.find(line.substr(0, colon));
   if (it == cg.prints.end() || line.back() != ']') {
-    std::cout << line << "\n";
+    *printStream << line << "\n";
     return;
   }
   std::vector<std::string> values;
   std::istringstream is(line.substr(colon + 3, line.size() - colon - 4));
   for (std::string v; is >> v;)
-    values.push_back(v);
-  const auto &shape = it->second.shape;
-  std::size_t pos = 0;
-  std::ostringstream os;
-  std::function<void(std::size_t, const std::string &)> rec = [&](std::size_t d, const std::string &indent) {
-    if (d + 1 >= shape.size()) {
-      std::size_t n = shape.empty() ? 1 : shape[d];
-      os << "{";
-      for (std::size_t i = 0; i < n; ++i)
-        os << (i ? "," : "") << (pos < values.size() ? values[pos++] : "?");
-      os << "}";
-      return;
-    }
-    os << "{\n";
-    for (std::size_t i = 0; i < shape[d]; ++i) {
-      os << indent << " ";
-      rec(d + 1, indent + " ");
-      os << (i + 1 < shape[d] ? ",\n" : "\n");
-    }
-    os << indent << "}";
-  };
-  rec(0, "");
-  std::cout << (it->second.title.empty() ? "" : it->second.title + ": ") << os.str() << "\n";
+    values.push_back(formatElementText(v, it->second.type));
+  *tensorStream << (it->second.title.empty() ? "" : it->second.title + ": ") << formatTensor(values, it->second.shape)
+                << "\n";
 }
 
 } // namespace detail
 
 using detail::EngineImpl;
 
+namespace {
+
+/// Adds the Poplar-level recovery to a runtime error's text: the runtime names the driver's reset, a Poplar
+/// program has device.reset() and engine.load(device).
+std::string withPoplarRecovery(const std::string &what) {
+  return what + "\nin Poplar: call device.reset() or engine.load(device) (load resets a faulted device), then "
+                "engine.run() again";
+}
+
+} // namespace
+
 Engine::Engine(const Graph &graph, const program::Program &prog, const OptionFlags &options)
     : Engine(graph, std::vector<program::Program>{prog}, options) {}
 
 Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs, const OptionFlags &options)
-    : impl_(new EngineImpl) {
-  impl_->options = options;
-  if (const char *env = std::getenv("POPLAR_ENGINE_OPTIONS"); env && *env) {
-    OptionFlags fromEnv;
-    readJSON(std::string(env), fromEnv);
-    for (const auto &kv : fromEnv)
-      impl_->options.set(kv.first, kv.second);
-  }
-  impl_->target = graph.getTarget();
-  auto start = std::chrono::steady_clock::now();
-  // Per-step cycles are measured on the IPU Model unless debug.instrument says otherwise (the seed's default for
-  // hardware is off).
-  bool instrument = graph.getTarget().getTargetType() != TargetType::IPU;
-  if (impl_->options.contains("debug.instrument"))
-    instrument = impl_->options.at("debug.instrument") == "true";
-  if (impl_->options.contains("debug.instrumentCompute"))
-    instrument = impl_->options.at("debug.instrumentCompute") == "true";
-  detail::CompileOptions copts;
-  copts.instrument = instrument;
-  if (impl_->options.contains("debug.reuseMemory")) {
-    const std::string &v = impl_->options.at("debug.reuseMemory");
-    if (v != "true" && v != "false")
-      throw invalid_option("debug.reuseMemory: '" + v + "' is not a boolean; use \"true\" or \"false\"");
-    copts.reuseMemory = v == "true";
-  }
-  if (impl_->options.contains("debug.dumpCompiledGraph"))
-    copts.dumpPath = impl_->options.at("debug.dumpCompiledGraph");
-  impl_->cg = detail::compileGraph(graph.impl(), programs, copts);
-  impl_->phases["compile"] = detail::seconds(start);
-  detail::log(detail::LogLevel::Info, "compiled " + std::to_string(programs.size()) + " program(s) for " +
-                                          std::to_string(impl_->cg.tiles.size()) + " tiles in " +
-                                          std::to_string(impl_->phases["compile"]) + " s");
+    : Engine(compileGraph(graph, programs, options), options) {}
+
+Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineImpl) {
+  impl_->options = detail::parseEngineOptions(options);
+  Executable taken(std::move(exe)); // the engine owns the compiled graph: `exe` is left moved-from
+  detail::ExecutableImpl &x = taken.impl();
+  impl_->cg = std::move(x.cg);
+  impl_->target = Target(x.target);
+  impl_->phases["compile"] = x.compileSeconds;
+  for (const auto &r : impl_->cg.remoteBuffers)
+    impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats), 0);
+  impl_->connectRemoteBuffers();
+  impl_->connectErrorStreams();
 }
 
+Engine::Engine(Engine &&other) : impl_(std::move(other.impl_)) {}
+Engine &Engine::operator=(Engine &&other) {
+  impl_ = std::move(other.impl_);
+  return *this;
+}
 Engine::~Engine() = default;
 
-void Engine::load(Device &device) {
+namespace detail {
+
+/// Each remote buffer is three streams the compiler made (see Graph::addRemoteBuffer): the offset copy sends the
+/// row index to the host first, then the data copy reads or writes that row of the host-held storage.
+void EngineImpl::connectRemoteBuffers() {
+  for (const auto &r : cg.remoteBuffers) {
+    std::string name = r.name;
+    std::size_t rowBytes = std::size_t(r.rowBytes);
+    std::uint64_t repeats = r.repeats;
+    auto row = [this, name, rowBytes, repeats]() -> std::uint8_t * {
+      std::uint64_t i = remoteOffset[name];
+      remoteOffset[name] = 0;
+      if (i >= repeats)
+        throw ipu::runtime::application_runtime_error(
+            "remote buffer '" + name + "': offset " + std::to_string(i) + " is past its " + std::to_string(repeats) +
+            " rows; keep the offset tensor below the repeats given to addRemoteBuffer");
+      return remoteData[name].data() + i * rowBytes;
+    };
+    std::string off = r.offsetStream, in = r.toDeviceStream, out = r.toHostStream;
+    connections[off] = [this, name, off](ipu::runtime::StreamRegistry &reg) {
+      reg.connect(off, [this, name](void *p) {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        remoteOffset[name] = v;
+      });
+    };
+    connections[in] = [row, rowBytes, in](ipu::runtime::StreamRegistry &reg) {
+      reg.connect(in, [row, rowBytes](void *p) { std::memcpy(p, row(), rowBytes); });
+    };
+    connections[out] = [row, rowBytes, out](ipu::runtime::StreamRegistry &reg) {
+      reg.connect(out, [row, rowBytes](void *p) { std::memcpy(row(), p, rowBytes); });
+    };
+  }
+}
+
+/// An ErrorProgram's stream delivers its debug tensor: remember the message with the values and stop the run (the
+/// runtime stops a run whose callback throws; Engine::run then throws the message alone).
+void EngineImpl::connectErrorStreams() {
+  for (const auto &e : cg.errorStreams) {
+    CompiledErrorStream info = e;
+    connections[e.stream] = [this, info](ipu::runtime::StreamRegistry &reg) {
+      reg.connect(info.stream, [this, info](void *p) {
+        std::size_t n = 1;
+        for (std::size_t d : info.shape)
+          n *= d;
+        std::vector<std::string> values;
+        for (std::size_t i = 0; i < n; ++i)
+          values.push_back(formatElementBytes(static_cast<const std::uint8_t *>(p), i, info.type));
+        errorMessage = info.message + "\n" + formatTensor(values, info.shape);
+        throw std::runtime_error(errorMessage);
+      });
+    };
+  }
+}
+
+void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
+  DeviceImpl &d = *dp;
   auto start = std::chrono::steady_clock::now();
-  detail::DeviceImpl &d = device.impl();
   if (!d.attach())
     throw ipu::runtime::application_runtime_error("Engine::load: device " + std::to_string(d.id) +
                                                   " is in use by another process; pick another device");
-  const auto &cg = impl_->cg;
   if (d.dev->numTiles() < cg.board.num_ipus * cg.board.tiles_per_ipu ||
       d.dev->info().board.bytes_per_tile < cg.board.bytes_per_tile)
     throw ipu::runtime::application_runtime_error(
         "Engine::load: the graph was compiled for " + std::string(cg.board.name) + " (" +
         std::to_string(cg.board.tiles_per_ipu) + " tiles x " + std::to_string(cg.board.bytes_per_tile) +
         " bytes) but the device is " + d.dev->describe() + "; build the Graph with device.getTarget()");
-  impl_->streams.reset();
-  impl_->device = &d;
+  if (d.faulted)
+    d.reset(); // the card keeps its error state until reset: make load(device) the whole recovery
+  streams.reset();
+  if (auto old = device.lock(); old && old != dp && old->loadedBy == this)
+    old->loadedBy = nullptr;
+  device = dp;
   ipu::runtime::DeviceImage image;
   image.tiles = cg.tiles;
   image.shared = cg.image.image.segments;
   image.defaultBoot.entry = cg.image.image.entry;
   for (std::uint32_t t : cg.tiles) {
-    image.perTile[t] = detail::initialisedSegments(cg, t);
+    image.perTile[t] = initialisedSegments(cg, t);
     image.boot[t] = ipu::runtime::TileBoot{cg.image.image.entry, cg.programAddr.empty() ? 0 : cg.programAddr[0].at(t)};
   }
   ipu::runtime::LoadStats stats = ipu::runtime::loadImage(*d.dev, image);
-  impl_->streams.reset(new ipu::runtime::StreamRegistry(*d.dev));
+  d.loadedBy = this;
+  resetsAtLoad = d.dev->resetCount();
+  streams.reset(new ipu::runtime::StreamRegistry(*d.dev));
   for (const auto &s : cg.streams)
-    impl_->streams->declare(s.id, s.name,
-                            s.toDevice ? ipu::runtime::StreamDirection::HostToDevice
-                                       : ipu::runtime::StreamDirection::DeviceToHost,
-                            s.bytes, s.devAddr);
-  for (auto &[name, f] : impl_->connections)
-    f(*impl_->streams);
-  impl_->phases["load"] = detail::seconds(start);
-  detail::log(detail::LogLevel::Info, "loaded " + std::to_string(stats.tileBytes) + " bytes onto " +
-                                          std::to_string(cg.tiles.size()) + " tiles (" +
-                                          std::to_string(stats.busBytes) + " over the bus)");
+    streams->declare(s.id, s.name,
+                     s.toDevice ? ipu::runtime::StreamDirection::HostToDevice
+                                : ipu::runtime::StreamDirection::DeviceToHost,
+                     s.bytes, s.devAddr);
+  for (auto &[name, f] : connections)
+    f(*streams);
+  phases["load"] = seconds(start);
+  log(LogLevel::Info, "loaded " + std::to_string(stats.tileBytes) + " bytes onto " + std::to_string(cg.tiles.size()) +
+                          " tiles (" + std::to_string(stats.busBytes) + " over the bus)");
 }
 
+ipu::runtime::Device &EngineImpl::loaded() {
+  DeviceImpl &di = liveDevice();
+  if (di.loadedBy != this || di.dev->resetCount() != resetsAtLoad) {
+    log(LogLevel::Info, std::string("the device was ") +
+                            (di.loadedBy != this ? "loaded with another engine" : "reset") +
+                            " since this engine was loaded: loading it again (its tensors start over)");
+    loadOn(device.lock());
+  }
+  return *di.dev;
+}
+
+} // namespace detail
+
+void Engine::load(Device &device) { impl_->loadOn(device.implPtr()); }
+
+void Engine::loadAndRun(Device &device) {
+  load(device);
+  run(0);
+}
+
+void Engine::prepare(Device &device) {
+  detail::DeviceImpl &d = device.impl();
+  if (!d.attach())
+    throw ipu::runtime::application_runtime_error("Engine::prepare: device " + std::to_string(d.id) +
+                                                  " is in use by another process; pick another device");
+  impl_->prepared = device.implPtr();
+}
+
+void Engine::deploy() {
+  auto d = impl_->prepared.lock();
+  if (!d)
+    throw ipu::runtime::application_runtime_error("Engine::deploy: no device; call engine.prepare(device) first");
+  impl_->loadOn(d);
+}
+
+unsigned Engine::getNumPrograms() const { return unsigned(impl_->cg.programAddr.size()); }
+
 void Engine::run(unsigned prog, const std::string &) {
-  auto &dev = impl_->dev();
   const auto &cg = impl_->cg;
   if (prog >= cg.programAddr.size())
-    throw ipu::runtime::application_runtime_error("Engine::run(" + std::to_string(prog) + "): the engine has " +
-                                                  std::to_string(cg.programAddr.size()) + " program(s)");
+    throw ipu::runtime::application_runtime_error(
+        "Engine::run(" + std::to_string(prog) + "): the engine has " + std::to_string(cg.programAddr.size()) +
+        " program(s)" +
+        (cg.programAddr.empty() ? "; build it with a program: Engine(graph, program) or Engine(graph, {p0, p1})"
+                                : "; run a program from 0 to " + std::to_string(cg.programAddr.size() - 1)));
+  auto &dev = impl_->loaded();
   auto start = std::chrono::steady_clock::now();
   for (std::uint32_t t : cg.tiles)
     dev.check(ipudrv_tile_setup(dev.handle(), t, cg.image.image.entry, cg.programAddr[prog].at(t), 1),
               "ipudrv_tile_setup");
   ipu::runtime::RunOptions opts;
-  opts.hostSyncTimeoutSeconds = impl_->option("target.hostSyncTimeout", 300.0);
-  opts.runTimeoutSeconds = impl_->option("debug.runTimeout", 0.0);
-  opts.watchdogKiloInsns = std::uint32_t(impl_->option("debug.watchdogKiloInsns", 0.0));
+  opts.hostSyncTimeoutSeconds = impl_->options.hostSyncTimeout;
+  opts.runTimeoutSeconds = impl_->options.runTimeout;
+  opts.watchdogKiloInsns = impl_->options.watchdogKiloInsns;
   std::mutex m;
   opts.console = [&](std::uint32_t, const std::string &line) {
     std::lock_guard<std::mutex> lock(m);
     impl_->printLine(line);
   };
-  ipu::runtime::RunResult r = ipu::runtime::runDevice(dev, cg.tiles, impl_->streams.get(), opts);
-  std::cout.flush();
+  ipu::runtime::RunResult r;
+  impl_->errorMessage.clear();
+  try {
+    r = ipu::runtime::runDevice(dev, cg.tiles, impl_->streams.get(), opts);
+  } catch (const ipu::runtime::run_timeout_error &e) {
+    impl_->liveDevice().faulted = true;
+    impl_->printStream->flush();
+    impl_->tensorStream->flush();
+    throw ipu::runtime::run_timeout_error(withPoplarRecovery(e.what()));
+  } catch (const ipu::runtime::recoverable_runtime_error &e) {
+    impl_->liveDevice().faulted = true;
+    impl_->printStream->flush();
+    impl_->tensorStream->flush();
+    throw ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarRecovery(e.what()));
+  } catch (const ipu::runtime::application_runtime_error &e) {
+    impl_->printStream->flush();
+    impl_->tensorStream->flush();
+    if (impl_->errorMessage.empty())
+      throw;
+    // The tiles were stopped mid-program: load afresh (after a reset) before the next run.
+    impl_->liveDevice().faulted = true;
+    impl_->liveDevice().loadedBy = nullptr;
+    throw ipu::runtime::application_runtime_error("ErrorProgram: " + impl_->errorMessage);
+  }
+  impl_->printStream->flush();
+  impl_->tensorStream->flush();
   impl_->lastCycles = r.cycles;
   impl_->lastProgram = prog;
   impl_->stepCycles.clear();
@@ -299,9 +437,56 @@ void Engine::connectStreamToCallback(const std::string &handle, std::function<vo
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, f); });
 }
 
+/// Replica indices: the replication factor is 1, so only replica 0 exists.
+static void checkReplica(const std::string &call, unsigned index) {
+  if (index != 0)
+    throw invalid_option(call + ": replica index " + std::to_string(index) +
+                         " does not exist; graphs have replication factor 1 here, use index 0");
+}
+
+void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f) {
+  checkReplica("connectStreamToCallback('" + handle + "')", index);
+  connectStreamToCallback(handle, std::move(f));
+}
+
+void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f) {
+  checkReplica("connectStreamToCallback('" + handle + "')", index);
+  connectStreamToCallback(handle, std::move(f));
+}
+
+void Engine::copyToRemoteBuffer(const void *data, const std::string &handle, std::uint64_t repeatIndex,
+                                unsigned replicationIndex) {
+  checkReplica("copyToRemoteBuffer('" + handle + "')", replicationIndex);
+  const auto &r = impl_->remote(handle);
+  if (repeatIndex >= r.repeats)
+    throw index_error("copyToRemoteBuffer('" + handle + "'): row " + std::to_string(repeatIndex) +
+                      " is past its " + std::to_string(r.repeats) + " rows");
+  std::memcpy(impl_->remoteData[handle].data() + repeatIndex * r.rowBytes, data, std::size_t(r.rowBytes));
+}
+
+void Engine::copyFromRemoteBuffer(const std::string &handle, void *data, std::uint64_t repeatIndex,
+                                  unsigned replicationIndex) {
+  checkReplica("copyFromRemoteBuffer('" + handle + "')", replicationIndex);
+  const auto &r = impl_->remote(handle);
+  if (repeatIndex >= r.repeats)
+    throw index_error("copyFromRemoteBuffer('" + handle + "'): row " + std::to_string(repeatIndex) +
+                      " is past its " + std::to_string(r.repeats) + " rows");
+  std::memcpy(data, impl_->remoteData[handle].data() + repeatIndex * r.rowBytes, std::size_t(r.rowBytes));
+}
+
+void Engine::setPrintTensorStream(std::ostream &stream) { impl_->tensorStream = &stream; }
+void Engine::setPrintStream(std::ostream &stream) { impl_->printStream = &stream; }
+
+void Engine::resetExecutionProfile() {
+  impl_->lastCycles = 0;
+  impl_->stepCycles.clear();
+  impl_->ran = false;
+  impl_->phases.erase("run");
+}
+
 void Engine::readTensor(const std::string &handle, void *buf) {
   const auto &h = impl_->handle(handle, false);
-  auto &dev = impl_->dev();
+  auto &dev = impl_->loaded();
   for (const auto &p : h.pieces)
     dev.readTile(p.tile, p.addr, static_cast<char *>(buf) + p.hostOffset, p.len);
 }
@@ -317,7 +502,7 @@ void Engine::readTensor(const std::string &handle, void *begin, void *end) {
 
 void Engine::writeTensor(const std::string &handle, const void *buf) {
   const auto &h = impl_->handle(handle, true);
-  auto &dev = impl_->dev();
+  auto &dev = impl_->loaded();
   for (const auto &p : h.pieces)
     dev.writeTile(p.tile, p.addr, static_cast<const char *>(buf) + p.hostOffset, p.len);
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "graph_impl.hpp"
+#include "poplar/Device.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
 
@@ -64,9 +65,16 @@ std::string describe(const Tensor &t) {
 
 } // namespace detail
 
-Graph::Graph(const Target &target)
-    : impl_(std::make_shared<GraphImpl>(target)), target_(target), tileOffset_(0) {
+Graph::Graph(const Device &device, replication_factor r) : Graph(device.getTarget(), r) {}
+
+unsigned Graph::getReplicationFactor() const { return 1; }
+
+Graph::Graph(const Target &target, replication_factor r)
+    : impl_(std::make_shared<GraphImpl>(target)), target_(target) {
   target.values(); // throws for an invalid target
+  if (r.value != 1)
+    throw invalid_option("Graph: replication factor " + std::to_string(r.value) +
+                         " is not supported yet (multi-IPU replication is planned); use replication_factor(1)");
 }
 Graph::~Graph() = default;
 Graph::Graph(const Graph &o) = default;
@@ -99,6 +107,30 @@ Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shap
   if (impl_->vars.back().numElements)
     regions->push_back(VarRegion{id, 0, impl_->vars.back().numElements});
   return Tensor(impl_.get(), type, shape, regions);
+}
+
+Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
+                          const std::string &debugName) {
+  return mapping == VariableMappingMethod::LINEAR ? addLinearlyMappedVariable(type, shape, debugName)
+                                                  : addVariable(type, shape, debugName);
+}
+
+Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
+                                        const std::string &debugName) {
+  Tensor t = addVariable(type, shape, debugName);
+  Tensor flat = t.flatten();
+  std::size_t n = flat.numElements(), tiles = target_.getNumTiles();
+  std::size_t per = (n + tiles - 1) / tiles;
+  for (std::size_t tile = 0; per > 0 && tile * per < n; ++tile)
+    setTileMapping(flat.slice(tile * per, std::min(n, (tile + 1) * per)), unsigned(tile));
+  return t;
+}
+
+Tensor Graph::clone(const Tensor &t, const std::string &debugName) {
+  checkTensor(*impl_, t, "clone");
+  Tensor c = addVariable(t.elementType(), t.shape(), debugName);
+  setTileMapping(c, getTileMapping(t, false));
+  return c;
 }
 
 namespace {
@@ -157,7 +189,7 @@ void Graph::setTileMapping(const Tensor &t, unsigned tile) {
     throw poplar_error("setTileMapping(" + describe(t) + ", " + std::to_string(tile) + "): the graph has tiles 0.." +
                        std::to_string(tiles - 1));
   for (const auto &r : t.regions())
-    impl_->vars[r.var].mapping.assign(r.begin, r.end, tile + tileOffset_);
+    impl_->vars[r.var].mapping.assign(r.begin, r.end, physicalTile(tile));
 }
 
 void Graph::setTileMapping(VertexRef v, unsigned tile) {
@@ -167,7 +199,7 @@ void Graph::setTileMapping(VertexRef v, unsigned tile) {
   if (tile >= tiles)
     throw poplar_error("setTileMapping(vertex " + std::to_string(v.getId()) + ", " + std::to_string(tile) +
                        "): the graph has tiles 0.." + std::to_string(tiles - 1));
-  impl_->vertices[v.getId()].tile = tile + tileOffset_;
+  impl_->vertices[v.getId()].tile = physicalTile(tile);
 }
 
 void Graph::setTileMapping(const Tensor &t, const TileToTensorMapping &mapping) {
@@ -187,13 +219,14 @@ TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool requireComplete)
       std::size_t lo = std::max(b, r.begin), hi = std::min(e, r.end);
       if (lo >= hi)
         return;
-      if (tile == kUnmapped || tile < tileOffset_ || tile - tileOffset_ >= out.size()) {
+      unsigned local = tile == kUnmapped ? kUnmapped : localTile(tile);
+      if (local == kUnmapped || local >= out.size()) {
         if (requireComplete && tile == kUnmapped)
           throw poplar_error("getTileMapping(" + describe(t) + "): elements of " + impl_->vars[r.var].name + " [" +
                              std::to_string(lo) + ", " + std::to_string(hi) + ") are not mapped to a tile");
         return;
       }
-      auto &list = out[tile - tileOffset_];
+      auto &list = out[local];
       std::size_t fb = pos + (lo - r.begin), fe = pos + (hi - r.begin);
       if (!list.empty() && list.back().end() == fb)
         list.back() = Interval(list.back().begin(), fe);
@@ -207,7 +240,7 @@ TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool requireComplete)
 
 unsigned Graph::getTileMapping(VertexRef v) const {
   unsigned t = impl_->vertices.at(v.getId()).tile;
-  return t == kUnmapped ? t : t - tileOffset_;
+  return t == kUnmapped ? t : localTile(t);
 }
 
 ComputeSet Graph::addComputeSet(const std::string &debugName) {
@@ -253,7 +286,22 @@ void Graph::connect(FieldRef field, const Tensor &t) {
 }
 
 void Graph::setFieldSize(FieldRef field, std::size_t size) {
-  Vertex &v = impl_->vertices.at(field.vertexId());
+  if (field.graphImpl() != impl_.get() || field.vertexId() >= impl_->vertices.size())
+    throw graph_connection_error("setFieldSize(" + field.name() + "): the vertex does not belong to this graph");
+  Vertex &v = impl_->vertices[field.vertexId()];
+  auto cls = impl_->codelets.classes.find(v.type);
+  if (cls != impl_->codelets.classes.end()) {
+    auto f = cls->second.fields.find(field.name());
+    if (f == cls->second.fields.end())
+      throw graph_connection_error("setFieldSize(" + v.type + "." + field.name() + "): the vertex class has no "
+                                   "field '" + field.name() + "'");
+    if (f->second.kind != FieldKind::List)
+      throw graph_connection_error("setFieldSize(" + v.type + "." + field.name() + ", " + std::to_string(size) +
+                                   "): only a VectorList field has a size to set; this field is " +
+                                   (f->second.kind == FieldKind::Vector ? "a Vector (its size is the size of the "
+                                                                          "tensor you connect)"
+                                                                        : "a scalar"));
+  }
   v.lists[field.name()].resize(size);
 }
 
@@ -261,6 +309,26 @@ void Graph::setInitialValueBytes(FieldRef field, const void *value, std::size_t 
   Vertex &v = impl_->vertices.at(field.vertexId());
   const auto *p = static_cast<const std::uint8_t *>(value);
   v.plain[field.name()].assign(p, p + size);
+}
+
+void Graph::setInitialValueFrom(const Tensor &t, const void *values, std::size_t count, std::size_t hostSize,
+                                int hostKind) {
+  checkTensor(*impl_, t, "setInitialValue");
+  if (count != 1 && count != t.numElements())
+    throw poplar_error("setInitialValue(" + describe(t) + "): " + std::to_string(count) + " values given for " +
+                       std::to_string(t.numElements()) + " elements; give one value per element");
+  std::size_t es = t.elementType().getSize(), i = 0;
+  for (const auto &r : t.regions()) {
+    Variable &v = impl_->vars[r.var];
+    if (v.constant)
+      throw poplar_error("setInitialValue(" + describe(t) + "): '" + v.name + "' is a constant; constants take "
+                         "their values from addConstant");
+    if (v.init.empty())
+      v.init.assign(v.numElements * es, 0);
+    for (std::size_t e = r.begin; e < r.end; ++e, ++i)
+      convertValue(static_cast<const std::uint8_t *>(values) + (count == 1 ? 0 : i) * hostSize, hostSize, hostKind,
+                   t.elementType(), v.init.data() + e * es);
+  }
 }
 
 void Graph::setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t) {
@@ -328,15 +396,85 @@ DataStream Graph::addDeviceToHostFIFO(const std::string &handle, const Type &typ
   return addStream(*impl_, handle, type, numElements, DataStreamType::DeviceToHostFIFO);
 }
 
+namespace detail {
+unsigned addErrorStream(GraphImpl &g, const std::string &message, const Tensor &t) {
+  std::string name = "__error/" + std::to_string(g.errorStreams.size());
+  unsigned id = addStream(g, name, t.elementType(), t.numElements(), DataStreamType::DeviceToHostFIFO).getId();
+  g.errorStreams.push_back(ErrorStreamInfo{id, message, t.shape()});
+  return id;
+}
+} // namespace detail
+
+unsigned Graph::physicalTile(unsigned tile) const { return tiles_.empty() ? tile : tiles_.at(tile); }
+
+unsigned Graph::localTile(unsigned physical) const {
+  if (tiles_.empty())
+    return physical;
+  for (std::size_t i = 0; i < tiles_.size(); ++i)
+    if (tiles_[i] == physical)
+      return unsigned(i);
+  return kUnmapped;
+}
+
 Graph Graph::createVirtualGraph(unsigned lowerTile, unsigned upperTile) {
   if (lowerTile >= upperTile || upperTile > target_.getNumTiles())
     throw poplar_error("createVirtualGraph(" + std::to_string(lowerTile) + ", " + std::to_string(upperTile) +
                        "): the range must be non-empty and inside tiles 0.." +
                        std::to_string(target_.getNumTiles()));
+  std::vector<unsigned> tiles;
+  for (unsigned t = lowerTile; t < upperTile; ++t)
+    tiles.push_back(t);
+  return createVirtualGraph(tiles);
+}
+
+Graph Graph::createVirtualGraph(unsigned numTilesPerIPU) {
+  return createVirtualGraph(0, numTilesPerIPU);
+}
+
+Graph Graph::createVirtualGraph(const std::vector<unsigned> &perIpuTiles) {
+  if (perIpuTiles.empty())
+    throw poplar_error("createVirtualGraph: the tile list is empty; name at least one tile");
+  std::vector<unsigned> physical;
+  for (unsigned t : perIpuTiles) {
+    if (t >= target_.getNumTiles())
+      throw poplar_error("createVirtualGraph: tile " + std::to_string(t) + " is not in this graph (tiles 0.." +
+                         std::to_string(target_.getNumTiles() - 1) + ")");
+    unsigned p = physicalTile(t);
+    for (unsigned q : physical)
+      if (q == p)
+        throw poplar_error("createVirtualGraph: tile " + std::to_string(t) + " is listed twice");
+    physical.push_back(p);
+  }
   Graph g(*this);
-  g.target_ = target_.createVirtualTarget(1, upperTile - lowerTile);
-  g.tileOffset_ = tileOffset_ + lowerTile;
+  g.target_ = target_.createVirtualTarget(1, unsigned(physical.size()));
+  g.tiles_ = physical;
   return g;
 }
+
+RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &elementType, std::size_t numElements,
+                                    std::size_t repeats, bool, bool) {
+  for (const auto &rb : impl_->remoteBuffers)
+    if (rb.name == handle)
+      throw poplar_error("addRemoteBuffer: remote buffer '" + handle + "' already exists; give each its own name");
+  if (numElements == 0 || repeats == 0)
+    throw poplar_error("addRemoteBuffer('" + handle + "'): numElements and repeats must be at least 1");
+  if (repeats > 0xffffffffu)
+    throw poplar_error("addRemoteBuffer('" + handle + "'): at most 4294967295 repeats (the offset is 32-bit)");
+  const std::string base = std::string(detail::kRemoteStreamPrefix) + handle;
+  RemoteBufferInfo info;
+  info.name = handle;
+  info.type = elementType;
+  info.numElements = numElements;
+  info.repeats = repeats;
+  info.offsetStream = addStream(*impl_, base + "/offset", UNSIGNED_INT, 1, DataStreamType::DeviceToHostFIFO).getId();
+  info.toDeviceStream = addStream(*impl_, base + "/read", elementType, numElements,
+                                  DataStreamType::HostToDeviceFIFO).getId();
+  info.toHostStream = addStream(*impl_, base + "/write", elementType, numElements,
+                                DataStreamType::DeviceToHostFIFO).getId();
+  impl_->remoteBuffers.push_back(info);
+  return RemoteBuffer(impl_.get(), unsigned(impl_->remoteBuffers.size() - 1));
+}
+
+Function Graph::addFunction(const program::Program &program) { return Function(program); }
 
 } // namespace poplar

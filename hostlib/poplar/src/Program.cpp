@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "graph_impl.hpp"
 #include "poplar/exceptions.hpp"
 #include "program_node.hpp"
 
@@ -158,5 +159,91 @@ PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const std::s
 }
 
 Sync::Sync(SyncType, const std::string &debugName) : Program(makeNode(Kind::Sync, debugName)) {}
+
+Block::Block(const Program &body, const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {
+  node_->children.push_back(body.node());
+}
+
+WriteUndef::WriteUndef(const Tensor &t, const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {
+  if (!t.valid())
+    throw poplar_error("WriteUndef: invalid tensor");
+}
+
+Call::Call(const Function &f, const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {
+  node_->children.push_back(f.body().node());
+}
+
+/// A remote buffer copy: for each row, the row index goes to the host (offset stream), then the row moves through
+/// the buffer's data stream; the host side (Engine) keeps the rows.
+static std::shared_ptr<Node> remoteCopy(const RemoteBuffer &rb, const Tensor &data, const Tensor *offset,
+                                        bool toDevice, const std::string &debugName) {
+  const char *what = toDevice ? "Copy(RemoteBuffer, tensor)" : "Copy(tensor, RemoteBuffer)";
+  ::poplar::detail::GraphImpl *g = rb.graphImpl();
+  if (!g || rb.getId() >= g->remoteBuffers.size())
+    throw poplar_error(std::string(what) + ": invalid RemoteBuffer (create one with graph.addRemoteBuffer)");
+  const auto &info = g->remoteBuffers[rb.getId()];
+  if (!data.valid())
+    throw poplar_error(std::string(what) + ": invalid tensor");
+  std::size_t rows = 1;
+  if (offset) {
+    if (!offset->valid() || offset->elementType() != UNSIGNED_INT)
+      throw poplar_error(std::string(what) + " of '" + info.name + "': the offset must be an UNSIGNED_INT tensor "
+                         "(one row index per row copied)");
+    rows = offset->numElements();
+  }
+  if (data.elementType() != info.type || data.numElements() != rows * info.numElements)
+    throw poplar_error(std::string(what) + " of '" + info.name + "': the tensor must hold " + std::to_string(rows) +
+                       " row(s) of " + std::to_string(info.numElements) + " " + info.type.toString() +
+                       " elements, it has " + std::to_string(data.numElements()) + " " +
+                       data.elementType().toString() + " elements");
+  auto seq = makeNode(Kind::Sequence, debugName);
+  Tensor flat = data.flatten();
+  Tensor offs = offset ? offset->flatten() : Tensor();
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (offset) {
+      auto o = makeNode(Kind::StreamOut, debugName);
+      o->stream = DataStream(g, info.offsetStream);
+      o->src = offs.slice(r, r + 1);
+      seq->children.push_back(o);
+    }
+    auto c = makeNode(toDevice ? Kind::StreamIn : Kind::StreamOut, debugName);
+    c->stream = DataStream(g, toDevice ? info.toDeviceStream : info.toHostStream);
+    (toDevice ? c->dst : c->src) = flat.slice(r * info.numElements, (r + 1) * info.numElements);
+    seq->children.push_back(c);
+  }
+  return seq;
+}
+
+Copy::Copy(const RemoteBuffer &buffer, const Tensor &dst, const std::string &debugName)
+    : Program(remoteCopy(buffer, dst, nullptr, true, debugName)) {}
+Copy::Copy(const RemoteBuffer &buffer, const Tensor &dst, const Tensor &offset, const std::string &debugName)
+    : Program(remoteCopy(buffer, dst, &offset, true, debugName)) {}
+Copy::Copy(const Tensor &src, const RemoteBuffer &buffer, const std::string &debugName)
+    : Program(remoteCopy(buffer, src, nullptr, false, debugName)) {}
+Copy::Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const std::string &debugName)
+    : Program(remoteCopy(buffer, src, &offset, false, debugName)) {}
+
+/// The error program sends `debugTensor` to the host through a stream of its own; the Engine's callback for it
+/// stops the run with the message and the values.
+static std::shared_ptr<Node> errorNode(const std::string &message, const Tensor &t, const std::string &debugName) {
+  if (!t.valid())
+    throw poplar_error("ErrorProgram(\"" + message + "\"): invalid debug tensor");
+  ::poplar::detail::GraphImpl *g = t.graphImpl();
+  unsigned id = ::poplar::detail::addErrorStream(*g, message, t);
+  auto n = makeNode(Kind::StreamOut, debugName);
+  n->stream = DataStream(g, id);
+  n->src = t;
+  return n;
+}
+
+ErrorProgram::ErrorProgram(const std::string &message, const Tensor &debugTensor, const std::string &debugName)
+    : Program(errorNode(message, debugTensor, debugName)) {}
+
+AbortOnCondition::AbortOnCondition(const Tensor &predicate, const std::string &message,
+                                   const std::string &debugName)
+    : Program(If(predicate, ErrorProgram(message.empty() ? "AbortOnCondition: the condition is true" : message,
+                                         predicate, debugName),
+                 Sequence(), debugName)
+                  .node()) {}
 
 } // namespace poplar::program

@@ -42,6 +42,21 @@ struct CompiledStream {
   std::uint32_t devAddr = 0;
 };
 
+/// A remote buffer: host-held rows that Copy programs read and write through three internal streams.
+struct CompiledRemoteBuffer {
+  std::string name;
+  std::uint64_t rowBytes = 0, repeats = 0;
+  std::string offsetStream, toDeviceStream, toHostStream;
+};
+
+/// An ErrorProgram's stream: what the host says when the tiles send the debug tensor through it.
+struct CompiledErrorStream {
+  std::string stream;
+  std::string message;
+  std::vector<std::size_t> shape;
+  Type type;
+};
+
 struct CompiledHandle {
   bool write = false;
   std::size_t bytes = 0;
@@ -73,6 +88,8 @@ struct CompiledGraph {
   std::vector<CompiledStream> streams;
   std::map<std::string, CompiledHandle> handles;
   std::map<std::string, PrintInfo> prints;      ///< by the marker the tiles print
+  std::vector<CompiledRemoteBuffer> remoteBuffers;
+  std::vector<CompiledErrorStream> errorStreams;
   std::vector<std::vector<StepInfo>> steps;     ///< per program
   std::vector<std::vector<std::uint64_t>> liveBytes; ///< per program, per step: bytes in use on all tiles
   std::size_t numVars = 0, numVertices = 0, numEdges = 0, numComputeSets = 0;

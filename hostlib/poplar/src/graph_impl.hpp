@@ -74,6 +74,25 @@ struct HostHandle {
   bool write = false;
 };
 
+/// Streams whose names start with this belong to a remote buffer (Graph::addRemoteBuffer), not to the user.
+constexpr const char *kRemoteStreamPrefix = "__remote/";
+
+/// A remote buffer: `repeats` rows of `numElements` elements held by the host runtime. Copies reach it through
+/// three streams: the row index to the host, then a row to the device or to the host.
+struct RemoteBufferInfo {
+  std::string name;
+  Type type;
+  std::size_t numElements = 0, repeats = 0;
+  unsigned offsetStream = 0, toDeviceStream = 0, toHostStream = 0;
+};
+
+/// An ErrorProgram: the stream that carries its debug tensor to the host, and its message.
+struct ErrorStreamInfo {
+  unsigned stream = 0;
+  std::string message;
+  std::vector<std::size_t> shape;
+};
+
 /// Everything a Graph (and its virtual graphs) builds.
 struct GraphImpl {
   explicit GraphImpl(const Target &t) : target(t) {}
@@ -84,10 +103,15 @@ struct GraphImpl {
   std::vector<StreamInfo> streams;
   std::map<std::string, HostHandle> handles;
   CodeletSet codelets;
+  std::vector<RemoteBufferInfo> remoteBuffers;
+  std::vector<ErrorStreamInfo> errorStreams;
 
   /// The vertex class of vertex `v`, or throws graph_connection_error naming the codelets loaded.
   const VertexClass &vertexClass(unsigned v) const;
 };
+
+/// Adds the device-to-host stream of an ErrorProgram of `t` and returns its id.
+unsigned addErrorStream(GraphImpl &g, const std::string &message, const Tensor &t);
 
 /// Builds "name (shape)" for messages.
 std::string describe(const Tensor &t);

@@ -40,8 +40,30 @@ private:
   unsigned id_;
 };
 
-/// Poplar's name for a stream created with addHostToDeviceFIFO / addDeviceToHostFIFO.
-typedef DataStream RemoteBuffer;
+/// Off-chip storage held by the host runtime (Graph::addRemoteBuffer): getRepeats() rows of numElements()
+/// elements that program::Copy moves to and from tensors, one row per copy, at a row index (the offset).
+class RemoteBuffer {
+public:
+  RemoteBuffer() : graph_(0), id_(~0u) {}
+  /// Internal: remote buffer `id` of `graph`.
+  RemoteBuffer(detail::GraphImpl *graph, unsigned id) : graph_(graph), id_(id) {}
+  /// The handle given at creation (what Engine::copyToRemoteBuffer takes).
+  std::string handle() const;
+  /// Element type.
+  Type elementType() const;
+  /// Elements per row.
+  std::size_t numElements() const;
+  /// Number of rows.
+  std::size_t getRepeats() const;
+  /// Internal: the buffer's index in its graph.
+  unsigned getId() const { return id_; }
+  /// Internal.
+  detail::GraphImpl *graphImpl() const { return graph_; }
+
+private:
+  detail::GraphImpl *graph_;
+  unsigned id_;
+};
 
 } // namespace poplar
 

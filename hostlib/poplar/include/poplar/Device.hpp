@@ -33,6 +33,10 @@ public:
   bool attach() const;
   /// Detaches (the device can be attached again).
   void detach() const;
+  /// Resets the device (tiles stop, tile memory and errors clear): the recovery of a
+  /// recoverable_runtime_error. Engines that were loaded on it load again on their next run. Does nothing when
+  /// the device is not attached.
+  void reset() const;
   /// True while attached.
   bool isAttached() const;
   /// False for a default-constructed device.
@@ -41,6 +45,8 @@ public:
   static Device createCPUDevice(unsigned numIPUs = 1);
   /// Internal.
   detail::DeviceImpl &impl() const;
+  /// Internal: the shared description (engines hold it weakly).
+  std::shared_ptr<detail::DeviceImpl> implPtr() const;
 
 private:
   Device(const Device &);

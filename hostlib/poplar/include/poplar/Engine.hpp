@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "poplar/Device.hpp"
+#include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/Program.hpp"
@@ -24,9 +25,16 @@ struct EngineImpl;
 
 /// A compiled graph with one or more programs. Construction compiles (per-tile control programs, memory layout,
 /// exchange schedule, tile images); load() puts it on a device; run(i) runs program i.
-/// Options (the constructor's and POPLAR_ENGINE_OPTIONS, which wins): "debug.instrument" ("true": measure cycles
-/// per program step for printProfileSummary), "target.hostSyncTimeout" (seconds), "debug.runTimeout" (seconds, 0 =
-/// none), "debug.watchdogKiloInsns".
+/// Options (the constructor's and POPLAR_ENGINE_OPTIONS, which wins), each validated at construction (an unknown
+/// option or a malformed value throws poplar::invalid_option naming it and what it accepts): "debug.instrument"
+/// ("true": measure cycles per program step for printProfileSummary), "debug.reuseMemory", "debug.dumpCompiledGraph"
+/// (a file), "target.hostSyncTimeout" (seconds), "debug.runTimeout" (seconds, 0 = none), "debug.watchdogKiloInsns"
+/// (a whole number). The SDK's autoReport.*, profiler.* and opt.* options are accepted and not acted on yet.
+///
+/// One device holds one loaded engine at a time. When another engine was loaded on the device since this one (or
+/// the device was reset), run(), readTensor() and writeTensor() load this engine again first, and the log
+/// (POPLAR_LOG_LEVEL=INFO) says so: constants and initial values (Graph::setInitialValue) start over, other
+/// variables are undefined, as after any load.
 class Engine {
 public:
   /// Compiles `prog` for `graph`.
@@ -34,14 +42,30 @@ public:
   /// Compiles several programs (run(i) runs programs[i]).
   Engine(const Graph &graph, const std::vector<program::Program> &programs,
          const OptionFlags &options = OptionFlags());
+  /// Takes a graph compiled by compileGraph() (or read by Executable::deserialize()); nothing is compiled again.
+  /// `options` are the run-time options (target.hostSyncTimeout, debug.runTimeout, ...), validated as above.
+  explicit Engine(Executable &&exe, const OptionFlags &options = OptionFlags());
+  /// Engines move (the moved-from engine can only be destroyed or assigned to).
+  Engine(Engine &&other);
+  Engine &operator=(Engine &&other);
   ~Engine();
 
-  /// Attaches `device` if needed and loads the compiled graph on it (tensor values start as the graph says:
-  /// constants set, variables zero).
+  /// Attaches `device` if needed and loads the compiled graph on it (constants and initial values set; other
+  /// variables are undefined until written). A device that faulted is reset first, so after a
+  /// recoverable_runtime_error load(device) then run() is the whole recovery.
   void load(Device &device);
+  /// load(device), then run(0).
+  void loadAndRun(Device &device);
+  /// The first half of load(): attaches `device` and remembers it; deploy() then loads the graph on it.
+  void prepare(Device &device);
+  /// The second half of load(): loads the graph on the device given to prepare().
+  void deploy();
   /// Runs program `prog`; returns when the tiles are done. Throws poplar::application_runtime_error for misuse
-  /// (e.g. a stream nobody connected), poplar::recoverable_runtime_error when a tile faults.
+  /// (no such program, a stream nobody connected), poplar::recoverable_runtime_error when a tile faults (its
+  /// message names the recovery: device.reset() or engine.load(device), then run again).
   void run(unsigned prog = 0, const std::string &debugName = "");
+  /// Number of programs run() accepts.
+  unsigned getNumPrograms() const;
 
   /// Connects a stream to one buffer holding exactly one copy.
   void connectStream(const std::string &handle, void *p);
@@ -51,6 +75,10 @@ public:
   void connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f);
   /// Connects a stream to a function that fills (host to device) or reads (device to host) each copy.
   void connectStreamToCallback(const std::string &handle, std::function<void(void *)> f);
+  /// As above for replica `index` (replication factor 1: index must be 0).
+  void connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f);
+  /// As above with a callback object (the engine owns it).
+  void connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f);
 
   /// Copies the tensor of host-read handle `handle` to `buf` (numElements x type size bytes).
   void readTensor(const std::string &handle, void *buf);
@@ -60,6 +88,20 @@ public:
   void writeTensor(const std::string &handle, const void *buf);
   /// As above; [begin, end) must be exactly the tensor's size.
   void writeTensor(const std::string &handle, const void *begin, const void *end);
+
+  /// Copies one row (`repeatIndex`) of remote buffer `handle` from `data` (numElements x type size bytes).
+  void copyToRemoteBuffer(const void *data, const std::string &handle, std::uint64_t repeatIndex,
+                          unsigned replicationIndex = 0);
+  /// Copies row `repeatIndex` of remote buffer `handle` to `data`.
+  void copyFromRemoteBuffer(const std::string &handle, void *data, std::uint64_t repeatIndex,
+                            unsigned replicationIndex = 0);
+
+  /// Where PrintTensor programs print (default std::cout). The stream must outlive the runs.
+  void setPrintTensorStream(std::ostream &stream);
+  /// Where the tiles' own printf output goes (default std::cout). The stream must outlive the runs.
+  void setPrintStream(std::ostream &stream);
+  /// Forgets what the engine measured (last run's cycles, per-step cycles, phase times).
+  void resetExecutionProfile();
 
   /// Prints the target, the graph, memory use per tile (with a histogram) and, after a run, cycles per program
   /// step ("showExecutionSteps": "true" lists every step).

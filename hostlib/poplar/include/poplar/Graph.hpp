@@ -7,12 +7,14 @@
 #include <cstring>
 #include <type_traits>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/Interval.hpp"
+#include "poplar/Program.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
@@ -27,6 +29,12 @@ struct ConnectionDesc {
   Tensor tensor;
 };
 
+/// How Graph::addVariable maps a new variable to tiles.
+enum class VariableMappingMethod {
+  NONE,  ///< unmapped: map it with setTileMapping before compiling
+  LINEAR ///< spread over the graph's tiles in contiguous, equal runs (as setTileMapping(t, linear) would)
+};
+
 /// How Graph::addCodelets() should read its file.
 enum class CodeletFileType {
   Auto,         ///< by extension: .gp is precompiled, anything else is C++ source
@@ -37,21 +45,41 @@ enum class CodeletFileType {
 /// For each tile, the element intervals of a tensor that live there.
 typedef std::vector<std::vector<Interval> > TileToTensorMapping;
 
+class Device;
+
+/// How many copies of the graph run side by side (Graph's constructors). Only 1 is supported for now.
+struct replication_factor {
+  explicit replication_factor(unsigned factor) : value(factor) {}
+  unsigned value;
+};
+
 /// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
 /// its parent but numbers a subrange of its tiles from 0.
 class Graph {
 public:
-  /// An empty graph for `target`.
-  explicit Graph(const Target &target);
+  /// An empty graph for `target`. A replication factor other than 1 throws invalid_option (not supported yet).
+  explicit Graph(const Target &target, replication_factor r = replication_factor(1));
+  /// An empty graph for `device`'s target.
+  explicit Graph(const Device &device, replication_factor r = replication_factor(1));
   ~Graph();
   Graph(const Graph &other);
   Graph &operator=(const Graph &other);
 
   /// The target (a virtual graph's target has only its tiles).
   const Target &getTarget() const;
+  /// The replication factor (always 1 for now).
+  unsigned getReplicationFactor() const;
 
   /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName = "");
+  /// A new variable mapped as `mapping` says.
+  Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
+                     const std::string &debugName = "");
+  /// A new variable spread over the tiles in contiguous runs of about numElements / numTiles elements.
+  Tensor addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
+                                   const std::string &debugName = "");
+  /// A new variable with `t`'s type and shape, each element on the tile of the same element of `t`.
+  Tensor clone(const Tensor &t, const std::string &debugName = "");
   /// A new constant with `values` (row-major, one per element).
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const std::vector<T> &values,
@@ -96,11 +124,29 @@ public:
   /// Connects a vertex field (Input, Output, InOut, Vector, VectorList element) to the elements of `t`. A scalar
   /// field takes a one-element tensor; a Vector field takes the tensor flattened.
   void connect(FieldRef field, const Tensor &t);
-  /// Sets the length of a VectorList field (each element is then connected with field[i]).
+  /// Sets the length of a VectorList field (each element is then connected with field[i]). Any other kind of field
+  /// throws graph_connection_error (a Vector's size is its tensor's; a scalar has none).
   void setFieldSize(FieldRef field, std::size_t size);
   /// Sets a plain (non-edge) field of the vertex state, e.g. `unsigned n;`.
-  template <typename T> void setInitialValue(FieldRef field, T value) {
+  template <typename T>
+  void setInitialValue(FieldRef field, T value,
+                       typename std::enable_if<!std::is_pointer<T>::value>::type * = 0) {
     setInitialValueBytes(field, &value, sizeof(T));
+  }
+  /// Sets a plain array field of the vertex state (e.g. `int k[4];`) from `values`, in order.
+  template <typename T> void setInitialValue(FieldRef field, const std::vector<T> &values) {
+    setInitialValueBytes(field, values.data(), values.size() * sizeof(T));
+  }
+  /// Gives every element of variable view `t` the initial value `value` (what the tensor holds after
+  /// Engine::load, before any program writes it).
+  template <typename T>
+  void setInitialValue(const Tensor &t, T value,
+                       typename std::enable_if<std::is_arithmetic<T>::value>::type * = 0) {
+    setInitialValueFrom(t, &value, 1, sizeof(T), hostKind<T>());
+  }
+  /// Gives the elements of `t` (row-major) the initial values `values`, one per element.
+  template <typename T> void setInitialValue(const Tensor &t, const std::vector<T> &values) {
+    setInitialValueFrom(t, values.data(), values.size(), sizeof(T), hostKind<T>());
   }
   /// Records a cycle estimate for a vertex (shown in the profile; the model measures real cycles).
   void setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t flops = 0);
@@ -126,12 +172,29 @@ public:
 
   /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
   Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
-  /// A graph over the tiles in `perIpuTiles` ranges is not supported; use the two-argument form.
+  /// A graph over the first `numTilesPerIPU` tiles of this one.
+  Graph createVirtualGraph(unsigned numTilesPerIPU);
+  /// A graph over the listed tiles of this one (in that order: tile i of the new graph is perIpuTiles[i]).
+  Graph createVirtualGraph(const std::vector<unsigned> &perIpuTiles);
+
+  /// A remote buffer: `repeats` rows of `numElements` elements of `elementType`, held by the host runtime (off-chip
+  /// storage), that program::Copy moves to and from tensors a row at a time. Engine::copyToRemoteBuffer and
+  /// copyFromRemoteBuffer reach it from the host.
+  RemoteBuffer addRemoteBuffer(const std::string &handle, const Type &elementType, std::size_t numElements,
+                               std::size_t repeats = 1, bool rearrangeOnHost = false, bool optimiseMemory = false);
+  /// A function: a program that program::Call runs wherever it is called.
+  Function addFunction(const program::Program &program);
+
+  /// Writes the vertices, the variables they are connected to and the direction of each edge as GraphViz dot.
+  /// `progs` is accepted for the SDK's signature (every vertex is shown).
+  void outputVertexGraph(std::ostream &out,
+                         const std::vector<program::Program> &progs = std::vector<program::Program>()) const;
+  /// Writes the compute sets and the variables each reads and writes as GraphViz dot.
+  void outputComputeGraph(std::ostream &out,
+                          const std::vector<program::Program> &progs = std::vector<program::Program>()) const;
 
   /// Internal: the shared graph state.
   detail::GraphImpl &impl() const;
-  /// Internal: the first tile of this (virtual) graph in the top-level graph.
-  unsigned tileOffset() const { return tileOffset_; }
 
 private:
   /// How a host value is stored: 0 float, 1 double, 2 signed integer, 3 unsigned integer, 4 bool.
@@ -143,9 +206,14 @@ private:
   Tensor addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
                          std::size_t count, std::size_t hostSize, int hostKind, const std::string &debugName);
   void setInitialValueBytes(FieldRef field, const void *value, std::size_t size);
+  void setInitialValueFrom(const Tensor &t, const void *values, std::size_t count, std::size_t hostSize,
+                           int hostKind);
+  /// The tile of the top-level graph behind tile `tile` of this one, and back (~0u when not in this graph).
+  unsigned physicalTile(unsigned tile) const;
+  unsigned localTile(unsigned physical) const;
   std::shared_ptr<detail::GraphImpl> impl_;
   Target target_;
-  unsigned tileOffset_;
+  std::vector<unsigned> tiles_; ///< a virtual graph's tiles in the top-level graph (empty: all, unchanged)
 };
 
 } // namespace poplar

@@ -1,4 +1,5 @@
-// Control programs: Sequence, Execute, Copy, Repeat, RepeatWhileTrue/False, If, Switch, PrintTensor, Sync.
+// Control programs: Sequence, Block, Execute, Copy, Repeat, RepeatWhileTrue/False, If, Switch, PrintTensor, Sync,
+// WriteUndef, Call, ErrorProgram, AbortOnCondition.
 #ifndef POPLAR_PROGRAM_HPP
 #define POPLAR_PROGRAM_HPP
 
@@ -16,8 +17,10 @@
 
 namespace poplar {
 
-/// Kinds of explicit sync (both are a sync of every tile of the card here).
+/// Kinds of explicit sync (each is a sync of every tile of the card here: one IPU, replication factor 1).
 enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
+
+class Function;
 
 namespace program {
 
@@ -65,6 +68,12 @@ private:
   }
 };
 
+/// A program run as one unit: the same as its body here (the SDK uses it to stop merging across it).
+class Block : public Program {
+public:
+  explicit Block(const Program &body, const std::string &debugName = "");
+};
+
 /// Runs every vertex of a compute set: exchange of the vertices' inputs, compute, exchange of remote outputs.
 class Execute : public Program {
 public:
@@ -78,6 +87,15 @@ public:
   Copy(const Tensor &src, const Tensor &dst, bool dontOutline = false, const std::string &debugName = "");
   Copy(const DataStream &stream, const Tensor &dst, bool optimiseMemory = false, const std::string &debugName = "");
   Copy(const Tensor &src, const DataStream &stream, bool optimiseMemory = false, const std::string &debugName = "");
+  /// Copies row 0 of a remote buffer to `dst` (numElements() elements).
+  Copy(const RemoteBuffer &buffer, const Tensor &dst, const std::string &debugName = "");
+  /// Copies rows of a remote buffer to `dst`: `offset` (UNSIGNED_INT, one element per row copied) holds the row
+  /// indices, `dst` holds offset.numElements() rows of buffer.numElements() elements.
+  Copy(const RemoteBuffer &buffer, const Tensor &dst, const Tensor &offset, const std::string &debugName = "");
+  /// Copies `src` to row 0 of a remote buffer.
+  Copy(const Tensor &src, const RemoteBuffer &buffer, const std::string &debugName = "");
+  /// Copies the rows of `src` to the rows of a remote buffer that `offset` names (see above).
+  Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const std::string &debugName = "");
 };
 
 /// Runs `body` `count` times.
@@ -133,7 +151,48 @@ public:
   explicit Sync(SyncType type, const std::string &debugName = "");
 };
 
+/// Marks the contents of `t` undefined from here on (its memory may be reused); does nothing on the device here.
+class WriteUndef : public Program {
+public:
+  explicit WriteUndef(const Tensor &t, const std::string &debugName = "");
+};
+
+/// Runs a function made by Graph::addFunction.
+class Call : public Program {
+public:
+  explicit Call(const Function &f, const std::string &debugName = "");
+};
+
+/// Stops the run with poplar::application_runtime_error: its message is `message` followed by the values of
+/// `debugTensor` (printed as PrintTensor prints them).
+class ErrorProgram : public Program {
+public:
+  ErrorProgram(const std::string &message, const Tensor &debugTensor, const std::string &debugName = "");
+};
+
+/// Stops the run as ErrorProgram does when the scalar `predicate` is non-zero.
+class AbortOnCondition : public Program {
+public:
+  explicit AbortOnCondition(const Tensor &predicate, const std::string &message = "",
+                            const std::string &debugName = "");
+};
+
 } // namespace program
+
+/// A program that program::Call runs (Graph::addFunction). Calls here run the function's program in place.
+class Function {
+public:
+  /// An empty function.
+  Function() {}
+  /// Internal: the function whose body is `body`.
+  explicit Function(const program::Program &body) : body_(body) {}
+  /// Internal: the body.
+  const program::Program &body() const { return body_; }
+
+private:
+  program::Program body_;
+};
+
 } // namespace poplar
 
 #endif // POPLAR_PROGRAM_HPP

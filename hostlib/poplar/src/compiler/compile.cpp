@@ -75,6 +75,14 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
     out.handles[name] = ch;
   }
   out.prints = m.prints;
+  for (const auto &e : g.errorStreams)
+    out.errorStreams.push_back(CompiledErrorStream{g.streams[e.stream].name, e.message, e.shape,
+                                                   g.streams[e.stream].type});
+  for (const auto &rb : g.remoteBuffers)
+    out.remoteBuffers.push_back(CompiledRemoteBuffer{rb.name, rb.numElements * rb.type.getSize(), rb.repeats,
+                                                     g.streams[rb.offsetStream].name,
+                                                     g.streams[rb.toDeviceStream].name,
+                                                     g.streams[rb.toHostStream].name});
   for (const auto &p : m.programs) {
     out.steps.emplace_back();
     for (const auto &line : ir::listSteps(p.body)) {

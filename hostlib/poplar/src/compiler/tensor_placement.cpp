@@ -78,9 +78,11 @@ void Lowering::placeVariables() {
       perTile[t] += e - b;
       segs.push_back(VarSeg{b, e, t, {}});
     });
-    // The host reads and writes handles between runs, and constants are loaded once: both keep their memory for
-    // the whole run. Other variables share memory with those not in use at the same time.
-    ir::Lifetime life = v.constant || hostVisible.count(vi) ? ir::Lifetime::Program : ir::Lifetime::Dataflow;
+    // The host reads and writes handles between runs, and constants and initial values (Graph::setInitialValue)
+    // are loaded once: they keep their memory for the whole run. Other variables share memory with those not in
+    // use at the same time.
+    bool hasInit = !v.init.empty();
+    ir::Lifetime life = v.constant || hasInit || hostVisible.count(vi) ? ir::Lifetime::Program : ir::Lifetime::Dataflow;
     std::map<std::uint32_t, ir::Ref> next;
     for (const auto &[t, n] : perTile) {
       ir::BufferId id = newBuffer(t, std::uint32_t(n * es), std::max<std::uint32_t>(4, es),
@@ -92,7 +94,7 @@ void Lowering::placeVariables() {
       ir::Ref &at = next[s.tile];
       s.at = at;
       std::uint32_t len = std::uint32_t((s.end - s.begin) * es);
-      if (v.constant)
+      if (hasInit)
         ir::putBytes(m_.buffers[at.buf], at.offset, v.init.data() + s.begin * es, len);
       at.offset += len;
     }

@@ -1,0 +1,59 @@
+// compileGraph() and the Executable handle; the file format is in executable_io.cpp.
+#include "poplar/Executable.hpp"
+
+#include <chrono>
+
+#include "compiler.hpp"
+#include "engine_options.hpp"
+#include "executable_impl.hpp"
+#include "log.hpp"
+#include "poplar/exceptions.hpp"
+
+namespace poplar {
+
+Executable::Executable(std::unique_ptr<detail::ExecutableImpl> impl) : impl_(std::move(impl)) {}
+Executable::Executable(Executable &&other) : impl_(std::move(other.impl_)) {}
+Executable &Executable::operator=(Executable &&other) {
+  impl_ = std::move(other.impl_);
+  return *this;
+}
+Executable::~Executable() = default;
+
+detail::ExecutableImpl &Executable::impl() const {
+  if (!impl_)
+    throw poplar_error("this Executable was moved from (an Engine took it); compile or deserialize another one");
+  return *impl_;
+}
+
+void Executable::serialize(std::ostream &out) const { detail::writeExecutable(out, impl()); }
+
+Executable Executable::deserialize(std::istream &in) {
+  std::unique_ptr<detail::ExecutableImpl> impl(new detail::ExecutableImpl(detail::readExecutable(in)));
+  return Executable(std::move(impl));
+}
+
+Executable compileGraph(const Graph &graph, const std::vector<program::Program> &programs,
+                        const OptionFlags &options, ProgressFunc progressCallBack) {
+  auto start = std::chrono::steady_clock::now();
+  detail::EngineOptions opts = detail::parseEngineOptions(options);
+  if (progressCallBack)
+    progressCallBack(0, 1);
+  // Per-step cycles are measured on the IPU Model unless debug.instrument says otherwise (the seed's default for
+  // hardware is off).
+  detail::CompileOptions copts;
+  copts.instrument = opts.instrumentSet ? opts.instrument : graph.getTarget().getTargetType() != TargetType::IPU;
+  copts.reuseMemory = opts.reuseMemory;
+  copts.dumpPath = opts.dumpPath;
+  std::unique_ptr<detail::ExecutableImpl> exe(new detail::ExecutableImpl);
+  exe->cg = detail::compileGraph(graph.impl(), programs, copts);
+  exe->target = graph.getTarget().values();
+  exe->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progressCallBack)
+    progressCallBack(1, 1);
+  detail::log(detail::LogLevel::Info, "compiled " + std::to_string(programs.size()) + " program(s) for " +
+                                          std::to_string(exe->cg.tiles.size()) + " tiles in " +
+                                          std::to_string(exe->compileSeconds) + " s");
+  return Executable(std::move(exe));
+}
+
+} // namespace poplar

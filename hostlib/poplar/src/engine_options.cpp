@@ -1,0 +1,186 @@
+// Validation of the Engine's options: one table of every option name, the kind of value it takes, and whether the
+// engine acts on it.
+#include "engine_options.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "poplar/exceptions.hpp"
+
+namespace poplar::detail {
+
+namespace {
+
+enum class Kind { Bool, Seconds, Count, Text, Choice };
+
+struct OptionSpec {
+  const char *name;
+  Kind kind;
+  const char *choices; ///< Kind::Choice: the accepted values, separated by '|'
+  bool acted;          ///< false: documented by the SDK, accepted, not implemented yet
+};
+
+// The SDK's documented engine options. Those with acted == false are listed in the README as accepted and ignored.
+const OptionSpec kOptions[] = {
+    {"debug.instrument", Kind::Bool, nullptr, true},
+    {"debug.instrumentCompute", Kind::Bool, nullptr, true},
+    {"debug.reuseMemory", Kind::Bool, nullptr, true},
+    {"debug.dumpCompiledGraph", Kind::Text, nullptr, true},
+    {"target.hostSyncTimeout", Kind::Seconds, nullptr, true},
+    {"debug.runTimeout", Kind::Seconds, nullptr, true},
+    {"debug.watchdogKiloInsns", Kind::Count, nullptr, true},
+    {"debug.instrumentExternalExchange", Kind::Bool, nullptr, false},
+    {"debug.instrumentControlFlow", Kind::Bool, nullptr, false},
+    {"debug.computeInstrumentationLevel", Kind::Choice, "vertex|tile|device|ipu", false},
+    {"debug.allowOutOfMemory", Kind::Bool, nullptr, false},
+    {"debug.outputAllSymbols", Kind::Bool, nullptr, false},
+    {"debug.retainDebugInformation", Kind::Bool, nullptr, false},
+    {"debug.verify", Kind::Bool, nullptr, false},
+    {"autoReport.all", Kind::Bool, nullptr, false},
+    {"autoReport.outputGraphProfile", Kind::Bool, nullptr, false},
+    {"autoReport.outputLoweredVars", Kind::Bool, nullptr, false},
+    {"autoReport.outputArchive", Kind::Bool, nullptr, false},
+    {"autoReport.outputExecutionProfile", Kind::Bool, nullptr, false},
+    {"autoReport.outputSerializedGraph", Kind::Bool, nullptr, false},
+    {"autoReport.outputDebugInfo", Kind::Bool, nullptr, false},
+    {"autoReport.streamAtEachRun", Kind::Bool, nullptr, false},
+    {"autoReport.executionProfileProgramRunCount", Kind::Count, nullptr, false},
+    {"autoReport.directory", Kind::Text, nullptr, false},
+    {"profiler.format", Kind::Choice, "v1|v2|v3|experimental", false},
+    {"profiler.includeFlopEstimates", Kind::Bool, nullptr, false},
+    {"profiler.includeCycleEstimates", Kind::Bool, nullptr, false},
+    {"profiler.replicaToProfile", Kind::Count, nullptr, false},
+    {"opt.internalExchangeOptimisationTarget", Kind::Choice, "balanced|cycles|memory", false},
+    {"opt.maxCopyMergeSize", Kind::Count, nullptr, false},
+    {"opt.enableMultiAccessCopies", Kind::Bool, nullptr, false},
+    {"opt.useAutoloader", Kind::Bool, nullptr, false},
+    {"target.deterministicWorkers", Kind::Choice, "true|false|portable", false},
+    {"target.saveArchive", Kind::Text, nullptr, false},
+};
+
+const OptionSpec *find(const std::string &name) {
+  for (const auto &s : kOptions)
+    if (name == s.name)
+      return &s;
+  return nullptr;
+}
+
+std::string knownNames() {
+  std::string out;
+  for (const auto &s : kOptions)
+    out += (out.empty() ? "" : ", ") + std::string(s.name);
+  return out;
+}
+
+[[noreturn]] void bad(const std::string &name, const std::string &value, const std::string &accepted) {
+  throw invalid_option("engine option " + name + "=\"" + value + "\" is not valid: it takes " + accepted);
+}
+
+bool parseBool(const std::string &name, const std::string &v) {
+  if (v == "true")
+    return true;
+  if (v == "false")
+    return false;
+  bad(name, v, "\"true\" or \"false\"");
+}
+
+double parseSeconds(const std::string &name, const std::string &v) {
+  const char *what = "a number of seconds >= 0 (e.g. \"300\" or \"0.5\")";
+  if (v.empty() || !(std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '.'))
+    bad(name, v, what);
+  char *end = nullptr;
+  errno = 0;
+  double d = std::strtod(v.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(d) || d < 0)
+    bad(name, v, what);
+  return d;
+}
+
+std::uint32_t parseCount(const std::string &name, const std::string &v) {
+  const char *what = "a whole number from 0 to 4294967295 (e.g. \"1000\")";
+  if (v.empty() || v.size() > 10)
+    bad(name, v, what);
+  std::uint64_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9')
+      bad(name, v, what);
+    n = n * 10 + std::uint64_t(c - '0');
+  }
+  if (n > 0xffffffffull)
+    bad(name, v, what);
+  return std::uint32_t(n);
+}
+
+void checkChoice(const OptionSpec &s, const std::string &v) {
+  std::string all = s.choices;
+  std::size_t start = 0;
+  while (start <= all.size()) {
+    std::size_t bar = all.find('|', start);
+    if (bar == std::string::npos)
+      bar = all.size();
+    if (all.compare(start, bar - start, v) == 0 && v.size() == bar - start)
+      return;
+    start = bar + 1;
+  }
+  std::string list;
+  for (char c : all)
+    list += c == '|' ? std::string("\", \"") : std::string(1, c);
+  bad(s.name, v, "one of \"" + list + "\"");
+}
+
+} // namespace
+
+EngineOptions parseEngineOptions(const OptionFlags &given) {
+  OptionFlags all = given;
+  if (const char *env = std::getenv("POPLAR_ENGINE_OPTIONS"); env && *env) {
+    OptionFlags fromEnv;
+    readJSON(std::string(env), fromEnv);
+    for (const auto &kv : fromEnv)
+      all.set(kv.first, kv.second);
+  }
+  EngineOptions out;
+  for (const auto &[name, value] : all) {
+    const OptionSpec *s = find(name);
+    if (!s)
+      throw invalid_option("unknown engine option \"" + name + "\"; the engine accepts: " + knownNames());
+    switch (s->kind) {
+    case Kind::Bool: {
+      bool b = parseBool(name, value);
+      if (name == "debug.instrument" || name == "debug.instrumentCompute") {
+        out.instrumentSet = true;
+        out.instrument = b;
+      } else if (name == "debug.reuseMemory") {
+        out.reuseMemory = b;
+      }
+      break;
+    }
+    case Kind::Seconds: {
+      double d = parseSeconds(name, value);
+      if (name == "target.hostSyncTimeout")
+        out.hostSyncTimeout = d;
+      else
+        out.runTimeout = d;
+      break;
+    }
+    case Kind::Count: {
+      std::uint32_t n = parseCount(name, value);
+      if (name == "debug.watchdogKiloInsns")
+        out.watchdogKiloInsns = n;
+      break;
+    }
+    case Kind::Text:
+      if (name == "debug.dumpCompiledGraph")
+        out.dumpPath = value;
+      break;
+    case Kind::Choice:
+      checkChoice(*s, value);
+      break;
+    }
+  }
+  return out;
+}
+
+} // namespace poplar::detail

@@ -1,0 +1,29 @@
+// Internal: the Engine's option set, validated when an Engine is built (constructor options plus
+// POPLAR_ENGINE_OPTIONS), so that a typo or a malformed value fails at once, naming the option and what it accepts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "poplar/OptionFlags.hpp"
+
+namespace poplar::detail {
+
+/// The engine options after validation, with their defaults filled in.
+struct EngineOptions {
+  bool instrumentSet = false;      ///< debug.instrument or debug.instrumentCompute was given
+  bool instrument = false;         ///< their value
+  bool reuseMemory = true;         ///< debug.reuseMemory
+  std::string dumpPath;            ///< debug.dumpCompiledGraph
+  double hostSyncTimeout = 300.0;  ///< target.hostSyncTimeout, seconds
+  double runTimeout = 0.0;         ///< debug.runTimeout, seconds (0: none)
+  std::uint32_t watchdogKiloInsns = 0; ///< debug.watchdogKiloInsns (0: off)
+};
+
+/// Merges POPLAR_ENGINE_OPTIONS (which wins) into `given` and validates every option. Throws
+/// poplar::invalid_option naming the option, its value and what is accepted; an unknown option lists the known ones.
+/// Options the SDK documents that this library does not act on yet (autoReport.*, profiler.*, opt.*, ...) are
+/// accepted when their value has the documented form, and ignored.
+EngineOptions parseEngineOptions(const OptionFlags &given);
+
+} // namespace poplar::detail

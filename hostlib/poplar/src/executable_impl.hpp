@@ -1,0 +1,24 @@
+// Internal: what an Executable holds (the compiled graph and the target it was compiled for), and its file format.
+#pragma once
+
+#include <istream>
+#include <ostream>
+
+#include "compiler.hpp"
+#include "target_values.hpp"
+
+namespace poplar::detail {
+
+struct ExecutableImpl {
+  CompiledGraph cg;
+  TargetValues target;
+  double compileSeconds = 0; ///< how long compileGraph() took (the Engine's "compile" phase)
+};
+
+/// Writes `exe` as the executable file format: a magic line, a format version, then every field in order.
+void writeExecutable(std::ostream &out, const ExecutableImpl &exe);
+/// Reads what writeExecutable() wrote; throws poplar_error naming what is wrong (not an executable, another
+/// version, truncated).
+ExecutableImpl readExecutable(std::istream &in);
+
+} // namespace poplar::detail
