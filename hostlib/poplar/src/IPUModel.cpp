@@ -103,7 +103,9 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   a.fp16InFp32OutConvUnitsPerTile = fp16InFp32OutConvUnitsPerTile;
   a.fp32InFp32OutConvUnitsPerTile = fp32InFp32OutConvUnitsPerTile;
   a.convUnitCoeffLoadBytesPerCycle = convUnitCoeffLoadBytesPerCycle;
+  v.archSet = true;
   v.options = detail::parseTargetOptions(opts);
+  v.optionsSet = true;
   v.compileIPUCode = compileIPUCode;
   v.boardSpec = IPUVersion;
   return Target(v);

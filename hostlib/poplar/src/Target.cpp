@@ -21,6 +21,16 @@ using detail::TargetValues;
 namespace {
 /// Recomputes the values derived from the others (after any change of bytes per tile).
 void fillDerived(TargetValues &v) {
+  // Targets made elsewhere (DeviceManager's device targets) get the board's nominal values and the environment's
+  // options here.
+  if (!v.archSet) {
+    v.arch = detail::archFor(v.board);
+    v.archSet = true;
+  }
+  if (!v.optionsSet) {
+    v.options = detail::parseTargetOptions(OptionFlags());
+    v.optionsSet = true;
+  }
   v.memoryElementOffsets.clear();
   std::uint64_t step = v.arch.memoryElementBytes ? v.arch.memoryElementBytes : v.board.bytes_per_tile;
   for (std::uint64_t off = 0; step && off < v.board.bytes_per_tile; off += step)
@@ -198,6 +208,7 @@ Target::Target(std::istream &in) {
     throw poplar_error("Target(std::istream&): the stream does not start with '" + std::string(kMagic) +
                        "'; pass what Target::serialize wrote");
   TargetValues v;
+  v.archSet = v.optionsSet = true;
   const auto &f = fields();
   std::vector<bool> seen(f.size(), false);
   while (std::getline(in, line) && line != "end") {
@@ -475,8 +486,6 @@ Target Target::createCPUTarget(bool, unsigned numIPUs) {
   v.board.num_ipus = 1;
   v.board.tiles_per_ipu = 1;
   v.board.worker_contexts = 1;
-  v.arch = detail::archFor(v.board);
-  v.options = detail::parseTargetOptions(OptionFlags());
   return Target(v);
 }
 
@@ -533,8 +542,8 @@ Target Target::createIPUTarget(unsigned numIPUs, unsigned tilesPerIPU, const std
     throw invalid_option("createIPUTarget: " + std::to_string(tilesPerIPU) + " tiles per IPU asked for; " +
                          system + " has 1 .. " + std::to_string(v.board.tiles_per_ipu));
   v.board.tiles_per_ipu = tilesPerIPU;
-  v.arch = detail::archFor(v.board);
   v.options = detail::parseTargetOptions(opts);
+  v.optionsSet = true;
   return Target(v);
 }
 

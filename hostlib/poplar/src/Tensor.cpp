@@ -2,12 +2,37 @@
 #include "poplar/Tensor.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 
 #include "graph_impl.hpp"
+#include "half.hpp"
 #include "poplar/exceptions.hpp"
 
 namespace poplar {
+
+namespace {
+/// The value of one element of `type` stored in device bytes at `p` (little-endian, HALF as binary16).
+double deviceValueToDouble(const Type &type, const std::uint8_t *p) {
+  std::uint32_t u = 0;
+  std::memcpy(&u, p, type.getSize());
+  if (type == FLOAT) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+  if (type == HALF)
+    return detail::halfToFloat(std::uint16_t(u));
+  if (type == INT)
+    return double(std::int32_t(u));
+  if (type == SHORT)
+    return double(std::int16_t(u));
+  if (type == CHAR)
+    return double(std::int8_t(u));
+  return double(u);
+}
+} // namespace
 
 using detail::VarRegion;
 using Regions = std::vector<VarRegion>;
@@ -393,6 +418,28 @@ Tensor Tensor::reinterpret(const Type &type) const {
                        " bytes) cannot be seen as " + type.toString() + " (" + std::to_string(type.getSize()) +
                        " bytes); the new type must have the same size");
   return Tensor(graph_, type, shape_, regions_);
+}
+
+bool Tensor::constantValue(double &value) const {
+  if (!graph_ || regions().empty())
+    return false;
+  bool first = true;
+  for (const auto &r : regions()) {
+    if (r.var >= graph_->vars.size() || !graph_->vars[r.var].constant)
+      return false;
+    const detail::Variable &v = graph_->vars[r.var];
+    std::size_t size = v.type.getSize();
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      if ((i + 1) * size > v.init.size())
+        return false;
+      double d = deviceValueToDouble(v.type, &v.init[i * size]);
+      if (!first && !(d == value))
+        return false;
+      value = d;
+      first = false;
+    }
+  }
+  return true;
 }
 
 std::string Tensor::shapeToString() const { return shapeStr(shape_); }

@@ -46,7 +46,9 @@ struct TargetValues {
   TargetType type = TargetType::IPU_MODEL;
   ipu_board board{};           ///< every board value (tiles, memory, workers, clock, ISA, ...)
   ArchValues arch;             ///< values the board file does not carry (archFor(board) unless changed)
+  bool archSet = false;        ///< false: Target's constructor sets arch = archFor(board)
   TargetOptionValues options;  ///< the target options
+  bool optionsSet = false;     ///< false: Target's constructor parses POPLAR_TARGET_OPTIONS alone
   bool compileIPUCode = true;  ///< IPUModel::compileIPUCode: count code in the memory profile
   std::string boardSpec;       ///< board name or path the values came from
   unsigned deviceId = 0;       ///< driver id for TargetType::IPU

@@ -270,6 +270,22 @@ void test_region_queries(void **) {
   // constants
   assert_false(t.containsConstant());
   assert_true(concat(t[0], k).containsConstant());
+  // constant values: all elements of constants and equal
+  float kv = 0;
+  assert_true(k.getConstantValue(&kv));
+  assert_true(kv == 1.0f);
+  int asInt = 0;
+  assert_true(k[1].getConstantValue(&asInt));
+  assert_int_equal(asInt, 1);
+  Tensor mixed = f.graph.addConstant(INT, {3}, std::vector<int>{-4, -4, 5}, "mixed");
+  int mv = 7;
+  assert_true(mixed.slice(0, 2).getConstantValue(&mv));
+  assert_int_equal(mv, -4);
+  assert_false(mixed.getConstantValue(&mv));
+  assert_false(t.getConstantValue(&kv));
+  assert_false(concat(t[0], k).getConstantValue(&kv));
+  Tensor h = f.graph.addConstant(HALF, {2}, 0.5f, "h");
+  assert_true(h.getConstantValue(&kv) && kv == 0.5f);
   // parallel writeable: no aliases and no constants
   assert_true(t.isParallelWriteable());
   assert_false(t[0].broadcast(2, 0).isParallelWriteable());

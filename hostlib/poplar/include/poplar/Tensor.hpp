@@ -126,12 +126,22 @@ public:
   /// True when both tensors are the same view: same graph, type, shape and elements in the same order.
   bool operator==(const Tensor &o) const;
   bool operator!=(const Tensor &o) const { return !(*this == o); }
+  /// True when every element belongs to a constant and all have one value, which is stored in *value (converted
+  /// to T); false otherwise (*value untouched). T is an arithmetic type.
+  template <typename T> bool getConstantValue(T *value) const {
+    double d = 0;
+    if (!constantValue(d))
+      return false;
+    *value = static_cast<T>(d);
+    return true;
+  }
   /// Internal: the elements as runs of variables, in row-major order.
   const std::vector<detail::VarRegion> &regions() const;
   /// Internal: the graph the tensor belongs to.
   detail::GraphImpl *graphImpl() const { return graph_; }
 
 private:
+  bool constantValue(double &value) const;
   Tensor withRegions(const std::vector<std::size_t> &shape,
                      std::shared_ptr<const std::vector<detail::VarRegion> > regions) const;
   detail::GraphImpl *graph_;
