@@ -293,6 +293,31 @@ void test_ipumodel_fields(void **) {
   assert_true(IPUModel("ipu21").createTarget().getFp8InFp16OutConvUnitsPerTile() == 16);
 }
 
+/// The memory lines of the profile summary of a one-copy program on `model`.
+std::string profileOf(const IPUModel &model) {
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  Tensor a = graph.addVariable(INT, {4}, "a"), b = graph.addVariable(INT, {4}, "b");
+  graph.setTileMapping(a, 0);
+  graph.setTileMapping(b, 1);
+  Engine engine(graph, program::Copy(a, b));
+  std::ostringstream os;
+  engine.printProfileSummary(os);
+  return os.str();
+}
+
+void test_compile_ipu_code(void **) {
+  IPUModel model("tiny");
+  std::string with = profileOf(model);
+  assert_true(with.find("Total (tiles in use, including code)") != std::string::npos);
+  assert_true(with.find("By Tile (Including Code)") != std::string::npos);
+  model.compileIPUCode = false;
+  std::string without = profileOf(model);
+  assert_true(without.find("Total (tiles in use, excluding code):  ") != std::string::npos);
+  assert_true(without.find("not counted (IPUModel::compileIPUCode is false)") != std::string::npos);
+  assert_true(without.find("By Tile (Excluding Code)") != std::string::npos);
+}
+
 } // namespace
 
 int main(void) {
@@ -300,7 +325,7 @@ int main(void) {
       cmocka_unit_test(test_board_getters),  cmocka_unit_test(test_conv_units_and_exchange),
       cmocka_unit_test(test_type_limits),    cmocka_unit_test(test_serialize_hash_order),
       cmocka_unit_test(test_target_options), cmocka_unit_test(test_system_names),
-      cmocka_unit_test(test_ipumodel_fields),
+      cmocka_unit_test(test_ipumodel_fields), cmocka_unit_test(test_compile_ipu_code),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
