@@ -12,7 +12,11 @@
 
 namespace poplar {
 
+using detail::VarRegion;
+using Regions = std::vector<VarRegion>;
+
 namespace {
+
 /// The value of one element of `type` stored in device bytes at `p` (little-endian, HALF as binary16).
 double deviceValueToDouble(const Type &type, const std::uint8_t *p) {
   std::uint32_t u = 0;
@@ -32,12 +36,6 @@ double deviceValueToDouble(const Type &type, const std::uint8_t *p) {
     return double(std::int8_t(u));
   return double(u);
 }
-} // namespace
-
-using detail::VarRegion;
-using Regions = std::vector<VarRegion>;
-
-namespace {
 
 std::string shapeStr(const std::vector<std::size_t> &s) {
   std::string out = "{";
@@ -113,7 +111,7 @@ Tensor::Tensor() : graph_(nullptr) {}
 Tensor::Tensor(detail::GraphImpl *graph, Type type, const std::vector<std::size_t> &shape,
                std::shared_ptr<const Regions> regions)
     : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {
-  checkedCount(shape_, "tensor");
+  checkedCount(shape_, "cannot create a tensor");
 }
 
 Tensor Tensor::withRegions(const std::vector<std::size_t> &shape, std::shared_ptr<const Regions> regions) const {
