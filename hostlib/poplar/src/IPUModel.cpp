@@ -12,21 +12,45 @@ namespace poplar {
 
 IPUModel::IPUModel(const char *ipuVersion) : IPUVersion(ipuVersion ? ipuVersion : "ipu2") {
   ipu_board b = detail::loadBoard(IPUVersion);
+  detail::ArchValues a = detail::archFor(b);
   numIPUs = b.num_ipus;
   tilesPerIPU = b.tiles_per_ipu;
   memoryPerTile = b.bytes_per_tile;
   numWorkerContexts = b.worker_contexts;
+  dataPathWidth = b.data_path_width;
   minIPUSyncDelay = b.min_ipu_sync_delay;
   globalSyncCycles = b.global_sync_cycles;
+  relativeSyncDelay = RelativeSyncDelayType::NO_DELAY;
   exchangeBytesPerCycle = b.exchange_bytes_per_cycle;
   memcpyBytesPerCycle = b.memcpy_bytes_per_cycle;
   tileClockFrequency = double(b.tile_clock_hz);
-  compileIPUCode = true;
-  relativeSyncDelay = 0;
   tilesCanShareExchangeBus = b.tiles_per_shared_exchange_bus > 1;
+  tilesPerSharedExchangeBus = b.tiles_per_shared_exchange_bus;
+  numStrideBits = b.num_stride_bits;
+  rptCountMax = b.rpt_count_max;
+  fp8ConvUnitMaxPipelineDepth = a.fp8ConvUnitMaxPipelineDepth;
+  fp16ConvUnitMaxPipelineDepth = a.fp16ConvUnitMaxPipelineDepth;
+  fp32ConvUnitMaxPipelineDepth = a.fp32ConvUnitMaxPipelineDepth;
+  fp8ConvUnitInputLoadElemsPerCycle = a.fp8ConvUnitInputLoadElemsPerCycle;
+  fp16ConvUnitInputLoadElemsPerCycle = a.fp16ConvUnitInputLoadElemsPerCycle;
+  fp32ConvUnitInputLoadElemsPerCycle = a.fp32ConvUnitInputLoadElemsPerCycle;
+  fp8InFp16OutConvUnitsPerTile = a.fp8InFp16OutConvUnitsPerTile;
+  fp16InFp16OutConvUnitsPerTile = a.fp16InFp16OutConvUnitsPerTile;
+  fp16InFp32OutConvUnitsPerTile = a.fp16InFp32OutConvUnitsPerTile;
+  fp32InFp32OutConvUnitsPerTile = a.fp32InFp32OutConvUnitsPerTile;
+  convUnitCoeffLoadBytesPerCycle = a.convUnitCoeffLoadBytesPerCycle;
+  compileIPUCode = true;
 }
 
-Target IPUModel::createTarget() const {
+namespace {
+void checkRange(const char *field, double value, double lo, double hi, const std::string &why) {
+  if (!(value >= lo && value <= hi))
+    throw invalid_option(std::string("IPUModel.") + field + " = " + std::to_string(value) + ": must be " +
+                         std::to_string(lo) + " .. " + std::to_string(hi) + " (" + why + ")");
+}
+} // namespace
+
+Target IPUModel::createTarget(const OptionFlags &opts) const {
   detail::TargetValues v;
   v.type = TargetType::IPU_MODEL;
   v.board = detail::loadBoard(IPUVersion);
@@ -39,27 +63,57 @@ Target IPUModel::createTarget() const {
                          ": must be 1 .. 1048576 bytes (the tile address map has 1 MiB of SRAM at most)");
   if (numWorkerContexts == 0 || numWorkerContexts > 6)
     throw invalid_option("IPUModel.numWorkerContexts = " + std::to_string(numWorkerContexts) + ": must be 1 .. 6");
+  if (relativeSyncDelay != RelativeSyncDelayType::NO_DELAY && relativeSyncDelay != RelativeSyncDelayType::AUTO)
+    throw invalid_option("IPUModel.relativeSyncDelay: not a RelativeSyncDelayType; use NO_DELAY or AUTO");
+  checkRange("tilesPerIPU", tilesPerIPU, 1, 4096, "the card model's tile count");
+  checkRange("dataPathWidth", dataPathWidth, 32, 1024, "bits, as boards/README.md gives");
+  checkRange("tileClockFrequency", tileClockFrequency, 1e3, 1e10, "Hz");
+  checkRange("exchangeBytesPerCycle", exchangeBytesPerCycle, 1, 1024, "bytes per cycle");
+  checkRange("memcpyBytesPerCycle", memcpyBytesPerCycle, 1, 1024, "bytes per cycle");
+  checkRange("numStrideBits", numStrideBits, 1, 32, "bits");
+  checkRange("rptCountMax", rptCountMax, 1, 4294967295.0, "repeat count");
   bool changed = b.tiles_per_ipu != tilesPerIPU || b.bytes_per_tile != memoryPerTile ||
                  b.worker_contexts != numWorkerContexts;
   b.num_ipus = numIPUs;
   b.tiles_per_ipu = tilesPerIPU;
   b.bytes_per_tile = memoryPerTile;
   b.worker_contexts = numWorkerContexts;
+  b.data_path_width = dataPathWidth;
   b.min_ipu_sync_delay = minIPUSyncDelay;
   b.global_sync_cycles = globalSyncCycles;
   b.exchange_bytes_per_cycle = exchangeBytesPerCycle;
   b.memcpy_bytes_per_cycle = memcpyBytesPerCycle;
   b.tile_clock_hz = std::uint64_t(tileClockFrequency);
+  b.tiles_per_shared_exchange_bus = tilesCanShareExchangeBus ? (tilesPerSharedExchangeBus > 1 ? tilesPerSharedExchangeBus : 2) : 1;
+  b.num_stride_bits = numStrideBits;
+  b.rpt_count_max = rptCountMax;
   if (changed)
     std::snprintf(b.description, sizeof b.description, "IPU Model from %s: %u tiles x %u bytes", IPUVersion.c_str(),
                   tilesPerIPU, memoryPerTile);
+  detail::ArchValues &a = v.arch;
+  a = detail::archFor(b);
+  a.fp8ConvUnitMaxPipelineDepth = fp8ConvUnitMaxPipelineDepth;
+  a.fp16ConvUnitMaxPipelineDepth = fp16ConvUnitMaxPipelineDepth;
+  a.fp32ConvUnitMaxPipelineDepth = fp32ConvUnitMaxPipelineDepth;
+  a.fp8ConvUnitInputLoadElemsPerCycle = fp8ConvUnitInputLoadElemsPerCycle;
+  a.fp16ConvUnitInputLoadElemsPerCycle = fp16ConvUnitInputLoadElemsPerCycle;
+  a.fp32ConvUnitInputLoadElemsPerCycle = fp32ConvUnitInputLoadElemsPerCycle;
+  a.fp8InFp16OutConvUnitsPerTile = fp8InFp16OutConvUnitsPerTile;
+  a.fp16InFp16OutConvUnitsPerTile = fp16InFp16OutConvUnitsPerTile;
+  a.fp16InFp32OutConvUnitsPerTile = fp16InFp32OutConvUnitsPerTile;
+  a.fp32InFp32OutConvUnitsPerTile = fp32InFp32OutConvUnitsPerTile;
+  a.convUnitCoeffLoadBytesPerCycle = convUnitCoeffLoadBytesPerCycle;
+  v.archSet = true;
+  v.options = detail::parseTargetOptions(opts);
+  v.optionsSet = true;
+  v.compileIPUCode = compileIPUCode;
   v.boardSpec = IPUVersion;
   return Target(v);
 }
 
-Device IPUModel::createDevice(const OptionFlags &, bool, unsigned deviceManagerId) const {
+Device IPUModel::createDevice(const OptionFlags &opts, bool, unsigned deviceManagerId) const {
   auto d = std::make_shared<detail::DeviceImpl>();
-  d->target = createTarget();
+  d->target = createTarget(opts);
   d->model = true;
   d->id = deviceManagerId;
   return Device(d);

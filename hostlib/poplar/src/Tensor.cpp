@@ -2,9 +2,12 @@
 #include "poplar/Tensor.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 
 #include "graph_impl.hpp"
+#include "half.hpp"
 #include "poplar/exceptions.hpp"
 
 namespace poplar {
@@ -13,6 +16,52 @@ using detail::VarRegion;
 using Regions = std::vector<VarRegion>;
 
 namespace {
+
+/// The value of one element of `type` stored in device bytes at `p` (little-endian, HALF as binary16).
+double deviceValueToDouble(const Type &type, const std::uint8_t *p) {
+  std::uint32_t u = 0;
+  std::memcpy(&u, p, type.getSize());
+  if (type == FLOAT) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+  if (type == HALF)
+    return detail::halfToFloat(std::uint16_t(u));
+  if (type == INT)
+    return double(std::int32_t(u));
+  if (type == SHORT)
+    return double(std::int16_t(u));
+  if (type == CHAR)
+    return double(std::int8_t(u));
+  return double(u);
+}
+
+std::string shapeStr(const std::vector<std::size_t> &s) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < s.size(); ++i)
+    out += (i ? "," : "") + std::to_string(s[i]);
+  return out + "}";
+}
+
+/// The element count of `shape`; throws poplar_error when it does not fit in 64 bits (a wrapped count would make
+/// a huge tensor look empty, and it would compile).
+std::size_t checkedCount(const std::vector<std::size_t> &shape, const std::string &what) {
+  std::size_t n = 1;
+  bool zero = false, overflow = false;
+  for (std::size_t d : shape) {
+    if (d == 0)
+      zero = true;
+    else if (n > ~std::size_t(0) / d)
+      overflow = true;
+    else
+      n *= d;
+  }
+  if (overflow && !zero)
+    throw poplar_error(what + ": shape " + shapeStr(shape) +
+                       " has more than 2^64 - 1 elements; use a shape whose element count fits in 64 bits");
+  return zero ? 0 : n;
+}
 
 std::size_t product(const std::vector<std::size_t> &shape, std::size_t from = 0, std::size_t to = ~std::size_t(0)) {
   std::size_t n = 1;
@@ -55,20 +104,19 @@ private:
   std::vector<std::size_t> starts_;
 };
 
-std::string shapeStr(const std::vector<std::size_t> &s) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < s.size(); ++i)
-    out += (i ? "," : "") + std::to_string(s[i]);
-  return out + "}";
-}
-
 } // namespace
 
 Tensor::Tensor() : graph_(nullptr) {}
 
 Tensor::Tensor(detail::GraphImpl *graph, Type type, const std::vector<std::size_t> &shape,
                std::shared_ptr<const Regions> regions)
-    : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {}
+    : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {
+  checkedCount(shape_, "cannot create a tensor");
+}
+
+Tensor Tensor::withRegions(const std::vector<std::size_t> &shape, std::shared_ptr<const Regions> regions) const {
+  return Tensor(graph_, type_, shape, std::move(regions));
+}
 
 const Regions &Tensor::regions() const {
   static const Regions empty;
@@ -115,7 +163,7 @@ Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
   return Tensor(graph_, type_, shape, out);
 }
 
-Tensor Tensor::slice(const std::vector<std::size_t> &begin, const std::vector<std::size_t> &end) const {
+Tensor Tensor::slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) const {
   if (begin.size() != shape_.size() || end.size() != shape_.size())
     throw index_error("Tensor::slice: give one begin and one end per dimension (the tensor has shape " +
                       shapeStr(shape_) + ")");
@@ -137,14 +185,15 @@ Tensor Tensor::flatten(unsigned dimBegin, unsigned dimEnd) const {
   return reshape(shape);
 }
 
-Tensor Tensor::reshape(const std::vector<std::size_t> &shape) const {
-  if (product(shape) != numElements())
+Tensor Tensor::reshape(ArrayRef<std::size_t> newShape) const {
+  std::vector<std::size_t> shape = newShape.cloneAsVector();
+  if (checkedCount(shape, "Tensor::reshape") != numElements())
     throw index_error("Tensor::reshape: shape " + shapeStr(shape) + " does not have the " +
                       std::to_string(numElements()) + " elements of shape " + shapeStr(shape_));
   return Tensor(graph_, type_, shape, regions_);
 }
 
-Tensor Tensor::dimShuffle(const std::vector<unsigned> &perm) const {
+Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
   std::size_t r = shape_.size();
   std::vector<bool> seen(r, false);
   if (perm.size() != r)
@@ -200,9 +249,9 @@ Tensor Tensor::reverse(unsigned d) const {
   return Tensor(graph_, type_, shape_, out);
 }
 
-Tensor Tensor::expand(const std::vector<std::size_t> &indices) const {
+Tensor Tensor::expand(ArrayRef<std::size_t> indices) const {
   std::vector<std::size_t> shape = shape_;
-  std::vector<std::size_t> sorted = indices;
+  std::vector<std::size_t> sorted = indices.cloneAsVector();
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t k = 0; k < sorted.size(); ++k) {
     if (sorted[k] + k > shape.size())
@@ -212,7 +261,7 @@ Tensor Tensor::expand(const std::vector<std::size_t> &indices) const {
   return Tensor(graph_, type_, shape, regions_);
 }
 
-Tensor Tensor::squeeze(const std::vector<std::size_t> &dims) const {
+Tensor Tensor::squeeze(ArrayRef<std::size_t> dims) const {
   std::vector<std::size_t> shape;
   for (std::size_t i = 0; i < shape_.size(); ++i) {
     bool drop = std::find(dims.begin(), dims.end(), i) != dims.end();
@@ -225,18 +274,256 @@ Tensor Tensor::squeeze(const std::vector<std::size_t> &dims) const {
   return Tensor(graph_, type_, shape, regions_);
 }
 
+Tensor Tensor::index(ArrayRef<std::size_t> indices) const {
+  if (indices.size() > shape_.size())
+    throw index_error("Tensor::index: " + std::to_string(indices.size()) + " indices for a tensor of shape " +
+                      shapeStr(shape_));
+  Tensor t = *this;
+  for (std::size_t i : indices)
+    t = t[i];
+  return t;
+}
+
+std::vector<Tensor> Tensor::slices(ArrayRef<Interval> intervals, unsigned d) const {
+  std::vector<Tensor> out;
+  for (const Interval &i : intervals)
+    out.push_back(slice(i, d));
+  return out;
+}
+
+std::vector<Tensor> Tensor::slices(const std::vector<std::vector<Interval> > &intervals, unsigned d) const {
+  std::vector<Tensor> out;
+  for (const auto &list : intervals) {
+    if (list.empty())
+      throw index_error("Tensor::slices: an inner list of intervals is empty; give at least one interval per "
+                        "result");
+    out.push_back(concat(slices(ArrayRef<Interval>(list), d), d));
+  }
+  return out;
+}
+
+std::vector<Tensor> Tensor::slices(ArrayRef<unsigned> indices, unsigned d) const {
+  std::vector<Tensor> out;
+  for (unsigned i : indices)
+    out.push_back(slice(i, std::size_t(i) + 1, d));
+  return out;
+}
+
+Tensor Tensor::reshapePartial(unsigned beginIndex, unsigned endIndex, ArrayRef<std::size_t> newDims) const {
+  if (beginIndex > endIndex || endIndex > shape_.size())
+    throw index_error("Tensor::reshapePartial: dimensions [" + std::to_string(beginIndex) + ", " +
+                      std::to_string(endIndex) + ") are not a range of a tensor of shape " + shapeStr(shape_));
+  std::vector<std::size_t> dims = newDims.cloneAsVector();
+  if (checkedCount(dims, "Tensor::reshapePartial") != product(shape_, beginIndex, endIndex))
+    throw index_error("Tensor::reshapePartial: dimensions " + shapeStr(dims) + " do not have the elements of " +
+                      "dimensions [" + std::to_string(beginIndex) + ", " + std::to_string(endIndex) + ") of " +
+                      shapeStr(shape_));
+  std::vector<std::size_t> shape(shape_.begin(), shape_.begin() + beginIndex);
+  shape.insert(shape.end(), dims.begin(), dims.end());
+  shape.insert(shape.end(), shape_.begin() + endIndex, shape_.end());
+  return reshape(shape);
+}
+
+Tensor Tensor::dimShufflePartial(ArrayRef<unsigned> source, ArrayRef<unsigned> destination) const {
+  std::size_t r = shape_.size();
+  if (source.size() != destination.size())
+    throw index_error("Tensor::dimShufflePartial: " + std::to_string(source.size()) + " source and " +
+                      std::to_string(destination.size()) + " destination dimensions; give one destination each");
+  std::vector<int> perm(r, -1);
+  std::vector<bool> moved(r, false);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] >= r || destination[i] >= r || moved[source[i]] || perm[destination[i]] != -1)
+      throw index_error("Tensor::dimShufflePartial: dimensions must be distinct and below the rank " +
+                        std::to_string(r));
+    perm[destination[i]] = int(source[i]);
+    moved[source[i]] = true;
+  }
+  std::size_t next = 0;
+  std::vector<unsigned> full(r);
+  for (std::size_t i = 0; i < r; ++i) {
+    if (perm[i] == -1) {
+      while (moved[next])
+        ++next;
+      perm[i] = int(next++);
+    }
+    full[i] = unsigned(perm[i]);
+  }
+  return dimShuffle(full);
+}
+
+Tensor Tensor::dimRoll(unsigned dimIdx, unsigned newIdx) const { return dimShufflePartial({dimIdx}, {newIdx}); }
+
+Tensor Tensor::subSample(unsigned stride, unsigned d) const {
+  if (stride == 0)
+    throw index_error("Tensor::subSample: stride 0; use a stride of 1 or more");
+  if (d >= shape_.size())
+    throw index_error("Tensor::subSample: no dimension " + std::to_string(d) + " in shape " + shapeStr(shape_));
+  std::size_t n = shape_[d], outer = product(shape_, 0, d), inner = product(shape_, d + 1);
+  auto out = std::make_shared<Regions>();
+  Gatherer g(regions());
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t i = 0; i < n; i += stride)
+      g.run(*out, (o * n + i) * inner, inner);
+  std::vector<std::size_t> shape = shape_;
+  shape[d] = (n + stride - 1) / stride;
+  return withRegions(shape, out);
+}
+
+Tensor Tensor::upsample(unsigned scale, unsigned d, UpsampleMethod method) const {
+  if (method != UpsampleMethod::REPEAT)
+    throw index_error("Tensor::upsample: unknown method; use UpsampleMethod::REPEAT");
+  if (d >= shape_.size())
+    throw index_error("Tensor::upsample: no dimension " + std::to_string(d) + " in shape " + shapeStr(shape_));
+  std::vector<std::size_t> shape = shape_;
+  shape[d] = shape_[d] * scale;
+  if (scale && shape[d] / scale != shape_[d])
+    throw poplar_error("Tensor::upsample: dimension " + std::to_string(d) + " times " + std::to_string(scale) +
+                       " does not fit in 64 bits");
+  checkedCount(shape, "Tensor::upsample");
+  std::size_t n = shape_[d], outer = product(shape_, 0, d), inner = product(shape_, d + 1);
+  auto out = std::make_shared<Regions>();
+  Gatherer g(regions());
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t i = 0; i < n; ++i)
+      for (unsigned k = 0; k < scale; ++k)
+        g.run(*out, (o * n + i) * inner, inner);
+  return withRegions(shape, out);
+}
+
+Tensor Tensor::broadcast(unsigned N, unsigned d) const {
+  if (d >= shape_.size())
+    throw index_error("Tensor::broadcast: no dimension " + std::to_string(d) + " in shape " + shapeStr(shape_));
+  std::vector<std::size_t> shape = shape_;
+  shape[d] = shape_[d] * N;
+  if (N && shape[d] / N != shape_[d])
+    throw poplar_error("Tensor::broadcast: dimension " + std::to_string(d) + " times " + std::to_string(N) +
+                       " does not fit in 64 bits");
+  checkedCount(shape, "Tensor::broadcast");
+  std::size_t row = product(shape_, d), outer = product(shape_, 0, d);
+  auto out = std::make_shared<Regions>();
+  Gatherer g(regions());
+  for (std::size_t o = 0; o < outer; ++o)
+    for (unsigned k = 0; k < N; ++k)
+      g.run(*out, o * row, row);
+  return withRegions(shape, out);
+}
+
+Tensor Tensor::reinterpret(const Type &type) const {
+  if (!type.isValid())
+    throw poplar_error("Tensor::reinterpret: invalid element type");
+  if (type.getSize() != type_.getSize())
+    throw poplar_error("Tensor::reinterpret: " + type_.toString() + " (" + std::to_string(type_.getSize()) +
+                       " bytes) cannot be seen as " + type.toString() + " (" + std::to_string(type.getSize()) +
+                       " bytes); the new type must have the same size");
+  return Tensor(graph_, type, shape_, regions_);
+}
+
+bool Tensor::constantValue(double &value) const {
+  if (!graph_ || regions().empty())
+    return false;
+  bool first = true;
+  for (const auto &r : regions()) {
+    if (r.var >= graph_->vars.size() || !graph_->vars[r.var].constant)
+      return false;
+    const detail::Variable &v = graph_->vars[r.var];
+    std::size_t size = v.type.getSize();
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      if ((i + 1) * size > v.init.size())
+        return false;
+      double d = deviceValueToDouble(v.type, &v.init[i * size]);
+      if (!first && !(d == value))
+        return false;
+      value = d;
+      first = false;
+    }
+  }
+  return true;
+}
+
+std::string Tensor::shapeToString() const { return shapeStr(shape_); }
+
+std::vector<Interval> Tensor::getContiguousRegions() const {
+  std::vector<Interval> out;
+  std::size_t pos = 0;
+  for (const auto &r : regions()) {
+    out.push_back(Interval(pos, pos + (r.end - r.begin)));
+    pos += r.end - r.begin;
+  }
+  return out;
+}
+
+std::vector<VariableInterval> Tensor::getVarRegions() const {
+  std::vector<VariableInterval> out;
+  for (const auto &r : regions())
+    out.push_back(VariableInterval(VariableRef(r.var), Interval(r.begin, r.end)));
+  return out;
+}
+
+std::string Tensor::getDebugStr() const {
+  std::vector<unsigned> seen;
+  std::string out;
+  for (const auto &r : regions()) {
+    if (std::find(seen.begin(), seen.end(), r.var) != seen.end())
+      continue;
+    seen.push_back(r.var);
+    out += (out.empty() ? "" : "/");
+    out += graph_ && r.var < graph_->vars.size() ? graph_->vars[r.var].name : "var" + std::to_string(r.var);
+  }
+  return out;
+}
+
+std::ostream &Tensor::output(std::ostream &os) const { return os << *this; }
+
+std::ostream &Tensor::outputRegions(std::ostream &os) const {
+  os << "{";
+  bool first = true;
+  for (const auto &r : regions()) {
+    os << (first ? "" : ", ");
+    if (graph_ && r.var < graph_->vars.size())
+      os << graph_->vars[r.var].name;
+    else
+      os << "var" << r.var;
+    os << "[" << r.begin << "," << r.end << ")";
+    first = false;
+  }
+  return os << "}";
+}
+
+bool Tensor::operator==(const Tensor &o) const {
+  if (graph_ != o.graph_ || type_ != o.type_ || shape_ != o.shape_)
+    return false;
+  const Regions &a = regions(), &b = o.regions();
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].var != b[i].var || a[i].begin != b[i].begin || a[i].end != b[i].end)
+      return false;
+  return true;
+}
+
 bool Tensor::isContiguous() const { return regions().size() <= 1; }
 
-bool Tensor::isParallelWriteable() const {
+bool Tensor::containsAliases() const {
   Regions r = regions();
   std::sort(r.begin(), r.end(), [](const VarRegion &a, const VarRegion &b) {
     return a.var < b.var || (a.var == b.var && a.begin < b.begin);
   });
   for (std::size_t i = 1; i < r.size(); ++i)
     if (r[i].var == r[i - 1].var && r[i].begin < r[i - 1].end)
-      return false;
-  return true;
+      return true;
+  return false;
 }
+
+bool Tensor::containsConstant() const {
+  if (!graph_)
+    return false;
+  for (const auto &r : regions())
+    if (r.var < graph_->vars.size() && graph_->vars[r.var].constant)
+      return true;
+  return false;
+}
+
+bool Tensor::isParallelWriteable() const { return !containsAliases() && !containsConstant(); }
 
 bool Tensor::intersectsWith(const Tensor &other) const {
   for (const auto &a : regions())
@@ -246,11 +533,13 @@ bool Tensor::intersectsWith(const Tensor &other) const {
   return false;
 }
 
-Tensor concat(const std::vector<Tensor> &ts, unsigned d) {
+Tensor concat(ArrayRef<Tensor> ts, unsigned d) {
   if (ts.empty())
     throw index_error("concat: no tensors given");
   const Tensor &first = ts[0];
   for (const Tensor &t : ts) {
+    if (t.graphImpl() != first.graphImpl())
+      throw index_error("concat: the tensors belong to different graphs");
     if (t.rank() != first.rank() || d >= t.rank())
       throw index_error("concat: every tensor needs the same rank, above dimension " + std::to_string(d));
     if (t.elementType() != first.elementType())
@@ -278,21 +567,21 @@ Tensor concat(const std::vector<Tensor> &ts, unsigned d) {
   return Tensor(first.graphImpl(), first.elementType(), shape, out);
 }
 
-Tensor concat(const Tensor &a, const Tensor &b, unsigned d) { return concat(std::vector<Tensor>{a, b}, d); }
+Tensor concat(const Tensor &a, const Tensor &b, unsigned d) { return concat({a, b}, d); }
+
+Tensor append(const Tensor &first, const Tensor &second, unsigned d) {
+  if (second.rank() + 1 != first.rank())
+    throw index_error("append: the appended tensor needs rank " + std::to_string(first.rank()) + " - 1, it has " +
+                      "shape " + shapeStr(second.shape()) + " (use concat for tensors of the same rank)");
+  if (d > second.rank())
+    throw index_error("append: dimension " + std::to_string(d) + " is beyond the rank " +
+                      std::to_string(first.rank()));
+  return concat(first, second.expand({d}), d);
+}
 
 std::ostream &operator<<(std::ostream &os, const Tensor &t) {
-  os << t.elementType() << shapeStr(t.shape()) << " {";
-  bool first = true;
-  for (const auto &r : t.regions()) {
-    os << (first ? "" : ", ");
-    if (t.graphImpl() && r.var < t.graphImpl()->vars.size())
-      os << t.graphImpl()->vars[r.var].name;
-    else
-      os << "var" << r.var;
-    os << "[" << r.begin << "," << r.end << ")";
-    first = false;
-  }
-  return os << "}";
+  os << t.elementType() << shapeStr(t.shape()) << " ";
+  return t.outputRegions(os);
 }
 
 } // namespace poplar

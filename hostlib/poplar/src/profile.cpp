@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "poplar/exceptions.hpp"
+#include "target_values.hpp"
 
 namespace poplar::detail {
 
@@ -73,11 +74,14 @@ void printSummary(std::ostream &out, const Target &target, const CompiledGraph &
       << "  Number of variables:    " << std::setw(12) << grouped(cg.numVars) << "\n"
       << "  Number of compute sets: " << std::setw(12) << grouped(cg.numComputeSets) << "\n\n";
 
+  // An IPU Model with compileIPUCode = false reports memory without code, as the SDK's model does.
+  bool countCode = target.getTargetType() != TargetType::IPU_MODEL || target.values().compileIPUCode;
+  std::uint64_t codeBytes = countCode ? cg.image.codeBytes : 0;
   std::uint64_t dataTotal = 0, maxUsed = 0;
   std::uint32_t maxTile = 0;
   std::vector<std::uint64_t> perTile;
   for (const auto &[t, td] : cg.tileData) {
-    std::uint64_t used = td.bytes.size() + cg.image.codeBytes;
+    std::uint64_t used = td.bytes.size() + codeBytes;
     perTile.push_back(used);
     dataTotal += td.bytes.size();
     if (used > maxUsed) {
@@ -86,16 +90,18 @@ void printSummary(std::ostream &out, const Target &target, const CompiledGraph &
     }
   }
   out << "Memory Usage:\n"
-      << "  Total (tiles in use, including code):  " << grouped(dataTotal + cg.image.codeBytes * cg.tiles.size())
-      << " B\n"
-      << "    Code, runtime, heap (each tile):     " << grouped(cg.image.codeBytes) << " B\n"
+      << "  Total (tiles in use, " << (countCode ? "including" : "excluding") << " code):  "
+      << grouped(dataTotal + codeBytes * cg.tiles.size()) << " B\n"
+      << "    Code, runtime, heap (each tile):     "
+      << (countCode ? grouped(codeBytes) + " B" : std::string("not counted (IPUModel::compileIPUCode is false)"))
+      << "\n"
       << "    Stacks (each tile):                  "
       << grouped(cg.board.bytes_per_tile - (cg.image.freeEnd - 0x00100000u)) << " B\n"
       << "  By Data Type:\n";
   for (const auto &[cat, bytes] : cg.bytesByCategory)
     out << "      " << std::left << std::setw(28) << (cat + ":") << std::right << std::setw(14) << grouped(bytes)
         << " B\n";
-  out << "\n  By Tile (Including Code):\n"
+  out << "\n  By Tile (" << (countCode ? "Including" : "Excluding") << " Code):\n"
       << "    Range (KB) Histogram                                    Count (tiles)\n";
   if (!perTile.empty()) {
     std::uint64_t lo = *std::min_element(perTile.begin(), perTile.end()) / 1024;

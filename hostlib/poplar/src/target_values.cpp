@@ -8,19 +8,113 @@
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 #include "poplar/exceptions.hpp"
 
 namespace poplar::detail {
 
 ipu_board loadBoard(const std::string &name) {
+  // ipu21 (the C600's IPU) has the tiles of ipu2; only its nominal conv-unit figures differ (archFor).
+  bool ipu21 = name == "ipu21";
   ipu_board b{};
   char err[512] = {0};
-  int rc = ipu_board_load(name.c_str(), &b, err, sizeof err);
+  int rc = ipu_board_load(ipu21 ? "ipu2" : name.c_str(), &b, err, sizeof err);
   if (rc != 0)
     throw invalid_option("unknown IPU version or board '" + name + "': " + err +
-                         " (known boards: ipu1, ipu2, tiny; or set IPU_BOARD_PATH)");
+                         " (known boards: ipu1, ipu2, ipu21, tiny; or set IPU_BOARD_PATH)");
+  if (ipu21) {
+    std::snprintf(b.name, sizeof b.name, "ipu21");
+    std::snprintf(b.description, sizeof b.description, "1472 tiles x 624 KiB (IPU21, Mk2 with fp8)");
+  }
   return b;
+}
+
+ArchValues archFor(const ipu_board &b) {
+  ArchValues a; // Mk2 figures
+  std::string name = b.name;
+  if (name == "ipu1") {
+    a.fp16ConvUnitInputLoadElemsPerCycle = 4;
+    a.fp32ConvUnitInputLoadElemsPerCycle = 2;
+    a.fp16InFp16OutConvUnitsPerTile = 8;
+    a.fp16InFp32OutConvUnitsPerTile = 4;
+    a.fp32InFp32OutConvUnitsPerTile = 4;
+    a.convUnitCoeffLoadBytesPerCycle = 8;
+  } else if (name == "ipu21") {
+    a.fp8ConvUnitMaxPipelineDepth = 4;
+    a.fp8ConvUnitInputLoadElemsPerCycle = 16;
+    a.fp8InFp16OutConvUnitsPerTile = 16;
+  }
+  return a;
+}
+
+namespace {
+
+template <typename E> E pickValue(const std::string &option, const std::string &value,
+                                  std::initializer_list<std::pair<const char *, E> > choices) {
+  std::string known;
+  for (const auto &c : choices) {
+    if (value == c.first)
+      return c.second;
+    known += (known.empty() ? "" : ", ") + std::string(c.first);
+  }
+  throw invalid_option("target option " + option + " = '" + value + "': not a valid value; use one of " + known);
+}
+
+void applyTargetOption(TargetOptionValues &v, const std::string &key, const std::string &value) {
+  if (key == "ipuLinkConfiguration") {
+    v.linkConfiguration = pickValue<IpuLinkConfiguration>(key, value,
+                                                          {{"fixedWindow", IpuLinkConfiguration::Default},
+                                                           {"default", IpuLinkConfiguration::Default},
+                                                           {"slidingWindow", IpuLinkConfiguration::SlidingWindow},
+                                                           {"barleyTwist", IpuLinkConfiguration::BarleyTwist}});
+    v.linkConfigurationSet = true;
+  } else if (key == "ipuLinkTopology") {
+    v.linkTopology = pickValue<IpuLinkTopology>(
+        key, value, {{"mesh", IpuLinkTopology::Mesh}, {"torus", IpuLinkTopology::Torus}, {"line", IpuLinkTopology::Line}});
+  } else if (key == "syncConfiguration") {
+    v.syncConfiguration = pickValue<SyncConfiguration>(key, value,
+                                                       {{"intraReplicaAndAll", SyncConfiguration::IntraReplicaAndAll},
+                                                        {"ipuAndAll", SyncConfiguration::IpuAndAll}});
+  } else if (key == "ipuLinkDomainSize") {
+    char *end = nullptr;
+    errno = 0;
+    unsigned long n = value.empty() || value[0] == '-' ? 0 : std::strtoul(value.c_str(), &end, 10);
+    if (value.empty() || value[0] == '-' || !end || *end || errno || n == 0 || n > 1024)
+      throw invalid_option("target option ipuLinkDomainSize = '" + value +
+                           "': not a valid value; use a whole number of IPUs from 1 to 1024");
+    v.linkDomainSize = unsigned(n);
+  } else {
+    throw invalid_option("unknown target option '" + key +
+                         "'; the target options are ipuLinkConfiguration, ipuLinkTopology, syncConfiguration and "
+                         "ipuLinkDomainSize");
+  }
+}
+
+} // namespace
+
+TargetOptionValues parseTargetOptions(const OptionFlags &opts) {
+  TargetOptionValues v;
+  for (const auto &o : opts)
+    applyTargetOption(v, o.first, o.second);
+  const char *env = std::getenv("POPLAR_TARGET_OPTIONS");
+  if (env && *env) {
+    OptionFlags fromEnv;
+    try {
+      readJSON(std::string(env), fromEnv);
+    } catch (const invalid_option &e) {
+      throw invalid_option(std::string("POPLAR_TARGET_OPTIONS is not a JSON object of options (") + e.what() +
+                           "); set it like '{\"ipuLinkTopology\": \"line\"}'");
+    }
+    for (const auto &o : fromEnv) {
+      try {
+        applyTargetOption(v, o.first, o.second);
+      } catch (const invalid_option &e) {
+        throw invalid_option(std::string("POPLAR_TARGET_OPTIONS: ") + e.what());
+      }
+    }
+  }
+  return v;
 }
 
 std::string cacheDir() {

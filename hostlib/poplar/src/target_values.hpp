@@ -1,23 +1,70 @@
-// Internal: the values behind a Target (a board description plus the target type).
+// Internal: the values behind a Target (a board description, the values derived from it, the target options).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "poplar/IpuLinkConfiguration.hpp"
+#include "poplar/OptionFlags.hpp"
 #include "poplar/Target.hpp"
 #include "ipu_board.h"
 
 namespace poplar::detail {
 
+/// Values of the Target API that boards/*.toml does not carry: the convolution-unit (AMP) figures the
+/// planners of poplibs read, and the host-exchange block layout. The emulated tile is RV32IMF and has no AMP unit
+/// or exchange blocks; these are the nominal figures of the IPU generation the board is sized like, chosen from the
+/// board's name (archFor) and changeable through IPUModel.
+struct ArchValues {
+  unsigned fp8ConvUnitMaxPipelineDepth = 0;
+  unsigned fp16ConvUnitMaxPipelineDepth = 4;
+  unsigned fp32ConvUnitMaxPipelineDepth = 2;
+  unsigned fp8ConvUnitInputLoadElemsPerCycle = 0;
+  unsigned fp16ConvUnitInputLoadElemsPerCycle = 8;
+  unsigned fp32ConvUnitInputLoadElemsPerCycle = 4;
+  unsigned fp8InFp16OutConvUnitsPerTile = 0;
+  unsigned fp16InFp16OutConvUnitsPerTile = 16;
+  unsigned fp16InFp32OutConvUnitsPerTile = 8;
+  unsigned fp32InFp32OutConvUnitsPerTile = 8;
+  unsigned convUnitCoeffLoadBytesPerCycle = 16;
+  unsigned numTilesPerXBContext = 4; ///< tiles that share one exchange-block context
+  unsigned numContextsPerXB = 16;    ///< contexts per exchange block (64 tiles per block)
+  unsigned memoryElementBytes = 65536; ///< SRAM is reported as elements of this size (the last may be shorter)
+};
+
+/// The options a Target was created with (POPLAR_TARGET_OPTIONS overrides them).
+struct TargetOptionValues {
+  IpuLinkConfiguration linkConfiguration = IpuLinkConfiguration::Default;
+  bool linkConfigurationSet = false; ///< false: chosen from the number of IPUs
+  IpuLinkTopology linkTopology = IpuLinkTopology::Mesh;
+  SyncConfiguration syncConfiguration = SyncConfiguration::IntraReplicaAndAll;
+  unsigned linkDomainSize = 64;
+};
+
 struct TargetValues {
   TargetType type = TargetType::IPU_MODEL;
   ipu_board board{};           ///< every board value (tiles, memory, workers, clock, ISA, ...)
+  ArchValues arch;             ///< values the board file does not carry (archFor(board) unless changed)
+  bool archSet = false;        ///< false: Target's constructor sets arch = archFor(board)
+  TargetOptionValues options;  ///< the target options
+  bool optionsSet = false;     ///< false: Target's constructor parses POPLAR_TARGET_OPTIONS alone
+  bool compileIPUCode = true;  ///< IPUModel::compileIPUCode: count code in the memory profile
   std::string boardSpec;       ///< board name or path the values came from
   unsigned deviceId = 0;       ///< driver id for TargetType::IPU
+  /// Derived (not serialised): start of each arch.memoryElementBytes element of board.bytes_per_tile.
+  std::vector<unsigned> memoryElementOffsets;
 };
 
 /// Loads board `name` (a name in boards/ or a path); throws invalid_option with the board reader's message.
+/// "ipu21" is the ipu2 board under the name ipu21 (the same tiles; its ArchValues add fp8 units).
 ipu_board loadBoard(const std::string &name);
+/// The nominal ArchValues of the generation board `b` is sized like: "ipu1" gets Mk1 figures, "ipu21" Mk2 with
+/// fp8 units, any other board Mk2 figures.
+ArchValues archFor(const ipu_board &b);
+/// Parses `opts` and then POPLAR_TARGET_OPTIONS (a JSON object) into option values; throws invalid_option naming
+/// an unknown option, a malformed value or malformed JSON.
+TargetOptionValues parseTargetOptions(const OptionFlags &opts);
 /// Writes `board` as a board TOML under the cache and returns its path (same content, same path).
 std::string writeBoardFile(const ipu_board &board);
 /// ~/.cache/ipu-emu (or $IPU_EMU_CACHE), created if missing.

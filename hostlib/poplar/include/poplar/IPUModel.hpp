@@ -11,9 +11,17 @@
 namespace poplar {
 
 /// Settings of a simulated IPU. Start from a version's values, change any field, then createDevice().
+/// Fields that shape the card (tiles, memory, workers) are checked by createTarget(); the timing fields feed the
+/// card model's cycle counts; the convolution-unit fields are what Target reports (the tile has no AMP unit).
 struct IPUModel {
-  /// Values of `ipuVersion` ("ipu1": 1216 tiles x 256 KiB, "ipu2": 1472 tiles x 624 KiB, or any board name).
-  /// Throws poplar::invalid_option naming the known versions when it is unknown.
+  /// How the model delays a tile's sync relative to the fastest tile.
+  enum class RelativeSyncDelayType {
+    NO_DELAY, ///< every tile syncs after minIPUSyncDelay cycles
+    AUTO      ///< the delay grows with the tile's distance from the sync controller
+  };
+
+  /// Values of `ipuVersion` ("ipu1": 1216 tiles x 256 KiB, "ipu2": 1472 tiles x 624 KiB, "ipu21": ipu2 with fp8
+  /// conv units, or any board name). Throws poplar::invalid_option naming the known versions when it is unknown.
   explicit IPUModel(const char *ipuVersion = "ipu2");
 
   std::string IPUVersion;          ///< the board the values came from
@@ -21,20 +29,39 @@ struct IPUModel {
   unsigned tilesPerIPU;            ///< tiles on each IPU
   unsigned memoryPerTile;          ///< bytes of SRAM per tile (at most 1 MiB)
   unsigned numWorkerContexts;      ///< worker contexts per tile (at most 6)
-  unsigned minIPUSyncDelay;        ///< sync delay, cycles
+  unsigned dataPathWidth;          ///< bits of the load/store path (Target::getDataPathWidth)
+  unsigned minIPUSyncDelay;        ///< sync delay of the tile nearest the sync controller, cycles
   unsigned globalSyncCycles;       ///< cycles added at each sync
+  RelativeSyncDelayType relativeSyncDelay; ///< kept for the API: the card model syncs every tile alike (NO_DELAY)
   unsigned exchangeBytesPerCycle;  ///< exchange bandwidth per tile
   unsigned memcpyBytesPerCycle;    ///< on-tile copy bandwidth
   double tileClockFrequency;       ///< Hz
-  bool compileIPUCode;             ///< kept for compatibility: code is always compiled for the tiles
-  unsigned relativeSyncDelay;      ///< kept for compatibility
-  bool tilesCanShareExchangeBus;   ///< kept for compatibility
+  bool tilesCanShareExchangeBus;   ///< Target::supportsExchangeBusSharing
+  unsigned tilesPerSharedExchangeBus; ///< Target::getTilesPerSharedExchangeBus when sharing
+  unsigned numStrideBits;          ///< Target::getNumStrideBits
+  unsigned rptCountMax;            ///< Target::getRptCountMax
+  unsigned fp8ConvUnitMaxPipelineDepth;       ///< Target::getFp8ConvUnitMaxPipelineDepth
+  unsigned fp16ConvUnitMaxPipelineDepth;      ///< Target::getFp16ConvUnitMaxPipelineDepth
+  unsigned fp32ConvUnitMaxPipelineDepth;      ///< Target::getFp32ConvUnitMaxPipelineDepth
+  unsigned fp8ConvUnitInputLoadElemsPerCycle; ///< Target::getFp8ConvUnitInputLoadElemsPerCycle
+  unsigned fp16ConvUnitInputLoadElemsPerCycle; ///< Target::getFp16ConvUnitInputLoadElemsPerCycle
+  unsigned fp32ConvUnitInputLoadElemsPerCycle; ///< Target::getFp32ConvUnitInputLoadElemsPerCycle
+  unsigned fp8InFp16OutConvUnitsPerTile;      ///< Target::getFp8InFp16OutConvUnitsPerTile
+  unsigned fp16InFp16OutConvUnitsPerTile;     ///< Target::getFp16InFp16OutConvUnitsPerTile
+  unsigned fp16InFp32OutConvUnitsPerTile;     ///< Target::getFp16InFp32OutConvUnitsPerTile
+  unsigned fp32InFp32OutConvUnitsPerTile;     ///< Target::getFp32InFp32OutConvUnitsPerTile
+  unsigned convUnitCoeffLoadBytesPerCycle;    ///< Target::getConvUnitCoeffLoadBytesPerCycle
+  /// Whether the memory profile counts the tiles' code. Tile code is always compiled (the card model runs it);
+  /// false only leaves code out of Engine::printProfileSummary's memory figures, as the SDK's model reports
+  /// memory without code. Default true, so profiles show what the tiles hold.
+  bool compileIPUCode;
 
-  /// A device for these settings (not attached yet; Engine::load() attaches it).
+  /// A device for these settings (not attached yet; Engine::load() attaches it). `opts` are target options as
+  /// Target::createIPUTarget takes them; `accurateHalf` is accepted (HALF is always IEEE binary16 here).
   Device createDevice(const OptionFlags &opts = OptionFlags(), bool accurateHalf = false,
                       unsigned deviceManagerId = 0) const;
-  /// The target these settings describe.
-  Target createTarget() const;
+  /// The target these settings describe, with target options `opts`.
+  Target createTarget(const OptionFlags &opts = OptionFlags()) const;
 };
 
 } // namespace poplar
