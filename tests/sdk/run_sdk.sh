@@ -6,7 +6,8 @@
 # Usage: run_sdk.sh <install-prefix> <program-dir>
 # The program folder <dir> holds <name>.cpp (name = the folder's name), expected.txt (lines that must appear,
 # exactly), and optionally: libs (extra link flags, e.g. -lpopops), args (the program's arguments on one line),
-# exit-status (the expected exit status, default 0), other *.cpp files (codelets) copied next to the program.
+# exit-status (the expected exit status, default 0), run-path (the PATH the program runs with), other *.cpp files
+# (codelets) copied next to the program.
 # SDK_KEEP_HOME=1 keeps HOME (only for developing a program before the install is self-contained).
 set -eu
 support=$(cd "$(dirname "$0")/../support" && pwd)
@@ -33,8 +34,13 @@ echo "+ g++ --std=c++11 ${SDK_CXXFLAGS:-}${SDK_CXXFLAGS:+ }$name.cpp -lpoplar $l
 # shellcheck disable=SC2086 # word lists
 g++ --std=c++11 ${SDK_CXXFLAGS:-} "$name.cpp" -lpoplar $libs -o prog
 status=0
-# shellcheck disable=SC2086
-./prog $args > output.txt 2>&1 || status=$?
+if [ -f "$src/run-path" ]; then
+  # shellcheck disable=SC2086
+  PATH=$(cat "$src/run-path") ./prog $args > output.txt 2>&1 || status=$?
+else
+  # shellcheck disable=SC2086
+  ./prog $args > output.txt 2>&1 || status=$?
+fi
 cat output.txt
 if [ "$status" != "$want_status" ]; then
   echo "FAIL: the program exited with status $status, expected $want_status"
