@@ -11,7 +11,7 @@ CMAKE_ARGS := -G "$(GENERATOR)" -DIPU_EMU_CACHE=$(IPU_EMU_CACHE) -DIPU_REQUIRE_A
 CTEST_ARGS := --output-on-failure -j$(JOBS) --timeout 600
 export IPU_EMU_CACHE
 
-.PHONY: all deps build build-asan test test-fast demo bench regen install clean help qemu-shell qemu-test synth
+.PHONY: all deps build build-asan test test-fast demo bench regen install clean help qemu-shell qemu-test synth bitstream
 
 all: build
 
@@ -23,6 +23,7 @@ help:
 	@echo "make qemu-shell  boot a Linux guest with the QEMU card, vfio-pci bound, gc-info on the PATH"
 	@echo "make qemu-test   boot the guest: gc tools and a Poplar tutorial through vfio"
 	@echo "make synth   yosys synthesis of one RTL tile and the rtl-tiny tile array"
+	@echo "make bitstream BOARD=icebreaker  the RTL card through yosys/nextpnr/icepack for an FPGA board"
 	@echo "make regen   regenerate the hardware-interface files from contract/card.toml"
 	@echo "make install install libraries, headers and tools under PREFIX (default /usr/local)"
 
@@ -68,6 +69,12 @@ qemu-test: build
 # Hardware engineers: synthesize the RTL tile and tile array with yosys (a few minutes).
 synth: deps
 	rtl/synth/synth.sh $(BUILD)/synth
+
+# Hardware engineers: the card's bitstream for an FPGA board (boards/BOARD.toml,
+# rtl/fpga/BOARD.pcf): utilisation, maximum clock, and a verdict (rtl/fpga/flow.sh).
+BOARD ?= icebreaker
+bitstream:
+	rtl/fpga/flow.sh $(BOARD) $(BUILD)/bitstream/$(BOARD)
 
 regen:
 	python3 contract/generate.py

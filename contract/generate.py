@@ -127,6 +127,10 @@ def render_c(c):
         out.append(f"#define {p}_CP_{f['name']}_SHIFT {f['lsb']}u")
         out.append(f"#define {p}_CP_{f['name']}_MASK {field_mask(f):#010x}u")
     out.append(f"#define {p}_CP_WHILE_FALSE_FLAG 0x100u")
+    out.append("/* Host link framing (LINK_TYPE, LINK_NAK above) */")
+    for k in ("sof", "baud", "max_payload"):
+        out.append(f"#define {p}_LINK_{k.upper()} {c['link'][k]:#x}u")
+    out.append("")
     out.append(f"#define {p}_CP_STREAM_DONE_FLAG 0x800000u")
     for op in c["cp_ops"]:
         fixed = 1 + len([o for o in op["operands"] if "..." not in o])
@@ -167,6 +171,9 @@ def render_sv(c):
     out.append(f"  localparam logic [15:0] PciDeviceId = 16'h{c['pci']['device_id']:04x};")
     out.append(f"  localparam logic [31:0] TileSramBase = 32'h{c['tile']['sram_base']:08x};")
     out.append(f"  localparam logic [31:0] ResetKey = 32'h{reset_key(c):08x};")
+    out.append(f"  localparam logic [7:0] LinkSof = 8'h{c['link']['sof']:02x};")
+    out.append(f"  localparam int unsigned LinkBaud = {c['link']['baud']};")
+    out.append(f"  localparam int unsigned LinkMaxPayload = {c['link']['max_payload']};")
     out.append("")
     for e in c["enums"]:
         name = camel(e["name"])
@@ -260,6 +267,11 @@ def render_md(c):
         out += ["", f"### {e['name']}", "", e["desc"], "", "| value | name | meaning |", "|---|---|---|"]
         for v in e["values"]:
             out.append(f"| {v['value']} | {e['name']}_{v['name']} | {v['desc']} |")
+    lk = c["link"]
+    out += ["", "## The host link", "", lk["desc"], "",
+            "| constant | value |", "|---|---|",
+            f"| SOF | `{lk['sof']:#04x}` |", f"| BAUD | {lk['baud']} |", f"| MAX_PAYLOAD | {lk['max_payload']} |",
+            "", "Frame types are LINK_TYPE and refusal reasons LINK_NAK (Enumerations above)."]
     out += ["", "## Memory formats"]
     for fmt in c["formats"]:
         out += ["", f"### {fmt['name']} ({fmt['size']} bytes)", "", fmt["desc"], "",

@@ -93,8 +93,8 @@ static int pick_transport(const struct ipudrv_open_params *p, struct ipudrv_node
         }
     }
     if (!ipudrv_transport_find(name))
-        return ipudrv_fail(NULL, -ENOTSUP, "%s: unknown transport '%s'; this libipudrv has \"model\", \"rtl\" and "
-                           "\"vfio\"", node->label, name);
+        return ipudrv_fail(NULL, -ENOTSUP, "%s: unknown transport '%s'; this libipudrv has \"model\", \"rtl\", "
+                           "\"socket\" and \"vfio\"", node->label, name);
     snprintf(node->transport, sizeof node->transport, "%s", name);
     return 0;
 }

@@ -48,5 +48,6 @@ const struct ipudrv_transport_ops *ipudrv_transport_find(const char *name);
 extern const struct ipudrv_transport_ops ipudrv_transport_model;
 extern const struct ipudrv_transport_ops ipudrv_transport_vfio;
 extern const struct ipudrv_transport_ops ipudrv_transport_rtl;
+extern const struct ipudrv_transport_ops ipudrv_transport_socket;
 
 #endif

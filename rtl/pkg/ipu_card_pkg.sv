@@ -8,6 +8,9 @@ package ipu_card_pkg;
   localparam logic [15:0] PciDeviceId = 16'h11e9;
   localparam logic [31:0] TileSramBase = 32'h00100000;
   localparam logic [31:0] ResetKey = 32'h52535421;
+  localparam logic [7:0] LinkSof = 8'ha5;
+  localparam int unsigned LinkBaud = 115200;
+  localparam int unsigned LinkMaxPayload = 255;
 
   // STATUS.STATE: what the card as a whole is doing.
   typedef enum logic [7:0] {
@@ -88,6 +91,30 @@ package ipu_card_pkg;
     IrqVectorError = 8'd2,
     IrqVectorConsole = 8'd3
   } irq_vector_e;
+
+  // Link frame TYPE: requests from the host (below 0x80) and the card's messages (0x80 and up); the payload of each.
+  typedef enum logic [7:0] {
+    LinkTypeRegRead = 8'd1,
+    LinkTypeRegWrite = 8'd2,
+    LinkTypeMemRead = 8'd3,
+    LinkTypeMemWrite = 8'd4,
+    LinkTypeBlockRead = 8'd5,
+    LinkTypeBlockWrite = 8'd6,
+    LinkTypeDmaData = 8'd7,
+    LinkTypeRegData = 8'd129,
+    LinkTypeAck = 8'd130,
+    LinkTypeMemData = 8'd131,
+    LinkTypeDmaReq = 8'd132,
+    LinkTypeNak = 8'd143,
+    LinkTypeIrq = 8'd144
+  } link_type_e;
+
+  // Why the card refused a link request (NAK payload).
+  typedef enum logic [7:0] {
+    LinkNakCheck = 8'd1,
+    LinkNakType = 8'd2,
+    LinkNakLength = 8'd3
+  } link_nak_e;
 
   // BAR0 register offsets
   localparam logic [15:0] RegId = 16'h0000;

@@ -91,6 +91,26 @@
 #define IPU_IRQ_VECTOR_ERROR 2u
 #define IPU_IRQ_VECTOR_CONSOLE 3u
 
+/* LINK_TYPE: Link frame TYPE: requests from the host (below 0x80) and the card's messages (0x80 and up); the payload of each. */
+#define IPU_LINK_TYPE_REG_READ 1u
+#define IPU_LINK_TYPE_REG_WRITE 2u
+#define IPU_LINK_TYPE_MEM_READ 3u
+#define IPU_LINK_TYPE_MEM_WRITE 4u
+#define IPU_LINK_TYPE_BLOCK_READ 5u
+#define IPU_LINK_TYPE_BLOCK_WRITE 6u
+#define IPU_LINK_TYPE_DMA_DATA 7u
+#define IPU_LINK_TYPE_REG_DATA 129u
+#define IPU_LINK_TYPE_ACK 130u
+#define IPU_LINK_TYPE_MEM_DATA 131u
+#define IPU_LINK_TYPE_DMA_REQ 132u
+#define IPU_LINK_TYPE_NAK 143u
+#define IPU_LINK_TYPE_IRQ 144u
+
+/* LINK_NAK: Why the card refused a link request (NAK payload). */
+#define IPU_LINK_NAK_CHECK 1u
+#define IPU_LINK_NAK_TYPE 2u
+#define IPU_LINK_NAK_LENGTH 3u
+
 /* BAR0 registers (32-bit) */
 #define IPU_REG_ID 0x000u
 #define IPU_REG_ID_RESET_VALUE 0x49505531u
@@ -302,6 +322,11 @@
 #define IPU_CP_IMM_SHIFT 16u
 #define IPU_CP_IMM_MASK 0xffff0000u
 #define IPU_CP_WHILE_FALSE_FLAG 0x100u
+/* Host link framing (LINK_TYPE, LINK_NAK above) */
+#define IPU_LINK_SOF 0xa5u
+#define IPU_LINK_BAUD 0x1c200u
+#define IPU_LINK_MAX_PAYLOAD 0xffu
+
 #define IPU_CP_STREAM_DONE_FLAG 0x800000u
 #define IPU_CP_OP_END 0u /* fixed length 1 */
 #define IPU_CP_OP_SYNC 1u /* fixed length 2 */

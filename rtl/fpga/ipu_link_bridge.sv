@@ -1,0 +1,180 @@
+// Host link bridge: the link protocol of contract/card.toml ([link], LINK_TYPE,
+// LINK_NAK; docs/hardware.md) from the host's UART byte stream onto the card's
+// BAR0 register bus and BAR2 tile-memory window, responses and IRQ messages back.
+// Frame (both ways): SOF | TYPE | LEN | PAYLOAD[LEN] | CHECK, CHECK making the
+// byte sum from TYPE to CHECK zero. This bridge implements REG_READ, REG_WRITE,
+// MEM_READ and MEM_WRITE (payloads up to 8 bytes); other types get NAK TYPE, a
+// wrong LEN NAK LENGTH, a bad CHECK NAK CHECK. IRQ is sent when a line rises.
+module ipu_link_bridge #(
+  parameter int unsigned Aw = 14  // word address width of the BAR2 window
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+
+  // Bytes from and to the UART.
+  input  logic          rx_valid_i,
+  input  logic [7:0]    rx_data_i,
+  output logic          tx_valid_o,
+  output logic [7:0]    tx_data_o,
+  input  logic          tx_ready_i,
+
+  // BAR0: rdata in the request cycle.
+  output logic          reg_req_o,
+  output logic          reg_we_o,
+  output logic [15:0]   reg_addr_o,
+  output logic [31:0]   reg_wdata_o,
+  input  logic [31:0]   reg_rdata_i,
+
+  // BAR2: hold req until gnt, rdata with rvalid.
+  output logic          mem_req_o,
+  output logic          mem_we_o,
+  output logic [Aw-1:0] mem_addr_o,
+  output logic [31:0]   mem_wdata_o,
+  input  logic          mem_gnt_i,
+  input  logic          mem_rvalid_i,
+  input  logic [31:0]   mem_rdata_i,
+
+  input  logic [3:0]    irq_i
+);
+
+  // The contract's codes as plain bytes (the frame's TYPE byte may hold any value).
+  localparam logic [7:0] Sof = ipu_card_pkg::LinkSof;
+  localparam logic [7:0] TRegRead  = 8'(ipu_card_pkg::LinkTypeRegRead);
+  localparam logic [7:0] TRegWrite = 8'(ipu_card_pkg::LinkTypeRegWrite);
+  localparam logic [7:0] TMemRead  = 8'(ipu_card_pkg::LinkTypeMemRead);
+  localparam logic [7:0] TMemWrite = 8'(ipu_card_pkg::LinkTypeMemWrite);
+  localparam logic [7:0] TRegData  = 8'(ipu_card_pkg::LinkTypeRegData);
+  localparam logic [7:0] TMemData  = 8'(ipu_card_pkg::LinkTypeMemData);
+  localparam logic [7:0] TAck      = 8'(ipu_card_pkg::LinkTypeAck);
+  localparam logic [7:0] TNak      = 8'(ipu_card_pkg::LinkTypeNak);
+  localparam logic [7:0] TIrq      = 8'(ipu_card_pkg::LinkTypeIrq);
+  localparam logic [7:0] NakCheck  = 8'(ipu_card_pkg::LinkNakCheck);
+  localparam logic [7:0] NakType   = 8'(ipu_card_pkg::LinkNakType);
+  localparam logic [7:0] NakLength = 8'(ipu_card_pkg::LinkNakLength);
+
+  typedef enum logic [2:0] {RxSof, RxType, RxLen, RxPayload, RxCheck, Exec, MemWait, Send} state_e;
+  state_e      state_q;
+  logic [7:0]  type_q, len_q, got_q, sum_q;
+  logic [7:0]  pay_q [8];
+  // The response: up to 9 bytes (SOF, type, len, 4 data, check) shifted out in order.
+  logic [7:0]  out_q [8];
+  logic [3:0]  out_len_q, out_idx_q;
+  logic [3:0]  irq_seen_q;
+  logic        granted_q;   // the window took the MEM_READ; its data is on the way
+
+  logic [31:0] word, data;
+  assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
+  assign data = {pay_q[5], pay_q[4], pay_q[3], pay_q[2]};
+
+  assign reg_addr_o  = {pay_q[1], pay_q[0]};
+  assign reg_wdata_o = data;
+  assign reg_we_o    = type_q == TRegWrite;
+  assign reg_req_o   = state_q == Exec && (type_q == TRegRead || type_q == TRegWrite) &&
+                       len_q == (type_q == TRegRead ? 8'd2 : 8'd6);
+  assign mem_addr_o  = Aw'(word);
+  // The window wraps: word addresses past the tile's SRAM alias, as BAR2 offsets do.
+  logic unused_word;
+  assign unused_word = ^word[31:Aw];
+  assign mem_wdata_o = {pay_q[7], pay_q[6], pay_q[5], pay_q[4]};
+  assign mem_we_o    = type_q == TMemWrite;
+  assign mem_req_o   = state_q == MemWait && !granted_q;
+
+  assign tx_valid_o = state_q == Send;
+  assign tx_data_o  = out_idx_q == 4'd0 ? Sof : out_q[out_idx_q[2:0] - 3'd1];
+
+  // Loads the response: type, len and up to 4 data bytes; the check is added here.
+  task automatic respond(input logic [7:0] t, input logic [7:0] n, input logic [31:0] d);
+    logic [7:0] s;
+    s = t + n;
+    out_q[0] <= t;
+    out_q[1] <= n;
+    for (int unsigned i = 0; i < 4; i++) begin
+      out_q[2 + i] <= d[8*i +: 8];
+      if (i < 32'(n)) s = s + d[8*i +: 8];
+    end
+    out_q[2 + n[2:0]] <= 8'd0 - s;
+    out_len_q <= 4'd4 + n[3:0];  // SOF, type, len, data, check
+    out_idx_q <= '0;
+    state_q   <= Send;
+  endtask
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= RxSof;
+      type_q     <= '0;
+      len_q      <= '0;
+      got_q      <= '0;
+      sum_q      <= '0;
+      out_len_q  <= '0;
+      out_idx_q  <= '0;
+      irq_seen_q <= '0;
+      granted_q  <= 1'b0;
+      for (int unsigned i = 0; i < 8; i++) begin
+        pay_q[i] <= '0;
+        out_q[i] <= '0;
+      end
+    end else begin
+      unique case (state_q)
+        RxSof: begin
+          granted_q <= 1'b0;
+          if (rx_valid_i && rx_data_i == Sof) begin
+            state_q <= RxType;
+          end else if ((irq_i & ~irq_seen_q) != '0) begin
+            // A line rose since it was last reported: tell the host.
+            respond(TIrq, 8'd1, {28'd0, irq_i});
+            irq_seen_q <= irq_i;
+          end else begin
+            irq_seen_q <= irq_seen_q & irq_i;  // a line that fell may be reported again
+          end
+        end
+        RxType: if (rx_valid_i) begin
+          type_q  <= rx_data_i;
+          sum_q   <= rx_data_i;
+          state_q <= RxLen;
+        end
+        RxLen: if (rx_valid_i) begin
+          len_q   <= rx_data_i;
+          sum_q   <= sum_q + rx_data_i;
+          got_q   <= '0;
+          state_q <= rx_data_i == 8'd0 ? RxCheck : RxPayload;
+        end
+        RxPayload: if (rx_valid_i) begin
+          if (got_q < 8'd8) pay_q[got_q[2:0]] <= rx_data_i;
+          sum_q <= sum_q + rx_data_i;
+          got_q <= got_q + 1'b1;
+          if (got_q + 1'b1 == len_q) state_q <= RxCheck;
+        end
+        RxCheck: if (rx_valid_i) begin
+          if (sum_q + rx_data_i != 8'd0) respond(TNak, 8'd1, {24'd0, NakCheck});
+          else state_q <= Exec;
+        end
+        Exec: begin
+          unique case (type_q)
+            TRegRead:  if (len_q == 8'd2) respond(TRegData, 8'd4, reg_rdata_i);
+                       else respond(TNak, 8'd1, {24'd0, NakLength});
+            TRegWrite: if (len_q == 8'd6) respond(TAck, 8'd0, 32'd0);
+                       else respond(TNak, 8'd1, {24'd0, NakLength});
+            TMemRead:  if (len_q == 8'd4) state_q <= MemWait;
+                       else respond(TNak, 8'd1, {24'd0, NakLength});
+            TMemWrite: if (len_q == 8'd8) state_q <= MemWait;
+                       else respond(TNak, 8'd1, {24'd0, NakLength});
+            default:   respond(TNak, 8'd1, {24'd0, NakType});
+          endcase
+        end
+        MemWait: begin
+          // Writes finish at the grant; reads when their data comes back.
+          if (mem_gnt_i) granted_q <= 1'b1;
+          if (mem_we_o && mem_gnt_i) respond(TAck, 8'd0, 32'd0);
+          else if (!mem_we_o && mem_rvalid_i) respond(TMemData, 8'd4, mem_rdata_i);
+        end
+        default: begin  // Send
+          if (tx_ready_i) begin
+            out_idx_q <= out_idx_q + 1'b1;
+            if (out_idx_q + 1'b1 == out_len_q) state_q <= RxSof;
+          end
+        end
+      endcase
+    end
+  end
+
+endmodule : ipu_link_bridge

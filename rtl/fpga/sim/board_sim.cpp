@@ -1,0 +1,220 @@
+// ipu-board-sim: the Verilated FPGA board top (rtl/fpga/ipu_board_top.sv: the
+// card behind the host link bridge) as its own process, its UART wired to a Unix
+// socket. The host link bytes a client writes to the socket are shifted into the
+// top's uart_rx_i bit by bit; the bits the top sends on uart_tx_o come back as
+// bytes. The simulation is clocked all the time, so tiles run between requests.
+// One client at a time; the card keeps its state across connections, as a board
+// on its cable does.
+//
+// Usage: ipu-board-sim --socket PATH [--cycles N]
+//   --cycles N  stop after N clock cycles (tests); default: run until killed.
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+
+// Verilator's own headers are not held to the project's warning flags.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wshadow"
+#include "Vipu_board_sim.h"
+#include "verilated.h"
+#pragma GCC diagnostic pop
+
+namespace {
+
+// The Verilated top's UART bit period, in clocks (IPU_BOARD_SIM_CLKS_PER_BIT from
+// CMake: ClockHz / Baud of the Verilated parameters). Short so that the link is fast.
+constexpr unsigned kClksPerBit = IPU_BOARD_SIM_CLKS_PER_BIT;
+// How often (in clocks) the socket is polled while the link is idle.
+constexpr unsigned kPollEvery = 1024;
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+// Host -> board: one byte at a time as start, 8 data bits (LSB first), stop.
+class UartDriver {
+public:
+    void push(uint8_t b) { queue_.push_back(b); }
+    bool idle() const { return queue_.empty() && bit_ == 0; }
+    // The line level for this clock.
+    int level()
+    {
+        if (bit_ == 0) {
+            if (queue_.empty())
+                return 1;
+            frame_ = static_cast<uint16_t>((1u << 9) | (static_cast<unsigned>(queue_.front()) << 1));
+            queue_.pop_front();
+            bit_ = 10;
+            clk_ = 0;
+        }
+        const int v = (frame_ >> (10 - bit_)) & 1;
+        if (++clk_ == kClksPerBit) {
+            clk_ = 0;
+            --bit_;
+        }
+        return v;
+    }
+
+private:
+    std::deque<uint8_t> queue_;
+    uint16_t frame_ = 0;
+    unsigned bit_ = 0, clk_ = 0;
+};
+
+// Board -> host: samples each bit in its middle, from the start bit's falling edge.
+class UartMonitor {
+public:
+    // Returns true with *out when a byte ended this clock.
+    bool sample(int line, uint8_t *out)
+    {
+        if (!busy_) {
+            if (line == 0) {
+                busy_ = true;
+                count_ = kClksPerBit + kClksPerBit / 2 - 1;
+                bit_ = 0;
+                shift_ = 0;
+            }
+            return false;
+        }
+        if (count_-- != 0)
+            return false;
+        if (bit_ < 8) {
+            shift_ = static_cast<uint8_t>((shift_ >> 1) | (line ? 0x80 : 0));
+            ++bit_;
+            count_ = kClksPerBit - 1;
+            return false;
+        }
+        busy_ = false;  // the stop bit
+        *out = shift_;
+        return line == 1;
+    }
+    bool idle() const { return !busy_; }
+
+private:
+    bool busy_ = false;
+    unsigned count_ = 0, bit_ = 0;
+    uint8_t shift_ = 0;
+};
+
+int listen_on(const std::string &path)
+{
+    sockaddr_un addr{};
+    if (path.size() >= sizeof addr.sun_path) {
+        std::fprintf(stderr, "ipu-board-sim: socket path %s is too long (max %zu bytes)\n", path.c_str(),
+                     sizeof addr.sun_path - 1);
+        return -1;
+    }
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        std::perror("ipu-board-sim: socket");
+        return -1;
+    }
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    unlink(path.c_str());
+    if (bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 || listen(fd, 1) != 0) {
+        std::fprintf(stderr, "ipu-board-sim: cannot listen on %s: %s\n", path.c_str(), std::strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string path;
+    unsigned long long max_cycles = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--socket" && i + 1 < argc) {
+            path = argv[++i];
+        } else if (a == "--cycles" && i + 1 < argc) {
+            max_cycles = std::strtoull(argv[++i], nullptr, 0);
+        } else {
+            std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--cycles N]\n"
+                                 "  the FPGA board top (1 tile x 64 KiB, 6 workers: the icebreaker board)\n"
+                                 "  with its host link on the Unix socket PATH\n");
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        std::fprintf(stderr, "ipu-board-sim: --socket PATH is required\n");
+        return 2;
+    }
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    std::signal(SIGPIPE, SIG_IGN);
+    const int lfd = listen_on(path);
+    if (lfd < 0)
+        return 1;
+    std::printf("ipu-board-sim: listening on %s (%u clocks per UART bit)\n", path.c_str(), kClksPerBit);
+    std::fflush(stdout);
+
+    auto ctx = std::make_unique<VerilatedContext>();
+    ctx->randReset(0);
+    auto top = std::make_unique<Vipu_board_sim>(ctx.get(), "board");
+    top->btn_ni = 1;
+    top->uart_rx_i = 1;
+    top->clk_i = 0;
+    top->eval();
+
+    UartDriver to_board;
+    UartMonitor from_board;
+    int cfd = -1;
+    std::string out;
+    for (unsigned long long cycle = 0; !g_stop && (max_cycles == 0 || cycle < max_cycles); ++cycle) {
+        const bool link_idle = to_board.idle() && from_board.idle() && out.empty();
+        if (cycle % (link_idle ? kPollEvery : 64) == 0) {
+            pollfd p{cfd >= 0 ? cfd : lfd, POLLIN, 0};
+            // An idle link with nothing connected may as well sleep a little.
+            const int rc = poll(&p, 1, link_idle && cfd < 0 ? 1 : 0);
+            if (rc > 0 && cfd < 0) {
+                cfd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
+            } else if (rc > 0) {
+                uint8_t buf[256];
+                const ssize_t n = read(cfd, buf, sizeof buf);
+                if (n <= 0) {
+                    close(cfd);
+                    cfd = -1;
+                } else {
+                    for (ssize_t i = 0; i < n; ++i)
+                        to_board.push(buf[i]);
+                }
+            }
+        }
+        top->uart_rx_i = static_cast<uint8_t>(to_board.level());
+        top->clk_i = 1;
+        top->eval();
+        top->clk_i = 0;
+        top->eval();
+        uint8_t byte;
+        if (from_board.sample(top->uart_tx_o, &byte))
+            out.push_back(static_cast<char>(byte));
+        if (!out.empty() && cfd >= 0 && from_board.idle()) {
+            const ssize_t n = write(cfd, out.data(), out.size());
+            if (n > 0)
+                out.erase(0, static_cast<size_t>(n));
+        } else if (cfd < 0) {
+            out.clear();  // nobody to tell: a board's UART drops bytes with no host attached
+        }
+    }
+    if (cfd >= 0)
+        close(cfd);
+    close(lfd);
+    unlink(path.c_str());
+    top->final();
+    return 0;
+}

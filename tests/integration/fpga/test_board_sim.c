@@ -1,0 +1,215 @@
+/* ipu-board-sim over its Unix socket: the link protocol of contract/card.toml
+ * ([link], LINK_TYPE, LINK_NAK) against the Verilated board top (the card behind
+ * the UART host bridge of rtl/fpga). Registers read their reset values and take
+ * writes, tile memory round-trips through the BAR2 window, and bad frames (a
+ * wrong check byte, an unknown type, a wrong length) are refused with the
+ * reason while the link keeps working. */
+#include <errno.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ipu_card/hw.h"
+
+#define REPLY_TIMEOUT_MS 20000
+
+static pid_t g_sim = -1;
+static int g_fd = -1;
+static char g_dir[] = "/tmp/ipu-board-sim-XXXXXX";
+static char g_path[96]; /* fits sockaddr_un.sun_path (108) */
+
+/* Sends one frame: SOF, type, len, payload, check. */
+static void send_frame(uint8_t type, const uint8_t *payload, uint8_t len, int corrupt_check)
+{
+    uint8_t buf[4 + 255];
+    uint8_t sum = (uint8_t)(type + len);
+    buf[0] = IPU_LINK_SOF;
+    buf[1] = type;
+    buf[2] = len;
+    for (unsigned i = 0; i < len; i++) {
+        buf[3 + i] = payload[i];
+        sum = (uint8_t)(sum + payload[i]);
+    }
+    buf[3 + len] = (uint8_t)(0u - sum + (corrupt_check ? 1u : 0u));
+    assert_int_equal(write(g_fd, buf, 4u + len), 4 + len);
+}
+
+static int read_byte(uint8_t *b)
+{
+    struct pollfd p = {.fd = g_fd, .events = POLLIN};
+    if (poll(&p, 1, REPLY_TIMEOUT_MS) != 1)
+        return -ETIMEDOUT;
+    return read(g_fd, b, 1) == 1 ? 0 : -EIO;
+}
+
+/* Receives the next response frame (IRQ messages are skipped); checks its
+ * framing and check byte. Returns the type; *len and payload[] its payload. */
+static uint8_t recv_frame(uint8_t *payload, uint8_t *len)
+{
+    for (;;) {
+        uint8_t b = 0, type, n, check;
+        do {
+            assert_int_equal(read_byte(&b), 0);
+        } while (b != IPU_LINK_SOF);
+        assert_int_equal(read_byte(&type), 0);
+        assert_int_equal(read_byte(&n), 0);
+        uint8_t sum = (uint8_t)(type + n);
+        for (unsigned i = 0; i < n; i++) {
+            assert_int_equal(read_byte(&payload[i]), 0);
+            sum = (uint8_t)(sum + payload[i]);
+        }
+        assert_int_equal(read_byte(&check), 0);
+        assert_int_equal((uint8_t)(sum + check), 0);
+        *len = n;
+        if (type != IPU_LINK_TYPE_IRQ)
+            return type;
+    }
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t reg_read(uint16_t offset)
+{
+    uint8_t req[2] = {(uint8_t)offset, (uint8_t)(offset >> 8)}, resp[255], len;
+    send_frame(IPU_LINK_TYPE_REG_READ, req, sizeof req, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_REG_DATA);
+    assert_int_equal(len, 4);
+    return le32(resp);
+}
+
+static void reg_write(uint16_t offset, uint32_t value)
+{
+    uint8_t req[6] = {(uint8_t)offset, (uint8_t)(offset >> 8)}, resp[255], len;
+    put32(req + 2, value);
+    send_frame(IPU_LINK_TYPE_REG_WRITE, req, sizeof req, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_ACK);
+    assert_int_equal(len, 0);
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(g_dir))
+        return -1;
+    snprintf(g_path, sizeof g_path, "%s/link", g_dir);
+    g_sim = fork();
+    if (g_sim == 0) {
+        execl(IPU_BOARD_SIM, IPU_BOARD_SIM, "--socket", g_path, (char *)NULL);
+        _exit(127);
+    }
+    /* Wait for the simulation to listen, then connect. */
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", g_path);
+    for (int i = 0; i < 600; i++) {
+        g_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (connect(g_fd, (struct sockaddr *)&addr, sizeof addr) == 0)
+            return 0;
+        close(g_fd);
+        g_fd = -1;
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "ipu-board-sim did not listen on %s within 30 s\n", g_path);
+    return -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    if (g_fd >= 0)
+        close(g_fd);
+    if (g_sim > 0) {
+        kill(g_sim, SIGTERM);
+        waitpid(g_sim, NULL, 0);
+    }
+    unlink(g_path);
+    rmdir(g_dir);
+    return 0;
+}
+
+static void registers_read_reset_values_and_take_writes(void **state)
+{
+    (void)state;
+    assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
+    assert_int_equal(reg_read(IPU_REG_VERSION), IPU_REG_VERSION_RESET_VALUE);
+    assert_int_equal(reg_read(IPU_REG_IRQ_MASK), IPU_REG_IRQ_MASK_RESET_VALUE);
+    reg_write(IPU_REG_IRQ_MASK, 0x5);
+    assert_int_equal(reg_read(IPU_REG_IRQ_MASK), 0x5);
+    reg_write(IPU_REG_IRQ_MASK, 0);
+}
+
+static void tile_memory_round_trips_through_the_window(void **state)
+{
+    (void)state;
+    static const uint32_t words[] = {16, 17, 1000, 16383};
+    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
+        uint8_t req[8], resp[255], len;
+        put32(req, words[i]);
+        put32(req + 4, 0xc0de0000u + words[i]);
+        send_frame(IPU_LINK_TYPE_MEM_WRITE, req, 8, 0);
+        assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_ACK);
+    }
+    for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
+        uint8_t req[4], resp[255], len;
+        put32(req, words[i]);
+        send_frame(IPU_LINK_TYPE_MEM_READ, req, 4, 0);
+        assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+        assert_int_equal(len, 4);
+        assert_int_equal(le32(resp), 0xc0de0000u + words[i]);
+    }
+}
+
+static void bad_frames_are_refused_with_the_reason(void **state)
+{
+    (void)state;
+    uint8_t req[8] = {0}, resp[255], len;
+    send_frame(IPU_LINK_TYPE_REG_READ, req, 2, 1);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_NAK);
+    assert_int_equal(len, 1);
+    assert_int_equal(resp[0], IPU_LINK_NAK_CHECK);
+
+    send_frame(0x7e, req, 2, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_NAK);
+    assert_int_equal(resp[0], IPU_LINK_NAK_TYPE);
+
+    send_frame(IPU_LINK_TYPE_REG_READ, req, 3, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_NAK);
+    assert_int_equal(resp[0], IPU_LINK_NAK_LENGTH);
+
+    /* Garbage between frames is skipped; the link still works. */
+    const uint8_t noise[3] = {0x00, 0x13, 0x37};
+    assert_int_equal(write(g_fd, noise, sizeof noise), 3);
+    assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(registers_read_reset_values_and_take_writes),
+        cmocka_unit_test(tile_memory_round_trips_through_the_window),
+        cmocka_unit_test(bad_frames_are_refused_with_the_reason),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
