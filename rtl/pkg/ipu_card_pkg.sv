@@ -57,7 +57,8 @@ package ipu_card_pkg;
     ErrWorkerMisuse = 8'd15,
     ErrWatchdog = 8'd16,
     ErrFirmwareAbort = 8'd17,
-    ErrHostExchange = 8'd18
+    ErrHostExchange = 8'd18,
+    ErrXlatBadEntry = 8'd19
   } err_e;
 
   // Kinds of sync, written to the SYNC CSR and used by the SYNC control-program instruction.

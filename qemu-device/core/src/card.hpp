@@ -24,6 +24,9 @@ struct XlatEntry {
     uint32_t bus_hi = 0;
 };
 
+// Bytes an entry covers (PAGES_MINUS_1 + 1 pages).
+uint64_t xlat_entry_bytes(const XlatEntry &e);
+
 struct ErrorRecord {
     uint32_t cause, tile, context, pc, addr, info;
 };
@@ -72,6 +75,9 @@ private:
     void start();
     void halt();
     void log_guest_error(const std::string &what);
+    // Refuses (clears VALID, adds an ERR_XLAT_BAD_ENTRY record) a valid entry
+    // whose ranges wrap; see the contract's XLAT_ENTRY.
+    void check_xlat_entry(uint32_t index);
 
     // card_dma.cpp
     // Translates [dev, dev+len) to bus-address chunks; returns an ERR code.

@@ -226,6 +226,27 @@ void Card::write_tile_reg(uint32_t off, uint32_t v)
     log_guest_error("write to read-only tile register " + std::to_string(off));
 }
 
+// A valid entry must describe ranges the card can use: a device range that
+// crossed 4 GiB would let a 32-bit device address wrap, a bus range that
+// wrapped past 2^64 would reach low host memory. Checked whenever a word of a
+// valid entry is written, so that the order of the four writes does not matter.
+void Card::check_xlat_entry(uint32_t index)
+{
+    XlatEntry &e = xlat_[index];
+    if (!(e.ctrl & IPU_XLAT_CTRL_VALID_MASK))
+        return;
+    const uint64_t bytes = xlat_entry_bytes(e);
+    const uint64_t bus = (static_cast<uint64_t>(e.bus_hi) << 32) | e.bus_lo;
+    const bool dev_crosses_4g = e.dev_base + bytes > (uint64_t{1} << 32);
+    const bool bus_wraps = bus > UINT64_MAX - (bytes - 1);
+    if (!dev_crosses_4g && !bus_wraps)
+        return;
+    log_guest_error("translation entry " + std::to_string(index) + " refused: " +
+                    (dev_crosses_4g ? "its device range crosses 4 GiB" : "its bus range wraps past 2^64"));
+    e.ctrl &= ~IPU_XLAT_CTRL_VALID_MASK;
+    add_error(ErrorRecord{IPU_ERR_XLAT_BAD_ENTRY, kDmaEngineTile, 0, 0, e.dev_base, index});
+}
+
 void Card::write_reg(uint32_t off, uint32_t v)
 {
     if (off >= IPU_REG_XLAT_BASE && off < IPU_REG_XLAT_BASE + IPU_REG_XLAT_COUNT * IPU_REG_XLAT_STRIDE) {
@@ -236,6 +257,7 @@ void Card::write_reg(uint32_t off, uint32_t v)
         case IPU_XLAT_ENTRY_BUS_LO_OFFSET: e.bus_lo = v & ~0xfffu; break;
         default: e.bus_hi = v; break;
         }
+        check_xlat_entry((off - IPU_REG_XLAT_BASE) / IPU_REG_XLAT_STRIDE);
         return;
     }
     if (off >= IPU_REG_TILE_SEL && off < IPU_REG_TILEMEM_WINDOW_TILE) {
