@@ -138,6 +138,12 @@ void Card::step_dma(uint64_t max_bytes)
         const uint32_t at = dma_desc_addr_ + dma_.index * IPU_DMA_DESC_SIZE;
         uint32_t fault_addr = 0;
         if (!dma_.have_desc) {
+            if (faults_.dma_error) { // injected: the engine fails as the fault says
+                const uint32_t err = faults_.dma_error;
+                faults_.dma_error = 0;
+                dma_fail(err, at, dma_.index);
+                return;
+            }
             if (dma_.index >= kMaxDmaChain) {
                 // A chain without LAST is bounded, never followed forever.
                 dma_fail(IPU_ERR_DMA_BAD_DESCRIPTOR, dma_desc_addr_, kMaxDmaChain);

@@ -55,6 +55,8 @@ int Card::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
     *value = ~0ull;
+    if (faults_.removed)
+        return 0; // surprise removal: the bus answers all ones
     if (bar == IPU_BAR_REGS) {
         if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE) {
             log_guest_error("BAR0 read: offset " + std::to_string(offset) + " size " + std::to_string(size));
@@ -81,6 +83,8 @@ int Card::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value
 int Card::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
+    if (faults_.removed)
+        return 0; // surprise removal: writes go nowhere
     if (bar == IPU_BAR_REGS) {
         if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE) {
             log_guest_error("BAR0 write: offset " + std::to_string(offset) + " size " + std::to_string(size));
@@ -311,6 +315,7 @@ void Card::write_reg(uint32_t off, uint32_t v)
 void Card::reset()
 {
     memory_.clear();
+    delayed_irqs_.clear();
     for (Tile &t : tiles_) {
         Tile fresh;
         fresh.id = t.id;
