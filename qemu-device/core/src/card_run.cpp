@@ -39,19 +39,20 @@ int Card::advance(uint64_t budget)
     if (faults_.removed)
         return 0; // a card that left the bus does nothing
     tick_delayed_irqs();
-    const int held = delayed_irqs_.empty() ? 0 : 1; // still work: interrupts to deliver
+    // Interrupts still held back are work too (raised during this call or before).
+    auto held = [this] { return delayed_irqs_.empty() ? 0 : 1; };
     if (dma_busy() && faults_.stall_dma)
         return 1; // stalled: BUSY forever, until the fault is cleared
     if (dma_busy()) {
         // Tiles never run while a chain is in flight (START refuses either way round).
         const uint64_t cap = ~0ull / IPU_BACKEND_DMA_BYTES_PER_BUDGET;
         step_dma(std::min(budget, cap) * IPU_BACKEND_DMA_BYTES_PER_BUDGET);
-        return dma_busy() ? 1 : held;
+        return dma_busy() ? 1 : held();
     }
     if (state_ != IPU_CARD_STATE_RUNNING)
-        return held;
+        return held();
     run_round(budget);
-    return state_ == IPU_CARD_STATE_RUNNING ? 1 : held;
+    return state_ == IPU_CARD_STATE_RUNNING ? 1 : held();
 }
 
 void Card::run_round(uint64_t budget)
