@@ -47,12 +47,12 @@ struct Call {
 int rec_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
 {
     Recorder *r = rec(b);
+    std::lock_guard<std::recursive_mutex> g(r->lock); // the read and its record, with no call between
     int rc;
     {
         Call c(r);
         rc = r->inner->ops->bar_read(r->inner, bar, offset, size, value);
     }
-    std::lock_guard<std::recursive_mutex> g(r->lock);
     Writer w;
     w.put<uint8_t>(tr::kBarRead);
     w.put<uint8_t>(static_cast<uint8_t>(bar));
