@@ -95,6 +95,9 @@ GC_RUN="timeout 20 $GC_RUN_REAL"
 expect fifo 65 "$special/prog.elf" && has fifo "$err" "prog.elf: is a FIFO, not a tile program"
 expect directory 65 "$special" && has directory "$err" "is a directory, not a tile program"
 expect directory-json 65 -j "$special" && has directory-json "$out" '"class":"application_runtime_error"'
+# A card whose board file is /dev/zero: refused at attach, never read forever.
+GC_RUN="env IPU_EMU_DEVICES=model:/dev/zero timeout 20 $GC_RUN_REAL"
+expect board-dev-zero 69 "$DIR/hello.elf" && has board-dev-zero "$err" "/dev/zero: not a regular file"
 GC_RUN=$GC_RUN_REAL
 rm -rf "$special"
 
