@@ -293,6 +293,34 @@ static void test_inject_delay_irq(void **state)
     assert_int_equal(msg, 0x4900 + IPU_IRQ_VECTOR_DONE);
 }
 
+/* The inject-* properties are settable on a running VM through QMP's qom-set
+ * (and readable with qom-get); an out-of-range value is refused by name. */
+static void test_inject_qom_set(void **state)
+{
+    (void)state;
+    char cmd[4096], out[8192] = "";
+    snprintf(cmd, sizeof cmd,
+             "printf '%%s\\n' '{\"execute\": \"qmp_capabilities\"}' "
+             "'{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/ipu0\", "
+             "\"property\": \"inject-removed\", \"value\": true}}' "
+             "'{\"execute\": \"qom-get\", \"arguments\": {\"path\": \"/machine/peripheral/ipu0\", "
+             "\"property\": \"inject-removed\"}}' "
+             "'{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/ipu0\", "
+             "\"property\": \"inject-drop-irq\", \"value\": 4096}}' "
+             "'{\"execute\": \"quit\"}' | "
+             "timeout 30 %s -machine q35 -accel qtest -display none -nodefaults -S -monitor none -qmp stdio "
+             "-L /usr/share/qemu -L /usr/share/seabios -device ipu-card,id=ipu0,board-path=%s/boards 2>&1",
+             card_qemu_path(variant), IPU_SOURCE_DIR);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    pclose(p);
+    printf("%s", out);
+    assert_non_null(strstr(out, "{\"return\": true}"));                        /* qom-get after qom-set */
+    assert_non_null(strstr(out, "inject-drop-irq is out of range"));           /* 4096: no such vector */
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(int argc, char **argv)
@@ -314,6 +342,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_inject_stall_dma, setup_stall, teardown),
         cmocka_unit_test_setup_teardown(test_inject_drop_irq, setup_drop_done, teardown),
         cmocka_unit_test_setup_teardown(test_inject_delay_irq, setup_delay_done, teardown),
+        cmocka_unit_test(test_inject_qom_set),
     };
     int fails = 0;
     const bool all = strcmp(group, "all") == 0;
