@@ -57,7 +57,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
 
 /* Property ranges, checked at realize. A step of `budget` instructions per tile
  * is made with the BQL held, so it bounds how long a vCPU can wait for the card:
- * 65536 on ipu2 (1472 tiles) is already about a second; 4294967295 froze QEMU. */
+ * 65536 on ipu2's 1472 tiles is already about 10^8 instructions per step;
+ * 4294967295 froze QEMU. */
 #define IPU_CARD_BUDGET_MAX 65536u
 #define IPU_CARD_THREADS_MAX 256u
 
