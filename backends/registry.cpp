@@ -4,11 +4,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "ipu_backends/lockstep.h"
+#include "ipu_backends/record.h"
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
+#include "ipu_model/inject.h"
 #include "ipu_model/model.h"
 #if IPU_BACKENDS_HAVE_RTL
 #include "ipu_rtl/rtl.h"
@@ -18,10 +21,32 @@ namespace {
 
 const char *name_of(const ipu_board *board) { return board ? board->name : "?"; }
 
-int create_model(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
-                 ipu_backend **out, char *err, size_t err_len)
+// Faults armed from $IPU_EMU_INJECT on every model card this process makes
+// (ipu_model/inject.h): the in-process counterpart of the QEMU properties.
+int inject_from_env(ipu_backend *card, char *err, size_t err_len)
 {
-    const int rc = ipu_model_create(board, host, options, out);
+    const char *spec = std::getenv("IPU_EMU_INJECT");
+    if (!spec || !*spec)
+        return 0;
+    ipu_model_faults faults{};
+    char why[256] = "";
+    int rc = ipu_model_faults_parse(spec, &faults, why, sizeof why);
+    if (rc == 0)
+        rc = ipu_model_inject(card, &faults);
+    if (rc)
+        std::snprintf(err, err_len, "IPU_EMU_INJECT='%s': %s", spec, why[0] ? why : std::strerror(-rc));
+    return rc;
+}
+
+int create_plain_model(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
+                       ipu_backend **out, char *err, size_t err_len)
+{
+    int rc = ipu_model_create(board, host, options, out);
+    if (rc == 0 && (rc = inject_from_env(*out, err, err_len))) {
+        (*out)->ops->destroy(*out);
+        *out = nullptr;
+        return rc;
+    }
     if (rc == -EINVAL)
         std::snprintf(err, err_len, "the card model refused board '%s': it needs 1 or more tiles, 1 to %u bytes "
                       "per tile and at most %u worker contexts; fix the board file", name_of(board),
@@ -30,6 +55,18 @@ int create_model(const ipu_board *board, const ipu_backend_host *host, const ipu
         std::snprintf(err, err_len, "the card model for board '%s': out of memory (%s)", name_of(board),
                       std::strerror(-rc));
     return rc;
+}
+
+const ipu_backend_factory plain_model_factory = {"model", "the functional card model", 1, create_plain_model};
+
+// The model, recorded to $IPU_EMU_RECORD when that is set (ipu_backends/record.h).
+int create_model(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
+                 ipu_backend **out, char *err, size_t err_len)
+{
+    const char *trace = std::getenv(IPU_RECORD_ENV);
+    if (trace && *trace)
+        return ipu_record_create(&plain_model_factory, board, host, options, trace, out, err, err_len);
+    return create_plain_model(board, host, options, out, err, err_len);
 }
 
 #if IPU_BACKENDS_HAVE_RTL
@@ -68,7 +105,7 @@ int create_lockstep(const ipu_board *board, const ipu_backend_host *host, const 
         return rc;
     const ipu_backend_host quiet{host->opaque, host->dma_read, host->dma_write, nullptr};
     const ipu_backend_options one_thread{1, 0};
-    if ((rc = create_model(board, &quiet, &one_thread, &model, err, err_len))) {
+    if ((rc = create_plain_model(board, &quiet, &one_thread, &model, err, err_len))) {
         rtl->ops->destroy(rtl);
         return rc;
     }

@@ -33,6 +33,7 @@
 #include "qemu/thread.h"
 #include "sysemu/runstate.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
@@ -42,15 +43,24 @@
 #include "trace.h"
 
 #include "ipu_board.h"
+#include "ipu_backends/record.h"
 #include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
 #include "ipu_card/registry.h"
+#include "ipu_model/inject.h"
 
 #define TYPE_IPU_CARD "ipu-card"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
 
 /* MSI-X table at the start of BAR4, pending-bit array in its upper half. */
 #define IPU_CARD_MSIX_PBA_OFFSET (IPU_BAR_MSIX_SIZE / 2)
+
+/* Property ranges, checked at realize. A step of `budget` instructions per tile
+ * is made with the BQL held, so it bounds how long a vCPU can wait for the card:
+ * 65536 on ipu2's 1472 tiles is already about 10^8 instructions per step;
+ * 4294967295 froze QEMU. */
+#define IPU_CARD_BUDGET_MAX 65536u
+#define IPU_CARD_THREADS_MAX 256u
 
 struct IpuCardState {
     PCIDevice pdev;
@@ -65,12 +75,15 @@ struct IpuCardState {
     uint32_t budget;
     uint32_t host_threads;
     bool msix_wanted;
+    char *record_path;               /* record=FILE: the session's trace */
+    struct ipu_model_faults faults;  /* inject-*: armed on the model card */
 
     struct ipu_board board;
     struct ipu_backend *card;
     bool msix_ok;
     bool in_dma;           /* a DMA of ours is on the bus: catches re-entry */
-    bool dma_loop_logged;  /* ...and that DMA was already logged as looping */
+    bool in_msi;           /* an MSI-X message of ours is on the bus: likewise */
+    bool dma_loop_logged;  /* ...and that access was already logged as looping */
 
     /* The backend's snapshot while vmstate saves or loads it. */
     uint32_t snap_size;
@@ -142,7 +155,13 @@ static void ipu_card_irq(void *opaque, unsigned vector)
     bool msix = msix_enabled(&s->pdev);
     trace_ipu_card_irq(vector, msix);
     if (msix) {
+        /* The message is a memory write to an address the guest chose: one that
+         * lands in our own BARs must not re-enter the card (see ipu_card_read). */
+        bool was = s->in_msi;
+        s->in_msi = true;
+        s->dma_loop_logged = false;
         msix_notify(&s->pdev, vector);
+        s->in_msi = was;
     } else {
         ipu_card_update_intx(s);
     }
@@ -159,13 +178,14 @@ static uint64_t ipu_card_regs_fixup(IpuCardState *s, hwaddr addr, uint64_t val)
     return val;
 }
 
-/* The card's own DMA reached one of its BARs: refuse it, so that the DMA
- * fails like any other bus error instead of re-entering the model. */
+/* The card's own DMA or MSI-X message reached one of its BARs: refuse it, so
+ * that it fails like any other bus error instead of re-entering the model
+ * (which would reset the card or move its window from inside its own work). */
 static MemTxResult ipu_card_dma_loop(IpuCardState *s, unsigned bar, hwaddr addr, const char *what)
 {
     if (!s->dma_loop_logged) { /* once per DMA, not once per 8 bytes */
-        qemu_log_mask(LOG_GUEST_ERROR, "%s: DMA %s targets the card's own BAR%u at 0x%" HWADDR_PRIx "\n",
-                      TYPE_IPU_CARD, what, bar, addr);
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: %s %s targets the card's own BAR%u at 0x%" HWADDR_PRIx "\n",
+                      TYPE_IPU_CARD, s->in_msi ? "MSI-X message" : "DMA", what, bar, addr);
         s->dma_loop_logged = true;
     }
     return MEMTX_ERROR;
@@ -174,7 +194,7 @@ static MemTxResult ipu_card_dma_loop(IpuCardState *s, unsigned bar, hwaddr addr,
 static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t *data, unsigned size)
 {
     uint64_t val = ~0ull;
-    if (s->in_dma) {
+    if (s->in_dma || s->in_msi) {
         *data = val;
         return ipu_card_dma_loop(s, bar, addr, "read");
     }
@@ -196,7 +216,7 @@ static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uin
 static MemTxResult ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t val, unsigned size)
 {
     trace_ipu_card_mmio_write(bar, addr, size, val);
-    if (s->in_dma) {
+    if (s->in_dma || s->in_msi) {
         return ipu_card_dma_loop(s, bar, addr, "write");
     }
     if (s->card->ops->bar_write(s->card, bar, addr, size, val) != 0) {
@@ -298,6 +318,111 @@ static void ipu_card_vm_state_change(void *opaque, bool running, RunState state)
     }
 }
 
+/* Fault injection: the inject-* properties ---------------------------------------
+ *
+ * Class properties with their own setters, so that QMP's qom-set changes them
+ * on a running VM as well as -device sets them at start (static qdev
+ * properties are frozen at realize). Each arms the model's injection
+ * (ipu_model/inject.h); the RTL card has none and refuses them. */
+
+static int ipu_card_apply_faults(IpuCardState *s, Error **errp)
+{
+    static const struct ipu_model_faults none;
+    if (!s->card) {
+        return 0; /* before realize: realize applies them */
+    }
+    int rc = ipu_model_inject(ipu_record_inner(s->card), &s->faults);
+    if (rc == -ENOTSUP && memcmp(&s->faults, &none, sizeof(none)) == 0) {
+        return 0; /* nothing to arm on a card without injection */
+    }
+    if (rc != 0) {
+        error_setg(errp, "%s: cannot inject faults into the %s card (%s): injection needs backend=model",
+                   TYPE_IPU_CARD, ipu_record_inner(s->card)->ops->name, strerror(-rc));
+    }
+    return rc;
+}
+
+/* Re-reads what the card did with one-shot faults (a fired DMA error clears). */
+static void ipu_card_sync_faults(IpuCardState *s)
+{
+    if (s->card) {
+        ipu_model_injected(ipu_record_inner(s->card), &s->faults);
+    }
+}
+
+typedef struct IpuCardFaultProp {
+    const char *name;
+    size_t offset; /* of the uint32_t or int in struct ipu_model_faults */
+    bool is_bool;
+    const char *desc;
+} IpuCardFaultProp;
+
+static const IpuCardFaultProp ipu_card_fault_props[] = {
+    { "inject-dma-error", offsetof(struct ipu_model_faults, dma_error), false,
+      "ERR_* code (1-255): the next DMA chain fails with this cause; 0 none; clears when it fires" },
+    { "inject-drop-irq", offsetof(struct ipu_model_faults, drop_irq_mask), false,
+      "bit mask of MSI-X vectors whose next message is lost" },
+    { "inject-delay-irq", offsetof(struct ipu_model_faults, delay_irq_mask), false,
+      "bit mask of MSI-X vectors whose messages are held back for inject-irq-delay steps" },
+    { "inject-irq-delay", offsetof(struct ipu_model_faults, irq_delay), false,
+      "steps (advance calls) a delayed message waits" },
+    { "inject-removed", offsetof(struct ipu_model_faults, removed), true,
+      "surprise removal: BAR reads return all ones, writes are dropped, no DMA or interrupts" },
+    { "inject-stall-dma", offsetof(struct ipu_model_faults, stall_dma), true,
+      "a DMA chain in flight makes no progress (DMA_STATUS stays BUSY)" },
+};
+
+static void ipu_card_fault_get(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+{
+    IpuCardState *s = IPU_CARD(obj);
+    const IpuCardFaultProp *p = opaque;
+    ipu_card_sync_faults(s);
+    if (p->is_bool) {
+        bool b = *(int *)((char *)&s->faults + p->offset) != 0;
+        visit_type_bool(v, name, &b, errp);
+    } else {
+        uint32_t u = *(uint32_t *)((char *)&s->faults + p->offset);
+        visit_type_uint32(v, name, &u, errp);
+    }
+}
+
+static void ipu_card_fault_set(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+{
+    IpuCardState *s = IPU_CARD(obj);
+    const IpuCardFaultProp *p = opaque;
+    struct ipu_model_faults old;
+    ipu_card_sync_faults(s);
+    old = s->faults;
+    if (p->is_bool) {
+        bool b;
+        if (!visit_type_bool(v, name, &b, errp)) {
+            return;
+        }
+        *(int *)((char *)&s->faults + p->offset) = b;
+    } else {
+        uint32_t u;
+        if (!visit_type_uint32(v, name, &u, errp)) {
+            return;
+        }
+        *(uint32_t *)((char *)&s->faults + p->offset) = u;
+    }
+    if (s->faults.dma_error > 255 || s->faults.drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
+        s->faults.delay_irq_mask >> IPU_PCI_MSIX_VECTORS) {
+        error_setg(errp, "%s: %s is out of range (ERR codes 1-255; vector masks below 0x%x)", TYPE_IPU_CARD,
+                   name, 1u << IPU_PCI_MSIX_VECTORS);
+        s->faults = old;
+        return;
+    }
+    if (ipu_card_apply_faults(s, errp) != 0) {
+        s->faults = old;
+        return;
+    }
+    if (s->card) {
+        ipu_card_update_intx(s);
+        ipu_card_kick(s); /* a cleared stall or a released interrupt has work */
+    }
+}
+
 /* Realize, reset, class ------------------------------------------------------ */
 
 /* Creates the embodiment named by the `backend` property or, without one, by
@@ -321,7 +446,9 @@ static int ipu_card_backend_create(IpuCardState *s, Error **errp)
         return -EINVAL;
     }
     char err[512] = "";
-    int rc = factory->create(&s->board, &host, &options, &s->card, err, sizeof(err));
+    int rc = s->record_path && *s->record_path
+                 ? ipu_record_create(factory, &s->board, &host, &options, s->record_path, &s->card, err, sizeof(err))
+                 : factory->create(&s->board, &host, &options, &s->card, err, sizeof(err));
     if (rc != 0) {
         error_setg(errp, "%s: backend '%s': %s", TYPE_IPU_CARD, s->backend_name, err);
     }
@@ -354,11 +481,22 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
     if (!s->board_name) {
         s->board_name = g_strdup("tiny");
     }
-    if (s->budget == 0) {
-        error_setg(errp, "%s: budget must be at least 1", TYPE_IPU_CARD);
+    if (s->budget == 0 || s->budget > IPU_CARD_BUDGET_MAX) {
+        error_setg(errp, "%s: budget=%" PRIu32 " is out of range: give 1 to %u instructions per tile per step "
+                   "(the default 4096 keeps MMIO waits short)", TYPE_IPU_CARD, s->budget, IPU_CARD_BUDGET_MAX);
+        return;
+    }
+    if (s->host_threads > IPU_CARD_THREADS_MAX) {
+        error_setg(errp, "%s: threads=%" PRIu32 " is out of range: give 0 (one per host core) to %u",
+                   TYPE_IPU_CARD, s->host_threads, IPU_CARD_THREADS_MAX);
         return;
     }
     if (ipu_card_load_board(s, errp) != 0 || ipu_card_backend_create(s, errp) != 0) {
+        return;
+    }
+    if (ipu_card_apply_faults(s, errp) != 0) {
+        s->card->ops->destroy(s->card);
+        s->card = NULL;
         return;
     }
 
@@ -513,6 +651,7 @@ static Property ipu_card_properties[] = {
     DEFINE_PROP_UINT32("budget", IpuCardState, budget, 4096),
     DEFINE_PROP_UINT32("threads", IpuCardState, host_threads, 1),
     DEFINE_PROP_BOOL("msix", IpuCardState, msix_wanted, true),
+    DEFINE_PROP_STRING("record", IpuCardState, record_path),
     DEFINE_PROP_END_OF_LIST(),
 };
 
@@ -534,6 +673,13 @@ static void ipu_card_class_init(ObjectClass *klass, void *data)
     dc->reset = ipu_card_reset;
     dc->vmsd = &vmstate_ipu_card;
     device_class_set_props(dc, ipu_card_properties);
+    for (size_t i = 0; i < ARRAY_SIZE(ipu_card_fault_props); i++) {
+        const IpuCardFaultProp *p = &ipu_card_fault_props[i];
+        ObjectProperty *op = object_class_property_add(klass, p->name, p->is_bool ? "bool" : "uint32",
+                                                       ipu_card_fault_get, ipu_card_fault_set, NULL, (void *)p);
+        (void)op;
+        object_class_property_set_description(klass, p->name, p->desc);
+    }
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

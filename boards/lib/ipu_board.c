@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #ifndef IPU_BOARD_SOURCE_DIR
 #define IPU_BOARD_SOURCE_DIR ""
 #endif
@@ -171,18 +175,61 @@ static int check_board(const struct ipu_board *b, const char *path, char *err, s
     return 0;
 }
 
+/* Opens a board file for reading, refusing anything but a regular file of at
+ * most IPU_BOARD_FILE_MAX_BYTES: /dev/zero would be read forever, a FIFO
+ * blocks the open until a writer comes, a directory reads as nothing. The open
+ * itself does not block (O_NONBLOCK), so a FIFO is refused, not waited on. */
+static FILE *open_board_file(const char *path, int *rc, char *err, size_t err_len)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *rc = fail(err, err_len, -ENOENT, "%s: cannot open board file: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        memset(&st, 0, sizeof st);
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        *rc = fail(err, err_len, -EINVAL, "%s: not a regular file (a %s); a board file is a small .toml text "
+                   "file, see boards/README.md", path, S_ISDIR(st.st_mode) ? "directory" :
+                   S_ISFIFO(st.st_mode) ? "FIFO" : S_ISCHR(st.st_mode) ? "character device" : "special file");
+        return NULL;
+    }
+    if (st.st_size > IPU_BOARD_FILE_MAX_BYTES) {
+        close(fd);
+        *rc = fail(err, err_len, -EFBIG, "%s: %lld bytes is too large for a board file (at most %d); is it the "
+                   "right file?", path, (long long)st.st_size, IPU_BOARD_FILE_MAX_BYTES);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        *rc = fail(err, err_len, -errno, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "r");
+    int open_rc = 0;
+    FILE *f = open_board_file(path, &open_rc, err, err_len);
     if (!f)
-        return fail(err, err_len, -ENOENT, "%s: cannot open board file: %s", path, strerror(errno));
+        return open_rc;
     struct ipu_board b;
     memset(&b, 0, sizeof b);
     unsigned char seen[NUM_KEYS] = {0};
     char buf[512];
     int line = 0, rc = 0;
+    long read_bytes = 0;
     while (rc == 0 && fgets(buf, sizeof buf, f)) {
         line++;
+        read_bytes += (long)strlen(buf);
+        if (read_bytes > IPU_BOARD_FILE_MAX_BYTES) { /* a file that grows while read */
+            rc = fail(err, err_len, -EFBIG, "%s: longer than %d bytes; not a board file", path,
+                      IPU_BOARD_FILE_MAX_BYTES);
+            break;
+        }
         strip_comment(buf);
         char *s = trim(buf);
         if (!*s)
@@ -233,10 +280,8 @@ static int try_dir(const char *dir, size_t dir_len, const char *name, struct ipu
     if (dir_len == 0 || dir_len + strlen(name) + 7 >= sizeof path)
         return -ENOENT;
     snprintf(path, sizeof path, "%.*s/%s.toml", (int)dir_len, dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (access(path, F_OK) != 0) /* not opened here: a FIFO would block */
         return -ENOENT;
-    fclose(f);
     return ipu_board_load_file(path, board, err, err_len);
 }
 

@@ -17,6 +17,9 @@ extern "C" {
 
 #define IPU_BOARD_NAME_MAX 32
 #define IPU_BOARD_TEXT_MAX 128
+/* The largest board file the reader accepts: board files are a few hundred
+ * bytes; anything bigger is the wrong file (or /dev/zero). */
+#define IPU_BOARD_FILE_MAX_BYTES 65536
 
 /* One board. Field meanings are in the key table of ipu_board.c and in
  * boards/README.md; the names follow the seed's Target API where one exists. */
@@ -52,7 +55,9 @@ int ipu_board_has_fpu(const struct ipu_board *board);
 
 /* Parses the board file at `path` into *board.
  * Returns 0, or -ENOENT (file missing), -EINVAL (malformed, unknown, missing or
- * out-of-range key). On error, `err` (if not NULL) receives a one-line message
+ * out-of-range key; not a regular file: a directory, FIFO or device such as
+ * /dev/zero, refused without reading or blocking), -EFBIG (more than
+ * IPU_BOARD_FILE_MAX_BYTES). On error, `err` (if not NULL) receives a one-line message
  * naming the file, line, key and the expected value. */
 int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, size_t err_len);
 

@@ -110,8 +110,8 @@ const char *ipudrv_err_name(uint32_t cause)
         "NONE", "ILLEGAL_INSTRUCTION", "FETCH_FAULT", "LOAD_MISALIGNED", "LOAD_FAULT", "STORE_MISALIGNED",
         "STORE_FAULT", "ECALL", "EBREAK", "BAD_EXCHANGE", "XLAT_MISS", "XLAT_PERMISSION", "DMA_BAD_DESCRIPTOR",
         "VERTEX_FAILED", "BAD_CONTROL_PROGRAM", "WORKER_MISUSE", "WATCHDOG", "FIRMWARE_ABORT", "HOST_EXCHANGE",
-        "STACK_OVERFLOW", "LOCKSTEP_DIVERGENCE"};
-    _Static_assert(sizeof names / sizeof names[0] == IPU_ERR_LOCKSTEP_DIVERGENCE + 1, "a name for every IPU_ERR_*");
+        "STACK_OVERFLOW", "LOCKSTEP_DIVERGENCE", "XLAT_BAD_ENTRY"};
+    _Static_assert(sizeof names / sizeof names[0] == IPU_ERR_XLAT_BAD_ENTRY + 1, "a name for every IPU_ERR_*");
     return NAME(names, cause);
 }
 

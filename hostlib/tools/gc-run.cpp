@@ -5,6 +5,7 @@
 #include <cstring>
 #include <exception>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <string>
 #include <vector>
 
@@ -215,6 +216,20 @@ void printError(const std::string &msg, bool verbose) {
     std::fprintf(stderr, "gc-run: error: %s (gc-run -v shows the whole report)\n", msg.substr(0, nl).c_str());
 }
 
+// The tile program must be a regular file: a FIFO would block the loader's open forever and a directory reads
+// as a file of 2^63-1 bytes. Returns an error message, or "" when the file is fine.
+std::string programFileProblem(const std::string &path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode))
+    return ""; // a missing file is reported by the loader
+  const char *kind = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a regular file";
+  return path + ": is " + kind + ", not a tile program; give the path of a RISC-V ELF file (e.g. built with gc-elf)";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -229,7 +244,11 @@ int main(int argc, char **argv) {
   };
   Outcome r;
   int stage = 0; // 0 attach, 1 load, 2 run: decides the exit status of an application error
-  try {
+  if (std::string problem = programFileProblem(o.elf); !problem.empty()) {
+    r.status = kExitBadProgram;
+    r.errorClass = "application_runtime_error";
+    r.errorMessage = problem;
+  } else try {
     Device device(o.device);
     r.location = device.describe();
     stage = 1;

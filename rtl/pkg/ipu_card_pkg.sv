@@ -62,7 +62,8 @@ package ipu_card_pkg;
     ErrFirmwareAbort = 8'd17,
     ErrHostExchange = 8'd18,
     ErrStackOverflow = 8'd19,
-    ErrLockstepDivergence = 8'd20
+    ErrLockstepDivergence = 8'd20,
+    ErrXlatBadEntry = 8'd21
   } err_e;
 
   // Kinds of sync, written to the SYNC CSR and used by the SYNC control-program instruction.

@@ -14,7 +14,13 @@ manifest=$build/share/ipu-emu/tutorials/tutorials.txt
 start=$(date +%s%N)
 qemu_prefix="timeout ${IPU_QEMU_TEST_TIMEOUT:-900}"
 rm -f "$serial"
-run_guest ipu.test=1 -serial "file:$serial" -monitor none </dev/null ||
+# A second card whose whole session QEMU records (record=): the guest runs the first program on it alone, and the
+# trace is replayed in-process below (docs/trace-format.md).
+trace=$build/qemu-guest/recorded-card.trace
+rm -f "$trace"
+run_guest ipu.test=1 -serial "file:$serial" -monitor none \
+  -device pcie-root-port,id=rp1,chassis=2,slot=2 \
+  -device "ipu-card,bus=rp1,board=${IPU_QEMU_BOARD:-tiny},board-path=$root/boards,record=$trace" </dev/null ||
   { log "FAIL: the guest did not finish (timeout or QEMU error); serial log $serial"; tail -n 30 "$serial" >&2; exit 1; }
 wall=$(awk -v ns=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.1f", ns / 1e9 }')
 tr -d '\r' < "$serial" > "$serial.txt"
@@ -41,6 +47,22 @@ while read -r name _; do
   times+=("$name: card in the guest (vfio) ${end##*time=} s, in-process model on the host $(cat "$build/qemu-guest/$name.model.time") s")
 done < <(grep -v '^#' "$manifest")
 [ $n -gt 0 ] || { log "FAIL: the manifest $manifest lists no program"; fail=1; }
+# Record and replay: the recorded card's session, replayed on the model without QEMU, must match read for read; and
+# the same trace with one register value changed must be reported with both values.
+if ! grep -q "^=== END recorded .* rc=0" "$serial.txt"; then
+  log "FAIL: no program ran on the recorded card in the guest"; fail=1
+elif "$build/bin/ipu-replay" "$trace" >&2; then
+  log "record/replay: the guest's session on the recorded card ($(du -h "$trace" | cut -f1)) replays in-process"
+  python3 "$root/tests/integration/qemu/trace_edit.py" "$trace" "$trace.edited" 0x0 >&2
+  if "$build/bin/ipu-replay" "$trace.edited" 2> "$trace.edited.txt" ||
+     ! grep -q "recorded 0x.*, replayed 0x" "$trace.edited.txt"; then
+    log "FAIL: ipu-replay did not report the edited register value"; cat "$trace.edited.txt" >&2; fail=1
+  else
+    log "record/replay: the edited trace is reported: $(cat "$trace.edited.txt")"
+  fi
+else
+  log "FAIL: the guest's recorded session does not replay in-process (trace $trace)"; fail=1
+fi
 grep -q '^ipu-guest-test: exit 0' "$serial.txt" || { log "FAIL: the guest test failed (serial log $serial)"; fail=1; }
 
 # The benchmark figures (issue 8): boot, MMIO round trip and DMA bandwidth from inside the guest, and the programs'

@@ -69,6 +69,7 @@
 #define IPU_ERR_HOST_EXCHANGE 18u
 #define IPU_ERR_STACK_OVERFLOW 19u
 #define IPU_ERR_LOCKSTEP_DIVERGENCE 20u
+#define IPU_ERR_XLAT_BAD_ENTRY 21u
 
 /* SYNC_KIND: Kinds of sync, written to the SYNC CSR and used by the SYNC control-program instruction. */
 #define IPU_SYNC_KIND_INTERNAL 1u
@@ -349,7 +350,7 @@
 #define IPU_HW_STATIC_ASSERT(e, n) _Static_assert(e, #n)
 #endif
 
-/* One translation-table entry. A device address DA hits the entry when VALID and DEV_BASE <= DA < DEV_BASE + (PAGES_MINUS_1 + 1) * 4096; it becomes bus address BUS + (DA - DEV_BASE), which the IOMMU (if any) translates further. 15 bits of page count give the 128 MiB limit per entry (and so per stream). */
+/* One translation-table entry. A device address DA hits the entry when VALID and DEV_BASE <= DA < DEV_BASE + (PAGES_MINUS_1 + 1) * 4096; it becomes bus address BUS + (DA - DEV_BASE), which the IOMMU (if any) translates further. An entry whose device range would cross 4 GiB, or whose bus range would wrap past 2^64, is refused when it is made valid (or a field of a valid entry is written): VALID reads back clear and an ERR_XLAT_BAD_ENTRY record is added. 15 bits of page count give the 128 MiB limit per entry (and so per stream). */
 struct ipu_xlat_entry {
     uint32_t dev_base; /* Device address of the first byte; 4 KiB aligned. */
     uint32_t ctrl; /* Control word (XLAT_CTRL fields). */

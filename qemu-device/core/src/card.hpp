@@ -13,6 +13,7 @@
 #include "iss.hpp"
 #include "ipu_board.h"
 #include "ipu_card/backend.h"
+#include "ipu_model/inject.h"
 #include "thread_pool.hpp"
 
 namespace ipu::model {
@@ -23,6 +24,9 @@ struct XlatEntry {
     uint32_t bus_lo = 0;
     uint32_t bus_hi = 0;
 };
+
+// Bytes an entry covers (PAGES_MINUS_1 + 1 pages).
+uint64_t xlat_entry_bytes(const XlatEntry &e);
 
 struct ErrorRecord {
     uint32_t cause, tile, context, pc, addr, info;
@@ -60,6 +64,10 @@ public:
     const Tile &tile(uint32_t index) const { return tiles_[index]; }
     size_t resident_bytes() const { return memory_.resident_bytes(); }
 
+    // card_inject.cpp: fault injection (ipu_model/inject.h).
+    void set_faults(const ipu_model_faults &f);
+    ipu_model_faults faults();
+
 private:
     std::vector<uint8_t> snapshot();
 
@@ -72,6 +80,9 @@ private:
     void start();
     void halt();
     void log_guest_error(const std::string &what);
+    // Refuses (clears VALID, adds an ERR_XLAT_BAD_ENTRY record) a valid entry
+    // whose ranges wrap; see the contract's XLAT_ENTRY.
+    void check_xlat_entry(uint32_t index);
 
     // card_dma.cpp
     // Translates [dev, dev+len) to bus-address chunks; returns an ERR code.
@@ -96,6 +107,10 @@ private:
     void release_sync();
     void add_error(const ErrorRecord &r);
     void raise_irq(uint32_t cause_bit);
+    // card_inject.cpp: hands an interrupt to the host unless a fault drops or
+    // delays it; ticks the delayed ones once per advance().
+    void deliver_irq(unsigned vector);
+    void tick_delayed_irqs();
 
     ipu_board board_;
     ipu_backend_host host_;
@@ -129,6 +144,11 @@ private:
     std::deque<uint32_t> console_;
     uint32_t console_lost_ = 0;
     uint64_t guest_errors_ = 0;
+
+    // Fault injection: what is armed, and interrupts held back (vector,
+    // advance() calls still to wait).
+    ipu_model_faults faults_{};
+    std::deque<std::pair<unsigned, uint32_t>> delayed_irqs_;
 };
 
 } // namespace ipu::model

@@ -5,15 +5,11 @@
 #include "card.hpp"
 
 namespace ipu::model {
-namespace {
-
-uint64_t entry_bytes(const XlatEntry &e)
+uint64_t xlat_entry_bytes(const XlatEntry &e)
 {
     const uint32_t pages = ((e.ctrl & IPU_XLAT_CTRL_PAGES_MINUS_1_MASK) >> IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT) + 1;
     return static_cast<uint64_t>(pages) * 4096;
 }
-
-} // namespace
 
 uint32_t Card::translate(uint32_t dev, uint32_t len, bool write, std::vector<std::pair<uint64_t, uint32_t>> &chunks,
                          uint32_t &fault_addr)
@@ -24,7 +20,7 @@ uint32_t Card::translate(uint32_t dev, uint32_t len, bool write, std::vector<std
     while (pos < end) {
         const XlatEntry *hit = nullptr;
         for (const XlatEntry &e : xlat_) {
-            if ((e.ctrl & IPU_XLAT_CTRL_VALID_MASK) && pos >= e.dev_base && pos < e.dev_base + entry_bytes(e)) {
+            if ((e.ctrl & IPU_XLAT_CTRL_VALID_MASK) && pos >= e.dev_base && pos < e.dev_base + xlat_entry_bytes(e)) {
                 hit = &e;
                 break;
             }
@@ -34,7 +30,7 @@ uint32_t Card::translate(uint32_t dev, uint32_t len, bool write, std::vector<std
             return IPU_ERR_XLAT_MISS;
         if (!(hit->ctrl & (write ? IPU_XLAT_CTRL_WRITE_MASK : IPU_XLAT_CTRL_READ_MASK)))
             return IPU_ERR_XLAT_PERMISSION;
-        const uint64_t take = std::min<uint64_t>(end, hit->dev_base + entry_bytes(*hit)) - pos;
+        const uint64_t take = std::min<uint64_t>(end, hit->dev_base + xlat_entry_bytes(*hit)) - pos;
         const uint64_t bus = ((static_cast<uint64_t>(hit->bus_hi) << 32) | hit->bus_lo) + (pos - hit->dev_base);
         chunks.emplace_back(bus, static_cast<uint32_t>(take));
         pos += take;
@@ -142,6 +138,12 @@ void Card::step_dma(uint64_t max_bytes)
         const uint32_t at = dma_desc_addr_ + dma_.index * IPU_DMA_DESC_SIZE;
         uint32_t fault_addr = 0;
         if (!dma_.have_desc) {
+            if (faults_.dma_error) { // injected: the engine fails as the fault says
+                const uint32_t err = faults_.dma_error;
+                faults_.dma_error = 0;
+                dma_fail(err, at, dma_.index);
+                return;
+            }
             if (dma_.index >= kMaxDmaChain) {
                 // A chain without LAST is bounded, never followed forever.
                 dma_fail(IPU_ERR_DMA_BAD_DESCRIPTOR, dma_desc_addr_, kMaxDmaChain);

@@ -55,6 +55,8 @@ int Card::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
     *value = ~0ull;
+    if (faults_.removed)
+        return 0; // surprise removal: the bus answers all ones
     if (bar == IPU_BAR_REGS) {
         if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE) {
             log_guest_error("BAR0 read: offset " + std::to_string(offset) + " size " + std::to_string(size));
@@ -81,6 +83,8 @@ int Card::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value
 int Card::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
+    if (faults_.removed)
+        return 0; // surprise removal: writes go nowhere
     if (bar == IPU_BAR_REGS) {
         if (size != 4 || (offset & 3) || offset >= IPU_BAR_REGS_SIZE) {
             log_guest_error("BAR0 write: offset " + std::to_string(offset) + " size " + std::to_string(size));
@@ -229,6 +233,27 @@ void Card::write_tile_reg(uint32_t off, uint32_t v)
     log_guest_error("write to read-only tile register " + std::to_string(off));
 }
 
+// A valid entry must describe ranges the card can use: a device range that
+// crossed 4 GiB would let a 32-bit device address wrap, a bus range that
+// wrapped past 2^64 would reach low host memory. Checked whenever a word of a
+// valid entry is written, so that the order of the four writes does not matter.
+void Card::check_xlat_entry(uint32_t index)
+{
+    XlatEntry &e = xlat_[index];
+    if (!(e.ctrl & IPU_XLAT_CTRL_VALID_MASK))
+        return;
+    const uint64_t bytes = xlat_entry_bytes(e);
+    const uint64_t bus = (static_cast<uint64_t>(e.bus_hi) << 32) | e.bus_lo;
+    const bool dev_crosses_4g = e.dev_base + bytes > (uint64_t{1} << 32);
+    const bool bus_wraps = bus > UINT64_MAX - (bytes - 1);
+    if (!dev_crosses_4g && !bus_wraps)
+        return;
+    log_guest_error("translation entry " + std::to_string(index) + " refused: " +
+                    (dev_crosses_4g ? "its device range crosses 4 GiB" : "its bus range wraps past 2^64"));
+    e.ctrl &= ~IPU_XLAT_CTRL_VALID_MASK;
+    add_error(ErrorRecord{IPU_ERR_XLAT_BAD_ENTRY, kDmaEngineTile, 0, 0, e.dev_base, index});
+}
+
 void Card::write_reg(uint32_t off, uint32_t v)
 {
     if (off >= IPU_REG_XLAT_BASE && off < IPU_REG_XLAT_BASE + IPU_REG_XLAT_COUNT * IPU_REG_XLAT_STRIDE) {
@@ -239,6 +264,7 @@ void Card::write_reg(uint32_t off, uint32_t v)
         case IPU_XLAT_ENTRY_BUS_LO_OFFSET: e.bus_lo = v & ~0xfffu; break;
         default: e.bus_hi = v; break;
         }
+        check_xlat_entry((off - IPU_REG_XLAT_BASE) / IPU_REG_XLAT_STRIDE);
         return;
     }
     if (off >= IPU_REG_TILE_SEL && off < IPU_REG_TILEMEM_WINDOW_TILE) {
@@ -292,6 +318,7 @@ void Card::write_reg(uint32_t off, uint32_t v)
 void Card::reset()
 {
     memory_.clear();
+    delayed_irqs_.clear();
     for (Tile &t : tiles_) {
         Tile fresh;
         fresh.id = t.id;

@@ -20,7 +20,7 @@ void Card::raise_irq(uint32_t cause_bit)
         vector = IPU_IRQ_VECTOR_ERROR;
     else if (cause_bit == IPU_REG_IRQ_STATUS_CONSOLE_MASK)
         vector = IPU_IRQ_VECTOR_CONSOLE;
-    host_.irq(host_.opaque, vector);
+    deliver_irq(vector);
 }
 
 void Card::add_error(const ErrorRecord &r)
@@ -36,16 +36,23 @@ int Card::advance(uint64_t budget)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
     budget = budget ? budget : 1;
+    if (faults_.removed)
+        return 0; // a card that left the bus does nothing
+    tick_delayed_irqs();
+    // Interrupts still held back are work too (raised during this call or before).
+    auto held = [this] { return delayed_irqs_.empty() ? 0 : 1; };
+    if (dma_busy() && faults_.stall_dma)
+        return 1; // stalled: BUSY forever, until the fault is cleared
     if (dma_busy()) {
         // Tiles never run while a chain is in flight (START refuses either way round).
         const uint64_t cap = ~0ull / IPU_BACKEND_DMA_BYTES_PER_BUDGET;
         step_dma(std::min(budget, cap) * IPU_BACKEND_DMA_BYTES_PER_BUDGET);
-        return dma_busy() ? 1 : 0;
+        return dma_busy() ? 1 : held();
     }
     if (state_ != IPU_CARD_STATE_RUNNING)
-        return 0;
+        return held();
     run_round(budget);
-    return state_ == IPU_CARD_STATE_RUNNING ? 1 : 0;
+    return state_ == IPU_CARD_STATE_RUNNING ? 1 : held();
 }
 
 void Card::run_round(uint64_t budget)

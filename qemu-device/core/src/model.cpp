@@ -1,5 +1,6 @@
 // C ABI of the card model: ipu_model_create and the backend operations table.
 #include "ipu_model/model.h"
+#include "ipu_model/inject.h"
 
 #include <cerrno>
 #include <new>
@@ -97,5 +98,26 @@ extern "C" int ipu_model_create(const ipu_board *board, const ipu_backend_host *
         return -ENOMEM;
     }
     *out = &m->base;
+    return 0;
+}
+
+extern "C" int ipu_model_inject(ipu_backend *card, const ipu_model_faults *faults)
+{
+    if (!card || !faults || faults->dma_error > 255 || faults->drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
+        faults->delay_irq_mask >> IPU_PCI_MSIX_VECTORS)
+        return -EINVAL;
+    if (card->ops != &model_ops)
+        return -ENOTSUP;
+    card_of(card).set_faults(*faults);
+    return 0;
+}
+
+extern "C" int ipu_model_injected(ipu_backend *card, ipu_model_faults *faults)
+{
+    if (!card || !faults)
+        return -EINVAL;
+    if (card->ops != &model_ops)
+        return -ENOTSUP;
+    *faults = card_of(card).faults();
     return 0;
 }

@@ -13,7 +13,7 @@ trap 'rm -f "$out" "$err"' EXIT
 expect() {
   local name=$1 want=$2
   shift 2
-  "$GC_RUN" "$@" >"$out" 2>"$err"
+  $GC_RUN "$@" >"$out" 2>"$err"
   local got=$?
   if [ "$got" -ne "$want" ]; then
     echo "FAIL $name: exit status $got, expected $want (gc-run $*)"
@@ -85,6 +85,21 @@ expect version 0 --version && has version "$out" "gc-run (ipu-emu)"
 expect bad-option 64 --frobnicate "$DIR/hello.elf" && has bad-option "$err" "unknown option '--frobnicate'"
 expect no-program 64 && has no-program "$err" "no tile program given"
 expect bad-timeout 64 --timeout -1 "$DIR/hello.elf" && has bad-timeout "$err" "--timeout '-1'"
+
+# Not a regular file: a FIFO used to block forever, a directory reported a size of 2^63-1 bytes. `timeout` turns a
+# hang into a failure.
+special=$(mktemp -d)
+mkfifo "$special/prog.elf"
+GC_RUN_REAL=$GC_RUN
+GC_RUN="timeout 20 $GC_RUN_REAL"
+expect fifo 65 "$special/prog.elf" && has fifo "$err" "prog.elf: is a FIFO, not a tile program"
+expect directory 65 "$special" && has directory "$err" "is a directory, not a tile program"
+expect directory-json 65 -j "$special" && has directory-json "$out" '"class":"application_runtime_error"'
+# A card whose board file is /dev/zero: refused at attach, never read forever.
+GC_RUN="env IPU_EMU_DEVICES=model:/dev/zero timeout 20 $GC_RUN_REAL"
+expect board-dev-zero 69 "$DIR/hello.elf" && has board-dev-zero "$err" "/dev/zero: not a regular file"
+GC_RUN=$GC_RUN_REAL
+rm -rf "$special"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

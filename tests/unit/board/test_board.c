@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -142,6 +143,58 @@ static void test_not_found(void **state)
     assert_non_null(strstr(err, "/nonexistent/x.toml"));
 }
 
+/* Loads `path` (with alarm() as a guard: before the fix /dev/zero was read
+ * forever and a FIFO blocked the open) and checks the error names `what`. */
+static void expect_refused(const char *path, int code, const char *what)
+{
+    struct ipu_board b;
+    char err[512] = "";
+    alarm(10);
+    assert_int_equal(ipu_board_load(path, &b, err, sizeof err), code);
+    alarm(0);
+    assert_non_null(strstr(err, path));
+    assert_non_null(strstr(err, what));
+}
+
+static void test_not_a_regular_file(void **state)
+{
+    (void)state;
+    expect_refused("/dev/zero", -EINVAL, "not a regular file (a character device)");
+    char dir[] = "/tmp/ipu-board-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    expect_refused(dir, -EINVAL, "not a regular file (a directory)");
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/fifo.toml", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    expect_refused(fifo, -EINVAL, "not a regular file (a FIFO)");
+    /* By name through $IPU_BOARD_PATH too: the search must not open it. */
+    const char *old = getenv("IPU_BOARD_PATH");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("IPU_BOARD_PATH", dir, 1);
+    struct ipu_board b;
+    char err[512] = "";
+    alarm(10);
+    assert_int_equal(ipu_board_load("fifo", &b, err, sizeof err), -EINVAL);
+    alarm(0);
+    assert_non_null(strstr(err, "FIFO"));
+    if (saved)
+        setenv("IPU_BOARD_PATH", saved, 1);
+    else
+        unsetenv("IPU_BOARD_PATH");
+    free(saved);
+    unlink(fifo);
+    char big[64];
+    snprintf(big, sizeof big, "%s/big.toml", dir);
+    FILE *f = fopen(big, "w");
+    assert_non_null(f);
+    for (int i = 0; i <= IPU_BOARD_FILE_MAX_BYTES / 16; i++)
+        fputs("# padding line.\n", f);
+    fclose(f);
+    expect_refused(big, -EFBIG, "too large for a board file");
+    unlink(big);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_not_page_multiple), cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_missing_key),      cmocka_unit_test(test_duplicate_key),
         cmocka_unit_test(test_unquoted_string),  cmocka_unit_test(test_not_found),
+        cmocka_unit_test(test_not_a_regular_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

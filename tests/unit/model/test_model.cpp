@@ -178,6 +178,55 @@ void test_retire_observer(void **)
     ipu::test::expect_retire_observer_sees_every_instruction(h, prog("compute"));
 }
 
+// Writes translation entry `i` field by field (as the driver does: CTRL last).
+void write_entry(Harness &h, uint32_t i, uint32_t dev_base, uint64_t bus, uint32_t pages)
+{
+    const uint32_t at = IPU_REG_XLAT_BASE + i * IPU_REG_XLAT_STRIDE;
+    h.set_reg(at + IPU_XLAT_ENTRY_CTRL_OFFSET, 0);
+    h.set_reg(at + IPU_XLAT_ENTRY_DEV_BASE_OFFSET, dev_base);
+    h.set_reg(at + IPU_XLAT_ENTRY_BUS_LO_OFFSET, static_cast<uint32_t>(bus));
+    h.set_reg(at + IPU_XLAT_ENTRY_BUS_HI_OFFSET, static_cast<uint32_t>(bus >> 32));
+    h.set_reg(at + IPU_XLAT_ENTRY_CTRL_OFFSET, IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK |
+                                                  ((pages - 1) << IPU_XLAT_CTRL_PAGES_MINUS_1_SHIFT));
+}
+
+void expect_entry_refused(Harness &h, uint32_t i, uint32_t dev_base)
+{
+    const uint32_t at = IPU_REG_XLAT_BASE + i * IPU_REG_XLAT_STRIDE;
+    assert_int_equal(h.reg(at + IPU_XLAT_ENTRY_CTRL_OFFSET) & IPU_XLAT_CTRL_VALID_MASK, 0);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 1);
+    assert_int_equal(h.reg(IPU_REG_ERR_CAUSE), IPU_ERR_XLAT_BAD_ENTRY);
+    assert_int_equal(h.reg(IPU_REG_ERR_ADDR), dev_base);
+    assert_int_equal(h.reg(IPU_REG_ERR_INFO), i);
+    assert_true(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_ERROR_MASK);
+    h.set_reg(IPU_REG_ERR_POP, 1);
+    h.set_reg(IPU_REG_IRQ_STATUS, IPU_REG_IRQ_STATUS_ERROR_MASK);
+}
+
+// Entries whose ranges wrap are refused when they are written (issue 18): a bus
+// range past 2^64 used to reach low host memory, a device range across 4 GiB
+// let an access cross 2^32.
+void test_xlat_entry_ranges_checked(void **)
+{
+    Harness h("tiny");
+    write_entry(h, 3, 0x10000, 0xfffffffffffff000ull, 2); // bus wraps
+    expect_entry_refused(h, 3, 0x10000);
+    write_entry(h, 5, 0xfffff000u, 0x100000, 2); // device range crosses 4 GiB
+    expect_entry_refused(h, 5, 0xfffff000u);
+    // A valid entry whose high word is rewritten to wrap is refused too.
+    write_entry(h, 7, 0x20000, 0xffffffff00000000ull, 1);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+    h.set_reg(IPU_REG_XLAT_BASE + 7 * IPU_REG_XLAT_STRIDE + IPU_XLAT_ENTRY_BUS_LO_OFFSET, 0xfffff000u);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0); // ends exactly at 2^64: fine
+    write_entry(h, 7, 0x20000, 0xfffffffffffff000ull, 2);
+    expect_entry_refused(h, 7, 0x20000);
+    // The largest entries that fit are accepted.
+    write_entry(h, 9, 0xfffff000u, 0xfffffffffffff000ull, 1);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+    assert_true(h.reg(IPU_REG_XLAT_BASE + 9 * IPU_REG_XLAT_STRIDE + IPU_XLAT_ENTRY_CTRL_OFFSET) &
+                IPU_XLAT_CTRL_VALID_MASK);
+}
+
 void test_dma_in_slices(void **)
 {
     Harness h("tiny");
@@ -354,6 +403,7 @@ int main()
         cmocka_unit_test(test_create_rejects_bad_arguments),
         cmocka_unit_test(test_retire_observer),
         cmocka_unit_test(test_dma_in_slices),
+        cmocka_unit_test(test_xlat_entry_ranges_checked),
         cmocka_unit_test(test_dma_and_run_exclude_each_other),
         cmocka_unit_test(test_save_restore_round_trip),
         cmocka_unit_test(test_restore_rejects_foreign_snapshots),

@@ -1,0 +1,230 @@
+// The recording card (ipu_backends/record.h): a wrapper that writes every
+// call between the host and the card it wraps to a trace file.
+#include "ipu_backends/record.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <new>
+
+#include "ipu_board.h"
+#include "trace_format.hpp"
+
+namespace {
+
+using ipu::trace::Writer;
+namespace tr = ipu::trace;
+
+struct Recorder {
+    ipu_backend base; // first: the C interface casts between the two
+    ipu_backend *inner = nullptr;
+    ipu_backend_host host{};
+    FILE *file = nullptr;
+    std::recursive_mutex lock; // one order of records, whatever thread calls
+    unsigned depth = 0;        // > 0 inside a call to the inner card
+
+    // Writes one record; flushes when it ends a host call, so that a killed
+    // process (QEMU on SIGTERM) leaves a complete trace.
+    void emit(const Writer &w)
+    {
+        std::fwrite(w.bytes.data(), 1, w.bytes.size(), file);
+        if (depth == 0)
+            std::fflush(file);
+    }
+};
+
+Recorder *rec(ipu_backend *b) { return reinterpret_cast<Recorder *>(b); }
+
+// A guard for one host call: holds the lock, counts the depth.
+struct Call {
+    Recorder *r;
+    std::lock_guard<std::recursive_mutex> g;
+    explicit Call(Recorder *rr) : r(rr), g(rr->lock) { r->depth++; }
+    ~Call() { r->depth--; }
+};
+
+int rec_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
+{
+    Recorder *r = rec(b);
+    std::lock_guard<std::recursive_mutex> g(r->lock); // the read and its record, with no call between
+    int rc;
+    {
+        Call c(r);
+        rc = r->inner->ops->bar_read(r->inner, bar, offset, size, value);
+    }
+    Writer w;
+    w.put<uint8_t>(tr::kBarRead);
+    w.put<uint8_t>(static_cast<uint8_t>(bar));
+    w.put<uint8_t>(static_cast<uint8_t>(size));
+    w.put<uint64_t>(offset);
+    w.put<uint64_t>(*value);
+    w.put<int32_t>(rc);
+    r->emit(w);
+    return rc;
+}
+
+int rec_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
+{
+    Recorder *r = rec(b);
+    std::lock_guard<std::recursive_mutex> g(r->lock);
+    Writer w;
+    w.put<uint8_t>(tr::kBarWrite);
+    w.put<uint8_t>(static_cast<uint8_t>(bar));
+    w.put<uint8_t>(static_cast<uint8_t>(size));
+    w.put<uint64_t>(offset);
+    w.put<uint64_t>(value);
+    r->emit(w);
+    int rc;
+    {
+        Call c(r);
+        rc = r->inner->ops->bar_write(r->inner, bar, offset, size, value);
+    }
+    std::fflush(r->file); // the write's callbacks are in the file too
+    return rc;
+}
+
+int rec_advance(ipu_backend *b, uint64_t budget)
+{
+    Recorder *r = rec(b);
+    std::lock_guard<std::recursive_mutex> g(r->lock);
+    Writer w;
+    w.put<uint8_t>(tr::kAdvance);
+    w.put<uint64_t>(budget);
+    r->emit(w);
+    int more;
+    {
+        Call c(r);
+        more = r->inner->ops->advance(r->inner, budget);
+    }
+    Writer end;
+    end.put<uint8_t>(tr::kAdvanceEnd);
+    end.put<int32_t>(more);
+    r->emit(end);
+    return more;
+}
+
+void rec_destroy(ipu_backend *b)
+{
+    Recorder *r = rec(b);
+    r->inner->ops->destroy(r->inner);
+    std::fclose(r->file);
+    delete r;
+}
+
+int rec_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
+{
+    Recorder *r = rec(b);
+    return r->inner->ops->set_retire_observer(r->inner, observer, opaque);
+}
+
+size_t rec_save_size(ipu_backend *b) { return rec(b)->inner->ops->save_size(rec(b)->inner); }
+int rec_save(ipu_backend *b, void *buf, size_t len) { return rec(b)->inner->ops->save(rec(b)->inner, buf, len); }
+// A restored card is not the card the trace started from: replay could not follow.
+int rec_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
+
+// The host callbacks the inner card sees: pass through, then record.
+int rec_dma(Recorder *r, tr::Kind kind, uint64_t bus, void *buf, size_t len)
+{
+    std::lock_guard<std::recursive_mutex> g(r->lock);
+    int rc;
+    if (kind == tr::kDmaRead)
+        rc = r->host.dma_read ? r->host.dma_read(r->host.opaque, bus, buf, len) : -EIO;
+    else
+        rc = r->host.dma_write ? r->host.dma_write(r->host.opaque, bus, buf, len) : -EIO;
+    Writer w;
+    w.put<uint8_t>(kind);
+    w.put<uint64_t>(bus);
+    w.put<uint32_t>(static_cast<uint32_t>(len));
+    w.put<int32_t>(rc);
+    if (kind == tr::kDmaWrite || rc == 0)
+        w.put_bytes(buf, len);
+    r->emit(w);
+    return rc;
+}
+
+int rec_dma_read(void *opaque, uint64_t bus, void *buf, size_t len)
+{
+    return rec_dma(static_cast<Recorder *>(opaque), tr::kDmaRead, bus, buf, len);
+}
+
+int rec_dma_write(void *opaque, uint64_t bus, const void *buf, size_t len)
+{
+    return rec_dma(static_cast<Recorder *>(opaque), tr::kDmaWrite, bus, const_cast<void *>(buf), len);
+}
+
+void rec_irq(void *opaque, unsigned vector)
+{
+    auto *r = static_cast<Recorder *>(opaque);
+    {
+        std::lock_guard<std::recursive_mutex> g(r->lock);
+        Writer w;
+        w.put<uint8_t>(tr::kIrq);
+        w.put<uint32_t>(vector);
+        r->emit(w);
+    }
+    if (r->host.irq)
+        r->host.irq(r->host.opaque, vector);
+}
+
+const ipu_backend_ops record_ops = {
+    .name = "record",
+    .bar_read = rec_bar_read,
+    .bar_write = rec_bar_write,
+    .advance = rec_advance,
+    .destroy = rec_destroy,
+    .set_retire_observer = rec_set_retire_observer,
+    .save_size = rec_save_size,
+    .save = rec_save,
+    .restore = rec_restore,
+};
+
+} // namespace
+
+extern "C" ipu_backend *ipu_record_inner(ipu_backend *card)
+{
+    return card && card->ops == &record_ops ? rec(card)->inner : card;
+}
+
+extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_board *board,
+                                 const ipu_backend_host *host, const ipu_backend_options *options, const char *path,
+                                 ipu_backend **out, char *err, size_t err_len)
+{
+    if (!factory || !board || !host || !path || !out) {
+        std::snprintf(err, err_len, "recording needs a factory, a board, a host and a trace path");
+        return -EINVAL;
+    }
+    auto *r = new (std::nothrow) Recorder();
+    if (!r) {
+        std::snprintf(err, err_len, "out of memory");
+        return -ENOMEM;
+    }
+    r->base.ops = &record_ops;
+    r->host = *host;
+    r->file = std::fopen(path, "wb");
+    if (!r->file) {
+        const int e = errno;
+        std::snprintf(err, err_len, "cannot create the trace file %s: %s", path, std::strerror(e));
+        delete r;
+        return -e;
+    }
+    const ipu_backend_host mine{r, rec_dma_read, rec_dma_write, host->irq ? rec_irq : nullptr};
+    const int rc = factory->create(board, &mine, options, &r->inner, err, err_len);
+    if (rc) {
+        std::fclose(r->file);
+        delete r;
+        return rc;
+    }
+    Writer w;
+    w.put_bytes(tr::kMagic, sizeof tr::kMagic);
+    w.put<uint32_t>(tr::kVersion);
+    w.put<uint32_t>(static_cast<uint32_t>(sizeof *board));
+    w.put_bytes(board, sizeof *board);
+    const std::string name = r->inner->ops->name;
+    w.put<uint32_t>(static_cast<uint32_t>(name.size()));
+    w.put_bytes(name.data(), name.size());
+    w.put<uint8_t>(host->irq ? 1 : 0); // replay raises interrupts only if this host took them
+    r->emit(w);
+    *out = &r->base;
+    return 0;
+}
