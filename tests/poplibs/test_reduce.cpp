@@ -158,6 +158,32 @@ void test_int_bool_views_scale_update(void **) {
   expectNear(f.read<float>("total", 1), std::vector<float>{4500.0f}, "total");
 }
 
+// 100 tiles each holding 7 elements of every one of 3 outputs: 100 partials per output, so intermediate stages
+// (groups of 32) run before the last one.
+void test_many_tiles(void **) {
+  Fixture f(100);
+  const std::size_t rows = 700, cols = 3;
+  Tensor in = f.graph.addVariable(INT, {rows, cols}, "in");
+  poputil::mapTensorLinearly(f.graph, in, 21, 21);
+  f.graph.createHostWrite("in", in);
+  Tensor sum = popops::reduce(f.graph, in, {0}, Operation::ADD, f.prog);
+  Tensor mx = popops::reduce(f.graph, in, {0}, Operation::MAX, f.prog);
+  f.readable(sum, "sum");
+  f.readable(mx, "max");
+  f.build();
+  auto h = ints(rows * cols, 9);
+  f.write("in", h);
+  f.engine->run(0);
+  std::vector<int> wsum(cols, 0), wmax(cols, -100);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) {
+      wsum[c] += h[r * cols + c];
+      wmax[c] = std::max(wmax[c], h[r * cols + c]);
+    }
+  expectEqual(f.read<int>("sum", cols), wsum, "sum");
+  expectEqual(f.read<int>("max", cols), wmax, "max");
+}
+
 void test_errors(void **) {
   Fixture f(4);
   Tensor a = f.var(FLOAT, {3, 4}, "a"), o = f.var(FLOAT, {5}, "o");
@@ -178,6 +204,6 @@ void test_errors(void **) {
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_dimension_subset),
                                      cmocka_unit_test(test_int_bool_views_scale_update),
-                                     cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_many_tiles), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,6 +176,18 @@ Val cast(unsigned from, unsigned to, Val v) {
   return fromU(from == F ? unsigned(v.f) : v.u);
 }
 
+// The fast path of the commonest map, a FLOAT binary arithmetic operation on two full runs (popops::add and
+// relatives): one loop, no decoding per element. Returns false when `op` has no fast path.
+bool binaryFloatRun(BinaryOpType op, const float *a, const float *b, float *o, unsigned n) {
+  switch (op) {
+  case BinaryOpType::ADD: for (unsigned i = 0; i < n; ++i) o[i] = a[i] + b[i]; return true;
+  case BinaryOpType::SUBTRACT: for (unsigned i = 0; i < n; ++i) o[i] = a[i] - b[i]; return true;
+  case BinaryOpType::MULTIPLY: for (unsigned i = 0; i < n; ++i) o[i] = a[i] * b[i]; return true;
+  case BinaryOpType::DIVIDE: for (unsigned i = 0; i < n; ++i) o[i] = a[i] / b[i]; return true;
+  default: return false;
+  }
+}
+
 } // namespace
 
 /// Runs `code` (map_code.h) for each element of each output run. The output is the one non-empty out list.
@@ -190,6 +202,23 @@ public:
   Output<VectorList<unsigned>> outU;
   Output<VectorList<bool>> outB;
   Input<Vector<unsigned>> code;
+
+  // The code `_1 op _2` on two FLOAT operands with a FLOAT result, every run full-length: the fast path.
+  bool fastBinaryFloat(const unsigned *c, unsigned runs) {
+    using namespace mapcode;
+    const unsigned h = kHeaderWords;
+    if (c[0] != 2 || c[1] != 0 || c[2] != 0 || c[3] != 0 || c[4] != F || c[h] != encode(LOAD, F, 0, 0) ||
+        c[h + 1] != encode(LOAD, F, 0, 1) || (c[h + 2] & 0xffu) != (BINARY | F << 4) || c[h + 3] != END)
+      return false;
+    BinaryOpType op = BinaryOpType((c[h + 2] >> 8) & 255u);
+    for (unsigned r = 0; r < runs; ++r)
+      if (inF[2 * r].size() != outF[r].size() || inF[2 * r + 1].size() != outF[r].size())
+        return false;
+    for (unsigned r = 0; r < runs; ++r)
+      if (!binaryFloatRun(op, inF[2 * r].data(), inF[2 * r + 1].data(), outF[r].data(), outF[r].size()))
+        return false; // only the first run can fail: every run has the same op
+    return true;
+  }
 
   Val load(unsigned type, unsigned item, unsigned i) const {
     using namespace mapcode;
@@ -206,6 +235,8 @@ public:
     const unsigned *c = code.data();
     const unsigned outType = c[4];
     unsigned runs = outType == F ? outF.size() : outType == I ? outI.size() : outType == U ? outU.size() : outB.size();
+    if (fastBinaryFloat(c, runs))
+      return true;
     for (unsigned r = 0; r < runs; ++r) {
       unsigned n = outType == F ? outF[r].size() : outType == I ? outI[r].size() : outType == U ? outU[r].size()
                                                                                                 : outB[r].size();

@@ -1,7 +1,8 @@
 // popops::reduce: the input is viewed as [outputs, reduced elements] (kept dimensions first). Stage 1 reduces, on
 // every tile that holds input, each output row's local elements to one partial (written straight to the output
 // when a row lives on one tile only); stage 2 reduces each row's partials on the tile of its output element. A
-// scale, an update or a change of type is one more map over the outputs.
+// scale, an update or a change of type is one more map over the outputs. An output with more than 32 partials gets
+// intermediate stages (groups of 32 reduced where their first partial lives) so that no tile gathers them all.
 #include "popops/Reduce.hpp"
 
 #include <algorithm>
@@ -128,6 +129,7 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
   poplar::ComputeSet cs1 = graph.addComputeSet(name + "/stage1");
   // Stage 1. partialOf[row] lists the partial elements for stage 2.
   std::vector<std::vector<Tensor> > partialOf(numOut);
+  std::vector<std::vector<unsigned> > partialTile(numOut);
   std::size_t vertices = 0;
   for (unsigned tile = 0; tile < local.size(); ++tile) {
     if (local[tile].empty())
@@ -155,8 +157,10 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
         job.runs.push_back(local[tile][row]);
         Tensor o = oneStage ? target.slice(row, row + 1) : partials.slice(slot[row], slot[row] + 1);
         job.outs.push_back(o);
-        if (!oneStage)
+        if (!oneStage) {
           partialOf[row].push_back(o);
+          partialTile[row].push_back(tile);
+        }
       }
       jobs.push_back(job);
     }
@@ -164,11 +168,62 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
     addReduceVertices(graph, cs1, tile, jobs, vertex, unsigned(op), name);
   }
   prog.add(poplar::program::Execute(cs1, name + "/stage1"));
+  std::size_t stages = 1;
+  Operation op2 = op == Operation::SQUARE_ADD ? Operation::ADD : op;
+  // Intermediate stages while an output has more than kFanIn partials: groups of kFanIn partials are reduced on the
+  // tile of the group's first partial, so no tile receives more than kFanIn partials of one output at once.
+  const std::size_t kFanIn = 32;
+  while (!oneStage && std::any_of(partialOf.begin(), partialOf.end(),
+                                  [&](const std::vector<Tensor> &p) { return p.size() > kFanIn; })) {
+    ++stages;
+    std::map<unsigned, std::vector<std::pair<std::size_t, std::vector<Tensor> > > > byTile; // tile -> (row, group)
+    std::vector<std::vector<Tensor> > nextOf(numOut);
+    std::vector<std::vector<unsigned> > nextTile(numOut);
+    for (std::size_t row = 0; row < numOut; ++row) {
+      if (partialOf[row].size() <= kFanIn) {
+        nextOf[row] = partialOf[row];
+        nextTile[row] = partialTile[row];
+        continue;
+      }
+      for (std::size_t g = 0; g < partialOf[row].size(); g += kFanIn) {
+        std::size_t e = std::min(partialOf[row].size(), g + kFanIn);
+        byTile[partialTile[row][g]].emplace_back(
+            row, std::vector<Tensor>(partialOf[row].begin() + g, partialOf[row].begin() + e));
+      }
+    }
+    poplar::ComputeSet csi = graph.addComputeSet(name + "/stage" + std::to_string(stages));
+    for (auto &[tile, groups] : byTile) {
+      Tensor partials = graph.addVariable(in.elementType(), {groups.size()}, name + "/partials");
+      graph.setTileMapping(partials, tile);
+      std::vector<std::size_t> idx, sizes;
+      for (std::size_t i = 0; i < groups.size(); ++i) {
+        idx.push_back(i);
+        sizes.push_back(groups[i].second.size());
+      }
+      std::vector<ReduceJob> jobs;
+      for (const auto &part : groupRows(idx, sizes, workers)) {
+        ReduceJob job;
+        for (std::size_t i : part) {
+          Tensor o = partials.slice(i, i + 1);
+          job.runs.push_back(groups[i].second);
+          job.outs.push_back(o);
+          nextOf[groups[i].first].push_back(o);
+          nextTile[groups[i].first].push_back(tile);
+        }
+        jobs.push_back(job);
+      }
+      vertices += jobs.size();
+      addReduceVertices(graph, csi, tile, jobs, vertex, unsigned(op2), name);
+    }
+    prog.add(poplar::program::Execute(csi, name + "/stage" + std::to_string(stages)));
+    partialOf.swap(nextOf);
+    partialTile.swap(nextTile);
+  }
   if (!oneStage) {
-    // Stage 2 on the tile of each output element.
-    Operation op2 = op == Operation::SQUARE_ADD ? Operation::ADD : op;
+    // The last stage on the tile of each output element.
+    ++stages;
     const poplar::TileToTensorMapping outMap = graph.getTileMapping(target);
-    poplar::ComputeSet cs2 = graph.addComputeSet(name + "/stage2");
+    poplar::ComputeSet cs2 = graph.addComputeSet(name + "/stage" + std::to_string(stages));
     for (unsigned tile = 0; tile < outMap.size(); ++tile) {
       std::vector<std::size_t> rows, sizes;
       for (const auto &iv : outMap[tile])
@@ -190,11 +245,11 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
       vertices += jobs.size();
       addReduceVertices(graph, cs2, tile, jobs, vertex, unsigned(op2), name);
     }
-    prog.add(poplar::program::Execute(cs2, name + "/stage2"));
+    prog.add(poplar::program::Execute(cs2, name + "/stage" + std::to_string(stages)));
   }
   if (plog::logEnabled(plog::LogLevel::Debug))
     plog::log(plog::LogLevel::Debug, name + ": " + std::to_string(numOut) + " outputs of " + std::to_string(R) +
-                                         " elements, " + (oneStage ? "1 stage, " : "2 stages, ") +
+                                         " elements, " + std::to_string(stages) + " stages, " +
                                          std::to_string(vertices) + " vertices");
 }
 
