@@ -11,6 +11,7 @@
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/ElementWise.hpp>
+#include <popops/Fill.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
@@ -45,11 +46,8 @@ int main(int argc, char **argv) {
     poputil::mapTensorLinearly(graph, a);
     poputil::mapTensorLinearly(graph, b);
     Sequence init, prog;
-    Tensor one = graph.addConstant(FLOAT, {1}, 1.0f), two = graph.addConstant(FLOAT, {1}, 2.0f);
-    graph.setTileMapping(one, 0);
-    graph.setTileMapping(two, 0);
-    popops::mapWithOutput(graph, popops::expr::_1, {one}, a, init);
-    popops::mapWithOutput(graph, popops::expr::_1, {two}, b, init);
+    popops::fill(graph, a, 1.0f, init);
+    popops::fill(graph, b, 2.0f, init);
     Tensor c = popops::add(graph, a, b, prog, "add");
     graph.createHostRead("c", c);
     Engine e(graph, {init, prog});
@@ -72,9 +70,7 @@ int main(int argc, char **argv) {
     Tensor a = graph.addVariable(FLOAT, {n, 1}, "a");
     poputil::mapTensorLinearly(graph, a);
     Sequence init, prog;
-    Tensor one = graph.addConstant(FLOAT, {1}, 1.0f);
-    graph.setTileMapping(one, 0);
-    popops::mapWithOutput(graph, popops::expr::_1, {one}, a, init);
+    popops::fill(graph, a, 1.0f, init);
     Tensor r = popops::reduce(graph, a, {0}, popops::Operation::ADD, prog, "reduce");
     graph.createHostRead("r", r);
     Engine e(graph, {init, prog});

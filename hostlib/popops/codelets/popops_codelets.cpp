@@ -220,6 +220,26 @@ public:
     return true;
   }
 
+  // The code `CONST v` (fill, zero): every output element gets v.
+  bool fastFill(const unsigned *c, unsigned runs) {
+    using namespace mapcode;
+    const unsigned h = kHeaderWords, t = c[4];
+    if (c[h] != encode(CONST, t, 0, 0) || c[h + 2] != END)
+      return false;
+    Val v = fromU(c[h + 1]);
+    for (unsigned r = 0; r < runs; ++r) {
+      if (t == F)
+        for (float &x : outF[r]) x = v.f;
+      else if (t == I)
+        for (int &x : outI[r]) x = v.i;
+      else if (t == U)
+        for (unsigned &x : outU[r]) x = v.u;
+      else
+        for (bool &x : outB[r]) x = v.i != 0;
+    }
+    return true;
+  }
+
   Val load(unsigned type, unsigned item, unsigned i) const {
     using namespace mapcode;
     switch (type) {
@@ -235,7 +255,7 @@ public:
     const unsigned *c = code.data();
     const unsigned outType = c[4];
     unsigned runs = outType == F ? outF.size() : outType == I ? outI.size() : outType == U ? outU.size() : outB.size();
-    if (fastBinaryFloat(c, runs))
+    if (fastBinaryFloat(c, runs) || fastFill(c, runs))
       return true;
     for (unsigned r = 0; r < runs; ++r) {
       unsigned n = outType == F ? outF[r].size() : outType == I ? outI[r].size() : outType == U ? outU[r].size()
@@ -304,28 +324,40 @@ template <typename T> T reduceInit(unsigned op, T lowest, T highest) {
   }
 }
 
-template <typename T> T reduceStep(unsigned op, T acc, T x) {
-  switch (op) {
-  case 1: return acc * x;
-  case 2: return x < acc ? x : acc;
-  case 3: return x > acc ? x : acc;
-  case 4: return T(acc && x);
-  case 5: return T(acc || x);
-  case 6: return acc + x * x;
-  default: return acc + x;
+template <typename T> struct StepAdd { static T f(T a, T x) { return a + x; } };
+template <typename T> struct StepMul { static T f(T a, T x) { return a * x; } };
+template <typename T> struct StepMin { static T f(T a, T x) { return x < a ? x : a; } };
+template <typename T> struct StepMax { static T f(T a, T x) { return x > a ? x : a; } };
+template <typename T> struct StepAnd { static T f(T a, T x) { return T(a && x); } };
+template <typename T> struct StepOr { static T f(T a, T x) { return T(a || x); } };
+template <typename T> struct StepSquareAdd { static T f(T a, T x) { return a + x * x; } };
+
+// out[o] = the reduction of the next counts[o] runs of `in`, with the operation's step inlined in the loop.
+template <typename T, typename Step, typename In, typename Out, typename Counts>
+void reduceWith(T init, const In &in, const Counts &counts, Out &out) {
+  unsigned item = 0;
+  for (unsigned o = 0; o < out.size(); ++o) {
+    T acc = init;
+    for (unsigned k = 0; k < counts[o]; ++k, ++item) {
+      const auto &run = in[item];
+      for (unsigned i = 0; i < run.size(); ++i)
+        acc = Step::f(acc, T(run[i]));
+    }
+    out[o] = acc;
   }
 }
 
-// out[o] = the reduction of the next counts[o] runs of `in`.
 template <typename T, typename In, typename Out, typename Counts>
 void reduceRuns(unsigned op, T lowest, T highest, const In &in, const Counts &counts, Out &out) {
-  unsigned item = 0;
-  for (unsigned o = 0; o < out.size(); ++o) {
-    T acc = reduceInit<T>(op, lowest, highest);
-    for (unsigned k = 0; k < counts[o]; ++k, ++item)
-      for (T x : in[item])
-        acc = reduceStep<T>(op, acc, x);
-    out[o] = acc;
+  T init = reduceInit<T>(op, lowest, highest);
+  switch (op) {
+  case 1: reduceWith<T, StepMul<T> >(init, in, counts, out); break;
+  case 2: reduceWith<T, StepMin<T> >(init, in, counts, out); break;
+  case 3: reduceWith<T, StepMax<T> >(init, in, counts, out); break;
+  case 4: reduceWith<T, StepAnd<T> >(init, in, counts, out); break;
+  case 5: reduceWith<T, StepOr<T> >(init, in, counts, out); break;
+  case 6: reduceWith<T, StepSquareAdd<T> >(init, in, counts, out); break;
+  default: reduceWith<T, StepAdd<T> >(init, in, counts, out); break;
   }
 }
 
@@ -378,14 +410,7 @@ public:
   Output<Vector<bool>> out;
   unsigned op;
   bool compute() {
-    unsigned item = 0;
-    for (unsigned o = 0; o < out.size(); ++o) {
-      unsigned acc = reduceInit<unsigned>(op, 0u, 1u);
-      for (unsigned k = 0; k < counts[o]; ++k, ++item)
-        for (bool x : in[item])
-          acc = reduceStep<unsigned>(op, acc, x ? 1u : 0u);
-      out[o] = acc != 0;
-    }
+    reduceRuns<unsigned>(op, 0u, 1u, in, counts, out);
     return true;
   }
 };

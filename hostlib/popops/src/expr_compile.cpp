@@ -141,7 +141,8 @@ public:
     if (const auto *c = e.getAs<Cast>()) {
       unsigned to = valueTypeOf(c->getRHSType(), what_);
       unsigned from = emit(c->getLHS(), natural(c->getLHS()) == kNone ? to : kNone, depth);
-      out(mapcode::encode(mapcode::CAST, from, 0, to));
+      if (from != to)
+        out(mapcode::encode(mapcode::CAST, from, 0, to));
       return to;
     }
     if (const auto *u = e.getAs<UnaryOp>()) {
