@@ -184,6 +184,27 @@ void test_many_tiles(void **) {
   expectEqual(f.read<int>("max", cols), wmax, "max");
 }
 
+// Rows with thousands of elements on each of 4 tiles: each tile's share is cut into one piece per worker.
+void test_long_rows(void **) {
+  Fixture f(4);
+  const std::size_t rows = 2, cols = 3001;
+  Tensor in = f.var(INT, {rows, cols}, "in");
+  Tensor sum = popops::reduce(f.graph, in, {1}, Operation::ADD, f.prog);
+  Tensor all = popops::reduce(f.graph, in.flatten(), {0}, Operation::MIN, f.prog);
+  f.readable(sum, "sum");
+  f.readable(all, "all");
+  f.build();
+  auto h = ints(rows * cols, 4);
+  f.write("in", h);
+  f.engine->run(0);
+  std::vector<int> wsum(rows, 0);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c)
+      wsum[r] += h[r * cols + c];
+  expectEqual(f.read<int>("sum", rows), wsum, "sum");
+  expectEqual(f.read<int>("all", 1), std::vector<int>{*std::min_element(h.begin(), h.end())}, "min");
+}
+
 void test_errors(void **) {
   Fixture f(4);
   Tensor a = f.var(FLOAT, {3, 4}, "a"), o = f.var(FLOAT, {5}, "o");
@@ -204,6 +225,7 @@ void test_errors(void **) {
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_dimension_subset),
                                      cmocka_unit_test(test_int_bool_views_scale_update),
-                                     cmocka_unit_test(test_many_tiles), cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_many_tiles), cmocka_unit_test(test_long_rows),
+                                     cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

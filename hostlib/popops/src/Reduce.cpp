@@ -109,15 +109,12 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
   const poplar::TileToTensorMapping inMap = graph.getTileMapping(V, false);
   // Per tile, the runs of each row it holds.
   std::vector<std::map<std::size_t, std::vector<Tensor> > > local(inMap.size());
-  std::vector<std::size_t> mapped(numOut, 0), tilesPerRow(numOut, 0);
+  std::vector<std::size_t> mapped(numOut, 0);
   for (unsigned tile = 0; tile < inMap.size(); ++tile)
     for (const auto &iv : inMap[tile])
       for (std::size_t b = iv.begin(); b < iv.end();) {
         std::size_t row = b / R, e = std::min<std::size_t>(iv.end(), (row + 1) * R);
-        auto &runs = local[tile][row];
-        if (runs.empty())
-          ++tilesPerRow[row];
-        runs.push_back(V.slice(b, e));
+        local[tile][row].push_back(V.slice(b, e));
         mapped[row] += e - b;
         b = e;
       }
@@ -125,37 +122,61 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
     if (mapped[row] != R)
       throw poplibs_error(name + ": the input has unmapped elements; map it before reducing");
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
-  const bool oneStage = std::all_of(tilesPerRow.begin(), tilesPerRow.end(), [](std::size_t n) { return n == 1; });
+  // Each tile's work as pieces (row, runs): a row with many elements on a tile of few rows is cut into up to one
+  // piece per worker, each with its own partial, so that every worker has a share.
+  const std::size_t kMinPerPiece = 64;
+  std::vector<std::vector<std::pair<std::size_t, std::vector<Tensor> > > > pieces(local.size());
+  std::vector<std::size_t> piecesPerRow(numOut, 0);
+  for (unsigned tile = 0; tile < local.size(); ++tile)
+    for (const auto &[row, runs] : local[tile]) {
+      std::size_t n = 0;
+      for (const Tensor &t : runs)
+        n += t.numElements();
+      std::size_t k = std::min<std::size_t>({std::max<std::size_t>(1, workers / local[tile].size()),
+                                             std::max<std::size_t>(1, n / kMinPerPiece), workers});
+      std::size_t per = (n + k - 1) / k, room = 0;
+      for (const Tensor &t : runs)
+        for (std::size_t b = 0; b < t.numElements();) {
+          if (room == 0) {
+            pieces[tile].emplace_back(row, std::vector<Tensor>());
+            ++piecesPerRow[row];
+            room = per;
+          }
+          std::size_t e = std::min(t.numElements(), b + room);
+          pieces[tile].back().second.push_back(t.slice(b, e));
+          room -= e - b;
+          b = e;
+        }
+    }
+  const bool oneStage = std::all_of(piecesPerRow.begin(), piecesPerRow.end(), [](std::size_t n) { return n == 1; });
   poplar::ComputeSet cs1 = graph.addComputeSet(name + "/stage1");
-  // Stage 1. partialOf[row] lists the partial elements for stage 2.
+  // Stage 1. partialOf[row] lists the partial elements for the later stages.
   std::vector<std::vector<Tensor> > partialOf(numOut);
   std::vector<std::vector<unsigned> > partialTile(numOut);
   std::size_t vertices = 0;
-  for (unsigned tile = 0; tile < local.size(); ++tile) {
-    if (local[tile].empty())
+  for (unsigned tile = 0; tile < pieces.size(); ++tile) {
+    if (pieces[tile].empty())
       continue;
-    std::vector<std::size_t> rows, sizes;
-    for (const auto &[row, runs] : local[tile]) {
-      rows.push_back(row);
+    std::vector<std::size_t> idx, sizes;
+    for (std::size_t i = 0; i < pieces[tile].size(); ++i) {
+      idx.push_back(i);
       std::size_t n = 0;
-      for (const Tensor &t : runs)
+      for (const Tensor &t : pieces[tile][i].second)
         n += t.numElements();
       sizes.push_back(n);
     }
     Tensor partials;
     if (!oneStage) {
-      partials = graph.addVariable(in.elementType(), {rows.size()}, name + "/partials");
+      partials = graph.addVariable(in.elementType(), {idx.size()}, name + "/partials");
       graph.setTileMapping(partials, tile);
     }
-    std::map<std::size_t, std::size_t> slot;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      slot[rows[i]] = i;
     std::vector<ReduceJob> jobs;
-    for (const auto &group : groupRows(rows, sizes, workers)) {
+    for (const auto &group : groupRows(idx, sizes, workers)) {
       ReduceJob job;
-      for (std::size_t row : group) {
-        job.runs.push_back(local[tile][row]);
-        Tensor o = oneStage ? target.slice(row, row + 1) : partials.slice(slot[row], slot[row] + 1);
+      for (std::size_t i : group) {
+        std::size_t row = pieces[tile][i].first;
+        job.runs.push_back(pieces[tile][i].second);
+        Tensor o = oneStage ? target.slice(row, row + 1) : partials.slice(i, i + 1);
         job.outs.push_back(o);
         if (!oneStage) {
           partialOf[row].push_back(o);
