@@ -1,6 +1,7 @@
 // popops::reduce: the input is viewed as [outputs, reduced elements] (kept dimensions first). Stage 1 reduces, on
 // every tile that holds input, each output row's local elements to one partial (written straight to the output
-// when a row lives on one tile only); stage 2 reduces each row's partials on the tile of its output element. A
+// when a row lives on one tile only; a row with many elements on a tile of few rows is cut into one piece per
+// worker); the last stage reduces each row's partials on the tile of its output element. A
 // scale, an update or a change of type is one more map over the outputs. An output with more than 32 partials gets
 // intermediate stages (groups of 32 reduced where their first partial lives) so that no tile gathers them all.
 #include "popops/Reduce.hpp"
