@@ -63,6 +63,9 @@ else
   echo "not built: ipu-demo"
 fi
 
+section "PopLibs: popops add of two 10M-float tensors and reduce ADD of 10Mx1 on the ipu2 IPU Model (issue 15)"
+run bench_popops "$bin/bench_popops"
+
 section "QEMU card: randomized MMIO/DMA harness under the ASan QEMU, 5000 iterations (issue 8)"
 run bench_qemu_card "$bin/bench_qemu_card"
 

@@ -1,0 +1,418 @@
+// popops' tile code, compiled with popc at build time into popops.gp (loaded by popops::addCodelets):
+//  - popops::MapInterpreter evaluates a serialized expression (map_code.h) for every element of its output runs,
+//    so every element-wise operation and every popops::map expression is one vertex type and one compute set;
+//  - popops::Reduce<Type> reduces runs of partials into one output each (one stage of popops::reduce).
+#include <math.h>
+#include <poplar/Vertex.hpp>
+
+#include "map_code.h"
+#include "popops/ExprOp.hpp"
+
+using namespace poplar;
+
+namespace popops {
+namespace {
+
+using expr::BinaryOpType;
+using expr::TernaryOpType;
+using expr::UnaryOpType;
+
+union Val {
+  float f;
+  int i;
+  unsigned u;
+};
+
+Val fromF(float f) {
+  Val v;
+  v.f = f;
+  return v;
+}
+Val fromI(int i) {
+  Val v;
+  v.i = i;
+  return v;
+}
+Val fromU(unsigned u) {
+  Val v;
+  v.u = u;
+  return v;
+}
+
+float sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f; }
+
+Val unaryF(UnaryOpType op, float a) {
+  switch (op) {
+  case UnaryOpType::ABSOLUTE: return fromF(fabsf(a));
+  case UnaryOpType::ASIN: return fromF(asinf(a));
+  case UnaryOpType::CBRT: return fromF(cbrtf(a));
+  case UnaryOpType::CEIL: return fromF(ceilf(a));
+  case UnaryOpType::COS: return fromF(cosf(a));
+  case UnaryOpType::EXPONENT: return fromF(expf(a));
+  case UnaryOpType::EXPONENT_MINUS_ONE: return fromF(expm1f(a));
+  case UnaryOpType::FLOOR: return fromF(floorf(a));
+  case UnaryOpType::INVERSE: return fromF(1.0f / a);
+  case UnaryOpType::IS_FINITE: return fromI(isfinite(a) ? 1 : 0);
+  case UnaryOpType::IS_INF: return fromI(isinf(a) ? 1 : 0);
+  case UnaryOpType::IS_NAN: return fromI(isnan(a) ? 1 : 0);
+  case UnaryOpType::LOGARITHM: return fromF(logf(a));
+  case UnaryOpType::LOGARITHM_ONE_PLUS: return fromF(log1pf(a));
+  case UnaryOpType::NEGATE: return fromF(-a);
+  case UnaryOpType::SIGNUM: return fromF(sign(a));
+  case UnaryOpType::SIN: return fromF(sinf(a));
+  case UnaryOpType::TAN: return fromF(tanf(a));
+  case UnaryOpType::TANH: return fromF(tanhf(a));
+  case UnaryOpType::ROUND: return fromF(roundf(a));
+  case UnaryOpType::SQRT: return fromF(sqrtf(a));
+  case UnaryOpType::SQUARE: return fromF(a * a);
+  case UnaryOpType::SIGMOID: return fromF(1.0f / (1.0f + expf(-a)));
+  case UnaryOpType::RSQRT: return fromF(1.0f / sqrtf(a));
+  case UnaryOpType::RELU: return fromF(a > 0.0f ? a : 0.0f);
+  case UnaryOpType::TRUNC: return fromF(truncf(a));
+  default: return fromF(a);
+  }
+}
+
+Val unaryI(UnaryOpType op, int a) {
+  switch (op) {
+  case UnaryOpType::ABSOLUTE: return fromI(a < 0 ? -a : a);
+  case UnaryOpType::BITWISE_NOT: return fromI(~a);
+  case UnaryOpType::COUNT_LEADING_ZEROS: return fromI(a == 0 ? 32 : __builtin_clz(unsigned(a)));
+  case UnaryOpType::NEGATE: return fromI(-a);
+  case UnaryOpType::POPCOUNT: return fromI(__builtin_popcount(unsigned(a)));
+  case UnaryOpType::SIGNUM: return fromI(a > 0 ? 1 : a < 0 ? -1 : 0);
+  case UnaryOpType::SQUARE: return fromI(a * a);
+  case UnaryOpType::RELU: return fromI(a > 0 ? a : 0);
+  case UnaryOpType::LOGICAL_NOT: return fromI(a == 0 ? 1 : 0);
+  default: return fromI(a);
+  }
+}
+
+Val unaryU(UnaryOpType op, unsigned a) {
+  switch (op) {
+  case UnaryOpType::BITWISE_NOT: return fromU(~a);
+  case UnaryOpType::COUNT_LEADING_ZEROS: return fromU(a == 0 ? 32 : __builtin_clz(a));
+  case UnaryOpType::POPCOUNT: return fromU(__builtin_popcount(a));
+  case UnaryOpType::SIGNUM: return fromU(a > 0 ? 1 : 0);
+  case UnaryOpType::SQUARE: return fromU(a * a);
+  case UnaryOpType::LOGICAL_NOT: return fromU(a == 0 ? 1 : 0);
+  default: return fromU(a);
+  }
+}
+
+template <typename T> Val put(T x);
+template <> Val put<float>(float x) { return fromF(x); }
+template <> Val put<int>(int x) { return fromI(x); }
+template <> Val put<unsigned>(unsigned x) { return fromU(x); }
+
+// Arithmetic and comparisons common to every type; comparisons give 0/1 (bool).
+template <typename T> bool common(BinaryOpType op, T a, T b, Val &r) {
+  switch (op) {
+  case BinaryOpType::ADD: r = put<T>(a + b); return true;
+  case BinaryOpType::SUBTRACT: r = put<T>(a - b); return true;
+  case BinaryOpType::MULTIPLY: r = put<T>(a * b); return true;
+  case BinaryOpType::MAXIMUM: r = put<T>(a > b ? a : b); return true;
+  case BinaryOpType::MINIMUM: r = put<T>(a < b ? a : b); return true;
+  case BinaryOpType::EQUAL: r = fromI(a == b); return true;
+  case BinaryOpType::NOT_EQUAL: r = fromI(a != b); return true;
+  case BinaryOpType::LESS_THAN: r = fromI(a < b); return true;
+  case BinaryOpType::LESS_THAN_EQUAL: r = fromI(a <= b); return true;
+  case BinaryOpType::GREATER_THAN: r = fromI(a > b); return true;
+  case BinaryOpType::GREATER_THAN_EQUAL: r = fromI(a >= b); return true;
+  case BinaryOpType::LOGICAL_AND: r = fromI(a != T(0) && b != T(0)); return true;
+  case BinaryOpType::LOGICAL_OR: r = fromI(a != T(0) || b != T(0)); return true;
+  default: return false;
+  }
+}
+
+Val binaryF(BinaryOpType op, float a, float b) {
+  Val r;
+  if (common<float>(op, a, b, r))
+    return r;
+  switch (op) {
+  case BinaryOpType::ATAN2: return fromF(atan2f(a, b));
+  case BinaryOpType::DIVIDE: return fromF(a / b);
+  case BinaryOpType::POWER: return fromF(powf(a, b));
+  case BinaryOpType::REMAINDER: return fromF(fmodf(a, b));
+  default: return fromF(a);
+  }
+}
+
+// Integer division and remainder by zero give 0 here (RISC-V would give -1 and a), as a defined result.
+template <typename T> Val binaryInt(BinaryOpType op, T a, T b) {
+  Val r;
+  if (common<T>(op, a, b, r))
+    return r;
+  switch (op) {
+  case BinaryOpType::BITWISE_AND: return put<T>(a & b);
+  case BinaryOpType::BITWISE_OR: return put<T>(a | b);
+  case BinaryOpType::BITWISE_XOR: return put<T>(a ^ b);
+  case BinaryOpType::BITWISE_XNOR: return put<T>(~(a ^ b));
+  case BinaryOpType::DIVIDE: return put<T>(b == 0 ? T(0) : T(a / b));
+  case BinaryOpType::REMAINDER: return put<T>(b == 0 ? T(0) : T(a % b));
+  case BinaryOpType::SHIFT_LEFT: return put<T>(T(unsigned(a) << (unsigned(b) & 31u)));
+  case BinaryOpType::SHIFT_RIGHT: return put<T>(T(unsigned(a) >> (unsigned(b) & 31u)));
+  case BinaryOpType::SHIFT_RIGHT_SIGN_EXTEND: return put<T>(T(int(a) >> (unsigned(b) & 31u)));
+  case BinaryOpType::POWER: {
+    T p = 1;
+    for (T k = 0; k < b; ++k)
+      p *= a;
+    return put<T>(p);
+  }
+  default: return put<T>(a);
+  }
+}
+
+Val cast(unsigned from, unsigned to, Val v) {
+  using namespace mapcode;
+  if (from == to)
+    return v;
+  if (to == F)
+    return fromF(from == F ? v.f : from == U ? float(v.u) : float(v.i));
+  if (to == B)
+    return fromI(from == F ? v.f != 0.0f : v.i != 0);
+  if (to == I)
+    return fromI(from == F ? int(v.f) : v.i);
+  return fromU(from == F ? unsigned(v.f) : v.u);
+}
+
+// The fast path of the commonest map, a FLOAT binary arithmetic operation on two full runs (popops::add and
+// relatives): one loop, no decoding per element. Returns false when `op` has no fast path.
+bool binaryFloatRun(BinaryOpType op, const float *a, const float *b, float *o, unsigned n) {
+  switch (op) {
+  case BinaryOpType::ADD: for (unsigned i = 0; i < n; ++i) o[i] = a[i] + b[i]; return true;
+  case BinaryOpType::SUBTRACT: for (unsigned i = 0; i < n; ++i) o[i] = a[i] - b[i]; return true;
+  case BinaryOpType::MULTIPLY: for (unsigned i = 0; i < n; ++i) o[i] = a[i] * b[i]; return true;
+  case BinaryOpType::DIVIDE: for (unsigned i = 0; i < n; ++i) o[i] = a[i] / b[i]; return true;
+  default: return false;
+  }
+}
+
+} // namespace
+
+/// Runs `code` (map_code.h) for each element of each output run. The output is the one non-empty out list.
+class MapInterpreter : public Vertex {
+public:
+  Input<VectorList<float>> inF;
+  Input<VectorList<int>> inI;
+  Input<VectorList<unsigned>> inU;
+  Input<VectorList<bool>> inB;
+  Output<VectorList<float>> outF;
+  Output<VectorList<int>> outI;
+  Output<VectorList<unsigned>> outU;
+  Output<VectorList<bool>> outB;
+  Input<Vector<unsigned>> code;
+
+  // The code `_1 op _2` on two FLOAT operands with a FLOAT result, every run full-length: the fast path.
+  bool fastBinaryFloat(const unsigned *c, unsigned runs) {
+    using namespace mapcode;
+    const unsigned h = kHeaderWords;
+    if (c[0] != 2 || c[1] != 0 || c[2] != 0 || c[3] != 0 || c[4] != F || c[h] != encode(LOAD, F, 0, 0) ||
+        c[h + 1] != encode(LOAD, F, 0, 1) || (c[h + 2] & 0xffu) != (BINARY | F << 4) || c[h + 3] != END)
+      return false;
+    BinaryOpType op = BinaryOpType((c[h + 2] >> 8) & 255u);
+    for (unsigned r = 0; r < runs; ++r)
+      if (inF[2 * r].size() != outF[r].size() || inF[2 * r + 1].size() != outF[r].size())
+        return false;
+    for (unsigned r = 0; r < runs; ++r)
+      if (!binaryFloatRun(op, inF[2 * r].data(), inF[2 * r + 1].data(), outF[r].data(), outF[r].size()))
+        return false; // only the first run can fail: every run has the same op
+    return true;
+  }
+
+  // The code `CONST v` (fill, zero): every output element gets v.
+  bool fastFill(const unsigned *c, unsigned runs) {
+    using namespace mapcode;
+    const unsigned h = kHeaderWords, t = c[4];
+    if (c[h] != encode(CONST, t, 0, 0) || c[h + 2] != END)
+      return false;
+    Val v = fromU(c[h + 1]);
+    for (unsigned r = 0; r < runs; ++r) {
+      if (t == F)
+        for (float &x : outF[r]) x = v.f;
+      else if (t == I)
+        for (int &x : outI[r]) x = v.i;
+      else if (t == U)
+        for (unsigned &x : outU[r]) x = v.u;
+      else
+        for (bool &x : outB[r]) x = v.i != 0;
+    }
+    return true;
+  }
+
+  Val load(unsigned type, unsigned item, unsigned i) const {
+    using namespace mapcode;
+    switch (type) {
+    case F: { const auto &s = inF[item]; return fromF(s[s.size() == 1 ? 0 : i]); }
+    case I: { const auto &s = inI[item]; return fromI(s[s.size() == 1 ? 0 : i]); }
+    case U: { const auto &s = inU[item]; return fromU(s[s.size() == 1 ? 0 : i]); }
+    default: { const auto &s = inB[item]; return fromI(s[s.size() == 1 ? 0 : i] ? 1 : 0); }
+    }
+  }
+
+  bool compute() {
+    using namespace mapcode;
+    const unsigned *c = code.data();
+    const unsigned outType = c[4];
+    unsigned runs = outType == F ? outF.size() : outType == I ? outI.size() : outType == U ? outU.size() : outB.size();
+    if (fastBinaryFloat(c, runs) || fastFill(c, runs))
+      return true;
+    for (unsigned r = 0; r < runs; ++r) {
+      unsigned n = outType == F ? outF[r].size() : outType == I ? outI[r].size() : outType == U ? outU[r].size()
+                                                                                                : outB[r].size();
+      for (unsigned i = 0; i < n; ++i) {
+        Val st[kMaxStack];
+        unsigned sp = 0;
+        for (unsigned pc = kHeaderWords;; ++pc) {
+          unsigned w = c[pc], kind = w & 15u, type = (w >> 4) & 15u, op = (w >> 8) & 255u, arg = w >> 16;
+          if (kind == END)
+            break;
+          switch (kind) {
+          case LOAD: st[sp++] = load(type, r * c[type] + arg, i); break;
+          case CONST: st[sp++] = fromU(c[++pc]); break;
+          case UNARY: {
+            Val a = st[sp - 1];
+            UnaryOpType u = UnaryOpType(op);
+            st[sp - 1] = type == F ? unaryF(u, a.f) : type == U ? unaryU(u, a.u) : unaryI(u, a.i);
+            break;
+          }
+          case BINARY: {
+            Val b = st[--sp], a = st[sp - 1];
+            BinaryOpType o = BinaryOpType(op);
+            st[sp - 1] = type == F ? binaryF(o, a.f, b.f) : type == U ? binaryInt<unsigned>(o, a.u, b.u)
+                                                                      : binaryInt<int>(o, a.i, b.i);
+            break;
+          }
+          case TERNARY: {
+            Val z = st[--sp], y = st[--sp], x = st[sp - 1];
+            if (TernaryOpType(op) == TernaryOpType::SELECT)
+              st[sp - 1] = z.i ? x : y;
+            else if (type == F)
+              st[sp - 1] = fromF(x.f < y.f ? y.f : x.f > z.f ? z.f : x.f);
+            else if (type == U)
+              st[sp - 1] = fromU(x.u < y.u ? y.u : x.u > z.u ? z.u : x.u);
+            else
+              st[sp - 1] = fromI(x.i < y.i ? y.i : x.i > z.i ? z.i : x.i);
+            break;
+          }
+          default: st[sp - 1] = cast(type, arg, st[sp - 1]); break;
+          }
+        }
+        Val v = st[0];
+        switch (outType) {
+        case F: outF[r][i] = v.f; break;
+        case I: outI[r][i] = v.i; break;
+        case U: outU[r][i] = v.u; break;
+        default: outB[r][i] = v.i != 0; break;
+        }
+      }
+    }
+    return true;
+  }
+};
+
+namespace {
+
+// Reduction operators (popops::Operation order): ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, SQUARE_ADD.
+template <typename T> T reduceInit(unsigned op, T lowest, T highest) {
+  switch (op) {
+  case 1: return T(1);
+  case 2: return highest;
+  case 3: return lowest;
+  case 4: return T(1);
+  default: return T(0);
+  }
+}
+
+template <typename T> struct StepAdd { static T f(T a, T x) { return a + x; } };
+template <typename T> struct StepMul { static T f(T a, T x) { return a * x; } };
+template <typename T> struct StepMin { static T f(T a, T x) { return x < a ? x : a; } };
+template <typename T> struct StepMax { static T f(T a, T x) { return x > a ? x : a; } };
+template <typename T> struct StepAnd { static T f(T a, T x) { return T(a && x); } };
+template <typename T> struct StepOr { static T f(T a, T x) { return T(a || x); } };
+template <typename T> struct StepSquareAdd { static T f(T a, T x) { return a + x * x; } };
+
+// out[o] = the reduction of the next counts[o] runs of `in`, with the operation's step inlined in the loop.
+template <typename T, typename Step, typename In, typename Out, typename Counts>
+void reduceWith(T init, const In &in, const Counts &counts, Out &out) {
+  unsigned item = 0;
+  for (unsigned o = 0; o < out.size(); ++o) {
+    T acc = init;
+    for (unsigned k = 0; k < counts[o]; ++k, ++item) {
+      const auto &run = in[item];
+      for (unsigned i = 0; i < run.size(); ++i)
+        acc = Step::f(acc, T(run[i]));
+    }
+    out[o] = acc;
+  }
+}
+
+template <typename T, typename In, typename Out, typename Counts>
+void reduceRuns(unsigned op, T lowest, T highest, const In &in, const Counts &counts, Out &out) {
+  T init = reduceInit<T>(op, lowest, highest);
+  switch (op) {
+  case 1: reduceWith<T, StepMul<T> >(init, in, counts, out); break;
+  case 2: reduceWith<T, StepMin<T> >(init, in, counts, out); break;
+  case 3: reduceWith<T, StepMax<T> >(init, in, counts, out); break;
+  case 4: reduceWith<T, StepAnd<T> >(init, in, counts, out); break;
+  case 5: reduceWith<T, StepOr<T> >(init, in, counts, out); break;
+  case 6: reduceWith<T, StepSquareAdd<T> >(init, in, counts, out); break;
+  default: reduceWith<T, StepAdd<T> >(init, in, counts, out); break;
+  }
+}
+
+} // namespace
+
+/// One stage of a reduction of floats: out[o] reduces the next counts[o] runs of `in` with `op`.
+class ReduceFloat : public Vertex {
+public:
+  Input<VectorList<float>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<float>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    return true;
+  }
+};
+
+/// The same for int.
+class ReduceInt : public Vertex {
+public:
+  Input<VectorList<int>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<int>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<int>(op, int(0x80000000u), 0x7fffffff, in, counts, out);
+    return true;
+  }
+};
+
+/// The same for unsigned int.
+class ReduceUnsigned : public Vertex {
+public:
+  Input<VectorList<unsigned>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<unsigned>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<unsigned>(op, 0u, 0xffffffffu, in, counts, out);
+    return true;
+  }
+};
+
+/// The same for bool (LOGICAL_AND, LOGICAL_OR, and MIN/MAX/ADD/MUL as on 0/1).
+class ReduceBool : public Vertex {
+public:
+  Input<VectorList<bool>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<bool>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<unsigned>(op, 0u, 1u, in, counts, out);
+    return true;
+  }
+};
+
+} // namespace popops

@@ -1,0 +1,30 @@
+// Converting a tensor's elements to another type.
+#ifndef POPOPS_CAST_HPP
+#define POPOPS_CAST_HPP
+
+#include <string>
+
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Type.hpp>
+
+#include "popops/ElementWise.hpp"
+
+namespace popops {
+
+/// A new tensor of `dstType` with `src`'s shape and mapping holding src's values converted (floats to integers
+/// truncate toward zero; non-zero is true).
+inline poplar::Tensor cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Type &dstType,
+                           poplar::program::Sequence &prog, const std::string &debugPrefix = "") {
+  return map(graph, expr::Cast(expr::_1, dstType), {src}, prog, debugPrefix);
+}
+
+/// Converts `src` into `dst` (same shape).
+inline void cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &dst,
+                 poplar::program::Sequence &prog, const std::string &debugPrefix = "") {
+  mapWithOutput(graph, expr::Cast(expr::_1, dst.elementType()), {src}, dst, prog, debugPrefix);
+}
+
+} // namespace popops
+
+#endif // POPOPS_CAST_HPP

@@ -1,0 +1,212 @@
+// Element-wise operations: popops::map over expression trees (one compute set per call, whatever the depth),
+// and the named unary, binary and ternary functions with their in-place and with-output forms. Operands broadcast
+// like numpy (trailing dimensions match or are 1); the result is mapped like the first operand of the result's
+// shape, or linearly. Supported element types: FLOAT, INT, UNSIGNED_INT, BOOL.
+#ifndef POPOPS_ELEMENTWISE_HPP
+#define POPOPS_ELEMENTWISE_HPP
+
+#include <string>
+#include <vector>
+
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+
+#include "popops/Expr.hpp"
+#include "popops/ExprOp.hpp"
+
+namespace popops {
+
+/// The tensor of `expr` evaluated element-wise over `ts` (placeholder _i is ts[i-1]), computed by one compute set
+/// appended to `prog`. Throws poputil::poplibs_error when shapes do not broadcast, a placeholder has no tensor, or
+/// an operation does not apply to its operands' type.
+poplar::Tensor map(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
+                   poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                   const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As map(), writing the result into ts[0] (which must have the broadcast shape and no aliased elements).
+void mapInPlace(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
+                poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As map(), writing the result into `out` (of the broadcast shape and the expression's type).
+void mapWithOutput(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
+                   const poplar::Tensor &out, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                   const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// One operation as a map.
+inline poplar::Tensor map(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &a,
+                          poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  return map(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugPrefix, options);
+}
+inline poplar::Tensor map(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
+                          const poplar::Tensor &b, poplar::program::Sequence &prog,
+                          const std::string &debugPrefix = "",
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  return map(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugPrefix, options);
+}
+inline poplar::Tensor map(poplar::Graph &graph, expr::TernaryOpType op, const poplar::Tensor &a,
+                          const poplar::Tensor &b, const poplar::Tensor &c, poplar::program::Sequence &prog,
+                          const std::string &debugPrefix = "",
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  return map(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog, debugPrefix, options);
+}
+inline void mapInPlace(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &a,
+                       poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                       const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapInPlace(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugPrefix, options);
+}
+inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
+                       const poplar::Tensor &b, poplar::program::Sequence &prog,
+                       const std::string &debugPrefix = "",
+                       const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugPrefix, options);
+}
+
+// The named operations: f(graph, a, [b, [c,]] prog, debugPrefix, options) returns a new tensor; fInPlace writes
+// into a; fWithOutput writes into out. Binary functions also take a constant for b.
+#define POPOPS_UNARY_FN(name, Op)                                                                                    \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,        \
+                             const std::string &debugPrefix = "",                                                  \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                         \
+    return map(graph, expr::UnaryOpType::Op, a, prog, debugPrefix, options);                                         \
+  }                                                                                                                  \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,        \
+                            const std::string &debugPrefix = "",                                                   \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                          \
+    mapInPlace(graph, expr::UnaryOpType::Op, a, prog, debugPrefix, options);                                         \
+  }                                                                                                                  \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &out,           \
+                               poplar::program::Sequence &prog, const std::string &debugPrefix = "",               \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                       \
+    mapWithOutput(graph, expr::UnaryOp(expr::UnaryOpType::Op, expr::_1), {a}, out, prog, debugPrefix, options);      \
+  }
+POPOPS_UNARY_FN(abs, ABSOLUTE)
+POPOPS_UNARY_FN(asin, ASIN)
+POPOPS_UNARY_FN(bitwiseNot, BITWISE_NOT)
+POPOPS_UNARY_FN(cbrt, CBRT)
+POPOPS_UNARY_FN(ceil, CEIL)
+POPOPS_UNARY_FN(cos, COS)
+POPOPS_UNARY_FN(countLeadingZeros, COUNT_LEADING_ZEROS)
+POPOPS_UNARY_FN(exp, EXPONENT)
+POPOPS_UNARY_FN(expm1, EXPONENT_MINUS_ONE)
+POPOPS_UNARY_FN(floor, FLOOR)
+POPOPS_UNARY_FN(inv, INVERSE)
+POPOPS_UNARY_FN(isFinite, IS_FINITE)
+POPOPS_UNARY_FN(isInf, IS_INF)
+POPOPS_UNARY_FN(isNaN, IS_NAN)
+POPOPS_UNARY_FN(log, LOGARITHM)
+POPOPS_UNARY_FN(log1p, LOGARITHM_ONE_PLUS)
+POPOPS_UNARY_FN(logicalNot, LOGICAL_NOT)
+POPOPS_UNARY_FN(neg, NEGATE)
+POPOPS_UNARY_FN(popcount, POPCOUNT)
+POPOPS_UNARY_FN(signum, SIGNUM)
+POPOPS_UNARY_FN(sin, SIN)
+POPOPS_UNARY_FN(tan, TAN)
+POPOPS_UNARY_FN(tanh, TANH)
+POPOPS_UNARY_FN(round, ROUND)
+POPOPS_UNARY_FN(sqrt, SQRT)
+POPOPS_UNARY_FN(square, SQUARE)
+POPOPS_UNARY_FN(sigmoid, SIGMOID)
+POPOPS_UNARY_FN(rsqrt, RSQRT)
+POPOPS_UNARY_FN(relu, RELU)
+POPOPS_UNARY_FN(trunc, TRUNC)
+#undef POPOPS_UNARY_FN
+
+#define POPOPS_BINARY_FN(name, Op)                                                                                   \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,               \
+                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",                 \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                         \
+    return map(graph, expr::BinaryOpType::Op, a, b, prog, debugPrefix, options);                                     \
+  }                                                                                                                  \
+  template <typename T>                                                                                              \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                 \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                           \
+      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugPrefix,      \
+               options);                                                                                             \
+  }                                                                                                                  \
+  template <typename T>                                                                                              \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                 \
+      poplar::Graph &graph, T a, const poplar::Tensor &b, poplar::program::Sequence &prog,                           \
+      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, prog, debugPrefix,      \
+               options);                                                                                             \
+  }                                                                                                                  \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                \
+                            poplar::program::Sequence &prog, const std::string &debugPrefix = "",                  \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                          \
+    mapInPlace(graph, expr::BinaryOpType::Op, a, b, prog, debugPrefix, options);                                     \
+  }                                                                                                                  \
+  template <typename T>                                                                                              \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##InPlace(                                        \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                           \
+      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
+    mapInPlace(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugPrefix,      \
+               options);                                                                                             \
+  }                                                                                                                  \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,             \
+                               const poplar::Tensor &out, poplar::program::Sequence &prog,                         \
+                               const std::string &debugPrefix = "",                                                \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                       \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog,             \
+                  debugPrefix, options);                                                                             \
+  }
+POPOPS_BINARY_FN(add, ADD)
+POPOPS_BINARY_FN(atan2, ATAN2)
+POPOPS_BINARY_FN(bitwiseAnd, BITWISE_AND)
+POPOPS_BINARY_FN(bitwiseOr, BITWISE_OR)
+POPOPS_BINARY_FN(bitwiseXor, BITWISE_XOR)
+POPOPS_BINARY_FN(bitwiseXnor, BITWISE_XNOR)
+POPOPS_BINARY_FN(div, DIVIDE)
+POPOPS_BINARY_FN(eq, EQUAL)
+POPOPS_BINARY_FN(gteq, GREATER_THAN_EQUAL)
+POPOPS_BINARY_FN(gt, GREATER_THAN)
+POPOPS_BINARY_FN(lteq, LESS_THAN_EQUAL)
+POPOPS_BINARY_FN(logicalAnd, LOGICAL_AND)
+POPOPS_BINARY_FN(logicalOr, LOGICAL_OR)
+POPOPS_BINARY_FN(lt, LESS_THAN)
+POPOPS_BINARY_FN(max, MAXIMUM)
+POPOPS_BINARY_FN(min, MINIMUM)
+POPOPS_BINARY_FN(mul, MULTIPLY)
+POPOPS_BINARY_FN(neq, NOT_EQUAL)
+POPOPS_BINARY_FN(pow, POWER)
+POPOPS_BINARY_FN(rem, REMAINDER)
+POPOPS_BINARY_FN(shiftLeft, SHIFT_LEFT)
+POPOPS_BINARY_FN(shiftRight, SHIFT_RIGHT)
+POPOPS_BINARY_FN(shiftRightSignExtend, SHIFT_RIGHT_SIGN_EXTEND)
+POPOPS_BINARY_FN(sub, SUBTRACT)
+#undef POPOPS_BINARY_FN
+
+/// clamp(a, lo, hi) element-wise.
+inline poplar::Tensor clamp(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &lo,
+                            const poplar::Tensor &hi, poplar::program::Sequence &prog,
+                            const std::string &debugPrefix = "",
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  return map(graph, expr::TernaryOpType::CLAMP, a, lo, hi, prog, debugPrefix, options);
+}
+/// clamp in place into a.
+inline void clampInPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &lo,
+                         const poplar::Tensor &hi, poplar::program::Sequence &prog,
+                         const std::string &debugPrefix = "",
+                         const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapInPlace(graph, expr::Clamp(expr::_1, expr::_2, expr::_3), {a, lo, hi}, prog, debugPrefix, options);
+}
+/// pred ? a : b element-wise (pred is BOOL).
+inline poplar::Tensor select(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,
+                             const poplar::Tensor &pred, poplar::program::Sequence &prog,
+                             const std::string &debugPrefix = "",
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  return map(graph, expr::TernaryOpType::SELECT, a, b, pred, prog, debugPrefix, options);
+}
+/// select in place into a.
+inline void selectInPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,
+                          const poplar::Tensor &pred, poplar::program::Sequence &prog,
+                          const std::string &debugPrefix = "",
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapInPlace(graph, expr::Select(expr::_1, expr::_2, expr::_3), {a, b, pred}, prog, debugPrefix, options);
+}
+
+} // namespace popops
+
+#endif // POPOPS_ELEMENTWISE_HPP

@@ -1,0 +1,36 @@
+// A += scale * B and relatives, in place, in one compute set.
+#ifndef POPOPS_SCALEDADD_HPP
+#define POPOPS_SCALEDADD_HPP
+
+#include <string>
+
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+
+namespace popops {
+
+/// A += scaleB * B (B broadcasts to A's shape).
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
+                 poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A += scaleB * B with scaleB a one-element tensor of A's type.
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A = scaleA * A + scaleB * B.
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
+                 poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A -= scaleB * B.
+void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
+                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A -= scaleB * B with scaleB a one-element tensor of A's type.
+void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
+                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        const poplar::OptionFlags &options = poplar::OptionFlags());
+
+} // namespace popops
+
+#endif // POPOPS_SCALEDADD_HPP

@@ -1,0 +1,377 @@
+// popops::reduce: the input is viewed as [outputs, reduced elements] (kept dimensions first). Stage 1 reduces, on
+// every tile that holds input, each output row's local elements to one partial (written straight to the output
+// when a row lives on one tile only; a row with many elements on a tile of few rows is cut into one piece per
+// worker); the last stage reduces each row's partials on the tile of its output element. A
+// scale, an update or a change of type is one more map over the outputs. An output with more than 32 partials gets
+// intermediate stages (groups of 32 reduced where their first partial lives) so that no tile gathers them all.
+#include "popops/Reduce.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "broadcast.hpp"
+#include "log.hpp"
+#include "popops/ElementWise.hpp"
+#include "poputil/TileMapping.hpp"
+#include "poputil/exceptions.hpp"
+
+namespace popops {
+
+using poplar::Tensor;
+using poputil::poplibs_error;
+namespace plog = poputil::detail;
+
+namespace {
+
+std::string vertexFor(const poplar::Type &t, const std::string &name) {
+  if (t == poplar::FLOAT)
+    return "popops::ReduceFloat";
+  if (t == poplar::INT)
+    return "popops::ReduceInt";
+  if (t == poplar::UNSIGNED_INT)
+    return "popops::ReduceUnsigned";
+  if (t == poplar::BOOL)
+    return "popops::ReduceBool";
+  throw poplibs_error(name + ": element type " + t.toString() +
+                      " is not supported by popops' reduce here (FLOAT, INT, UNSIGNED_INT and BOOL are)");
+}
+
+// One vertex's work: for each of its outputs, the runs reduced into it.
+struct ReduceJob {
+  std::vector<std::vector<Tensor> > runs; // per output
+  std::vector<Tensor> outs;               // one element each
+};
+
+void addReduceVertices(poplar::Graph &graph, poplar::ComputeSet cs, unsigned tile, const std::vector<ReduceJob> &jobs,
+                       const std::string &vertex, unsigned op, const std::string &name) {
+  for (const ReduceJob &job : jobs) {
+    if (job.outs.empty())
+      continue;
+    poplar::VertexRef v = graph.addVertex(cs, vertex);
+    graph.setTileMapping(v, tile);
+    std::vector<unsigned> counts;
+    std::size_t numRuns = 0;
+    for (const auto &r : job.runs) {
+      counts.push_back(unsigned(r.size()));
+      numRuns += r.size();
+    }
+    Tensor c = graph.addConstant(poplar::UNSIGNED_INT, {counts.size()}, counts, name + "/counts");
+    graph.setTileMapping(c, tile);
+    graph.connect(v["counts"], c);
+    graph.setFieldSize(v["in"], numRuns);
+    std::size_t item = 0;
+    for (const auto &r : job.runs)
+      for (const Tensor &t : r)
+        graph.connect(v["in"][item++], t);
+    graph.connect(v["out"], poplar::concat(job.outs));
+    graph.setInitialValue(v["op"], op);
+  }
+}
+
+// Splits `rows` (with their element counts) into at most `workers` consecutive groups of similar size.
+std::vector<std::vector<std::size_t> > groupRows(const std::vector<std::size_t> &rows,
+                                                 const std::vector<std::size_t> &sizes, unsigned workers) {
+  std::size_t total = 0;
+  for (std::size_t s : sizes)
+    total += s;
+  std::size_t per = std::max<std::size_t>(1, (total + workers - 1) / std::max(1u, workers));
+  std::vector<std::vector<std::size_t> > groups(1);
+  std::size_t filled = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (filled >= per && groups.size() < workers) {
+      groups.emplace_back();
+      filled = 0;
+    }
+    groups.back().push_back(rows[i]);
+    filled += sizes[i];
+  }
+  return groups;
+}
+
+// Reduces `in` over `dims` into the flat `target` (numOut elements of in's type) with `op`.
+void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, Operation op,
+                const Tensor &target, poplar::program::Sequence &prog, const std::string &name) {
+  std::vector<unsigned> perm;
+  std::size_t numOut = 1, R = 1;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+      perm.push_back(d);
+      numOut *= in.dim(d);
+    }
+  for (std::size_t d : dims) {
+    perm.push_back(unsigned(d));
+    R *= in.dim(unsigned(d));
+  }
+  if (numOut == 0)
+    return;
+  const std::string vertex = vertexFor(in.elementType(), name);
+  const Tensor V = in.dimShuffle(perm).reshape({numOut * R});
+  const poplar::TileToTensorMapping inMap = graph.getTileMapping(V, false);
+  // Per tile, the runs of each row it holds.
+  std::vector<std::map<std::size_t, std::vector<Tensor> > > local(inMap.size());
+  std::vector<std::size_t> mapped(numOut, 0);
+  for (unsigned tile = 0; tile < inMap.size(); ++tile)
+    for (const auto &iv : inMap[tile])
+      for (std::size_t b = iv.begin(); b < iv.end();) {
+        std::size_t row = b / R, e = std::min<std::size_t>(iv.end(), (row + 1) * R);
+        local[tile][row].push_back(V.slice(b, e));
+        mapped[row] += e - b;
+        b = e;
+      }
+  for (std::size_t row = 0; row < numOut; ++row)
+    if (mapped[row] != R)
+      throw poplibs_error(name + ": the input has unmapped elements; map it before reducing");
+  const unsigned workers = graph.getTarget().getNumWorkerContexts();
+  // Each tile's work as pieces (row, runs): a row with many elements on a tile of few rows is cut into up to one
+  // piece per worker, each with its own partial, so that every worker has a share.
+  const std::size_t kMinPerPiece = 64;
+  std::vector<std::vector<std::pair<std::size_t, std::vector<Tensor> > > > pieces(local.size());
+  std::vector<std::size_t> piecesPerRow(numOut, 0);
+  for (unsigned tile = 0; tile < local.size(); ++tile)
+    for (const auto &[row, runs] : local[tile]) {
+      std::size_t n = 0;
+      for (const Tensor &t : runs)
+        n += t.numElements();
+      std::size_t k = std::min<std::size_t>({std::max<std::size_t>(1, workers / local[tile].size()),
+                                             std::max<std::size_t>(1, n / kMinPerPiece), workers});
+      std::size_t per = (n + k - 1) / k, room = 0;
+      for (const Tensor &t : runs)
+        for (std::size_t b = 0; b < t.numElements();) {
+          if (room == 0) {
+            pieces[tile].emplace_back(row, std::vector<Tensor>());
+            ++piecesPerRow[row];
+            room = per;
+          }
+          std::size_t e = std::min(t.numElements(), b + room);
+          pieces[tile].back().second.push_back(t.slice(b, e));
+          room -= e - b;
+          b = e;
+        }
+    }
+  const bool oneStage = std::all_of(piecesPerRow.begin(), piecesPerRow.end(), [](std::size_t n) { return n == 1; });
+  poplar::ComputeSet cs1 = graph.addComputeSet(name + "/stage1");
+  // Stage 1. partialOf[row] lists the partial elements for the later stages.
+  std::vector<std::vector<Tensor> > partialOf(numOut);
+  std::vector<std::vector<unsigned> > partialTile(numOut);
+  std::size_t vertices = 0;
+  for (unsigned tile = 0; tile < pieces.size(); ++tile) {
+    if (pieces[tile].empty())
+      continue;
+    std::vector<std::size_t> idx, sizes;
+    for (std::size_t i = 0; i < pieces[tile].size(); ++i) {
+      idx.push_back(i);
+      std::size_t n = 0;
+      for (const Tensor &t : pieces[tile][i].second)
+        n += t.numElements();
+      sizes.push_back(n);
+    }
+    Tensor partials;
+    if (!oneStage) {
+      partials = graph.addVariable(in.elementType(), {idx.size()}, name + "/partials");
+      graph.setTileMapping(partials, tile);
+    }
+    std::vector<ReduceJob> jobs;
+    for (const auto &group : groupRows(idx, sizes, workers)) {
+      ReduceJob job;
+      for (std::size_t i : group) {
+        std::size_t row = pieces[tile][i].first;
+        job.runs.push_back(pieces[tile][i].second);
+        Tensor o = oneStage ? target.slice(row, row + 1) : partials.slice(i, i + 1);
+        job.outs.push_back(o);
+        if (!oneStage) {
+          partialOf[row].push_back(o);
+          partialTile[row].push_back(tile);
+        }
+      }
+      jobs.push_back(job);
+    }
+    vertices += jobs.size();
+    addReduceVertices(graph, cs1, tile, jobs, vertex, unsigned(op), name);
+  }
+  prog.add(poplar::program::Execute(cs1, name + "/stage1"));
+  std::size_t stages = 1;
+  Operation op2 = op == Operation::SQUARE_ADD ? Operation::ADD : op;
+  // Intermediate stages while an output has more than kFanIn partials: groups of kFanIn partials are reduced on the
+  // tile of the group's first partial, so no tile receives more than kFanIn partials of one output at once.
+  const std::size_t kFanIn = 32;
+  while (!oneStage && std::any_of(partialOf.begin(), partialOf.end(),
+                                  [&](const std::vector<Tensor> &p) { return p.size() > kFanIn; })) {
+    ++stages;
+    std::map<unsigned, std::vector<std::pair<std::size_t, std::vector<Tensor> > > > byTile; // tile -> (row, group)
+    std::vector<std::vector<Tensor> > nextOf(numOut);
+    std::vector<std::vector<unsigned> > nextTile(numOut);
+    for (std::size_t row = 0; row < numOut; ++row) {
+      if (partialOf[row].size() <= kFanIn) {
+        nextOf[row] = partialOf[row];
+        nextTile[row] = partialTile[row];
+        continue;
+      }
+      for (std::size_t g = 0; g < partialOf[row].size(); g += kFanIn) {
+        std::size_t e = std::min(partialOf[row].size(), g + kFanIn);
+        byTile[partialTile[row][g]].emplace_back(
+            row, std::vector<Tensor>(partialOf[row].begin() + g, partialOf[row].begin() + e));
+      }
+    }
+    poplar::ComputeSet csi = graph.addComputeSet(name + "/stage" + std::to_string(stages));
+    for (auto &[tile, groups] : byTile) {
+      Tensor partials = graph.addVariable(in.elementType(), {groups.size()}, name + "/partials");
+      graph.setTileMapping(partials, tile);
+      std::vector<std::size_t> idx, sizes;
+      for (std::size_t i = 0; i < groups.size(); ++i) {
+        idx.push_back(i);
+        sizes.push_back(groups[i].second.size());
+      }
+      std::vector<ReduceJob> jobs;
+      for (const auto &part : groupRows(idx, sizes, workers)) {
+        ReduceJob job;
+        for (std::size_t i : part) {
+          Tensor o = partials.slice(i, i + 1);
+          job.runs.push_back(groups[i].second);
+          job.outs.push_back(o);
+          nextOf[groups[i].first].push_back(o);
+          nextTile[groups[i].first].push_back(tile);
+        }
+        jobs.push_back(job);
+      }
+      vertices += jobs.size();
+      addReduceVertices(graph, csi, tile, jobs, vertex, unsigned(op2), name);
+    }
+    prog.add(poplar::program::Execute(csi, name + "/stage" + std::to_string(stages)));
+    partialOf.swap(nextOf);
+    partialTile.swap(nextTile);
+  }
+  if (!oneStage) {
+    // The last stage on the tile of each output element.
+    ++stages;
+    const poplar::TileToTensorMapping outMap = graph.getTileMapping(target);
+    poplar::ComputeSet cs2 = graph.addComputeSet(name + "/stage" + std::to_string(stages));
+    for (unsigned tile = 0; tile < outMap.size(); ++tile) {
+      std::vector<std::size_t> rows, sizes;
+      for (const auto &iv : outMap[tile])
+        for (std::size_t row = iv.begin(); row < iv.end(); ++row) {
+          rows.push_back(row);
+          sizes.push_back(partialOf[row].size());
+        }
+      if (rows.empty())
+        continue;
+      std::vector<ReduceJob> jobs;
+      for (const auto &group : groupRows(rows, sizes, workers)) {
+        ReduceJob job;
+        for (std::size_t row : group) {
+          job.runs.push_back(partialOf[row]);
+          job.outs.push_back(target.slice(row, row + 1));
+        }
+        jobs.push_back(job);
+      }
+      vertices += jobs.size();
+      addReduceVertices(graph, cs2, tile, jobs, vertex, unsigned(op2), name);
+    }
+    prog.add(poplar::program::Execute(cs2, name + "/stage" + std::to_string(stages)));
+  }
+  if (plog::logEnabled(plog::LogLevel::Debug))
+    plog::log(plog::LogLevel::Debug, name + ": " + std::to_string(numOut) + " outputs of " + std::to_string(R) +
+                                         " elements, " + std::to_string(stages) + " stages, " +
+                                         std::to_string(vertices) + " vertices");
+}
+
+void checkArgs(const Tensor &in, const std::vector<std::size_t> &dims, const ReduceParams &params,
+               const std::string &name) {
+  if (!in.valid())
+    throw poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
+  std::set<std::size_t> seen;
+  for (std::size_t d : dims) {
+    if (d >= in.rank())
+      throw poplibs_error(name + ": dimension " + std::to_string(d) + " is out of range for an input of shape " +
+                          detail::shapeString(in.shape()) + "; pass dimensions 0 .. " +
+                          std::to_string(in.rank() == 0 ? 0 : in.rank() - 1));
+    if (!seen.insert(d).second)
+      throw poplibs_error(name + ": dimension " + std::to_string(d) + " is listed twice; list each dimension once");
+    if (in.dim(unsigned(d)) == 0)
+      throw poplibs_error(name + ": dimension " + std::to_string(d) + " is empty; a reduction needs elements");
+  }
+  if ((params.op == Operation::LOGICAL_AND || params.op == Operation::LOGICAL_OR) &&
+      in.elementType() != poplar::BOOL)
+    throw poplibs_error(name + ": LOGICAL_AND and LOGICAL_OR reduce BOOL tensors, not " +
+                        in.elementType().toString() + "; compare or cast the input first");
+  if (params.useScale && (!params.scale.valid() || params.scale.numElements() != 1))
+    throw poplibs_error(name + ": the scale must be a one-element tensor");
+}
+
+std::vector<std::size_t> keptShape(const Tensor &in, const std::vector<std::size_t> &dims) {
+  std::vector<std::size_t> shape;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end())
+      shape.push_back(in.dim(d));
+  return shape;
+}
+
+void reduceToOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                    const ReduceParams &params, poplar::program::Sequence &prog, const std::string &name) {
+  const Tensor outFlat = out.flatten();
+  const bool direct = !params.useScale && !params.update && out.elementType() == in.elementType();
+  if (direct) {
+    reduceInto(graph, in, dims, params.op, outFlat, prog, name);
+    return;
+  }
+  Tensor tmp = graph.addVariable(in.elementType(), {outFlat.numElements()}, name + "/result");
+  graph.setTileMapping(tmp, graph.getTileMapping(outFlat));
+  reduceInto(graph, in, dims, params.op, tmp, prog, name);
+  using namespace expr;
+  const poplar::Type t = out.elementType();
+  if (params.useScale) {
+    const poplar::Type st = params.scale.elementType() == poplar::FLOAT ? poplar::FLOAT : t;
+    Tensor scale = params.scale.flatten();
+    if (params.update)
+      mapInPlace(graph, Cast(Cast(_1, st) + Cast(_2, st) * Cast(_3, st), t), {outFlat, tmp, scale}, prog,
+                 name + "/scaleUpdate");
+    else
+      mapWithOutput(graph, Cast(Cast(_1, st) * Cast(_2, st), t), {tmp, scale}, outFlat, prog, name + "/scale");
+  } else if (params.update) {
+    mapInPlace(graph, _1 + Cast(_2, t), {outFlat, tmp}, prog, name + "/update");
+  } else {
+    mapWithOutput(graph, Cast(_1, t), {tmp}, outFlat, prog, name + "/cast");
+  }
+}
+
+} // namespace
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
+              ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
+              const poplar::OptionFlags &) {
+  const std::string name = debugPrefix.empty() ? "popops::reduce" : debugPrefix;
+  checkArgs(in, dims, params, name);
+  if (params.update)
+    throw poplibs_error(name + ": update needs an output to update; use reduceWithOutput");
+  Tensor out = graph.addVariable(outType, keptShape(in, dims), name + "/out");
+  poputil::mapTensorLinearly(graph, out);
+  reduceToOutput(graph, in, out, dims, params, prog, name);
+  return out;
+}
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
+              poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
+  if (!in.valid())
+    throw poplibs_error("popops::reduce: the input is an invalid (default-constructed) tensor");
+  return reduce(graph, in, in.elementType(), dims, params, prog, debugPrefix, options);
+}
+
+void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                      ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                      const poplar::OptionFlags &) {
+  const std::string name = debugPrefix.empty() ? "popops::reduceWithOutput" : debugPrefix;
+  checkArgs(in, dims, params, name);
+  if (!out.valid())
+    throw poplibs_error(name + ": the output is an invalid (default-constructed) tensor");
+  std::vector<std::size_t> kept = keptShape(in, dims);
+  std::size_t n = 1;
+  for (std::size_t d : kept)
+    n *= d;
+  if (out.numElements() != n)
+    throw poplibs_error(name + ": the output has shape " + detail::shapeString(out.shape()) + " but reducing " +
+                        detail::shapeString(in.shape()) + " leaves " + detail::shapeString(kept) +
+                        "; pass an output of that shape");
+  reduceToOutput(graph, in, out, dims, params, prog, name);
+}
+
+} // namespace popops

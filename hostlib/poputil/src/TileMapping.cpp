@@ -1,0 +1,126 @@
+// Linear tile mappings and broadcast operands.
+#include "poputil/TileMapping.hpp"
+
+#include <algorithm>
+
+#include "log.hpp"
+#include "poputil/exceptions.hpp"
+
+namespace poputil {
+
+using poplar::Interval;
+
+std::vector<std::vector<Interval> > calcLinearTileMappingWithOffset(const poplar::Graph &graph,
+                                                                   std::vector<std::size_t> shape,
+                                                                   unsigned minElementsPerTile, unsigned grainSize,
+                                                                   unsigned offset, bool ascendingOrder) {
+  if (grainSize == 0)
+    throw poplibs_error("calcLinearTileMapping: grainSize is 0; pass 1 or more elements per grain");
+  const unsigned numTiles = graph.getTarget().getNumTiles();
+  std::size_t n = 1;
+  for (std::size_t d : shape)
+    n *= d;
+  std::vector<std::vector<Interval> > mapping(numTiles);
+  if (n == 0)
+    return mapping;
+  // Whole grains per tile, spread evenly, but never fewer than minElementsPerTile (rounded up to grains).
+  const std::size_t numGrains = (n + grainSize - 1) / grainSize;
+  std::size_t grainsPerTile = (numGrains + numTiles - 1) / numTiles;
+  const std::size_t minGrains = (std::size_t(minElementsPerTile) + grainSize - 1) / grainSize;
+  grainsPerTile = std::max<std::size_t>({grainsPerTile, minGrains, 1});
+  const std::size_t perTile = grainsPerTile * grainSize;
+  for (std::size_t k = 0, begin = 0; begin < n; ++k, begin += perTile) {
+    unsigned step = unsigned(k % numTiles);
+    unsigned tile = ascendingOrder ? (offset + step) % numTiles : (offset + numTiles - step % numTiles) % numTiles;
+    mapping[tile].push_back(Interval(begin, std::min(n, begin + perTile)));
+  }
+  return mapping;
+}
+
+std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Graph &graph, std::vector<std::size_t> shape,
+                                                          unsigned minElementsPerTile, unsigned grainSize) {
+  return calcLinearTileMappingWithOffset(graph, shape, minElementsPerTile, grainSize, 0, true);
+}
+
+// The defaults: one grain is one vector of the data path, and at least 128 bytes go to each tile used.
+static void defaults(const poplar::Graph &graph, const poplar::Type &type, unsigned &minElements, unsigned &grain) {
+  const poplar::Target &target = graph.getTarget();
+  unsigned size = unsigned(target.getTypeSize(type));
+  grain = std::max(1u, target.getVectorWidth(type));
+  minElements = std::max(1u, 128u / std::max(1u, size));
+}
+
+std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Graph &graph, const poplar::Tensor &t) {
+  unsigned minElements = 0, grain = 0;
+  defaults(graph, t.elementType(), minElements, grain);
+  return calcLinearTileMapping(graph, t.shape(), minElements, grain);
+}
+
+void mapTensorLinearlyWithOffset(poplar::Graph &graph, const poplar::Tensor &t, unsigned minElementsPerTile,
+                                 unsigned grainSize, unsigned offset, bool ascendingOrder) {
+  if (!t.valid())
+    throw poplibs_error("mapTensorLinearly: the tensor is invalid (default-constructed); map a tensor from "
+                        "Graph::addVariable");
+  auto mapping = calcLinearTileMappingWithOffset(graph, t.shape(), minElementsPerTile, grainSize, offset,
+                                                 ascendingOrder);
+  if (detail::logEnabled(detail::LogLevel::Debug))
+    detail::log(detail::LogLevel::Debug, "mapTensorLinearly: " + std::to_string(t.numElements()) + " elements over " +
+                                             std::to_string(getNumTilesUsed(mapping)) + " tiles");
+  graph.setTileMapping(t, mapping);
+}
+
+void mapTensorLinearly(poplar::Graph &graph, const poplar::Tensor &t, unsigned minElementsPerTile,
+                       unsigned grainSize) {
+  mapTensorLinearlyWithOffset(graph, t, minElementsPerTile, grainSize, 0, true);
+}
+
+void mapTensorLinearly(poplar::Graph &graph, const poplar::Tensor &t) {
+  if (!t.valid())
+    throw poplibs_error("mapTensorLinearly: the tensor is invalid (default-constructed); map a tensor from "
+                        "Graph::addVariable");
+  unsigned minElements = 0, grain = 0;
+  defaults(graph, t.elementType(), minElements, grain);
+  mapTensorLinearly(graph, t, minElements, grain);
+}
+
+unsigned getNumTilesUsed(const std::vector<std::vector<Interval> > &mapping) {
+  unsigned used = 0;
+  for (const auto &tile : mapping)
+    for (const Interval &i : tile)
+      if (i.size() != 0) {
+        ++used;
+        break;
+      }
+  return used;
+}
+
+poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor,
+                                      const poplar::Type &type, unsigned dim, bool ditherMapping,
+                                      const std::string &debugName) {
+  (void)ditherMapping;
+  if (dim >= fullTensor.rank())
+    throw poplibs_error("createBroadcastOperand: dim " + std::to_string(dim) + " is not a dimension of a rank-" +
+                        std::to_string(fullTensor.rank()) + " tensor; pass 0 .. " +
+                        std::to_string(fullTensor.rank() == 0 ? 0 : fullTensor.rank() - 1));
+  const std::size_t n = fullTensor.dim(dim);
+  poplar::Tensor out = graph.addVariable(type, {n}, debugName);
+  const unsigned numTiles = graph.getTarget().getNumTiles();
+  std::vector<std::vector<Interval> > mapping(numTiles);
+  for (std::size_t j = 0; j < n; ++j) {
+    auto m = graph.getTileMapping(fullTensor.slice(j, j + 1, dim), false);
+    unsigned tile = 0;
+    for (unsigned t = 0; t < m.size(); ++t)
+      if (!m[t].empty() && m[t].front().begin() == 0) {
+        tile = t;
+        break;
+      }
+    if (!mapping[tile].empty() && mapping[tile].back().end() == j)
+      mapping[tile].back() = Interval(mapping[tile].back().begin(), j + 1);
+    else
+      mapping[tile].push_back(Interval(j, j + 1));
+  }
+  graph.setTileMapping(out, mapping);
+  return out;
+}
+
+} // namespace poputil

@@ -1,0 +1,99 @@
+// poputil: linear tile mappings (grains, minimum per tile, offsets), cloneN and duplicate (shape, mapping, copied
+// values), createBroadcastOperand's mapping, and the argument errors.
+#include <poputil/Util.hpp>
+
+#include "poplibs_test.hpp"
+
+using namespace poplar;
+using namespace poplar::program;
+using namespace poplibs_test;
+
+namespace {
+
+std::size_t elementsOn(const std::vector<Interval> &tile) {
+  std::size_t n = 0;
+  for (const auto &i : tile)
+    n += i.size();
+  return n;
+}
+
+void test_linear_mapping(void **) {
+  Graph graph(model(16).createTarget());
+  // 100 elements, grains of 4, at least 8 per tile: 25 grains over 16 tiles -> 2 grains (8 elements) per tile.
+  auto m = poputil::calcLinearTileMapping(graph, {10, 10}, 8, 4);
+  assert_int_equal(m.size(), 16);
+  for (unsigned t = 0; t < 12; ++t) {
+    assert_int_equal(m[t].size(), 1);
+    assert_int_equal(m[t][0].begin(), t * 8);
+    assert_int_equal(elementsOn(m[t]), 8);
+  }
+  assert_int_equal(elementsOn(m[12]), 4); // the tail
+  assert_int_equal(elementsOn(m[13]), 0);
+  assert_int_equal(poputil::getNumTilesUsed(m), 13);
+  // A large minimum puts everything on few tiles.
+  auto big = poputil::calcLinearTileMapping(graph, {100}, 64, 1);
+  assert_int_equal(poputil::getNumTilesUsed(big), 2);
+  // Offsets wrap around.
+  auto off = poputil::calcLinearTileMappingWithOffset(graph, {40}, 10, 1, 14);
+  assert_int_equal(elementsOn(off[14]), 10);
+  assert_int_equal(elementsOn(off[15]), 10);
+  assert_int_equal(elementsOn(off[0]), 10);
+  assert_int_equal(elementsOn(off[1]), 10);
+  // The default form on a float tensor: grains of the float vector width, 128 bytes per tile at least.
+  Tensor t = graph.addVariable(FLOAT, {1000}, "t");
+  poputil::mapTensorLinearly(graph, t);
+  auto tm = graph.getTileMapping(t);
+  assert_int_equal(poputil::getNumTilesUsed(tm), 16);
+  unsigned vw = graph.getTarget().getVectorWidth(FLOAT);
+  assert_int_equal(tm[0][0].size() % vw, 0);
+  assert_true(tm[0][0].size() >= 32);
+  poplibs_test::expectThrow<poputil::poplibs_error>([&] { poputil::calcLinearTileMapping(graph, {4}, 1, 0); },
+                                                    "grainSize is 0");
+  poplibs_test::expectThrow<poputil::poplibs_error>([&] { poputil::mapTensorLinearly(graph, Tensor()); },
+                                                    "invalid");
+}
+
+void test_clone_duplicate_broadcast(void **) {
+  Fixture f(8);
+  Tensor a = f.var(INT, {5, 3}, "a");
+  Tensor clones = poputil::cloneN(f.graph, a, 3, "c");
+  assert_true(clones.shape() == std::vector<std::size_t>({3, 5, 3}));
+  assert_true(f.graph.getTileMapping(clones[2]) == f.graph.getTileMapping(a));
+  Tensor d = poputil::duplicate(f.graph, a.transpose(), f.prog, "d");
+  assert_true(d.shape() == std::vector<std::size_t>({3, 5}));
+  assert_true(f.graph.getTileMapping(d) == f.graph.getTileMapping(a.transpose()));
+  f.readable(d, "d");
+  // createBroadcastOperand: element j on the tile of the first element of column j.
+  Tensor full = f.var(FLOAT, {4, 6}, "full");
+  Tensor op = poputil::createBroadcastOperand(f.graph, full, FLOAT, 1, false, "bias");
+  assert_int_equal(op.numElements(), 6);
+  auto fm = f.graph.getTileMapping(full.slice(0, 1, 0).flatten());
+  auto om = f.graph.getTileMapping(op);
+  for (unsigned tile = 0; tile < fm.size(); ++tile)
+    for (const auto &i : fm[tile])
+      for (std::size_t j = i.begin(); j < i.end(); ++j) {
+        bool found = false;
+        for (const auto &k : om[tile])
+          found = found || (j >= k.begin() && j < k.end());
+        assert_true(found);
+      }
+  poplibs_test::expectThrow<poputil::poplibs_error>(
+      [&] { poputil::createBroadcastOperand(f.graph, full, FLOAT, 2); }, "dim 2 is not a dimension");
+  poplibs_test::expectThrow<poputil::poplibs_error>([&] { poputil::cloneN(f.graph, a, 0); }, "N is 0");
+  f.build();
+  auto ha = ints(15, 3);
+  f.write("a", ha);
+  f.engine->run(0);
+  auto hd = f.read<int>("d", 15);
+  for (std::size_t r = 0; r < 5; ++r)
+    for (std::size_t c = 0; c < 3; ++c)
+      assert_int_equal(hd[c * 5 + r], ha[r * 3 + c]);
+}
+
+} // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_linear_mapping),
+                                     cmocka_unit_test(test_clone_duplicate_broadcast)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
