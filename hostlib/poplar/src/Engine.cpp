@@ -18,6 +18,7 @@
 #include "log.hpp"
 #include "poplar/exceptions.hpp"
 #include "profile.hpp"
+#include "profiling/profiles.hpp"
 
 namespace poplar {
 
@@ -50,6 +51,7 @@ struct EngineImpl {
   std::vector<std::uint64_t> stepCycles; ///< per top-level step of the last run (instrumented engines)
   bool ran = false;
   std::map<std::string, double> phases;
+  std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
 
   double option(const std::string &key, double dflt) const {
     return options.contains(key) ? std::atof(options.at(key).c_str()) : dflt;
@@ -183,6 +185,8 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
     instrument = impl_->options.at("debug.instrumentCompute") == "true";
   detail::CompileOptions copts;
   copts.instrument = instrument;
+  detail::ProfilingOptions profilingOptions = detail::parseProfilingOptions(impl_->options, instrument);
+  copts.instrument = profilingOptions.instrument; // an execution report asks for measurements
   if (impl_->options.contains("debug.reuseMemory")) {
     const std::string &v = impl_->options.at("debug.reuseMemory");
     if (v != "true" && v != "false")
@@ -192,13 +196,22 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
   if (impl_->options.contains("debug.dumpCompiledGraph"))
     copts.dumpPath = impl_->options.at("debug.dumpCompiledGraph");
   impl_->cg = detail::compileGraph(graph.impl(), programs, copts);
+  impl_->profiling.reset(new detail::EngineProfiling(graph.impl(), impl_->cg, impl_->target, profilingOptions));
   impl_->phases["compile"] = detail::seconds(start);
   detail::log(detail::LogLevel::Info, "compiled " + std::to_string(programs.size()) + " program(s) for " +
                                           std::to_string(impl_->cg.tiles.size()) + " tiles in " +
                                           std::to_string(impl_->phases["compile"]) + " s");
 }
 
-Engine::~Engine() = default;
+Engine::~Engine() {
+  // autoReport files are written when the engine goes; a destructor must not throw, so a failure is logged.
+  try {
+    if (impl_ && impl_->profiling)
+      impl_->profiling->writeReports();
+  } catch (const std::exception &e) {
+    detail::log(detail::LogLevel::Err, e.what());
+  }
+}
 
 void Engine::load(Device &device) {
   auto start = std::chrono::steady_clock::now();
@@ -271,6 +284,8 @@ void Engine::run(unsigned prog, const std::string &) {
       impl_->stepCycles.push_back(stamps[k] - stamps[k - 1]);
   }
   impl_->ran = true;
+  if (impl_->profiling)
+    impl_->profiling->recordRun(detail::RunRecord{prog, r.cycles, impl_->stepCycles});
   impl_->phases["run"] = detail::seconds(start);
   detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " + std::to_string(r.cycles) +
                                           " cycles, " + std::to_string(r.hostSyncs) + " host syncs");
@@ -343,5 +358,15 @@ double Engine::getPhaseSeconds(const std::string &phase) const {
   auto it = impl_->phases.find(phase);
   return it == impl_->phases.end() ? 0.0 : it->second;
 }
+
+// --- profiling (the profiles themselves are built in src/profiling/) ---
+ProfileValue Engine::getGraphProfile() const { return impl_->profiling->graphProfile(); }
+
+ProfileValue Engine::getExecutionProfile() const { return impl_->profiling->executionProfile(); }
+
+void Engine::resetExecutionProfile() { impl_->profiling->reset(); }
+
+void Engine::writeReports() const { impl_->profiling->writeReports(); }
+// --- end profiling ---
 
 } // namespace poplar
