@@ -44,9 +44,13 @@ std::string colourFor(const std::string &type) {
 /// Vertical bars, one per value (memory per tile).
 std::string columnChart(const std::string &id, const std::vector<std::uint64_t> &values, std::uint64_t limit) {
   std::ostringstream os;
-  double h = 200, maxV = double(std::max<std::uint64_t>(limit, 1));
+  double h = 200, maxV = 1;
   for (auto v : values)
     maxV = std::max(maxV, double(v));
+  // The tile's memory size is drawn as a line only when use comes near it; otherwise the bars would be slivers.
+  if (double(limit) > 2 * maxV)
+    limit = 0;
+  maxV = std::max(maxV, double(limit));
   double w = values.empty() ? kWidth : kWidth / double(values.size());
   os << "<svg class=\"chart\" id=\"" << id << "\" width=\"" << kWidth + 60 << "\" height=\"" << h + 30
      << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
@@ -170,7 +174,10 @@ void writePage(std::ostream &out, const pva::Report &r, const std::string &dir) 
       << "<h2>Memory by category (bytes, all tiles)</h2>\n" << barChart("memory-by-category", sortedRows(r.memoryByCategory()), "B")
       << "<h2>Vertex state by vertex type (bytes, all tiles)</h2>\n"
       << barChart("memory-by-vertex-type", sortedRows(r.memoryByVertexType()), "B");
-  if (!cyclesByType.empty())
+  std::uint64_t estimated = 0;
+  for (const auto &kv : cyclesByType)
+    estimated += kv.second;
+  if (estimated)
     out << "<h2>Estimated active cycles by vertex type</h2>\n"
         << barChart("cycles-by-vertex-type", sortedRows(cyclesByType), "cycles");
   out << "<h2>Live bytes at each program step (all tiles)</h2>\n" << livenessChart(r.liveness());
