@@ -350,6 +350,7 @@ void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) con
   detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles, impl_->lastProgram,
                        impl_->stepCycles,
                        detail::parseSummaryOptions(opts).showExecutionSteps);
+  detail::printOptionalSections(out, impl_->profiling->graphProfile(), opts);
 }
 
 std::uint64_t Engine::getLastRunCycles() const { return impl_->lastCycles; }

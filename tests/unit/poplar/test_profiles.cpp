@@ -256,6 +256,13 @@ void test_memory_matches_summary(void **) {
       digits += c;
   }
   assert_int_equal(e.getGraphProfile()["memory"]["byTile"]["totalIncludingGaps"].sumUInt(), std::stoull(digits));
+  // The engine's own summary honours the options too.
+  std::ostringstream more;
+  e.printProfileSummary(more, OptionFlags{{"showVarStorage", "true"}, {"showOptimizations", "true"},
+                                          {"showPerIpuMemoryUsage", "true"}});
+  for (const char *want : {"Variable storage", "Optimizations:", "IPU 0:", "peakLiveBytes"})
+    assert_true(more.str().find(want) != std::string::npos);
+  assert_true(s.find("Variable storage") == std::string::npos);
 }
 
 void test_auto_report(void **) {

@@ -39,6 +39,39 @@ struct Style {
   std::string value(const std::string &s) const { return on ? "\033[1m" + s + "\033[0m" : s; }
 };
 
+/// The sections the summary options add: memory per IPU, optimisation figures, bytes live at each step.
+void optionalSections(std::ostream &out, const ProfileValue &gp, const detail::SummaryOptions &o, const Style &st) {
+  const auto &t = gp["target"];
+  const auto &mem = gp["memory"];
+  const auto &byTile = mem["byTile"]["totalIncludingGaps"].asVector();
+  if (o.showPerIpuMemoryUsage) {
+    std::uint64_t perIpu = t["tilesPerIPU"].asUInt();
+    out << "  By IPU:\n";
+    for (std::uint64_t ipu = 0; ipu < t["numIPUs"].asUInt(); ++ipu) {
+      std::uint64_t sum = 0;
+      for (std::size_t i = ipu * perIpu; i < (ipu + 1) * perIpu && i < byTile.size(); ++i)
+        sum += byTile[i].asUInt();
+      out << "    IPU " << ipu << ": " << std::setw(14) << grouped(sum) << " B\n";
+    }
+  }
+  if (o.showOptimizations) {
+    out << "\n" << st.heading("Optimizations:") << "\n";
+    for (const auto &kv : gp["optimizationInfo"].asMap())
+      out << "  " << std::left << std::setw(24) << (kv.first + ":") << std::right << kv.second.asDouble() << "\n";
+  }
+  if (o.showVarStorage) {
+    out << "\n" << st.heading("Variable storage (bytes live on all tiles at each step):") << "\n";
+    const auto &progs = mem["liveness"]["byProgram"].asVector();
+    for (std::size_t p = 0; p < progs.size(); ++p) {
+      out << "  Program " << p << ":\n";
+      const auto &live = progs[p]["liveBytes"].asVector();
+      const auto &stepNames = progs[p]["stepNames"].asVector();
+      for (std::size_t i = 0; i < live.size() && i < stepNames.size(); ++i)
+        out << "    " << std::setw(12) << grouped(live[i].asUInt()) << "  " << stepNames[i].asString() << "\n";
+    }
+  }
+}
+
 void graphSummary(std::ostream &out, const ProfileValue &gp, const detail::SummaryOptions &o, const Style &st) {
   const auto &t = gp["target"];
   out << st.heading("Target:") << "\n"
@@ -83,32 +116,7 @@ void graphSummary(std::ostream &out, const ProfileValue &gp, const detail::Summa
   for (std::size_t i = 0; i < names.size(); ++i)
     out << "    " << std::left << std::setw(28) << (names[i].asString() + ":") << std::right << std::setw(14)
         << grouped(vt[i].sumUInt()) << " B\n";
-  if (o.showPerIpuMemoryUsage) {
-    std::uint64_t perIpu = t["tilesPerIPU"].asUInt();
-    out << "  By IPU:\n";
-    for (std::uint64_t ipu = 0; ipu < t["numIPUs"].asUInt(); ++ipu) {
-      std::uint64_t sum = 0;
-      for (std::size_t i = ipu * perIpu; i < (ipu + 1) * perIpu && i < byTile.size(); ++i)
-        sum += byTile[i].asUInt();
-      out << "    IPU " << ipu << ": " << std::setw(14) << grouped(sum) << " B\n";
-    }
-  }
-  if (o.showOptimizations) {
-    out << "\n" << st.heading("Optimizations:") << "\n";
-    for (const auto &kv : gp["optimizationInfo"].asMap())
-      out << "  " << std::left << std::setw(24) << (kv.first + ":") << std::right << kv.second.asDouble() << "\n";
-  }
-  if (o.showVarStorage) {
-    out << "\n" << st.heading("Variable storage (bytes live on all tiles at each step):") << "\n";
-    const auto &progs = mem["liveness"]["byProgram"].asVector();
-    for (std::size_t p = 0; p < progs.size(); ++p) {
-      out << "  Program " << p << ":\n";
-      const auto &live = progs[p]["liveBytes"].asVector();
-      const auto &stepNames = progs[p]["stepNames"].asVector();
-      for (std::size_t i = 0; i < live.size() && i < stepNames.size(); ++i)
-        out << "    " << std::setw(12) << grouped(live[i].asUInt()) << "  " << stepNames[i].asString() << "\n";
-    }
-  }
+  optionalSections(out, gp, o, st);
   out << "\n";
 }
 
@@ -141,6 +149,16 @@ void executionSummary(std::ostream &out, const ProfileValue &gp, const ProfileVa
 }
 
 } // namespace
+
+namespace detail {
+void printOptionalSections(std::ostream &out, const ProfileValue &graphProfile, const OptionFlags &options) {
+  SummaryOptions o = parseSummaryOptions(options);
+  Style st{useColours(out, options, o.colours)};
+  std::ios::fmtflags flags = out.flags();
+  optionalSections(out, graphProfile, o, st);
+  out.flags(flags);
+}
+} // namespace detail
 
 void printGraphSummary(std::ostream &out, const ProfileValue &graphProfile, const OptionFlags &options) {
   detail::SummaryOptions o = detail::parseSummaryOptions(options);
