@@ -307,6 +307,13 @@ void test_summaries(void **) {
   std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   assert_non_null(std::strstr(text.c_str(), "Memory Usage:"));
   std::filesystem::remove(report);
+  {
+    setenv("POPLAR_GRAPH_REPORT_DEST", report.c_str(), 1);
+    Engine fromEnv(p.graph, p.prog);
+    unsetenv("POPLAR_GRAPH_REPORT_DEST");
+    assert_true(std::filesystem::file_size(report) > 0);
+    std::filesystem::remove(report);
+  }
   e.load(p.device);
   std::vector<int> in(4, 1);
   e.connectStream("in", in.data());
