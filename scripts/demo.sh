@@ -8,7 +8,17 @@ build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 export IPU_BOARD_PATH=${IPU_BOARD_PATH:-$root/boards}
 if [ -x "$build/bin/ipu-demo" ]; then
-  exec "$build/bin/ipu-demo"
+  # The engine writes its graph and execution profiles when it is destroyed (autoReport); popvis turns them into a
+  # page a person can look at.
+  report=$(cd "$build" && pwd)/demo-report
+  export POPLAR_ENGINE_OPTIONS=${POPLAR_ENGINE_OPTIONS:-"{\"autoReport.all\": \"true\", \"autoReport.directory\": \"$report\"}"}
+  "$build/bin/ipu-demo"
+  if [ -x "$build/bin/popvis" ] && [ -f "$report/profile.json" ]; then
+    echo
+    "$build/bin/popvis" report "$report"
+    echo "demo: open $report/report.html in a browser to see memory per tile, the step timeline and liveness"
+  fi
+  exit 0
 fi
 hello=$(ls "$build"/tile/tiny/bin/hello*.elf 2>/dev/null | head -n1 || true)
 if [ -x "$build/bin/gc-run" ] && [ -n "$hello" ]; then

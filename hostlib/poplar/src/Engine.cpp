@@ -24,6 +24,7 @@
 #include "poplar/exceptions.hpp"
 #include "print_format.hpp"
 #include "profile.hpp"
+#include "profiling/profiles.hpp"
 
 namespace poplar {
 
@@ -64,6 +65,7 @@ struct EngineImpl {
   std::vector<std::uint64_t> stepCycles; ///< per top-level step of the last run (instrumented engines)
   bool ran = false;
   std::map<std::string, double> phases;
+  std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
 
   ipu::runtime::Device &dev() const {
     return *liveDevice().dev;
@@ -206,6 +208,8 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
     impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats), 0);
   impl_->connectRemoteBuffers();
   impl_->connectErrorStreams();
+  impl_->profiling.reset(new detail::EngineProfiling(impl_->cg, x.profile, detail::parseProfilingOptions(options,
+                                                                                                         false)));
 }
 
 Engine::Engine(Engine &&other) : impl_(std::move(other.impl_)) {}
@@ -213,7 +217,15 @@ Engine &Engine::operator=(Engine &&other) {
   impl_ = std::move(other.impl_);
   return *this;
 }
-Engine::~Engine() = default;
+Engine::~Engine() {
+  // autoReport files are written when the engine goes; a destructor must not throw, so a failure is logged.
+  try {
+    if (impl_ && impl_->profiling)
+      impl_->profiling->writeReports();
+  } catch (const std::exception &e) {
+    detail::log(detail::LogLevel::Err, e.what());
+  }
+}
 
 namespace detail {
 
@@ -409,6 +421,8 @@ void Engine::run(unsigned prog, const std::string &) {
       impl_->stepCycles.push_back(stamps[k] - stamps[k - 1]);
   }
   impl_->ran = true;
+  if (impl_->profiling)
+    impl_->profiling->recordRun(detail::RunRecord{prog, r.cycles, impl_->stepCycles});
   impl_->phases["run"] = detail::seconds(start);
   detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " + std::to_string(r.cycles) +
                                           " cycles, " + std::to_string(r.hostSyncs) + " host syncs");
@@ -482,6 +496,8 @@ void Engine::resetExecutionProfile() {
   impl_->stepCycles.clear();
   impl_->ran = false;
   impl_->phases.erase("run");
+  if (impl_->profiling)
+    impl_->profiling->reset();
 }
 
 void Engine::readTensor(const std::string &handle, void *buf) {
@@ -520,6 +536,7 @@ void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) con
   detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles, impl_->lastProgram,
                        impl_->stepCycles,
                        detail::parseSummaryOptions(opts).showExecutionSteps);
+  detail::printOptionalSections(out, impl_->profiling->graphProfile(), opts);
 }
 
 std::uint64_t Engine::getLastRunCycles() const { return impl_->lastCycles; }
@@ -528,5 +545,14 @@ double Engine::getPhaseSeconds(const std::string &phase) const {
   auto it = impl_->phases.find(phase);
   return it == impl_->phases.end() ? 0.0 : it->second;
 }
+
+// --- profiling (the profiles themselves are built in src/profiling/) ---
+ProfileValue Engine::getGraphProfile() const { return impl_->profiling->graphProfile(); }
+
+ProfileValue Engine::getExecutionProfile() const { return impl_->profiling->executionProfile(); }
+
+
+void Engine::writeReports() const { impl_->profiling->writeReports(); }
+// --- end profiling ---
 
 } // namespace poplar

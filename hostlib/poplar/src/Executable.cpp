@@ -6,6 +6,7 @@
 #include "compiler.hpp"
 #include "engine_options.hpp"
 #include "executable_impl.hpp"
+#include "profiling/profiles.hpp"
 #include "log.hpp"
 #include "poplar/exceptions.hpp"
 
@@ -41,12 +42,17 @@ Executable compileGraph(const Graph &graph, const std::vector<program::Program> 
   // Per-step cycles are measured on the IPU Model unless debug.instrument says otherwise (the seed's default for
   // hardware is off).
   detail::CompileOptions copts;
-  copts.instrument = opts.instrumentSet ? opts.instrument : graph.getTarget().getTargetType() != TargetType::IPU;
+  // An execution report (autoReport.outputExecutionProfile) needs measurements, so it turns them on unless
+  // debug.instrument says otherwise.
+  detail::ProfilingOptions profiling =
+      detail::parseProfilingOptions(options, graph.getTarget().getTargetType() != TargetType::IPU);
+  copts.instrument = opts.instrumentSet ? opts.instrument : profiling.instrument;
   copts.reuseMemory = opts.reuseMemory;
   copts.dumpPath = opts.dumpPath;
   std::unique_ptr<detail::ExecutableImpl> exe(new detail::ExecutableImpl);
   exe->cg = detail::compileGraph(graph.impl(), programs, copts);
   exe->target = graph.getTarget().values();
+  exe->profile = detail::makeGraphProfileData(graph.impl(), exe->cg, graph.getTarget(), profiling);
   exe->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progressCallBack)
     progressCallBack(1, 1);

@@ -68,6 +68,12 @@ struct StepInfo {
   std::string what;        ///< "Execute mulCS", "Exchange (Copy)", "StreamCopy v4-input-stream", ...
   std::uint64_t bytes = 0; ///< exchanged bytes
   unsigned depth = 0;
+  // For the graph profile (profiling/graph_profile.cpp): what kind of step this is and which tiles it moves bytes
+  // between. kind: "OnTileExecute", "DoExchange", "StreamCopy", "Sync", "PrintTensor" or "" (control flow).
+  std::string kind;
+  unsigned computeSet = 0;                                  ///< OnTileExecute
+  std::map<std::uint32_t, std::uint64_t> sentByTile;         ///< DoExchange, StreamCopy (device to host)
+  std::map<std::uint32_t, std::uint64_t> receivedByTile;     ///< DoExchange, StreamCopy (host to device)
 };
 
 /// Per-step cycle stamps (debug.instrument): after each top-level step of a program (an exchange, a compute set, a

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <istream>
+#include <memory>
 #include <ostream>
 
 #include "compiler.hpp"
@@ -9,8 +10,12 @@
 
 namespace poplar::detail {
 
+struct GraphProfileData;
+
 struct ExecutableImpl {
   CompiledGraph cg;
+  /// The graph profile made from the graph at compile time; none for an executable read from a file.
+  std::shared_ptr<const GraphProfileData> profile;
   TargetValues target;
   double compileSeconds = 0; ///< how long compileGraph() took (the Engine's "compile" phase)
 };

@@ -7,6 +7,7 @@
 
 #include "compiler.hpp"
 #include "poplar/OptionFlags.hpp"
+#include "poplar/ProfileValue.hpp"
 #include "poplar/Target.hpp"
 
 namespace poplar::detail {
@@ -27,5 +28,9 @@ SummaryOptions parseSummaryOptions(const OptionFlags &opts);
 /// `stepCycles` are the measured cycles of each top-level step of program `program` (empty when not instrumented).
 void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
                   unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps);
+
+/// The sections printProfileSummary's options showPerIpuMemoryUsage, showOptimizations and showVarStorage add,
+/// from the graph profile (profiling/summary.cpp); nothing when none is set.
+void printOptionalSections(std::ostream &out, const ProfileValue &graphProfile, const OptionFlags &options);
 
 } // namespace poplar::detail

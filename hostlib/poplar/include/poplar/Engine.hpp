@@ -13,6 +13,8 @@
 #include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
 #include "poplar/OptionFlags.hpp"
+#include "poplar/ProfileSummary.hpp"
+#include "poplar/ProfileValue.hpp"
 #include "poplar/Program.hpp"
 #include "poplar/StreamCallback.hpp"
 #include "poplar/exceptions.hpp"
@@ -100,8 +102,6 @@ public:
   void setPrintTensorStream(std::ostream &stream);
   /// Where the tiles' own printf output goes (default std::cout). The stream must outlive the runs.
   void setPrintStream(std::ostream &stream);
-  /// Forgets what the engine measured (last run's cycles, per-step cycles, phase times).
-  void resetExecutionProfile();
 
   /// Prints the target, the graph, memory use per tile (with a histogram) and, after a run, cycles per program
   /// step ("showExecutionSteps": "true" lists every step).
@@ -110,6 +110,24 @@ public:
   std::uint64_t getLastRunCycles() const;
   /// Wall-clock seconds spent in each phase: "compile", "load", "run" (last run).
   double getPhaseSeconds(const std::string &phase) const;
+
+  // --- profiling (src/profiling/) ---
+  /// The graph profile (target, graph, vertex types, compute sets, exchanges, programs, memory per tile, by
+  /// category, by compute set, by vertex type and liveness per program step), known once the engine is compiled.
+  /// Options: "autoReport.all", "autoReport.outputGraphProfile", "autoReport.outputExecutionProfile" ("true":
+  /// write profile.{json,cbor} / execution.{json,cbor} into "autoReport.directory" when the engine is destroyed),
+  /// "debug.computeInstrumentationLevel" (tile, vertex, device, ipu: the execution profile's mode),
+  /// "debug.graphReportDestination" or POPLAR_GRAPH_REPORT_DEST (a file, or stdout/stderr, for the graph summary).
+  ProfileValue getGraphProfile() const;
+  /// The execution profile of every run since construction or the last resetExecutionProfile(): profilerMode,
+  /// its per-mode arrays, programTrace and simulation (cycles, tileCycles, steps), from the card's cycle stamps.
+  ProfileValue getExecutionProfile() const;
+  /// Forgets the runs recorded so far and what the engine measured (last run's cycles, per-step cycles, the run
+  /// phase's time).
+  void resetExecutionProfile();
+  /// Writes the autoReport files now (they are written again when the engine is destroyed).
+  void writeReports() const;
+  // --- end profiling ---
 
 private:
   Engine(const Engine &);

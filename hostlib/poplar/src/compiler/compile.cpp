@@ -18,6 +18,30 @@ namespace poplar::detail {
 namespace {
 constexpr std::uint32_t kTileHeapBytes = 4096; // newlib stdio (PRINT_TENSOR) needs about 1.5 KiB
 constexpr const char *kStampVertex = "poplar_rt::CycleStamp";
+
+/// Fills the graph profile's view of one step: its kind and the bytes each tile sends and receives.
+void describeForProfile(const ir::Module &m, const ir::Step *step, StepInfo &info) {
+  if (!step)
+    return;
+  if (std::get_if<ir::SyncStep>(step)) {
+    info.kind = "Sync";
+  } else if (auto *x = std::get_if<ir::ExchangeStep>(step)) {
+    info.kind = "DoExchange";
+    for (const auto &t : x->transfers) {
+      info.sentByTile[m.buffers[t.src.buf].tile] += t.len;
+      info.receivedByTile[m.buffers[t.dst.buf].tile] += t.len;
+    }
+  } else if (auto *e = std::get_if<ir::ExecuteStep>(step)) {
+    info.kind = "OnTileExecute";
+    info.computeSet = e->computeSet;
+  } else if (auto *c = std::get_if<ir::StreamCopyStep>(step)) {
+    info.kind = "StreamCopy";
+    for (const auto &a : c->toDevice ? c->effects.writes : c->effects.reads)
+      (c->toDevice ? info.receivedByTile : info.sentByTile)[m.buffers[a.buf].tile] += a.end - a.begin;
+  } else if (std::get_if<ir::PrintStep>(step)) {
+    info.kind = "PrintTensor";
+  }
+}
 } // namespace
 
 CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Program> &programs,
@@ -86,7 +110,8 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   for (const auto &p : m.programs) {
     out.steps.emplace_back();
     for (const auto &line : ir::listSteps(p.body)) {
-      out.steps.back().push_back(StepInfo{line.what, line.bytes, line.depth});
+      out.steps.back().push_back(StepInfo{line.what, line.bytes, line.depth, {}, 0, {}, {}});
+      describeForProfile(m, line.step, out.steps.back().back());
       if (auto *x = line.step ? std::get_if<ir::ExchangeStep>(line.step) : nullptr)
         out.exchangeBytes += x->bytes;
     }

@@ -1,0 +1,337 @@
+// Internal: the graph profile, from the graph and what the compiler laid out on each tile.
+#include <algorithm>
+#include <map>
+
+#include "poplar/TargetType.hpp"
+#include "profiles.hpp"
+
+namespace poplar::detail {
+
+namespace {
+
+using Vec = ProfileValue::Vector;
+using Map = ProfileValue::Map;
+
+ProfileValue uints(const std::vector<std::uint64_t> &v) {
+  Vec out;
+  out.reserve(v.size());
+  for (auto x : v)
+    out.push_back(ProfileValue((unsigned long long)x));
+  return ProfileValue(out);
+}
+
+ProfileValue table(const std::vector<std::vector<std::uint64_t>> &rows) {
+  Vec out;
+  for (const auto &r : rows)
+    out.push_back(uints(r));
+  return ProfileValue(out);
+}
+
+/// The seed's category for each kind of buffer the compiler places.
+std::string seedCategory(const std::string &compilerCategory) {
+  static const std::map<std::string, std::string> names = {
+      {"variable", "variable"},
+      {"constant", "constant"},
+      {"vertex state", "vertexInstanceState"},
+      {"edge buffer", "rearrangement"},
+      {"exchange list", "internalExchangeCode"},
+      {"host exchange list", "hostExchangeCode"},
+      {"compute set table", "controlTable"},
+      {"control program", "controlCode"},
+      {"predicate copy", "controlId"},
+      {"print buffer", "hostMessage"},
+      {"print name", "hostMessage"},
+      {"instrumentation", "instrumentationResults"},
+  };
+  auto it = names.find(compilerCategory);
+  return it == names.end() ? "multiple" : it->second;
+}
+
+/// A program entry's type for a control-flow line of the step list ("Repeat x3" -> "Repeat").
+std::string controlType(const std::string &what) {
+  for (const char *t : {"RepeatWhileTrue", "RepeatWhileFalse", "Repeat", "If", "Switch"})
+    if (what.rfind(t, 0) == 0)
+      return t;
+  return "Sequence"; // the markers inside a construct: "Else", "Case n", "Default"
+}
+
+ProfileValue target(const Target &t) {
+  Map m;
+  m["type"] = toString(t.getTargetType());
+  m["bytesPerIPU"] = (unsigned long long)(std::uint64_t(t.getBytesPerTile()) * t.getTilesPerIPU());
+  m["bytesPerTile"] = t.getBytesPerTile();
+  m["clockFrequency"] = t.getTileClockFrequency();
+  m["numIPUs"] = t.getNumIPUs();
+  m["tilesPerIPU"] = t.getTilesPerIPU();
+  m["numTiles"] = t.getNumTiles();
+  m["totalMemory"] = (unsigned long long)t.getMemoryBytes();
+  // The card's sync costs the same from every tile (one hardware barrier), so the relative delays are all zero.
+  m["relativeSyncDelayByTile"] = uints(std::vector<std::uint64_t>(t.getTilesPerIPU(), 0));
+  m["minSyncDelay"] = 0u;
+  return ProfileValue(m);
+}
+
+} // namespace
+
+ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, const Target &tgt,
+                               const ProfilingOptions &opts) {
+  const std::size_t numTiles = tgt.getNumTiles();
+  Map root;
+  root["target"] = target(tgt);
+
+  std::uint64_t peakLive = 0;
+  for (const auto &p : cg.liveBytes)
+    for (auto b : p)
+      peakLive = std::max(peakLive, b);
+  Map opt;
+  opt["tilesInUse"] = double(cg.tiles.size());
+  opt["codeBytesPerTile"] = double(cg.image.codeBytes);
+  opt["exchangeBytes"] = double(cg.exchangeBytes);
+  opt["peakLiveBytes"] = double(peakLive);
+  opt["instrumented"] = opts.instrument ? 1.0 : 0.0;
+  root["optimizationInfo"] = ProfileValue(opt);
+
+  Map g;
+  g["numComputeSets"] = (unsigned long long)cg.numComputeSets;
+  g["numEdges"] = (unsigned long long)cg.numEdges;
+  g["numVars"] = (unsigned long long)cg.numVars;
+  g["numVertices"] = (unsigned long long)cg.numVertices;
+  root["graph"] = ProfileValue(g);
+
+  // Vertex types actually used, in order of first use.
+  std::map<std::string, unsigned> typeIndex;
+  std::vector<std::string> typeNames;
+  std::vector<std::uint64_t> typeSizes;
+  std::vector<unsigned> vertexType(graph.vertices.size());
+  for (std::size_t v = 0; v < graph.vertices.size(); ++v) {
+    const std::string &name = graph.vertices[v].type;
+    auto it = typeIndex.find(name);
+    if (it == typeIndex.end()) {
+      it = typeIndex.emplace(name, unsigned(typeNames.size())).first;
+      typeNames.push_back(name);
+      typeSizes.push_back(std::max<std::uint32_t>(graph.vertexClass(unsigned(v)).stateSize, 4));
+    }
+    vertexType[v] = it->second;
+  }
+  Vec names;
+  for (const auto &n : typeNames)
+    names.push_back(n);
+  root["vertexTypes"] = ProfileValue(Map{{"names", ProfileValue(names)}, {"sizes", uints(typeSizes)}});
+
+  // Compute sets: names, vertex counts by type, and (IPU Model) the cycle estimates the vertices were given.
+  const std::size_t numCS = graph.computeSets.size(), numTypes = typeNames.size();
+  Vec csNames, csCounts, csTypes;
+  std::vector<std::vector<std::uint64_t>> activeByTile(numCS, std::vector<std::uint64_t>(numTiles, 0));
+  std::vector<std::vector<std::uint64_t>> cyclesByTile = activeByTile;
+  std::vector<std::vector<std::uint64_t>> activeByType(numCS, std::vector<std::uint64_t>(numTypes, 0));
+  std::vector<std::vector<std::uint64_t>> vertexBytesCS = activeByTile;
+  std::vector<std::vector<std::uint64_t>> vertexBytesType(numTypes, std::vector<std::uint64_t>(numTiles, 0));
+  for (std::size_t c = 0; c < numCS; ++c) {
+    const auto &cs = graph.computeSets[c];
+    csNames.push_back(cs.name);
+    std::map<unsigned, std::uint64_t> counts;
+    std::vector<std::uint64_t> verticesOnTile(numTiles, 0);
+    for (unsigned v : cs.vertices) {
+      const auto &vx = graph.vertices[v];
+      counts[vertexType[v]]++;
+      if (vx.tile >= numTiles)
+        continue;
+      verticesOnTile[vx.tile]++;
+      activeByTile[c][vx.tile] += vx.cycleEstimate;
+      activeByType[c][vertexType[v]] += vx.cycleEstimate;
+      vertexBytesCS[c][vx.tile] += typeSizes[vertexType[v]];
+      vertexBytesType[vertexType[v]][vx.tile] += typeSizes[vertexType[v]];
+    }
+    // Six hardware threads take turns: a tile running k <= 6 vertices needs 6 cycles per active cycle of its
+    // longest share, so the tile's time is the active cycles spread over min(k, 6) threads, times six.
+    for (std::size_t t = 0; t < numTiles; ++t)
+      if (verticesOnTile[t])
+        cyclesByTile[c][t] = (activeByTile[c][t] + std::min<std::uint64_t>(verticesOnTile[t], 6) - 1) /
+                             std::min<std::uint64_t>(verticesOnTile[t], 6) * 6;
+    Vec cnt, typ;
+    for (const auto &[type, n] : counts) {
+      typ.push_back(type);
+      cnt.push_back((unsigned long long)n);
+    }
+    csCounts.push_back(ProfileValue(cnt));
+    csTypes.push_back(ProfileValue(typ));
+  }
+  Map css;
+  css["names"] = ProfileValue(csNames);
+  css["vertexCounts"] = ProfileValue(csCounts);
+  css["vertexTypes"] = ProfileValue(csTypes);
+  if (tgt.getTargetType() == TargetType::IPU_MODEL)
+    css["cycleEstimates"] = ProfileValue(Map{{"activeCyclesByTile", table(activeByTile)},
+                                             {"activeCyclesByVertexType", table(activeByType)},
+                                             {"cyclesByTile", table(cyclesByTile)}});
+  root["computeSets"] = ProfileValue(css);
+
+  // Programs: one Sequence per engine program, its steps as children (control flow nests by depth).
+  Vec programs;
+  std::vector<std::vector<std::uint64_t>> xRecv, xSent, xCycles, hRecv, hSent, hCycles;
+  Vec controlPrograms;
+  auto perTile = [&](const std::map<std::uint32_t, std::uint64_t> &m) {
+    std::vector<std::uint64_t> v(numTiles, 0);
+    for (const auto &[t, b] : m)
+      if (t < numTiles)
+        v[t] = b;
+    return v;
+  };
+  // Exchange moves one 32-bit word per cycle per tile: a tile's exchange time is its larger direction / 4.
+  auto exchangeCycles = [&](const std::vector<std::uint64_t> &in, const std::vector<std::uint64_t> &out) {
+    std::vector<std::uint64_t> c(numTiles, 0);
+    for (std::size_t t = 0; t < numTiles; ++t)
+      c[t] = (std::max(in[t], out[t]) + 3) / 4;
+    return c;
+  };
+  for (std::size_t p = 0; p < cg.steps.size(); ++p) {
+    std::size_t rootId = programs.size();
+    controlPrograms.push_back((unsigned long long)rootId);
+    programs.push_back(ProfileValue(
+        Map{{"type", "Sequence"}, {"name", "program " + std::to_string(p)}, {"children", ProfileValue(Vec{})}}));
+    std::vector<std::pair<unsigned, std::size_t>> open; // (depth, program id) of the constructs being filled
+    for (const auto &s : cg.steps[p]) {
+      while (!open.empty() && open.back().first >= s.depth)
+        open.pop_back();
+      std::size_t parent = open.empty() ? rootId : open.back().second;
+      Map node;
+      node["name"] = s.what;
+      if (s.kind.empty()) {
+        node["type"] = controlType(s.what);
+        node["children"] = ProfileValue(Vec{});
+      } else {
+        node["type"] = s.kind;
+      }
+      if (s.kind == "OnTileExecute")
+        node["computeSet"] = s.computeSet;
+      if (s.kind == "DoExchange" || s.kind == "StreamCopy") {
+        auto in = perTile(s.receivedByTile), out = perTile(s.sentByTile);
+        auto &recv = s.kind == "DoExchange" ? xRecv : hRecv;
+        node["exchange"] = (unsigned long long)recv.size();
+        recv.push_back(in);
+        (s.kind == "DoExchange" ? xSent : hSent).push_back(out);
+        (s.kind == "DoExchange" ? xCycles : hCycles).push_back(exchangeCycles(in, out));
+      }
+      std::size_t id = programs.size();
+      programs.push_back(ProfileValue(node));
+      programs[parent]["children"].asVector().push_back((unsigned long long)id);
+      if (s.kind.empty())
+        open.emplace_back(s.depth, id);
+    }
+  }
+  root["programs"] = ProfileValue(programs);
+  root["controlPrograms"] = ProfileValue(controlPrograms);
+  root["functionPrograms"] = ProfileValue(Vec{});
+  root["exchanges"] = ProfileValue(
+      Map{{"bytesReceivedByTile", table(xRecv)}, {"bytesSentByTile", table(xSent)}, {"cyclesByTile", table(xCycles)}});
+  root["externalExchanges"] = ProfileValue(Map{{"bytesReceivedByTile", ProfileValue(Vec{})},
+                                               {"bytesSentByTile", ProfileValue(Vec{})},
+                                               {"estimatedCyclesByTile", ProfileValue(Vec{})}});
+  root["hostExchanges"] = ProfileValue(Map{
+      {"bytesReceivedByTile", table(hRecv)}, {"bytesSentByTile", table(hSent)}, {"estimatedCyclesByTile", table(hCycles)}});
+
+  // Memory: every tile's code and data as the loader places them; all memory is one non-interleaved region here.
+  std::vector<std::uint64_t> total(numTiles, 0), totalGaps(numTiles, 0);
+  std::map<std::string, std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>> byCat; // non/overlapped
+  auto cat = [&](const std::string &name) -> auto & {
+    auto it = byCat.find(name);
+    if (it == byCat.end())
+      it = byCat.emplace(name, std::make_pair(std::vector<std::uint64_t>(numTiles, 0),
+                                              std::vector<std::uint64_t>(numTiles, 0))).first;
+    return it->second;
+  };
+  std::vector<std::vector<std::uint64_t>> tableBytesCS(numCS, std::vector<std::uint64_t>(numTiles, 0));
+  const std::uint64_t stackBytes = cg.board.bytes_per_tile - (cg.image.freeEnd - 0x00100000u);
+  for (const auto &[t, td] : cg.tileData) {
+    if (t >= numTiles)
+      continue;
+    std::vector<const MemItem *> items;
+    for (const auto &it : td.items)
+      if (it.size)
+        items.push_back(&it);
+    std::sort(items.begin(), items.end(), [](const MemItem *a, const MemItem *b) { return a->addr < b->addr; });
+    // An item is overlapped when another item shares any of its bytes (liveness let them share memory).
+    std::vector<bool> overlapped(items.size(), false);
+    std::uint32_t maxEnd = 0, unionBytes = 0, covered = 0;
+    std::size_t owner = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::uint32_t b = items[i]->addr, e = items[i]->addr + items[i]->size;
+      if (i && b < maxEnd) {
+        overlapped[i] = overlapped[owner] = true;
+      }
+      if (e > maxEnd) {
+        unionBytes += e - std::max(b, std::max(maxEnd, covered));
+        maxEnd = e;
+        covered = e;
+        owner = i;
+      }
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto &c = cat(seedCategory(items[i]->category));
+      (overlapped[i] ? c.second : c.first)[t] += items[i]->size;
+      if (items[i]->category == "compute set table")
+        for (std::size_t cs = 0; cs < numCS; ++cs)
+          if (graph.computeSets[cs].name == items[i]->name)
+            tableBytesCS[cs][t] += items[i]->size;
+    }
+    cat("vertexCode").first[t] += cg.image.codeBytes;
+    cat("stack").first[t] += stackBytes;
+    total[t] = cg.image.codeBytes + unionBytes;
+    totalGaps[t] = cg.image.codeBytes + td.bytes.size();
+  }
+  std::vector<std::uint64_t> zeros(numTiles, 0);
+  Map byTile;
+  byTile["interleaved"] = uints(zeros);
+  byTile["interleavedIncludingGaps"] = uints(zeros);
+  byTile["nonInterleaved"] = uints(total);
+  byTile["nonInterleavedIncludingGaps"] = uints(totalGaps);
+  byTile["overflowed"] = uints(zeros);
+  byTile["overflowedIncludingGaps"] = uints(zeros);
+  byTile["total"] = uints(total);
+  byTile["totalIncludingGaps"] = uints(totalGaps);
+  Map categories;
+  Map emptyRegion{{"nonOverlapped", uints(zeros)}, {"overlapped", uints(zeros)}};
+  for (const auto &[name, parts] : byCat) {
+    std::vector<std::uint64_t> sum(numTiles);
+    for (std::size_t t = 0; t < numTiles; ++t)
+      sum[t] = parts.first[t] + parts.second[t];
+    categories[name] = ProfileValue(
+        Map{{"interleaved", ProfileValue(emptyRegion)},
+            {"nonInterleaved", ProfileValue(Map{{"nonOverlapped", uints(parts.first)},
+                                                {"overlapped", uints(parts.second)}})},
+            {"overflowed", ProfileValue(emptyRegion)},
+            {"total", uints(sum)}});
+  }
+  auto breakdown = [&](const std::vector<std::vector<std::uint64_t>> &vertexData,
+                       const std::vector<std::vector<std::uint64_t>> &descriptors) {
+    std::vector<std::vector<std::uint64_t>> none(vertexData.size(), zeros), totals = vertexData;
+    for (std::size_t i = 0; i < totals.size(); ++i)
+      for (std::size_t t = 0; t < numTiles; ++t)
+        totals[i][t] += descriptors[i][t];
+    return ProfileValue(Map{{"codeBytes", table(none)},        {"copyPtrBytes", table(none)},
+                            {"descriptorBytes", table(descriptors)}, {"edgePtrBytes", table(none)},
+                            {"paddingBytes", table(none)},      {"vertexDataBytes", table(vertexData)},
+                            {"totalBytes", table(totals)}});
+  };
+  Map memory;
+  memory["byTile"] = ProfileValue(byTile);
+  memory["byCategory"] = ProfileValue(categories);
+  memory["byComputeSet"] = breakdown(vertexBytesCS, tableBytesCS);
+  memory["byVertexType"] =
+      breakdown(vertexBytesType, std::vector<std::vector<std::uint64_t>>(numTypes, zeros));
+  // Liveness: bytes in use on all tiles at each step of each program (indexes match the program's step list).
+  Vec live;
+  for (std::size_t p = 0; p < cg.liveBytes.size(); ++p) {
+    Vec stepNames;
+    for (const auto &s : cg.steps[p])
+      stepNames.push_back(std::string(2 * s.depth, ' ') + s.what);
+    live.push_back(ProfileValue(Map{{"program", controlPrograms[p]},
+                                    {"liveBytes", uints(cg.liveBytes[p])},
+                                    {"stepNames", ProfileValue(stepNames)}}));
+  }
+  memory["liveness"] = ProfileValue(Map{{"byProgram", ProfileValue(live)}, {"peakBytes", (unsigned long long)peakLive}});
+  root["memory"] = ProfileValue(memory);
+  return ProfileValue(root);
+}
+
+} // namespace poplar::detail

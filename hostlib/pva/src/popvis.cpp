@@ -1,0 +1,263 @@
+// popvis: turns a profile report directory into one self-contained HTML page (inline SVG charts, nothing fetched
+// from the network) and prints a text summary.
+//   popvis report DIR [--output FILE]   writes FILE (default DIR/report.html)
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "pva/pva.hpp"
+
+namespace {
+
+constexpr double kWidth = 900, kBarHeight = 18;
+
+std::string escape(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+  return out;
+}
+
+std::string grouped(std::uint64_t v) {
+  std::string s = std::to_string(v), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0)
+      out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+std::string colourFor(const std::string &type) {
+  if (type == "OnTileExecute")
+    return "#4e79a7";
+  if (type == "DoExchange")
+    return "#f28e2b";
+  if (type == "StreamCopy")
+    return "#59a14f";
+  return "#b07aa1";
+}
+
+/// Vertical bars, one per value (memory per tile).
+std::string columnChart(const std::string &id, const std::vector<std::uint64_t> &values, std::uint64_t limit) {
+  std::ostringstream os;
+  double h = 200, maxV = 1;
+  for (auto v : values)
+    maxV = std::max(maxV, double(v));
+  // The tile's memory size is drawn as a line only when use comes near it; otherwise the bars would be slivers.
+  if (double(limit) > 2 * maxV)
+    limit = 0;
+  maxV = std::max(maxV, double(limit));
+  double w = values.empty() ? kWidth : kWidth / double(values.size());
+  os << "<svg class=\"chart\" id=\"" << id << "\" width=\"" << kWidth + 60 << "\" height=\"" << h + 30
+     << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    double bh = double(values[i]) / maxV * h;
+    os << "<rect x=\"" << 50 + w * double(i) << "\" y=\"" << h - bh << "\" width=\"" << std::max(w - 1, 0.5)
+       << "\" height=\"" << bh << "\" fill=\"#4e79a7\"><title>tile " << i << ": " << grouped(values[i])
+       << " B</title></rect>\n";
+  }
+  if (limit)
+    os << "<line x1=\"50\" x2=\"" << 50 + kWidth << "\" y1=\"" << h - double(limit) / maxV * h << "\" y2=\""
+       << h - double(limit) / maxV * h << "\" stroke=\"#e15759\" stroke-dasharray=\"4\"/>"
+       << "<text x=\"52\" y=\"" << h - double(limit) / maxV * h - 3 << "\" font-size=\"11\">tile memory "
+       << grouped(limit) << " B</text>\n";
+  os << "<text x=\"0\" y=\"12\" font-size=\"11\">" << grouped(std::uint64_t(maxV)) << "</text>"
+     << "<text x=\"50\" y=\"" << h + 20 << "\" font-size=\"11\">tile 0</text><text x=\"" << kWidth
+     << "\" y=\"" << h + 20 << "\" font-size=\"11\">tile " << (values.empty() ? 0 : values.size() - 1)
+     << "</text></svg>\n";
+  return os.str();
+}
+
+/// Horizontal bars with labels (memory by category, by vertex type, cycles by vertex type).
+std::string barChart(const std::string &id, const std::vector<std::pair<std::string, std::uint64_t>> &rows,
+                     const std::string &unit) {
+  std::ostringstream os;
+  std::uint64_t maxV = 1;
+  for (const auto &r : rows)
+    maxV = std::max(maxV, r.second);
+  os << "<svg class=\"chart\" id=\"" << id << "\" width=\"" << kWidth << "\" height=\""
+     << kBarHeight * double(rows.size()) + 10 << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    double y = kBarHeight * double(i), w = double(rows[i].second) / double(maxV) * 500;
+    os << "<text x=\"0\" y=\"" << y + 13 << "\" font-size=\"12\">" << escape(rows[i].first) << "</text>"
+       << "<rect x=\"220\" y=\"" << y + 2 << "\" width=\"" << std::max(w, 1.0) << "\" height=\"" << kBarHeight - 4
+       << "\" fill=\"#59a14f\"/><text x=\"" << 226 + w << "\" y=\"" << y + 13 << "\" font-size=\"12\">"
+       << grouped(rows[i].second) << " " << unit << "</text>\n";
+  }
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string timeline(const std::vector<pva::Step> &steps, std::uint64_t total) {
+  std::ostringstream os;
+  double scale = kWidth / double(std::max<std::uint64_t>(total, 1));
+  os << "<svg class=\"chart\" id=\"timeline\" width=\"" << kWidth + 20 << "\" height=\"90\" "
+     << "xmlns=\"http://www.w3.org/2000/svg\">\n";
+  for (const auto &s : steps) {
+    // Bar height shows tile balance: a full-height bar keeps every tile busy.
+    double h = 10 + 40 * std::clamp(s.tileBalance, 0.0, 1.0);
+    os << "<rect x=\"" << double(s.cyclesFrom) * scale << "\" y=\"" << 60 - h << "\" width=\""
+       << std::max(double(s.cycles) * scale, 1.0) << "\" height=\"" << h << "\" fill=\"" << colourFor(s.type)
+       << "\"><title>" << escape(s.type + " " + s.name) << ": " << grouped(s.cycles) << " cycles, "
+       << s.activeTiles << " tiles</title></rect>\n";
+  }
+  os << "<text x=\"0\" y=\"78\" font-size=\"11\">0</text><text x=\"" << kWidth - 80
+     << "\" y=\"78\" font-size=\"11\">" << grouped(total) << " cycles</text></svg>\n";
+  return os.str();
+}
+
+std::string livenessChart(const std::vector<pva::Liveness> &programs) {
+  std::ostringstream os;
+  std::uint64_t maxV = 1;
+  std::size_t maxN = 1;
+  for (const auto &p : programs) {
+    maxN = std::max(maxN, p.liveBytes.size());
+    for (auto b : p.liveBytes)
+      maxV = std::max(maxV, b);
+  }
+  const char *colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948"};
+  double h = 160;
+  os << "<svg class=\"chart\" id=\"liveness\" width=\"" << kWidth + 60 << "\" height=\"" << h + 30
+     << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  for (std::size_t p = 0; p < programs.size(); ++p) {
+    os << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << colours[p % 6] << "\" points=\"";
+    const auto &l = programs[p].liveBytes;
+    for (std::size_t i = 0; i < l.size(); ++i)
+      os << 50 + kWidth * double(i) / double(std::max<std::size_t>(maxN - 1, 1)) << ","
+         << h - double(l[i]) / double(maxV) * h << " ";
+    if (l.size() == 1)
+      os << 50 + kWidth << "," << h - double(l[0]) / double(maxV) * h;
+    os << "\"><title>program " << p << "</title></polyline>\n";
+  }
+  os << "<text x=\"0\" y=\"12\" font-size=\"11\">" << grouped(maxV) << " B</text><text x=\"50\" y=\"" << h + 20
+     << "\" font-size=\"11\">step 0</text></svg>\n";
+  return os.str();
+}
+
+template <typename Map> std::vector<std::pair<std::string, std::uint64_t>> sortedRows(const Map &m) {
+  std::vector<std::pair<std::string, std::uint64_t>> rows(m.begin(), m.end());
+  std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+  return rows;
+}
+
+void writePage(std::ostream &out, const pva::Report &r, const std::string &dir) {
+  auto tiles = r.tiles();
+  std::vector<std::uint64_t> perTile;
+  std::uint64_t totalBytes = 0;
+  for (const auto &t : tiles) {
+    perTile.push_back(t.totalIncludingGaps);
+    totalBytes += t.totalIncludingGaps;
+  }
+  // Estimated active cycles by vertex type (the cycle estimates the graph gave its vertices).
+  std::map<std::string, std::uint64_t> cyclesByType;
+  const auto &g = r.graph();
+  if (g["computeSets"].contains("cycleEstimates")) {
+    const auto &names = g["vertexTypes"]["names"];
+    for (const auto &row : g["computeSets"]["cycleEstimates"]["activeCyclesByVertexType"].asVector())
+      for (std::size_t i = 0; i < row.size() && i < names.size(); ++i)
+        cyclesByType[names[i].asString()] += row[i].asUInt();
+  }
+  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Profile: " << escape(dir)
+      << "</title>\n<style>body{font-family:sans-serif;margin:20px;color:#222}h2{margin-top:28px}"
+         "table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
+         "text-align:right}td.l,th.l{text-align:left}.key span{display:inline-block;width:12px;height:12px;"
+         "margin:0 4px 0 12px}</style></head><body>\n"
+      << "<h1>Profile report</h1>\n<p>" << escape(dir) << ": " << escape(r.targetType()) << ", " << r.numTiles()
+      << " tiles, " << grouped(totalBytes) << " bytes placed"
+      << (r.hasExecution() ? ", " + grouped(r.totalCycles()) + " cycles run" : std::string(", not run")) << "</p>\n"
+      << "<h2>Memory per tile (bytes, code and data, gaps included)</h2>\n"
+      << columnChart("memory-per-tile", perTile, g["target"]["bytesPerTile"].asUInt())
+      << "<h2>Memory by category (bytes, all tiles)</h2>\n" << barChart("memory-by-category", sortedRows(r.memoryByCategory()), "B")
+      << "<h2>Vertex state by vertex type (bytes, all tiles)</h2>\n"
+      << barChart("memory-by-vertex-type", sortedRows(r.memoryByVertexType()), "B");
+  std::uint64_t estimated = 0;
+  for (const auto &kv : cyclesByType)
+    estimated += kv.second;
+  if (estimated)
+    out << "<h2>Estimated active cycles by vertex type</h2>\n"
+        << barChart("cycles-by-vertex-type", sortedRows(cyclesByType), "cycles");
+  out << "<h2>Live bytes at each program step (all tiles)</h2>\n" << livenessChart(r.liveness());
+  if (r.hasExecution()) {
+    auto steps = r.steps();
+    out << "<h2>Execution timeline (measured cycles; bar height = tile balance)</h2>\n<p class=\"key\">";
+    for (const char *t : {"OnTileExecute", "DoExchange", "StreamCopy", "control flow"})
+      out << "<span style=\"background:" << colourFor(t) << "\"></span>" << t;
+    out << "</p>\n" << timeline(steps, r.totalCycles())
+        << "<h2>Steps</h2>\n<table><tr><th>From</th><th>Cycles</th><th>Tiles</th><th>Balance</th>"
+           "<th class=\"l\">Type</th><th class=\"l\">Name</th></tr>\n";
+    for (const auto &s : steps)
+      out << "<tr><td>" << grouped(s.cyclesFrom) << "</td><td>" << grouped(s.cycles) << "</td><td>" << s.activeTiles
+          << "</td><td>" << std::fixed << std::setprecision(2) << s.tileBalance << "</td><td class=\"l\">"
+          << escape(s.type) << "</td><td class=\"l\">" << escape(s.name) << "</td></tr>\n";
+    out << "</table>\n";
+  }
+  out << "</body></html>\n";
+}
+
+void printSummary(std::ostream &out, const pva::Report &r) {
+  auto tiles = r.tiles();
+  std::uint64_t total = 0, maxBytes = 0;
+  unsigned maxTile = 0;
+  for (const auto &t : tiles) {
+    total += t.totalIncludingGaps;
+    if (t.totalIncludingGaps > maxBytes) {
+      maxBytes = t.totalIncludingGaps;
+      maxTile = t.tile;
+    }
+  }
+  out << "Target:  " << r.targetType() << ", " << r.numTiles() << " tiles\n"
+      << "Memory:  " << grouped(total) << " B in all, at most " << grouped(maxBytes) << " B on tile " << maxTile
+      << "\n";
+  for (const auto &[cat, bytes] : sortedRows(r.memoryByCategory()))
+    out << "  " << std::left << std::setw(26) << cat << std::right << std::setw(14) << grouped(bytes) << " B\n";
+  if (!r.hasExecution()) {
+    out << "Execution: none recorded\n";
+    return;
+  }
+  auto steps = r.steps();
+  out << "Execution: " << grouped(r.totalCycles()) << " cycles, " << steps.size() << " measured steps\n";
+  std::sort(steps.begin(), steps.end(), [](const auto &a, const auto &b) { return a.cycles > b.cycles; });
+  for (std::size_t i = 0; i < steps.size() && i < 5; ++i)
+    out << "  " << std::setw(12) << grouped(steps[i].cycles) << "  " << steps[i].type << " " << steps[i].name
+        << "\n";
+}
+
+int usage() {
+  std::cerr << "usage: popvis report DIR [--output FILE]\n"
+               "  DIR holds profile.json/.cbor (and execution.json/.cbor), as the engine options\n"
+               "  autoReport.all=true autoReport.directory=DIR write them; FILE defaults to DIR/report.html\n";
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 3 || std::strcmp(argv[1], "report") != 0)
+    return usage();
+  std::string dir = argv[2], output = dir + "/report.html";
+  for (int i = 3; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--output") == 0 && i + 1 < argc)
+      output = argv[++i];
+    else
+      return usage();
+  }
+  try {
+    pva::Report r = pva::Report::open(dir);
+    std::ofstream f(output);
+    writePage(f, r, dir);
+    if (!f) {
+      std::cerr << "popvis: cannot write '" << output << "'; pass --output FILE in a writable directory\n";
+      return 1;
+    }
+    printSummary(std::cout, r);
+    std::cout << "Report: " << output << "\n";
+  } catch (const std::exception &e) {
+    std::cerr << "popvis: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
