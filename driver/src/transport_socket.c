@@ -256,7 +256,8 @@ static int socket_open(const struct ipudrv_node *node, const struct ipu_board *b
         return -ENOMEM;
     }
     s->base.ops = &ipudrv_transport_socket;
-    snprintf(s->path, sizeof s->path, "%s", path);
+    /* The length was checked against sun_path above; s->path is as large. */
+    memcpy(s->path, path, strlen(path) + 1);
     memcpy(addr.sun_path, path, strlen(path) + 1);
     s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (s->fd < 0 || connect(s->fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
