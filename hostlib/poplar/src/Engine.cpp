@@ -208,8 +208,8 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
     impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats), 0);
   impl_->connectRemoteBuffers();
   impl_->connectErrorStreams();
-  impl_->profiling.reset(new detail::EngineProfiling(impl_->cg, x.profile, detail::parseProfilingOptions(options,
-                                                                                                         false)));
+  impl_->profiling.reset(new detail::EngineProfiling(
+      impl_->cg, x.profile, detail::parseProfilingOptions(detail::withEnvironmentOptions(options), false)));
 }
 
 Engine::Engine(Engine &&other) : impl_(std::move(other.impl_)) {}

@@ -45,7 +45,8 @@ Executable compileGraph(const Graph &graph, const std::vector<program::Program> 
   // An execution report (autoReport.outputExecutionProfile) needs measurements, so it turns them on unless
   // debug.instrument says otherwise.
   detail::ProfilingOptions profiling =
-      detail::parseProfilingOptions(options, graph.getTarget().getTargetType() != TargetType::IPU);
+      detail::parseProfilingOptions(detail::withEnvironmentOptions(options),
+                                    graph.getTarget().getTargetType() != TargetType::IPU);
   copts.instrument = opts.instrumentSet ? opts.instrument : profiling.instrument;
   copts.reuseMemory = opts.reuseMemory;
   copts.dumpPath = opts.dumpPath;

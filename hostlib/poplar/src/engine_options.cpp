@@ -134,7 +134,7 @@ void checkChoice(const OptionSpec &s, const std::string &v) {
 
 } // namespace
 
-EngineOptions parseEngineOptions(const OptionFlags &given) {
+OptionFlags withEnvironmentOptions(const OptionFlags &given) {
   OptionFlags all = given;
   if (const char *env = std::getenv("POPLAR_ENGINE_OPTIONS"); env && *env) {
     OptionFlags fromEnv;
@@ -142,6 +142,11 @@ EngineOptions parseEngineOptions(const OptionFlags &given) {
     for (const auto &kv : fromEnv)
       all.set(kv.first, kv.second);
   }
+  return all;
+}
+
+EngineOptions parseEngineOptions(const OptionFlags &given) {
+  OptionFlags all = withEnvironmentOptions(given);
   EngineOptions out;
   for (const auto &[name, value] : all) {
     const OptionSpec *s = find(name);

@@ -20,6 +20,8 @@ struct EngineOptions {
   std::uint32_t watchdogKiloInsns = 0; ///< debug.watchdogKiloInsns (0: off)
 };
 
+/// `given` with the options of POPLAR_ENGINE_OPTIONS (a JSON object) set over it: what an engine runs with.
+OptionFlags withEnvironmentOptions(const OptionFlags &given);
 /// Merges POPLAR_ENGINE_OPTIONS (which wins) into `given` and validates every option. Throws
 /// poplar::invalid_option naming the option, its value and what is accepted; an unknown option lists the known ones.
 /// Options the SDK documents that this library does not act on yet (autoReport.*, profiler.*, opt.*, ...) are

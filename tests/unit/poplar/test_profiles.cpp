@@ -265,6 +265,28 @@ void test_memory_matches_summary(void **) {
   assert_true(s.find("Variable storage") == std::string::npos);
 }
 
+/// autoReport given through POPLAR_ENGINE_OPTIONS (as `make demo` does), not the constructor: the files appear too.
+void test_auto_report_from_environment(void **) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("poplar-autoreport-env-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::string json = "{\"autoReport.all\": \"true\", \"autoReport.directory\": \"" + dir.string() + "\"}";
+  setenv("POPLAR_ENGINE_OPTIONS", json.c_str(), 1);
+  {
+    Program3 p;
+    Engine e(p.graph, p.prog);
+    e.load(p.device);
+    std::vector<int> in(4, 2);
+    e.connectStream("in", in.data());
+    e.run(0);
+    assert_string_equal(e.getExecutionProfile()["profilerMode"].asString().c_str(), "COMPUTE_SETS");
+  }
+  unsetenv("POPLAR_ENGINE_OPTIONS");
+  for (const char *name : {"profile.json", "profile.cbor", "execution.json", "execution.cbor"})
+    assert_true(std::filesystem::exists(dir / name));
+  std::filesystem::remove_all(dir);
+}
+
 void test_auto_report(void **) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("poplar-autoreport-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
@@ -361,6 +383,7 @@ int main() {
       cmocka_unit_test(test_compute_set_cycles_measured),
       cmocka_unit_test(test_memory_matches_summary),
       cmocka_unit_test(test_auto_report),
+      cmocka_unit_test(test_auto_report_from_environment),
       cmocka_unit_test(test_summaries),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
