@@ -1,11 +1,13 @@
-// Internal: PopLibs logging ("PL:" prefix), controlled by POPLIBS_LOG_LEVEL (OFF, ERR, WARN, INFO, DEBUG, TRACE)
-// and POPLIBS_LOG_DEST (stderr, stdout or a file). Shared by every PopLibs library through libpoputil.
+// Internal: PopLibs logging ("PL:" prefix), controlled by POPLIBS_LOG_LEVEL (OFF, ERR, WARN, INFO, DEBUG, TRACE;
+// anything else is poplar::invalid_option) and POPLIBS_LOG_DEST (stderr, stdout or a file), implemented once in
+// libpoplar. Shared by every PopLibs library through libpoputil.
 #pragma once
 
 #include <string>
 
 namespace poputil::detail {
 
+/// The same levels, in the same order, as poplar::detail::LogLevel.
 enum class LogLevel { Trace = 0, Debug, Info, Warn, Err, Off };
 
 /// True when messages of `level` are printed (build expensive messages only then).

@@ -14,25 +14,13 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "expect_throw.hpp"
+
 using namespace poplar;
 
 namespace {
 
 /// Runs `fn` and checks that it throws E whose message contains `text`.
-template <typename E, typename Fn> void expectThrow(Fn fn, const char *text) {
-  try {
-    fn();
-  } catch (const E &e) {
-    if (std::string(e.what()).find(text) == std::string::npos) {
-      print_error("message '%s' lacks '%s'\n", e.what(), text);
-      fail();
-    }
-    return;
-  }
-  print_error("no exception containing '%s'\n", text);
-  fail();
-}
-
 std::string str(const Tensor &t) {
   std::ostringstream os;
   os << t;

@@ -18,24 +18,12 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "expect_throw.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
 
 namespace {
-
-template <typename E, typename Fn> void expectThrow(Fn fn, const char *text) {
-  try {
-    fn();
-  } catch (const E &e) {
-    if (std::string(e.what()).find(text) == std::string::npos) {
-      print_error("message '%s' lacks '%s'\n", e.what(), text);
-      fail();
-    }
-    return;
-  }
-  print_error("no exception containing '%s'\n", text);
-  fail();
-}
 
 struct Fixture {
   IPUModel model{"tiny"};

@@ -19,23 +19,11 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "expect_throw.hpp"
+
 using namespace poplar;
 
 namespace {
-
-template <typename E, typename Fn> void expectThrow(Fn fn, const char *text) {
-  try {
-    fn();
-  } catch (const E &e) {
-    if (std::string(e.what()).find(text) == std::string::npos) {
-      print_error("message '%s' lacks '%s'\n", e.what(), text);
-      fail();
-    }
-    return;
-  }
-  print_error("no exception containing '%s'\n", text);
-  fail();
-}
 
 void test_board_getters(void **) {
   Target t = Target::createIPUTarget("ipu2");

@@ -20,25 +20,13 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "expect_throw.hpp"
+
 using namespace poplar;
 using Shape = std::vector<std::size_t>;
 using Index = std::vector<std::size_t>;
 
 namespace {
-
-template <typename E, typename Fn> void expectThrow(Fn fn, const char *text) {
-  try {
-    fn();
-  } catch (const E &e) {
-    if (std::string(e.what()).find(text) == std::string::npos) {
-      print_error("message '%s' lacks '%s'\n", e.what(), text);
-      fail();
-    }
-    return;
-  }
-  print_error("no exception containing '%s'\n", text);
-  fail();
-}
 
 /// The (variable, element) pairs a view shows, one per element in row-major order.
 std::vector<std::pair<unsigned, std::size_t>> elements(const Tensor &t) {
