@@ -130,6 +130,12 @@ def render_c(c):
     out.append("/* Host link framing (LINK_TYPE, LINK_NAK above) */")
     for k in ("sof", "baud", "max_payload"):
         out.append(f"#define {p}_LINK_{k.upper()} {c['link'][k]:#x}u")
+    out.append("/* USB UART chips the usb transport speaks the link through: vendor, product, interface */")
+    for u in c["link_usb"]:
+        for k in ("vendor", "product", "interface"):
+            out.append(f"#define {p}_LINK_USB_{u['name']}_{k.upper()} {u[k]:#x}u")
+    ids = ", ".join(f"{{{u['vendor']:#x}u, {u['product']:#x}u, {u['interface']}u}}" for u in c["link_usb"])
+    out.append(f"#define {p}_LINK_USB_IDS {{{ids}}}")
     out.append("")
     out.append(f"#define {p}_CP_STREAM_DONE_FLAG 0x800000u")
     for op in c["cp_ops"]:
@@ -271,7 +277,12 @@ def render_md(c):
     out += ["", "## The host link", "", lk["desc"], "",
             "| constant | value |", "|---|---|",
             f"| SOF | `{lk['sof']:#04x}` |", f"| BAUD | {lk['baud']} |", f"| MAX_PAYLOAD | {lk['max_payload']} |",
-            "", "Frame types are LINK_TYPE and refusal reasons LINK_NAK (Enumerations above)."]
+            "", "Frame types are LINK_TYPE and refusal reasons LINK_NAK (Enumerations above).",
+            "", "The usb transport finds the link on these USB UART chips (FTDI; UART mode, 8N1, no flow control; "
+            "each bulk IN packet starts with the chip's two modem-status bytes, which are not link bytes):", "",
+            "| chip | vendor | product | interface | use |", "|---|---|---|---|---|"]
+    for u in c["link_usb"]:
+        out.append(f"| {u['name']} | `{u['vendor']:#06x}` | `{u['product']:#06x}` | {u['interface']} | {u['desc']} |")
     out += ["", "## Memory formats"]
     for fmt in c["formats"]:
         out += ["", f"### {fmt['name']} ({fmt['size']} bytes)", "", fmt["desc"], "",

@@ -1,6 +1,9 @@
-/* Device discovery: simulated cards named by $IPU_EMU_DEVICES, then PCI cards
- * (1234:11e9) found in sysfs. Ids are the position in that order, so they are
- * stable for a given environment and set of installed cards. */
+/* Device discovery: the cards named by $IPU_EMU_DEVICES (simulated cards,
+ * socket and usb cards; the entry "usb" stands for every link chip on the USB
+ * bus), then PCI cards (1234:11e9) found in sysfs. Ids are the position in that
+ * order, so they are stable for a given environment and set of installed cards.
+ * USB chips are listed only when asked for: the link's FTDI UARTs are common
+ * parts, and an unrelated serial cable must not become a card. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +15,7 @@
 
 #define DEFAULT_DEVICES "tiny"
 #define DEFAULT_PCI_ROOT "/sys/bus/pci/devices"
+#define DEFAULT_USB_ROOT "/sys/bus/usb/devices"
 
 static void copy_str(char *dst, size_t len, const char *src, size_t n)
 {
@@ -110,6 +114,56 @@ static int scan_pci(const char *pci_root, struct ipudrv_node *out, size_t max, s
     return 0;
 }
 
+static int usb_link_chip(const char *usb_root, const char *name)
+{
+    static const struct { unsigned vendor, product, interface; } ids[] = IPU_LINK_USB_IDS;
+    unsigned vendor = 0, product = 0;
+    if (read_hex_file(usb_root, name, "idVendor", &vendor) || read_hex_file(usb_root, name, "idProduct", &product))
+        return 0;
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (ids[i].vendor == vendor && ids[i].product == product)
+            return 1;
+    return 0;
+}
+
+/* Appends the link chips under usb_root (devices are "<bus>-<ports>"; names
+ * with ':' are interfaces, "usbN" root hubs), sorted by place. */
+static int scan_usb(const char *usb_root, struct ipudrv_node *out, size_t max, size_t *count, char *err,
+                    size_t err_len)
+{
+    DIR *d = opendir(usb_root);
+    if (!d)
+        return 0;
+    char *names[256];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < sizeof names / sizeof names[0]) {
+        if (!isdigit((unsigned char)e->d_name[0]) || strchr(e->d_name, ':'))
+            continue;
+        if (usb_link_chip(usb_root, e->d_name) && (names[n] = strdup(e->d_name)))
+            n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], cmp_names);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (*count >= max && !rc) {
+            snprintf(err, err_len, "more than %zu cards with the USB ones; name fewer in IPU_EMU_DEVICES", max);
+            rc = -EINVAL;
+        }
+        if (!rc) {
+            struct ipudrv_node *node = &out[*count];
+            memset(node, 0, sizeof *node);
+            node->id = (unsigned)*count;
+            snprintf(node->transport, sizeof node->transport, "usb");
+            snprintf(node->location, sizeof node->location, "usb:%.*s", (int)sizeof node->location - 5, names[i]);
+            (*count)++;
+        }
+        free(names[i]);
+    }
+    return rc;
+}
+
 int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_node *out, size_t max,
                        size_t *count, char *err, size_t err_len)
 {
@@ -131,13 +185,21 @@ int ipudrv_discover_at(const char *devices, const char *pci_root, struct ipudrv_
             snprintf(err, err_len, "IPU_EMU_DEVICES names more than %zu cards; name fewer", max);
             return -EINVAL;
         }
-        struct ipudrv_node *node = &out[*count];
-        memset(node, 0, sizeof *node);
-        node->id = (unsigned)*count;
-        int rc = parse_entry(p, n, node, err, err_len);
-        if (rc)
-            return rc;
-        (*count)++;
+        if (n == 3 && strncmp(p, "usb", 3) == 0) {
+            /* IPU_EMU_USB_ROOT lets tests point the USB scan at a fake sysfs tree. */
+            const char *usb_root = getenv("IPU_EMU_USB_ROOT");
+            int rc = scan_usb(usb_root && *usb_root ? usb_root : DEFAULT_USB_ROOT, out, max, count, err, err_len);
+            if (rc)
+                return rc;
+        } else {
+            struct ipudrv_node *node = &out[*count];
+            memset(node, 0, sizeof *node);
+            node->id = (unsigned)*count;
+            int rc = parse_entry(p, n, node, err, err_len);
+            if (rc)
+                return rc;
+            (*count)++;
+        }
         if (!end)
             break;
         p = end + 1;

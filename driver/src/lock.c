@@ -30,7 +30,7 @@ static int lock_dir(char *buf, size_t len)
 int ipudrv_transport_is_shared(const char *transport)
 {
     /* Everything not simulated in-process is a card other processes can
-     * reach too (vfio now; usb or socket later): lock unless known private. */
+     * reach too (vfio, socket, usb): lock unless known private. */
     return strcmp(transport, "model") != 0 && strcmp(transport, "rtl") != 0;
 }
 

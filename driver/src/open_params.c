@@ -94,7 +94,7 @@ static int pick_transport(const struct ipudrv_open_params *p, struct ipudrv_node
     }
     if (!ipudrv_transport_find(name))
         return ipudrv_fail(NULL, -ENOTSUP, "%s: unknown transport '%s'; this libipudrv has \"model\", \"rtl\", "
-                           "\"socket\" and \"vfio\"", node->label, name);
+                           "\"socket\", \"usb\" and \"vfio\"", node->label, name);
     snprintf(node->transport, sizeof node->transport, "%s", name);
     return 0;
 }

@@ -8,6 +8,7 @@ static const struct ipudrv_transport_ops *const transports[] = {
     &ipudrv_transport_vfio,
     &ipudrv_transport_rtl,
     &ipudrv_transport_socket,
+    &ipudrv_transport_usb,
 };
 
 const struct ipudrv_transport_ops *ipudrv_transport_find(const char *name)

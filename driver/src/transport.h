@@ -49,5 +49,6 @@ extern const struct ipudrv_transport_ops ipudrv_transport_model;
 extern const struct ipudrv_transport_ops ipudrv_transport_vfio;
 extern const struct ipudrv_transport_ops ipudrv_transport_rtl;
 extern const struct ipudrv_transport_ops ipudrv_transport_socket;
+extern const struct ipudrv_transport_ops ipudrv_transport_usb;
 
 #endif

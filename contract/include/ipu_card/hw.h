@@ -327,6 +327,14 @@
 #define IPU_LINK_SOF 0xa5u
 #define IPU_LINK_BAUD 0x1c200u
 #define IPU_LINK_MAX_PAYLOAD 0xffu
+/* USB UART chips the usb transport speaks the link through: vendor, product, interface */
+#define IPU_LINK_USB_FT2232H_VENDOR 0x403u
+#define IPU_LINK_USB_FT2232H_PRODUCT 0x6010u
+#define IPU_LINK_USB_FT2232H_INTERFACE 0x1u
+#define IPU_LINK_USB_FT232_VENDOR 0x403u
+#define IPU_LINK_USB_FT232_PRODUCT 0x6001u
+#define IPU_LINK_USB_FT232_INTERFACE 0x0u
+#define IPU_LINK_USB_IDS {{0x403u, 0x6010u, 1u}, {0x403u, 0x6001u, 0u}}
 
 #define IPU_CP_STREAM_DONE_FLAG 0x800000u
 #define IPU_CP_OP_END 0u /* fixed length 1 */

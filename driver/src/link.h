@@ -1,0 +1,53 @@
+/* The host link protocol (contract/card.toml [link], LINK_TYPE, LINK_NAK) over
+ * any byte stream: framing, checksums, request/response, IRQ frames, and the
+ * register and tile-window operations every link transport needs. The socket
+ * transport (ipu-board-sim on a Unix socket) and the usb transport (an FTDI
+ * UART over libusb) differ only in how bytes move: their `ipudrv_link_port`. */
+#ifndef IPUDRV_LINK_H
+#define IPUDRV_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How bytes move. Both calls return negative errno codes on failure; a gone
+ * peer (closed socket, unplugged cable) is -ENODEV so that callers can say so. */
+struct ipudrv_link_port {
+    /* Writes all `len` bytes: 0 or a negative code. */
+    int (*write)(void *ctx, const uint8_t *buf, size_t len);
+    /* Reads 1..cap bytes waiting at most timeout_ms: the count, -ETIMEDOUT, or a negative code. */
+    int (*read)(void *ctx, uint8_t *buf, size_t cap, int timeout_ms);
+    void *ctx;
+};
+
+struct ipudrv_link {
+    struct ipudrv_link_port port;
+    /* How long one request may wait for its answer, in ms. */
+    int timeout_ms;
+    /* Bytes read from the port and not yet consumed. */
+    uint8_t rx[512];
+    size_t rx_pos, rx_len;
+    /* Cleared when the card answers BLOCK_READ/BLOCK_WRITE with NAK TYPE: the
+     * link then moves tile memory one word per frame. */
+    int blocks_ok;
+    /* Interrupt lines reported by IRQ frames since the last wait (bit n = vector n). */
+    uint8_t irq_lines;
+};
+
+/* Starts a link on `port` (no bytes are exchanged). */
+void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms);
+
+/* BAR0 register access: 0 or a negative code (-EPROTO for a malformed or
+ * unexpected answer, -EREMOTEIO for a NAK, -ETIMEDOUT for silence). */
+int ipudrv_link_reg_read(struct ipudrv_link *link, uint32_t offset, uint32_t *value);
+int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t value);
+
+/* The window tile's SRAM at byte `offset`: block frames where the card has
+ * them, whole words otherwise; partial words are read, merged and written. */
+int ipudrv_link_window_read(struct ipudrv_link *link, uint32_t offset, void *buf, size_t len);
+int ipudrv_link_window_write(struct ipudrv_link *link, uint32_t offset, const void *buf, size_t len);
+
+/* Waits up to max_ms for the card to send anything (an IRQ frame): 0 after a
+ * frame or the time, a negative code when the link is gone. */
+int ipudrv_link_wait(struct ipudrv_link *link, int max_ms);
+
+#endif
