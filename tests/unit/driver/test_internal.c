@@ -180,6 +180,72 @@ static void test_discovery_pci(void **state)
     assert_false(ipudrv_pci_slot_matches(devices, "0000:00:09.0"));
 }
 
+/* <root>/usb/<name>/{idVendor,idProduct}: what the USB scan reads. */
+static void fake_usb(const char *name, const char *vendor, const char *product)
+{
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/usb", root);
+    mkdir(dir, 0700);
+    snprintf(dir, sizeof dir, "%s/usb/%s", root, name);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    if (vendor)
+        write_file(dir, "idVendor", vendor);
+    if (product)
+        write_file(dir, "idProduct", product);
+}
+
+/* "usb" in IPU_EMU_DEVICES lists the link chips of the contract, sorted by
+ * place, and nothing else: not other FTDI parts, interfaces or root hubs. */
+static void test_discovery_usb(void **state)
+{
+    (void)state;
+    fake_usb("3-1.4", "0403\n", "6010\n");   /* an iCEBreaker on a hub */
+    fake_usb("1-2", "0403\n", "6001\n");     /* an FT232 (QEMU's usb-serial) */
+    fake_usb("1-2:1.0", "0403\n", "6001\n"); /* its interface: not a device */
+    fake_usb("1-3", "0403\n", "6014\n");     /* an FT232H: not a link chip of the contract */
+    fake_usb("usb1", "1d6b\n", "0003\n");    /* a root hub */
+    fake_usb("2-1", NULL, NULL);              /* unreadable */
+    char usb[256], err[256] = "";
+    snprintf(usb, sizeof usb, "%s/usb", root);
+    setenv("IPU_EMU_USB_ROOT", usb, 1);
+    struct ipudrv_node n[8];
+    size_t count = 0;
+    assert_int_equal(ipudrv_discover_at("tiny,usb,socket:/tmp/s", "/nonexistent", n, 8, &count, err, sizeof err), 0);
+    assert_int_equal(count, 4);
+    assert_string_equal(n[1].transport, "usb");
+    assert_string_equal(n[1].location, "usb:1-2");
+    assert_int_equal(n[1].id, 1);
+    assert_string_equal(n[2].location, "usb:3-1.4");
+    assert_string_equal(n[3].transport, "socket");
+    /* A place named directly is taken as it is (opening checks it). */
+    assert_int_equal(ipudrv_discover_at("usb:5-1", "/nonexistent", n, 8, &count, err, sizeof err), 0);
+    assert_int_equal(count, 1);
+    assert_string_equal(n[0].transport, "usb");
+    assert_string_equal(n[0].location, "usb:5-1");
+    /* Too many cards with the USB ones: an error naming the fix. */
+    assert_int_equal(ipudrv_discover_at("tiny,usb", "/nonexistent", n, 2, &count, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "IPU_EMU_DEVICES"));
+    unsetenv("IPU_EMU_USB_ROOT");
+}
+
+/* Opening a usb card at a place where nothing is plugged in (or with a
+ * malformed place) fails with a message naming the fix. */
+static void test_usb_open_errors(void **state)
+{
+    (void)state;
+    test_env_setup("usb:9-9.9");
+    ipudrv_device *dev = NULL;
+    assert_true(ipudrv_open(0, 0, &dev) < 0);
+    assert_null(dev);
+    const char *msg = ipudrv_last_error(NULL);
+    assert_true(strstr(msg, "gc-info -l") || strstr(msg, "libusb"));
+    test_env_cleanup();
+    test_env_setup("usb:nowhere");
+    assert_true(ipudrv_open(0, 0, &dev) < 0);
+    assert_non_null(strstr(ipudrv_last_error(NULL), "usb:1-2"));
+    test_env_cleanup();
+}
+
 static void test_vfio_sysfs(void **state)
 {
     (void)state;
@@ -387,6 +453,8 @@ int main(void)
         cmocka_unit_test(test_mmio_copies),
         cmocka_unit_test(test_discovery_env),
         cmocka_unit_test(test_discovery_pci),
+        cmocka_unit_test(test_discovery_usb),
+        cmocka_unit_test(test_usb_open_errors),
         cmocka_unit_test(test_vfio_sysfs),
         cmocka_unit_test(test_vfio_open_without_vfio),
         cmocka_unit_test(test_lock_paths),
