@@ -24,6 +24,9 @@ prepare_guest() {
   # The Poplar programs: run on the in-process model first (the reference output, and the tile images the guest
   # cannot link itself), then staged with their data for the initramfs.
   "$here/tutorials.sh" "$build" "$build/qemu-guest/root" "$build/qemu-guest" "${IPU_QEMU_BOARD:-tiny}"
+  # The rv32im hello for the board behind the usb transport (usb-test.sh), when this build has it.
+  local hello=$build/tile/rtl-tiny/bin/hello.elf
+  if [ -f "$hello" ]; then install -D -m 644 "$hello" "$build/qemu-guest/root/usr/share/ipu-emu/tile/rv32im/hello.elf"; fi
   initrd=$build/qemu-guest/initramfs.cpio.gz
   "$here/initramfs.sh" "$bin" "$kver" "$initrd" "$build/qemu-guest/root"
   log "kernel $kernel, initramfs $initrd ($(du -h "$initrd" | cut -f1)), QEMU $qemu"

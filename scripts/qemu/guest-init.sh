@@ -22,6 +22,11 @@ export IPU_BOARD_PATH=/usr/share/ipu-emu/boards
 export IPU_POPLAR_DATA_DIR=/usr/share/poplar
 export HOME=/root
 mkdir -p /root
+if grep -q 'ipu.usbtest=1' /proc/cmdline; then
+  ipu-guest-usb-test
+  echo "ipu-guest-usb-test: exit $?"
+  poweroff -f
+fi
 if grep -q 'ipu.test=1' /proc/cmdline; then
   ipu-guest-test
   echo "ipu-guest-test: exit $?"

@@ -24,10 +24,14 @@ for applet in $("$busybox" --list); do
   [ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 
-# vfio-pci and what it needs, in load order (uncompressed .ko in Debian 12).
+# vfio-pci and what it needs, then the xHCI USB host (the usb transport's guest
+# test: QEMU's usb-serial FTDI device on qemu-xhci; no ftdi_sio, so that libusb
+# finds the chip free), in load order (uncompressed .ko in Debian 12).
 mods=/lib/modules/$kver/kernel
 for m in virt/lib/irqbypass.ko drivers/vfio/vfio.ko drivers/vfio/vfio_iommu_type1.ko \
-         drivers/vfio/vfio_virqfd.ko drivers/vfio/pci/vfio-pci-core.ko drivers/vfio/pci/vfio-pci.ko; do
+         drivers/vfio/vfio_virqfd.ko drivers/vfio/pci/vfio-pci-core.ko drivers/vfio/pci/vfio-pci.ko \
+         drivers/usb/common/usb-common.ko drivers/usb/core/usbcore.ko drivers/usb/host/xhci-hcd.ko \
+         drivers/usb/host/xhci-pci.ko; do
   if [ -f "$mods/$m" ]; then cp "$mods/$m" "$stage/lib/modules/"; echo "$(basename "$m")" >> "$stage/lib/modules/order"
   elif [ -f "$mods/$m.xz" ]; then xz -dc "$mods/$m.xz" > "$stage/lib/modules/$(basename "$m")"; echo "$(basename "$m")" >> "$stage/lib/modules/order"
   fi
@@ -76,6 +80,7 @@ fi
 cp "$root"/boards/*.toml "$stage/usr/share/ipu-emu/boards/"
 cp "$here/guest-init.sh" "$stage/init"
 cp "$root/tests/integration/qemu/guest_test.sh" "$stage/usr/bin/ipu-guest-test"
-chmod +x "$stage/init" "$stage/usr/bin/ipu-guest-test"
+cp "$root/tests/integration/qemu/guest_usb_test.sh" "$stage/usr/bin/ipu-guest-usb-test"
+chmod +x "$stage/init" "$stage/usr/bin/ipu-guest-test" "$stage/usr/bin/ipu-guest-usb-test"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Runs inside the guest (ipu.usbtest=1, started by scripts/qemu/usb-test.sh): the
+# board behind QEMU's emulated FTDI UART (usb-serial on qemu-xhci, its chardev
+# wired to ipu-board-sim on the host) through the driver's usb transport
+# (libusb): the card is found on the USB bus and listed, answers gc-info, runs
+# hello with gc-run and resets. Then the cable is pulled (the host's QMP
+# device_del, after "=== unplug now") in the middle of tile-memory reads: the
+# reads fail with an error naming the problem, nothing hangs, and once the
+# device is back ("=== replug now") the card opens again.
+status=0
+export IPU_EMU_DEVICES=usb
+step() { echo "=== $1"; }
+fail() { echo "FAIL: $1"; status=1; }
+# Waits up to $1 seconds for gc-info -l to list (or, with "gone", to stop listing) a usb card.
+wait_card() {
+  i=0
+  while [ $i -lt $(( $1 * 5 )) ]; do
+    if gc-info -l 2>/dev/null | grep -q ' usb '; then [ "$2" = gone ] || return 0
+    else [ "$2" = gone ] && return 0; fi
+    sleep 0.2; i=$((i + 1))
+  done
+  return 1
+}
+
+step "usb: waiting for the board on the bus"
+wait_card 30 || fail "no usb card appeared within 30 s (lsusb: $(cat /sys/bus/usb/devices/*/idProduct 2>/dev/null | tr '\n' ' '))"
+step "gc-info -l"
+gc-info -l || fail "gc-info -l"
+step "gc-info -d 0 -i"
+gc-info -d 0 -i > /tmp/usb-info.txt 2>&1 || fail "gc-info -d 0 -i"
+cat /tmp/usb-info.txt
+grep -q usb /tmp/usb-info.txt || fail "gc-info -d 0 -i does not name the usb transport"
+step "gc-run hello"
+gc-run /usr/share/ipu-emu/tile/rv32im/hello.elf > /tmp/usb-hello.txt 2>&1 || fail "gc-run hello exited with $?"
+cat /tmp/usb-hello.txt
+grep -qi hello /tmp/usb-hello.txt || fail "gc-run hello printed no greeting"
+step "gc-reset"
+gc-reset -d 0 || fail "gc-reset"
+
+# The pulled cable: tile-memory reads over and over (at most 60 s); the host
+# unplugs the device under one of them.
+step "unplug now"
+t0=$(cut -d' ' -f1 /proc/uptime) rc=0 runs=0
+while [ $rc = 0 ] && [ $runs -lt 600 ]; do
+  gc-info -d 0 --dump-mem 0,0x100000,4096 > /tmp/usb-dump.txt 2> /tmp/usb-unplug.txt; rc=$?
+  runs=$((runs + 1))
+  [ "$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print (b - a > 60) }')" = 1 ] && break
+done
+echo "tile-memory reads during the unplug: run $runs exited with $rc"
+cat /tmp/usb-unplug.txt
+[ $rc != 0 ] || fail "tile-memory reads went on succeeding for 60 s although the device was unplugged"
+grep -qi "no such device\|still there\|no USB device\|no device" /tmp/usb-unplug.txt ||
+  fail "the unplug error does not name the problem"
+wait_card 20 gone || fail "the unplugged card is still listed"
+gc-info -d 0 -i > /tmp/usb-after.txt 2>&1 && fail "gc-info on the unplugged card succeeded"
+step "replug now"
+wait_card 30 || fail "the card did not come back within 30 s of the replug"
+gc-info -d 0 -i > /tmp/usb-back.txt 2>&1 || fail "the card does not open again after the replug"
+cat /tmp/usb-back.txt
+step "reopened"
+exit $status
