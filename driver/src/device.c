@@ -71,18 +71,29 @@ int ipudrv_describe(unsigned id, struct ipudrv_device_desc *out)
     return 0;
 }
 
-/* PCI cards do not say which board they are: match the registers against the
- * known boards, else describe the card from its registers alone. */
+/* PCI and link cards do not say which board they are: match the registers
+ * (shape, FPU capability, tile clock) against the known boards, else describe
+ * the card from its registers alone. */
 static void board_from_registers(ipudrv_device *dev)
 {
-    static const char *const known[] = {"tiny", "ipu1", "ipu2"};
+    static const char *const known[] = {"tiny", "ipu1", "ipu2", "rtl-tiny", "icebreaker"};
+    uint32_t caps = 0, clock_khz = 0;
+    int have_caps = ipudrv_rd(dev, IPU_REG_CAPS, &caps) == 0;
+    if (ipudrv_rd(dev, IPU_REG_TILE_CLOCK_KHZ, &clock_khz))
+        clock_khz = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         struct ipu_board b;
-        if (ipu_board_load(known[i], &b, NULL, 0) == 0 && ipu_board_num_tiles(&b) == dev->num_tiles &&
-            b.bytes_per_tile == dev->tile_mem_bytes && b.worker_contexts == dev->num_workers) {
-            dev->board = b;
-            return;
-        }
+        if (ipu_board_load(known[i], &b, NULL, 0) != 0 || ipu_board_num_tiles(&b) != dev->num_tiles ||
+            b.bytes_per_tile != dev->tile_mem_bytes || b.worker_contexts != dev->num_workers)
+            continue;
+        /* An FPU-less card cannot run a board's rv32imf code, and the reverse would waste its FPU. */
+        int board_fpu = strlen(b.isa) > 4 && (strchr(b.isa + 4, 'f') || strchr(b.isa + 4, 'g'));
+        if (have_caps && board_fpu != ((caps & IPU_REG_CAPS_FPU_MASK) != 0))
+            continue;
+        if (clock_khz && b.tile_clock_hz && b.tile_clock_hz / 1000 != clock_khz)
+            continue;
+        dev->board = b;
+        return;
     }
     ipu_board_default(&dev->board);
     snprintf(dev->board.name, sizeof dev->board.name, "pci");

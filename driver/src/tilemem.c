@@ -107,8 +107,13 @@ static int transfer(ipudrv_device *dev, const char *what, unsigned first, unsign
     int mode = access_mode(dev, what);
     if (mode < 0)
         return mode;
-    if (mode == 1 && (len > WINDOW_MAX_BYTES || count > 1) && free_entries(dev) >= 2)
-        return bulk(dev, first, count, addr, data, len, to_card);
+    if (mode == 1 && !dev->no_host_dma && (len > WINDOW_MAX_BYTES || count > 1) && free_entries(dev) >= 2) {
+        rc = bulk(dev, first, count, addr, data, len, to_card);
+        if (rc != -ENOTSUP)
+            return rc;
+        /* A link card (socket, usb) has no host memory to stage in: the window does it all, from now on. */
+        dev->no_host_dma = 1;
+    }
     for (unsigned t = first; t < first + count; t++)
         if ((rc = window(dev, t, addr, data, len, to_card)))
             return rc;

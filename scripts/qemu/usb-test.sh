@@ -78,6 +78,10 @@ fail=0
 [ $rc = 0 ] || { log "FAIL: QEMU exited with $rc (timeout or error); serial log $serial"; fail=1; }
 [ $unplugged = 1 ] && [ $replugged = 1 ] || { log "FAIL: the guest never asked for the unplug and the replug"; fail=1; }
 grep -q '^ipu-guest-usb-test: exit 0' "$serial.txt" || { log "FAIL: the guest's usb test failed (serial log $serial)"; fail=1; }
+section() { sed -n "/^=== $1\$/,/^=== /p" "$serial.txt" | sed '1d;$d'; }
+field() { sed -n "s/^$1: //p"; }
 log "figures: the usb guest test took $wall s (QEMU start to power-off)"
+log "figures: register read round trip over usb (guest, emulated FTDI, board sim): median $(section ipu-mmio-latency | field median_us) us"
+log "figures: 16 KiB tile-memory read over usb: $(section 'block read' | field block_read_s) s"
 [ $fail = 0 ] && log "PASS"
 exit $fail

@@ -34,6 +34,15 @@ step "gc-run hello"
 gc-run /usr/share/ipu-emu/tile/rv32im/hello.elf > /tmp/usb-hello.txt 2>&1 || fail "gc-run hello exited with $?"
 cat /tmp/usb-hello.txt
 grep -qi hello /tmp/usb-hello.txt || fail "gc-run hello printed no greeting"
+# The benchmark figures of the usb path (make bench prints them beside the socket and rtl transports').
+step "ipu-mmio-latency"
+ipu-mmio-latency 0 200 || fail "ipu-mmio-latency over usb"
+step "block read"
+t0=$(cut -d' ' -f1 /proc/uptime)
+gc-info -d 0 --dump-mem 0,0x100000,16384 > /tmp/usb-block.txt 2>&1 || fail "reading 16 KiB of tile memory over usb"
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "block_read_bytes: 16384"
+echo "block_read_s: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
 step "gc-reset"
 gc-reset -d 0 || fail "gc-reset"
 

@@ -74,6 +74,10 @@ public:
   void writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *data, std::size_t len);
   void readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len);
 
+  /// Whether the card reaches host memory by DMA through this transport. Cards behind the host link (socket, usb)
+  /// do not yet: the loader then writes tile memory through the window, and streams are unavailable.
+  bool hostDma();
+
   /// Throws as checkDriver() with this device's last driver message.
   void check(int rc, const std::string &call) const;
   /// The raw libipudrv handle, for calls the runtime does not wrap.
@@ -88,6 +92,7 @@ private:
   ipudrv_device *dev_ = nullptr;
   ipudrv_info info_;
   std::uint64_t resets_ = 0;
+  int hostDma_ = -1; ///< hostDma()'s answer once known
 };
 
 } // namespace runtime
