@@ -2,6 +2,7 @@
 #include "link.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ipu_card/hw.h"
@@ -17,6 +18,7 @@ void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *p
     link->port = *port;
     link->timeout_ms = timeout_ms;
     link->blocks_ok = 1;
+    link->next_bus = 0x100000000ull;
 }
 
 static int send_frame(struct ipudrv_link *link, uint8_t type, const uint8_t *payload, uint8_t len)
@@ -76,6 +78,79 @@ static int recv_frame(struct ipudrv_link *link, uint8_t *type, uint8_t *payload,
     return 0;
 }
 
+/* The host memory block holding [bus, bus + len), or NULL. */
+static struct ipudrv_link_mem *find_mem(struct ipudrv_link *link, uint64_t bus, size_t len)
+{
+    for (struct ipudrv_link_mem *m = link->mem; m; m = m->next)
+        if (bus >= m->bus && bus - m->bus <= m->size && len <= m->size - (bus - m->bus))
+            return m;
+    return NULL;
+}
+
+/* Answers the card's DMA_REQ with DMA_DATA: status 0 and the bytes read, or
+ * status 1 when no host memory is at that address (the card records a miss). */
+static int serve_dma(struct ipudrv_link *link, const uint8_t *p, uint8_t len)
+{
+    if (len < 10)
+        return -EPROTO;
+    uint64_t bus = 0;
+    for (int i = 7; i >= 0; i--)
+        bus = bus << 8 | p[i];
+    const uint8_t n = p[8], to_host = p[9];
+    if ((n != 1 && n != 4) || to_host > 1 || len != 10 + (to_host ? n : 0))
+        return -EPROTO;
+    uint8_t answer[5] = {1, 0, 0, 0, 0};
+    struct ipudrv_link_mem *m = find_mem(link, bus, n);
+    if (m) {
+        answer[0] = 0;
+        if (to_host)
+            memcpy(m->va + (bus - m->bus), p + 10, n);
+        else
+            memcpy(answer + 1, m->va + (bus - m->bus), n);
+    }
+    link->dma_requests++;
+    int rc = send_frame(link, IPU_LINK_TYPE_DMA_DATA, answer, (uint8_t)(to_host ? 1 : 1 + n));
+    if (rc == 0)
+        link->acks_owed++;
+    return rc;
+}
+
+/* Frames the card sends on its own: IRQ (noted) and DMA_REQ (served). Returns
+ * 1 when the frame was one of those, 0 when it is an answer, or a negative code. */
+static int card_message(struct ipudrv_link *link, uint8_t type, const uint8_t *payload, uint8_t len)
+{
+    if (type == IPU_LINK_TYPE_IRQ) {
+        if (len == 1)
+            link->irq_lines |= payload[0];
+        return 1;
+    }
+    if (type == IPU_LINK_TYPE_DMA_REQ) {
+        int rc = serve_dma(link, payload, len);
+        return rc ? rc : 1;
+    }
+    return 0;
+}
+
+/* Takes the ACK of every DMA_DATA sent (serving the card's messages on the
+ * way), so that the next answer belongs to the next request. */
+static int drain_acks(struct ipudrv_link *link)
+{
+    while (link->acks_owed) {
+        uint8_t type, len, payload[255];
+        int rc = recv_frame(link, &type, payload, &len, link->timeout_ms);
+        if (rc)
+            return rc;
+        if ((rc = card_message(link, type, payload, len)) < 0)
+            return rc;
+        if (rc)
+            continue;
+        if (type != IPU_LINK_TYPE_ACK && type != IPU_LINK_TYPE_NAK)
+            return -EPROTO;
+        link->acks_owed--; /* a NAK (UNEXPECTED: the card was reset) ends the exchange too */
+    }
+    return 0;
+}
+
 /* Sends a request and waits for its answer of type `want` with `want_len`
  * payload bytes. IRQ frames on the way are noted, a NAK is -EREMOTEIO with the
  * reason in *nak (a corrupted request, NAK CHECK, is sent again first). */
@@ -83,18 +158,19 @@ static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
                     uint8_t *resp, uint8_t want_len, uint8_t *nak)
 {
     for (int attempt = 0;; attempt++) {
-        int rc = send_frame(link, type, req, req_len);
-        if (rc)
+        int rc = drain_acks(link);
+        if (rc || (rc = send_frame(link, type, req, req_len)))
             return rc;
         uint8_t got, len, payload[255];
-        for (;;) {
+        /* The card may ask for host memory (DMA_REQ) before it answers: the
+         * answer still comes first among the answers, as the card takes
+         * frames in order and this request went out before any DMA_DATA. */
+        do {
             if ((rc = recv_frame(link, &got, payload, &len, link->timeout_ms)))
                 return rc;
-            if (got != IPU_LINK_TYPE_IRQ)
-                break;
-            if (len == 1)
-                link->irq_lines |= payload[0];
-        }
+        } while ((rc = card_message(link, got, payload, len)) == 1);
+        if (rc < 0)
+            return rc;
         if (got == IPU_LINK_TYPE_NAK && len == 1) {
             if (nak)
                 *nak = payload[0];
@@ -106,7 +182,7 @@ static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
             return -EPROTO;
         if (want_len)
             memcpy(resp, payload, want_len);
-        return 0;
+        return drain_acks(link);
     }
 }
 
@@ -252,12 +328,59 @@ int ipudrv_link_window_write(struct ipudrv_link *link, uint32_t offset, const vo
     return 0;
 }
 
+int ipudrv_link_mem_alloc(struct ipudrv_link *link, size_t size, void **va, uint64_t *bus)
+{
+    const size_t page = 4096;
+    if (size == 0 || size > ((size_t)1 << 40))
+        return -EINVAL;
+    size_t rounded = (size + page - 1) / page * page;
+    struct ipudrv_link_mem *m = calloc(1, sizeof *m);
+    void *p = NULL;
+    if (!m || posix_memalign(&p, page, rounded) != 0) {
+        free(m);
+        return -ENOMEM;
+    }
+    memset(p, 0, rounded);
+    m->va = p;
+    m->size = rounded;
+    m->bus = link->next_bus;
+    /* A page of nothing between blocks: a transfer running off one misses. */
+    link->next_bus += rounded + page;
+    m->next = link->mem;
+    link->mem = m;
+    *va = p;
+    *bus = m->bus;
+    return 0;
+}
+
+void ipudrv_link_mem_free(struct ipudrv_link *link, void *va)
+{
+    for (struct ipudrv_link_mem **pm = &link->mem; *pm; pm = &(*pm)->next)
+        if ((*pm)->va == va) {
+            struct ipudrv_link_mem *m = *pm;
+            *pm = m->next;
+            free(m->va);
+            free(m);
+            return;
+        }
+}
+
+void ipudrv_link_release(struct ipudrv_link *link)
+{
+    while (link->mem)
+        ipudrv_link_mem_free(link, link->mem->va);
+}
+
 int ipudrv_link_wait(struct ipudrv_link *link, int max_ms)
 {
     uint8_t type, len, payload[255];
     int rc = recv_frame(link, &type, payload, &len, max_ms);
-    if (rc == 0 && type == IPU_LINK_TYPE_IRQ && len == 1)
-        link->irq_lines |= payload[0];
+    if (rc == 0) {
+        /* Anything but the card's own messages is stray (an answer nobody waits for): dropped. */
+        rc = card_message(link, type, payload, len);
+        if (rc >= 0)
+            rc = drain_acks(link);
+    }
     /* Silence is fine (the driver polls the card's status after this); a
      * corrupted stray frame is dropped like line noise. */
     return rc == -ETIMEDOUT || rc == -EPROTO ? 0 : rc;

@@ -2,7 +2,9 @@
  * any byte stream: framing, checksums, request/response, IRQ frames, and the
  * register and tile-window operations every link transport needs. The socket
  * transport (ipu-board-sim on a Unix socket) and the usb transport (an FTDI
- * UART over libusb) differ only in how bytes move: their `ipudrv_link_port`. */
+ * UART over libusb) differ only in how bytes move: their `ipudrv_link_port`.
+ * The card's DMA engine reaches host memory through the link too: it asks with
+ * DMA_REQ, the host answers with DMA_DATA from the blocks of ipudrv_link_mem_alloc. */
 #ifndef IPUDRV_LINK_H
 #define IPUDRV_LINK_H
 
@@ -19,6 +21,14 @@ struct ipudrv_link_port {
     void *ctx;
 };
 
+/* Host memory the card reaches through DMA_REQ: one block per mem_alloc. */
+struct ipudrv_link_mem {
+    struct ipudrv_link_mem *next;
+    uint8_t *va;
+    size_t size;
+    uint64_t bus;
+};
+
 struct ipudrv_link {
     struct ipudrv_link_port port;
     /* How long one request may wait for its answer, in ms. */
@@ -31,6 +41,13 @@ struct ipudrv_link {
     int blocks_ok;
     /* Interrupt lines reported by IRQ frames since the last wait (bit n = vector n). */
     uint8_t irq_lines;
+    /* Host memory for the card's DMA engine, and the next bus address to give out. */
+    struct ipudrv_link_mem *mem;
+    uint64_t next_bus;
+    /* DMA_DATA frames sent whose ACK has not come yet. */
+    unsigned acks_owed;
+    /* DMA_REQ frames served (words or bytes the card moved through host memory). */
+    uint64_t dma_requests;
 };
 
 /* Starts a link on `port` (no bytes are exchanged). */
@@ -45,6 +62,14 @@ int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t va
  * them, whole words otherwise; partial words are read, merged and written. */
 int ipudrv_link_window_read(struct ipudrv_link *link, uint32_t offset, void *buf, size_t len);
 int ipudrv_link_window_write(struct ipudrv_link *link, uint32_t offset, const void *buf, size_t len);
+
+/* Host memory for the card: page-aligned, zeroed, at a bus address of its own
+ * (above 4 GiB, so that a card truncating addresses misses). The card reads and
+ * writes it through DMA_REQ frames, which every call above serves. */
+int ipudrv_link_mem_alloc(struct ipudrv_link *link, size_t size, void **va, uint64_t *bus);
+void ipudrv_link_mem_free(struct ipudrv_link *link, void *va);
+/* Frees what is left (the transport is closing). */
+void ipudrv_link_release(struct ipudrv_link *link);
 
 /* Waits up to max_ms for the card to send anything (an IRQ frame): 0 after a
  * frame or the time, a negative code when the link is gone. */

@@ -107,7 +107,8 @@ static int transfer(ipudrv_device *dev, const char *what, unsigned first, unsign
     int mode = access_mode(dev, what);
     if (mode < 0)
         return mode;
-    if (mode == 1 && !dev->no_host_dma && (len > WINDOW_MAX_BYTES || count > 1) && free_entries(dev) >= 2) {
+    if (mode == 1 && !dev->no_host_dma && !dev->t->ops->window_preferred && (len > WINDOW_MAX_BYTES || count > 1) &&
+        free_entries(dev) >= 2) {
         rc = bulk(dev, first, count, addr, data, len, to_card);
         if (rc != -ENOTSUP)
             return rc;

@@ -20,6 +20,9 @@ struct ipudrv_transport {
  * socket) is a new transport_*.c and one line in transport.c. */
 struct ipudrv_transport_ops {
     const char *name;
+    /* Set when the BAR2 window moves tile memory faster than DMA through
+     * host memory (the link transports: a DMA word is a round trip). */
+    int window_preferred;
     /* Attaches to the card described by `node`. `board` is the board loaded for
      * simulated cards (NULL for PCI cards). Returns 0 or a negative code and a
      * message in err naming the problem and the fix. */

@@ -2,9 +2,9 @@
  * [link], LINK_TYPE, LINK_NAK) on a Unix socket -- today ipu-board-sim, the
  * Verilated FPGA board top as its own process. IPU_EMU_DEVICES=socket:/path.
  * The framing and the operations are link.c's; this file moves the bytes. IRQ
- * frames between responses are interrupts (progress waits for them). The link
- * carries no DMA yet: mem_alloc says so. A closed socket or a silent card gives
- * an error, never a hang. */
+ * frames between responses are interrupts (progress waits for them); DMA_REQ
+ * frames are the card's DMA engine reaching the host memory of mem_alloc. A
+ * closed socket or a silent card gives an error, never a hang. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -83,19 +83,14 @@ static int socket_window_write(struct ipudrv_transport *t, uint32_t offset, cons
 
 static int socket_mem_alloc(struct ipudrv_transport *t, size_t size, void **va, uint64_t *bus)
 {
-    (void)t;
-    (void)size;
-    (void)va;
-    (void)bus;
-    return -ENOTSUP; /* DMA_REQ/DMA_DATA are in the contract; no bridge implements them yet */
+    return ipudrv_link_mem_alloc(&st(t)->link, size, va, bus);
 }
 
 static void socket_mem_free(struct ipudrv_transport *t, void *va, size_t size, uint64_t bus)
 {
-    (void)t;
-    (void)va;
     (void)size;
     (void)bus;
+    ipudrv_link_mem_free(&st(t)->link, va);
 }
 
 static int socket_progress(struct ipudrv_transport *t, int max_ms)
@@ -110,6 +105,7 @@ static void socket_close(struct ipudrv_transport *t)
     struct socket_transport *s = st(t);
     if (s->fd >= 0)
         close(s->fd);
+    ipudrv_link_release(&s->link);
     free(s);
 }
 
@@ -152,6 +148,7 @@ static int socket_open(const struct ipudrv_node *node, const struct ipu_board *b
 
 const struct ipudrv_transport_ops ipudrv_transport_socket = {
     .name = "socket",
+    .window_preferred = 1,
     .open = socket_open,
     .close = socket_close,
     .reg_read = socket_reg_read,

@@ -260,6 +260,7 @@ static void usb_close(struct ipudrv_transport *t)
     }
     if (u->ctx)
         libusb_exit(u->ctx);
+    ipudrv_link_release(&u->link);
     free(u);
 }
 
@@ -410,17 +411,27 @@ static int usb_progress(struct ipudrv_transport *t, int max_ms)
 
 static int usb_mem_alloc(struct ipudrv_transport *t, size_t size, void **va, uint64_t *bus)
 {
+#if IPUDRV_HAVE_LIBUSB
+    return ipudrv_link_mem_alloc(&ut(t)->link, size, va, bus);
+#else
     (void)t, (void)size, (void)va, (void)bus;
-    return -ENOTSUP; /* DMA_REQ/DMA_DATA are in the contract; no bridge implements them yet */
+    return -ENOTSUP;
+#endif
 }
 
 static void usb_mem_free(struct ipudrv_transport *t, void *va, size_t size, uint64_t bus)
 {
-    (void)t, (void)va, (void)size, (void)bus;
+    (void)size, (void)bus;
+#if IPUDRV_HAVE_LIBUSB
+    ipudrv_link_mem_free(&ut(t)->link, va);
+#else
+    (void)t, (void)va;
+#endif
 }
 
 const struct ipudrv_transport_ops ipudrv_transport_usb = {
     .name = "usb",
+    .window_preferred = 1,
     .open = usb_open,
     .close = usb_close,
     .reg_read = usb_reg_read,

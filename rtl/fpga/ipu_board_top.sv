@@ -33,6 +33,18 @@ module ipu_board_top #(
   logic [7:0] rx_data, tx_data;
   ipu_uart_rx #(.ClksPerBit(ClksPerBit)) u_rx (
     .clk_i, .rst_ni(rst_n), .rx_i(uart_rx_i), .valid_o(rx_valid), .data_o(rx_data));
+  // The host's bytes wait here while the bridge sends (an IRQ or DMA_REQ may go
+  // out just as a request comes in): deeper than the longest message out.
+  logic       rxq_empty, rxq_pop, bridge_rx_ready;
+  logic [7:0] rxq_head;
+  logic       rxq_full;
+  logic [5:0] rxq_count;
+  ipu_fifo #(.Width(8), .Depth(32)) u_rx_queue (
+    .clk_i, .rst_ni(rst_n), .push_i(rx_valid), .wdata_i(rx_data), .pop_i(rxq_pop),
+    .head_o(rxq_head), .empty_o(rxq_empty), .full_o(rxq_full), .count_o(rxq_count));
+  assign rxq_pop = !rxq_empty && bridge_rx_ready;
+  logic unused_rxq;
+  assign unused_rxq = ^{rxq_full, rxq_count};
   ipu_uart_tx #(.ClksPerBit(ClksPerBit)) u_tx (
     .clk_i, .rst_ni(rst_n), .valid_i(tx_valid), .data_i(tx_data), .ready_o(tx_ready), .tx_o(uart_tx_o));
 
@@ -41,22 +53,25 @@ module ipu_board_top #(
   logic [31:0]   reg_wdata, reg_rdata, mem_wdata, mem_rdata;
   logic [Aw-1:0] mem_addr;
   logic [3:0]    irq;
+  // The card's host-memory port, carried over the link (DMA_REQ, DMA_DATA).
+  logic          hm_req, hm_we, hm_word, hm_done, hm_err;
+  logic [63:0]   hm_addr;
+  logic [31:0]   hm_wdata, hm_rdata;
 
   ipu_link_bridge #(.Aw(Aw)) u_bridge (
     .clk_i, .rst_ni(rst_n),
-    .rx_valid_i(rx_valid), .rx_data_i(rx_data),
+    .rx_valid_i(!rxq_empty), .rx_data_i(rxq_head), .rx_ready_o(bridge_rx_ready),
     .tx_valid_o(tx_valid), .tx_data_o(tx_data), .tx_ready_i(tx_ready),
     .reg_req_o(reg_req), .reg_we_o(reg_we), .reg_addr_o(reg_addr), .reg_wdata_o(reg_wdata),
     .reg_rdata_i(reg_rdata),
     .mem_req_o(mem_req), .mem_we_o(mem_we), .mem_addr_o(mem_addr), .mem_wdata_o(mem_wdata),
     .mem_gnt_i(mem_gnt), .mem_rvalid_i(mem_rvalid), .mem_rdata_i(mem_rdata),
+    .hm_req_i(hm_req), .hm_we_i(hm_we), .hm_addr_i(hm_addr), .hm_word_i(hm_word), .hm_wdata_i(hm_wdata),
+    .hm_done_o(hm_done), .hm_err_o(hm_err), .hm_rdata_o(hm_rdata),
     .irq_i(irq));
 
   if (WithCard != 0) begin : g_card
-    // No host memory on the board yet: every DMA access ends in a bus error.
-    logic        hm_req, hm_we, hm_word, dma_busy;
-    logic [63:0] hm_addr;
-    logic [31:0] hm_wdata;
+    logic        dma_busy;
     logic [NumTiles-1:0]      rvfi_valid;
     logic [NumTiles*ipu_tile_pkg::CtxW-1:0] rvfi_ctx;
     logic [NumTiles*32-1:0]   rvfi_pc, rvfi_insn, rvfi_rd_value;
@@ -69,13 +84,13 @@ module ipu_board_top #(
       .mem_req_i(mem_req), .mem_we_i(mem_we), .mem_be_i(4'hf), .mem_waddr_i(mem_addr),
       .mem_wdata_i(mem_wdata), .mem_gnt_o(mem_gnt), .mem_rvalid_o(mem_rvalid), .mem_rdata_o(mem_rdata),
       .hm_req_o(hm_req), .hm_we_o(hm_we), .hm_addr_o(hm_addr), .hm_word_o(hm_word),
-      .hm_wdata_o(hm_wdata), .hm_done_i(hm_req), .hm_err_i(1'b1), .hm_rdata_i(32'd0),
+      .hm_wdata_o(hm_wdata), .hm_done_i(hm_done), .hm_err_i(hm_err), .hm_rdata_i(hm_rdata),
       .irq_o(irq), .running_o(running), .dma_busy_o(dma_busy),
       .rvfi_valid_o(rvfi_valid), .rvfi_ctx_o(rvfi_ctx), .rvfi_pc_o(rvfi_pc), .rvfi_insn_o(rvfi_insn),
       .rvfi_rd_o(rvfi_rd), .rvfi_rd_value_o(rvfi_rd_value));
     // The retire trace is for lock-step in simulation; on the board nothing reads it.
     logic unused_card;
-    assign unused_card = ^{hm_we, hm_word, hm_addr, hm_wdata, dma_busy, rvfi_valid, rvfi_ctx,
+    assign unused_card = ^{dma_busy, rvfi_valid, rvfi_ctx,
                            rvfi_pc, rvfi_insn, rvfi_rd, rvfi_rd_value};
   end else begin : g_echo
     // The link alone: 16 registers in BAR0, a 256-word memory in BAR2, IRQ 0 follows register 15.
@@ -94,6 +109,14 @@ module ipu_board_top #(
     assign mem_rvalid = rvalid_q;
     assign mem_rdata  = rdata_q;
     assign irq        = {3'd0, regs_q[15][0]};
+    // No DMA engine in the link design: the host-memory port stays idle.
+    assign hm_req     = 1'b0;
+    assign hm_we      = 1'b0;
+    assign hm_word    = 1'b0;
+    assign hm_addr    = '0;
+    assign hm_wdata   = '0;
+    logic unused_hm;
+    assign unused_hm  = ^{hm_done, hm_err, hm_rdata};
     assign running    = regs_q[14][0];
     logic unused_echo;
     assign unused_echo = ^{reg_addr[15:6], reg_addr[1:0], mem_addr};

@@ -1,10 +1,15 @@
 // Host link bridge: the link protocol of contract/card.toml ([link], LINK_TYPE,
 // LINK_NAK; docs/hardware.md) from the host's UART byte stream onto the card's
-// BAR0 register bus and BAR2 tile-memory window, responses and IRQ messages back.
+// BAR0 register bus and BAR2 tile-memory window, responses and IRQ messages back,
+// and the card's host-memory port (its DMA engine) as DMA_REQ messages that the
+// host answers with DMA_DATA.
 // Frame (both ways): SOF | TYPE | LEN | PAYLOAD[LEN] | CHECK, CHECK making the
 // byte sum from TYPE to CHECK zero. This bridge implements REG_READ, REG_WRITE,
-// MEM_READ and MEM_WRITE (payloads up to 8 bytes); other types get NAK TYPE, a
-// wrong LEN NAK LENGTH, a bad CHECK NAK CHECK. IRQ is sent when a line rises.
+// MEM_READ, MEM_WRITE and DMA_DATA (payloads up to 8 bytes); other types get NAK
+// TYPE, a wrong LEN NAK LENGTH, a bad CHECK NAK CHECK, a DMA_DATA nobody asked
+// for NAK UNEXPECTED. IRQ is sent when a line rises. The bridge takes bytes only
+// while it receives (rx_ready_o): the board top buffers the host's bytes that
+// arrive while a message goes out.
 module ipu_link_bridge #(
   parameter int unsigned Aw = 14  // word address width of the BAR2 window
 ) (
@@ -14,6 +19,7 @@ module ipu_link_bridge #(
   // Bytes from and to the UART.
   input  logic          rx_valid_i,
   input  logic [7:0]    rx_data_i,
+  output logic          rx_ready_o,
   output logic          tx_valid_o,
   output logic [7:0]    tx_data_o,
   input  logic          tx_ready_i,
@@ -34,6 +40,17 @@ module ipu_link_bridge #(
   input  logic          mem_rvalid_i,
   input  logic [31:0]   mem_rdata_i,
 
+  // Host memory (the card's DMA engine): the request is held until done, which
+  // comes once the host has answered the DMA_REQ; err when the host refused.
+  input  logic          hm_req_i,
+  input  logic          hm_we_i,
+  input  logic [63:0]   hm_addr_i,
+  input  logic          hm_word_i,
+  input  logic [31:0]   hm_wdata_i,
+  output logic          hm_done_o,
+  output logic          hm_err_o,
+  output logic [31:0]   hm_rdata_o,
+
   input  logic [3:0]    irq_i
 );
 
@@ -43,6 +60,8 @@ module ipu_link_bridge #(
   localparam logic [7:0] TRegWrite = 8'(ipu_card_pkg::LinkTypeRegWrite);
   localparam logic [7:0] TMemRead  = 8'(ipu_card_pkg::LinkTypeMemRead);
   localparam logic [7:0] TMemWrite = 8'(ipu_card_pkg::LinkTypeMemWrite);
+  localparam logic [7:0] TDmaData  = 8'(ipu_card_pkg::LinkTypeDmaData);
+  localparam logic [7:0] TDmaReq   = 8'(ipu_card_pkg::LinkTypeDmaReq);
   localparam logic [7:0] TRegData  = 8'(ipu_card_pkg::LinkTypeRegData);
   localparam logic [7:0] TMemData  = 8'(ipu_card_pkg::LinkTypeMemData);
   localparam logic [7:0] TAck      = 8'(ipu_card_pkg::LinkTypeAck);
@@ -51,16 +70,24 @@ module ipu_link_bridge #(
   localparam logic [7:0] NakCheck  = 8'(ipu_card_pkg::LinkNakCheck);
   localparam logic [7:0] NakType   = 8'(ipu_card_pkg::LinkNakType);
   localparam logic [7:0] NakLength = 8'(ipu_card_pkg::LinkNakLength);
+  localparam logic [7:0] NakUnexpected = 8'(ipu_card_pkg::LinkNakUnexpected);
+  // The longest message out: DMA_REQ with a word to write (address 8, length,
+  // direction, 4 data bytes) plus TYPE, LEN and CHECK.
+  localparam int unsigned OutMax = 17;
 
   typedef enum logic [2:0] {RxSof, RxType, RxLen, RxPayload, RxCheck, Exec, MemWait, Send} state_e;
   state_e      state_q;
   logic [7:0]  type_q, len_q, got_q, sum_q;
   logic [7:0]  pay_q [8];
-  // The response: up to 9 bytes (SOF, type, len, 4 data, check) shifted out in order.
-  logic [7:0]  out_q [8];
-  logic [3:0]  out_len_q, out_idx_q;
+  // The message out after SOF: TYPE, LEN, payload, CHECK, shifted out in order.
+  logic [7:0]  out_q [OutMax];
+  logic [4:0]  out_len_q, out_idx_q;
   logic [3:0]  irq_seen_q;
   logic        granted_q;   // the window took the MEM_READ; its data is on the way
+  // The host-memory access sent as DMA_REQ and not yet answered: its shape.
+  logic        dma_sent_q, dma_we_q, dma_word_q;
+  logic        hm_done_q, hm_err_q;
+  logic [31:0] hm_rdata_q;
 
   logic [31:0] word, data;
   assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
@@ -80,7 +107,16 @@ module ipu_link_bridge #(
   assign mem_req_o   = state_q == MemWait && !granted_q;
 
   assign tx_valid_o = state_q == Send;
-  assign tx_data_o  = out_idx_q == 4'd0 ? Sof : out_q[out_idx_q[2:0] - 3'd1];
+  assign tx_data_o  = out_idx_q == 5'd0 ? Sof : out_q[out_idx_q - 5'd1];
+  assign rx_ready_o = state_q == RxSof || state_q == RxType || state_q == RxLen || state_q == RxPayload ||
+                      state_q == RxCheck;
+  assign hm_done_o  = hm_done_q;
+  assign hm_err_o   = hm_err_q;
+  assign hm_rdata_o = hm_rdata_q;
+
+  // What a DMA_DATA answer carries: a status byte, then the bytes read (none for a write).
+  logic [7:0] dma_data_len;
+  assign dma_data_len = dma_we_q ? 8'd1 : (dma_word_q ? 8'd5 : 8'd2);
 
   // Loads the response: type, len and up to 4 data bytes; the check is added here.
   task automatic respond(input logic [7:0] t, input logic [7:0] n, input logic [31:0] d);
@@ -92,10 +128,36 @@ module ipu_link_bridge #(
       out_q[2 + i] <= d[8*i +: 8];
       if (i < 32'(n)) s = s + d[8*i +: 8];
     end
-    out_q[2 + n[2:0]] <= 8'd0 - s;
-    out_len_q <= 4'd4 + n[3:0];  // SOF, type, len, data, check
+    out_q[2 + 32'(n[2:0])] <= 8'd0 - s;
+    out_len_q <= 5'd4 + 5'(n[3:0]);  // SOF, type, len, data, check
     out_idx_q <= '0;
     state_q   <= Send;
+  endtask
+
+  // Loads a DMA_REQ for the access on the host-memory port: bus address, length
+  // (4 or 1), direction (1: to the host), and the bytes when writing.
+  task automatic request_dma();
+    logic [7:0] p [14];
+    logic [7:0] n, s;
+    for (int unsigned i = 0; i < 8; i++) p[i] = hm_addr_i[8*i +: 8];
+    p[8] = hm_word_i ? 8'd4 : 8'd1;
+    p[9] = {7'd0, hm_we_i};
+    for (int unsigned i = 0; i < 4; i++) p[10 + i] = hm_wdata_i[8*i +: 8];
+    n = 8'd10 + (hm_we_i ? p[8] : 8'd0);
+    s = TDmaReq + n;
+    out_q[0] <= TDmaReq;
+    out_q[1] <= n;
+    for (int unsigned i = 0; i < 14; i++) begin
+      out_q[2 + i] <= p[i];
+      if (i < 32'(n)) s = s + p[i];
+    end
+    out_q[2 + 32'(n[3:0])] <= 8'd0 - s;
+    out_len_q  <= 5'd4 + 5'(n[4:0]);
+    out_idx_q  <= '0;
+    dma_sent_q <= 1'b1;
+    dma_we_q   <= hm_we_i;
+    dma_word_q <= hm_word_i;
+    state_q    <= Send;
   endtask
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -109,20 +171,30 @@ module ipu_link_bridge #(
       out_idx_q  <= '0;
       irq_seen_q <= '0;
       granted_q  <= 1'b0;
-      for (int unsigned i = 0; i < 8; i++) begin
-        pay_q[i] <= '0;
-        out_q[i] <= '0;
-      end
+      dma_sent_q <= 1'b0;
+      dma_we_q   <= 1'b0;
+      dma_word_q <= 1'b0;
+      hm_done_q  <= 1'b0;
+      hm_err_q   <= 1'b0;
+      hm_rdata_q <= '0;
+      for (int unsigned i = 0; i < 8; i++) pay_q[i] <= '0;
+      for (int unsigned i = 0; i < OutMax; i++) out_q[i] <= '0;
     end else begin
+      hm_done_q <= 1'b0;
+      // A request that went away unanswered (the card was reset) is forgotten;
+      // a late DMA_DATA for it gets NAK UNEXPECTED.
+      if (!hm_req_i) dma_sent_q <= 1'b0;
       unique case (state_q)
         RxSof: begin
           granted_q <= 1'b0;
-          if (rx_valid_i && rx_data_i == Sof) begin
-            state_q <= RxType;
+          if (rx_valid_i) begin
+            if (rx_data_i == Sof) state_q <= RxType;  // other bytes are dropped: resynchronisation
           end else if ((irq_i & ~irq_seen_q) != '0) begin
             // A line rose since it was last reported: tell the host.
             respond(TIrq, 8'd1, {28'd0, irq_i});
             irq_seen_q <= irq_i;
+          end else if (hm_req_i && !dma_sent_q && !hm_done_q) begin
+            request_dma();
           end else begin
             irq_seen_q <= irq_seen_q & irq_i;  // a line that fell may be reported again
           end
@@ -158,6 +230,16 @@ module ipu_link_bridge #(
                        else respond(TNak, 8'd1, {24'd0, NakLength});
             TMemWrite: if (len_q == 8'd8) state_q <= MemWait;
                        else respond(TNak, 8'd1, {24'd0, NakLength});
+            TDmaData:  if (!dma_sent_q) respond(TNak, 8'd1, {24'd0, NakUnexpected});
+                       else if (len_q != dma_data_len) respond(TNak, 8'd1, {24'd0, NakLength});
+                       else begin
+                         // Status 0: done (with the bytes read); anything else: the host refused.
+                         hm_done_q  <= 1'b1;
+                         hm_err_q   <= pay_q[0] != 8'd0;
+                         hm_rdata_q <= dma_word_q ? {pay_q[4], pay_q[3], pay_q[2], pay_q[1]} : {24'd0, pay_q[1]};
+                         dma_sent_q <= 1'b0;
+                         respond(TAck, 8'd0, 32'd0);
+                       end
             default:   respond(TNak, 8'd1, {24'd0, NakType});
           endcase
         end
@@ -170,7 +252,7 @@ module ipu_link_bridge #(
         default: begin  // Send
           if (tx_ready_i) begin
             out_idx_q <= out_idx_q + 1'b1;
-            if (out_idx_q + 1'b1 == out_len_q) state_q <= RxSof;
+            if (out_idx_q + 5'd1 == out_len_q) state_q <= RxSof;
           end
         end
       endcase

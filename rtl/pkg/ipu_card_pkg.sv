@@ -114,7 +114,8 @@ package ipu_card_pkg;
   typedef enum logic [7:0] {
     LinkNakCheck = 8'd1,
     LinkNakType = 8'd2,
-    LinkNakLength = 8'd3
+    LinkNakLength = 8'd3,
+    LinkNakUnexpected = 8'd4
   } link_nak_e;
 
   // BAR0 register offsets

@@ -111,6 +111,7 @@
 #define IPU_LINK_NAK_CHECK 1u
 #define IPU_LINK_NAK_TYPE 2u
 #define IPU_LINK_NAK_LENGTH 3u
+#define IPU_LINK_NAK_UNEXPECTED 4u
 
 /* BAR0 registers (32-bit) */
 #define IPU_REG_ID 0x000u

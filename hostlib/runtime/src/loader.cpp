@@ -1,4 +1,4 @@
-// Uploads device images by DMA, or through the tile window where the card has no host DMA (see loader.hpp).
+// Uploads device images by DMA, or through the tile window where DMA does not pay (see loader.hpp).
 #include "ipu_runtime/loader.hpp"
 
 #include <algorithm>
@@ -45,8 +45,8 @@ LoadStats loadImage(Device &device, const DeviceImage &image, const LoadOptions 
     order.push_back(&w);
   std::stable_sort(order.begin(), order.end(),
                    [](const TileWrite *a, const TileWrite *b) { return a->hostOffset < b->hostOffset; });
-  // A card without host DMA (behind the host link) is written through the tile window, one tile at a time.
-  if (!order.empty() && !device.hostDma()) {
+  // Where DMA does not pay (see Device::loadByDma), the tile window takes the writes, one tile at a time.
+  if (!order.empty() && !device.loadByDma()) {
     for (const TileWrite *w : order)
       for (std::uint32_t t = w->firstTile; t < w->firstTile + w->tileCount; ++t)
         device.writeTile(t, w->tileAddr, plan.hostBytes.data() + w->hostOffset, w->length);

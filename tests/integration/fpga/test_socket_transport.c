@@ -1,8 +1,10 @@
 /* The driver's `socket` transport against ipu-board-sim (the Verilated FPGA
  * board top, its host link on a Unix socket): IPU_EMU_DEVICES=socket:/path opens
  * the card, its attributes come from its registers, tile memory round-trips
- * (unaligned edges included), and a socket nobody listens on gives an error
- * that names the socket and the command to start. */
+ * (unaligned edges included), the card's DMA engine reaches host memory over
+ * the link (DMA_REQ/DMA_DATA) both ways, a DMA to host memory that does not
+ * exist is recorded as a miss with the card still usable, and a socket nobody
+ * listens on gives an error that names the socket and the command to start. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -103,6 +105,67 @@ static void tile_memory_round_trips(void **state)
     assert_int_equal(ipudrv_close(dev), 0);
 }
 
+/* Bytes out to the tile by DMA, back into another part of the buffer by DMA:
+ * every DMA word crosses the link as a DMA_REQ and its DMA_DATA. Sizes and
+ * offsets that are not whole words take the engine's byte path. */
+static void dma_round_trips_over_the_link(void **state)
+{
+    (void)state;
+    ipudrv_device *dev = NULL;
+    assert_int_equal(ipudrv_open(0, 0, &dev), 0);
+    ipudrv_buffer *buf = NULL;
+    assert_int_equal(ipudrv_buffer_alloc(dev, 8192, &buf), 0);
+    uint8_t *p = ipudrv_buffer_ptr(buf);
+    for (unsigned i = 0; i < 4096; i++)
+        p[i] = (uint8_t)(i * 13 + 5);
+    uint32_t da = 0;
+    assert_int_equal(ipudrv_map(dev, buf, 0, 8192, IPUDRV_MAP_READ | IPUDRV_MAP_WRITE, IPUDRV_MAP_ANY, &da), 0);
+    const uint32_t sram = IPU_TILE_SRAM_BASE + 0x4000;
+    struct ipudrv_dma_xfer out[2] = {
+        {.dev_addr = da, .tile_addr = sram, .length = 96, .first_tile = 0, .tile_count = 1},
+        {.dev_addr = da + 101, .tile_addr = sram + 101, .length = 7, .first_tile = 0, .tile_count = 1}};
+    assert_int_equal(ipudrv_dma_run(dev, out, 2), 0);
+    uint8_t seen[108];
+    assert_int_equal(ipudrv_tile_read(dev, 0, sram, seen, sizeof seen), 0);
+    assert_memory_equal(seen, p, 96);
+    assert_memory_equal(seen + 101, p + 101, 7);
+    struct ipudrv_dma_xfer back = {.dev_addr = da + 4096, .tile_addr = sram, .length = 96, .first_tile = 0,
+                                   .tile_count = 1, .to_host = 1};
+    assert_int_equal(ipudrv_dma_run(dev, &back, 1), 0);
+    assert_memory_equal(p + 4096, p, 96);
+    assert_int_equal(ipudrv_buffer_free(dev, buf), 0);
+    assert_int_equal(ipudrv_close(dev), 0);
+}
+
+/* A translation entry whose host memory is gone: the host answers the card's
+ * DMA_REQ with "refused", the card records a translation miss, and the next
+ * DMA on the same handle works. */
+static void dma_to_missing_host_memory_is_a_recorded_miss(void **state)
+{
+    (void)state;
+    ipudrv_device *dev = NULL;
+    assert_int_equal(ipudrv_open(0, 0, &dev), 0);
+    /* The card's table points at a bus address the host never gave out: install it by hand. */
+    const uint32_t entry = IPU_REG_XLAT_BASE + 63 * IPU_REG_XLAT_STRIDE;
+    assert_int_equal(ipudrv_reg_write(dev, entry + IPU_XLAT_ENTRY_DEV_BASE_OFFSET, 0x40000000u), 0);
+    assert_int_equal(ipudrv_reg_write(dev, entry + IPU_XLAT_ENTRY_BUS_LO_OFFSET, 0x00005000u), 0);
+    assert_int_equal(ipudrv_reg_write(dev, entry + IPU_XLAT_ENTRY_BUS_HI_OFFSET, 0x7u), 0);
+    assert_int_equal(ipudrv_reg_write(dev, entry + IPU_XLAT_ENTRY_CTRL_OFFSET,
+                                      IPU_XLAT_CTRL_VALID_MASK | IPU_XLAT_CTRL_READ_MASK), 0);
+    struct ipudrv_dma_xfer x = {.dev_addr = 0x40000000u, .tile_addr = IPU_TILE_SRAM_BASE, .length = 16,
+                                .first_tile = 0, .tile_count = 1};
+    assert_true(ipudrv_dma_run(dev, &x, 1) < 0);
+    struct ipudrv_error_record rec[4];
+    size_t n = 0;
+    assert_int_equal(ipudrv_error_read(dev, rec, 4, &n), 0);
+    assert_true(n >= 1);
+    assert_int_equal(rec[0].cause, IPU_ERR_XLAT_MISS);
+    assert_int_equal(ipudrv_reg_write(dev, entry + IPU_XLAT_ENTRY_CTRL_OFFSET, 0), 0);
+    assert_int_equal(ipudrv_reset(dev), 0);
+    assert_int_equal(ipudrv_close(dev), 0);
+    dma_round_trips_over_the_link(state);
+}
+
 static void a_socket_nobody_serves_names_the_fix(void **state)
 {
     (void)state;
@@ -121,6 +184,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(opens_and_reports_the_board_shape),
         cmocka_unit_test(tile_memory_round_trips),
+        cmocka_unit_test(dma_round_trips_over_the_link),
+        cmocka_unit_test(dma_to_missing_host_memory_is_a_recorded_miss),
         cmocka_unit_test(a_socket_nobody_serves_names_the_fix),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

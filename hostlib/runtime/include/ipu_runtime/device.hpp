@@ -74,9 +74,9 @@ public:
   void writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *data, std::size_t len);
   void readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len);
 
-  /// Whether the card reaches host memory by DMA through this transport. Cards behind the host link (socket, usb)
-  /// do not yet: the loader then writes tile memory through the window, and streams are unavailable.
-  bool hostDma();
+  /// Whether images are best loaded by DMA: not when the transport has no host memory for the card, nor for cards
+  /// behind the host link (socket, usb), where each DMA word is a round trip and the tile window is faster.
+  bool loadByDma();
 
   /// Throws as checkDriver() with this device's last driver message.
   void check(int rc, const std::string &call) const;
@@ -92,7 +92,7 @@ private:
   ipudrv_device *dev_ = nullptr;
   ipudrv_info info_;
   std::uint64_t resets_ = 0;
-  int hostDma_ = -1; ///< hostDma()'s answer once known
+  int loadByDma_ = -1; ///< loadByDma()'s answer once known
 };
 
 } // namespace runtime
