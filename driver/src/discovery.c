@@ -54,6 +54,10 @@ static int parse_entry(const char *entry, size_t n, struct ipudrv_node *node, ch
         snprintf(node->transport, sizeof node->transport, "%s", known ? b.transport : "model");
     }
     snprintf(node->location, sizeof node->location, "%s:%s", node->transport, node->board);
+    /* A socket or usb card is named by its place (the location); it reports
+     * its own board from its registers once opened, as PCI cards do. */
+    if (ipudrv_transport_is_shared(node->transport))
+        node->board[0] = '\0';
     return 0;
 }
 

@@ -6,7 +6,9 @@
 // One client at a time; the card keeps its state across connections, as a board
 // on its cable does.
 //
-// Usage: ipu-board-sim --socket PATH [--cycles N]
+// Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]
+//   --board B   the board's shape: icebreaker (1 tile, 12 MHz; the default) or
+//               rtl-tiny (4 tiles), each a Verilated model of its own
 //   --cycles N  stop after N clock cycles (tests); default: run until killed.
 #include <poll.h>
 #include <sys/socket.h>
@@ -28,6 +30,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wshadow"
 #include "Vipu_board_sim.h"
+#include "Vipu_board_sim4.h"
 #include "verilated.h"
 #pragma GCC diagnostic pop
 
@@ -131,41 +134,14 @@ int listen_on(const std::string &path)
     return fd;
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+// Clocks the board top `Top` with its UART on the listening socket `lfd` until
+// a signal or `max_cycles`.
+template <typename Top>
+void serve(int lfd, unsigned long long max_cycles)
 {
-    std::string path;
-    unsigned long long max_cycles = 0;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--socket" && i + 1 < argc) {
-            path = argv[++i];
-        } else if (a == "--cycles" && i + 1 < argc) {
-            max_cycles = std::strtoull(argv[++i], nullptr, 0);
-        } else {
-            std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--cycles N]\n"
-                                 "  the FPGA board top (1 tile x 64 KiB, 6 workers: the icebreaker board)\n"
-                                 "  with its host link on the Unix socket PATH\n");
-            return 2;
-        }
-    }
-    if (path.empty()) {
-        std::fprintf(stderr, "ipu-board-sim: --socket PATH is required\n");
-        return 2;
-    }
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    std::signal(SIGPIPE, SIG_IGN);
-    const int lfd = listen_on(path);
-    if (lfd < 0)
-        return 1;
-    std::printf("ipu-board-sim: listening on %s (%u clocks per UART bit)\n", path.c_str(), kClksPerBit);
-    std::fflush(stdout);
-
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->randReset(0);
-    auto top = std::make_unique<Vipu_board_sim>(ctx.get(), "board");
+    auto top = std::make_unique<Top>(ctx.get(), "board");
     top->btn_ni = 1;
     top->uart_rx_i = 1;
     top->clk_i = 0;
@@ -213,8 +189,53 @@ int main(int argc, char **argv)
     }
     if (cfd >= 0)
         close(cfd);
+    top->final();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string path, board = "icebreaker";
+    unsigned long long max_cycles = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--socket" && i + 1 < argc) {
+            path = argv[++i];
+        } else if (a == "--board" && i + 1 < argc) {
+            board = argv[++i];
+        } else if (a == "--cycles" && i + 1 < argc) {
+            max_cycles = std::strtoull(argv[++i], nullptr, 0);
+        } else {
+            std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]\n"
+                                 "  the FPGA board top (icebreaker: 1 tile x 64 KiB, 6 workers; rtl-tiny: 4 tiles)\n"
+                                 "  with its host link on the Unix socket PATH\n");
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        std::fprintf(stderr, "ipu-board-sim: --socket PATH is required\n");
+        return 2;
+    }
+    if (board != "icebreaker" && board != "rtl-tiny") {
+        std::fprintf(stderr, "ipu-board-sim: unknown board '%s'; use --board icebreaker or --board rtl-tiny\n",
+                     board.c_str());
+        return 2;
+    }
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    std::signal(SIGPIPE, SIG_IGN);
+    const int lfd = listen_on(path);
+    if (lfd < 0)
+        return 1;
+    std::printf("ipu-board-sim: %s listening on %s (%u clocks per UART bit)\n", board.c_str(), path.c_str(),
+                kClksPerBit);
+    std::fflush(stdout);
+    if (board == "rtl-tiny")
+        serve<Vipu_board_sim4>(lfd, max_cycles);
+    else
+        serve<Vipu_board_sim>(lfd, max_cycles);
     close(lfd);
     unlink(path.c_str());
-    top->final();
     return 0;
 }

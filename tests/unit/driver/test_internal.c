@@ -217,6 +217,8 @@ static void test_discovery_usb(void **state)
     assert_int_equal(n[1].id, 1);
     assert_string_equal(n[2].location, "usb:3-1.4");
     assert_string_equal(n[3].transport, "socket");
+    assert_string_equal(n[3].location, "socket:/tmp/s");
+    assert_string_equal(n[3].board, ""); /* it reports its own board once opened */
     /* A place named directly is taken as it is (opening checks it). */
     assert_int_equal(ipudrv_discover_at("usb:5-1", "/nonexistent", n, 8, &count, err, sizeof err), 0);
     assert_int_equal(count, 1);
