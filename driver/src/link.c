@@ -7,8 +7,10 @@
 
 #include "ipu_card/hw.h"
 
-/* Words per BLOCK_READ/BLOCK_WRITE frame (the contract allows 1..63). */
+/* Words per BLOCK_READ answer (MEM_DATA: 4N <= 255 bytes) and BLOCK_WRITE
+ * request (word index and 4N bytes <= 255): the contract's limits. */
 #define BLOCK_WORDS 63u
+#define BLOCK_WRITE_WORDS 62u
 /* How often a request the card refused as corrupted (NAK CHECK) is sent again. */
 #define CHECK_RETRIES 3
 
@@ -246,7 +248,7 @@ static int read_words(struct ipudrv_link *link, uint32_t word, uint32_t *words, 
 static int write_words(struct ipudrv_link *link, uint32_t word, const uint32_t *words, uint32_t count)
 {
     while (count) {
-        uint32_t n = count < BLOCK_WORDS ? count : BLOCK_WORDS;
+        uint32_t n = count < BLOCK_WRITE_WORDS ? count : BLOCK_WRITE_WORDS;
         uint8_t req[4 + 4 * BLOCK_WORDS], nak = 0;
         put32(req, word);
         int rc = -EREMOTEIO;

@@ -136,7 +136,8 @@ static int ftdi_control(struct usb_transport *u, uint8_t request, uint16_t value
 {
     int rc = libusb_control_transfer(u->handle, LIBUSB_REQUEST_TYPE_VENDOR | LIBUSB_RECIPIENT_DEVICE |
                                      LIBUSB_ENDPOINT_OUT, request, value, index, NULL, 0, WRITE_TIMEOUT_MS);
-    return rc < 0 ? usb_code(rc) : 0;
+    /* A stalled request is one the chip does not know, not a gone device. */
+    return rc == LIBUSB_ERROR_PIPE ? -EPIPE : rc < 0 ? usb_code(rc) : 0;
 }
 
 /* The FTDI baud divisor: a 14-bit integer part and an eighths fraction from a
@@ -163,7 +164,10 @@ static int ftdi_setup(struct usb_transport *u, int h_chip)
     uint16_t baud_value, baud_high;
     ftdi_baud(IPU_LINK_BAUD, h_chip, &baud_value, &baud_high);
     int rc;
-    if ((rc = ftdi_control(u, FTDI_RESET, 0, channel)) || (rc = ftdi_control(u, FTDI_SET_BITMODE, 0, channel)) ||
+    /* Only the H chips have bit modes (a JTAG or MPSSE user may have left one on); the one-channel chips (and
+     * QEMU's usb-serial) stall the request. */
+    if ((rc = ftdi_control(u, FTDI_RESET, 0, channel)) ||
+        (h_chip && (rc = ftdi_control(u, FTDI_SET_BITMODE, 0, channel))) ||
         (rc = ftdi_control(u, FTDI_SET_BAUD, baud_value, (uint16_t)(baud_high | (h_chip ? channel : 0)))) ||
         (rc = ftdi_control(u, FTDI_SET_DATA, 8, channel)) || (rc = ftdi_control(u, FTDI_SET_FLOW, 0, channel)) ||
         (rc = ftdi_control(u, FTDI_SET_LATENCY, 1, channel)) || (rc = ftdi_control(u, FTDI_RESET, 1, channel)) ||

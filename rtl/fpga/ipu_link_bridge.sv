@@ -5,8 +5,10 @@
 // host answers with DMA_DATA.
 // Frame (both ways): SOF | TYPE | LEN | PAYLOAD[LEN] | CHECK, CHECK making the
 // byte sum from TYPE to CHECK zero. This bridge implements REG_READ, REG_WRITE,
-// MEM_READ, MEM_WRITE and DMA_DATA (payloads up to 8 bytes); other types get NAK
-// TYPE, a wrong LEN NAK LENGTH, a bad CHECK NAK CHECK, a DMA_DATA nobody asked
+// MEM_READ, MEM_WRITE, DMA_DATA (payloads up to 8 bytes) and the block transfers
+// BLOCK_READ (answered as a stream of words) and BLOCK_WRITE (each word written
+// as it arrives, so a block that fails its CHECK is written anyway and NAKed: the
+// host sends it again); other types get NAK TYPE, a wrong LEN NAK LENGTH, a bad CHECK NAK CHECK, a DMA_DATA nobody asked
 // for NAK UNEXPECTED. IRQ is sent when a line rises. The bridge takes bytes only
 // while it receives (rx_ready_o): the board top buffers the host's bytes that
 // arrive while a message goes out.
@@ -61,6 +63,8 @@ module ipu_link_bridge #(
   localparam logic [7:0] TMemRead  = 8'(ipu_card_pkg::LinkTypeMemRead);
   localparam logic [7:0] TMemWrite = 8'(ipu_card_pkg::LinkTypeMemWrite);
   localparam logic [7:0] TDmaData  = 8'(ipu_card_pkg::LinkTypeDmaData);
+  localparam logic [7:0] TBlkRead  = 8'(ipu_card_pkg::LinkTypeBlockRead);
+  localparam logic [7:0] TBlkWrite = 8'(ipu_card_pkg::LinkTypeBlockWrite);
   localparam logic [7:0] TDmaReq   = 8'(ipu_card_pkg::LinkTypeDmaReq);
   localparam logic [7:0] TRegData  = 8'(ipu_card_pkg::LinkTypeRegData);
   localparam logic [7:0] TMemData  = 8'(ipu_card_pkg::LinkTypeMemData);
@@ -75,7 +79,10 @@ module ipu_link_bridge #(
   // direction, 4 data bytes) plus TYPE, LEN and CHECK.
   localparam int unsigned OutMax = 17;
 
-  typedef enum logic [2:0] {RxSof, RxType, RxLen, RxPayload, RxCheck, Exec, MemWait, Send} state_e;
+  // Bw*: a BLOCK_WRITE word waits for the window; Br*: a BLOCK_READ answer streams
+  // out (header, then per word a read and its 4 bytes, then the check).
+  typedef enum logic [3:0] {RxSof, RxType, RxLen, RxPayload, RxCheck, Exec, MemWait, Send,
+                            BwWrite, BrHead, BrRead, BrWait, BrSend, BrCheck} state_e;
   state_e      state_q;
   logic [7:0]  type_q, len_q, got_q, sum_q;
   logic [7:0]  pay_q [8];
@@ -88,6 +95,12 @@ module ipu_link_bridge #(
   logic        dma_sent_q, dma_we_q, dma_word_q;
   logic        hm_done_q, hm_err_q;
   logic [31:0] hm_rdata_q;
+  // Block transfers: the word address, the words left, the word in hand.
+  logic [Aw-1:0] blk_addr_q;
+  logic [7:0]    blk_left_q;
+  logic [31:0]   blk_word_q;
+  logic          blk_bad_q;  // a BLOCK_WRITE whose LEN is not 4 + 4N: received, not written, NAKed
+  logic [7:0]    blk_sum_q;  // the streamed answer's running byte sum
 
   logic [31:0] word, data;
   assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
@@ -98,16 +111,27 @@ module ipu_link_bridge #(
   assign reg_we_o    = type_q == TRegWrite;
   assign reg_req_o   = state_q == Exec && (type_q == TRegRead || type_q == TRegWrite) &&
                        len_q == (type_q == TRegRead ? 8'd2 : 8'd6);
-  assign mem_addr_o  = Aw'(word);
+  logic block_state;
+  assign block_state = state_q == BwWrite || state_q == BrRead;
+  assign mem_addr_o  = block_state ? blk_addr_q : Aw'(word);
   // The window wraps: word addresses past the tile's SRAM alias, as BAR2 offsets do.
   logic unused_word;
   assign unused_word = ^word[31:Aw];
-  assign mem_wdata_o = {pay_q[7], pay_q[6], pay_q[5], pay_q[4]};
-  assign mem_we_o    = type_q == TMemWrite;
-  assign mem_req_o   = state_q == MemWait && !granted_q;
+  assign mem_wdata_o = state_q == BwWrite ? blk_word_q : {pay_q[7], pay_q[6], pay_q[5], pay_q[4]};
+  assign mem_we_o    = state_q == BwWrite || (state_q == MemWait && type_q == TMemWrite);
+  assign mem_req_o   = (state_q == MemWait && !granted_q) || block_state;
 
-  assign tx_valid_o = state_q == Send;
-  assign tx_data_o  = out_idx_q == 5'd0 ? Sof : out_q[out_idx_q - 5'd1];
+  // The streamed answer's bytes: SOF, MEM_DATA, LEN; the words; the check.
+  logic [7:0] br_byte;
+  always_comb begin
+    unique case (state_q)
+      BrHead:  br_byte = out_idx_q == 5'd0 ? Sof : out_idx_q == 5'd1 ? TMemData : {blk_left_q[5:0], 2'b00};
+      BrSend:  br_byte = blk_word_q[8*out_idx_q[1:0] +: 8];
+      default: br_byte = 8'd0 - blk_sum_q;  // BrCheck
+    endcase
+  end
+  assign tx_valid_o = state_q == Send || state_q == BrHead || state_q == BrSend || state_q == BrCheck;
+  assign tx_data_o  = state_q == Send ? (out_idx_q == 5'd0 ? Sof : out_q[out_idx_q - 5'd1]) : br_byte;
   assign rx_ready_o = state_q == RxSof || state_q == RxType || state_q == RxLen || state_q == RxPayload ||
                       state_q == RxCheck;
   assign hm_done_o  = hm_done_q;
@@ -177,6 +201,11 @@ module ipu_link_bridge #(
       hm_done_q  <= 1'b0;
       hm_err_q   <= 1'b0;
       hm_rdata_q <= '0;
+      blk_addr_q <= '0;
+      blk_left_q <= '0;
+      blk_word_q <= '0;
+      blk_bad_q  <= 1'b0;
+      blk_sum_q  <= '0;
       for (int unsigned i = 0; i < 8; i++) pay_q[i] <= '0;
       for (int unsigned i = 0; i < OutMax; i++) out_q[i] <= '0;
     end else begin
@@ -205,16 +234,28 @@ module ipu_link_bridge #(
           state_q <= RxLen;
         end
         RxLen: if (rx_valid_i) begin
-          len_q   <= rx_data_i;
-          sum_q   <= sum_q + rx_data_i;
-          got_q   <= '0;
-          state_q <= rx_data_i == 8'd0 ? RxCheck : RxPayload;
+          len_q     <= rx_data_i;
+          sum_q     <= sum_q + rx_data_i;
+          got_q     <= '0;
+          blk_bad_q <= rx_data_i < 8'd8 || rx_data_i[1:0] != 2'd0;
+          state_q   <= rx_data_i == 8'd0 ? RxCheck : RxPayload;
         end
         RxPayload: if (rx_valid_i) begin
           if (got_q < 8'd8) pay_q[got_q[2:0]] <= rx_data_i;
           sum_q <= sum_q + rx_data_i;
           got_q <= got_q + 1'b1;
-          if (got_q + 1'b1 == len_q) state_q <= RxCheck;
+          if (type_q == TBlkWrite && got_q == 8'd3) begin
+            blk_addr_q <= Aw'({rx_data_i, pay_q[2], pay_q[1], pay_q[0]});
+          end else if (type_q == TBlkWrite && got_q > 8'd3) begin
+            // The words after the index, each written once its fourth byte is in.
+            blk_word_q[8*got_q[1:0] +: 8] <= rx_data_i;
+          end
+          if (type_q == TBlkWrite && got_q > 8'd3 && got_q[1:0] == 2'd3 && !blk_bad_q) state_q <= BwWrite;
+          else if (got_q + 1'b1 == len_q) state_q <= RxCheck;
+        end
+        BwWrite: if (mem_gnt_i) begin
+          blk_addr_q <= blk_addr_q + 1'b1;
+          state_q    <= got_q == len_q ? RxCheck : RxPayload;
         end
         RxCheck: if (rx_valid_i) begin
           if (sum_q + rx_data_i != 8'd0) respond(TNak, 8'd1, {24'd0, NakCheck});
@@ -230,6 +271,17 @@ module ipu_link_bridge #(
                        else respond(TNak, 8'd1, {24'd0, NakLength});
             TMemWrite: if (len_q == 8'd8) state_q <= MemWait;
                        else respond(TNak, 8'd1, {24'd0, NakLength});
+            TBlkWrite: if (blk_bad_q) respond(TNak, 8'd1, {24'd0, NakLength});
+                       else respond(TAck, 8'd0, 32'd0);
+            TBlkRead:  if (len_q != 8'd5 || pay_q[4] == 8'd0 || pay_q[4] > 8'd63)
+                         respond(TNak, 8'd1, {24'd0, NakLength});
+                       else begin
+                         blk_addr_q <= Aw'(word);
+                         blk_left_q <= pay_q[4];
+                         blk_sum_q  <= TMemData + {pay_q[4][5:0], 2'b00};
+                         out_idx_q  <= '0;
+                         state_q    <= BrHead;
+                       end
             TDmaData:  if (!dma_sent_q) respond(TNak, 8'd1, {24'd0, NakUnexpected});
                        else if (len_q != dma_data_len) respond(TNak, 8'd1, {24'd0, NakLength});
                        else begin
@@ -249,6 +301,34 @@ module ipu_link_bridge #(
           if (mem_we_o && mem_gnt_i) respond(TAck, 8'd0, 32'd0);
           else if (!mem_we_o && mem_rvalid_i) respond(TMemData, 8'd4, mem_rdata_i);
         end
+        BrHead: if (tx_ready_i) begin
+          out_idx_q <= out_idx_q + 1'b1;
+          if (out_idx_q == 5'd2) state_q <= BrRead;
+        end
+        BrRead: if (mem_gnt_i) begin
+          if (mem_rvalid_i) begin
+            blk_word_q <= mem_rdata_i;
+            out_idx_q  <= '0;
+            state_q    <= BrSend;
+          end else begin
+            state_q <= BrWait;
+          end
+        end
+        BrWait: if (mem_rvalid_i) begin
+          blk_word_q <= mem_rdata_i;
+          out_idx_q  <= '0;
+          state_q    <= BrSend;
+        end
+        BrSend: if (tx_ready_i) begin
+          blk_sum_q <= blk_sum_q + br_byte;
+          out_idx_q <= out_idx_q + 1'b1;
+          if (out_idx_q == 5'd3) begin
+            blk_addr_q <= blk_addr_q + 1'b1;
+            blk_left_q <= blk_left_q - 1'b1;
+            state_q    <= blk_left_q == 8'd1 ? BrCheck : BrRead;
+          end
+        end
+        BrCheck: if (tx_ready_i) state_q <= RxSof;
         default: begin  // Send
           if (tx_ready_i) begin
             out_idx_q <= out_idx_q + 1'b1;

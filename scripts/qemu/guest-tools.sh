@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the gc tools (and ipu-mmio-latency, the guest's MMIO benchmark from
+# Builds the gc tools, gc-run (and ipu-mmio-latency, the guest's MMIO benchmark from
 # tests/integration/qemu) the guest runs in BUILD_DIR/qemu-guest/tools, a
 # separate CMake build of this project without the RTL card. They are dynamic
 # programs (initramfs.sh adds the libraries ldd lists), because the usb
@@ -25,11 +25,11 @@ if [ ! -f "$out/build.ninja" ]; then
     { tail -n 30 "$build/qemu-guest/tools-configure.log" >&2; exit 1; }
 fi
 all=$(cmake --build "$out" --target help 2>/dev/null | sed -n 's/^\([A-Za-z0-9_-]*\):.*/\1/p')
-for t in gc_tools ipu-mmio-latency; do
+for t in gc_tools gc-run ipu-mmio-latency; do
   echo "$all" | grep -qx -- "$t" || { log "the $t target is missing"; exit 1; }
 done
-log "building gc_tools ipu-mmio-latency"
-cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target gc_tools ipu-mmio-latency \
+log "building gc_tools gc-run ipu-mmio-latency"
+cmake --build "$out" -j"${IPU_QEMU_JOBS:-2}" --target gc_tools gc-run ipu-mmio-latency \
   >"$build/qemu-guest/tools-build.log" 2>&1 ||
   { tail -n 30 "$build/qemu-guest/tools-build.log" >&2; exit 1; }
 echo "$out/bin"

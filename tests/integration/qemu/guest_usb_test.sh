@@ -8,7 +8,8 @@
 # reads fail with an error naming the problem, nothing hangs, and once the
 # device is back ("=== replug now") the card opens again.
 status=0
-export IPU_EMU_DEVICES=usb
+# The usb cards alone (the guest's PCI card would become device 0 once the board is unplugged).
+export IPU_EMU_DEVICES=usb IPU_EMU_PCI_ROOT=/nonexistent-usb-test
 step() { echo "=== $1"; }
 fail() { echo "FAIL: $1"; status=1; }
 # Waits up to $1 seconds for gc-info -l to list (or, with "gone", to stop listing) a usb card.
@@ -26,6 +27,7 @@ step "usb: waiting for the board on the bus"
 wait_card 30 || fail "no usb card appeared within 30 s (lsusb: $(cat /sys/bus/usb/devices/*/idProduct 2>/dev/null | tr '\n' ' '))"
 step "gc-info -l"
 gc-info -l || fail "gc-info -l"
+place=$(gc-info -l 2>/dev/null | awk '$2 == "usb" { print $4; exit }')
 step "gc-info -d 0 -i"
 gc-info -d 0 -i > /tmp/usb-info.txt 2>&1 || fail "gc-info -d 0 -i"
 cat /tmp/usb-info.txt
@@ -61,7 +63,13 @@ cat /tmp/usb-unplug.txt
 grep -qi "no such device\|still there\|no USB device\|no device" /tmp/usb-unplug.txt ||
   fail "the unplug error does not name the problem"
 wait_card 20 gone || fail "the unplugged card is still listed"
-gc-info -d 0 -i > /tmp/usb-after.txt 2>&1 && fail "gc-info on the unplugged card succeeded"
+# Named by its place while it is away: an error that says to plug it in.
+place=${place:-usb:1-1}
+if IPU_EMU_DEVICES=$place gc-info -d 0 -i > /tmp/usb-after.txt 2>&1; then
+  fail "gc-info on the unplugged card ($place) succeeded"
+fi
+cat /tmp/usb-after.txt
+grep -qi "plug the board in" /tmp/usb-after.txt || fail "opening the unplugged card does not say to plug it in"
 step "replug now"
 wait_card 30 || fail "the card did not come back within 30 s of the replug"
 gc-info -d 0 -i > /tmp/usb-back.txt 2>&1 || fail "the card does not open again after the replug"
