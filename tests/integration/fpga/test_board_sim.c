@@ -1,7 +1,8 @@
 /* ipu-board-sim over its Unix socket: the link protocol of contract/card.toml
  * ([link], LINK_TYPE, LINK_NAK) against the Verilated board top (the card behind
  * the UART host bridge of rtl/fpga). Registers read their reset values and take
- * writes, tile memory round-trips through the BAR2 window, and bad frames (a
+ * writes, tile memory round-trips through the BAR2 window word by word and in
+ * blocks (BLOCK_WRITE, BLOCK_READ), and bad frames (a
  * wrong check byte, an unknown type, a wrong length) are refused with the
  * reason while the link keeps working. */
 #include <errno.h>
@@ -204,12 +205,61 @@ static void bad_frames_are_refused_with_the_reason(void **state)
     assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
 }
 
+/* Block transfers: 62 words written in one BLOCK_WRITE and read back in one
+ * BLOCK_READ (streamed, one MEM_DATA of 4N bytes); a single-word block; a
+ * BLOCK_WRITE whose LEN is not 4 + 4N and a BLOCK_READ of 0 or 64 words are
+ * refused with NAK LENGTH and write nothing. */
+static void block_transfers_round_trip(void **state)
+{
+    (void)state;
+    uint8_t req[255], resp[255], len;
+    const uint32_t base = 0x200;
+    put32(req, base);
+    for (unsigned i = 0; i < 62; i++)
+        put32(req + 4 + 4 * i, 0xb10c0000u + i * 0x01010101u);
+    send_frame(IPU_LINK_TYPE_BLOCK_WRITE, req, 4 + 4 * 62, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_ACK);
+    put32(req, base);
+    req[4] = 62;
+    send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+    assert_int_equal(len, 4 * 62);
+    for (unsigned i = 0; i < 62; i++)
+        assert_int_equal(le32(resp + 4 * i), 0xb10c0000u + i * 0x01010101u);
+    put32(req, base + 61);
+    req[4] = 1;
+    send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+    assert_int_equal(len, 4);
+    assert_int_equal(le32(resp), 0xb10c0000u + 61 * 0x01010101u);
+
+    /* A ragged block (index and 5 bytes) is taken in and refused, unwritten. */
+    put32(req, base);
+    memset(req + 4, 0xee, 5);
+    send_frame(IPU_LINK_TYPE_BLOCK_WRITE, req, 9, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_NAK);
+    assert_int_equal(resp[0], IPU_LINK_NAK_LENGTH);
+    for (unsigned n = 0; n <= 64; n += 64) {
+        put32(req, base);
+        req[4] = (uint8_t)n;
+        send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+        assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_NAK);
+        assert_int_equal(resp[0], IPU_LINK_NAK_LENGTH);
+    }
+    put32(req, base);
+    req[4] = 1;
+    send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+    assert_int_equal(le32(resp), 0xb10c0000u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registers_read_reset_values_and_take_writes),
         cmocka_unit_test(tile_memory_round_trips_through_the_window),
         cmocka_unit_test(bad_frames_are_refused_with_the_reason),
+        cmocka_unit_test(block_transfers_round_trip),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
