@@ -35,7 +35,7 @@ for _ in $(seq "$runs"); do
   sample rtl-tiny >> "$work/rtl"
 done
 # median min max of column $2 in file $1
-stats() { cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%s %s %s", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+stats() { cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END { printf "%s %s %s\n", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
 read -r sl_med sl_min sl_max < <(stats "$work/socket" 1)
 read -r rl_med rl_min rl_max < <(stats "$work/rtl" 1)
 read -r sb_med sb_min sb_max < <(stats "$work/socket" 2)
