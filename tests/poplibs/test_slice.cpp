@@ -4,7 +4,9 @@
 // and multiUpdate family on an embedding; every element size (FLOAT, INT, UNSIGNED_INT, BOOL, HALF); and the
 // argument errors.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <set>
 
 #include <poplar/exceptions.hpp>
@@ -78,6 +80,22 @@ std::vector<T> refUpdate(std::vector<T> h, const std::vector<T> &s, const Shape 
   std::size_t i = 0;
   forEachIndex(sub, [&](const Shape &idx) { h[flatIndex(base, baseIndex(base, idx, dims, offs))] = s[i++]; });
   return h;
+}
+
+// IEEE binary16 of a float that half holds exactly (normal numbers and zero), and back.
+std::uint16_t toHalf(float f) {
+  std::uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000u);
+  if (f == 0.0f)
+    return sign;
+  const std::uint32_t e = ((x >> 23) & 0xffu) - 127u + 15u;
+  return std::uint16_t(sign | (e << 10) | ((x >> 13) & 0x3ffu));
+}
+float fromHalf(std::uint16_t h) {
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const float v = (e == 0 && m == 0) ? 0.0f : std::ldexp(1.0f + float(m) / 1024.0f, e - 15);
+  return (h & 0x8000u) ? -v : v;
 }
 
 // One engine, three runs with different offsets: slices of a FLOAT [7, 9, 5] tensor over dims {0, 2} and over
@@ -270,6 +288,61 @@ void test_multi_slice_update(void **) {
   expectNear(f.read<float>("emb.r", rows * cols), h, "emb unchanged");
 }
 
+// HALF multiUpdateAdd (HALF and FLOAT scales) and multiUpdateMax; the values are exact in half.
+void test_half_multi_update(void **) {
+  Fixture f;
+  const std::size_t rows = 6, cols = 3, n = 3;
+  std::vector<Tensor> embs;
+  for (int i = 0; i < 3; ++i) {
+    Tensor e = popops::createSliceableTensor(f.graph, HALF, {rows, cols}, {0}, {1}, 1, "e" + std::to_string(i));
+    f.graph.createHostWrite("e" + std::to_string(i), e.reinterpret(UNSIGNED_SHORT));
+    f.graph.createHostRead("e" + std::to_string(i) + ".r", e.reinterpret(UNSIGNED_SHORT));
+    embs.push_back(e);
+  }
+  Tensor s = f.graph.addVariable(HALF, {n, 1, cols}, "s");
+  poputil::mapTensorLinearly(f.graph, s, 1, 1);
+  f.graph.createHostWrite("s", s.reinterpret(UNSIGNED_SHORT));
+  Tensor sh = f.graph.addVariable(HALF, {1}, "sh");
+  f.graph.setTileMapping(sh, 3);
+  f.graph.createHostWrite("sh", sh.reinterpret(UNSIGNED_SHORT));
+  Tensor sf = f.var(FLOAT, {1}, "sf"), ids = f.var(UNSIGNED_INT, {n, 1}, "ids");
+  popops::SlicePlan plan;
+  popops::multiUpdateAdd(f.graph, embs[0], s, ids, sf, {0}, {1}, f.prog, plan, {});
+  popops::multiUpdateAdd(f.graph, embs[1], s, ids, sh, {0}, {1}, f.prog, plan, {});
+  popops::multiUpdateMax(f.graph, embs[2], s, ids, {0}, {1}, f.prog, plan, {});
+  f.build();
+  auto he = floats(rows * cols, 9), hs = floats(n * cols, 10);
+  auto bits = [](const std::vector<float> &v) {
+    std::vector<std::uint16_t> b;
+    for (float x : v)
+      b.push_back(toHalf(x));
+    return b;
+  };
+  for (int i = 0; i < 3; ++i)
+    f.write("e" + std::to_string(i), bits(he));
+  f.write("s", bits(hs));
+  f.write("sh", std::vector<std::uint16_t>{toHalf(-2.0f)});
+  f.write("sf", std::vector<float>{0.5f});
+  const std::vector<unsigned> hid = {4, 1, 4};
+  f.write("ids", hid);
+  f.engine->run(0);
+  std::vector<float> w0 = he, w1 = he, w2 = he;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t c = 0; c < cols; ++c) {
+      const std::size_t at = hid[k] * cols + c;
+      w0[at] += 0.5f * hs[k * cols + c];
+      w1[at] += -2.0f * hs[k * cols + c];
+      w2[at] = std::max(w2[at], hs[k * cols + c]);
+    }
+  const std::vector<float> *want[] = {&w0, &w1, &w2};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> got;
+    for (std::uint16_t b : f.read<std::uint16_t>("e" + std::to_string(i) + ".r", rows * cols))
+      got.push_back(fromHalf(b));
+    expectNear(got, *want[i], ("half e" + std::to_string(i)).c_str());
+  }
+}
+
 // createSliceableTensorFromSlice: each of the 3 x 2 slices is mapped like the reference slice.
 void test_sliceable_from_slice(void **) {
   Fixture f;
@@ -282,6 +355,8 @@ void test_sliceable_from_slice(void **) {
       Tensor piece = t.slice({i * 4, j * 5}, {i * 4 + 4, j * 5 + 5});
       assert_true(f.graph.getTileMapping(piece) == want);
     }
+  // The mapping of a 2 x 3 slice of t is that of t's top-left 2 x 3 corner.
+  assert_true(popops::getSliceMapping(f.graph, t, {0, 1}, {2, 3}) == f.graph.getTileMapping(t.slice({0, 0}, {2, 3})));
 }
 
 // gather along an axis (numpy.take, out-of-range index -> zeros) and XLA's gather (the reference's example, and
@@ -352,7 +427,7 @@ void test_errors(void **) {
       "one dimension");
   Tensor b = f.var(BOOL, {6, 4}, "b"), bs = f.var(BOOL, {1, 1, 4}, "bs"), bsc = f.var(BOOL, {1}, "bsc");
   expectThrow<poputil::poplibs_error>(
-      [&] { popops::multiUpdateAdd(g, b, bs, off2d, bsc, {0}, {1}, p, popops::SlicePlan(), {}); }, "FLOAT, INT");
+      [&] { popops::multiUpdateAdd(g, b, bs, off2d, bsc, {0}, {1}, p, popops::SlicePlan(), {}); }, "FLOAT, HALF, INT");
   expectThrow<poplar::invalid_option>(
       [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"usedForSlice", "false"}, {"usedForUpdate", "false"}}); },
       "both false");
@@ -368,6 +443,7 @@ int main(void) {
       cmocka_unit_test(test_dynamic_update),
       cmocka_unit_test(test_sliceable_many_tiles_and_types),
       cmocka_unit_test(test_multi_slice_update),
+      cmocka_unit_test(test_half_multi_update),
       cmocka_unit_test(test_sliceable_from_slice),
       cmocka_unit_test(test_gather),
       cmocka_unit_test(test_errors),

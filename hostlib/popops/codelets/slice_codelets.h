@@ -158,40 +158,48 @@ POPOPS_SLICE_COPY_VERTICES(unsigned short, 16)
 POPOPS_SLICE_COPY_VERTICES(unsigned char, 8)
 #undef POPOPS_SLICE_COPY_VERTICES
 
-// The arithmetic multiUpdates of one element type: MultiUpdateAdd<Name> (base += scale * sub) and
-// MultiUpdateMax<Name>.
-#define POPOPS_SLICE_OP_VERTICES(T, NAME)                                                                              \
-  /** base rows at the offsets += scale * slices, for each column region. */                                           \
-  class MultiUpdateAdd##NAME : public Vertex {                                                                         \
-  public:                                                                                                              \
-    Input<Vector<unsigned> > offsets;                                                                                  \
-    InOut<VectorList<T> > baseT;                                                                                       \
-    Input<VectorList<T> > subT;                                                                                        \
-    Input<T> scale;                                                                                                    \
-    unsigned numBaseElements;                                                                                          \
-    unsigned sliceSize;                                                                                                \
-    bool compute() {                                                                                                   \
-      multiUpdateRows<T, 1>(offsets, baseT, subT, numBaseElements, sliceSize, *scale);                                 \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };                                                                                                                   \
-  /** base rows at the offsets = max(base, slices), for each column region. */                                         \
-  class MultiUpdateMax##NAME : public Vertex {                                                                         \
-  public:                                                                                                              \
-    Input<Vector<unsigned> > offsets;                                                                                  \
-    InOut<VectorList<T> > baseT;                                                                                       \
-    Input<VectorList<T> > subT;                                                                                        \
-    unsigned numBaseElements;                                                                                          \
-    unsigned sliceSize;                                                                                                \
-    bool compute() {                                                                                                   \
-      multiUpdateRows<T, 2>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));                      \
-      return true;                                                                                                     \
-    }                                                                                                                  \
+// The arithmetic multiUpdates of one element type: MultiUpdateAdd<Name> (base += scale * sub, the scale of type
+// S) and MultiUpdateMax<Name>. HALF arithmetic goes through float (half converts both ways).
+#define POPOPS_SLICE_ADD_VERTEX(T, S, NAME)                                                                          \
+  /** base rows at the offsets += scale * slices, for each column region. */                                        \
+  class MultiUpdateAdd##NAME : public Vertex {                                                                       \
+  public:                                                                                                            \
+    Input<Vector<unsigned> > offsets;                                                                                \
+    InOut<VectorList<T> > baseT;                                                                                     \
+    Input<VectorList<T> > subT;                                                                                      \
+    Input<S> scale;                                                                                                  \
+    unsigned numBaseElements;                                                                                        \
+    unsigned sliceSize;                                                                                              \
+    bool compute() {                                                                                                 \
+      multiUpdateRows<T, 1>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));               \
+      return true;                                                                                                   \
+    }                                                                                                                \
+  };
+#define POPOPS_SLICE_MAX_VERTEX(T, NAME)                                                                             \
+  /** base rows at the offsets = max(base, slices), for each column region. */                                     \
+  class MultiUpdateMax##NAME : public Vertex {                                                                       \
+  public:                                                                                                            \
+    Input<Vector<unsigned> > offsets;                                                                                \
+    InOut<VectorList<T> > baseT;                                                                                     \
+    Input<VectorList<T> > subT;                                                                                      \
+    unsigned numBaseElements;                                                                                        \
+    unsigned sliceSize;                                                                                              \
+    bool compute() {                                                                                                 \
+      multiUpdateRows<T, 2>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));                    \
+      return true;                                                                                                   \
+    }                                                                                                                \
   };
 
-POPOPS_SLICE_OP_VERTICES(float, Float)
-POPOPS_SLICE_OP_VERTICES(int, Int)
-POPOPS_SLICE_OP_VERTICES(unsigned, Unsigned)
-#undef POPOPS_SLICE_OP_VERTICES
+POPOPS_SLICE_ADD_VERTEX(float, float, Float)
+POPOPS_SLICE_ADD_VERTEX(int, int, Int)
+POPOPS_SLICE_ADD_VERTEX(unsigned, unsigned, Unsigned)
+POPOPS_SLICE_ADD_VERTEX(half, half, Half)
+POPOPS_SLICE_ADD_VERTEX(half, float, HalfFloatScale)
+POPOPS_SLICE_MAX_VERTEX(float, Float)
+POPOPS_SLICE_MAX_VERTEX(int, Int)
+POPOPS_SLICE_MAX_VERTEX(unsigned, Unsigned)
+POPOPS_SLICE_MAX_VERTEX(half, Half)
+#undef POPOPS_SLICE_ADD_VERTEX
+#undef POPOPS_SLICE_MAX_VERTEX
 
 } // namespace popops

@@ -419,19 +419,22 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
     viewAs = ct.as;
   } else {
     const poplar::Type &et = t.elementType();
-    const char *suffix = et == poplar::FLOAT ? "Float" : et == poplar::INT ? "Int"
-                                                       : et == poplar::UNSIGNED_INT ? "Unsigned" : nullptr;
-    if (!suffix)
+    std::string suffix = et == poplar::FLOAT ? "Float" : et == poplar::INT ? "Int"
+                         : et == poplar::UNSIGNED_INT ? "Unsigned" : et == poplar::HALF ? "Half" : "";
+    if (suffix.empty())
       throw poplibs_error(name + ": " + et.toString() + " is not supported; multiUpdate" + op +
-                          " works on FLOAT, INT and UNSIGNED_INT tensors");
+                          " works on FLOAT, HALF, INT and UNSIGNED_INT tensors");
+    if (scale) {
+      checkValid(*scale, name, "the scale");
+      const bool halfFloat = et == poplar::HALF && scale->elementType() == poplar::FLOAT;
+      if (scale->numElements() != 1 || (scale->elementType() != et && !halfFloat))
+        throw poplibs_error(name + ": the scale must be one element of the base's type (" + et.toString() +
+                            (et == poplar::HALF ? " or FLOAT" : "") + "), not " +
+                            std::to_string(scale->numElements()) + " of " + scale->elementType().toString());
+      if (halfFloat)
+        suffix += "FloatScale";
+    }
     type = std::string("popops::MultiUpdate") + op + suffix;
-  }
-  if (scale) {
-    checkValid(*scale, name, "the scale");
-    if (scale->numElements() != 1 || scale->elementType() != t.elementType())
-      throw poplibs_error(name + ": the scale must be one element of the base's type (" +
-                          t.elementType().toString() + "), not " + std::to_string(scale->numElements()) + " of " +
-                          scale->elementType().toString());
   }
   multiStep(graph, t, s, offsets, dims[0], sizes[0], type, true, scale, false, viewAs, prog, name);
 }
@@ -563,6 +566,15 @@ void dynamicSliceWithOutput(poplar::Graph &graph, const Tensor &output, const Te
     throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
   Tensor result;
   dynamicSliceImpl(graph, &output, t, offset, dims, sizes, prog, name, result);
+}
+
+poplar::TileToTensorMapping getSliceMapping(poplar::Graph &graph, const Tensor &t, const std::vector<std::size_t> &dims,
+                                            const std::vector<std::size_t> &sizes) {
+  const std::string name = "popops::getSliceMapping";
+  checkValid(t, name, "the tensor");
+  checkDims(t.shape(), dims, sizes, name);
+  std::vector<std::size_t> begin(t.rank(), 0);
+  return graph.getTileMapping(t.slice(begin, slicedShape(t.shape(), dims, sizes)), false);
 }
 
 void dynamicUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offset,

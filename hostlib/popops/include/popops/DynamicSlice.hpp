@@ -101,6 +101,12 @@ void dynamicSliceWithOutput(poplar::Graph &graph, const poplar::Tensor &output, 
                             const std::string &debugPrefix = "",
                             const poplar::OptionFlags &options = poplar::OptionFlags());
 
+/// The tile mapping of a slice of `t` (sizes[i] elements in dims[i]): that of the slice at offset 0, which is where
+/// dynamicSlice puts its result.
+poplar::TileToTensorMapping getSliceMapping(poplar::Graph &graph, const poplar::Tensor &t,
+                                            const std::vector<std::size_t> &dims,
+                                            const std::vector<std::size_t> &sizes);
+
 /// Writes `s` (the shape of the slice) into `t` at offset (as dynamicSlice reads it).
 void dynamicUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
                    const poplar::Tensor &offset, const std::vector<std::size_t> &dims,
@@ -127,14 +133,14 @@ void multiUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Te
                  const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
                  const poplar::OptionFlags &options, const std::string &debugPrefix = "");
 
-/// t[offsets[i]] += scale * s[i] (equal offsets accumulate); scale: a one-element tensor of t's type. FLOAT, INT
-/// and UNSIGNED_INT.
+/// t[offsets[i]] += scale * s[i] (equal offsets accumulate); scale: a one-element tensor of t's type (or FLOAT
+/// when t is HALF). FLOAT, HALF, INT and UNSIGNED_INT.
 void multiUpdateAdd(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
                     const poplar::Tensor &offsets, const poplar::Tensor &scale, const std::vector<std::size_t> &dims,
                     const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
                     const poplar::OptionFlags &options, const std::string &debugPrefix = "");
 
-/// t[offsets[i]] = max(t[offsets[i]], s[i]). FLOAT, INT and UNSIGNED_INT.
+/// t[offsets[i]] = max(t[offsets[i]], s[i]). FLOAT, HALF, INT and UNSIGNED_INT.
 void multiUpdateMax(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
                     const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
                     const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
