@@ -2,7 +2,8 @@
 // dynamicUpdate, multiSlice and the multiUpdate family (src/DynamicSlice.cpp builds them).
 //
 // Every vertex works on one sliced dimension seen as rows: the host connects, for each column region the vertex
-// owns, all `numBaseElements` rows of the base (base[r * numBaseElements + row]) and the rows of the slice(s).
+// owns, all `numBaseElements` rows of the base and the rows of the slice(s): one list item per row, or with
+// `packed` one item per region when the host found each region contiguous (see Rows below).
 // The offsets are tensors read here at run time, so one compiled program slices wherever the host asks.
 // Copies only move elements, so the copying vertices exist per element size (32, 16 and 8 bits) and the host
 // reinterprets FLOAT/INT/UNSIGNED_INT, HALF/SHORT and BOOL/CHAR tensors to the unsigned type of that size.
@@ -12,77 +13,100 @@
 namespace popops {
 namespace {
 
-template <typename Dst, typename Src> inline void copyRun(const Dst &dst, const Src &src) {
-  for (unsigned i = 0; i < dst.size(); ++i)
+// The rows of a vertex's column regions. Unpacked: item r * n + i of the list is row i of region r. Packed: item
+// r is region r whole, its n rows of equal width one after the other (the host connects that form when each
+// region is contiguous in memory: one list item per region instead of one per row).
+template <bool Packed, typename List> struct Rows {
+  const List &list;
+  unsigned n;
+  unsigned regions() const { return n == 0 ? 0 : Packed ? list.size() : list.size() / n; }
+  unsigned width(unsigned r) const { return Packed ? list[r].size() / n : list[r * n].size(); }
+  /// Row i of region r, whose width is w (width(r), computed once per region: it divides).
+  auto row(unsigned r, unsigned i, unsigned w) const -> decltype(list[0].data()) {
+    return Packed ? list[r].data() + i * w : list[r * n + i].data();
+  }
+};
+
+template <typename Dst, typename Src> inline void copyRow(Dst *dst, const Src *src, unsigned w) {
+  for (unsigned i = 0; i < w; ++i)
     dst[i] = src[i];
 }
 
-// sub[r * nSub + j] = base[r * nBase + row(j)] with row(0) = off (or 0 when off is out of range), wrapping.
-template <typename Base, typename Sub> void dynamicSliceRows(unsigned off, const Base &base, const Sub &sub,
-                                                             unsigned nBase, unsigned nSub) {
-  const unsigned regions = nSub == 0 ? 0 : sub.size() / nSub;
-  for (unsigned r = 0; r < regions; ++r) {
+// sub row j = base row (off + j) of each region, starting at row 0 when off is out of range and wrapping.
+template <bool Packed, typename Base, typename Sub>
+void dynamicSliceRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub) {
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nSub};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
     unsigned row = off < nBase ? off : 0;
     for (unsigned j = 0; j < nSub; ++j) {
-      copyRun(sub[r * nSub + j], base[r * nBase + row]);
+      copyRow(sub.row(r, j, w), base.row(r, row, w), w);
       if (++row >= nBase)
         row = 0;
     }
   }
 }
 
-// The reverse: base[r * nBase + row(j)] = sub[r * nSub + j].
-template <typename Base, typename Sub> void dynamicUpdateRows(unsigned off, const Base &base, const Sub &sub,
-                                                              unsigned nBase, unsigned nSub) {
-  const unsigned regions = nSub == 0 ? 0 : sub.size() / nSub;
-  for (unsigned r = 0; r < regions; ++r) {
+// The reverse: base row (off + j) = sub row j.
+template <bool Packed, typename Base, typename Sub>
+void dynamicUpdateRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub) {
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nSub};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
     unsigned row = off < nBase ? off : 0;
     for (unsigned j = 0; j < nSub; ++j) {
-      copyRun(base[r * nBase + row], sub[r * nSub + j]);
+      copyRow(base.row(r, row, w), sub.row(r, j, w), w);
       if (++row >= nBase)
         row = 0;
     }
   }
 }
 
-// sub[(r * nIdx + k) * size + j] = base[r * nBase + offsets[k] + j], zeros past the end of the base.
-template <typename T, typename Offsets, typename Base, typename Sub>
-void multiSliceRows(const Offsets &offsets, const Base &base, const Sub &sub, unsigned nBase, unsigned size,
+// sub row k * size + j = base row offsets[k] + j of each region, zeros past the end of the base.
+template <typename T, bool Packed, typename Offsets, typename Base, typename Sub>
+void multiSliceRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
                     bool remap) {
   const unsigned nIdx = offsets.size();
-  const unsigned regions = nIdx * size == 0 ? 0 : sub.size() / (nIdx * size);
-  for (unsigned r = 0; r < regions; ++r)
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nIdx * size};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
     for (unsigned k = 0; k < nIdx; ++k) {
       unsigned first = offsets[k];
       if (remap && first >= nBase)
         first = 0;
       for (unsigned j = 0; j < size; ++j) {
-        const auto &dst = sub[(r * nIdx + k) * size + j];
+        T *dst = sub.row(r, k * size + j, w);
         if (first < nBase && first + j < nBase)
-          copyRun(dst, base[r * nBase + first + j]);
+          copyRow(dst, base.row(r, first + j, w), w);
         else
-          for (unsigned i = 0; i < dst.size(); ++i)
+          for (unsigned i = 0; i < w; ++i)
             dst[i] = T(0);
       }
     }
+  }
 }
 
-// The multiUpdates: base row offsets[k] + j gets op(base, scale, sub[(r * nIdx + k) * size + j]); rows out of
-// range are left alone. Op: 0 = assign, 1 = add scale * sub, 2 = max.
-template <typename T, unsigned Op, typename Offsets, typename Base, typename Sub>
-void multiUpdateRows(const Offsets &offsets, const Base &base, const Sub &sub, unsigned nBase, unsigned size,
+// The multiUpdates: base row offsets[k] + j gets op(base, scale, sub row k * size + j); rows out of range are left
+// alone. Op: 0 = assign, 1 = add scale * sub, 2 = max.
+template <typename T, unsigned Op, bool Packed, typename Offsets, typename Base, typename Sub>
+void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
                      T scale) {
   const unsigned nIdx = offsets.size();
-  const unsigned regions = nIdx * size == 0 ? 0 : sub.size() / (nIdx * size);
-  for (unsigned r = 0; r < regions; ++r)
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nIdx * size};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
     for (unsigned k = 0; k < nIdx; ++k) {
       const unsigned first = offsets[k];
       for (unsigned j = 0; j < size; ++j) {
         if (first >= nBase || first + j >= nBase)
           continue;
-        const auto &dst = base[r * nBase + first + j];
-        const auto &src = sub[(r * nIdx + k) * size + j];
-        for (unsigned i = 0; i < dst.size(); ++i) {
+        T *dst = base.row(r, first + j, w);
+        const T *src = sub.row(r, k * size + j, w);
+        for (unsigned i = 0; i < w; ++i) {
           if (Op == 0)
             dst[i] = src[i];
           else if (Op == 1)
@@ -92,6 +116,7 @@ void multiUpdateRows(const Offsets &offsets, const Base &base, const Sub &sub, u
         }
       }
     }
+  }
 }
 
 } // namespace
@@ -106,9 +131,13 @@ void multiUpdateRows(const Offsets &offsets, const Base &base, const Sub &sub, u
     Input<VectorList<T> > baseT;                                                                                       \
     Output<VectorList<T> > subT;                                                                                       \
     unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
     unsigned numSubElements;                                                                                           \
     bool compute() {                                                                                                   \
-      dynamicSliceRows(*offset, baseT, subT, numBaseElements, numSubElements);                                         \
+      if (packed)                                                                                                      \
+        dynamicSliceRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);                                 \
+      else                                                                                                             \
+        dynamicSliceRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);                                \
       return true;                                                                                                     \
     }                                                                                                                  \
   };                                                                                                                   \
@@ -119,9 +148,13 @@ void multiUpdateRows(const Offsets &offsets, const Base &base, const Sub &sub, u
     InOut<VectorList<T> > baseT;                                                                                       \
     Input<VectorList<T> > subT;                                                                                        \
     unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
     unsigned numSubElements;                                                                                           \
     bool compute() {                                                                                                   \
-      dynamicUpdateRows(*offset, baseT, subT, numBaseElements, numSubElements);                                        \
+      if (packed)                                                                                                      \
+        dynamicUpdateRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);                                \
+      else                                                                                                             \
+        dynamicUpdateRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);                               \
       return true;                                                                                                     \
     }                                                                                                                  \
   };                                                                                                                   \
@@ -132,10 +165,14 @@ void multiUpdateRows(const Offsets &offsets, const Base &base, const Sub &sub, u
     Input<VectorList<T> > baseT;                                                                                       \
     Output<VectorList<T> > subT;                                                                                       \
     unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
     unsigned sliceSize;                                                                                                \
     unsigned remap;                                                                                                    \
     bool compute() {                                                                                                   \
-      multiSliceRows<T>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                                 \
+      if (packed)                                                                                                      \
+        multiSliceRows<T, true>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                         \
+      else                                                                                                             \
+        multiSliceRows<T, false>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                        \
       return true;                                                                                                     \
     }                                                                                                                  \
   };                                                                                                                   \
@@ -146,9 +183,13 @@ void multiUpdateRows(const Offsets &offsets, const Base &base, const Sub &sub, u
     InOut<VectorList<T> > baseT;                                                                                       \
     Input<VectorList<T> > subT;                                                                                        \
     unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
     unsigned sliceSize;                                                                                                \
     bool compute() {                                                                                                   \
-      multiUpdateRows<T, 0>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));                      \
+      if (packed)                                                                                                      \
+        multiUpdateRows<T, 0, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));              \
+      else                                                                                                             \
+        multiUpdateRows<T, 0, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));             \
       return true;                                                                                                     \
     }                                                                                                                  \
   };
@@ -160,34 +201,42 @@ POPOPS_SLICE_COPY_VERTICES(unsigned char, 8)
 
 // The arithmetic multiUpdates of one element type: MultiUpdateAdd<Name> (base += scale * sub, the scale of type
 // S) and MultiUpdateMax<Name>. HALF arithmetic goes through float (half converts both ways).
-#define POPOPS_SLICE_ADD_VERTEX(T, S, NAME)                                                                          \
-  /** base rows at the offsets += scale * slices, for each column region. */                                        \
-  class MultiUpdateAdd##NAME : public Vertex {                                                                       \
-  public:                                                                                                            \
-    Input<Vector<unsigned> > offsets;                                                                                \
-    InOut<VectorList<T> > baseT;                                                                                     \
-    Input<VectorList<T> > subT;                                                                                      \
-    Input<S> scale;                                                                                                  \
-    unsigned numBaseElements;                                                                                        \
-    unsigned sliceSize;                                                                                              \
-    bool compute() {                                                                                                 \
-      multiUpdateRows<T, 1>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));               \
-      return true;                                                                                                   \
-    }                                                                                                                \
+#define POPOPS_SLICE_ADD_VERTEX(T, S, NAME)                                                                            \
+  /** base rows at the offsets += scale * slices, for each column region. */                                           \
+  class MultiUpdateAdd##NAME : public Vertex {                                                                         \
+  public:                                                                                                              \
+    Input<Vector<unsigned> > offsets;                                                                                  \
+    InOut<VectorList<T> > baseT;                                                                                       \
+    Input<VectorList<T> > subT;                                                                                        \
+    Input<S> scale;                                                                                                    \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned sliceSize;                                                                                                \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        multiUpdateRows<T, 1, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));         \
+      else                                                                                                             \
+        multiUpdateRows<T, 1, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));        \
+      return true;                                                                                                     \
+    }                                                                                                                  \
   };
-#define POPOPS_SLICE_MAX_VERTEX(T, NAME)                                                                             \
-  /** base rows at the offsets = max(base, slices), for each column region. */                                     \
-  class MultiUpdateMax##NAME : public Vertex {                                                                       \
-  public:                                                                                                            \
-    Input<Vector<unsigned> > offsets;                                                                                \
-    InOut<VectorList<T> > baseT;                                                                                     \
-    Input<VectorList<T> > subT;                                                                                      \
-    unsigned numBaseElements;                                                                                        \
-    unsigned sliceSize;                                                                                              \
-    bool compute() {                                                                                                 \
-      multiUpdateRows<T, 2>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));                    \
-      return true;                                                                                                   \
-    }                                                                                                                \
+#define POPOPS_SLICE_MAX_VERTEX(T, NAME)                                                                               \
+  /** base rows at the offsets = max(base, slices), for each column region. */                                         \
+  class MultiUpdateMax##NAME : public Vertex {                                                                         \
+  public:                                                                                                              \
+    Input<Vector<unsigned> > offsets;                                                                                  \
+    InOut<VectorList<T> > baseT;                                                                                       \
+    Input<VectorList<T> > subT;                                                                                        \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned sliceSize;                                                                                                \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        multiUpdateRows<T, 2, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));              \
+      else                                                                                                             \
+        multiUpdateRows<T, 2, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));             \
+      return true;                                                                                                     \
+    }                                                                                                                  \
   };
 
 POPOPS_SLICE_ADD_VERTEX(float, float, Float)

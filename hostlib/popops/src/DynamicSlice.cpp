@@ -217,52 +217,139 @@ Mapping columnsOf(const poplar::Graph &graph, const Tensor &row, const std::stri
   return m;
 }
 
-// Column blocks of at least `grain` columns, one per tile over as many tiles as there are blocks.
-Mapping columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain) {
-  const std::size_t tiles = graph.getTarget().getNumTiles();
+// A run of columns on one tile.
+struct Run {
+  Interval cols;
+  unsigned tile;
+};
+
+// The column runs of rows2 ([R, M]) by the tile mapping of its row 0, each tile's intervals also cut where a row
+// of `cutBy` (rank-1 views of M elements) stops being contiguous in memory; in column order.
+std::vector<Run> runsOf(const poplar::Graph &graph, const Tensor &row, const std::vector<Tensor> &cutBy,
+                        const std::string &name, const char *what) {
+  Mapping m = columnsOf(graph, row, name, what);
+  std::vector<std::size_t> cuts;
+  for (const Tensor &c : cutBy)
+    for (const Interval &iv : c.getContiguousRegions())
+      cuts.push_back(iv.begin());
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<Run> runs;
+  for (unsigned tile = 0; tile < m.size(); ++tile)
+    for (const Interval &iv : m[tile]) {
+      std::size_t b = iv.begin();
+      for (auto it = std::upper_bound(cuts.begin(), cuts.end(), b); it != cuts.end() && *it < iv.end(); ++it) {
+        runs.push_back({Interval(b, *it), tile});
+        b = *it;
+      }
+      runs.push_back({Interval(b, iv.end()), tile});
+    }
+  std::sort(runs.begin(), runs.end(), [](const Run &a, const Run &b) { return a.cols.begin() < b.cols.begin(); });
+  return runs;
+}
+
+// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile, cut into up to one
+// block per worker so that each worker gets a whole block.
+std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain) {
+  const std::size_t tiles = graph.getTarget().getNumTiles(), workers = graph.getTarget().getNumWorkerContexts();
   grain = std::max<std::size_t>(1, grain);
   std::size_t per = std::max(grain, (cols + tiles - 1) / tiles);
   per = (per + grain - 1) / grain * grain;
-  Mapping m(tiles);
-  for (std::size_t c = 0, tile = 0; c < cols; c += per, ++tile)
-    m[tile % tiles].push_back(Interval(c, std::min(cols, c + per)));
-  return m;
+  std::vector<Run> runs;
+  for (std::size_t c = 0, tile = 0; c < cols; c += per, ++tile) {
+    const std::size_t end = std::min(cols, c + per), grains = (end - c + grain - 1) / grain;
+    const std::size_t blocks = std::min(workers, grains), perBlock = (grains + blocks - 1) / blocks * grain;
+    for (std::size_t b = c; b < end; b += perBlock)
+      runs.push_back({Interval(b, std::min(end, b + perBlock)), unsigned(tile % tiles)});
+  }
+  return runs;
 }
 
-// Maps every row of rows2 ([R, M]) by the column mapping `cols`.
-void mapRowsByColumns(poplar::Graph &graph, const Tensor &rows2, const Mapping &cols) {
-  if (rows2.dim(0) == 0)
-    return;
-  for (unsigned tile = 0; tile < cols.size(); ++tile)
-    for (const auto &iv : cols[tile])
-      graph.setTileMapping(rows2.slice(iv.begin(), iv.end(), 1), tile);
+// A new [rows, cols] tensor of one variable in which each run's [rows, run width] block is contiguous (row-major)
+// and mapped to the run's tile: the layout whose regions the vertices take whole (packed).
+Tensor packedRows(poplar::Graph &graph, const poplar::Type &type, std::size_t rows, const std::vector<Run> &runs,
+                  std::size_t cols, const std::string &name) {
+  Tensor var = graph.addVariable(type, {rows * cols}, name);
+  if (rows * cols == 0)
+    return var.reshape({rows, cols});
+  std::vector<Tensor> parts;
+  std::size_t at = 0;
+  for (const Run &r : runs) {
+    Tensor piece = var.slice(at, at + rows * r.cols.size());
+    graph.setTileMapping(piece, r.tile);
+    parts.push_back(piece.reshape({rows, r.cols.size()}));
+    at += rows * r.cols.size();
+  }
+  return poplar::concat(parts, 1);
 }
 
-// The vertices of one step over rows: for each tile's columns in `cols`, split over the workers, a vertex of
-// `type` with baseT = all rows of base2 and subT = all rows of sub2 for each of its column runs; `extra`
-// connects the rest (offsets, scale, plain fields).
+// The inverse of rowsView: rows2 ([product of the lead and sliced dimensions, the rest]) seen as `shape`.
+Tensor fromRowsView(const Tensor &rows2, const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
+                    std::size_t lead = 0) {
+  std::vector<std::size_t> moved(shape.begin(), shape.begin() + lead);
+  std::set<std::size_t> sliced;
+  for (std::size_t d : dims) {
+    moved.push_back(shape[d + lead]);
+    sliced.insert(d + lead);
+  }
+  for (std::size_t j = lead; j < shape.size(); ++j)
+    if (!sliced.count(j))
+      moved.push_back(shape[j]);
+  std::vector<unsigned> src, dst;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    src.push_back(unsigned(lead + i));
+    dst.push_back(unsigned(dims[i] + lead));
+  }
+  return rows2.reshape(moved).dimShufflePartial(src, dst);
+}
+
+// The vertices of one step over rows: for each tile's runs, a vertex of `type` per worker with baseT = the rows
+// of base2 and subT = the rows of sub2 of its runs; `extra` connects the rest (offsets, scale, plain fields).
+// When every run of a tile is a contiguous block in both tensors, whole runs go to the workers and each is one
+// list item (packed); otherwise the runs are split evenly over the workers with one item per row.
 template <typename Extra>
 std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const std::string &type,
-                           const Tensor &base2, const Tensor &sub2, const Mapping &cols, Extra extra) {
+                           const Tensor &base2, const Tensor &sub2, const std::vector<Run> &runs, Extra extra) {
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const std::size_t n = base2.dim(0), s = sub2.dim(0);
+  std::map<unsigned, std::vector<Interval> > byTile;
+  for (const Run &r : runs)
+    byTile[r.tile].push_back(r.cols);
   std::size_t vertices = 0;
-  for (unsigned tile = 0; tile < cols.size(); ++tile)
-    for (const auto &runs : detail::splitForWorkers(cols[tile], workers)) {
+  for (const auto &[tile, cols] : byTile) {
+    bool packed = true;
+    for (const Interval &c : cols)
+      packed = packed && base2.slice(c, 1).isContiguous() && sub2.slice(c, 1).isContiguous();
+    std::vector<std::vector<Interval> > groups;
+    if (packed) {
+      groups.resize(std::min<std::size_t>(workers, cols.size()));
+      for (std::size_t i = 0; i < cols.size(); ++i)
+        groups[i * groups.size() / cols.size()].push_back(cols[i]);
+    } else {
+      groups = detail::splitForWorkers(cols, workers);
+    }
+    for (const auto &group : groups) {
       poplar::VertexRef v = graph.addVertex(cs, type);
       graph.setTileMapping(v, tile);
       ++vertices;
-      graph.setFieldSize(v["baseT"], runs.size() * n);
-      graph.setFieldSize(v["subT"], runs.size() * s);
-      for (std::size_t r = 0; r < runs.size(); ++r) {
+      graph.setFieldSize(v["baseT"], group.size() * (packed ? 1 : n));
+      graph.setFieldSize(v["subT"], group.size() * (packed ? 1 : s));
+      for (std::size_t r = 0; r < group.size(); ++r) {
+        if (packed) {
+          graph.connect(v["baseT"][r], base2.slice(group[r], 1).flatten());
+          graph.connect(v["subT"][r], sub2.slice(group[r], 1).flatten());
+          continue;
+        }
         for (std::size_t i = 0; i < n; ++i)
-          graph.connect(v["baseT"][r * n + i], base2[i].slice(runs[r].begin(), runs[r].end()));
+          graph.connect(v["baseT"][r * n + i], base2[i].slice(group[r].begin(), group[r].end()));
         for (std::size_t j = 0; j < s; ++j)
-          graph.connect(v["subT"][r * s + j], sub2[j].slice(runs[r].begin(), runs[r].end()));
+          graph.connect(v["subT"][r * s + j], sub2[j].slice(group[r].begin(), group[r].end()));
       }
       graph.setInitialValue(v["numBaseElements"], unsigned(n));
+      graph.setInitialValue(v["packed"], unsigned(packed));
       extra(v, tile);
     }
+  }
   return vertices;
 }
 
@@ -281,13 +368,13 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
   const CopyType ct = copyTypeOf(base.elementType(), name);
   Tensor base2 = rowsView(base.reinterpret(ct.as), {dim});
   Tensor sub2 = rowsView(sub.reinterpret(ct.as), {dim});
-  Mapping cols = update ? columnsOf(graph, base2[0], name, "the tensor updated")
-                        : columnsOf(graph, sub2[0], name, "the output");
+  std::vector<Run> runs = update ? runsOf(graph, base2[0], {base2[0], sub2[0]}, name, "the tensor updated")
+                                 : runsOf(graph, sub2[0], {base2[0], sub2[0]}, name, "the output");
   poplar::ComputeSet cs = graph.addComputeSet(name + (update ? "/update" : "/slice") + std::to_string(dim));
   const std::string type = std::string("popops::") + (update ? "DynamicUpdate" : "DynamicSlice") + ct.bits;
   Tensor off1 = off.reinterpret(poplar::UNSIGNED_INT);
   const unsigned nSub = unsigned(sub2.dim(0));
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, cols, [&](poplar::VertexRef v, unsigned) {
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, [&](poplar::VertexRef v, unsigned) {
     graph.connect(v["offset"], off1);
     graph.setInitialValue(v["numSubElements"], nSub);
   });
@@ -295,15 +382,16 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
   logStep(name, update ? "dynamicUpdate" : "dynamicSlice", base2.dim(0), base2.dim(1), vertices);
 }
 
-// A new tensor of `shape` whose rows along `dim` are mapped like the columns of `like` along the same dim.
+// A new tensor of `shape` whose rows along `dim` are laid out in packed blocks on the tiles that hold the same
+// columns of `like` (the same shape but for `dim`).
 Tensor newRowsLike(poplar::Graph &graph, const Tensor &like, const std::vector<std::size_t> &shape, std::size_t dim,
                    const std::string &name, const char *what) {
-  Tensor out = graph.addVariable(like.elementType(), shape, name);
-  if (out.numElements() == 0)
-    return out;
-  Mapping cols = columnsOf(graph, rowsView(like, {dim})[0], name, what);
-  mapRowsByColumns(graph, rowsView(out, {dim}), cols);
-  return out;
+  Tensor likeRows = rowsView(like, {dim});
+  std::vector<Run> runs;
+  if (like.numElements() != 0)
+    runs = runsOf(graph, likeRows[0], {likeRows[0]}, name, what);
+  Tensor out2 = packedRows(graph, like.elementType(), shape[dim], runs, likeRows.dim(1), name);
+  return fromRowsView(out2, shape, {dim});
 }
 
 void dynamicSliceImpl(poplar::Graph &graph, const Tensor *output, const Tensor &t, const Tensor &offset,
@@ -386,11 +474,11 @@ void multiStep(poplar::Graph &graph, const Tensor &base, const Tensor &slices, c
   Tensor base2 = rowsView(base.reinterpret(viewAs), {dim});
   // slices [n, ..., size at dim + 1, ...] -> [n * size, M] with the columns in the base's order.
   Tensor sub2 = rowsView(slices.reinterpret(viewAs), {dim}, 1);
-  Mapping cols = update ? columnsOf(graph, base2[0], name, "the tensor updated")
-                        : columnsOf(graph, sub2[0], name, "the output");
+  std::vector<Run> runs = update ? runsOf(graph, base2[0], {base2[0], sub2[0]}, name, "the tensor updated")
+                                 : runsOf(graph, sub2[0], {base2[0], sub2[0]}, name, "the output");
   Tensor offs = offsets.reinterpret(poplar::UNSIGNED_INT).flatten();
   poplar::ComputeSet cs = graph.addComputeSet(name);
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, cols, [&](poplar::VertexRef v, unsigned) {
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, [&](poplar::VertexRef v, unsigned) {
     graph.connect(v["offsets"], offs);
     graph.setInitialValue(v["sliceSize"], unsigned(size));
     if (!update)
@@ -446,12 +534,14 @@ Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, con
                              std::size_t minGrainSize, const std::string &debugPrefix) {
   const std::string name = opName(debugPrefix, "createSliceableTensor");
   checkDims(shape, dims, sizes, name);
-  Tensor t = graph.addVariable(type, shape, name);
-  if (t.numElements() == 0)
-    return t;
-  Tensor rows = rowsView(t, dims);
-  mapRowsByColumns(graph, rows, columnBlocks(graph, rows.dim(1), minGrainSize));
-  return t;
+  std::size_t rows = 1, total = 1;
+  for (std::size_t d : dims)
+    rows *= shape[d];
+  for (std::size_t d : shape)
+    total *= d;
+  const std::size_t cols = rows == 0 ? 0 : total / rows;
+  Tensor t2 = packedRows(graph, type, rows, columnBlocks(graph, cols, minGrainSize), cols, name);
+  return fromRowsView(t2, shape, dims);
 }
 
 Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
@@ -470,12 +560,15 @@ Tensor createSliceTensor(poplar::Graph &graph, const Tensor &t, const std::vecto
   checkDims(t.shape(), dims, sizes, name);
   std::vector<std::size_t> shape = slicedShape(t.shape(), dims, sizes);
   shape.insert(shape.begin(), numIndices);
-  Tensor out = graph.addVariable(t.elementType(), shape, name);
-  if (out.numElements() == 0 || t.numElements() == 0)
-    return out;
-  Mapping cols = columnsOf(graph, rowsView(t, dims)[0], name, "the tensor to be sliced");
-  mapRowsByColumns(graph, rowsView(out, dims, 1), cols);
-  return out;
+  Tensor tRows = rowsView(t, dims);
+  std::size_t rows = numIndices;
+  for (std::size_t sz : sizes)
+    rows *= sz;
+  std::vector<Run> runs;
+  if (t.numElements() != 0)
+    runs = runsOf(graph, tRows[0], {tRows[0]}, name, "the tensor to be sliced");
+  Tensor out2 = packedRows(graph, t.elementType(), rows, runs, tRows.dim(1), name);
+  return fromRowsView(out2, shape, dims, 1);
 }
 
 Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
@@ -487,13 +580,17 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
   checkDims(shape, dims, sizes, name);
   std::vector<std::size_t> outShape = slicedShape(shape, dims, sizes);
   outShape.insert(outShape.begin(), numIndices);
-  Tensor out = graph.addVariable(type, outShape, name);
-  if (out.numElements() == 0)
-    return out;
-  Tensor rows = rowsView(out, dims, 1);
+  std::size_t rows = numIndices, baseRows = 1, total = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    rows *= sizes[i];
+    baseRows *= shape[dims[i]];
+  }
+  for (std::size_t d : shape)
+    total *= d;
+  const std::size_t cols = baseRows == 0 ? 0 : total / baseRows;
   // The same column blocks as createSliceableTensor gives the base, so slices stay on the base's tiles.
-  mapRowsByColumns(graph, rows, columnBlocks(graph, rows.dim(1), 0));
-  return out;
+  Tensor out2 = packedRows(graph, type, rows, columnBlocks(graph, cols, 0), cols, name);
+  return fromRowsView(out2, outShape, dims, 1);
 }
 
 Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> &dims, std::size_t numIndices,
