@@ -343,6 +343,38 @@ void test_half_multi_update(void **) {
   }
 }
 
+// 64 tiles: a [50, 640] sliceable table uses every tile; multiSlice and multiUpdate against the host.
+void test_many_tiles(void **) {
+  Fixture f(64);
+  const std::size_t rows = 50, cols = 640, n = 7;
+  Tensor t = popops::createSliceableTensor(f.graph, INT, {rows, cols}, {0}, {1}, 0, "t");
+  assert_int_equal(poputil::getNumTilesUsed(f.graph.getTileMapping(t)), 64);
+  f.graph.createHostWrite("t", t);
+  f.graph.createHostRead("t.r", t);
+  Tensor ids = f.var(UNSIGNED_INT, {n, 1}, "ids");
+  Tensor got = popops::multiSlice(f.graph, t, ids, {0}, {1}, f.prog, popops::SlicePlan(), {});
+  f.readable(got, "got");
+  Tensor s = popops::createSliceTensor(f.graph, INT, {rows, cols}, {0}, {1}, n, popops::SlicePlan(), {}, "s");
+  f.graph.createHostWrite("s", s);
+  popops::multiUpdate(f.graph, t, s, ids, {0}, {1}, f.prog, popops::SlicePlan(), {});
+  f.build();
+  auto ht = ints(rows * cols, 11), hs = ints(n * cols, 12);
+  const std::vector<unsigned> hid = {49, 0, 17, 3, 17, 60, 25};
+  f.write("t", ht);
+  f.write("s", hs);
+  f.write("ids", hid);
+  f.engine->run(0);
+  std::vector<int> wgot, wt = ht;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t c = 0; c < cols; ++c) {
+      wgot.push_back(hid[k] < rows ? ht[hid[k] * cols + c] : 0);
+      if (hid[k] < rows)
+        wt[hid[k] * cols + c] = hs[k * cols + c];
+    }
+  expectEqual(f.read<int>("got", n * cols), wgot, "got");
+  expectEqual(f.read<int>("t.r", rows * cols), wt, "t");
+}
+
 // createSliceableTensorFromSlice: each of the 3 x 2 slices is mapped like the reference slice.
 void test_sliceable_from_slice(void **) {
   Fixture f;
@@ -444,6 +476,7 @@ int main(void) {
       cmocka_unit_test(test_sliceable_many_tiles_and_types),
       cmocka_unit_test(test_multi_slice_update),
       cmocka_unit_test(test_half_multi_update),
+      cmocka_unit_test(test_many_tiles),
       cmocka_unit_test(test_sliceable_from_slice),
       cmocka_unit_test(test_gather),
       cmocka_unit_test(test_errors),
