@@ -1,7 +1,8 @@
 // popops::gather (popops/Gather.hpp). The axis form is one multiSlice of the flattened indices followed by views
 // that put the index dimensions in place of the axis. The XLA form clamps the start indices on the device (one
 // map), takes one dynamicSlice per index vector of the input cut to the slice sizes in the other dimensions, and
-// arranges the stacked slices into the output's dimension order with views.
+// arranges the stacked slices into the output's dimension order with views; with one start dimension all the
+// slices are one multiSlice.
 #include "popops/Gather.hpp"
 
 #include <set>
@@ -174,11 +175,16 @@ Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, 
   for (unsigned d = 0; d < rank; ++d)
     if (!mapped.count(d))
       base = base.slice(0, sliceSizes[d], d);
-  std::vector<Tensor> parts;
-  for (std::size_t b = 0; b < batches; ++b)
-    parts.push_back(dynamicSlice(graph, base, starts[b], dims, sizes, prog, name + "/slice" + std::to_string(b))
-                        .expand({0}));
-  Tensor x = poplar::concat(parts, 0);
+  Tensor x;
+  if (k == 1) { // one start dimension: every slice in one multiSlice
+    x = multiSlice(graph, base, starts, dims, sizes, prog, SlicePlan(), poplar::OptionFlags(), name + "/slices");
+  } else {
+    std::vector<Tensor> parts;
+    for (std::size_t b = 0; b < batches; ++b)
+      parts.push_back(dynamicSlice(graph, base, starts[b], dims, sizes, prog, name + "/slice" + std::to_string(b))
+                          .expand({0}));
+    x = poplar::concat(parts, 0);
+  }
   std::vector<std::size_t> squeezeDims;
   for (std::size_t d : collapsed)
     squeezeDims.push_back(d + 1);
