@@ -465,6 +465,19 @@ void test_errors(void **) {
       "both false");
   expectThrow<poplar::invalid_option>(
       [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"operationForUpdate", "mul"}}); }, "cannot be 'mul'");
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::dynamicSliceWithOutput(g, f.var(FLOAT, {2, 3}, "o"), t, off, {0}, {2}, p); }, "createSliceTensor");
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::createSliceableTensor(g, FLOAT, {4, 4}, {1, 1}, {1, 1}); }, "appears twice");
+  Tensor gi = f.var(UNSIGNED_INT, {2, 2}, "gi");
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::gather(g, t, gi, 3, {}, {1, 1}, {0, 1}, {0, 1}, p); }, "beyond the indices' rank");
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::gather(g, t, gi, 1, {1}, {1, 2}, {0, 1}, {0, 1}, p); }, "slice size is 1");
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::gather(g, t, gi, 1, {}, {1, 1}, {0, 1}, {0}, p); }, "start index map has 1");
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::gather(g, t, offF, 0, p, popops::GatherParams()); }, "UNSIGNED_INT or INT");
 }
 
 } // namespace
