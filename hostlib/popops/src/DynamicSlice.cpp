@@ -307,9 +307,13 @@ Tensor fromRowsView(const Tensor &rows2, const std::vector<std::size_t> &shape, 
 // of base2 and subT = the rows of sub2 of its runs; `extra` connects the rest (offsets, scale, plain fields).
 // When every run of a tile is a contiguous block in both tensors, whole runs go to the workers and each is one
 // list item (packed); otherwise the runs are split evenly over the workers with one item per row.
+//
+// rowsPerIndex (multiSlice only: its outputs are distinct per index) lets a tile with fewer packed blocks than
+// workers also split the indices over the workers; `extra` gets the vertex's index range [k0, k1).
 template <typename Extra>
 std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const std::string &type,
-                           const Tensor &base2, const Tensor &sub2, const std::vector<Run> &runs, Extra extra) {
+                           const Tensor &base2, const Tensor &sub2, const std::vector<Run> &runs, Extra extra,
+                           std::size_t rowsPerIndex = 0) {
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const std::size_t n = base2.dim(0), s = sub2.dim(0);
   std::map<unsigned, std::vector<Interval> > byTile;
@@ -320,6 +324,25 @@ std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const s
     bool packed = true;
     for (const Interval &c : cols)
       packed = packed && base2.slice(c, 1).isContiguous() && sub2.slice(c, 1).isContiguous();
+    const std::size_t numIdx = rowsPerIndex ? s / rowsPerIndex : 0;
+    if (packed && rowsPerIndex && cols.size() < workers && numIdx > 1) {
+      const std::size_t chunks = std::min<std::size_t>(std::max<std::size_t>(1, workers / cols.size()), numIdx);
+      for (const Interval &c : cols)
+        for (std::size_t ch = 0; ch < chunks; ++ch) {
+          const std::size_t k0 = ch * numIdx / chunks, k1 = (ch + 1) * numIdx / chunks;
+          poplar::VertexRef v = graph.addVertex(cs, type);
+          graph.setTileMapping(v, tile);
+          ++vertices;
+          graph.setFieldSize(v["baseT"], 1);
+          graph.setFieldSize(v["subT"], 1);
+          graph.connect(v["baseT"][0], base2.slice(c, 1).flatten());
+          graph.connect(v["subT"][0], sub2.slice(k0 * rowsPerIndex, k1 * rowsPerIndex, 0).slice(c, 1).flatten());
+          graph.setInitialValue(v["numBaseElements"], unsigned(n));
+          graph.setInitialValue(v["packed"], 1u);
+          extra(v, tile, k0, k1);
+        }
+      continue;
+    }
     std::vector<std::vector<Interval> > groups;
     if (packed) {
       groups.resize(std::min<std::size_t>(workers, cols.size()));
@@ -347,7 +370,7 @@ std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const s
       }
       graph.setInitialValue(v["numBaseElements"], unsigned(n));
       graph.setInitialValue(v["packed"], unsigned(packed));
-      extra(v, tile);
+      extra(v, tile, std::size_t(0), numIdx);
     }
   }
   return vertices;
@@ -374,7 +397,7 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
   const std::string type = std::string("popops::") + (update ? "DynamicUpdate" : "DynamicSlice") + ct.bits;
   Tensor off1 = off.reinterpret(poplar::UNSIGNED_INT);
   const unsigned nSub = unsigned(sub2.dim(0));
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, [&](poplar::VertexRef v, unsigned) {
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, [&](poplar::VertexRef v, unsigned, std::size_t, std::size_t) {
     graph.connect(v["offset"], off1);
     graph.setInitialValue(v["numSubElements"], nSub);
   });
@@ -478,14 +501,15 @@ void multiStep(poplar::Graph &graph, const Tensor &base, const Tensor &slices, c
                                  : runsOf(graph, sub2[0], {base2[0], sub2[0]}, name, "the output");
   Tensor offs = offsets.reinterpret(poplar::UNSIGNED_INT).flatten();
   poplar::ComputeSet cs = graph.addComputeSet(name);
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, [&](poplar::VertexRef v, unsigned) {
-    graph.connect(v["offsets"], offs);
+  auto extra = [&](poplar::VertexRef v, unsigned, std::size_t k0, std::size_t k1) {
+    graph.connect(v["offsets"], update ? offs : offs.slice(k0, k1));
     graph.setInitialValue(v["sliceSize"], unsigned(size));
     if (!update)
       graph.setInitialValue(v["remap"], unsigned(remap));
     if (scale)
       graph.connect(v["scale"], scale->flatten()[0]);
-  });
+  };
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, extra, update ? 0 : size);
   prog.add(poplar::program::Execute(cs, name));
   logStep(name, type.c_str(), base2.dim(0), base2.dim(1), vertices);
 }
