@@ -1,4 +1,5 @@
-// dynamicSlice, dynamicUpdate, multiSlice and the multiUpdates (popops/DynamicSlice.hpp).
+// dynamicSlice, dynamicUpdate, multiSlice and the multiUpdates, and the tensors laid out for them
+// (popops/DynamicSlice.hpp; SlicePlan.cpp holds the plan, slice_util.cpp the shared views and layout).
 //
 // Every operation works on one sliced dimension at a time, seen as rows: the tensor with that dimension moved to
 // the front and the others flattened, [N rows, M columns]. The columns are spread over the tiles where the data
@@ -11,118 +12,40 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
-#include <tuple>
-#include <sstream>
 
-#include <poplar/exceptions.hpp>
-
+#include "broadcast.hpp"
 #include "log.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
+#include "slice_util.hpp"
 #include "work_split.hpp"
 
 namespace popops {
-
-/// The parameters embedding::plan was given; a default plan has none.
-class SlicePlanInternal {
-public:
-  bool planned = false;
-  std::string dataType;
-  std::size_t numEntries = 0, outputSize = 0;
-  std::vector<std::size_t> numLookups;
-  std::map<std::string, std::string> options;
-  auto key() const { return std::tie(planned, dataType, numEntries, outputSize, numLookups, options); }
-};
-
-SlicePlan::SlicePlan() : internal_(new SlicePlanInternal) {}
-SlicePlan::~SlicePlan() = default;
-SlicePlan::SlicePlan(const SlicePlan &other) : internal_(new SlicePlanInternal(*other.internal_)) {}
-SlicePlan::SlicePlan(SlicePlan &&other) : internal_(new SlicePlanInternal(*other.internal_)) {}
-SlicePlan &SlicePlan::operator=(const SlicePlan &other) {
-  *internal_ = *other.internal_;
-  return *this;
-}
-SlicePlan &SlicePlan::operator=(SlicePlan &&other) {
-  *internal_ = *other.internal_;
-  return *this;
-}
-SlicePlan::SlicePlan(std::unique_ptr<SlicePlanInternal> internal)
-    : internal_(internal ? std::move(internal) : std::unique_ptr<SlicePlanInternal>(new SlicePlanInternal)) {}
-
-std::ostream &operator<<(std::ostream &o, const SlicePlan &p) {
-  const SlicePlanInternal &i = *p.internal_;
-  if (!i.planned)
-    return o << "SlicePlan(default)";
-  o << "SlicePlan(" << i.dataType << ", entries " << i.numEntries << ", outputSize " << i.outputSize
-    << ", lookups";
-  for (std::size_t n : i.numLookups)
-    o << " " << n;
-  return o << ")";
-}
-bool operator<(const SlicePlan &a, const SlicePlan &b) { return a.internal_->key() < b.internal_->key(); }
-bool operator==(const SlicePlan &a, const SlicePlan &b) { return a.internal_->key() == b.internal_->key(); }
-bool operator!=(const SlicePlan &a, const SlicePlan &b) { return !(a == b); }
 
 using poplar::Interval;
 using poplar::Tensor;
 using poputil::poplibs_error;
 namespace plog = poputil::detail;
 using Mapping = std::vector<std::vector<Interval> >;
+using detail::checkDims;
+using detail::checkOptions;
+using detail::checkValid;
+using detail::columnBlocks;
+using detail::columnsOf;
+using detail::flag;
+using detail::fromRowsView;
+using detail::packedRows;
+using detail::planOptionRules;
+using detail::rowsView;
+using detail::Run;
+using detail::runsOf;
+using detail::shapeString;
+using detail::slicedShape;
 
 namespace {
 
 std::string opName(const std::string &debugPrefix, const char *fn) {
   return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
-}
-
-std::string shapeString(const std::vector<std::size_t> &s) {
-  std::string r = "[";
-  for (std::size_t i = 0; i < s.size(); ++i)
-    r += (i ? "," : "") + std::to_string(s[i]);
-  return r + "]";
-}
-
-// Options: name -> allowed values; an empty list means a positive number.
-using OptionRules = std::map<std::string, std::vector<std::string> >;
-
-const OptionRules &planOptionRules() {
-  static const OptionRules rules = {
-      {"usedForSlice", {"true", "false"}},      {"usedForUpdate", {"true", "false"}},
-      {"operationForUpdate", {"none", "add", "max"}}, {"availableMemoryProportion", {}},
-      {"indicesDistribution", {"uniform", "onePoint"}}, {"planMinimisationTarget", {"memory", "cycles"}},
-      {"indicesAreSorted", {"true", "false"}},  {"partialType", {"float", "half"}},
-      {"remapOutOfBoundIndices", {"true", "false"}}, {"paddingIndexUsed", {"true", "false"}},
-      {"validateIndices", {"true", "false"}}};
-  return rules;
-}
-
-void checkOptions(const poplar::OptionFlags &options, const OptionRules &rules, const std::string &name) {
-  for (const auto &[key, value] : options) {
-    auto it = rules.find(key);
-    if (it == rules.end()) {
-      std::string known;
-      for (const auto &r : rules)
-        known += (known.empty() ? "" : ", ") + r.first;
-      throw poplar::invalid_option(name + ": unknown option '" + key + "' (known: " + known + ")");
-    }
-    if (it->second.empty()) {
-      char *end = nullptr;
-      double v = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || !(v > 0))
-        throw poplar::invalid_option(name + ": option '" + key + "' must be a positive number, not '" + value + "'");
-    } else if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) {
-      std::string allowed;
-      for (const auto &a : it->second)
-        allowed += (allowed.empty() ? "" : ", ") + a;
-      throw poplar::invalid_option(name + ": option '" + key + "' cannot be '" + value + "' (allowed: " + allowed +
-                                   ")");
-    }
-  }
-}
-
-bool flag(const poplar::OptionFlags &options, const char *key) {
-  return options.contains(key) && options.at(key) == "true";
 }
 
 // The vertex suffix and the unsigned type of the same size that the copying vertices see a tensor as.
@@ -141,34 +64,6 @@ CopyType copyTypeOf(const poplar::Type &type, const std::string &name) {
   }
 }
 
-// Checks dims/sizes against t's shape: the same count, at least one, distinct, in range, sizes not beyond.
-void checkDims(const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
-               const std::vector<std::size_t> &sizes, const std::string &name, const char *sizesWhat = "sizes") {
-  if (dims.empty())
-    throw poplibs_error(name + ": no dimension to slice; pass at least one entry in dims");
-  if (dims.size() != sizes.size())
-    throw poplibs_error(name + ": dims has " + std::to_string(dims.size()) + " entries but " + sizesWhat + " has " +
-                        std::to_string(sizes.size()) + "; give one size per sliced dimension");
-  std::set<std::size_t> seen;
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] >= shape.size())
-      throw poplibs_error(name + ": dimension " + std::to_string(dims[i]) + " is out of range for a tensor of shape " +
-                          shapeString(shape) + "; dims must be below its rank " + std::to_string(shape.size()));
-    if (!seen.insert(dims[i]).second)
-      throw poplibs_error(name + ": dimension " + std::to_string(dims[i]) + " appears twice in dims; list each once");
-    if (std::string(sizesWhat) == "sizes" && sizes[i] > shape[dims[i]])
-      throw poplibs_error(name + ": a slice of " + std::to_string(sizes[i]) + " elements in dimension " +
-                          std::to_string(dims[i]) + " is bigger than the dimension (" +
-                          std::to_string(shape[dims[i]]) + ") of the tensor of shape " + shapeString(shape) +
-                          "; use a size of at most " + std::to_string(shape[dims[i]]));
-  }
-}
-
-void checkValid(const Tensor &t, const std::string &name, const char *what) {
-  if (!t.valid())
-    throw poplibs_error(name + ": " + what + " is an invalid (default-constructed) tensor");
-}
-
 // Checks an offsets tensor: valid, INT or UNSIGNED_INT, of the given shape.
 void checkOffsets(const Tensor &offsets, const std::vector<std::size_t> &want, const std::string &name,
                   const char *what) {
@@ -180,127 +75,6 @@ void checkOffsets(const Tensor &offsets, const std::vector<std::size_t> &want, c
     throw poplibs_error(name + ": " + what + " has shape " + shapeString(offsets.shape()) + " but shape " +
                         shapeString(want) + " is needed (one offset per sliced dimension" +
                         (want.size() == 2 ? ", one row per slice)" : ")"));
-}
-
-std::vector<std::size_t> slicedShape(std::vector<std::size_t> shape, const std::vector<std::size_t> &dims,
-                                     const std::vector<std::size_t> &sizes) {
-  for (std::size_t i = 0; i < dims.size(); ++i)
-    shape[dims[i]] = sizes[i];
-  return shape;
-}
-
-// t with `dims` moved to the front (in order) and everything reshaped to [product of dims, the rest].
-Tensor rowsView(const Tensor &t, const std::vector<std::size_t> &dims, std::size_t lead = 0) {
-  std::vector<unsigned> src, dst;
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    src.push_back(unsigned(dims[i] + lead));
-    dst.push_back(unsigned(i + lead));
-  }
-  Tensor moved = t.dimShufflePartial(src, dst);
-  std::size_t rows = 1;
-  for (std::size_t i = 0; i < dims.size() + lead; ++i)
-    rows *= moved.dim(unsigned(i));
-  std::size_t cols = rows == 0 ? 0 : t.numElements() / rows;
-  return moved.reshape({rows, cols});
-}
-
-// Which tile holds which columns of `row` (a rank-1 view); every element must be mapped.
-Mapping columnsOf(const poplar::Graph &graph, const Tensor &row, const std::string &name, const char *what) {
-  Mapping m = graph.getTileMapping(row, false);
-  std::size_t n = 0;
-  for (const auto &tile : m)
-    for (const auto &i : tile)
-      n += i.size();
-  if (n != row.numElements())
-    throw poplibs_error(name + ": " + what + " has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
-                                             "before the call");
-  return m;
-}
-
-// A run of columns on one tile.
-struct Run {
-  Interval cols;
-  unsigned tile;
-};
-
-// The column runs of rows2 ([R, M]) by the tile mapping of its row 0, each tile's intervals also cut where a row
-// of `cutBy` (rank-1 views of M elements) stops being contiguous in memory; in column order.
-std::vector<Run> runsOf(const poplar::Graph &graph, const Tensor &row, const std::vector<Tensor> &cutBy,
-                        const std::string &name, const char *what) {
-  Mapping m = columnsOf(graph, row, name, what);
-  std::vector<std::size_t> cuts;
-  for (const Tensor &c : cutBy)
-    for (const Interval &iv : c.getContiguousRegions())
-      cuts.push_back(iv.begin());
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  std::vector<Run> runs;
-  for (unsigned tile = 0; tile < m.size(); ++tile)
-    for (const Interval &iv : m[tile]) {
-      std::size_t b = iv.begin();
-      for (auto it = std::upper_bound(cuts.begin(), cuts.end(), b); it != cuts.end() && *it < iv.end(); ++it) {
-        runs.push_back({Interval(b, *it), tile});
-        b = *it;
-      }
-      runs.push_back({Interval(b, iv.end()), tile});
-    }
-  std::sort(runs.begin(), runs.end(), [](const Run &a, const Run &b) { return a.cols.begin() < b.cols.begin(); });
-  return runs;
-}
-
-// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile, cut into up to one
-// block per worker so that each worker gets a whole block.
-std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain) {
-  const std::size_t tiles = graph.getTarget().getNumTiles(), workers = graph.getTarget().getNumWorkerContexts();
-  grain = std::max<std::size_t>(1, grain);
-  std::size_t per = std::max(grain, (cols + tiles - 1) / tiles);
-  per = (per + grain - 1) / grain * grain;
-  std::vector<Run> runs;
-  for (std::size_t c = 0, tile = 0; c < cols; c += per, ++tile) {
-    const std::size_t end = std::min(cols, c + per), grains = (end - c + grain - 1) / grain;
-    const std::size_t blocks = std::min(workers, grains), perBlock = (grains + blocks - 1) / blocks * grain;
-    for (std::size_t b = c; b < end; b += perBlock)
-      runs.push_back({Interval(b, std::min(end, b + perBlock)), unsigned(tile % tiles)});
-  }
-  return runs;
-}
-
-// A new [rows, cols] tensor of one variable in which each run's [rows, run width] block is contiguous (row-major)
-// and mapped to the run's tile: the layout whose regions the vertices take whole (packed).
-Tensor packedRows(poplar::Graph &graph, const poplar::Type &type, std::size_t rows, const std::vector<Run> &runs,
-                  std::size_t cols, const std::string &name) {
-  Tensor var = graph.addVariable(type, {rows * cols}, name);
-  if (rows * cols == 0)
-    return var.reshape({rows, cols});
-  std::vector<Tensor> parts;
-  std::size_t at = 0;
-  for (const Run &r : runs) {
-    Tensor piece = var.slice(at, at + rows * r.cols.size());
-    graph.setTileMapping(piece, r.tile);
-    parts.push_back(piece.reshape({rows, r.cols.size()}));
-    at += rows * r.cols.size();
-  }
-  return poplar::concat(parts, 1);
-}
-
-// The inverse of rowsView: rows2 ([product of the lead and sliced dimensions, the rest]) seen as `shape`.
-Tensor fromRowsView(const Tensor &rows2, const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
-                    std::size_t lead = 0) {
-  std::vector<std::size_t> moved(shape.begin(), shape.begin() + lead);
-  std::set<std::size_t> sliced;
-  for (std::size_t d : dims) {
-    moved.push_back(shape[d + lead]);
-    sliced.insert(d + lead);
-  }
-  for (std::size_t j = lead; j < shape.size(); ++j)
-    if (!sliced.count(j))
-      moved.push_back(shape[j]);
-  std::vector<unsigned> src, dst;
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    src.push_back(unsigned(lead + i));
-    dst.push_back(unsigned(dims[i] + lead));
-  }
-  return rows2.reshape(moved).dimShufflePartial(src, dst);
 }
 
 // The vertices of one step over rows: for each tile's runs, a vertex of `type` per worker with baseT = the rows
@@ -397,10 +171,11 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
   const std::string type = std::string("popops::") + (update ? "DynamicUpdate" : "DynamicSlice") + ct.bits;
   Tensor off1 = off.reinterpret(poplar::UNSIGNED_INT);
   const unsigned nSub = unsigned(sub2.dim(0));
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, [&](poplar::VertexRef v, unsigned, std::size_t, std::size_t) {
+  auto extra = [&](poplar::VertexRef v, unsigned, std::size_t, std::size_t) {
     graph.connect(v["offset"], off1);
     graph.setInitialValue(v["numSubElements"], nSub);
-  });
+  };
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, extra);
   prog.add(poplar::program::Execute(cs, name));
   logStep(name, update ? "dynamicUpdate" : "dynamicSlice", base2.dim(0), base2.dim(1), vertices);
 }
@@ -781,34 +556,5 @@ void multiUpdateMax(poplar::Graph &graph, const Tensor &t, const Tensor &s, cons
   multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugPrefix, "multiUpdateMax"),
                   "Max");
 }
-
-namespace embedding {
-
-SlicePlan plan(const poplar::Graph &, const poplar::Type &dataType, std::size_t numEntries, std::size_t outputSize,
-               const std::vector<std::size_t> &numLookups, const poplar::OptionFlags &options) {
-  const std::string name = "popops::embedding::plan";
-  checkOptions(options, planOptionRules(), name);
-  if (options.contains("usedForSlice") && options.contains("usedForUpdate") &&
-      options.at("usedForSlice") == "false" && options.at("usedForUpdate") == "false")
-    throw poplar::invalid_option(name + ": usedForSlice and usedForUpdate are both false; the plan must be used "
-                                        "for one of them");
-  std::unique_ptr<SlicePlanInternal> p(new SlicePlanInternal);
-  p->planned = true;
-  p->dataType = dataType.toString();
-  p->numEntries = numEntries;
-  p->outputSize = outputSize;
-  p->numLookups = numLookups;
-  for (const auto &[k, v] : options)
-    p->options[k] = v;
-  SlicePlan result(std::move(p));
-  if (plog::logEnabled(plog::LogLevel::Debug)) {
-    std::ostringstream os;
-    os << result;
-    plog::log(plog::LogLevel::Debug, name + ": " + os.str());
-  }
-  return result;
-}
-
-} // namespace embedding
 
 } // namespace popops
