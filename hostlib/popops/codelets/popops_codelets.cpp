@@ -416,3 +416,4 @@ public:
 };
 
 } // namespace popops
+#include "slice_codelets.h"

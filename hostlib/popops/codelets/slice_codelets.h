@@ -1,0 +1,254 @@
+// popops' slicing tile code (included at the end of popops_codelets.cpp): the vertices of dynamicSlice,
+// dynamicUpdate, multiSlice and the multiUpdate family (src/DynamicSlice.cpp builds them).
+//
+// Every vertex works on one sliced dimension seen as rows: the host connects, for each column region the vertex
+// owns, all `numBaseElements` rows of the base and the rows of the slice(s): one list item per row, or with
+// `packed` one item per region when the host found each region contiguous (see Rows below).
+// The offsets are tensors read here at run time, so one compiled program slices wherever the host asks.
+// Copies only move elements, so the copying vertices exist per element size (32, 16 and 8 bits) and the host
+// reinterprets FLOAT/INT/UNSIGNED_INT, HALF/SHORT and BOOL/CHAR tensors to the unsigned type of that size.
+// Out-of-range offsets follow PopLibs: dynamicSlice/dynamicUpdate start at row 0 (and a slice running past the
+// end wraps to row 0); multiSlice gives zeros (or row 0 with `remap`); the multiUpdates ignore such rows.
+
+namespace popops {
+namespace {
+
+// The rows of a vertex's column regions. Unpacked: item r * n + i of the list is row i of region r. Packed: item
+// r is region r whole, its n rows of equal width one after the other (the host connects that form when each
+// region is contiguous in memory: one list item per region instead of one per row).
+template <bool Packed, typename List> struct Rows {
+  const List &list;
+  unsigned n;
+  unsigned regions() const { return n == 0 ? 0 : Packed ? list.size() : list.size() / n; }
+  unsigned width(unsigned r) const { return Packed ? list[r].size() / n : list[r * n].size(); }
+  /// Row i of region r, whose width is w (width(r), computed once per region: it divides).
+  auto row(unsigned r, unsigned i, unsigned w) const -> decltype(list[0].data()) {
+    return Packed ? list[r].data() + i * w : list[r * n + i].data();
+  }
+};
+
+template <typename Dst, typename Src> inline void copyRow(Dst *dst, const Src *src, unsigned w) {
+  for (unsigned i = 0; i < w; ++i)
+    dst[i] = src[i];
+}
+
+// sub row j = base row (off + j) of each region, starting at row 0 when off is out of range and wrapping.
+template <bool Packed, typename Base, typename Sub>
+void dynamicSliceRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub) {
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nSub};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
+    unsigned row = off < nBase ? off : 0;
+    for (unsigned j = 0; j < nSub; ++j) {
+      copyRow(sub.row(r, j, w), base.row(r, row, w), w);
+      if (++row >= nBase)
+        row = 0;
+    }
+  }
+}
+
+// The reverse: base row (off + j) = sub row j.
+template <bool Packed, typename Base, typename Sub>
+void dynamicUpdateRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub) {
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nSub};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
+    unsigned row = off < nBase ? off : 0;
+    for (unsigned j = 0; j < nSub; ++j) {
+      copyRow(base.row(r, row, w), sub.row(r, j, w), w);
+      if (++row >= nBase)
+        row = 0;
+    }
+  }
+}
+
+// sub row k * size + j = base row offsets[k] + j of each region, zeros past the end of the base.
+template <typename T, bool Packed, typename Offsets, typename Base, typename Sub>
+void multiSliceRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
+                    bool remap) {
+  const unsigned nIdx = offsets.size();
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nIdx * size};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
+    for (unsigned k = 0; k < nIdx; ++k) {
+      unsigned first = offsets[k];
+      if (remap && first >= nBase)
+        first = 0;
+      for (unsigned j = 0; j < size; ++j) {
+        T *dst = sub.row(r, k * size + j, w);
+        if (first < nBase && first + j < nBase)
+          copyRow(dst, base.row(r, first + j, w), w);
+        else
+          for (unsigned i = 0; i < w; ++i)
+            dst[i] = T(0);
+      }
+    }
+  }
+}
+
+// The multiUpdates: base row offsets[k] + j gets op(base, scale, sub row k * size + j); rows out of range are left
+// alone. Op: 0 = assign, 1 = add scale * sub, 2 = max.
+template <typename T, unsigned Op, bool Packed, typename Offsets, typename Base, typename Sub>
+void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
+                     T scale) {
+  const unsigned nIdx = offsets.size();
+  const Rows<Packed, Base> base = {baseList, nBase};
+  const Rows<Packed, Sub> sub = {subList, nIdx * size};
+  for (unsigned r = 0; r < sub.regions(); ++r) {
+    const unsigned w = sub.width(r);
+    for (unsigned k = 0; k < nIdx; ++k) {
+      const unsigned first = offsets[k];
+      for (unsigned j = 0; j < size; ++j) {
+        if (first >= nBase || first + j >= nBase)
+          continue;
+        T *dst = base.row(r, first + j, w);
+        const T *src = sub.row(r, k * size + j, w);
+        for (unsigned i = 0; i < w; ++i) {
+          if (Op == 0)
+            dst[i] = src[i];
+          else if (Op == 1)
+            dst[i] = T(dst[i] + scale * T(src[i]));
+          else
+            dst[i] = src[i] > dst[i] ? T(src[i]) : T(dst[i]);
+        }
+      }
+    }
+  }
+}
+
+} // namespace
+
+// The copying vertices of one element size: DynamicSlice<bits>, DynamicUpdate<bits>, MultiSlice<bits>,
+// MultiUpdate<bits>.
+#define POPOPS_SLICE_COPY_VERTICES(T, BITS)                                                                            \
+  /** sub = base rows offset .. offset + numSubElements - 1 (wrapping), for each column region. */                     \
+  class DynamicSlice##BITS : public Vertex {                                                                           \
+  public:                                                                                                              \
+    Input<unsigned> offset;                                                                                            \
+    Input<VectorList<T> > baseT;                                                                                       \
+    Output<VectorList<T> > subT;                                                                                       \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned numSubElements;                                                                                           \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        dynamicSliceRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);                                 \
+      else                                                                                                             \
+        dynamicSliceRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);                                \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+  };                                                                                                                   \
+  /** base rows offset .. offset + numSubElements - 1 (wrapping) = sub, for each column region. */                     \
+  class DynamicUpdate##BITS : public Vertex {                                                                          \
+  public:                                                                                                              \
+    Input<unsigned> offset;                                                                                            \
+    InOut<VectorList<T> > baseT;                                                                                       \
+    Input<VectorList<T> > subT;                                                                                        \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned numSubElements;                                                                                           \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        dynamicUpdateRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);                                \
+      else                                                                                                             \
+        dynamicUpdateRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);                               \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+  };                                                                                                                   \
+  /** One slice of `sliceSize` rows per offset, for each column region. */                                             \
+  class MultiSlice##BITS : public Vertex {                                                                             \
+  public:                                                                                                              \
+    Input<Vector<unsigned> > offsets;                                                                                  \
+    Input<VectorList<T> > baseT;                                                                                       \
+    Output<VectorList<T> > subT;                                                                                       \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned sliceSize;                                                                                                \
+    unsigned remap;                                                                                                    \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        multiSliceRows<T, true>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                         \
+      else                                                                                                             \
+        multiSliceRows<T, false>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                        \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+  };                                                                                                                   \
+  /** Writes one slice per offset into the base, for each column region; later offsets win. */                         \
+  class MultiUpdate##BITS : public Vertex {                                                                            \
+  public:                                                                                                              \
+    Input<Vector<unsigned> > offsets;                                                                                  \
+    InOut<VectorList<T> > baseT;                                                                                       \
+    Input<VectorList<T> > subT;                                                                                        \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned sliceSize;                                                                                                \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        multiUpdateRows<T, 0, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));              \
+      else                                                                                                             \
+        multiUpdateRows<T, 0, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));             \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+  };
+
+POPOPS_SLICE_COPY_VERTICES(unsigned, 32)
+POPOPS_SLICE_COPY_VERTICES(unsigned short, 16)
+POPOPS_SLICE_COPY_VERTICES(unsigned char, 8)
+#undef POPOPS_SLICE_COPY_VERTICES
+
+// The arithmetic multiUpdates of one element type: MultiUpdateAdd<Name> (base += scale * sub, the scale of type
+// S) and MultiUpdateMax<Name>. HALF arithmetic goes through float (half converts both ways).
+#define POPOPS_SLICE_ADD_VERTEX(T, S, NAME)                                                                            \
+  /** base rows at the offsets += scale * slices, for each column region. */                                           \
+  class MultiUpdateAdd##NAME : public Vertex {                                                                         \
+  public:                                                                                                              \
+    Input<Vector<unsigned> > offsets;                                                                                  \
+    InOut<VectorList<T> > baseT;                                                                                       \
+    Input<VectorList<T> > subT;                                                                                        \
+    Input<S> scale;                                                                                                    \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned sliceSize;                                                                                                \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        multiUpdateRows<T, 1, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));         \
+      else                                                                                                             \
+        multiUpdateRows<T, 1, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));        \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+  };
+#define POPOPS_SLICE_MAX_VERTEX(T, NAME)                                                                               \
+  /** base rows at the offsets = max(base, slices), for each column region. */                                         \
+  class MultiUpdateMax##NAME : public Vertex {                                                                         \
+  public:                                                                                                              \
+    Input<Vector<unsigned> > offsets;                                                                                  \
+    InOut<VectorList<T> > baseT;                                                                                       \
+    Input<VectorList<T> > subT;                                                                                        \
+    unsigned numBaseElements;                                                                                          \
+    unsigned packed;                                                                                                   \
+    unsigned sliceSize;                                                                                                \
+    bool compute() {                                                                                                   \
+      if (packed)                                                                                                      \
+        multiUpdateRows<T, 2, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));              \
+      else                                                                                                             \
+        multiUpdateRows<T, 2, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));             \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+  };
+
+POPOPS_SLICE_ADD_VERTEX(float, float, Float)
+POPOPS_SLICE_ADD_VERTEX(int, int, Int)
+POPOPS_SLICE_ADD_VERTEX(unsigned, unsigned, Unsigned)
+POPOPS_SLICE_ADD_VERTEX(half, half, Half)
+POPOPS_SLICE_ADD_VERTEX(half, float, HalfFloatScale)
+POPOPS_SLICE_MAX_VERTEX(float, Float)
+POPOPS_SLICE_MAX_VERTEX(int, Int)
+POPOPS_SLICE_MAX_VERTEX(unsigned, Unsigned)
+POPOPS_SLICE_MAX_VERTEX(half, Half)
+#undef POPOPS_SLICE_ADD_VERTEX
+#undef POPOPS_SLICE_MAX_VERTEX
+
+} // namespace popops
