@@ -1,7 +1,8 @@
 // popops' tile code, compiled with popc at build time into popops.gp (loaded by popops::addCodelets):
 //  - popops::MapInterpreter evaluates a serialized expression (map_code.h) for every element of its output runs,
 //    so every element-wise operation and every popops::map expression is one vertex type and one compute set;
-//  - popops::Reduce<Type> reduces runs of partials into one output each (one stage of popops::reduce).
+//  - popops::Reduce<Type> reduces runs of partials into one output each (one stage of popops::reduce); HALF
+//    accumulates in float (ReduceHalf, and ReduceHalfToFloat / ReduceFloatToHalf for float partials).
 #include <math.h>
 #include <poplar/Vertex.hpp>
 
@@ -163,8 +164,30 @@ template <typename T> Val binaryInt(BinaryOpType op, T a, T b) {
   }
 }
 
+// A float rounded to the nearest half (ties to even): a half result held as a float.
+float roundH(float f) { return float(half(f)); }
+
+bool isBoolResult(UnaryOpType op) {
+  return op == UnaryOpType::IS_FINITE || op == UnaryOpType::IS_INF || op == UnaryOpType::IS_NAN;
+}
+bool isBoolResult(BinaryOpType op) {
+  switch (op) {
+  case BinaryOpType::EQUAL: case BinaryOpType::NOT_EQUAL: case BinaryOpType::LESS_THAN:
+  case BinaryOpType::LESS_THAN_EQUAL: case BinaryOpType::GREATER_THAN: case BinaryOpType::GREATER_THAN_EQUAL:
+  case BinaryOpType::LOGICAL_AND: case BinaryOpType::LOGICAL_OR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Half values are floats on the stack: a half source converts like a float one and a half target rounds.
 Val cast(unsigned from, unsigned to, Val v) {
   using namespace mapcode;
+  if (from == H)
+    from = F;
+  if (to == H)
+    return fromF(roundH(cast(from, F, v).f));
   if (from == to)
     return v;
   if (to == F)
@@ -197,17 +220,20 @@ public:
   Input<VectorList<int>> inI;
   Input<VectorList<unsigned>> inU;
   Input<VectorList<bool>> inB;
+  Input<VectorList<half>> inH;
   Output<VectorList<float>> outF;
   Output<VectorList<int>> outI;
   Output<VectorList<unsigned>> outU;
   Output<VectorList<bool>> outB;
+  Output<VectorList<half>> outH;
   Input<Vector<unsigned>> code;
 
   // The code `_1 op _2` on two FLOAT operands with a FLOAT result, every run full-length: the fast path.
   bool fastBinaryFloat(const unsigned *c, unsigned runs) {
     using namespace mapcode;
     const unsigned h = kHeaderWords;
-    if (c[0] != 2 || c[1] != 0 || c[2] != 0 || c[3] != 0 || c[4] != F || c[h] != encode(LOAD, F, 0, 0) ||
+    if (c[0] != 2 || c[1] != 0 || c[2] != 0 || c[3] != 0 || c[4] != 0 || c[kResultWord] != F ||
+        c[h] != encode(LOAD, F, 0, 0) ||
         c[h + 1] != encode(LOAD, F, 0, 1) || (c[h + 2] & 0xffu) != (BINARY | F << 4) || c[h + 3] != END)
       return false;
     BinaryOpType op = BinaryOpType((c[h + 2] >> 8) & 255u);
@@ -223,7 +249,7 @@ public:
   // The code `CONST v` (fill, zero): every output element gets v.
   bool fastFill(const unsigned *c, unsigned runs) {
     using namespace mapcode;
-    const unsigned h = kHeaderWords, t = c[4];
+    const unsigned h = kHeaderWords, t = c[kResultWord];
     if (c[h] != encode(CONST, t, 0, 0) || c[h + 2] != END)
       return false;
     Val v = fromU(c[h + 1]);
@@ -234,6 +260,8 @@ public:
         for (int &x : outI[r]) x = v.i;
       else if (t == U)
         for (unsigned &x : outU[r]) x = v.u;
+      else if (t == H)
+        for (half &x : outH[r]) x = half(v.f);
       else
         for (bool &x : outB[r]) x = v.i != 0;
     }
@@ -246,6 +274,7 @@ public:
     case F: { const auto &s = inF[item]; return fromF(s[s.size() == 1 ? 0 : i]); }
     case I: { const auto &s = inI[item]; return fromI(s[s.size() == 1 ? 0 : i]); }
     case U: { const auto &s = inU[item]; return fromU(s[s.size() == 1 ? 0 : i]); }
+    case H: { const auto &s = inH[item]; return fromF(float(s[s.size() == 1 ? 0 : i])); }
     default: { const auto &s = inB[item]; return fromI(s[s.size() == 1 ? 0 : i] ? 1 : 0); }
     }
   }
@@ -253,13 +282,14 @@ public:
   bool compute() {
     using namespace mapcode;
     const unsigned *c = code.data();
-    const unsigned outType = c[4];
-    unsigned runs = outType == F ? outF.size() : outType == I ? outI.size() : outType == U ? outU.size() : outB.size();
+    const unsigned outType = c[kResultWord];
+    unsigned runs = outType == F ? outF.size() : outType == I ? outI.size() : outType == U ? outU.size()
+                    : outType == H ? outH.size() : outB.size();
     if (fastBinaryFloat(c, runs) || fastFill(c, runs))
       return true;
     for (unsigned r = 0; r < runs; ++r) {
       unsigned n = outType == F ? outF[r].size() : outType == I ? outI[r].size() : outType == U ? outU[r].size()
-                                                                                                : outB[r].size();
+                   : outType == H ? outH[r].size() : outB[r].size();
       for (unsigned i = 0; i < n; ++i) {
         Val st[kMaxStack];
         unsigned sp = 0;
@@ -269,25 +299,42 @@ public:
             break;
           switch (kind) {
           case LOAD: st[sp++] = load(type, r * c[type] + arg, i); break;
-          case CONST: st[sp++] = fromU(c[++pc]); break;
+          case CONST:
+            st[sp] = fromU(c[++pc]);
+            if (type == H)
+              st[sp].f = roundH(st[sp].f);
+            ++sp;
+            break;
           case UNARY: {
             Val a = st[sp - 1];
             UnaryOpType u = UnaryOpType(op);
-            st[sp - 1] = type == F ? unaryF(u, a.f) : type == U ? unaryU(u, a.u) : unaryI(u, a.i);
+            if (type == H) {
+              st[sp - 1] = unaryF(u, a.f);
+              if (!isBoolResult(u))
+                st[sp - 1].f = roundH(st[sp - 1].f);
+            } else {
+              st[sp - 1] = type == F ? unaryF(u, a.f) : type == U ? unaryU(u, a.u) : unaryI(u, a.i);
+            }
             break;
           }
           case BINARY: {
             Val b = st[--sp], a = st[sp - 1];
             BinaryOpType o = BinaryOpType(op);
-            st[sp - 1] = type == F ? binaryF(o, a.f, b.f) : type == U ? binaryInt<unsigned>(o, a.u, b.u)
-                                                                      : binaryInt<int>(o, a.i, b.i);
+            if (type == H) {
+              st[sp - 1] = binaryF(o, a.f, b.f);
+              if (!isBoolResult(o))
+                st[sp - 1].f = roundH(st[sp - 1].f);
+            } else {
+              st[sp - 1] = type == F ? binaryF(o, a.f, b.f) : type == U ? binaryInt<unsigned>(o, a.u, b.u)
+                                                                        : binaryInt<int>(o, a.i, b.i);
+            }
             break;
           }
           case TERNARY: {
             Val z = st[--sp], y = st[--sp], x = st[sp - 1];
             if (TernaryOpType(op) == TernaryOpType::SELECT)
               st[sp - 1] = z.i ? x : y;
-            else if (type == F)
+            else if (type == F || type == H)
               st[sp - 1] = fromF(x.f < y.f ? y.f : x.f > z.f ? z.f : x.f);
             else if (type == U)
               st[sp - 1] = fromU(x.u < y.u ? y.u : x.u > z.u ? z.u : x.u);
@@ -303,6 +350,7 @@ public:
         case F: outF[r][i] = v.f; break;
         case I: outI[r][i] = v.i; break;
         case U: outU[r][i] = v.u; break;
+        case H: outH[r][i] = half(v.f); break;
         default: outB[r][i] = v.i != 0; break;
         }
       }
@@ -398,6 +446,45 @@ public:
   unsigned op;
   bool compute() {
     reduceRuns<unsigned>(op, 0u, 0xffffffffu, in, counts, out);
+    return true;
+  }
+};
+
+/// The same for half, accumulated in float and rounded once into each half output.
+class ReduceHalf : public Vertex {
+public:
+  Input<VectorList<half>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<half>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    return true;
+  }
+};
+
+/// Half input into float outputs (the float partials of a half reduction, or a FLOAT result).
+class ReduceHalfToFloat : public Vertex {
+public:
+  Input<VectorList<half>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<float>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    return true;
+  }
+};
+
+/// Float input (partials, or a FLOAT input) into half outputs.
+class ReduceFloatToHalf : public Vertex {
+public:
+  Input<VectorList<float>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<half>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
     return true;
   }
 };

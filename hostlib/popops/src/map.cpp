@@ -10,6 +10,7 @@
 #include "broadcast.hpp"
 #include "expr_compile.hpp"
 #include "log.hpp"
+#include "map_internal.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
@@ -23,7 +24,7 @@ namespace plog = poputil::detail;
 
 namespace {
 
-const char *const kListSuffix[] = {"F", "I", "U", "B"};
+const char *const kListSuffix[] = {"F", "I", "U", "B", "H"};
 
 std::vector<poplar::Type> typesOf(const std::vector<Tensor> &ts, const std::string &what) {
   std::vector<poplar::Type> types;
@@ -43,9 +44,9 @@ std::size_t mappedElements(const poplar::TileToTensorMapping &m) {
   return n;
 }
 
-// Adds the compute set that evaluates `c` over `ts` into `out` (of the broadcast `shape`) to `prog`.
-void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts, const Tensor &out,
-              poplar::program::Sequence &prog, const std::string &name) {
+// Adds to `cs` the vertices that evaluate `c` over `ts` into `out` (of the broadcast shape).
+void buildMapVertices(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts,
+                      const Tensor &out, poplar::ComputeSet cs, const std::string &name) {
   if (out.numElements() == 0)
     return;
   const std::vector<std::size_t> &shape = out.shape();
@@ -54,12 +55,11 @@ void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::ve
     flat.push_back(t.numElements() == 1 ? t.flatten() : detail::broadcastTo(t, shape).flatten());
   const Tensor outFlat = out.flatten();
   const unsigned resultList = detail::valueTypeOf(c.resultType, name);
-  unsigned counts[mapcode::NUM_TYPES] = {c.code[0], c.code[1], c.code[2], c.code[3]};
+  const std::uint32_t *counts = c.code.data(); // the header's operand counts per list
   poplar::TileToTensorMapping mapping = graph.getTileMapping(out, false);
   if (mappedElements(mapping) != out.numElements())
     throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
                                "before the call");
-  poplar::ComputeSet cs = graph.addComputeSet(name);
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   std::size_t numVertices = 0, numTiles = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
@@ -89,12 +89,21 @@ void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::ve
       }
     }
   }
-  prog.add(poplar::program::Execute(cs, name));
   if (plog::logEnabled(plog::LogLevel::Debug))
     plog::log(plog::LogLevel::Debug, name + ": map of " + std::to_string(out.numElements()) + " elements, " +
                                        std::to_string(c.code.size()) + " code words, " +
                                        std::to_string(numVertices) + " vertices on " + std::to_string(numTiles) +
                                        " tiles");
+}
+
+// Adds the compute set that evaluates `c` over `ts` into `out` to `prog` (nothing for an empty output).
+void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts, const Tensor &out,
+              poplar::program::Sequence &prog, const std::string &name) {
+  if (out.numElements() == 0)
+    return;
+  poplar::ComputeSet cs = graph.addComputeSet(name);
+  buildMapVertices(graph, c, ts, out, cs, name);
+  prog.add(poplar::program::Execute(cs, name));
 }
 
 std::vector<std::size_t> resultShape(const std::vector<Tensor> &ts, const std::string &what) {
@@ -153,9 +162,10 @@ void mapInPlace(poplar::Graph &graph, const expr::Expr &e, const std::vector<Ten
   buildMap(graph, c, ts, ts[0], prog, name);
 }
 
-void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
-                   poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
-  const std::string name = opName(debugPrefix, "mapWithOutput");
+namespace detail {
+
+CompiledExpr checkMapWithOutput(const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
+                                const std::string &name) {
   if (!out.valid())
     throw poplibs_error(name + ": the output is an invalid (default-constructed) tensor");
   std::vector<poplar::Type> types = typesOf(ts, name);
@@ -172,7 +182,20 @@ void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<
                         out.elementType().toString() + "; wrap the expression in expr::Cast");
   if (!out.isParallelWriteable())
     throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
-  buildMap(graph, c, ts, out, prog, name);
+  return c;
+}
+
+void mapIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
+                       poplar::ComputeSet cs, const std::string &name) {
+  buildMapVertices(graph, checkMapWithOutput(e, ts, out, name), ts, out, cs, name);
+}
+
+} // namespace detail
+
+void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
+                   poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
+  const std::string name = opName(debugPrefix, "mapWithOutput");
+  buildMap(graph, detail::checkMapWithOutput(e, ts, out, name), ts, out, prog, name);
 }
 
 } // namespace popops
