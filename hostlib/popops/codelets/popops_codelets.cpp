@@ -503,3 +503,5 @@ public:
 };
 
 } // namespace popops
+
+#include "sort_codelets.h"
