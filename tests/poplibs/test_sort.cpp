@@ -136,12 +136,15 @@ void test_sort_key_value(void **) {
   }
 }
 
-// One long row over every tile of 16 (brought to the tile of its first element), and allTrue.
+// One long row over every tile of 16 (sorted by pieces and merges of neighbouring pieces), keys with ties over
+// 16 tiles whose values show the stability across pieces, and allTrue.
 void test_long_row_all_true(void **) {
   Fixture f;
-  const std::size_t n = 1001;
+  const std::size_t n = 1001, m = 2, w = 301;
   Tensor a = f.var(FLOAT, {n}, "a"), b = f.var(BOOL, {4, 9}, "b"), c = f.var(BOOL, {4, 9}, "c");
+  Tensor tk = f.var(INT, {m, w}, "tk"), tv = f.var(UNSIGNED_INT, {m, w}, "tv");
   Tensor s = popops::sort(f.graph, a, 0, f.prog);
+  popops::sortKeyValueInPlace(f.graph, tk, tv, 1, f.prog);
   Tensor allB = popops::allTrue(f.graph, b, f.prog), allC = popops::allTrue(f.graph, c, f.prog);
   f.readable(s, "s");
   f.readable(allB, "allB");
@@ -156,9 +159,29 @@ void test_long_row_all_true(void **) {
   f.write("a", ha);
   f.write("b", std::vector<unsigned char>(36, 1));
   f.write("c", hc);
+  std::vector<int> htk(m * w);
+  std::vector<unsigned> htv(m * w);
+  for (std::size_t i = 0; i < m * w; ++i) {
+    htk[i] = int((i * 13) % 5);
+    htv[i] = unsigned(i);
+  }
+  f.write("tk", htk);
+  f.write("tv", htv);
   f.engine->run(0);
   std::stable_sort(ha.begin(), ha.end());
   expectNear(f.read<float>("s", n), ha, "long row", 0.0f);
+  auto gk = f.read<int>("tk.r", m * w);
+  auto gv = f.read<unsigned>("tv.r", m * w);
+  for (std::size_t r = 0; r < m; ++r) {
+    std::vector<unsigned> order(w);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](unsigned x, unsigned y) { return htk[r * w + x] < htk[r * w + y]; });
+    for (std::size_t j = 0; j < w; ++j) {
+      assert_int_equal(gk[r * w + j], htk[r * w + order[j]]);
+      assert_int_equal(gv[r * w + j], r * w + order[j]);
+    }
+  }
   assert_int_equal(f.read<unsigned char>("allB", 1)[0], 1);
   assert_int_equal(f.read<unsigned char>("allC", 1)[0], 0);
 }

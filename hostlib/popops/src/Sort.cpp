@@ -1,7 +1,7 @@
-// popops::sort and relatives. A sort is one compute set: every 1-D slice along the sorted dimension (a row of the
-// view with that dimension last) is sorted in place by one vertex on the tile that holds the row's first element,
-// and each tile's rows are shared among its workers. A row spread over several tiles is brought to that tile by
-// the graph compiler (the vertex's edges) and written back.
+// popops::sort and relatives. Every 1-D slice along the sorted dimension (a row of the view with that dimension
+// last) is sorted in place where it lives: a row on one tile by one vertex there (each tile's rows shared among
+// its workers); a row on several tiles piece by piece on the pieces' tiles, then by rounds of merge-splits of
+// neighbouring pieces (block odd-even transposition), so elements only move between neighbouring pieces.
 #include "popops/Sort.hpp"
 
 #include <algorithm>
@@ -93,24 +93,57 @@ void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values,
   const std::size_t n = keys.dim(keys.rank() - 1), rows = keys.numElements() / n;
   const Tensor K = keys.reshape({rows, n});
   const Tensor V = words.valid() ? words.reshape({rows, n}) : Tensor();
+  // Each row's pieces [begin, end) in row order with their tiles.
+  struct Piece {
+    std::size_t begin, end;
+    unsigned tile;
+  };
+  std::vector<std::vector<Piece> > pieces(rows);
+  std::size_t mapped = 0;
   const poplar::TileToTensorMapping mapping = graph.getTileMapping(K, false);
-  std::vector<std::vector<std::size_t> > rowsOf(mapping.size());
-  std::size_t placed = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
     for (const auto &iv : mapping[tile])
-      for (std::size_t r = (iv.begin() + n - 1) / n; r * n < iv.end(); ++r) {
-        rowsOf[tile].push_back(r);
-        ++placed;
+      for (std::size_t b = iv.begin(); b < iv.end();) {
+        std::size_t row = b / n, e = std::min<std::size_t>(iv.end(), (row + 1) * n);
+        pieces[row].push_back({b - row * n, e - row * n, tile});
+        mapped += e - b;
+        b = e;
       }
-  if (placed != rows)
+  if (mapped != rows * n)
     throw poplibs_error(name + ": the keys have unmapped elements; map them before sorting");
-  const std::string vertex = std::string("popops::") + (V.valid() ? "SortKV" : "SortKeys") + suffix +
-                             (V.valid() ? (words.elementType() == poplar::UNSIGNED_INT ? "32" : "16") : "");
+  // Stage 1 sorts runs in place on their tiles: a row on one tile whole, a row on several tiles piece by piece
+  // (pieces of one tile next to each other in the row are one piece).
+  struct Run {
+    std::size_t row, begin, end;
+  };
+  std::vector<std::vector<Run> > runsOf(mapping.size());
+  std::vector<std::size_t> spread; // rows on several tiles
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::vector<Piece> &ps = pieces[r];
+    std::sort(ps.begin(), ps.end(), [](const Piece &a, const Piece &b) { return a.begin < b.begin; });
+    std::vector<Piece> merged;
+    for (const Piece &p : ps)
+      if (!merged.empty() && merged.back().tile == p.tile && merged.back().end == p.begin)
+        merged.back().end = p.end;
+      else
+        merged.push_back(p);
+    ps.swap(merged);
+    const bool oneTile = std::all_of(ps.begin(), ps.end(), [&](const Piece &p) { return p.tile == ps[0].tile; });
+    if (oneTile) {
+      runsOf[ps[0].tile].push_back({r, 0, n});
+      continue;
+    }
+    spread.push_back(r);
+    for (const Piece &p : ps)
+      runsOf[p.tile].push_back({r, p.begin, p.end});
+  }
+  const std::string kv = V.valid() ? (words.elementType() == poplar::UNSIGNED_INT ? "32" : "16") : "";
+  const std::string vertex = std::string("popops::") + (V.valid() ? "SortKV" : "SortKeys") + suffix + kv;
   poplar::ComputeSet cs = graph.addComputeSet(name);
   const std::size_t workers = graph.getTarget().getNumWorkerContexts();
   std::size_t vertices = 0;
-  for (unsigned tile = 0; tile < rowsOf.size(); ++tile) {
-    const std::vector<std::size_t> &rs = rowsOf[tile];
+  for (unsigned tile = 0; tile < runsOf.size(); ++tile) {
+    const std::vector<Run> &rs = runsOf[tile];
     const std::size_t groups = std::min(workers, rs.size());
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t b = rs.size() * g / groups, e = rs.size() * (g + 1) / groups;
@@ -121,17 +154,64 @@ void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values,
       if (V.valid())
         graph.setFieldSize(v["values"], e - b);
       for (std::size_t i = b; i < e; ++i) {
-        graph.connect(v["keys"][i - b], K[rs[i]]);
+        graph.connect(v["keys"][i - b], K[rs[i].row].slice(rs[i].begin, rs[i].end));
         if (V.valid())
-          graph.connect(v["values"][i - b], V[rs[i]]);
+          graph.connect(v["values"][i - b], V[rs[i].row].slice(rs[i].begin, rs[i].end));
       }
       ++vertices;
     }
   }
   prog.add(poplar::program::Execute(cs, name));
+  // Rows on several tiles: a block odd-even transposition sort of their pieces, as many rounds as the most pieces
+  // of a row; round k merge-splits the pairs (i, i+1) with i of k's parity, on the tile of the lower piece, which
+  // keeps a scratch buffer of the pair's size. Only neighbouring pieces exchange elements.
+  std::size_t rounds = 0;
+  std::vector<std::vector<std::pair<Tensor, Tensor> > > scratch(rows);
+  for (std::size_t r : spread) {
+    const std::vector<Piece> &ps = pieces[r];
+    rounds = std::max(rounds, ps.size());
+    for (std::size_t i = 0; i + 1 < ps.size(); ++i) {
+      const std::size_t size = ps[i + 1].end - ps[i].begin;
+      Tensor tk = graph.addVariable(keys.elementType(), {size}, name + "/scratch");
+      graph.setTileMapping(tk, ps[i].tile);
+      Tensor tv;
+      if (V.valid()) {
+        tv = graph.addVariable(words.elementType(), {size}, name + "/scratchValues");
+        graph.setTileMapping(tv, ps[i].tile);
+      }
+      scratch[r].push_back({tk, tv});
+    }
+  }
+  const std::string merge = std::string("popops::") + (V.valid() ? "MergeSplitKV" : "MergeSplitKeys") + suffix + kv;
+  for (std::size_t round = 0; round < rounds; ++round) {
+    poplar::ComputeSet mcs = graph.addComputeSet(name + "/merge" + std::to_string(round));
+    bool any = false;
+    for (std::size_t r : spread) {
+      const std::vector<Piece> &ps = pieces[r];
+      for (std::size_t i = round % 2; i + 1 < ps.size(); i += 2) {
+        poplar::VertexRef v = graph.addVertex(mcs, merge);
+        graph.setTileMapping(v, ps[i].tile);
+        graph.setInitialValue(v["descending"], descending ? 1u : 0u);
+        graph.connect(v["lo"], K[r].slice(ps[i].begin, ps[i].end));
+        graph.connect(v["hi"], K[r].slice(ps[i + 1].begin, ps[i + 1].end));
+        graph.connect(v["tmp"], scratch[r][i].first);
+        if (V.valid()) {
+          graph.connect(v["loValues"], V[r].slice(ps[i].begin, ps[i].end));
+          graph.connect(v["hiValues"], V[r].slice(ps[i + 1].begin, ps[i + 1].end));
+          graph.connect(v["tmpValues"], scratch[r][i].second);
+        }
+        ++vertices;
+        any = true;
+      }
+    }
+    if (any)
+      prog.add(poplar::program::Execute(mcs, name + "/merge"));
+  }
   if (plog::logEnabled(plog::LogLevel::Debug))
     plog::log(plog::LogLevel::Debug, name + ": " + std::to_string(rows) + " rows of " + std::to_string(n) +
-                                         " elements, " + std::to_string(vertices) + " vertices");
+                                         " elements (" + std::to_string(spread.size()) + " on several tiles, " +
+                                         std::to_string(rounds) + " merge rounds), " + std::to_string(vertices) +
+                                         " vertices");
 }
 
 } // namespace detail

@@ -11,8 +11,9 @@
 namespace popops {
 
 /// A copy of `t` (same shape and mapping) in which every 1-D slice along `dim` is in ascending order. Keys are
-/// FLOAT, HALF, INT or UNSIGNED_INT. The sort is stable. Each slice is sorted on the tile that holds its first
-/// element. Throws poputil::poplibs_error for a dimension out of range or an unsupported type.
+/// FLOAT, HALF, INT or UNSIGNED_INT. The sort is stable. A slice is sorted where it lives: on its tile, or, spread
+/// over tiles, by pieces and merges of neighbouring pieces. Throws poputil::poplibs_error for a dimension out of
+/// range or an unsupported type.
 poplar::Tensor sort(poplar::Graph &graph, const poplar::Tensor &t, unsigned dim, poplar::program::Sequence &prog,
                     const std::string &debugPrefix = "");
 
