@@ -1,7 +1,7 @@
 // popops::map, mapInPlace and mapWithOutput: one compute set per call. Each tile that holds output elements gets
-// up to one MapInterpreter vertex per worker, each over a share of the tile's output runs; operands are connected
-// as the matching runs of their broadcast views (a one-element operand as itself), so the graph compiler brings
-// remote operand elements to the output's tile.
+// one MapInterpreter (a MultiVertex whose workers share the tile's elements) over the tile's output runs; operands
+// are connected as the matching runs of their broadcast views (a one-element operand as itself), so the graph
+// compiler brings remote operand elements to the output's tile.
 #include <algorithm>
 
 #include <poplar/Program.hpp>
@@ -14,7 +14,6 @@
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
-#include "work_split.hpp"
 
 namespace popops {
 
@@ -60,16 +59,15 @@ void buildMapVertices(poplar::Graph &graph, const detail::CompiledExpr &c, const
   if (mappedElements(mapping) != out.numElements())
     throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
                                "before the call");
-  const unsigned workers = graph.getTarget().getNumWorkerContexts();
   std::size_t numVertices = 0, numTiles = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
-    auto groups = detail::splitForWorkers(mapping[tile], workers);
-    if (groups.empty())
+    const std::vector<poplar::Interval> &runs = mapping[tile];
+    if (runs.empty())
       continue;
     ++numTiles;
     Tensor code = graph.addConstant(poplar::UNSIGNED_INT, {c.code.size()}, c.code, name + "/code");
     graph.setTileMapping(code, tile);
-    for (const auto &runs : groups) {
+    {
       poplar::VertexRef v = graph.addVertex(cs, "popops::MapInterpreter");
       graph.setTileMapping(v, tile);
       ++numVertices;
