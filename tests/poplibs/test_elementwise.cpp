@@ -347,10 +347,15 @@ void test_half_elementwise(void **) {
       {"map", popops::map(f.graph, (_1 * _2 + Const(0.5f)) / (_3 - Const(10.0f)), {a, b, row}, f.prog),
        [&](std::size_t i) { return f.rh(f.rh(f.rh(ha[i] * hb[i]) + 0.5f) / f.rh(hrow[i % C] - 10.0f)); }},
   };
-  for (auto &c : cases)
-    f.readable(c.out, c.name);
   Tensor lt = popops::lt(f.graph, a, b, f.prog), ge = popops::gteq(f.graph, a, row, f.prog);
   Tensor fin = popops::isFinite(f.graph, a, f.prog);
+  cases.push_back({"select", popops::select(f.graph, a, b, lt, f.prog),
+                   [&](std::size_t i) { return ha[i] < hb[i] ? ha[i] : hb[i]; }});
+  Tensor lo = popops::neg(f.graph, popops::abs(f.graph, b, f.prog), f.prog);
+  cases.push_back({"clamp", popops::clamp(f.graph, a, lo, popops::abs(f.graph, b, f.prog), f.prog),
+                   [&](std::size_t i) { return std::min(std::max(ha[i], -std::fabs(hb[i])), std::fabs(hb[i])); }});
+  for (auto &c : cases)
+    f.readable(c.out, c.name);
   f.readable(lt, "lt");
   f.readable(ge, "ge");
   f.readable(fin, "fin");

@@ -55,12 +55,14 @@ Tensor copyOf(poplar::Graph &graph, const Tensor &t, poplar::program::Sequence &
   return c;
 }
 
-// The top k of `keys` with `values` (invalid: none) permuted alike.
+// The top k of `keys` with `values` (invalid: none) permuted alike. Both are copied first unless `ownCopies` (the
+// caller made them for this call).
 std::pair<Tensor, Tensor> topKImpl(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &keys,
-                                   const Tensor &values, const TopKParams &params, const std::string &name) {
+                                   const Tensor &values, const TopKParams &params, const std::string &name,
+                                   bool ownCopies = false) {
   const unsigned last = keys.rank() - 1;
-  Tensor k = copyOf(graph, keys, prog, name + "/keys");
-  Tensor v = values.valid() ? copyOf(graph, values, prog, name + "/values") : Tensor();
+  Tensor k = ownCopies ? keys : copyOf(graph, keys, prog, name + "/keys");
+  Tensor v = !values.valid() || ownCopies ? values : copyOf(graph, values, prog, name + "/values");
   detail::sortLastDim(graph, k, v, params.largest, prog, name);
   Tensor topKeys = k.slice(0, params.k, last), topValues = v.valid() ? v.slice(0, params.k, last) : Tensor();
   const bool reverse = (params.largest && params.sortOrder == SortOrder::ASCENDING) ||
@@ -113,7 +115,7 @@ std::pair<Tensor, Tensor> topKWithPermutation(poplar::Graph &graph, poplar::prog
   graph.setTileMapping(idx, graph.getTileMapping(keys));
   Tensor indices = graph.clone(idx, name + "/indices");
   prog.add(poplar::program::Copy(idx, indices));
-  return topKImpl(graph, prog, keys, indices, params, name);
+  return topKImpl(graph, prog, keys, indices, params, name, true);
 }
 
 } // namespace popops
