@@ -10,6 +10,7 @@
 
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
+#include <poplar/Target.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
@@ -74,6 +75,33 @@ struct Fixture {
     engine->readTensor(h, v.data(), v.data() + n);
     return v;
   }
+  /// Writes floats to a HALF tensor (rounded to nearest even, as copyFloatToDeviceHalf does).
+  void writeHalf(const std::string &h, const std::vector<float> &v) {
+    std::vector<unsigned short> bits(v.size());
+    poplar::copyFloatToDeviceHalf(device.getTarget(), v.data(), bits.data(), v.size());
+    write(h, bits);
+  }
+  /// Reads a HALF tensor as floats.
+  std::vector<float> readHalf(const std::string &h, std::size_t n) {
+    std::vector<unsigned short> bits = read<unsigned short>(h, n);
+    std::vector<float> v(n);
+    poplar::copyDeviceHalfToFloat(device.getTarget(), bits.data(), v.data(), n);
+    return v;
+  }
+  /// x rounded to the nearest HALF value (ties to even): the host reference's rounding of each half result.
+  float rh(float x) const {
+    unsigned short b;
+    float r;
+    poplar::copyFloatToDeviceHalf(device.getTarget(), &x, &b, 1);
+    poplar::copyDeviceHalfToFloat(device.getTarget(), &b, &r, 1);
+    return r;
+  }
+  /// Every element of v rounded to half.
+  std::vector<float> rh(std::vector<float> v) const {
+    for (float &x : v)
+      x = rh(x);
+    return v;
+  }
   poplar::Device device;
   poplar::Graph graph;
   poplar::program::Sequence prog;
@@ -94,12 +122,15 @@ inline std::vector<int> ints(std::size_t n, unsigned seed) {
   return v;
 }
 
+/// The relative tolerance of HALF results: a few units in the last place of binary16 (2^-10).
+const float kHalfTol = 3e-3f;
+
 /// Checks that got matches want within a relative tolerance.
 inline void expectNear(const std::vector<float> &got, const std::vector<float> &want, const char *what,
                        float tol = 1e-5f) {
   assert_int_equal(got.size(), want.size());
   for (std::size_t i = 0; i < got.size(); ++i)
-    if (!(std::fabs(got[i] - want[i]) <= tol * std::max(1.0f, std::fabs(want[i])))) {
+    if (!(got[i] == want[i] || std::fabs(got[i] - want[i]) <= tol * std::max(1.0f, std::fabs(want[i])))) {
       print_error("%s[%zu]: got %g, want %g\n", what, i, double(got[i]), double(want[i]));
       fail();
     }

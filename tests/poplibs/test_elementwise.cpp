@@ -1,7 +1,8 @@
 // popops element-wise operations against a host reference on a 16-tile IPU Model: binary and unary operations on
 // FLOAT and INT with odd sizes, numpy broadcasting (row, column, scalar), transposed views as operands, results
 // read back; map expressions of depth 3 and more; in-place forms, fill, zero, cast, scaledAddTo and
-// scaledSubtractFrom; and the argument errors.
+// scaledSubtractFrom; HALF (rounded per operation, casts with their exact bit patterns, fill, scaled updates with
+// FLOAT scales); and the argument errors.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -311,6 +312,160 @@ void test_in_place_fill_cast_scaled(void **) {
   expectNear(f.read<float>("zf", 9), std::vector<float>(9, 0.0f), "zero");
 }
 
+// HALF: binary operations with broadcasting and a transposed operand, comparisons, unary operations, a map of
+// depth 3, each half result rounded to nearest even as the host reference rounds it.
+void test_half_elementwise(void **) {
+  using namespace popops::expr;
+  Fixture f;
+  Tensor a = f.var(HALF, {R, C}, "a"), b = f.var(HALF, {R, C}, "b"), row = f.var(HALF, {C}, "row");
+  Tensor bt = f.var(HALF, {C, R}, "bt");
+  auto ha = f.rh(floats(N, 1)), hb = f.rh(floats(N, 2)), hrow = f.rh(floats(C, 3)), hbt = f.rh(floats(N, 5));
+  for (float &x : hb)
+    x = x * 0.3f; // values that are not exact in half after arithmetic
+  hb = f.rh(hb);
+  std::vector<float> hbtT(N);
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t c = 0; c < C; ++c)
+      hbtT[r * C + c] = hbt[c * R + r];
+  struct Case {
+    const char *name;
+    Tensor out;
+    std::function<float(std::size_t)> want;
+  };
+  std::vector<Case> cases = {
+      {"add", popops::add(f.graph, a, b, f.prog), [&](std::size_t i) { return f.rh(ha[i] + hb[i]); }},
+      {"sub", popops::sub(f.graph, a, row, f.prog), [&](std::size_t i) { return f.rh(ha[i] - hrow[i % C]); }},
+      {"mul", popops::mul(f.graph, a, bt.transpose(), f.prog), [&](std::size_t i) { return f.rh(ha[i] * hbtT[i]); }},
+      {"div", popops::div(f.graph, a, b, f.prog), [&](std::size_t i) { return f.rh(ha[i] / hb[i]); }},
+      {"max", popops::max(f.graph, a, b, f.prog), [&](std::size_t i) { return std::max(ha[i], hb[i]); }},
+      {"addConst", popops::add(f.graph, a, 0.1f, f.prog), [&](std::size_t i) { return f.rh(ha[i] + f.rh(0.1f)); }},
+      {"exp", popops::exp(f.graph, b, f.prog), [&](std::size_t i) { return f.rh(std::exp(hb[i])); }},
+      {"sqrt", popops::sqrt(f.graph, popops::abs(f.graph, a, f.prog), f.prog),
+       [&](std::size_t i) { return f.rh(std::sqrt(std::fabs(ha[i]))); }},
+      {"tanh", popops::tanh(f.graph, a, f.prog), [&](std::size_t i) { return f.rh(std::tanh(ha[i])); }},
+      {"neg", popops::neg(f.graph, a, f.prog), [&](std::size_t i) { return -ha[i]; }},
+      {"map", popops::map(f.graph, (_1 * _2 + Const(0.5f)) / (_3 - Const(10.0f)), {a, b, row}, f.prog),
+       [&](std::size_t i) { return f.rh(f.rh(f.rh(ha[i] * hb[i]) + 0.5f) / f.rh(hrow[i % C] - 10.0f)); }},
+  };
+  Tensor lt = popops::lt(f.graph, a, b, f.prog), ge = popops::gteq(f.graph, a, row, f.prog);
+  Tensor fin = popops::isFinite(f.graph, a, f.prog);
+  cases.push_back({"select", popops::select(f.graph, a, b, lt, f.prog),
+                   [&](std::size_t i) { return ha[i] < hb[i] ? ha[i] : hb[i]; }});
+  Tensor lo = popops::neg(f.graph, popops::abs(f.graph, b, f.prog), f.prog);
+  cases.push_back({"clamp", popops::clamp(f.graph, a, lo, popops::abs(f.graph, b, f.prog), f.prog),
+                   [&](std::size_t i) { return std::min(std::max(ha[i], -std::fabs(hb[i])), std::fabs(hb[i])); }});
+  for (auto &c : cases)
+    f.readable(c.out, c.name);
+  f.readable(lt, "lt");
+  f.readable(ge, "ge");
+  f.readable(fin, "fin");
+  popops::addInPlace(f.graph, a, row, f.prog);
+  f.build();
+  f.writeHalf("a", ha);
+  f.writeHalf("b", hb);
+  f.writeHalf("row", hrow);
+  f.writeHalf("bt", hbt);
+  f.engine->run(0);
+  for (auto &c : cases) {
+    assert_true(c.out.elementType() == HALF);
+    std::vector<float> want(N);
+    for (std::size_t i = 0; i < N; ++i)
+      want[i] = c.want(i);
+    expectNear(f.readHalf(c.name, N), want, c.name, kHalfTol);
+  }
+  auto hlt = f.read<unsigned char>("lt", N), hge = f.read<unsigned char>("ge", N);
+  auto hfin = f.read<unsigned char>("fin", N);
+  std::vector<float> wa(N);
+  for (std::size_t i = 0; i < N; ++i) {
+    assert_int_equal(hlt[i], ha[i] < hb[i]);
+    assert_int_equal(hge[i], ha[i] >= hrow[i % C]);
+    assert_int_equal(hfin[i], 1);
+    wa[i] = f.rh(ha[i] + hrow[i % C]);
+  }
+  expectNear(f.readHalf("a.r", N), wa, "addInPlace", kHalfTol);
+}
+
+// HALF casts round to nearest even (ties included) and saturate to infinity; half to integers truncates; fill,
+// zero; scaledAddTo / scaledSubtractFrom with HALF data and FLOAT scales (tensor and constant) computed in float.
+void test_half_cast_fill_scaled(void **) {
+  Fixture f;
+  const std::vector<float> special = {1.0f + 1.0f / 2048,     // a tie: rounds to even (1.0)
+                                      1.0f + 3.0f / 2048,     // a tie: rounds to even (1 + 2/1024)
+                                      1.0f + 1.0f / 2048 + 1.0f / 65536, // above the tie: rounds up
+                                      65504.0f, 70000.0f, -1e6f, 6e-8f, -2.5f, 0.0f, 3.75f, 1e-3f};
+  const std::size_t S = special.size();
+  Tensor x = f.var(FLOAT, {S}, "x"), k = f.var(INT, {N}, "k"), h = f.var(HALF, {R, C}, "h");
+  Tensor u = f.var(UNSIGNED_INT, {N}, "u");
+  Tensor xh = popops::cast(f.graph, x, HALF, f.prog);
+  Tensor back = popops::cast(f.graph, xh, FLOAT, f.prog);
+  Tensor kh = popops::cast(f.graph, k, HALF, f.prog);
+  Tensor uh = popops::cast(f.graph, u, HALF, f.prog);
+  Tensor hk = popops::cast(f.graph, h, INT, f.prog);
+  Tensor hb = popops::cast(f.graph, h, BOOL, f.prog);
+  Tensor filled = f.graph.addVariable(HALF, {R, C}, "filled"), zeroed = f.graph.addVariable(HALF, {13}, "zeroed");
+  poputil::mapTensorLinearly(f.graph, filled);
+  poputil::mapTensorLinearly(f.graph, zeroed);
+  popops::fill(f.graph, filled, 0.1f, f.prog);
+  popops::zero(f.graph, zeroed, f.prog);
+  Tensor A = f.var(HALF, {R, C}, "A"), B = f.var(HALF, {R, C}, "B"), s = f.var(FLOAT, {1}, "s");
+  Tensor A2 = f.var(HALF, {R, C}, "A2"), A3 = f.var(HALF, {R, C}, "A3"), F = f.var(FLOAT, {R, C}, "F");
+  popops::scaledAddTo(f.graph, A, B, s, f.prog);                    // A += 0.1f * B, in float
+  popops::scaledSubtractFrom(f.graph, A2, B, 0.3f, f.prog);          // A2 -= 0.3f * B
+  popops::scaledAddTo(f.graph, A3, 0.5f, B, 1.0f / 3.0f, f.prog);  // A3 = 0.5 A3 + B / 3
+  popops::scaledAddTo(f.graph, F, B, 2.0f, f.prog);                 // FLOAT += 2 * HALF
+  for (auto &[t, n] : std::vector<std::pair<Tensor, const char *> >{
+           {xh, "xh"}, {back, "back"}, {kh, "kh"}, {uh, "uh"}, {hk, "hk"}, {hb, "hb"}, {filled, "filled"},
+           {zeroed, "zeroed"}})
+    f.readable(t, n);
+  f.build();
+  auto hkv = ints(N, 2);
+  std::vector<unsigned> hu(N);
+  for (std::size_t i = 0; i < N; ++i)
+    hu[i] = unsigned(i * 977);
+  auto hh = f.rh(floats(N, 4)), hA = f.rh(floats(N, 5)), hB = f.rh(floats(N, 6)), hF = floats(N, 7);
+  hh[3] = 0.0f;
+  f.write("x", special);
+  f.write("k", hkv);
+  f.write("u", hu);
+  f.writeHalf("h", hh);
+  f.writeHalf("A", hA);
+  f.writeHalf("A2", hA);
+  f.writeHalf("A3", hA);
+  f.writeHalf("B", hB);
+  f.write("F", hF);
+  f.write("s", std::vector<float>{0.1f});
+  f.engine->run(0);
+  // The exact half bit patterns of the special values.
+  auto bits = f.read<unsigned short>("xh", S);
+  const std::vector<unsigned short> wantBits = {0x3c00, 0x3c02, 0x3c01, 0x7bff, 0x7c00, 0xfc00,
+                                                0x0001, 0xc100, 0x0000, 0x4380, 0x1419};
+  expectEqual(bits, wantBits, "float to half bits");
+  expectNear(f.read<float>("back", S), f.rh(special), "half to float");
+  std::vector<float> wkh(N), wuh(N), wA(N), wA2(N), wA3(N), wF(N);
+  std::vector<int> whk(N);
+  std::vector<unsigned char> whb(N);
+  for (std::size_t i = 0; i < N; ++i) {
+    wkh[i] = float(hkv[i]);
+    wuh[i] = f.rh(float(hu[i]));
+    whk[i] = int(hh[i]);
+    whb[i] = hh[i] != 0.0f;
+    wA[i] = f.rh(hA[i] + 0.1f * hB[i]);
+    wA2[i] = f.rh(hA[i] - 0.3f * hB[i]);
+    wA3[i] = f.rh(0.5f * hA[i] + hB[i] * (1.0f / 3.0f));
+    wF[i] = hF[i] + 2.0f * hB[i];
+  }
+  expectNear(f.readHalf("kh", N), wkh, "int to half");
+  expectNear(f.readHalf("uh", N), wuh, "unsigned to half");
+  expectEqual(f.read<int>("hk", N), whk, "half to int");
+  expectEqual(f.read<unsigned char>("hb", N), whb, "half to bool");
+  expectNear(f.readHalf("filled", N), std::vector<float>(N, f.rh(0.1f)), "fill");
+  expectNear(f.readHalf("zeroed", 13), std::vector<float>(13, 0.0f), "zero");
+  expectNear(f.readHalf("A.r", N), wA, "scaledAddTo float scale", 1e-6f);
+  expectNear(f.readHalf("A2.r", N), wA2, "scaledSubtractFrom", 1e-6f);
+  expectNear(f.readHalf("A3.r", N), wA3, "scaledAddTo scaleA", 1e-6f);
+  expectNear(f.read<float>("F.r", N), wF, "float += half");
+}
+
 void test_errors(void **) {
   using namespace popops::expr;
   Fixture f(4);
@@ -323,7 +478,9 @@ void test_errors(void **) {
   expectThrow<poputil::poplibs_error>([&] { popops::bitwiseAnd(g, a, a, p); }, "does not apply to float");
   expectThrow<poputil::poplibs_error>([&] { popops::exp(g, k, p); }, "does not apply to int");
   expectThrow<poputil::poplibs_error>([&] { popops::logicalNot(g, a, p); }, "it takes BOOL");
-  expectThrow<poputil::poplibs_error>([&] { popops::add(g, h, h, p); }, "half is not supported");
+  expectThrow<poputil::poplibs_error>([&] { popops::add(g, h, a, p); }, "types half and float");
+  expectThrow<poputil::poplibs_error>([&] { popops::bitwiseAnd(g, h, h, p); }, "does not apply to half");
+  expectThrow<poputil::poplibs_error>([&] { popops::scaledAddTo(g, h, k, 1.0f, p); }, "cast B to A's type");
   expectThrow<poputil::poplibs_error>([&] { popops::map(g, _1 + _3, {a, a}, p); }, "placeholder _3 has no tensor");
   expectThrow<poputil::poplibs_error>([&] { popops::addInPlace(g, a[0], a, p); }, "only the other operands");
   expectThrow<poputil::poplibs_error>([&] { popops::mapInPlace(g, _1 < _2, {a, a}, p); }, "gives bool");
@@ -338,7 +495,8 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_binary_float),     cmocka_unit_test(test_int),
       cmocka_unit_test(test_unary_float),      cmocka_unit_test(test_map_expressions),
-      cmocka_unit_test(test_in_place_fill_cast_scaled), cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_in_place_fill_cast_scaled), cmocka_unit_test(test_half_elementwise),
+      cmocka_unit_test(test_half_cast_fill_scaled), cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 // popops::reduce against a host reference: a rank-3 float tensor spread over 16 tiles reduced over every subset of
 // its dimensions with ADD, SQUARE_ADD, MUL, MIN and MAX; INT and BOOL (LOGICAL_AND/OR) inputs; a transposed view
 // as input; scale and update with reduceWithOutput; a change of output type; a 1-D reduction to one element
-// across every tile (two stages); and the argument errors.
+// across every tile (two stages); HALF input and output with FLOAT partials; reduceMany and the compute-set forms;
+// and the argument errors.
 #include <algorithm>
 #include <cmath>
 
@@ -205,6 +206,117 @@ void test_long_rows(void **) {
   expectEqual(f.read<int>("all", 1), std::vector<int>{*std::min_element(h.begin(), h.end())}, "min");
 }
 
+// HALF: 3000 values 1 + 2^-10 summed to 3002.93, rounded once to 3002 (a half accumulator would drop the 2^-10
+// once past 256 and stop at 2048 with ones; the float partials do not), HALF to FLOAT and
+// FLOAT to HALF, MAX, SQUARE_ADD with a FLOAT scale and update into a HALF output, over 8 tiles.
+void test_half(void **) {
+  Fixture f(8);
+  const std::size_t rows = 3, cols = 1000;
+  Tensor ones = f.var(HALF, {3000}, "ones"), h = f.var(HALF, {rows, cols}, "h"), x = f.var(FLOAT, {rows, cols}, "x");
+  Tensor acc = f.var(HALF, {rows}, "acc"), s = f.var(FLOAT, {1}, "s");
+  Tensor total = popops::reduce(f.graph, ones, {0}, Operation::ADD, f.prog);
+  Tensor sumF = popops::reduce(f.graph, h, FLOAT, {1}, Operation::ADD, f.prog);
+  Tensor sumH = popops::reduce(f.graph, h, {1}, Operation::ADD, f.prog);
+  Tensor colMax = popops::reduce(f.graph, h, {0}, Operation::MAX, f.prog);
+  Tensor xH = popops::reduce(f.graph, x, HALF, {1}, Operation::ADD, f.prog);
+  popops::reduceWithOutput(f.graph, h, acc, {1}, popops::ReduceParams(Operation::SQUARE_ADD, true, s), f.prog);
+  for (auto &[t, name] : std::vector<std::pair<Tensor, const char *> >{
+           {total, "total"}, {sumF, "sumF"}, {sumH, "sumH"}, {colMax, "colMax"}, {xH, "xH"}})
+    f.readable(t, name);
+  assert_true(sumF.elementType() == FLOAT && sumH.elementType() == HALF && xH.elementType() == HALF);
+  f.build();
+  auto hh = f.rh(floats(rows * cols, 3)), hx = floats(rows * cols, 4), hacc = f.rh(floats(rows, 5));
+  f.writeHalf("ones", std::vector<float>(3000, 1.0f + 1.0f / 1024));
+  f.writeHalf("h", hh);
+  f.write("x", hx);
+  f.writeHalf("acc", hacc);
+  f.write("s", std::vector<float>{0.01f});
+  f.engine->run(0);
+  std::vector<float> wsum(rows, 0.0f), wx(rows, 0.0f), wacc(rows), wmax(cols, -INFINITY);
+  for (std::size_t r = 0; r < rows; ++r) {
+    float sq = 0.0f;
+    for (std::size_t c = 0; c < cols; ++c) {
+      wsum[r] += hh[r * cols + c];
+      wx[r] += hx[r * cols + c];
+      sq += hh[r * cols + c] * hh[r * cols + c];
+      wmax[c] = std::max(wmax[c], hh[r * cols + c]);
+    }
+    wacc[r] = f.rh(hacc[r] + 0.01f * sq);
+  }
+  expectNear(f.readHalf("total", 1), std::vector<float>{3002.0f}, "3000 values", 0.0f);
+  expectNear(f.read<float>("sumF", rows), wsum, "half to float", 1e-5f);
+  expectNear(f.readHalf("sumH", rows), f.rh(wsum), "half to half", kHalfTol);
+  expectNear(f.readHalf("colMax", cols), wmax, "max", 0.0f);
+  expectNear(f.readHalf("xH", rows), f.rh(wx), "float to half", kHalfTol);
+  expectNear(f.readHalf("acc.r", rows), wacc, "square add, scale, update", kHalfTol);
+}
+
+// reduceMany: four reductions of different shapes, operations and types, in one set of compute sets, into new
+// outputs and into given ones; and the compute-set form of reduce.
+void test_reduce_many(void **) {
+  Fixture f(8);
+  Tensor a = f.var(FLOAT, {D0, D1, D2}, "a"), k = f.var(INT, {D1, 40}, "k"), h = f.var(HALF, {D2, D1}, "h");
+  Tensor given = f.var(FLOAT, {D1}, "given"), s = f.var(FLOAT, {1}, "s");
+  std::vector<popops::SingleReduceOp> ops = {
+      popops::SingleReduceOp(a, {0, 2}, Operation::ADD, "a02"),
+      popops::SingleReduceOp(k, {1}, Operation::MAX),
+      popops::SingleReduceOp(h, {0}, Operation::ADD, FLOAT, "hAsFloat"),
+      popops::SingleReduceOp(a, {1}, Operation::MIN)};
+  std::vector<Tensor> outs;
+  Sequence many;
+  popops::reduceMany(f.graph, ops, outs, many);
+  assert_int_equal(outs.size(), 4);
+  assert_true(outs[2].elementType() == FLOAT && outs[1].elementType() == INT);
+  f.prog.add(many);
+  std::vector<Tensor> givenOuts = {given};
+  popops::reduceMany(f.graph, {popops::SingleReduceOp(a, {0, 2}, popops::ReduceParams(Operation::ADD, true, s))},
+                     givenOuts, f.prog);
+  std::vector<ComputeSet> css;
+  Tensor viaCss = popops::reduce(f.graph, a, {0, 1}, Operation::MAX, css);
+  Tensor viaCss2 = popops::reduce(f.graph, k, {0}, Operation::ADD, css);
+  // Two reductions of at most two stages share the same (at most two) compute sets.
+  assert_true(css.size() >= 1 && css.size() <= 2);
+  for (const ComputeSet &cs : css)
+    f.prog.add(Execute(cs));
+  const char *names[] = {"o0", "o1", "o2", "o3"};
+  for (std::size_t i = 0; i < outs.size(); ++i)
+    f.readable(outs[i], names[i]);
+  f.readable(viaCss, "viaCss");
+  f.readable(viaCss2, "viaCss2");
+  f.build();
+  auto ha = floats(N, 1), hgiven = floats(D1, 2), hh = f.rh(floats(D2 * D1, 3));
+  auto hk = ints(D1 * 40, 4);
+  f.write("a", ha);
+  f.write("k", hk);
+  f.writeHalf("h", hh);
+  f.write("given", hgiven);
+  f.write("s", std::vector<float>{2.0f});
+  f.engine->run(0);
+  std::vector<double> had(ha.begin(), ha.end());
+  auto toF = [](const std::vector<double> &v) { return std::vector<float>(v.begin(), v.end()); };
+  auto w02 = toF(reference(had, 5, Operation::ADD));
+  expectNear(f.read<float>("o0", D1), w02, "a02");
+  expectNear(f.read<float>("o3", D0 * D2), toF(reference(had, 2, Operation::MIN)), "min over 1");
+  expectNear(f.read<float>("viaCss", D2), toF(reference(had, 3, Operation::MAX)), "compute-set form");
+  std::vector<int> wk(D1, -100);
+  std::vector<float> wh(D1, 0.0f), wgiven(D1);
+  for (std::size_t r = 0; r < D1; ++r) {
+    for (std::size_t c = 0; c < 40; ++c)
+      wk[r] = std::max(wk[r], hk[r * 40 + c]);
+    for (std::size_t c = 0; c < D2; ++c)
+      wh[r] += hh[c * D1 + r];
+    wgiven[r] = hgiven[r] + 2.0f * w02[r];
+  }
+  expectEqual(f.read<int>("o1", D1), wk, "k max");
+  std::vector<int> wk0(40, 0);
+  for (std::size_t r = 0; r < D1; ++r)
+    for (std::size_t c = 0; c < 40; ++c)
+      wk0[c] += hk[r * 40 + c];
+  expectEqual(f.read<int>("viaCss2", 40), wk0, "second reduction in the same compute sets");
+  expectNear(f.read<float>("o2", D1), wh, "half as float");
+  expectNear(f.read<float>("given.r", D1), wgiven, "given output, scale and update");
+}
+
 void test_errors(void **) {
   Fixture f(4);
   Tensor a = f.var(FLOAT, {3, 4}, "a"), o = f.var(FLOAT, {5}, "o");
@@ -218,6 +330,17 @@ void test_errors(void **) {
                                       "pass an output of that shape");
   expectThrow<poputil::poplibs_error>(
       [&] { popops::reduce(f.graph, a, {0}, popops::ReduceParams(Operation::ADD, true), p); }, "reduceWithOutput");
+  std::vector<Tensor> two = {o, o};
+  expectThrow<poputil::poplibs_error>(
+      [&] { popops::reduceMany(f.graph, {popops::SingleReduceOp(a, {0}, Operation::ADD)}, two, p); },
+      "one output per reduction");
+  std::vector<Tensor> none;
+  expectThrow<poputil::poplibs_error>(
+      [&] {
+        popops::reduceMany(f.graph, {popops::SingleReduceOp(a, {0}, popops::ReduceParams(Operation::ADD, true))},
+                           none, p);
+      },
+      "reduceWithOutput");
 }
 
 } // namespace
@@ -226,6 +349,7 @@ int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_dimension_subset),
                                      cmocka_unit_test(test_int_bool_views_scale_update),
                                      cmocka_unit_test(test_many_tiles), cmocka_unit_test(test_long_rows),
+                                     cmocka_unit_test(test_half), cmocka_unit_test(test_reduce_many),
                                      cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 // popops' tile code, compiled with popc at build time into popops.gp (loaded by popops::addCodelets):
 //  - popops::MapInterpreter evaluates a serialized expression (map_code.h) for every element of its output runs,
-//    so every element-wise operation and every popops::map expression is one vertex type and one compute set;
-//  - popops::Reduce<Type> reduces runs of partials into one output each (one stage of popops::reduce).
+//    so every element-wise operation and every popops::map expression is one vertex type and one compute set (a
+//    MultiVertex: one per tile, its workers sharing the tile's elements);
+//  - popops::Reduce<Type> reduces runs of partials into one output each (one stage of popops::reduce); HALF
+//    accumulates in float (ReduceHalf, and ReduceHalfToFloat / ReduceFloatToHalf for float partials).
 #include <math.h>
 #include <poplar/Vertex.hpp>
 
@@ -163,8 +165,30 @@ template <typename T> Val binaryInt(BinaryOpType op, T a, T b) {
   }
 }
 
+// A float rounded to the nearest half (ties to even): a half result held as a float.
+float roundH(float f) { return float(half(f)); }
+
+bool isBoolResult(UnaryOpType op) {
+  return op == UnaryOpType::IS_FINITE || op == UnaryOpType::IS_INF || op == UnaryOpType::IS_NAN;
+}
+bool isBoolResult(BinaryOpType op) {
+  switch (op) {
+  case BinaryOpType::EQUAL: case BinaryOpType::NOT_EQUAL: case BinaryOpType::LESS_THAN:
+  case BinaryOpType::LESS_THAN_EQUAL: case BinaryOpType::GREATER_THAN: case BinaryOpType::GREATER_THAN_EQUAL:
+  case BinaryOpType::LOGICAL_AND: case BinaryOpType::LOGICAL_OR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Half values are floats on the stack: a half source converts like a float one and a half target rounds.
 Val cast(unsigned from, unsigned to, Val v) {
   using namespace mapcode;
+  if (from == H)
+    from = F;
+  if (to == H)
+    return fromF(roundH(cast(from, F, v).f));
   if (from == to)
     return v;
   if (to == F)
@@ -190,52 +214,87 @@ bool binaryFloatRun(BinaryOpType op, const float *a, const float *b, float *o, u
 
 } // namespace
 
-/// Runs `code` (map_code.h) for each element of each output run. The output is the one non-empty out list.
-class MapInterpreter : public Vertex {
+/// Runs `code` (map_code.h) for each element of each output run. The output is the one non-empty out list. A
+/// MultiVertex: one per tile, each worker takes an equal share of the concatenated output elements (cut at
+/// multiples of 4 elements, so workers do not share a 32-bit word of a half or bool output when runs start on one).
+class MapInterpreter : public MultiVertex {
 public:
   Input<VectorList<float>> inF;
   Input<VectorList<int>> inI;
   Input<VectorList<unsigned>> inU;
   Input<VectorList<bool>> inB;
+  Input<VectorList<half>> inH;
   Output<VectorList<float>> outF;
   Output<VectorList<int>> outI;
   Output<VectorList<unsigned>> outU;
   Output<VectorList<bool>> outB;
+  Output<VectorList<half>> outH;
   Input<Vector<unsigned>> code;
 
+  unsigned numRuns(unsigned t) const {
+    using namespace mapcode;
+    return t == F ? outF.size() : t == I ? outI.size() : t == U ? outU.size() : t == H ? outH.size() : outB.size();
+  }
+  unsigned runSize(unsigned t, unsigned r) const {
+    using namespace mapcode;
+    return t == F ? outF[r].size() : t == I ? outI[r].size() : t == U ? outU[r].size() : t == H ? outH[r].size()
+                                                                                                : outB[r].size();
+  }
+
+  // The part [b, e) of run r (which starts at element `off` of the concatenation) in the share [lo, hi).
+  static bool part(unsigned off, unsigned n, unsigned lo, unsigned hi, unsigned &b, unsigned &e) {
+    if (off >= hi || off + n <= lo)
+      return false;
+    b = lo > off ? lo - off : 0;
+    e = hi - off < n ? hi - off : n;
+    return b < e;
+  }
+
   // The code `_1 op _2` on two FLOAT operands with a FLOAT result, every run full-length: the fast path.
-  bool fastBinaryFloat(const unsigned *c, unsigned runs) {
+  bool fastBinaryFloat(const unsigned *c, unsigned runs, unsigned lo, unsigned hi) {
     using namespace mapcode;
     const unsigned h = kHeaderWords;
-    if (c[0] != 2 || c[1] != 0 || c[2] != 0 || c[3] != 0 || c[4] != F || c[h] != encode(LOAD, F, 0, 0) ||
+    if (c[0] != 2 || c[1] != 0 || c[2] != 0 || c[3] != 0 || c[4] != 0 || c[kResultWord] != F ||
+        c[h] != encode(LOAD, F, 0, 0) ||
         c[h + 1] != encode(LOAD, F, 0, 1) || (c[h + 2] & 0xffu) != (BINARY | F << 4) || c[h + 3] != END)
       return false;
     BinaryOpType op = BinaryOpType((c[h + 2] >> 8) & 255u);
+    float dummy = 0.0f;
+    if (!binaryFloatRun(op, &dummy, &dummy, &dummy, 0))
+      return false;
     for (unsigned r = 0; r < runs; ++r)
       if (inF[2 * r].size() != outF[r].size() || inF[2 * r + 1].size() != outF[r].size())
         return false;
-    for (unsigned r = 0; r < runs; ++r)
-      if (!binaryFloatRun(op, inF[2 * r].data(), inF[2 * r + 1].data(), outF[r].data(), outF[r].size()))
-        return false; // only the first run can fail: every run has the same op
+    unsigned off = 0, b, e;
+    for (unsigned r = 0; r < runs; off += outF[r].size(), ++r)
+      if (part(off, outF[r].size(), lo, hi, b, e))
+        binaryFloatRun(op, inF[2 * r].data() + b, inF[2 * r + 1].data() + b, outF[r].data() + b, e - b);
     return true;
   }
 
   // The code `CONST v` (fill, zero): every output element gets v.
-  bool fastFill(const unsigned *c, unsigned runs) {
+  bool fastFill(const unsigned *c, unsigned runs, unsigned lo, unsigned hi) {
     using namespace mapcode;
-    const unsigned h = kHeaderWords, t = c[4];
+    const unsigned h = kHeaderWords, t = c[kResultWord];
     if (c[h] != encode(CONST, t, 0, 0) || c[h + 2] != END)
       return false;
     Val v = fromU(c[h + 1]);
-    for (unsigned r = 0; r < runs; ++r) {
-      if (t == F)
-        for (float &x : outF[r]) x = v.f;
-      else if (t == I)
-        for (int &x : outI[r]) x = v.i;
-      else if (t == U)
-        for (unsigned &x : outU[r]) x = v.u;
-      else
-        for (bool &x : outB[r]) x = v.i != 0;
+    unsigned off = 0, b, e;
+    for (unsigned r = 0; r < runs; off += runSize(t, r), ++r) {
+      if (!part(off, runSize(t, r), lo, hi, b, e))
+        continue;
+      for (unsigned i = b; i < e; ++i) {
+        if (t == F)
+          outF[r][i] = v.f;
+        else if (t == I)
+          outI[r][i] = v.i;
+        else if (t == U)
+          outU[r][i] = v.u;
+        else if (t == H)
+          outH[r][i] = half(v.f);
+        else
+          outB[r][i] = v.i != 0;
+      }
     }
     return true;
   }
@@ -246,63 +305,97 @@ public:
     case F: { const auto &s = inF[item]; return fromF(s[s.size() == 1 ? 0 : i]); }
     case I: { const auto &s = inI[item]; return fromI(s[s.size() == 1 ? 0 : i]); }
     case U: { const auto &s = inU[item]; return fromU(s[s.size() == 1 ? 0 : i]); }
+    case H: { const auto &s = inH[item]; return fromF(float(s[s.size() == 1 ? 0 : i])); }
     default: { const auto &s = inB[item]; return fromI(s[s.size() == 1 ? 0 : i] ? 1 : 0); }
     }
   }
 
-  bool compute() {
+  // Evaluates the code for element i of run r.
+  Val eval(const unsigned *c, unsigned r, unsigned i) const {
+    using namespace mapcode;
+    Val st[kMaxStack];
+    unsigned sp = 0;
+    for (unsigned pc = kHeaderWords;; ++pc) {
+      unsigned w = c[pc], kind = w & 15u, type = (w >> 4) & 15u, op = (w >> 8) & 255u, arg = w >> 16;
+      if (kind == END)
+        break;
+      switch (kind) {
+      case LOAD: st[sp++] = load(type, r * c[type] + arg, i); break;
+      case CONST:
+        st[sp] = fromU(c[++pc]);
+        if (type == H)
+          st[sp].f = roundH(st[sp].f);
+        ++sp;
+        break;
+      case UNARY: {
+        Val a = st[sp - 1];
+        UnaryOpType u = UnaryOpType(op);
+        if (type == H) {
+          st[sp - 1] = unaryF(u, a.f);
+          if (!isBoolResult(u))
+            st[sp - 1].f = roundH(st[sp - 1].f);
+        } else {
+          st[sp - 1] = type == F ? unaryF(u, a.f) : type == U ? unaryU(u, a.u) : unaryI(u, a.i);
+        }
+        break;
+      }
+      case BINARY: {
+        Val b = st[--sp], a = st[sp - 1];
+        BinaryOpType o = BinaryOpType(op);
+        if (type == H) {
+          st[sp - 1] = binaryF(o, a.f, b.f);
+          if (!isBoolResult(o))
+            st[sp - 1].f = roundH(st[sp - 1].f);
+        } else {
+          st[sp - 1] = type == F ? binaryF(o, a.f, b.f) : type == U ? binaryInt<unsigned>(o, a.u, b.u)
+                                                                    : binaryInt<int>(o, a.i, b.i);
+        }
+        break;
+      }
+      case TERNARY: {
+        Val z = st[--sp], y = st[--sp], x = st[sp - 1];
+        if (TernaryOpType(op) == TernaryOpType::SELECT)
+          st[sp - 1] = z.i ? x : y;
+        else if (type == F || type == H)
+          st[sp - 1] = fromF(x.f < y.f ? y.f : x.f > z.f ? z.f : x.f);
+        else if (type == U)
+          st[sp - 1] = fromU(x.u < y.u ? y.u : x.u > z.u ? z.u : x.u);
+        else
+          st[sp - 1] = fromI(x.i < y.i ? y.i : x.i > z.i ? z.i : x.i);
+        break;
+      }
+      default: st[sp - 1] = cast(type, arg, st[sp - 1]); break;
+      }
+    }
+    return st[0];
+  }
+
+  bool compute(unsigned workerId) {
     using namespace mapcode;
     const unsigned *c = code.data();
-    const unsigned outType = c[4];
-    unsigned runs = outType == F ? outF.size() : outType == I ? outI.size() : outType == U ? outU.size() : outB.size();
-    if (fastBinaryFloat(c, runs) || fastFill(c, runs))
+    const unsigned outType = c[kResultWord];
+    const unsigned runs = numRuns(outType);
+    unsigned total = 0;
+    for (unsigned r = 0; r < runs; ++r)
+      total += runSize(outType, r);
+    const unsigned per = ((total + numWorkers() - 1) / numWorkers() + 3u) & ~3u;
+    const unsigned lo = workerId * per < total ? workerId * per : total;
+    const unsigned hi = total - lo < per ? total : lo + per;
+    if (lo >= hi)
       return true;
-    for (unsigned r = 0; r < runs; ++r) {
-      unsigned n = outType == F ? outF[r].size() : outType == I ? outI[r].size() : outType == U ? outU[r].size()
-                                                                                                : outB[r].size();
-      for (unsigned i = 0; i < n; ++i) {
-        Val st[kMaxStack];
-        unsigned sp = 0;
-        for (unsigned pc = kHeaderWords;; ++pc) {
-          unsigned w = c[pc], kind = w & 15u, type = (w >> 4) & 15u, op = (w >> 8) & 255u, arg = w >> 16;
-          if (kind == END)
-            break;
-          switch (kind) {
-          case LOAD: st[sp++] = load(type, r * c[type] + arg, i); break;
-          case CONST: st[sp++] = fromU(c[++pc]); break;
-          case UNARY: {
-            Val a = st[sp - 1];
-            UnaryOpType u = UnaryOpType(op);
-            st[sp - 1] = type == F ? unaryF(u, a.f) : type == U ? unaryU(u, a.u) : unaryI(u, a.i);
-            break;
-          }
-          case BINARY: {
-            Val b = st[--sp], a = st[sp - 1];
-            BinaryOpType o = BinaryOpType(op);
-            st[sp - 1] = type == F ? binaryF(o, a.f, b.f) : type == U ? binaryInt<unsigned>(o, a.u, b.u)
-                                                                      : binaryInt<int>(o, a.i, b.i);
-            break;
-          }
-          case TERNARY: {
-            Val z = st[--sp], y = st[--sp], x = st[sp - 1];
-            if (TernaryOpType(op) == TernaryOpType::SELECT)
-              st[sp - 1] = z.i ? x : y;
-            else if (type == F)
-              st[sp - 1] = fromF(x.f < y.f ? y.f : x.f > z.f ? z.f : x.f);
-            else if (type == U)
-              st[sp - 1] = fromU(x.u < y.u ? y.u : x.u > z.u ? z.u : x.u);
-            else
-              st[sp - 1] = fromI(x.i < y.i ? y.i : x.i > z.i ? z.i : x.i);
-            break;
-          }
-          default: st[sp - 1] = cast(type, arg, st[sp - 1]); break;
-          }
-        }
-        Val v = st[0];
+    if (fastBinaryFloat(c, runs, lo, hi) || fastFill(c, runs, lo, hi))
+      return true;
+    unsigned off = 0, b, e;
+    for (unsigned r = 0; r < runs; off += runSize(outType, r), ++r) {
+      if (!part(off, runSize(outType, r), lo, hi, b, e))
+        continue;
+      for (unsigned i = b; i < e; ++i) {
+        Val v = eval(c, r, i);
         switch (outType) {
         case F: outF[r][i] = v.f; break;
         case I: outI[r][i] = v.i; break;
         case U: outU[r][i] = v.u; break;
+        case H: outH[r][i] = half(v.f); break;
         default: outB[r][i] = v.i != 0; break;
         }
       }
@@ -402,6 +495,45 @@ public:
   }
 };
 
+/// The same for half, accumulated in float and rounded once into each half output.
+class ReduceHalf : public Vertex {
+public:
+  Input<VectorList<half>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<half>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    return true;
+  }
+};
+
+/// Half input into float outputs (the float partials of a half reduction, or a FLOAT result).
+class ReduceHalfToFloat : public Vertex {
+public:
+  Input<VectorList<half>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<float>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    return true;
+  }
+};
+
+/// Float input (partials, or a FLOAT input) into half outputs.
+class ReduceFloatToHalf : public Vertex {
+public:
+  Input<VectorList<float>> in;
+  Input<Vector<unsigned>> counts;
+  Output<Vector<half>> out;
+  unsigned op;
+  bool compute() {
+    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    return true;
+  }
+};
+
 /// The same for bool (LOGICAL_AND, LOGICAL_OR, and MIN/MAX/ADD/MUL as on 0/1).
 class ReduceBool : public Vertex {
 public:
@@ -417,3 +549,4 @@ public:
 
 } // namespace popops
 #include "slice_codelets.h"
+#include "sort_codelets.h"

@@ -12,6 +12,7 @@
 
 #include "broadcast.hpp"
 #include "log.hpp"
+#include "map_internal.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
@@ -24,17 +25,33 @@ namespace plog = poputil::detail;
 
 namespace {
 
-std::string vertexFor(const poplar::Type &t, const std::string &name) {
-  if (t == poplar::FLOAT)
-    return "popops::ReduceFloat";
-  if (t == poplar::INT)
+bool isFloating(const poplar::Type &t) { return t == poplar::FLOAT || t == poplar::HALF; }
+
+// The vertex of one stage that reads `in` and writes `out` (the same type, or HALF/FLOAT to the other).
+std::string vertexFor(const poplar::Type &in, const poplar::Type &out, const std::string &name) {
+  if (in == poplar::HALF)
+    return out == poplar::HALF ? "popops::ReduceHalf" : "popops::ReduceHalfToFloat";
+  if (in == poplar::FLOAT)
+    return out == poplar::HALF ? "popops::ReduceFloatToHalf" : "popops::ReduceFloat";
+  if (in == poplar::INT)
     return "popops::ReduceInt";
-  if (t == poplar::UNSIGNED_INT)
+  if (in == poplar::UNSIGNED_INT)
     return "popops::ReduceUnsigned";
-  if (t == poplar::BOOL)
+  if (in == poplar::BOOL)
     return "popops::ReduceBool";
-  throw poplibs_error(name + ": element type " + t.toString() +
-                      " is not supported by popops' reduce here (FLOAT, INT, UNSIGNED_INT and BOOL are)");
+  throw poplibs_error(name + ": element type " + in.toString() +
+                      " is not supported by popops' reduce here (FLOAT, HALF, INT, UNSIGNED_INT and BOOL are)");
+}
+
+// The type of partial results between stages: FLOAT for HALF input (the precision of the sum), else the input's.
+poplar::Type partialType(const poplar::Type &in) { return in == poplar::HALF ? poplar::FLOAT : in; }
+
+// Compute set `k` of a reduction's list, added when the list is shorter.
+poplar::ComputeSet stageSet(poplar::Graph &graph, std::vector<poplar::ComputeSet> &css, std::size_t k,
+                            const std::string &name) {
+  while (css.size() <= k)
+    css.push_back(graph.addComputeSet(name + "/stage" + std::to_string(css.size() + 1)));
+  return css[k];
 }
 
 // One vertex's work: for each of its outputs, the runs reduced into it.
@@ -89,9 +106,10 @@ std::vector<std::vector<std::size_t> > groupRows(const std::vector<std::size_t> 
   return groups;
 }
 
-// Reduces `in` over `dims` into the flat `target` (numOut elements of in's type) with `op`.
-void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, Operation op,
-                const Tensor &target, poplar::program::Sequence &prog, const std::string &name) {
+// Reduces `in` over `dims` into the flat `target` (numOut elements of in's type, or of the other of HALF/FLOAT)
+// with `op`, adding stage k's vertices to css[k]. Returns the number of stages.
+std::size_t reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, Operation op,
+                       const Tensor &target, std::vector<poplar::ComputeSet> &css, const std::string &name) {
   std::vector<unsigned> perm;
   std::size_t numOut = 1, R = 1;
   for (unsigned d = 0; d < in.rank(); ++d)
@@ -104,8 +122,8 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
     R *= in.dim(unsigned(d));
   }
   if (numOut == 0)
-    return;
-  const std::string vertex = vertexFor(in.elementType(), name);
+    return 0;
+  const poplar::Type pt = partialType(in.elementType());
   const Tensor V = in.dimShuffle(perm).reshape({numOut * R});
   const poplar::TileToTensorMapping inMap = graph.getTileMapping(V, false);
   // Per tile, the runs of each row it holds.
@@ -150,7 +168,9 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
         }
     }
   const bool oneStage = std::all_of(piecesPerRow.begin(), piecesPerRow.end(), [](std::size_t n) { return n == 1; });
-  poplar::ComputeSet cs1 = graph.addComputeSet(name + "/stage1");
+  poplar::ComputeSet cs1 = stageSet(graph, css, 0, name);
+  const std::string vertex1 = vertexFor(in.elementType(), oneStage ? target.elementType() : pt, name),
+                    vertexP = vertexFor(pt, pt, name), vertexLast = vertexFor(pt, target.elementType(), name);
   // Stage 1. partialOf[row] lists the partial elements for the later stages.
   std::vector<std::vector<Tensor> > partialOf(numOut);
   std::vector<std::vector<unsigned> > partialTile(numOut);
@@ -168,7 +188,7 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
     }
     Tensor partials;
     if (!oneStage) {
-      partials = graph.addVariable(in.elementType(), {idx.size()}, name + "/partials");
+      partials = graph.addVariable(pt, {idx.size()}, name + "/partials");
       graph.setTileMapping(partials, tile);
     }
     std::vector<ReduceJob> jobs;
@@ -187,9 +207,8 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
       jobs.push_back(job);
     }
     vertices += jobs.size();
-    addReduceVertices(graph, cs1, tile, jobs, vertex, unsigned(op), name);
+    addReduceVertices(graph, cs1, tile, jobs, vertex1, unsigned(op), name);
   }
-  prog.add(poplar::program::Execute(cs1, name + "/stage1"));
   std::size_t stages = 1;
   Operation op2 = op == Operation::SQUARE_ADD ? Operation::ADD : op;
   // Intermediate stages while an output has more than kFanIn partials: groups of kFanIn partials are reduced on the
@@ -213,9 +232,9 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
             row, std::vector<Tensor>(partialOf[row].begin() + g, partialOf[row].begin() + e));
       }
     }
-    poplar::ComputeSet csi = graph.addComputeSet(name + "/stage" + std::to_string(stages));
+    poplar::ComputeSet csi = stageSet(graph, css, stages - 1, name);
     for (auto &[tile, groups] : byTile) {
-      Tensor partials = graph.addVariable(in.elementType(), {groups.size()}, name + "/partials");
+      Tensor partials = graph.addVariable(pt, {groups.size()}, name + "/partials");
       graph.setTileMapping(partials, tile);
       std::vector<std::size_t> idx, sizes;
       for (std::size_t i = 0; i < groups.size(); ++i) {
@@ -235,9 +254,8 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
         jobs.push_back(job);
       }
       vertices += jobs.size();
-      addReduceVertices(graph, csi, tile, jobs, vertex, unsigned(op2), name);
+      addReduceVertices(graph, csi, tile, jobs, vertexP, unsigned(op2), name);
     }
-    prog.add(poplar::program::Execute(csi, name + "/stage" + std::to_string(stages)));
     partialOf.swap(nextOf);
     partialTile.swap(nextTile);
   }
@@ -245,7 +263,7 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
     // The last stage on the tile of each output element.
     ++stages;
     const poplar::TileToTensorMapping outMap = graph.getTileMapping(target);
-    poplar::ComputeSet cs2 = graph.addComputeSet(name + "/stage" + std::to_string(stages));
+    poplar::ComputeSet cs2 = stageSet(graph, css, stages - 1, name);
     for (unsigned tile = 0; tile < outMap.size(); ++tile) {
       std::vector<std::size_t> rows, sizes;
       for (const auto &iv : outMap[tile])
@@ -265,14 +283,14 @@ void reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::s
         jobs.push_back(job);
       }
       vertices += jobs.size();
-      addReduceVertices(graph, cs2, tile, jobs, vertex, unsigned(op2), name);
+      addReduceVertices(graph, cs2, tile, jobs, vertexLast, unsigned(op2), name);
     }
-    prog.add(poplar::program::Execute(cs2, name + "/stage" + std::to_string(stages)));
   }
   if (plog::logEnabled(plog::LogLevel::Debug))
     plog::log(plog::LogLevel::Debug, name + ": " + std::to_string(numOut) + " outputs of " + std::to_string(R) +
                                          " elements, " + std::to_string(stages) + " stages, " +
                                          std::to_string(vertices) + " vertices");
+  return stages;
 }
 
 void checkArgs(const Tensor &in, const std::vector<std::size_t> &dims, const ReduceParams &params,
@@ -306,61 +324,48 @@ std::vector<std::size_t> keptShape(const Tensor &in, const std::vector<std::size
   return shape;
 }
 
+// Reduces `in` into `out` (checked), adding the stages to css and the scale/update/cast map after them.
 void reduceToOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
-                    const ReduceParams &params, poplar::program::Sequence &prog, const std::string &name) {
+                    const ReduceParams &params, std::vector<poplar::ComputeSet> &css, const std::string &name) {
   const Tensor outFlat = out.flatten();
-  const bool direct = !params.useScale && !params.update && out.elementType() == in.elementType();
-  if (direct) {
-    reduceInto(graph, in, dims, params.op, outFlat, prog, name);
+  const poplar::Type inT = in.elementType(), t = out.elementType();
+  const bool convertible = t == inT || (isFloating(t) && isFloating(inT));
+  if (!params.useScale && !params.update && convertible) {
+    reduceInto(graph, in, dims, params.op, outFlat, css, name);
     return;
   }
-  Tensor tmp = graph.addVariable(in.elementType(), {outFlat.numElements()}, name + "/result");
+  Tensor tmp = graph.addVariable(partialType(inT), {outFlat.numElements()}, name + "/result");
   graph.setTileMapping(tmp, graph.getTileMapping(outFlat));
-  reduceInto(graph, in, dims, params.op, tmp, prog, name);
+  std::size_t stages = reduceInto(graph, in, dims, params.op, tmp, css, name);
+  poplar::ComputeSet cs = stageSet(graph, css, stages, name);
   using namespace expr;
-  const poplar::Type t = out.elementType();
+  // HALF results are computed in float and rounded once.
+  const poplar::Type ct = t == poplar::HALF ? poplar::FLOAT : t;
   if (params.useScale) {
-    const poplar::Type st = params.scale.elementType() == poplar::FLOAT ? poplar::FLOAT : t;
+    const poplar::Type st = params.scale.elementType() == poplar::FLOAT ? poplar::FLOAT : ct;
     Tensor scale = params.scale.flatten();
     if (params.update)
-      mapInPlace(graph, Cast(Cast(_1, st) + Cast(_2, st) * Cast(_3, st), t), {outFlat, tmp, scale}, prog,
-                 name + "/scaleUpdate");
+      detail::mapIntoComputeSet(graph, Cast(Cast(_1, st) + Cast(_2, st) * Cast(_3, st), t), {outFlat, tmp, scale},
+                                outFlat, cs, name + "/scaleUpdate");
     else
-      mapWithOutput(graph, Cast(Cast(_1, st) * Cast(_2, st), t), {tmp, scale}, outFlat, prog, name + "/scale");
+      detail::mapIntoComputeSet(graph, Cast(Cast(_1, st) * Cast(_2, st), t), {tmp, scale}, outFlat, cs,
+                                name + "/scale");
   } else if (params.update) {
-    mapInPlace(graph, _1 + Cast(_2, t), {outFlat, tmp}, prog, name + "/update");
+    detail::mapIntoComputeSet(graph, Cast(Cast(_1, ct) + Cast(_2, ct), t), {outFlat, tmp}, outFlat, cs,
+                              name + "/update");
   } else {
-    mapWithOutput(graph, Cast(_1, t), {tmp}, outFlat, prog, name + "/cast");
+    detail::mapIntoComputeSet(graph, Cast(_1, t), {tmp}, outFlat, cs, name + "/cast");
   }
 }
 
-} // namespace
-
-Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
-              ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
-              const poplar::OptionFlags &) {
-  const std::string name = debugPrefix.empty() ? "popops::reduce" : debugPrefix;
-  checkArgs(in, dims, params, name);
-  if (params.update)
-    throw poplibs_error(name + ": update needs an output to update; use reduceWithOutput");
-  Tensor out = graph.addVariable(outType, keptShape(in, dims), name + "/out");
-  poputil::mapTensorLinearly(graph, out);
-  reduceToOutput(graph, in, out, dims, params, prog, name);
-  return out;
+void addExecutes(poplar::program::Sequence &prog, const std::vector<poplar::ComputeSet> &css,
+                 const std::string &name) {
+  for (const poplar::ComputeSet &cs : css)
+    prog.add(poplar::program::Execute(cs, name));
 }
 
-Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
-              poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  if (!in.valid())
-    throw poplibs_error("popops::reduce: the input is an invalid (default-constructed) tensor");
-  return reduce(graph, in, in.elementType(), dims, params, prog, debugPrefix, options);
-}
-
-void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
-                      ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
-                      const poplar::OptionFlags &) {
-  const std::string name = debugPrefix.empty() ? "popops::reduceWithOutput" : debugPrefix;
-  checkArgs(in, dims, params, name);
+void checkOutput(const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                 const std::string &name) {
   if (!out.valid())
     throw poplibs_error(name + ": the output is an invalid (default-constructed) tensor");
   std::vector<std::size_t> kept = keptShape(in, dims);
@@ -371,7 +376,113 @@ void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out,
     throw poplibs_error(name + ": the output has shape " + detail::shapeString(out.shape()) + " but reducing " +
                         detail::shapeString(in.shape()) + " leaves " + detail::shapeString(kept) +
                         "; pass an output of that shape");
-  reduceToOutput(graph, in, out, dims, params, prog, name);
+}
+
+// The output of reduce(): a new variable mapped linearly.
+Tensor newOutput(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType,
+                 const std::vector<std::size_t> &dims, const ReduceParams &params, const std::string &name) {
+  checkArgs(in, dims, params, name);
+  if (params.update)
+    throw poplibs_error(name + ": update needs an output to update; use reduceWithOutput");
+  Tensor out = graph.addVariable(outType, keptShape(in, dims), name + "/out");
+  poputil::mapTensorLinearly(graph, out);
+  return out;
+}
+
+// Maps whatever of `out` is unmapped (the reference maps an incompletely mapped output).
+void mapIfUnmapped(poplar::Graph &graph, const Tensor &out) {
+  std::size_t mapped = 0;
+  for (const auto &tile : graph.getTileMapping(out, false))
+    for (const auto &iv : tile)
+      mapped += iv.size();
+  if (mapped != out.numElements())
+    poputil::mapTensorLinearly(graph, out);
+}
+
+std::string nameOf(const std::string &debugPrefix, const char *fn) {
+  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+}
+
+} // namespace
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
+              ReduceParams params, std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix,
+              const poplar::OptionFlags &) {
+  const std::string name = nameOf(debugPrefix, "reduce");
+  Tensor out = newOutput(graph, in, outType, dims, params, name);
+  reduceToOutput(graph, in, out, dims, params, css, name);
+  return out;
+}
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
+              std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix,
+              const poplar::OptionFlags &options) {
+  if (!in.valid())
+    throw poplibs_error("popops::reduce: the input is an invalid (default-constructed) tensor");
+  return reduce(graph, in, in.elementType(), dims, params, css, debugPrefix, options);
+}
+
+void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                      ReduceParams params, std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix,
+                      const poplar::OptionFlags &) {
+  const std::string name = nameOf(debugPrefix, "reduceWithOutput");
+  checkArgs(in, dims, params, name);
+  checkOutput(in, out, dims, name);
+  mapIfUnmapped(graph, out);
+  reduceToOutput(graph, in, out, dims, params, css, name);
+}
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
+              ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
+              const poplar::OptionFlags &options) {
+  std::vector<poplar::ComputeSet> css;
+  Tensor out = reduce(graph, in, outType, dims, params, css, debugPrefix, options);
+  addExecutes(prog, css, nameOf(debugPrefix, "reduce"));
+  return out;
+}
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
+              poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
+  std::vector<poplar::ComputeSet> css;
+  Tensor out = reduce(graph, in, dims, params, css, debugPrefix, options);
+  addExecutes(prog, css, nameOf(debugPrefix, "reduce"));
+  return out;
+}
+
+void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                      ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                      const poplar::OptionFlags &options) {
+  std::vector<poplar::ComputeSet> css;
+  reduceWithOutput(graph, in, out, dims, params, css, debugPrefix, options);
+  addExecutes(prog, css, nameOf(debugPrefix, "reduceWithOutput"));
+}
+
+void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reductions, std::vector<Tensor> &outputs,
+                poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
+  const std::string name = nameOf(debugPrefix, "reduceMany");
+  const bool given = !outputs.empty();
+  if (given && outputs.size() != reductions.size())
+    throw poplibs_error(name + ": " + std::to_string(outputs.size()) + " outputs for " +
+                        std::to_string(reductions.size()) + " reductions; pass one output per reduction, or none");
+  std::vector<poplar::ComputeSet> css;
+  for (std::size_t i = 0; i < reductions.size(); ++i) {
+    const SingleReduceOp &r = reductions[i];
+    const std::string rname = name + "/" + (r.debugName.empty() ? std::to_string(i) : r.debugName);
+    if (!r.in.valid())
+      throw poplibs_error(rname + ": the input is an invalid (default-constructed) tensor");
+    if (given) {
+      checkArgs(r.in, r.dims, r.params, rname);
+      checkOutput(r.in, outputs[i], r.dims, rname);
+      mapIfUnmapped(graph, outputs[i]);
+    } else {
+      outputs.push_back(newOutput(graph, r.in, r.useOutType ? r.outType : r.in.elementType(), r.dims, r.params, rname));
+    }
+    reduceToOutput(graph, r.in, outputs[i], r.dims, r.params, css, rname);
+  }
+  addExecutes(prog, css, name);
+  if (plog::logEnabled(plog::LogLevel::Debug))
+    plog::log(plog::LogLevel::Debug, name + ": " + std::to_string(reductions.size()) + " reductions in " +
+                                         std::to_string(css.size()) + " compute sets");
 }
 
 } // namespace popops

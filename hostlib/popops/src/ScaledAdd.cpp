@@ -1,4 +1,6 @@
-// scaledAddTo / scaledSubtractFrom as in-place maps (one compute set each).
+// scaledAddTo / scaledSubtractFrom as in-place maps (one compute set each). The arithmetic is done in the type of
+// A, except that HALF data is computed in float (a FLOAT or constant scale keeps its precision) and rounded once
+// into A; B and a scale tensor of another type are converted in the expression, not by a separate step.
 #include "popops/ScaledAdd.hpp"
 
 #include "popops/ElementWise.hpp"
@@ -8,51 +10,107 @@ namespace popops {
 
 using namespace expr;
 
-static void checkScale(const poplar::Tensor &scale, const std::string &what) {
+namespace {
+
+void checkScale(const poplar::Tensor &scale, const std::string &what) {
   if (!scale.valid() || scale.numElements() != 1)
     throw poputil::poplibs_error(what + ": the scale tensor must have exactly one element (it has " +
                                  std::to_string(scale.valid() ? scale.numElements() : 0) + ")");
 }
 
-static poplar::Tensor scaleAs(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &scale,
-                              poplar::program::Sequence &prog, const std::string &name) {
-  if (scale.elementType() == A.elementType())
-    return scale;
-  return map(graph, Cast(_1, A.elementType()), {scale}, prog, name + "/castScale");
+void checkData(const poplar::Tensor &A, const poplar::Tensor &B, const std::string &what) {
+  if (!A.valid() || !B.valid())
+    throw poputil::poplibs_error(what + ": A or B is an invalid (default-constructed) tensor");
+  const bool floating = A.elementType() == poplar::FLOAT || A.elementType() == poplar::HALF;
+  const bool floatingB = B.elementType() == poplar::FLOAT || B.elementType() == poplar::HALF;
+  if (floating != floatingB)
+    throw poputil::poplibs_error(what + ": A holds " + A.elementType().toString() + " but B holds " +
+                                 B.elementType().toString() + "; cast B to A's type first");
 }
+
+// The type the update is computed in.
+poplar::Type computeType(const poplar::Tensor &A) {
+  return A.elementType() == poplar::HALF ? poplar::FLOAT : A.elementType();
+}
+
+std::string nameOf(const std::string &debugPrefix, const char *fn) {
+  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+}
+
+// A = scaleA * A + sign * scaleB * B, with the scales either constants or one-element tensors (_3, _4).
+void update(poplar::Graph &graph, const poplar::Tensor &A, const Expr &scaleA, const poplar::Tensor &B,
+            const Expr &scaleB, bool subtract, const std::vector<poplar::Tensor> &scales,
+            poplar::program::Sequence &prog, const std::string &name, const poplar::OptionFlags &options) {
+  checkData(A, B, name);
+  for (const poplar::Tensor &s : scales)
+    checkScale(s, name);
+  const poplar::Type ct = computeType(A);
+  std::vector<poplar::Tensor> ts = {A, B};
+  ts.insert(ts.end(), scales.begin(), scales.end());
+  const Mul a = Cast(_1, ct) * scaleA, b = Cast(_2, ct) * scaleB;
+  if (subtract)
+    mapInPlace(graph, Cast(a - b, A.elementType()), ts, prog, name, options);
+  else
+    mapInPlace(graph, Cast(a + b, A.elementType()), ts, prog, name, options);
+}
+
+Cast constant(float v, const poplar::Tensor &A) { return Cast(Const(v), computeType(A)); }
+
+Cast scaleOperand(const PlaceHolder &p, const poplar::Tensor &A) { return Cast(p, computeType(A)); }
+
+} // namespace
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  std::string name = debugPrefix.empty() ? "popops::scaledAddTo" : debugPrefix;
-  mapInPlace(graph, _1 + _2 * Const(scaleB), {A, B}, prog, name, options);
+  update(graph, A, constant(1.0f, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugPrefix, "scaledAddTo"),
+         options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
                  poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  std::string name = debugPrefix.empty() ? "popops::scaledAddTo" : debugPrefix;
-  checkScale(scaleB, name);
-  mapInPlace(graph, _1 + _2 * _3, {A, B, scaleAs(graph, A, scaleB, prog, name)}, prog, name, options);
+  update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), false, {scaleB}, prog,
+         nameOf(debugPrefix, "scaledAddTo"), options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  std::string name = debugPrefix.empty() ? "popops::scaledAddTo" : debugPrefix;
-  mapInPlace(graph, _1 * Const(scaleA) + _2 * Const(scaleB), {A, B}, prog, name, options);
+  update(graph, A, constant(scaleA, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugPrefix, "scaledAddTo"),
+         options);
+}
+
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
+                 poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                 const poplar::OptionFlags &options) {
+  update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), false, {scaleA, scaleB}, prog,
+         nameOf(debugPrefix, "scaledAddTo"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                         poplar::program::Sequence &prog, const std::string &debugPrefix,
                         const poplar::OptionFlags &options) {
-  std::string name = debugPrefix.empty() ? "popops::scaledSubtractFrom" : debugPrefix;
-  mapInPlace(graph, _1 - _2 * Const(scaleB), {A, B}, prog, name, options);
+  update(graph, A, constant(1.0f, A), B, constant(scaleB, A), true, {}, prog,
+         nameOf(debugPrefix, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
                         poplar::program::Sequence &prog, const std::string &debugPrefix,
                         const poplar::OptionFlags &options) {
-  std::string name = debugPrefix.empty() ? "popops::scaledSubtractFrom" : debugPrefix;
-  checkScale(scaleB, name);
-  mapInPlace(graph, _1 - _2 * _3, {A, B, scaleAs(graph, A, scaleB, prog, name)}, prog, name, options);
+  update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), true, {scaleB}, prog,
+         nameOf(debugPrefix, "scaledSubtractFrom"), options);
+}
+
+void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
+                        poplar::program::Sequence &prog, const std::string &debugPrefix,
+                        const poplar::OptionFlags &options) {
+  update(graph, A, constant(scaleA, A), B, constant(scaleB, A), true, {}, prog,
+         nameOf(debugPrefix, "scaledSubtractFrom"), options);
+}
+
+void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
+                        poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                        const poplar::OptionFlags &options) {
+  update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), true, {scaleA, scaleB}, prog,
+         nameOf(debugPrefix, "scaledSubtractFrom"), options);
 }
 
 } // namespace popops

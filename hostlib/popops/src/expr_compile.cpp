@@ -20,12 +20,17 @@ unsigned valueTypeOf(const poplar::Type &t, const std::string &what) {
     return mapcode::U;
   if (t == poplar::BOOL)
     return mapcode::B;
+  if (t == poplar::HALF)
+    return mapcode::H;
   throw poplibs_error(what + ": element type " + t.toString() +
-                      " is not supported by popops here (FLOAT, INT, UNSIGNED_INT and BOOL are); cast the tensor "
-                      "first");
+                      " is not supported by popops here (FLOAT, HALF, INT, UNSIGNED_INT and BOOL are); cast the "
+                      "tensor first");
 }
 
-static const poplar::Type kTypes[] = {poplar::FLOAT, poplar::INT, poplar::UNSIGNED_INT, poplar::BOOL};
+static const poplar::Type kTypes[] = {poplar::FLOAT, poplar::INT, poplar::UNSIGNED_INT, poplar::BOOL, poplar::HALF};
+
+/// FLOAT and HALF: the types of the floating-point operations.
+static bool isFloating(unsigned t) { return t == mapcode::F || t == mapcode::H; }
 
 namespace {
 
@@ -120,7 +125,7 @@ public:
                                                                                               : mapcode::B;
       std::uint32_t bits = 0;
       double v = c->getValue();
-      if (t == mapcode::F) {
+      if (isFloating(t)) { // a half constant is rounded by the tile
         float f = float(v);
         std::memcpy(&bits, &f, 4);
       } else if (t == mapcode::I || t == mapcode::B) {
@@ -150,14 +155,14 @@ public:
       unsigned hint = op == UnaryOpType::LOGICAL_NOT ? mapcode::B : want;
       unsigned t = emit(u->getArg(), natural(u->getArg()) == kNone ? (hint == kNone ? mapcode::F : hint) : kNone,
                         depth);
-      if (isFloatOnly(op) && t != mapcode::F)
-        throw typeError("unary operation " + std::to_string(int(op)), t, "FLOAT");
-      if (isIntOnly(op) && (t == mapcode::F || t == mapcode::B))
+      if (isFloatOnly(op) && !isFloating(t))
+        throw typeError("unary operation " + std::to_string(int(op)), t, "FLOAT or HALF");
+      if (isIntOnly(op) && (isFloating(t) || t == mapcode::B))
         throw typeError("bitwise unary operation " + std::to_string(int(op)), t, "INT or UNSIGNED_INT");
       if (op == UnaryOpType::LOGICAL_NOT && t != mapcode::B)
         throw typeError("logicalNot", t, "BOOL");
       if (op != UnaryOpType::LOGICAL_NOT && t == mapcode::B)
-        throw typeError("unary operation " + std::to_string(int(op)), t, "FLOAT, INT or UNSIGNED_INT");
+        throw typeError("unary operation " + std::to_string(int(op)), t, "FLOAT, HALF, INT or UNSIGNED_INT");
       out(mapcode::encode(mapcode::UNARY, t == mapcode::B ? mapcode::I : t, unsigned(op), 0));
       bool boolResult = op == UnaryOpType::IS_FINITE || op == UnaryOpType::IS_INF || op == UnaryOpType::IS_NAN ||
                         op == UnaryOpType::LOGICAL_NOT;
@@ -176,12 +181,12 @@ public:
         t = isLogical(op) ? unsigned(mapcode::B) : (boolResult || want == kNone) ? unsigned(mapcode::F) : want;
       if (isLogical(op) && t != mapcode::B)
         throw typeError("logical operation", t, "BOOL");
-      if (isIntOnly(op) && (t == mapcode::F || t == mapcode::B))
+      if (isIntOnly(op) && (isFloating(t) || t == mapcode::B))
         throw typeError("bitwise or shift operation", t, "INT or UNSIGNED_INT");
-      if (isFloatOnly(op) && t != mapcode::F)
-        throw typeError("atan2", t, "FLOAT");
+      if (isFloatOnly(op) && !isFloating(t))
+        throw typeError("atan2", t, "FLOAT or HALF");
       if (t == mapcode::B && !boolResult)
-        throw typeError("arithmetic operation " + std::to_string(int(op)), t, "FLOAT, INT or UNSIGNED_INT");
+        throw typeError("arithmetic operation " + std::to_string(int(op)), t, "FLOAT, HALF, INT or UNSIGNED_INT");
       emit(b->getLHS(), t, depth);
       emit(b->getRHS(), t, depth + 1);
       out(mapcode::encode(mapcode::BINARY, t == mapcode::B ? mapcode::I : t, unsigned(op), 0));
@@ -200,7 +205,7 @@ public:
                                             : ": clamp needs three operands of one type") +
                             "; convert with expr::Cast or popops::cast");
       if (!select && t == mapcode::B)
-        throw typeError("clamp", t, "FLOAT, INT or UNSIGNED_INT");
+        throw typeError("clamp", t, "FLOAT, HALF, INT or UNSIGNED_INT");
       out(mapcode::encode(mapcode::TERNARY, t, unsigned(tr->getOpType()), 0));
       return t;
     }
@@ -209,7 +214,7 @@ public:
 
   CompiledExpr finish(const Expr &e) {
     CompiledExpr r;
-    unsigned counts[mapcode::NUM_TYPES] = {0, 0, 0, 0};
+    unsigned counts[mapcode::NUM_TYPES] = {};
     for (std::size_t i = 0; i < types_.size(); ++i) {
       unsigned t = valueTypeOf(types_[i], what_ + " (operand " + std::to_string(i + 1) + ")");
       r.operandList.push_back(t);
@@ -219,7 +224,7 @@ public:
     code_.assign(counts, counts + mapcode::NUM_TYPES);
     code_.push_back(0);
     unsigned t = emit(e, kNone, 0);
-    code_[4] = t;
+    code_[mapcode::kResultWord] = t;
     out(mapcode::END);
     r.code = code_;
     r.resultType = kTypes[t];

@@ -1,7 +1,7 @@
 // popops::map, mapInPlace and mapWithOutput: one compute set per call. Each tile that holds output elements gets
-// up to one MapInterpreter vertex per worker, each over a share of the tile's output runs; operands are connected
-// as the matching runs of their broadcast views (a one-element operand as itself), so the graph compiler brings
-// remote operand elements to the output's tile.
+// one MapInterpreter (a MultiVertex whose workers share the tile's elements) over the tile's output runs; operands
+// are connected as the matching runs of their broadcast views (a one-element operand as itself), so the graph
+// compiler brings remote operand elements to the output's tile.
 #include <algorithm>
 
 #include <poplar/Program.hpp>
@@ -10,10 +10,10 @@
 #include "broadcast.hpp"
 #include "expr_compile.hpp"
 #include "log.hpp"
+#include "map_internal.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
-#include "work_split.hpp"
 
 namespace popops {
 
@@ -23,7 +23,7 @@ namespace plog = poputil::detail;
 
 namespace {
 
-const char *const kListSuffix[] = {"F", "I", "U", "B"};
+const char *const kListSuffix[] = {"F", "I", "U", "B", "H"};
 
 std::vector<poplar::Type> typesOf(const std::vector<Tensor> &ts, const std::string &what) {
   std::vector<poplar::Type> types;
@@ -43,9 +43,9 @@ std::size_t mappedElements(const poplar::TileToTensorMapping &m) {
   return n;
 }
 
-// Adds the compute set that evaluates `c` over `ts` into `out` (of the broadcast `shape`) to `prog`.
-void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts, const Tensor &out,
-              poplar::program::Sequence &prog, const std::string &name) {
+// Adds to `cs` the vertices that evaluate `c` over `ts` into `out` (of the broadcast shape).
+void buildMapVertices(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts,
+                      const Tensor &out, poplar::ComputeSet cs, const std::string &name) {
   if (out.numElements() == 0)
     return;
   const std::vector<std::size_t> &shape = out.shape();
@@ -54,22 +54,20 @@ void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::ve
     flat.push_back(t.numElements() == 1 ? t.flatten() : detail::broadcastTo(t, shape).flatten());
   const Tensor outFlat = out.flatten();
   const unsigned resultList = detail::valueTypeOf(c.resultType, name);
-  unsigned counts[mapcode::NUM_TYPES] = {c.code[0], c.code[1], c.code[2], c.code[3]};
+  const std::uint32_t *counts = c.code.data(); // the header's operand counts per list
   poplar::TileToTensorMapping mapping = graph.getTileMapping(out, false);
   if (mappedElements(mapping) != out.numElements())
     throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
                                "before the call");
-  poplar::ComputeSet cs = graph.addComputeSet(name);
-  const unsigned workers = graph.getTarget().getNumWorkerContexts();
   std::size_t numVertices = 0, numTiles = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
-    auto groups = detail::splitForWorkers(mapping[tile], workers);
-    if (groups.empty())
+    const std::vector<poplar::Interval> &runs = mapping[tile];
+    if (runs.empty())
       continue;
     ++numTiles;
     Tensor code = graph.addConstant(poplar::UNSIGNED_INT, {c.code.size()}, c.code, name + "/code");
     graph.setTileMapping(code, tile);
-    for (const auto &runs : groups) {
+    {
       poplar::VertexRef v = graph.addVertex(cs, "popops::MapInterpreter");
       graph.setTileMapping(v, tile);
       ++numVertices;
@@ -89,12 +87,21 @@ void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::ve
       }
     }
   }
-  prog.add(poplar::program::Execute(cs, name));
   if (plog::logEnabled(plog::LogLevel::Debug))
     plog::log(plog::LogLevel::Debug, name + ": map of " + std::to_string(out.numElements()) + " elements, " +
                                        std::to_string(c.code.size()) + " code words, " +
                                        std::to_string(numVertices) + " vertices on " + std::to_string(numTiles) +
                                        " tiles");
+}
+
+// Adds the compute set that evaluates `c` over `ts` into `out` to `prog` (nothing for an empty output).
+void buildMap(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts, const Tensor &out,
+              poplar::program::Sequence &prog, const std::string &name) {
+  if (out.numElements() == 0)
+    return;
+  poplar::ComputeSet cs = graph.addComputeSet(name);
+  buildMapVertices(graph, c, ts, out, cs, name);
+  prog.add(poplar::program::Execute(cs, name));
 }
 
 std::vector<std::size_t> resultShape(const std::vector<Tensor> &ts, const std::string &what) {
@@ -153,9 +160,10 @@ void mapInPlace(poplar::Graph &graph, const expr::Expr &e, const std::vector<Ten
   buildMap(graph, c, ts, ts[0], prog, name);
 }
 
-void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
-                   poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
-  const std::string name = opName(debugPrefix, "mapWithOutput");
+namespace detail {
+
+CompiledExpr checkMapWithOutput(const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
+                                const std::string &name) {
   if (!out.valid())
     throw poplibs_error(name + ": the output is an invalid (default-constructed) tensor");
   std::vector<poplar::Type> types = typesOf(ts, name);
@@ -172,7 +180,20 @@ void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<
                         out.elementType().toString() + "; wrap the expression in expr::Cast");
   if (!out.isParallelWriteable())
     throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
-  buildMap(graph, c, ts, out, prog, name);
+  return c;
+}
+
+void mapIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
+                       poplar::ComputeSet cs, const std::string &name) {
+  buildMapVertices(graph, checkMapWithOutput(e, ts, out, name), ts, out, cs, name);
+}
+
+} // namespace detail
+
+void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
+                   poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
+  const std::string name = opName(debugPrefix, "mapWithOutput");
+  buildMap(graph, detail::checkMapWithOutput(e, ts, out, name), ts, out, prog, name);
 }
 
 } // namespace popops

@@ -1,4 +1,5 @@
-// A += scale * B and relatives, in place, in one compute set.
+// A += scale * B and relatives, in place, in one compute set. HALF data is updated in float and rounded once, so
+// a FLOAT scale (tensor or constant) keeps its precision; B may be HALF or FLOAT when A is either.
 #ifndef POPOPS_SCALEDADD_HPP
 #define POPOPS_SCALEDADD_HPP
 
@@ -14,7 +15,7 @@ namespace popops {
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                  const poplar::OptionFlags &options = poplar::OptionFlags());
-/// A += scaleB * B with scaleB a one-element tensor of A's type.
+/// A += scaleB * B with scaleB a one-element tensor (of A's type, or FLOAT for HALF data).
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
                  poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                  const poplar::OptionFlags &options = poplar::OptionFlags());
@@ -22,13 +23,26 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, popla
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                  const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A = scaleA * A + scaleB * B with one-element scale tensors.
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
+                 poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A -= scaleB * B.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                         poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                         const poplar::OptionFlags &options = poplar::OptionFlags());
-/// A -= scaleB * B with scaleB a one-element tensor of A's type.
+/// A -= scaleB * B with scaleB a one-element tensor (of A's type, or FLOAT for HALF data).
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
                         poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// A = scaleA * A - scaleB * B.
+void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
+                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A = scaleA * A - scaleB * B with one-element scale tensors.
+void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
+                        poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace popops
