@@ -458,6 +458,16 @@ void test_errors(void **) {
   bare.setTileMapping(bareRef, 0);
   expectThrow<poplibs_error>([&] { poprand::uniform(bare, nullptr, 0, bareRef, FLOAT, 0, 1, p); },
                              "poprand::addCodelets");
+  // Nor does a graph made where a graph with poprand's state was destroyed (its heap block is often reused).
+  for (int i = 0; i < 3; ++i) {
+    std::unique_ptr<Graph> gone(new Graph(f.device.getTarget()));
+    poprand::addCodelets(*gone);
+    gone.reset();
+    Graph fresh(f.device.getTarget());
+    Tensor freshRef = fresh.addVariable(FLOAT, {4}, "r");
+    fresh.setTileMapping(freshRef, 0);
+    expectThrow<poplibs_error>([&] { poprand::setSeed(fresh, f.seed, 0, p); }, "poprand::addCodelets");
+  }
 }
 
 } // namespace
