@@ -124,9 +124,9 @@ void test_uniform_float_statistics_and_host_reference(void **) {
   // Var(sample variance) = (mu4 - sigma^4) / n with mu4 = range^4 / 80 for a uniform.
   const double var = sd * sd, mu4 = std::pow(5.0, 4) / 80.0;
   expectWithin(s.var, var, std::sqrt((mu4 - var * var) / double(kSamples)), 4, "uniform variance");
-  // Element k is the host's Philox value of (seed, modifier 7, k).
+  // Element k is word k % 4 of the host's Philox block k / 4 of (seed, modifier 7).
   for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(12345), kSamples - 1}) {
-    unsigned bits = poprand::philox::seeded(kSeed[0], kSeed[1], 7, unsigned(k), 0).w[0];
+    unsigned bits = poprand::philox::seeded(kSeed[0], kSeed[1], 7, unsigned(k / 4), 0, 0).w[k % 4];
     double want = -2.0f + 5.0f * poprand::philox::unitOpen1(bits);
     if (std::fabs(v[k] - want) > 1e-6) {
       print_error("uniform[%zu] = %.9g, host Philox reference %.9g\n", k, v[k], want);
@@ -170,6 +170,18 @@ void test_normal_float_and_half(void **) {
   Stats s = stats(f.read("n"));
   expectWithin(s.mean, 1.5, 2.0 / std::sqrt(n), 4, "normal mean");
   expectWithin(s.var, 4.0, 4.0 * std::sqrt(2.0 / n), 4, "normal variance");
+  // Element k is Box-Muller of words 2 (k % 2), 2 (k % 2) + 1 of the host's Philox block k / 2.
+  std::vector<double> v = f.read("n");
+  for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(777), kSamples - 1}) {
+    poprand::philox::Block blk = poprand::philox::seeded(kSeed[0], kSeed[1], 0, unsigned(k / 2), 0, 0);
+    const unsigned w0 = blk.w[(k % 2) * 2], w1 = blk.w[(k % 2) * 2 + 1];
+    const double z = std::sqrt(-2.0 * std::log(double(poprand::philox::unitOpen0(w0)))) *
+                     std::cos(2 * M_PI * double(poprand::philox::unitOpen1(w1)));
+    if (std::fabs(v[k] - (1.5 + 2.0 * z)) > 1e-4) {
+      print_error("normal[%zu] = %.7g, host Box-Muller of Philox %.7g\n", k, v[k], 1.5 + 2.0 * z);
+      fail();
+    }
+  }
   Stats h = stats(f.read("h"));
   expectWithin(h.mean, -1.0, 0.5 / std::sqrt(n), 4, "half normal mean");
   expectWithin(h.var, 0.25, 0.25 * std::sqrt(2.0 / n) + 1e-4, 4, "half normal variance"); // + half rounding

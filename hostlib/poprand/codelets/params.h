@@ -17,6 +17,10 @@ enum Kind {
   DROPOUT = 6        ///< in * a when bits < u0 (always when u1 != 0), else 0
 };
 
+/// Random words an element takes from its block's first attempt: a normal sample takes two (Box-Muller), the
+/// others one, so a Philox block serves 2 or 4 elements.
+inline unsigned wordsPerElement(unsigned kind) { return kind == NORMAL || kind == TRUNC_NORMAL ? 2u : 1u; }
+
 } // namespace dist
 } // namespace poprand
 

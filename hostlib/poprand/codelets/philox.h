@@ -37,24 +37,27 @@ inline Block philox4x32(Block ctr, unsigned k0, unsigned k1) {
   return ctr;
 }
 
-/// The random words of element `index` of a seeded call: key = the seed tensor's two words, counter = (element
-/// index in the reference's flattened order, 0, seedModifier, attempt). `attempt` numbers further blocks of the
-/// same element (truncated normal's re-draws).
-inline Block seeded(unsigned seed0, unsigned seed1, unsigned seedModifier, unsigned index, unsigned attempt) {
+/// Block `block` of a seeded call: key = the seed tensor's two words, counter = (block, lane, seedModifier,
+/// attempt). Attempt 0 (lane 0) is shared by the elements of the block: element k of the reference uses its
+/// words from (k % per) * width, where width is 1 or 2 words per element and per = 4 / width. A later attempt
+/// (truncated normal's re-draws) is a block of the element's own, told apart by its lane k % per.
+inline Block seeded(unsigned seed0, unsigned seed1, unsigned seedModifier, unsigned block, unsigned lane,
+                    unsigned attempt) {
   Block c;
-  c.w[0] = index;
-  c.w[1] = 0;
+  c.w[0] = block;
+  c.w[1] = lane;
   c.w[2] = seedModifier;
   c.w[3] = attempt;
   return philox4x32(c, seed0, seed1);
 }
 
-/// The words a hardware-like state (key0, key1, counterLo, counterHi) gives `position` elements after its counter.
-inline Block fromState(const unsigned *state, unsigned position, unsigned attempt) {
+/// The same from a hardware-like state (key0, key1, counterLo, counterHi): blocks are numbered from the state's
+/// 64-bit counter, which a call advances by the blocks it used.
+inline Block fromState(const unsigned *state, unsigned block, unsigned lane, unsigned attempt) {
   Block c;
-  c.w[0] = state[2] + position;
+  c.w[0] = state[2] + block;
   c.w[1] = state[3] + (c.w[0] < state[2] ? 1u : 0u);
-  c.w[2] = 0xA5A5A5A5u; // keeps state streams apart from seeded ones under the same key
+  c.w[2] = 0xA5A5A5A5u ^ lane; // keeps state streams apart from seeded ones under the same key
   c.w[3] = attempt;
   return philox4x32(c, state[0], state[1]);
 }
