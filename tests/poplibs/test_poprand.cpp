@@ -141,6 +141,8 @@ void test_uniform_half_and_int(void **) {
   f.readable(poprand::uniform(f.graph, &f.seed, 1, ref, HALF, 1.0, 2.0, f.prog), "h");
   f.readable(poprand::uniform(f.graph, &f.seed, 2, ref, INT, -3.0, 4.0, f.prog), "i");
   f.readable(poprand::uniform(f.graph, &f.seed, 3, ref.slice(0, 1001), INT, 5.0, 5.0, f.prog), "one");
+  f.readable(poprand::uniform(f.graph, &f.seed, 4, ref.slice(0, 4000), INT, -2147483648.0, 2147483647.0, f.prog),
+             "full");
   f.run();
   Stats h = stats(f.read("h"));
   assert_true(h.min >= 1.0 && h.max <= 2.0);
@@ -158,6 +160,13 @@ void test_uniform_half_and_int(void **) {
     expectWithin(double(c.second), n * p, std::sqrt(n * p * (1 - p)), 5, "int uniform count");
   for (double x : f.read("one"))
     assert_true(x == 5.0);
+  // The whole int range (2^32 values): about half the samples negative, the mean near 0.
+  std::vector<double> full = f.read("full");
+  double negative = 0;
+  for (double x : full)
+    negative += x < 0;
+  expectWithin(negative, 2000, std::sqrt(1000.0), 4, "full-range int uniform negatives");
+  expectWithin(stats(full).mean, 0, 4294967296.0 / std::sqrt(12.0 * 4000), 4, "full-range int uniform mean");
 }
 
 void test_normal_float_and_half(void **) {
