@@ -327,12 +327,31 @@ void test_shaped_dropout_drops_whole_rows(void **) {
   f.graph.createHostWrite("in", in);
   Tensor ref = f.reference({64, 1});
   f.readable(poprand::shapedDropout(f.graph, &f.seed, 0, in, ref, 0.5, 2.0, f.prog), "s");
-  std::vector<float> host(64 * 33, 1.5f);
+  // HALF, a rank-1 reference broadcast over the rows of a transposed view: whole columns drop.
+  Tensor inH = f.graph.addVariable(HALF, {40, 7}, "inH");
+  poputil::mapTensorLinearly(f.graph, inH);
+  f.graph.createHostWrite("inH", inH);
+  Tensor refH = f.reference({40});
+  f.readable(poprand::shapedDropout(f.graph, &f.seed, 1, inH.transpose(), refH, 0.5, 4.0, f.prog), "sh");
+  std::vector<float> host(64 * 33, 1.5f), hostH(40 * 7, 0.5f);
+  std::vector<std::uint16_t> rawH(hostH.size());
+  copyFloatToDeviceHalf(f.graph.getTarget(), hostH.data(), rawH.data(), hostH.size());
   f.engine.reset(new Engine(f.graph, f.prog));
   f.engine->load(f.device);
   f.engine->writeTensor("seed", kSeed, kSeed + 2);
   f.engine->writeTensor("in", host.data(), host.data() + host.size());
+  f.engine->writeTensor("inH", rawH.data(), rawH.data() + rawH.size());
   f.engine->run(0);
+  std::vector<double> sh = f.read("sh"); // {7, 40}: column c of row r is element r * 40 + c
+  unsigned keptCols = 0;
+  for (unsigned c = 0; c < 40; ++c) {
+    const double first = sh[c];
+    assert_true(first == 0.0 || first == 2.0);
+    for (unsigned r = 0; r < 7; ++r)
+      assert_true(sh[r * 40 + c] == first);
+    keptCols += first != 0.0;
+  }
+  assert_true(keptCols > 0 && keptCols < 40);
   std::vector<double> s = f.read("s");
   unsigned keptRows = 0;
   for (unsigned r = 0; r < 64; ++r) {
