@@ -140,6 +140,9 @@ void test_uniform_half_and_int(void **) {
   Tensor ref = f.reference({kSamples});
   f.readable(poprand::uniform(f.graph, &f.seed, 1, ref, HALF, 1.0, 2.0, f.prog), "h");
   f.readable(poprand::uniform(f.graph, &f.seed, 2, ref, INT, -3.0, 4.0, f.prog), "i");
+  // Bounds no half holds: the values stay inside them all the same.
+  f.readable(poprand::uniform(f.graph, &f.seed, 5, ref.slice(0, 20000), HALF, 0.1, 0.3, f.prog), "hnarrow");
+  f.readable(poprand::uniform(f.graph, &f.seed, 6, ref.slice(0, 20000), HALF, -3.3, -1.1, f.prog), "hneg");
   f.readable(poprand::uniform(f.graph, &f.seed, 3, ref.slice(0, 1001), INT, 5.0, 5.0, f.prog), "one");
   f.readable(poprand::uniform(f.graph, &f.seed, 4, ref.slice(0, 4000), INT, -2147483648.0, 2147483647.0, f.prog),
              "full");
@@ -147,6 +150,9 @@ void test_uniform_half_and_int(void **) {
   Stats h = stats(f.read("h"));
   assert_true(h.min >= 1.0 && h.max <= 2.0);
   expectWithin(h.mean, 1.5, (1.0 / std::sqrt(12.0)) / std::sqrt(double(kSamples)), 4, "half uniform mean");
+  Stats narrow = stats(f.read("hnarrow")), neg = stats(f.read("hneg"));
+  assert_true(narrow.min >= 0.1 && narrow.max <= 0.3);
+  assert_true(neg.min >= -3.3 && neg.max <= -1.1);
   std::vector<double> iv = f.read("i");
   std::map<int, std::size_t> counts;
   for (double x : iv)
@@ -477,6 +483,7 @@ void test_errors(void **) {
   expectThrow<poplibs_error>([&] { poprand::uniform(g, &f.seed, 0, ref, BOOL, 0, 1, p); }, "not supported");
   expectThrow<poplibs_error>([&] { poprand::uniform(g, &f.seed, 0, ref, FLOAT, 1, 0, p); }, "minVal <= maxVal");
   expectThrow<poplibs_error>([&] { poprand::uniform(g, &f.seed, 0, ref, INT, 0.5, 3, p); }, "integer bounds");
+  expectThrow<poplibs_error>([&] { poprand::uniform(g, &f.seed, 0, ref, HALF, 7e4, 8e4, p); }, "holds no value");
   expectThrow<poplibs_error>([&] { poprand::truncatedNormal(g, &f.seed, 0, ref, FLOAT, 0, 1, 0, p); }, "alpha");
   expectThrow<poplibs_error>([&] { poprand::normal(g, &f.seed, 0, ref, FLOAT, 0, -1, p); }, "stdDev");
   expectThrow<poplibs_error>([&] { poprand::logUniform(g, &f.seed, 0, ref, FLOAT, 0.5, 4, p); }, "starts at 1");

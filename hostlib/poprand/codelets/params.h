@@ -8,7 +8,7 @@ namespace dist {
 
 /// Value of a generation vertex's `dist` field, and the meaning of its a, b, c, d (float) and u0, u1 (unsigned).
 enum Kind {
-  UNIFORM = 0,       ///< a + b * U[0,1), clamped to [a, c]
+  UNIFORM = 0,       ///< a + b * U[0,1), clamped to [d, c]
   UNIFORM_INT = 1,   ///< int(u0) + the top of (bits * u1) (u1 = max - min + 1; 0 stands for 2^32)
   NORMAL = 2,        ///< a + b * N(0, 1)
   TRUNC_NORMAL = 3,  ///< a + b * N(0, 1) restricted to [-c, c]

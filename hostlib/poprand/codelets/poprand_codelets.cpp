@@ -85,7 +85,7 @@ inline __attribute__((always_inline)) float drawFloat(unsigned kind, float a, fl
   switch (kind) {
   case dist::UNIFORM: {
     float v = a + b * philox::unitOpen1(e.word(0));
-    return v > c ? c : v;
+    return v > c ? c : v < d ? d : v;
   }
   case dist::NORMAL: return a + b * boxMullerRadius(e.word(0)) * cosf(boxMullerAngle(e.word(1)));
   case dist::TRUNC_NORMAL: return a + b * truncatedStandardNormal(c, e);

@@ -1,6 +1,7 @@
 // poprand's distributions and generator state: argument checks and the Draw each call's vertices make.
 #include "poprand/RandomGen.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -41,8 +42,11 @@ Tensor run(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, cons
   return out;
 }
 
-// The smallest (up) or largest (!up) value of `type` (FLOAT or HALF) inside [x, ...) or (..., x], for x >= 1.
+// The smallest (up) or largest (!up) value of `type` (FLOAT or HALF) at or beyond x in that direction (for HALF
+// beyond 65504: infinity up, 65504 down).
 double representable(double x, const poplar::Type &type, bool up) {
+  if (x < 0)
+    return -representable(-x, type, !up);
   if (type == poplar::FLOAT) {
     float f = float(x);
     if (up && double(f) < x)
@@ -51,11 +55,15 @@ double representable(double x, const poplar::Type &type, bool up) {
       f = std::nextafter(f, 0.0f);
     return f;
   }
+  if (x == 0)
+    return 0;
   int exp = 0;
-  std::frexp(x, &exp);                         // x = m * 2^exp, m in [0.5, 1)
-  const double ulp = std::ldexp(1.0, exp - 11); // half has 11 significant bits
+  std::frexp(x, &exp); // x = m * 2^exp, m in [0.5, 1): half has 11 significant bits, subnormals step 2^-24
+  const double ulp = std::max(std::ldexp(1.0, exp - 11), std::ldexp(1.0, -24));
   const double v = up ? std::ceil(x / ulp) * ulp : std::floor(x / ulp) * ulp;
-  return std::min(v, 65504.0);
+  if (v > 65504.0) // beyond the largest finite half: no value at or above x
+    return up ? std::numeric_limits<double>::infinity() : 65504.0;
+  return v;
 }
 
 } // namespace
@@ -82,10 +90,16 @@ Tensor uniform(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, 
     draw.u0 = unsigned(static_cast<long long>(minVal));
     draw.u1 = range >= 4294967296.0 ? 0u : unsigned(range);
   } else {
+    // Values are kept inside the representable part of the interval, so rounding cannot leave it.
+    const double lo = representable(minVal, outType, true), hi = representable(maxVal, outType, false);
+    if (lo > hi)
+      throw poplibs_error(name + ": [" + std::to_string(minVal) + ", " + std::to_string(maxVal) +
+                          "] holds no value of type " + outType.toString() + "; widen the interval");
     draw.kind = dist::UNIFORM;
     draw.a = float(minVal);
     draw.b = float(maxVal - minVal);
-    draw.c = float(maxVal);
+    draw.c = float(hi);
+    draw.d = float(lo);
   }
   return run(graph, seed, seedModifier, reference, outType, draw, prog, name);
 }

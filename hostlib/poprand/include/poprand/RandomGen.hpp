@@ -40,9 +40,11 @@ poplar::Tensor shapedDropout(poplar::Graph &graph, const poplar::Tensor *seed, c
                              const poplar::Tensor &input, const poplar::Tensor &reference, double keepProbability,
                              double scale, poplar::program::Sequence &prog, const std::string &debugPrefix = "");
 
-/// Uniform distribution on [minVal, maxVal] (maxVal >= minVal). `outType` is FLOAT, HALF or INT. For INT, minVal
-/// and maxVal are integers and every integer of [minVal, maxVal] can occur; the probabilities are equal when
-/// maxVal - minVal + 1 is a power of two, otherwise biased by at most (maxVal - minVal + 1) / 2^32.
+/// Uniform distribution on [minVal, maxVal] (maxVal >= minVal). `outType` is FLOAT, HALF or INT. FLOAT and HALF
+/// values stay inside the interval after rounding (throws poputil::poplibs_error when it holds no value of the
+/// type, e.g. HALF beyond 65504). For INT, minVal and maxVal are integers and every integer of [minVal, maxVal]
+/// can occur; the probabilities are equal when maxVal - minVal + 1 is a power of two, otherwise biased by at most
+/// (maxVal - minVal + 1) / 2^32.
 poplar::Tensor uniform(poplar::Graph &graph, const poplar::Tensor *seed, uint32_t seedModifier,
                        const poplar::Tensor &reference, const poplar::Type &outType, double minVal, double maxVal,
                        poplar::program::Sequence &prog, const std::string &debugPrefix = "");
