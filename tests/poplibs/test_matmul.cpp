@@ -84,7 +84,7 @@ void test_shape_grid(void **) {
 // A long inner dimension on 16 tiles: the planner splits it 16 ways, more than one stage sums (8).
 void test_multi_stage_reduction(void **) {
   MatMulFixture f;
-  const std::size_t m = 1, k = 2048, n = 2;
+  const std::size_t m = 1, k = 8192, n = 2;
   std::string plan = report(f.graph, m, k, n);
   if (plan.find("2 reduction stages") == std::string::npos) {
     print_error("plan without a two-stage reduction: %s", plan.c_str());

@@ -75,13 +75,11 @@ std::size_t product(const std::vector<std::size_t> &v) {
   return std::accumulate(v.begin(), v.end(), std::size_t(1), std::multiplies<std::size_t>());
 }
 
-// A tensor of `shape` whose every element is a zero constant (one element, broadcast).
+// A zero constant of `shape`, spread over the tiles (one broadcast element would make its tile send it to
+// every tile that reads padding, one element at a time).
 Tensor zeros(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape) {
-  Tensor z = graph.addConstant(type, {1}, 0.0f, "zero");
-  graph.setTileMapping(z, 0);
-  z = z.reshape(std::vector<std::size_t>(shape.size(), 1));
-  for (unsigned d = 0; d < shape.size(); ++d)
-    z = z.broadcast(unsigned(shape[d]), d);
+  Tensor z = graph.addConstant(type, shape, 0.0f, "zero");
+  poputil::mapTensorLinearly(graph, z);
   return z;
 }
 
@@ -238,6 +236,22 @@ void checkTensor(const Tensor &t, const std::vector<std::size_t> &shape, const p
                         type.toString());
 }
 
+// Activations {B, C, field...} stored as {B, field..., C} (so that each pixel's channels, which one row of the
+// im2col view takes together, are one run), mapped linearly over the tiles in whole groups' channel vectors.
+Tensor createActivations(poplar::Graph &graph, const poplar::Type &type, std::size_t batch,
+                         const std::vector<std::size_t> &field, std::size_t chans, std::size_t grain,
+                         const std::string &name) {
+  std::vector<std::size_t> storage = {batch};
+  storage.insert(storage.end(), field.begin(), field.end());
+  storage.push_back(chans);
+  Tensor t = graph.addVariable(type, storage, name);
+  poputil::mapTensorLinearly(graph, t, 0, unsigned(grain));
+  std::vector<unsigned> perm = {0, unsigned(field.size() + 1)};
+  for (unsigned d = 0; d < field.size(); ++d)
+    perm.push_back(1 + d);
+  return t.dimShuffle(perm);
+}
+
 // Zeroes the output padding of `out` {B, C, out...}.
 void zeroPadding(poplar::Graph &graph, const Tensor &out, const ConvParams &p, poplar::program::Sequence &prog) {
   for (unsigned d = 0; d < p.getNumFieldDims(); ++d) {
@@ -285,10 +299,8 @@ Tensor createInput(poplar::Graph &graph, const ConvParams &params, const std::st
                    const poplar::OptionFlags &options, PlanningCache *) {
   params.validate();
   convOptions(options, "poplin::createInput");
-  Tensor t = graph.addVariable(params.inputType, activationShape(params, params.inputChannels,
-                                                                 params.inputFieldShape), name);
-  poputil::mapTensorLinearly(graph, t);
-  return t;
+  return createActivations(graph, params.inputType, params.batchSize, params.inputFieldShape,
+                           params.numConvGroups * params.inputChannels, params.inputChannels, name);
 }
 
 Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const std::string &name) {
@@ -324,9 +336,10 @@ Tensor convolution(poplar::Graph &graph, const Tensor &in, const Tensor &weights
               transposeAndFlipWeights ? "the weights (transposed)" : "the weights");
   detail::MatMulProblem p = fwdProblem(params, name);
   detail::MatMulPlan pl = detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), name);
-  Tensor out = graph.addVariable(params.outputType, activationShape(params, params.outputChannels,
-                                                                   params.getOutputFieldShape()), name + "/out");
-  poputil::mapTensorLinearly(graph, out); // the padding; the interior is mapped by the plan next
+  // The padding is mapped linearly; the interior is mapped by the plan next.
+  Tensor out = createActivations(graph, params.outputType, params.batchSize, params.getOutputFieldShape(),
+                                 params.numConvGroups * params.outputChannels, params.outputChannels,
+                                 name + "/out");
   Tensor interior = fieldMatrix(out, params, params.outputChannels);
   detail::mapOperand(graph, interior, pl, p, detail::Operand::Out);
   zeroPadding(graph, out, params, prog);

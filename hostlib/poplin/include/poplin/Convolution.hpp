@@ -42,8 +42,9 @@ private:
 /// the convolution's product. Throws poputil::poplibs_error for invalid params (ConvParams::validate).
 poplar::Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::string &name,
                              const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
-/// The input {batch, groups * inputChannels, field...} of `params`, mapped linearly over the tiles in whole
-/// channel vectors.
+/// The input {batch, groups * inputChannels, field...} of `params`: a view of a variable stored channels last
+/// ({batch, field..., channels}, so that a pixel's channels are one run), mapped linearly over the tiles in whole
+/// groups' channel vectors. convolution's result is laid out the same way.
 poplar::Tensor createInput(poplar::Graph &graph, const ConvParams &params, const std::string &name,
                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 /// Biases {channels} for `activations` {batch, channels, field...}, mapped linearly.
