@@ -1,5 +1,6 @@
 // poplin's convolution against a host reference on a 16-tile IPU Model: plain, strided and padded, dilated
-// (input and kernel), flipped, grouped and batched 2-D convolutions, output truncation and padding, a 1-D one;
+// (input and kernel), flipped, grouped and batched 2-D convolutions, output truncation and padding, a 1-D one,
+// a HALF one;
 // the weight gradient (calculateWeightDeltas, convolutionWeightUpdate) and the input gradient (getGradientParams
 // with transposed and flipped weights); biases (addBias, convolutionBiasUpdate); weightsTransposeChansFlipXY;
 // the plan report and cache; the argument and option errors.
@@ -190,6 +191,33 @@ void test_1d(void **) {
   checkForward(p, "1d");
 }
 
+// HALF activations and weights, accumulated in float and rounded once to a HALF output.
+void test_half(void **) {
+  ConvParams p(HALF, 2, {6, 5}, {3, 2}, 3, 2, 1);
+  p.inputTransform.paddingLower = {1, 0};
+  p.outputTransform.stride = {1, 2};
+  ConvFixture f;
+  Tensor in = poplin::createInput(f.graph, p, "in");
+  Tensor w = poplin::createWeights(f.graph, p, "w");
+  f.graph.createHostWrite("in", in);
+  f.graph.createHostWrite("w", w);
+  Tensor out = poplin::convolution(f.graph, in, w, p, false, f.prog, "half");
+  assert_true(out.elementType() == HALF);
+  f.readable(out, "out");
+  f.build();
+  auto hin = floats(in.numElements(), 1), hw = floats(w.numElements(), 2); // exact in half
+  std::vector<unsigned short> din(hin.size()), dw(hw.size()), dout(out.numElements());
+  copyFloatToDeviceHalf(f.graph.getTarget(), hin.data(), din.data(), din.size());
+  copyFloatToDeviceHalf(f.graph.getTarget(), hw.data(), dw.data(), dw.size());
+  f.engine->writeTensor("in", din.data(), din.data() + din.size());
+  f.engine->writeTensor("w", dw.data(), dw.data() + dw.size());
+  f.engine->run(0);
+  f.engine->readTensor("out", dout.data(), dout.data() + dout.size());
+  std::vector<float> got(dout.size());
+  copyDeviceHalfToFloat(f.graph.getTarget(), dout.data(), got.data(), got.size());
+  expectNear(got, hostConv(p, hin, hw), "half", 2e-3f);
+}
+
 // Weight and input gradients: the derivatives of sum(out * zDeltas) with respect to the weights and the input.
 void checkGradients(const ConvParams &p, const char *what) {
   ConvFixture f;
@@ -331,6 +359,7 @@ int main(void) {
       cmocka_unit_test(test_groups_batch),
       cmocka_unit_test(test_output_transform),
       cmocka_unit_test(test_1d),
+      cmocka_unit_test(test_half),
       cmocka_unit_test(test_gradients_stride_padding),
       cmocka_unit_test(test_gradients_groups_dilation),
       cmocka_unit_test(test_bias_and_transpose),
