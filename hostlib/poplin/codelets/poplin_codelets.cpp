@@ -27,12 +27,29 @@ void matMulRange(const In *a, const In *b, Out *c, unsigned rows, unsigned inner
     unsigned rowEnd = cols;
     if (end - idx < cols - j)
       rowEnd = j + (end - idx);
+    Out *crow = c + (g * rows + r) * cols;
+    // Four outputs at a time share each load of a's element (about 3 instructions per multiply-add, not 6).
+    for (; j + 4 <= rowEnd; j += 4, idx += 4) {
+      float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
+      const In *bp = bg + j;
+      for (unsigned k = 0; k < inner; ++k, bp += cols) {
+        const float x = float(arow[k]);
+        acc0 += x * float(bp[0]);
+        acc1 += x * float(bp[1]);
+        acc2 += x * float(bp[2]);
+        acc3 += x * float(bp[3]);
+      }
+      crow[j] = Out(acc0);
+      crow[j + 1] = Out(acc1);
+      crow[j + 2] = Out(acc2);
+      crow[j + 3] = Out(acc3);
+    }
     for (; j < rowEnd; ++j, ++idx) {
       float acc = 0.0f;
       const In *bp = bg + j;
       for (unsigned k = 0; k < inner; ++k, bp += cols)
         acc += float(arow[k]) * float(*bp);
-      c[(g * rows + r) * cols + j] = Out(acc);
+      crow[j] = Out(acc);
     }
   }
 }

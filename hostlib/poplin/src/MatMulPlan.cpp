@@ -41,8 +41,10 @@ using poputil::poplibs_error;
 namespace {
 
 // Cost model of the tile code (codelets/poplin_codelets.cpp), in instructions of one worker, measured on the
-// IPU Model: the inner loop of MatMul (two loads, a fused multiply-add, two increments and a branch), the same
-// with half operands (each converted in software), the per-output work around it and a vertex's start.
+// IPU Model: the inner loop of MatMul over four outputs (a load of a, four loads of b, four fused multiply-adds,
+// two increments and a branch: 3 per multiply-add) and over a row's last outputs one at a time (6), the same
+// with half operands (converted in software), the per-output work around it and a vertex's start.
+constexpr double kInstrPerMacFloatQuad = 3.0;
 constexpr double kInstrPerMacFloat = 6.0;
 constexpr double kInstrPerMacHalf = 40.0;
 constexpr double kInstrPerOutput = 14.0;
@@ -90,7 +92,11 @@ void estimate(const poplar::Target &t, const MatMulProblem &p, const MatMulOptio
   const double aBlock = g * r * k * inBytes, bBlock = g * k * c * inBytes;
   const double outputs = g * r * c;
   // Compute: the block's outputs shared by the workers; the barrel issues each worker once per `workers` cycles.
-  const double instrPerMac = p.inputType == poplar::HALF ? kInstrPerMacHalf : kInstrPerMacFloat;
+  // The share of a block row's outputs that the four-at-a-time loop computes.
+  const double quadShare = 4.0 * std::floor(c / 4.0) / c;
+  const double instrPerMac = p.inputType == poplar::HALF
+                                 ? kInstrPerMacHalf
+                                 : quadShare * kInstrPerMacFloatQuad + (1.0 - quadShare) * kInstrPerMacFloat;
   const double perWorker = std::ceil(outputs / workers);
   pl.computeCycles = (perWorker * (k * instrPerMac + kInstrPerOutput) + kInstrPerVertex) * workers + kCyclesPerCompute;
   // Exchange: the operand blocks, of which the tile holds its share when the operands were created for the plan
