@@ -81,6 +81,30 @@ unsigned stagesFor(unsigned partials) {
   return stages;
 }
 
+// Instructions of the busiest worker of a block's MatMul vertex: as the codelet does, the block's outputs are
+// cut into equal runs, one per worker, and each run is computed row segment by row segment, four outputs at a
+// time and the segment's last ones singly.
+double slowestWorker(const MatMulProblem &p, const MatMulPlan &pl, unsigned workers) {
+  const std::size_t cols = pl.cBlock, total = pl.gBlock * pl.rBlock * pl.cBlock;
+  const std::size_t per = ceilDiv(total, workers);
+  const double k = double(pl.kBlock);
+  const bool half = p.inputType == poplar::HALF;
+  double worst = 0;
+  for (unsigned w = 0; w < workers; ++w) {
+    std::size_t idx = std::min(total, w * per), end = std::min(total, idx + per);
+    double instr = kInstrPerVertex;
+    while (idx < end) {
+      const std::size_t j = idx % cols, segment = std::min(cols - j, end - idx);
+      const double quads = half ? 0.0 : double(segment / 4), singles = double(segment) - 4.0 * quads;
+      instr += quads * 4.0 * (k * kInstrPerMacFloatQuad + kInstrPerOutput) +
+               singles * (k * (half ? kInstrPerMacHalf : kInstrPerMacFloat) + kInstrPerOutput);
+      idx += segment;
+    }
+    worst = std::max(worst, instr);
+  }
+  return worst;
+}
+
 // Fills the estimate of one split; false when it does not fit `memLimit` bytes per tile.
 void estimate(const poplar::Target &t, const MatMulProblem &p, const MatMulOptions &o, MatMulPlan &pl) {
   const double inBytes = double(t.getTypeSize(p.inputType));
@@ -92,13 +116,7 @@ void estimate(const poplar::Target &t, const MatMulProblem &p, const MatMulOptio
   const double aBlock = g * r * k * inBytes, bBlock = g * k * c * inBytes;
   const double outputs = g * r * c;
   // Compute: the block's outputs shared by the workers; the barrel issues each worker once per `workers` cycles.
-  // The share of a block row's outputs that the four-at-a-time loop computes.
-  const double quadShare = 4.0 * std::floor(c / 4.0) / c;
-  const double instrPerMac = p.inputType == poplar::HALF
-                                 ? kInstrPerMacHalf
-                                 : quadShare * kInstrPerMacFloatQuad + (1.0 - quadShare) * kInstrPerMacFloat;
-  const double perWorker = std::ceil(outputs / workers);
-  pl.computeCycles = (perWorker * (k * instrPerMac + kInstrPerOutput) + kInstrPerVertex) * workers + kCyclesPerCompute;
+  pl.computeCycles = slowestWorker(p, pl, unsigned(workers)) * workers + kCyclesPerCompute;
   // Exchange: the operand blocks, of which the tile holds its share when the operands were created for the plan
   // (the A block is spread over the cSplit tiles that use it, the B block over the rSplit tiles).
   const double received = aBlock * (1.0 - 1.0 / pl.cSplit) + bBlock * (1.0 - 1.0 / pl.rSplit);
