@@ -56,6 +56,9 @@ OptionFlags engineOptions() {
   return o;
 }
 
+// BENCH_POPLIN_PLAN_ONLY=1: print the plans (with their estimates) and stop before compiling.
+bool planOnly() { return std::getenv("BENCH_POPLIN_PLAN_ONLY") != nullptr; }
+
 std::size_t arg(int argc, char **argv, int i, std::size_t def) {
   return argc > i ? std::strtoull(argv[i], nullptr, 10) : def;
 }
@@ -71,7 +74,9 @@ int main(int argc, char **argv) {
   std::printf("target %s: %u tiles, %u workers, %u bytes per tile\n", target.getTargetSystemString().c_str(),
               target.getNumTiles(), target.getNumWorkerContexts(), target.getBytesPerTile());
   int failures = 0;
-  {
+  // Each benchmark is a lambda returning its failures (a plan-only run returns after printing the plan).
+  failures += [&]() {
+    int f = 0;
     Graph graph(target);
     popops::addCodelets(graph);
     poplin::addCodelets(graph);
@@ -85,6 +90,10 @@ int main(int argc, char **argv) {
     graph.createHostRead("c", c);
     std::ostringstream plan;
     poplin::matMulReportPlan(plan, graph, FLOAT, {m, k}, {k, n}, {}, &cache);
+    if (planOnly()) {
+      std::printf("%s", plan.str().c_str());
+      return 0;
+    }
     Engine e(graph, {init, prog, Sequence()}, engineOptions());
     e.load(device);
     e.run(0);
@@ -96,11 +105,14 @@ int main(int argc, char **argv) {
     for (std::size_t i = 0; i < hc.size(); ++i)
       if (hc[i] != 2.0f * float(k)) {
         std::printf("matMul: c[%zu] = %g, want %g\n", i, double(hc[i]), 2.0 * double(k));
-        ++failures;
+        ++f;
         break;
       }
-  }
-  if (chans && field) {
+    return f;
+  }();
+  if (chans && field)
+    failures += [&]() {
+    int f = 0;
     Graph graph(target);
     popops::addCodelets(graph);
     poplin::addCodelets(graph);
@@ -111,12 +123,17 @@ int main(int argc, char **argv) {
     Tensor in = poplin::createInput(graph, p, "in", {}, &cache);
     Tensor w = poplin::createWeights(graph, p, "w", {}, &cache);
     Sequence init, prog;
-    popops::fill(graph, in, 1.0f, init);
-    popops::fill(graph, w, 2.0f, init);
+    // Filled in their storage order (channels last): the views of the API's order are one region per element.
+    popops::fill(graph, in.dimShuffle({0, 2, 3, 1}), 1.0f, init);
+    popops::fill(graph, w.dimShuffle({0, 3, 4, 2, 1}), 2.0f, init);
     Tensor out = poplin::convolution(graph, in, w, p, false, prog, "conv", {}, &cache);
     graph.createHostRead("out", out);
     std::ostringstream plan;
     poplin::reportPlanInfo(plan, graph, p, {}, &cache);
+    if (planOnly()) {
+      std::printf("%s", plan.str().c_str());
+      return 0;
+    }
     Engine e(graph, {init, prog, Sequence()}, engineOptions());
     e.load(device);
     e.run(0);
@@ -131,8 +148,9 @@ int main(int argc, char **argv) {
     const float want = 18.0f * float(chans);
     if (field > 2 && ho[field + 1] != want) {
       std::printf("convolution: out[1][1] = %g, want %g\n", double(ho[field + 1]), double(want));
-      ++failures;
+      ++f;
     }
-  }
+    return f;
+  }();
   return failures ? 1 : 0;
 }
