@@ -66,6 +66,9 @@ fi
 section "PopLibs: popops add of two 10M-float tensors and reduce ADD of 10Mx1 on the ipu2 IPU Model (issue 15)"
 run bench_popops "$bin/bench_popops"
 
+section "PopLibs: poplin matMul 1024x1024x1024 float and a 3x3 convolution (batch 4, 64 to 64 channels, 56x56) on the ipu2 IPU Model (issue 16)"
+run bench_poplin "$bin/bench_poplin"
+
 section "QEMU card: randomized MMIO/DMA harness under the ASan QEMU, 5000 iterations (issue 8)"
 run bench_qemu_card "$bin/bench_qemu_card"
 

@@ -1,0 +1,105 @@
+// Convolutions of any number of spatial dimensions (tested in 1-D and 2-D), lowered to a grouped matrix
+// product: the input's windows (an im2col view: for every kernel position, the input field sliced and strided,
+// which the graph compiler gathers block by block onto the tiles) times the weights arranged as
+// {groups, kernel * inputChannels, outputChannels}, planned by poplin's matMul planner.
+//
+// Options (poplar::OptionFlags; an unknown name or value is a poplar::invalid_option naming it):
+// "availableMemoryProportion" and "partialsType" as for matMul; "pass" (NONE, INFERENCE_FWD, TRAINING_FWD,
+// TRAINING_BWD, TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, FC_TRAINING_BWD, FC_TRAINING_WU), and
+// "use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor",
+// "enableConvDithering" (true/false): accepted and checked, no effect here.
+#ifndef POPLIN_CONVOLUTION_HPP
+#define POPLIN_CONVOLUTION_HPP
+
+#include <iosfwd>
+#include <string>
+
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+
+#include "poplin/ConvParams.hpp"
+#include "poplin/MatMul.hpp"
+
+namespace poplin {
+
+/// Plans of convolutions (the plans of their matrix products); share one between the calls of a layer.
+class PlanningCache {
+public:
+  PlanningCache() {}
+  /// The product plans held.
+  std::size_t size() const { return matMulCache.size(); }
+  /// Internal: the product plans.
+  matmul::PlanningCache matMulCache;
+
+private:
+  PlanningCache(const PlanningCache &);
+  PlanningCache &operator=(const PlanningCache &);
+};
+
+/// The weights {groups, outputChannels, inputChannels, kernel...} of `params`, laid out as the right operand of
+/// the convolution's product. Throws poputil::poplibs_error for invalid params (ConvParams::validate).
+poplar::Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+                             const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// The input {batch, groups * inputChannels, field...} of `params`: a view of a variable stored channels last
+/// ({batch, field..., channels}, so that a pixel's channels are one run), mapped linearly over the tiles in whole
+/// groups' channel vectors. convolution's result is laid out the same way.
+poplar::Tensor createInput(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+                           const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// Biases {channels} for `activations` {batch, channels, field...}, mapped linearly.
+poplar::Tensor createBiases(poplar::Graph &graph, const poplar::Tensor &activations,
+                            const std::string &name = "biases");
+
+/// The convolution of `in` {B, G*Ci, field...} with `weights` {G, Co, Ci, kernel...}: a new tensor
+/// {B, G*Co, outField...}. With `transposeAndFlipWeights`, `weights` are {G, Ci, Co, kernel...} (a forward pass's
+/// weights given to its gradient pass, see getGradientParams): their channels are swapped and their spatial
+/// dimensions reversed first. Throws poputil::poplibs_error naming a shape or type that does not match `params`.
+poplar::Tensor convolution(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &weights,
+                           const ConvParams &params, bool transposeAndFlipWeights, poplar::program::Sequence &prog,
+                           const std::string &debugPrefix = "",
+                           const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+
+/// Copies `weightsIn` {G, Co, Ci, kernel...} into `weightsOut` {G, Ci, Co, kernel...} with the channels swapped
+/// and every spatial dimension reversed.
+void weightsTransposeChansFlipXY(poplar::Graph &graph, const poplar::Tensor &weightsIn,
+                                 const poplar::Tensor &weightsOut, poplar::program::Sequence &prog,
+                                 const std::string &debugPrefix = "");
+
+/// The gradient of the weights {G, Co, Ci, kernel...} from the output gradient `zDeltas` {B, G*Co, out...} and
+/// the forward input `activations` {B, G*Ci, in...}.
+poplar::Tensor calculateWeightDeltas(poplar::Graph &graph, const poplar::Tensor &zDeltas,
+                                     const poplar::Tensor &activations, const ConvParams &params,
+                                     poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                                     const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                     PlanningCache *cache = 0);
+/// weights += scale * calculateWeightDeltas(...), scale a one-element FLOAT tensor.
+void convolutionWeightUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &weights,
+                             const poplar::Tensor &activations, const ConvParams &params, const poplar::Tensor &scale,
+                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                             const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// As above with a constant scale.
+void convolutionWeightUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &weights,
+                             const poplar::Tensor &activations, const ConvParams &params, float scale,
+                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                             const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// biases += scale * (zDeltas summed over the batch and the field), scale a one-element FLOAT tensor.
+void convolutionBiasUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &biases,
+                           const poplar::Tensor &scale, const poplar::OptionFlags &options,
+                           poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+/// As above with a constant scale.
+void convolutionBiasUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &biases,
+                           float scale, const poplar::OptionFlags &options, poplar::program::Sequence &prog,
+                           const std::string &debugPrefix = "");
+
+/// acts {B, C, field...} += biases {C} broadcast over the batch and the field.
+void addBias(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &biases,
+             poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+
+/// Writes the plan of the convolution's product (split, tiles, memory, estimated cycles) to `out`.
+void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &params,
+                    const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+
+} // namespace poplin
+
+#endif // POPLIN_CONVOLUTION_HPP

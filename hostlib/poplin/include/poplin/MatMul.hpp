@@ -1,0 +1,179 @@
+// Matrix multiplication: C = A * B of 2-D tensors and C[g] = A[g] * B[g] of grouped (3-D) tensors, planned over the
+// tiles (a split of groups, rows, columns and the inner dimension chosen with a cost model of the target) and
+// optionally accumulated into an existing tensor.
+//
+// Options (poplar::OptionFlags; an unknown name or value is a poplar::invalid_option naming it):
+//  - "availableMemoryProportion": the share of a tile's memory (0 < p <= 1, default 0.6) the operation's blocks
+//    and partials may use; the planner splits further (more tiles, an inner-dimension split) to stay within it.
+//  - "partialsType": "float" (default) or "half": accepted; the tiles accumulate and keep the partial sums of an
+//    inner-dimension split in float either way (they have no half arithmetic).
+//  - "fullyConnectedPass": "NONE" (default), "INFERENCE_FWD", "TRAINING_FWD", "TRAINING_BWD", "TRAINING_WU": the
+//    pass of a fully connected layer; part of the plan cache key (the plan itself does not depend on it here).
+//  - "inputRHSIsPreArranged", "use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce",
+//    "remapOutputTensor", "gatherOutput": "true" or "false"; accepted for source compatibility, no effect here.
+#ifndef POPLIN_MATMUL_HPP
+#define POPLIN_MATMUL_HPP
+
+#include <cstddef>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+
+namespace poplin {
+
+namespace matmul {
+
+/// Plans of matrix multiplications already made, keyed by target, shapes, types and options, so that the
+/// functions below (createMatMulInputLHS, matMul, ...) given the same cache plan each problem once. Not copyable;
+/// safe to share between threads.
+class PlanningCache {
+public:
+  PlanningCache();
+  ~PlanningCache();
+  /// Number of plans held.
+  std::size_t size() const;
+
+  /// Internal: the plans.
+  struct Impl;
+  Impl &impl() const { return *impl_; }
+
+private:
+  PlanningCache(const PlanningCache &);
+  PlanningCache &operator=(const PlanningCache &);
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace matmul
+
+/// C = A * B for A of shape {m, k} and B of shape {k, n} (any views, e.g. X.transpose()), of the same type (FLOAT
+/// or HALF). Returns C {m, n} of A's type, mapped over the tiles by the plan. Throws poputil::poplibs_error when
+/// the operands are not 2-D, their inner dimensions differ, their types differ or are not FLOAT/HALF, or no plan
+/// fits the tiles' memory (raise "availableMemoryProportion" or use a target with more tiles).
+poplar::Tensor matMul(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
+                      poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                      const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      matmul::PlanningCache *cache = 0);
+/// As above with the result of type `outputType` (FLOAT, or HALF for HALF operands).
+poplar::Tensor matMul(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
+                      poplar::program::Sequence &prog, const poplar::Type &outputType,
+                      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      matmul::PlanningCache *cache = 0);
+/// As above into `out` of shape {m, n} (its type is the output type; it must be mapped or it is mapped here).
+void matMulWithOutput(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
+                      const poplar::Tensor &out, poplar::program::Sequence &prog,
+                      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      matmul::PlanningCache *cache = 0);
+
+/// Writes the plan of A {aShape} * B {bShape} of `inputType` operands (result of `outputType`) to `out`: the
+/// split, the tiles, the bytes per tile and the estimated cycles.
+void matMulReportPlan(std::ostream &out, const poplar::Graph &graph, const poplar::Type &inputType,
+                      const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                      const std::vector<std::size_t> &bShape,
+                      const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
+/// As above with the result of the operands' type.
+void matMulReportPlan(std::ostream &out, const poplar::Graph &graph, const poplar::Type &dType,
+                      const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
+                      const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
+
+/// C[g] = A[g] * B[g] for A {G, m, k} and B {G, k, n}; returns C {G, m, n}. Errors as matMul.
+poplar::Tensor matMulGrouped(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
+                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                             const poplar::OptionFlags &options = poplar::OptionFlags(),
+                             matmul::PlanningCache *cache = 0);
+/// As above with the result of type `outputType`.
+poplar::Tensor matMulGrouped(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
+                             poplar::program::Sequence &prog, const poplar::Type &outputType,
+                             const std::string &debugPrefix = "",
+                             const poplar::OptionFlags &options = poplar::OptionFlags(),
+                             matmul::PlanningCache *cache = 0);
+/// As above into `out` {G, m, n}.
+void matMulGroupedWithOutput(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
+                             const poplar::Tensor &out, poplar::program::Sequence &prog,
+                             const std::string &debugPrefix = "",
+                             const poplar::OptionFlags &options = poplar::OptionFlags(),
+                             matmul::PlanningCache *cache = 0);
+/// The plan of a grouped product (shapes {G, m, k} and {G, k, n}), as matMulReportPlan.
+void matMulGroupedReportPlan(std::ostream &out, const poplar::Graph &graph, const poplar::Type &inputType,
+                             const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                             const std::vector<std::size_t> &bShape,
+                             const poplar::OptionFlags &options = poplar::OptionFlags(),
+                             matmul::PlanningCache *cache = 0);
+
+/// C += k * A * B (2-D). C must have shape {m, n} and A's type.
+void matMulAcc(poplar::Graph &graph, const poplar::Tensor &C, float k, const poplar::Tensor &A,
+               const poplar::Tensor &B, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+               const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
+/// As above with the scale a one-element FLOAT tensor `k` (set at run time).
+void matMulAcc(poplar::Graph &graph, const poplar::Tensor &C, const poplar::Tensor &k, const poplar::Tensor &A,
+               const poplar::Tensor &B, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+               const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
+/// C[g] += k * A[g] * B[g] (3-D).
+void matMulGroupedAcc(poplar::Graph &graph, const poplar::Tensor &C, float k, const poplar::Tensor &A,
+                      const poplar::Tensor &B, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                      const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
+/// As above with a tensor scale.
+void matMulGroupedAcc(poplar::Graph &graph, const poplar::Tensor &C, const poplar::Tensor &k,
+                      const poplar::Tensor &A, const poplar::Tensor &B, poplar::program::Sequence &prog,
+                      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      matmul::PlanningCache *cache = 0);
+
+/// A new 2-D tensor of `type` and shape aShape {m, k}, mapped so that it is the efficient left operand of a
+/// product with a right operand of shape bShape {k, n}: each block of the plan spread over the tiles that use it.
+poplar::Tensor createMatMulInputLHS(poplar::Graph &graph, const poplar::Type &type,
+                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
+                                    const std::string &name,
+                                    const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                    matmul::PlanningCache *cache = 0);
+/// As above with the product's result of `outputType`.
+poplar::Tensor createMatMulInputLHS(poplar::Graph &graph, const poplar::Type &inputType,
+                                    const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                                    const std::vector<std::size_t> &bShape, const std::string &name,
+                                    const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                    matmul::PlanningCache *cache = 0);
+/// The right operand {k, n} of a product with a left operand of shape aShape {m, k}.
+poplar::Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &type,
+                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
+                                    const std::string &name,
+                                    const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                    matmul::PlanningCache *cache = 0);
+/// As above with the product's result of `outputType`.
+poplar::Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &inputType,
+                                    const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                                    const std::vector<std::size_t> &bShape, const std::string &name,
+                                    const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                    matmul::PlanningCache *cache = 0);
+/// The result {m, n} of `outputType`, mapped as matMul maps its result.
+poplar::Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &inputType,
+                                  const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                                  const std::vector<std::size_t> &bShape, const std::string &name,
+                                  const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                  matmul::PlanningCache *cache = 0);
+/// The grouped forms: aShape {G, m, k}, bShape {G, k, n}.
+poplar::Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &type,
+                                           const std::vector<std::size_t> &aShape,
+                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                           matmul::PlanningCache *cache = 0);
+poplar::Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &type,
+                                           const std::vector<std::size_t> &aShape,
+                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                           matmul::PlanningCache *cache = 0);
+poplar::Tensor createMatMulGroupedOutput(poplar::Graph &graph, const poplar::Type &inputType,
+                                         const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                                         const std::vector<std::size_t> &bShape, const std::string &name,
+                                         const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                         matmul::PlanningCache *cache = 0);
+
+/// The transpose of each group's matrix: {G, m, n} -> {G, n, m} (a view).
+poplar::Tensor transposeGroupedMatrix(const poplar::Tensor &A);
+
+} // namespace poplin
+
+#endif // POPLIN_MATMUL_HPP
