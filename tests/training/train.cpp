@@ -116,8 +116,9 @@ std::vector<float> initialWeights(const LayerShape &l, unsigned layer, bool rand
   return w;
 }
 
-// a [m, k] times b [k, n] on the device as a new [m, n] tensor. After the merge with poplin this is the one line
-// `return poplin::matMul(graph, a, b, prog, FLOAT, name);`.
+// a [m, k] times b [k, n] on the device as a new [m, n] tensor. With poplin this body becomes the one line
+// `return poplin::matMul(graph, a, b, prog, FLOAT, name);` (plus #include <poplin/MatMul.hpp>,
+// poplin::addCodelets beside popnn's, and -lpoplin in the folder's `libs`).
 Tensor matMul(Graph &graph, const Tensor &a, const Tensor &b, Sequence &prog, const std::string &name) {
   // Rows of a and columns of b copied into contiguous rows, every product a[i][l] * b[l][j] stored at [i][j][l]
   // with whole rows (i, j) on one tile, then summed over l by popops' reduce along the contiguous dimension. So
