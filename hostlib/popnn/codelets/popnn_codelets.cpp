@@ -1,0 +1,86 @@
+// popnn's tile code, compiled with popc at build time into popnn.gp (loaded by popnn::addCodelets):
+//  - popnn::NonLinearity applies an element-wise non-linearity in place to its runs;
+//  - popnn::NonLinearityGrad computes the input gradient of one from the activations and the output gradient.
+// Each vertex is one worker's share of a tile's elements; `nl` is a popnn::NonLinearityType.
+#include <math.h>
+#include <poplar/Vertex.hpp>
+
+#include "popnn/NonLinearityDef.hpp"
+
+using namespace poplar;
+
+namespace popnn {
+namespace {
+
+// The constants of the tanh approximation of GELU (sqrt(2 / pi) and the cubic term).
+const float kGeluAlpha = 0.7978845608f;
+const float kGeluBeta = 0.044715f;
+
+float sigmoidOf(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+float forward(unsigned nl, float x) {
+  switch (NonLinearityType(nl)) {
+  case NonLinearityType::SIGMOID: return sigmoidOf(x);
+  case NonLinearityType::HARD_SIGMOID: return fmaxf(0.0f, fminf(1.0f, 0.2f * x + 0.5f));
+  case NonLinearityType::RELU: return x > 0.0f ? x : 0.0f;
+  case NonLinearityType::TANH: return tanhf(x);
+  case NonLinearityType::GELU: return 0.5f * x * (1.0f + tanhf(kGeluAlpha * x * (1.0f + kGeluBeta * x * x)));
+  case NonLinearityType::SWISH: return x * sigmoidOf(x);
+  default: return x; // the host never sends the softmax types here
+  }
+}
+
+// d(input) from act (the output; the input for GELU and SWISH) and the output gradient g.
+float gradient(unsigned nl, float act, float g) {
+  switch (NonLinearityType(nl)) {
+  case NonLinearityType::SIGMOID: return g * act * (1.0f - act);
+  case NonLinearityType::HARD_SIGMOID: return act > 0.0f && act < 1.0f ? 0.2f * g : 0.0f;
+  case NonLinearityType::RELU: return act > 0.0f ? g : 0.0f;
+  case NonLinearityType::TANH: return g * (1.0f - act * act);
+  case NonLinearityType::GELU: {
+    const float x = act, t = tanhf(kGeluAlpha * x * (1.0f + kGeluBeta * x * x));
+    const float dt = (1.0f - t * t) * kGeluAlpha * (1.0f + 3.0f * kGeluBeta * x * x);
+    return g * (0.5f * (1.0f + t) + 0.5f * x * dt);
+  }
+  case NonLinearityType::SWISH: {
+    const float s = sigmoidOf(act);
+    return g * (s + act * s * (1.0f - s));
+  }
+  default: return g;
+  }
+}
+
+} // namespace
+
+/// Applies non-linearity `nl` to every element of every run of `data`, in place.
+class NonLinearity : public Vertex {
+public:
+  InOut<VectorList<float>> data;
+  unsigned nl;
+  bool compute() {
+    for (unsigned r = 0; r < data.size(); ++r)
+      for (float &x : data[r])
+        x = forward(nl, x);
+    return true;
+  }
+};
+
+/// inGrad[r][i] = the input gradient of `nl` given act[r][i] and outGrad[r][i].
+class NonLinearityGrad : public Vertex {
+public:
+  Input<VectorList<float>> act;
+  Input<VectorList<float>> outGrad;
+  Output<VectorList<float>> inGrad;
+  unsigned nl;
+  bool compute() {
+    for (unsigned r = 0; r < inGrad.size(); ++r) {
+      float *o = inGrad[r].data();
+      const float *a = act[r].data(), *g = outGrad[r].data();
+      for (unsigned i = 0; i < inGrad[r].size(); ++i)
+        o[i] = gradient(nl, a[i], g[i]);
+    }
+    return true;
+  }
+};
+
+} // namespace popnn

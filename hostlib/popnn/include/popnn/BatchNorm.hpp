@@ -1,0 +1,84 @@
+// Batch normalisation (popnn::bn): per-channel statistics of activations [batch, channels, field...] (or
+// [batch, channels]) over the batch and the field, whitening, scaling by gamma and offsetting by beta, and the
+// gradients for training. Element and partials type: FLOAT.
+#ifndef POPNN_BATCHNORM_HPP
+#define POPNN_BATCHNORM_HPP
+
+#include <string>
+#include <utility>
+
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+
+namespace popnn {
+namespace bn {
+
+/// {mean, 1 / sqrt(variance + eps)} of each channel of `acts` (two FLOAT [channels] tensors). The variance divides
+/// by n - 1 when unbiasedVarEstimate, else by n (n = batch x field elements per channel); stableAlgo subtracts the
+/// mean before squaring instead of using E[x^2] - E[x]^2. Throws poputil::poplibs_error for acts of rank < 2, a
+/// non-FLOAT tensor or partialsType.
+std::pair<poplar::Tensor, poplar::Tensor> batchNormStatistics(poplar::Graph &graph, const poplar::Tensor acts,
+                                                              float eps, poplar::program::Sequence &prog,
+                                                              bool unbiasedVarEstimate, bool stableAlgo = false,
+                                                              const poplar::Type &partialsType = poplar::FLOAT,
+                                                              const std::string &debugPrefix = "");
+
+/// (acts - mean) * invStdDev per channel, as a new tensor mapped like acts.
+poplar::Tensor batchNormWhiten(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &mean,
+                               const poplar::Tensor &invStdDev, poplar::program::Sequence &prog,
+                               const std::string &debugPrefix = "");
+
+/// {whitened * gamma + beta, whitened}, the whitened activations as batchNormWhiten gives them; gamma and beta
+/// have one element per channel.
+std::pair<poplar::Tensor, poplar::Tensor> batchNormalise(poplar::Graph &graph, const poplar::Tensor &acts,
+                                                         const poplar::Tensor &gamma, const poplar::Tensor &beta,
+                                                         const poplar::Tensor &mean, const poplar::Tensor &invStdDev,
+                                                         poplar::program::Sequence &prog,
+                                                         const std::string &debugPrefix = "");
+
+/// acts * combinedMultiplicand + addend per channel (combinedMultiplicand = gamma / stdDev and addend = beta -
+/// gamma * mean / stdDev fold the normalisation for inference).
+poplar::Tensor batchNormalise(poplar::Graph &graph, const poplar::Tensor &acts,
+                              const poplar::Tensor &combinedMultiplicand, const poplar::Tensor &addend,
+                              poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+
+/// {gammaDelta, betaDelta}: the gradients of the loss with respect to gamma and beta ([channels]) given the
+/// gradient at the layer's output `gradsIn`, from the forward input and its statistics.
+std::pair<poplar::Tensor, poplar::Tensor>
+batchNormParamGradients(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &gradsIn,
+                        const poplar::Tensor &mean, const poplar::Tensor &iStdDev, poplar::program::Sequence &prog,
+                        const poplar::Type &partialsType = poplar::FLOAT, const std::string &debugPrefix = "");
+/// As above from the whitened activations.
+std::pair<poplar::Tensor, poplar::Tensor>
+batchNormParamGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened, const poplar::Tensor &gradsIn,
+                        poplar::program::Sequence &prog, const poplar::Type &partialsType = poplar::FLOAT,
+                        const std::string &debugPrefix = "");
+
+/// The gradient at the layer's input (through the statistics too) given `gradsIn` at its output, from the forward
+/// input and its statistics, as a new tensor mapped like acts.
+poplar::Tensor batchNormGradients(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &gradsIn,
+                                  const poplar::Tensor &mean, const poplar::Tensor &invStdDev,
+                                  const poplar::Tensor &gamma, poplar::program::Sequence &prog,
+                                  const poplar::Type &partialsType = poplar::FLOAT,
+                                  const std::string &debugPrefix = "");
+/// As above from the whitened activations.
+poplar::Tensor batchNormGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened,
+                                  const poplar::Tensor &gradsIn, const poplar::Tensor &invStdDev,
+                                  const poplar::Tensor &gamma, poplar::program::Sequence &prog,
+                                  const poplar::Type &partialsType = poplar::FLOAT,
+                                  const std::string &debugPrefix = "");
+
+/// gamma += scale * gammaDelta and beta += scale * betaDelta (pass minus the learning rate for SGD).
+void batchNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
+                          float scale, poplar::Tensor &gamma, poplar::Tensor &beta, poplar::program::Sequence &prog,
+                          const std::string &debugPrefix = "");
+/// As above with the scale a one-element FLOAT tensor.
+void batchNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
+                          const poplar::Tensor &scale, poplar::Tensor &gamma, poplar::Tensor &beta,
+                          poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+
+} // namespace bn
+} // namespace popnn
+
+#endif // POPNN_BATCHNORM_HPP

@@ -1,0 +1,91 @@
+// Losses, their gradients and classification accuracy (popnn::calcLoss, calcAccuracy), and the per-row argMax,
+// argMin and topK they are built on. Model outputs are FLOAT [batch, classes]; the expected values are either one
+// label per batch entry (INT or UNSIGNED_INT [batch]) or one-hot rows (FLOAT, the model outputs' shape). A label
+// outside [0, classes), such as popops' MASKED_LABEL_CODE (-1), masks its batch entry: zero loss, zero deltas,
+// never counted correct.
+#ifndef POPNN_LOSS_HPP
+#define POPNN_LOSS_HPP
+
+namespace popnn {
+
+/// How calcLoss measures the loss of one batch entry (row) of model outputs p against expected one-hot y.
+enum LossType {
+  /// loss = sum_i 0.5 (p_i - y_i)^2; deltas = p - y (the gradient with respect to p).
+  SUM_SQUARED_LOSS,
+  /// loss = -sum_i y_i log(p_i / s), p being softmax probabilities scaled by s (modelOutputScaling, 1 by
+  /// default); deltas = (p - s y) * deltasScale / s, the gradient with respect to the softmax's input.
+  CROSS_ENTROPY_LOSS
+};
+
+} // namespace popnn
+
+#ifndef __POPC__
+#include <string>
+#include <utility>
+
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+
+namespace popnn {
+
+/// A program writing the loss of each row of `modelOutputs` (FLOAT [batch, classes]) against `expected` into
+/// `loss` (FLOAT [batch]) and its gradient into `deltas` (FLOAT, modelOutputs' shape). `deltasScale` and
+/// `modelOutputScaling` are one-element FLOAT tensors used by CROSS_ENTROPY_LOSS (see LossType). Throws
+/// poputil::poplibs_error naming the operand for a shape or type that does not fit, an unmapped output or an
+/// unknown lossType.
+poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
+                                  const poplar::Tensor &expected, const poplar::Tensor &loss,
+                                  const poplar::Tensor &deltas, const poplar::Tensor &deltasScale,
+                                  const poplar::Tensor &modelOutputScaling, LossType lossType,
+                                  const std::string &debugPrefix = "");
+/// As above with deltasScale and modelOutputScaling 1.
+poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
+                                  const poplar::Tensor &expected, const poplar::Tensor &loss,
+                                  const poplar::Tensor &deltas, LossType lossType,
+                                  const std::string &debugPrefix = "");
+/// As the first form, also writing the number of correctly classified rows into `numCorrect` (UNSIGNED_INT, one
+/// element): calcLoss followed by calcAccuracy.
+poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
+                                  const poplar::Tensor &expected, const poplar::Tensor &loss,
+                                  const poplar::Tensor &deltas, const poplar::Tensor &deltasScale,
+                                  const poplar::Tensor &modelOutputScaling, const poplar::Tensor &numCorrect,
+                                  LossType lossType, const std::string &debugPrefix = "");
+/// As above with deltasScale and modelOutputScaling 1.
+poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
+                                  const poplar::Tensor &expected, const poplar::Tensor &loss,
+                                  const poplar::Tensor &deltas, const poplar::Tensor &numCorrect,
+                                  LossType lossType, const std::string &debugPrefix = "");
+
+/// A program writing into `numCorrect` (UNSIGNED_INT, one element) how many rows of `modelOutputs` have their
+/// largest element (the first of equal ones) at the expected class (the label, or the one-hot row's argMax).
+poplar::program::Program calcAccuracy(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
+                                      const poplar::Tensor &expected, const poplar::Tensor &numCorrect,
+                                      const std::string &debugPrefix = "");
+
+/// The index (UNSIGNED_INT [rows]) of the largest element of each row of 2-D `input` (FLOAT, INT or
+/// UNSIGNED_INT), the first one when several are equal.
+poplar::Tensor argMax(poplar::Graph &graph, const poplar::Tensor &input, poplar::program::Sequence &prog,
+                      const std::string &debugPrefix = "");
+/// {the largest element of each row (input's type), its index as argMax gives it}.
+std::pair<poplar::Tensor, poplar::Tensor> maxAndArgMax(poplar::Graph &graph, const poplar::Tensor &input,
+                                                       poplar::program::Sequence &prog,
+                                                       const std::string &debugPrefix = "");
+/// The index of the smallest element of each row, the first one when several are equal.
+poplar::Tensor argMin(poplar::Graph &graph, const poplar::Tensor &input, poplar::program::Sequence &prog,
+                      const std::string &debugPrefix = "");
+/// {the smallest element of each row, its index as argMin gives it}.
+std::pair<poplar::Tensor, poplar::Tensor> minAndArgMin(poplar::Graph &graph, const poplar::Tensor &input,
+                                                       poplar::program::Sequence &prog,
+                                                       const std::string &debugPrefix = "");
+/// The `K` largest elements of each row of 2-D `input` as [rows, K], in descending order (whatever `sort` says:
+/// the selection finds them in that order), with their indices (UNSIGNED_INT [rows, K]) assigned to `indices`.
+/// Equal elements come in index order. Throws poputil::poplibs_error when K exceeds the row length.
+poplar::Tensor topK(poplar::Graph &graph, const poplar::Tensor &input, poplar::Tensor &indices, unsigned K,
+                    bool sort, poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+
+} // namespace popnn
+
+#endif // !__POPC__
+
+#endif // POPNN_LOSS_HPP

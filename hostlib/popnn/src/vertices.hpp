@@ -1,0 +1,28 @@
+// Internal: how popnn places its own vertices: one per worker of each tile that holds the elements written, each
+// over a share of that tile's runs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <poplar/Graph.hpp>
+#include <poplar/Interval.hpp>
+#include <poplar/Tensor.hpp>
+
+namespace popnn::detail {
+
+/// Splits the intervals of one tile into at most `workers` groups of about equal element counts (an interval may
+/// be cut); each group is one vertex's runs. Empty input gives no group.
+std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<poplar::Interval> &intervals,
+                                                            unsigned workers);
+
+/// The tile mapping of `t`, checked complete: throws poputil::poplibs_error naming `what` when some element of
+/// `t` is not mapped.
+poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const poplar::Tensor &t,
+                                                   const std::string &what);
+
+/// Throws poputil::poplibs_error naming `what` unless `t` is a valid FLOAT tensor.
+void checkFloat(const poplar::Tensor &t, const std::string &what, const char *role);
+
+} // namespace popnn::detail
