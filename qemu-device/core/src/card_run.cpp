@@ -122,8 +122,6 @@ void Card::drain_tile(Tile &tile)
     }
 }
 
-// Every live tile waits in a sync: land exchange writes, align clocks, and
-// either go on (internal) or ask the host (external).
 uint64_t Card::superstep_end() const
 {
     // Every tile's transfers share one link: they pipeline (one latency) but
@@ -133,6 +131,8 @@ uint64_t Card::superstep_end() const
     return superstep_start_ + host_link_transfer_cycles(board_, superstep_host_bytes_);
 }
 
+// Every live tile waits in a sync: land exchange writes, align clocks, and
+// either go on (internal) or ask the host (external).
 void Card::finish_superstep()
 {
     uint32_t request = 0;
