@@ -11,7 +11,8 @@
 // private folder is used and removed at exit, so that the benchmark never waits for, or takes, a card of a test
 // run on the same machine.
 //
-// Figures are medians of several repetitions after a warm-up (the machine is shared and noisy). The benchmark
+// Figures are medians of several repetitions after a warm-up, printed with min and max (the machine is shared and
+// noisy); each speed is a ratio to a memcpy baseline sampled alternately with it (bench_stats.hpp). The benchmark
 // asserts nothing about speed; it exits non-zero with a message when an operation fails.
 #include <algorithm>
 #include <cerrno>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "bench_stats.hpp"
 #include "elf_builder.hpp"
 #include "ipu_card/hw.h"
 #include "ipu_runtime/tile_program.hpp"
@@ -45,12 +47,6 @@ struct BenchFailure : std::runtime_error {
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 std::string sizeName(std::size_t bytes) {
   if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
     return std::to_string(bytes >> 20) + "MiB";
@@ -62,54 +58,59 @@ std::string sizeName(std::size_t bytes) {
 // Keeps the compiler from dropping a memcpy whose result nobody reads.
 void clobber(void *p) { asm volatile("" : : "r"(p) : "memory"); }
 
-// Median seconds of one host memcpy of `bytes`: each sample times enough copies to last ~20 ms, so that the clock's
-// resolution and one page fault do not dominate the small sizes.
-double memcpySeconds(std::size_t bytes, int samples) {
-  std::vector<std::uint8_t> src(bytes), dst(bytes);
-  for (std::size_t i = 0; i < bytes; ++i)
-    src[i] = std::uint8_t(i * 13 + 7);
-  std::memcpy(dst.data(), src.data(), bytes); // warm-up: faults in both buffers
-  clobber(dst.data());
-  std::size_t reps = 1;
-  for (;;) { // calibrate the copies per sample
-    const Clock::time_point t0 = Clock::now();
-    for (std::size_t r = 0; r < reps; ++r) {
-      std::memcpy(dst.data(), src.data(), bytes);
-      clobber(dst.data());
+// A host memcpy of `bytes`, the baseline of a stream's speed: each sample times enough copies to last ~20 ms, so
+// that the clock's resolution and one page fault do not dominate the small sizes.
+class MemcpySampler {
+public:
+  explicit MemcpySampler(std::size_t bytes) : src_(bytes), dst_(bytes) {
+    for (std::size_t i = 0; i < bytes; ++i)
+      src_[i] = std::uint8_t(i * 13 + 7);
+    copy(1); // warm-up: faults in both buffers
+    for (reps_ = 1; reps_ < (1u << 20); reps_ *= 2) { // calibrate the copies per sample
+      const Clock::time_point t0 = Clock::now();
+      copy(reps_);
+      if (since(t0) > 0.02)
+        break;
     }
-    if (since(t0) > 0.02 || reps >= (1u << 20))
-      break;
-    reps *= 2;
   }
-  std::vector<double> per;
-  for (int s = 0; s < samples; ++s) {
+  // Bytes per second of one sample.
+  double rate() {
     const Clock::time_point t0 = Clock::now();
-    for (std::size_t r = 0; r < reps; ++r) {
-      std::memcpy(dst.data(), src.data(), bytes);
-      clobber(dst.data());
-    }
-    per.push_back(since(t0) / double(reps));
+    copy(reps_);
+    return double(src_.size()) * double(reps_) / since(t0);
   }
-  return median(per);
-}
 
-// Baseline for an image load: median seconds to memcpy one `bytes` image into `copies` distinct destinations
-// (every byte the load puts into tile memory; one destination per tile, so the copy does not stay in cache).
-double broadcastMemcpySeconds(std::size_t bytes, std::size_t copies, int samples) {
-  std::vector<std::uint8_t> src(bytes), dst(bytes * copies);
-  for (std::size_t i = 0; i < bytes; ++i)
-    src[i] = std::uint8_t(i * 13 + 7);
-  std::vector<double> t;
-  for (int s = 0; s <= samples; ++s) { // the first round is the warm-up
-    const Clock::time_point t0 = Clock::now();
-    for (std::size_t c = 0; c < copies; ++c)
-      std::memcpy(dst.data() + c * bytes, src.data(), bytes);
-    clobber(dst.data());
-    if (s > 0)
-      t.push_back(since(t0));
+private:
+  void copy(std::size_t reps) {
+    for (std::size_t r = 0; r < reps; ++r) {
+      std::memcpy(dst_.data(), src_.data(), src_.size());
+      clobber(dst_.data());
+    }
   }
-  return median(t);
-}
+  std::vector<std::uint8_t> src_, dst_;
+  std::size_t reps_ = 1;
+};
+
+// Baseline for an image load: seconds to memcpy one `bytes` image into `copies` distinct destinations (every byte
+// the load puts into tile memory; one destination per tile, so the copy does not stay in cache).
+class BroadcastMemcpy {
+public:
+  BroadcastMemcpy(std::size_t bytes, std::size_t copies) : src_(bytes), dst_(bytes * copies), copies_(copies) {
+    for (std::size_t i = 0; i < bytes; ++i)
+      src_[i] = std::uint8_t(i * 13 + 7);
+  }
+  double seconds() {
+    const Clock::time_point t0 = Clock::now();
+    for (std::size_t c = 0; c < copies_; ++c)
+      std::memcpy(dst_.data() + c * src_.size(), src_.data(), src_.size());
+    clobber(dst_.data());
+    return since(t0);
+  }
+
+private:
+  std::vector<std::uint8_t> src_, dst_;
+  std::size_t copies_;
+};
 
 // ---- the stream program ----------------------------------------------------------------------------------------
 
@@ -170,15 +171,15 @@ std::vector<std::uint8_t> streamProgram(std::size_t bytes, std::uint32_t tiles, 
 }
 
 struct StreamFigure {
-  double seconds = 0;       // median wall time of one run
-  double copySeconds = 0;   // ... divided by the copies per run
+  bench::Pair rates;        // bytes per second: memcpy (baseline) and the stream (subject), sampled alternately
   std::uint32_t tiles = 0;  // tiles the stream is spread over
   std::uint32_t copies = 0; // copies per run
 };
 
 // Runs `copies` copies of a `bytes` stream in one direction, connected to a circular buffer of one copy (the
-// seed's connectStream(begin, end)): one warm-up run, then `samples` timed runs.
-StreamFigure measureStream(Device &dev, std::size_t bytes, bool toHost, std::uint32_t copies, int samples) {
+// seed's connectStream(begin, end)): one warm-up run, then `samples` timed runs, each after a memcpy sample.
+StreamFigure measureStream(Device &dev, std::size_t bytes, bool toHost, std::uint32_t copies, int samples,
+                           MemcpySampler &baseline) {
   StreamFigure f;
   f.copies = copies;
   // At least 1 KiB per tile: smaller parts would measure the per-tile host-exchange setup, not the stream.
@@ -230,14 +231,14 @@ StreamFigure measureStream(Device &dev, std::size_t bytes, bool toHost, std::uin
   if (b0 != (toHost ? mark0 : host[0]) || b1 != (toHost ? mark1 : host[lastOff]))
     throw BenchFailure(std::string(toHost ? "device-to-host" : "host-to-device") + " stream of " + sizeName(bytes) +
                        ": the data did not arrive (first or last tile's part differs)");
-  std::vector<double> t;
-  for (int s = 0; s < samples; ++s) {
-    const Clock::time_point t0 = Clock::now();
-    run();
-    t.push_back(since(t0));
-  }
-  f.seconds = median(t);
-  f.copySeconds = f.seconds / copies;
+  f.rates = bench::alternate(
+      samples, [&] { return baseline.rate(); },
+      [&] {
+        const Clock::time_point t0 = Clock::now();
+        run();
+        return double(bytes) * copies / since(t0);
+      },
+      false); // both are warm already
   return f;
 }
 
@@ -250,41 +251,45 @@ void measureImageLoad(Device &dev, const std::string &elfPath, int samples) {
   std::printf("image: %s, %llu bytes per tile in %zu segment(s)\n", elfName.c_str(),
               (unsigned long long)image.loadBytes(), image.segments.size());
 
-  // One tile first: the fixed cost of a load (plan, staging buffer, one chain, tile setup).
-  auto timeLoads = [&](const std::vector<std::uint32_t> &tiles, LoadStats &last, std::vector<double> &plan,
-                       std::vector<double> &upload) {
-    TileProgram prog(dev);
-    prog.load(elfPath, tiles); // warm-up
-    std::vector<double> wall;
-    for (int s = 0; s < samples; ++s) {
-      const Clock::time_point t0 = Clock::now();
-      last = prog.load(elfPath, tiles); // what a user pays: read, validate, plan, DMA, set up tiles
-      wall.push_back(since(t0));
-      plan.push_back(last.planSeconds);
-      upload.push_back(last.uploadSeconds);
-    }
-    return median(wall);
-  };
+  // One tile first: the fixed cost of a load (plan, staging buffer, one chain, tile setup). The all-tile loads run
+  // alternately with their baseline, a memcpy of the same bytes.
+  TileProgram prog1(dev), progN(dev);
   LoadStats one, many;
-  std::vector<double> plan1, up1, planN, upN;
-  const double t1 = timeLoads({0}, one, plan1, up1);
-  const double tn = timeLoads(all, many, planN, upN);
-  const double mc = broadcastMemcpySeconds(std::size_t(image.loadBytes()), all.size(), samples);
+  bench::Samples plan1, up1, planN, upN;
+  auto timeLoad = [&](TileProgram &prog, const std::vector<std::uint32_t> &tiles, LoadStats &last,
+                      bench::Samples &plan, bench::Samples &upload) {
+    const Clock::time_point t0 = Clock::now();
+    last = prog.load(elfPath, tiles); // what a user pays: read, validate, plan, DMA, set up tiles
+    const double s = since(t0);
+    plan.add(last.planSeconds);
+    upload.add(last.uploadSeconds);
+    return s;
+  };
+  prog1.load(elfPath, {0}); // warm-up
+  const bench::Samples t1 = bench::sample(samples, [&] { return timeLoad(prog1, {0}, one, plan1, up1); });
+  BroadcastMemcpy broadcast(std::size_t(image.loadBytes()), all.size());
+  progN.load(elfPath, all); // warm-up
+  broadcast.seconds();
+  const bench::Pair pn = bench::alternate(
+      samples, [&] { return broadcast.seconds(); }, [&] { return timeLoad(progN, all, many, planN, upN); }, false);
+  const double tn = pn.subject.median();
 
   // Wall time includes reading and checking the ELF; plan and upload are the loader's own split of the rest.
-  std::printf("image_load_%s_1tile: %.3f ms (plan %.3f ms, upload %.3f ms)\n", dev.info().board.name, t1 * 1e3,
-              median(plan1) * 1e3, median(up1) * 1e3);
-  std::printf("image_load_%s_%utiles: %.3f ms (plan %.3f ms, upload %.3f ms; %zu DMA writes in %zu chains, "
+  std::printf("image_load_%s_1tile: %s (plan %.3f ms, upload %.3f ms)\n", dev.info().board.name,
+              bench::format(t1, 1e3, "ms").c_str(), plan1.median() * 1e3, up1.median() * 1e3);
+  std::printf("image_load_%s_%utiles: %s (plan %.3f ms, upload %.3f ms; %zu DMA writes in %zu chains, "
               "%llu bus bytes for %llu tile bytes)\n",
-              dev.info().board.name, unsigned(all.size()), tn * 1e3, median(planN) * 1e3, median(upN) * 1e3,
-              many.writes, many.chains, (unsigned long long)many.busBytes, (unsigned long long)many.tileBytes);
+              dev.info().board.name, unsigned(all.size()), bench::format(pn.subject, 1e3, "ms").c_str(),
+              planN.median() * 1e3, upN.median() * 1e3, many.writes, many.chains, (unsigned long long)many.busBytes,
+              (unsigned long long)many.tileBytes);
   // Two per-tile figures: the whole load shared out, and what each tile beyond the first adds.
   std::printf("image_load_%s_per_tile: %.2f us (all-tile load / %u; marginal (all - 1 tile) / %u: %.2f us)\n",
               dev.info().board.name, tn / double(all.size()) * 1e6, unsigned(all.size()), unsigned(all.size() - 1),
-              (tn - t1) / double(all.size() - 1) * 1e6);
-  std::printf("image_load_%s_vs_memcpy: %.3f ms memcpy of the same %llu tile bytes (ratio %.2f: load time / "
-              "memcpy time)\n",
-              dev.info().board.name, mc * 1e3, (unsigned long long)many.tileBytes, tn / mc);
+              (tn - t1.median()) / double(all.size() - 1) * 1e6);
+  std::printf("image_load_%s_vs_memcpy: %s memcpy of the same %llu tile bytes, run alternately (ratio %.2f: load "
+              "time / memcpy time, medians)\n",
+              dev.info().board.name, bench::format(pn.baseline, 1e3, "ms").c_str(),
+              (unsigned long long)many.tileBytes, pn.ratio());
 }
 
 // ---- driver ----------------------------------------------------------------------------------------------------
@@ -363,14 +368,13 @@ int run(int argc, char **argv) {
     // copy stay in the figure: a stream copy costs them.
     const std::uint32_t copies =
         std::uint32_t(std::clamp<std::size_t>((opt.quick ? 64u << 20 : 1024u << 20) / bytes, 4, 256));
-    const double mc = memcpySeconds(bytes, samples);
+    MemcpySampler baseline(bytes);
     for (bool toHost : {false, true}) {
-      const StreamFigure f = measureStream(dev, bytes, toHost, copies, samples);
-      const double mbps = double(bytes) / f.copySeconds / 1e6, mcMbps = double(bytes) / mc / 1e6;
-      std::printf("stream_%s_%s: %.1f MB/s (%.1f us per copy, %u copies per run over %u tiles; memcpy %.1f MB/s, "
-                  "ratio %.3f)\n",
-                  toHost ? "d2h" : "h2d", sizeName(bytes).c_str(), mbps, f.copySeconds * 1e6, f.copies, f.tiles,
-                  mcMbps, mbps / mcMbps);
+      const StreamFigure f = measureStream(dev, bytes, toHost, copies, samples, baseline);
+      std::printf("stream_%s_%s: %s (%u copies per run over %u tiles); memcpy %s run alternately; ratio %.3f "
+                  "(stream / memcpy, medians)\n",
+                  toHost ? "d2h" : "h2d", sizeName(bytes).c_str(), bench::format(f.rates.subject, 1e-6, "MB/s", 1).c_str(),
+                  f.copies, f.tiles, bench::format(f.rates.baseline, 1e-6, "MB/s", 1).c_str(), f.rates.ratio());
       std::fflush(stdout);
     }
   }

@@ -62,6 +62,9 @@ static const struct board_key board_keys[] = {
     U32(atomic_store_granularity, 1, 64, "atomic store granularity in bytes"),
     U32(supervisor_stack_bytes, 256, 262144, "supervisor stack bytes"),
     U32(worker_stack_bytes, 128, 262144, "stack bytes per worker"),
+    U64(host_link_bytes_per_second, 1000, 1000000000000ull,
+        "effective host link bandwidth in bytes per second, each direction"),
+    U32(host_link_latency_ns, 0, 100000000, "latency of one host transfer in ns"),
 };
 #define NUM_KEYS (sizeof board_keys / sizeof board_keys[0])
 
@@ -356,4 +359,6 @@ void ipu_board_default(struct ipu_board *b)
     b->atomic_store_granularity = 4;
     b->supervisor_stack_bytes = 4096;
     b->worker_stack_bytes = 1024;
+    b->host_link_bytes_per_second = 25000000000ull;
+    b->host_link_latency_ns = 1000;
 }

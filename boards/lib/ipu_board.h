@@ -45,6 +45,8 @@ struct ipu_board {
     uint32_t atomic_store_granularity;
     uint32_t supervisor_stack_bytes;
     uint32_t worker_stack_bytes;
+    uint64_t host_link_bytes_per_second; /* effective host link bandwidth, each direction */
+    uint32_t host_link_latency_ns;       /* latency of one host transfer (request to completion) */
 };
 
 /* Total tiles on the card: num_ipus * tiles_per_ipu. */

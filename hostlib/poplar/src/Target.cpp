@@ -138,6 +138,8 @@ const std::vector<Field> &fields() {
       POPLAR_NUM_FIELD("atomic_store_granularity", board.atomic_store_granularity, std::uint32_t),
       POPLAR_NUM_FIELD("supervisor_stack_bytes", board.supervisor_stack_bytes, std::uint32_t),
       POPLAR_NUM_FIELD("worker_stack_bytes", board.worker_stack_bytes, std::uint32_t),
+      POPLAR_NUM_FIELD("host_link_bytes_per_second", board.host_link_bytes_per_second, std::uint64_t),
+      POPLAR_NUM_FIELD("host_link_latency_ns", board.host_link_latency_ns, std::uint32_t),
       POPLAR_NUM_FIELD("fp8ConvUnitMaxPipelineDepth", arch.fp8ConvUnitMaxPipelineDepth, unsigned),
       POPLAR_NUM_FIELD("fp16ConvUnitMaxPipelineDepth", arch.fp16ConvUnitMaxPipelineDepth, unsigned),
       POPLAR_NUM_FIELD("fp32ConvUnitMaxPipelineDepth", arch.fp32ConvUnitMaxPipelineDepth, unsigned),

@@ -171,6 +171,8 @@ std::string writeBoardFile(const ipu_board &b) {
      << "atomic_store_granularity = " << b.atomic_store_granularity << "\n"
      << "supervisor_stack_bytes = " << b.supervisor_stack_bytes << "\n"
      << "worker_stack_bytes = " << b.worker_stack_bytes << "\n"
+     << "host_link_bytes_per_second = " << b.host_link_bytes_per_second << "\n"
+     << "host_link_latency_ns = " << b.host_link_latency_ns << "\n"
      << "transport = \"" << b.transport << "\"\n";
   std::string text = os.str();
   std::string dir = cacheDir() + "/boards/" + contentHash(text);

@@ -104,6 +104,9 @@ private:
     void run_round(uint64_t budget);
     void drain_tile(Tile &tile);
     void finish_superstep();
+    // The earliest cycle the current superstep can end at, by what it moved:
+    // the host link shared by all tiles, and each tile's exchange receive port.
+    uint64_t superstep_end() const;
     void release_sync();
     void add_error(const ErrorRecord &r);
     void raise_irq(uint32_t cause_bit);
@@ -137,6 +140,10 @@ private:
     uint32_t dma_status_ = 0;
     uint32_t dma_completed_ = 0;
     uint64_t dma_bytes_ = 0;
+    // Time model: where the current superstep began (the last sync's release)
+    // and the host-exchange bytes its tiles moved over the link.
+    uint64_t superstep_start_ = 0;
+    uint64_t superstep_host_bytes_ = 0;
     DmaProgress dma_;
     std::array<XlatEntry, IPU_REG_XLAT_COUNT> xlat_{};
     std::deque<ErrorRecord> errors_;

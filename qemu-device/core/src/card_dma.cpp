@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "card.hpp"
+#include "link_time.hpp"
 
 namespace ipu::model {
 uint64_t xlat_entry_bytes(const XlatEntry &e)
@@ -169,6 +170,9 @@ void Card::step_dma(uint64_t max_bytes)
         }
         if (dma_.offset < dma_.desc.length)
             continue;
+        // The engine is alone on the link (tiles never run meanwhile): each
+        // descriptor pays the latency, and its bytes cross the link once.
+        card_cycles_ += host_link_transfer_cycles(board_, dma_.desc.length);
         dma_completed_++;
         dma_.have_desc = false;
         dma_.index++;
@@ -193,6 +197,11 @@ void Card::service_host_exchange(Tile &tile)
         return;
     }
     dma_bytes_ += hx.length;
+    // The context waits for its own transfer; the link's share with the other
+    // tiles is settled at the superstep's end (Card::superstep_end).
+    Context &cx = tile.ctx[hx.context];
+    cx.time += host_link_transfer_cycles(board_, hx.length);
+    superstep_host_bytes_ += hx.length;
 }
 
 } // namespace ipu::model

@@ -337,6 +337,7 @@ void Card::reset()
     hsync_id_ = 0;
     hsync_pending_ = false;
     card_cycles_ = 0;
+    superstep_start_ = superstep_host_bytes_ = 0;
     dma_desc_addr_ = dma_status_ = dma_completed_ = 0;
     dma_bytes_ = 0;
     dma_ = DmaProgress{}; // a chain in flight stops here
@@ -358,6 +359,7 @@ void Card::start()
         return;
     }
     card_cycles_ = 0;
+    superstep_start_ = superstep_host_bytes_ = 0;
     for (Tile &t : tiles_) {
         const uint64_t keep_instret = 0;
         for (Context &cx : t.ctx)

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "card.hpp"
+#include "link_time.hpp"
 #include "tile_runner.hpp"
 
 namespace ipu::model {
@@ -94,6 +95,8 @@ void Card::run_round(uint64_t budget)
         finish_superstep();
         return;
     }
+    // The run ends when the last host transfer has crossed the link too.
+    card_cycles_ = std::max(card_cycles_, superstep_end());
     state_ = IPU_CARD_STATE_DONE;
     raise_irq(IPU_REG_IRQ_STATUS_DONE_MASK);
 }
@@ -119,23 +122,43 @@ void Card::drain_tile(Tile &tile)
     }
 }
 
+uint64_t Card::superstep_end() const
+{
+    // Every tile's transfers share one link: they pipeline (one latency) but
+    // their bytes cross it one after another, whichever order they came in.
+    if (superstep_host_bytes_ == 0)
+        return superstep_start_;
+    return superstep_start_ + host_link_transfer_cycles(board_, superstep_host_bytes_);
+}
+
 // Every live tile waits in a sync: land exchange writes, align clocks, and
 // either go on (internal) or ask the host (external).
 void Card::finish_superstep()
 {
     uint32_t request = 0;
-    uint64_t latest = 0;
+    uint64_t latest = superstep_end();
+    std::vector<uint64_t> received; // exchange bytes landing on each tile, when any
     for (Tile &t : tiles_) {
         if (t.state != IPU_TILE_STATE_SYNC_WAIT)
             continue;
         if (request == 0)
             request = t.sync_request;
         latest = std::max(latest, t.time());
-        for (ExchangeWrite &w : t.outbox)
+        for (ExchangeWrite &w : t.outbox) {
             std::memcpy(tiles_[w.dst_tile].at(w.dst_addr), w.data.data(), w.data.size());
+            if (received.empty())
+                received.assign(tiles_.size(), 0);
+            received[w.dst_tile] += w.data.size();
+        }
         t.outbox.clear();
     }
+    // Senders paid for their bytes when they sent them; a receiver's port
+    // takes exchange_bytes_per_cycle too, so a tile many send to ends late.
+    for (uint64_t bytes : received)
+        latest = std::max(latest, superstep_start_ + exchange_cycles(board_.exchange_bytes_per_cycle, bytes));
     latest += board_.global_sync_cycles;
+    superstep_start_ = latest;
+    superstep_host_bytes_ = 0;
     for (Tile &t : tiles_) {
         if (t.state != IPU_TILE_STATE_SYNC_WAIT)
             continue;

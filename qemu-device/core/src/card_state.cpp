@@ -12,7 +12,7 @@ namespace ipu::model {
 namespace {
 
 constexpr char kMagic[8] = {'I', 'P', 'U', 'M', 'S', 'N', 'A', 'P'};
-constexpr uint32_t kVersion = 2; // 2: STACK_LIMIT per context, the supervisor's join wait
+constexpr uint32_t kVersion = 3; // 2: STACK_LIMIT per context, the supervisor's join wait; 3: superstep time
 
 // Appends plain values to a byte vector.
 class Writer {
@@ -223,6 +223,8 @@ std::vector<uint8_t> Card::snapshot()
     w.put(hsync_id_);
     w.put(static_cast<uint8_t>(hsync_pending_));
     w.put(card_cycles_);
+    w.put(superstep_start_);
+    w.put(superstep_host_bytes_);
     w.put(dma_desc_addr_);
     w.put(dma_status_);
     w.put(dma_completed_);
@@ -280,6 +282,7 @@ int Card::restore(const void *buf, size_t len)
     const uint32_t window_tile = r.get<uint32_t>(), hsync_id = r.get<uint32_t>();
     const bool hsync_pending = r.get<uint8_t>() != 0;
     const uint64_t card_cycles = r.get<uint64_t>();
+    const uint64_t superstep_start = r.get<uint64_t>(), superstep_host_bytes = r.get<uint64_t>();
     const uint32_t dma_desc_addr = r.get<uint32_t>(), dma_status = r.get<uint32_t>();
     const uint32_t dma_completed = r.get<uint32_t>();
     const uint64_t dma_bytes = r.get<uint64_t>();
@@ -318,6 +321,8 @@ int Card::restore(const void *buf, size_t len)
     hsync_id_ = hsync_id;
     hsync_pending_ = hsync_pending;
     card_cycles_ = card_cycles;
+    superstep_start_ = superstep_start;
+    superstep_host_bytes_ = superstep_host_bytes;
     dma_desc_addr_ = dma_desc_addr;
     dma_status_ = dma_status;
     dma_completed_ = dma_completed;

@@ -56,8 +56,8 @@ CsrOutcome host_exchange(Tile &tile, unsigned c, uint32_t value)
         tile.raise(IPU_ERR_HOST_EXCHANGE, c, tile.ctx[c].pc, tile.hx_tile_addr, length);
         return CsrOutcome::Fault;
     }
+    // The card times the transfer over its host link when it services it (Card::service_host_exchange).
     tile.hx = HostExchange{true, c, tile.ctx[c].pc, tile.hx_dev_addr, tile.hx_tile_addr, length, (value >> 31) != 0};
-    tile.ctx[c].time += length / tile.exchange_bytes_per_cycle;
     return CsrOutcome::HostExchange;
 }
 

@@ -1,8 +1,10 @@
 // Internal: the graph profile, from the graph and what the compiler laid out on each tile.
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "poplar/TargetType.hpp"
+#include "../target_values.hpp"
 #include "profiles.hpp"
 
 namespace poplar::detail {
@@ -177,11 +179,25 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
         v[t] = b;
     return v;
   };
-  // Exchange moves one 32-bit word per cycle per tile: a tile's exchange time is its larger direction / 4.
+  // The card model's time model (docs/architecture.md, "Time model"). Exchange moves getExchangeBytesPerCycle()
+  // bytes per cycle per tile: a tile's exchange time is its larger direction over that. A host exchange crosses the
+  // board's host link: the link's latency plus the tile's bytes at the link's bandwidth (the tile's own share; all
+  // tiles together take the sum of their bytes).
+  const std::uint64_t xBytes = std::max(1u, tgt.getExchangeBytesPerCycle());
+  const ipu_board &board = tgt.values().board;
   auto exchangeCycles = [&](const std::vector<std::uint64_t> &in, const std::vector<std::uint64_t> &out) {
     std::vector<std::uint64_t> c(numTiles, 0);
     for (std::size_t t = 0; t < numTiles; ++t)
-      c[t] = (std::max(in[t], out[t]) + 3) / 4;
+      c[t] = (std::max(in[t], out[t]) + xBytes - 1) / xBytes;
+    return c;
+  };
+  auto hostCycles = [&](const std::vector<std::uint64_t> &in, const std::vector<std::uint64_t> &out) {
+    std::vector<std::uint64_t> c(numTiles, 0);
+    const double hz = double(board.tile_clock_hz), bw = double(std::max<std::uint64_t>(1, board.host_link_bytes_per_second));
+    const double latency = std::ceil(double(board.host_link_latency_ns) * hz / 1e9);
+    for (std::size_t t = 0; t < numTiles; ++t)
+      if (in[t] + out[t])
+        c[t] = std::uint64_t(latency + std::ceil(double(in[t] + out[t]) * hz / bw));
     return c;
   };
   for (std::size_t p = 0; p < cg.steps.size(); ++p) {
@@ -210,7 +226,8 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
         node["exchange"] = (unsigned long long)recv.size();
         recv.push_back(in);
         (s.kind == "DoExchange" ? xSent : hSent).push_back(out);
-        (s.kind == "DoExchange" ? xCycles : hCycles).push_back(exchangeCycles(in, out));
+        (s.kind == "DoExchange" ? xCycles : hCycles).push_back(s.kind == "DoExchange" ? exchangeCycles(in, out)
+                                                                                        : hostCycles(in, out));
       }
       std::size_t id = programs.size();
       programs.push_back(ProfileValue(node));
