@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         }
     }
     const std::string tile_elf = IPU_BENCH_ISS_TILE_ELF, linux_elf = IPU_BENCH_ISS_LINUX_ELF;
-    const std::vector<const char *> modes = {"interp"};
+    const std::vector<const char *> modes = {"interp", "fast"};
     const std::vector<std::vector<std::string>> qemu_opts = {{}, {"-singlestep"}};
     // -singlestep is QEMU 7.2's name (Debian 12) for what QEMU >= 8.1 calls -one-insn-per-tb.
     const char *qemu_labels[] = {"qemu-riscv32 (TCG)", "qemu-riscv32 -singlestep"};

@@ -1,0 +1,29 @@
+// A tile's handle on its fast-ISS state (iss_fast.cpp): the ISS mode chosen by
+// IPU_EMU_ISS and the cache of pre-decoded blocks. Decoded code is derived
+// state, rebuilt on demand from SRAM, so a copied tile (reset, state restore)
+// starts with an empty slot and reads the mode again.
+#pragma once
+#include <memory>
+
+namespace ipu::model {
+
+class BlockCache;
+
+// Which ISS runs a tile's contexts when no retire hook is set (a hook always
+// gets the reference interpreter, which reports every instruction).
+enum class IssMode { Unset, Interp, Fast };
+
+class IssCacheSlot {
+public:
+    IssCacheSlot();
+    ~IssCacheSlot();
+    IssCacheSlot(const IssCacheSlot &);
+    IssCacheSlot &operator=(const IssCacheSlot &);
+    IssCacheSlot(IssCacheSlot &&) noexcept;
+    IssCacheSlot &operator=(IssCacheSlot &&) noexcept;
+
+    IssMode mode = IssMode::Unset;
+    std::unique_ptr<BlockCache> cache;
+};
+
+} // namespace ipu::model
