@@ -111,8 +111,11 @@ void Card::drain_tile(Tile &tile)
         tile.console.clear();
         raise_irq(IPU_REG_IRQ_STATUS_CONSOLE_MASK);
     }
-    if (tile.hx.pending)
+    if (tile.hx.pending) {
+        if (!tile.hx.to_host)
+            tile.iss.written(tile.hx.tile_addr, tile.hx.length); // decoded code there is dropped
         service_host_exchange(tile);
+    }
     if (tile.state == IPU_TILE_STATE_ERROR && tile.has_fault) {
         const Fault &f = tile.fault;
         add_error(ErrorRecord{f.cause, tile.id, f.context, f.pc, f.addr, f.info});
@@ -131,8 +134,10 @@ void Card::finish_superstep()
         if (request == 0)
             request = t.sync_request;
         latest = std::max(latest, t.time());
-        for (ExchangeWrite &w : t.outbox)
+        for (ExchangeWrite &w : t.outbox) {
             std::memcpy(tiles_[w.dst_tile].at(w.dst_addr), w.data.data(), w.data.size());
+            tiles_[w.dst_tile].iss.written(w.dst_addr, static_cast<uint32_t>(w.data.size()));
+        }
         t.outbox.clear();
     }
     latest += board_.global_sync_cycles;

@@ -190,8 +190,20 @@ IssCacheSlot &IssCacheSlot::operator=(const IssCacheSlot &other)
 IssCacheSlot::IssCacheSlot(IssCacheSlot &&) noexcept = default;
 IssCacheSlot &IssCacheSlot::operator=(IssCacheSlot &&) noexcept = default;
 
+void IssCacheSlot::written(uint32_t addr, uint32_t len)
+{
+    if (cache && cache->overlaps_code(addr - IPU_TILE_SRAM_BASE, len))
+        cache->flush();
+}
+
+void IssCacheSlot::maybe_changed()
+{
+    if (cache)
+        cache->stale = true;
+}
+
 BlockCache::BlockCache(const Tile &tile)
-    : tile_(tile), code_bits_((tile.sram_bytes / 4 + 63) / 64), jump_cache_(kJumpCacheSize)
+    : tile_(tile), jump_cache_(kJumpCacheSize)
 {
 }
 
@@ -246,16 +258,38 @@ Block *BlockCache::decode(uint32_t pc)
 
 void BlockCache::mark(const Block &b)
 {
+    const uint32_t last_word = (b.end_pc() - 4 - IPU_TILE_SRAM_BASE) / 4;
+    if (last_word / 64 >= code_bits_.size())
+        code_bits_.resize(last_word / 64 + 1);
     for (uint32_t i = 0; i < b.len; i++) {
         const uint32_t w = (b.pc - IPU_TILE_SRAM_BASE) / 4 + i;
         code_bits_[w / 64] |= 1ull << (w % 64);
     }
 }
 
+bool BlockCache::overlaps_code(uint32_t off, uint32_t len) const
+{
+    const uint64_t words = code_bits_.size() * 64; // bits past the last decoded word are all clear
+    if (len == 0 || off / 4 >= words)
+        return false;
+    const uint64_t first = off / 4, last = std::min<uint64_t>((uint64_t{off} + len - 1) / 4, words - 1);
+    for (uint64_t w = first; w <= last; w++) {
+        if ((w & 63) == 0 && last - w >= 63) { // a whole bitmap word at once
+            if (code_bits_[w / 64])
+                return true;
+            w += 63;
+            continue;
+        }
+        if ((code_bits_[w / 64] >> (w % 64)) & 1)
+            return true;
+    }
+    return false;
+}
+
 void BlockCache::flush()
 {
     blocks_.clear();
-    std::fill(code_bits_.begin(), code_bits_.end(), 0);
+    code_bits_.clear();
     std::fill(jump_cache_.begin(), jump_cache_.end(), JumpEntry{});
     flushes++;
 }

@@ -53,11 +53,13 @@ struct Block {
     uint32_t end_pc() const { return pc + 4 * len; }
 };
 
-// The decoded blocks of one tile. Writes to code are caught two ways: the
-// fast ISS checks every store against a bitmap of decoded words (and flushes
-// on a hit), and every other writer (host DMA, exchange, the BAR2 window, the
-// reference interpreter) is caught because each block compares its code bytes
-// with SRAM once per epoch, and an epoch starts with each fast-ISS call.
+// The decoded blocks of one tile. Writes to code are caught three ways: the
+// fast ISS checks every store against a bitmap of decoded words and flushes
+// on a hit; writers with a known range while the tiles run (exchange, host
+// exchange, the BAR2 window) do the same through IssCacheSlot::written; and
+// after anything else (the host's DMA and writes while the tiles were
+// stopped, the reference interpreter) the cache is marked stale, which starts
+// a new epoch: each block compares its code bytes with SRAM once per epoch.
 class BlockCache {
 public:
     explicit BlockCache(const Tile &tile);
@@ -68,9 +70,15 @@ public:
     // Drops every block (pointers to them become invalid) and bumps flushes.
     void flush();
     // True if the word at tile-local offset `off` (< sram_bytes) is decoded code.
-    bool is_code(uint32_t off) const { return (code_bits_[off >> 8] >> ((off >> 2) & 63)) & 1; }
+    bool is_code(uint32_t off) const
+    {
+        return (off >> 8) < code_bits_.size() && ((code_bits_[off >> 8] >> ((off >> 2) & 63)) & 1);
+    }
+    // True if any word of [off, off + len) (within SRAM) is decoded code.
+    bool overlaps_code(uint32_t off, uint32_t len) const;
 
-    uint64_t epoch = 0;   // bumped by each fast-ISS call
+    bool stale = false;   // start a new epoch before running
+    uint64_t epoch = 0;   // blocks checked in this epoch match SRAM
     uint64_t flushes = 0; // bumped by flush(): saved block pointers are stale
 
 private:
@@ -79,8 +87,10 @@ private:
 
     const Tile &tile_;
     std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;
-    std::vector<uint64_t> code_bits_; // one bit per SRAM word
-    static constexpr unsigned kJumpCacheSize = 1024;
+    // One bit per SRAM word, up to the last decoded one: code sits low in
+    // SRAM, so 1472 ipu2 tiles need not clear 19.5 KiB each.
+    std::vector<uint64_t> code_bits_;
+    static constexpr unsigned kJumpCacheSize = 256;
     struct JumpEntry {
         uint32_t pc = 0;
         Block *block = nullptr;

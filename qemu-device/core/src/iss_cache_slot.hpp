@@ -3,6 +3,7 @@
 // state, rebuilt on demand from SRAM, so a copied tile (reset, state restore)
 // starts with an empty slot and reads the mode again.
 #pragma once
+#include <cstdint>
 #include <memory>
 
 namespace ipu::model {
@@ -21,6 +22,14 @@ public:
     IssCacheSlot &operator=(const IssCacheSlot &);
     IssCacheSlot(IssCacheSlot &&) noexcept;
     IssCacheSlot &operator=(IssCacheSlot &&) noexcept;
+
+    // Something outside the ISS wrote `len` bytes at tile address `addr`:
+    // blocks decoded from them are dropped (cheap when no code is there).
+    void written(uint32_t addr, uint32_t len);
+    // SRAM may have changed anywhere (host DMA or writes while the tiles were
+    // stopped, the reference interpreter ran): each block compares its code
+    // bytes with SRAM again before it next runs.
+    void maybe_changed();
 
     IssMode mode = IssMode::Unset;
     std::unique_ptr<BlockCache> cache;

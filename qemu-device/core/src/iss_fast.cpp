@@ -25,7 +25,10 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     if (!tile.iss.cache)
         tile.iss.cache = std::make_unique<BlockCache>(tile);
     BlockCache &bc = *tile.iss.cache;
-    bc.epoch++; // code bytes may have changed since the last call: check each block once
+    if (bc.stale) { // code bytes may have changed: check each block once before it runs
+        bc.epoch++;
+        bc.stale = false;
+    }
     Context &cx = tile.ctx[c];
     uint32_t *const x = cx.x.data();
     uint32_t *const f = cx.f.data();
@@ -374,6 +377,7 @@ tail: {
     cx.instret = i0 + n;
     uint64_t k = 0;
     const Stop s = budget > n ? execute(tile, c, budget - n, &k, nullptr) : Stop::Budget;
+    bc.stale = true; // its stores were not checked against the code bitmap
     *executed = n + k;
     return s;
 }
@@ -413,8 +417,10 @@ IssMode iss_mode_from_env()
 
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)
 {
-    if (hook && hook->retired)
+    if (hook && hook->retired) {
+        tile.iss.maybe_changed(); // its stores are not checked against decoded code
         return execute(tile, c, budget, executed, hook);
+    }
     if (tile.iss.mode == IssMode::Unset)
         tile.iss.mode = iss_mode_from_env();
     if (tile.iss.mode == IssMode::Fast)
