@@ -4,6 +4,8 @@
 // interpreter (iss.cpp) stays the one place that knows the illegal cases.
 #include "iss_blocks.hpp"
 
+#include "iss_native.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -202,9 +204,34 @@ void IssCacheSlot::maybe_changed()
         cache->stale = true;
 }
 
-BlockCache::BlockCache(const Tile &tile)
-    : tile_(tile), jump_cache_(kJumpCacheSize)
+BlockCache::BlockCache(const Tile &tile, uint64_t hot)
+    : tile_(tile), hot_(hot), translate_at_(hot), jump_cache_(kJumpCacheSize)
 {
+}
+
+void BlockCache::translate(uint64_t retired_now)
+{
+    translate_at_ = std::max<uint64_t>(2 * retired_now, 1);
+    std::vector<const Block *> all;
+    for (const auto &[pc, b] : blocks_)
+        all.push_back(b.get());
+    if (all.empty())
+        return;
+    native = native_translate(all);
+    if (!native) {
+        hot_ = 0; // no compiler: stay on the fast ISS
+        return;
+    }
+    for (auto &[pc, b] : blocks_)
+        b->native = std::binary_search(native->entries.begin(), native->entries.end(), pc);
+}
+
+bool BlockCache::all_match() const
+{
+    for (const auto &[pc, b] : blocks_)
+        if (std::memcmp(b->raw.data(), tile_.at(pc), 4 * b->raw.size()) != 0)
+            return false;
+    return true;
 }
 
 Block *BlockCache::enter(uint32_t pc)
@@ -290,6 +317,9 @@ void BlockCache::flush()
 {
     blocks_.clear();
     code_bits_.clear();
+    native.reset();
+    if (hot_)
+        translate_at_ = retired + hot_;
     std::fill(jump_cache_.begin(), jump_cache_.end(), JumpEntry{});
     flushes++;
 }

@@ -10,6 +10,10 @@
 #include "tile.hpp"
 
 namespace ipu::model {
+struct NativeCode;
+}
+
+namespace ipu::model {
 
 // The operations the fast ISS executes itself. Anything else (CSRs, ECALL,
 // rare FP forms, writes to sp that are not ADDI, illegal encodings) is SLOW:
@@ -47,6 +51,7 @@ struct Block {
     // The blocks that last followed this one by falling through (0) and by
     // the taken branch or jump (1); each is used only if its pc matches.
     Block *next[2] = {nullptr, nullptr};
+    bool native = false; // the cache's native code can start here
     std::vector<Op> ops;      // len ops, plus END when the last one is not a terminator
     std::vector<uint32_t> raw; // the instruction words the ops came from
 
@@ -62,7 +67,9 @@ struct Block {
 // a new epoch: each block compares its code bytes with SRAM once per epoch.
 class BlockCache {
 public:
-    explicit BlockCache(const Tile &tile);
+    // `hot`: instructions the fast ISS retires before the tile's blocks are
+    // translated to native code, and again after each doubling (0 = never).
+    BlockCache(const Tile &tile, uint64_t hot);
 
     // The block at `pc`, decoded now if needed and checked against SRAM in
     // this epoch; nullptr if `pc` cannot be fetched (misaligned, outside SRAM).
@@ -77,6 +84,18 @@ public:
     // True if any word of [off, off + len) (within SRAM) is decoded code.
     bool overlaps_code(uint32_t off, uint32_t len) const;
 
+    // Translates every decoded block to native code (iss_native.hpp) and
+    // marks the blocks it covers; `retired` is the fast ISS's count so far.
+    void translate(uint64_t retired_now);
+    bool wants_translation(uint64_t retired_now) const { return hot_ && retired_now >= translate_at_; }
+    // True if every decoded block still matches SRAM (native code runs
+    // blocks without the per-epoch check).
+    bool all_match() const;
+    const uint64_t *code_bits() const { return code_bits_.data(); }
+    uint64_t code_words() const { return code_bits_.size(); }
+
+    std::shared_ptr<const NativeCode> native;
+    uint64_t retired = 0; // instructions the fast ISS retired with this cache
     bool stale = false;   // start a new epoch before running
     uint64_t epoch = 0;   // blocks checked in this epoch match SRAM
     uint64_t flushes = 0; // bumped by flush(): saved block pointers are stale
@@ -86,6 +105,7 @@ private:
     void mark(const Block &b); // sets the code bits of b's words
 
     const Tile &tile_;
+    uint64_t hot_ = 0, translate_at_ = 0;
     std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;
     // One bit per SRAM word, up to the last decoded one: code sits low in
     // SRAM, so 1472 ipu2 tiles need not clear 19.5 KiB each.

@@ -11,8 +11,9 @@ namespace ipu::model {
 class BlockCache;
 
 // Which ISS runs a tile's contexts when no retire hook is set (a hook always
-// gets the reference interpreter, which reports every instruction).
-enum class IssMode { Unset, Interp, Fast };
+// gets the reference interpreter, which reports every instruction). Native is
+// Fast plus hot code compiled to host code (iss_native.hpp).
+enum class IssMode { Unset, Interp, Fast, Native };
 
 class IssCacheSlot {
 public:

@@ -12,6 +12,7 @@
 
 #include "fpu.h"
 #include "iss_blocks.hpp"
+#include "iss_native.hpp"
 
 namespace ipu::model {
 
@@ -23,11 +24,13 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
 #undef IPU_OP_LABEL
     };
     if (!tile.iss.cache)
-        tile.iss.cache = std::make_unique<BlockCache>(tile);
+        tile.iss.cache = std::make_unique<BlockCache>(tile, tile.iss.mode == IssMode::Native ? native_hot() : 0);
     BlockCache &bc = *tile.iss.cache;
     if (bc.stale) { // code bytes may have changed: check each block once before it runs
         bc.epoch++;
         bc.stale = false;
+        if (bc.native && !bc.all_match()) // native code runs blocks without that check
+            bc.flush();
     }
     Context &cx = tile.ctx[c];
     uint32_t *const x = cx.x.data();
@@ -118,10 +121,14 @@ lookup: {
     if (from && from_flushes == bc.flushes)
         from->next[from_slot] = b;
     blk = b;
+    if (bc.wants_translation(bc.retired + n))
+        bc.translate(bc.retired + n); // blocks stay valid; blk may now be native
 }
 run_block:
     if (budget - n < blk->len)
         goto tail;
+    if (blk->native)
+        goto native;
     nb = n;
     op = blk->ops.data();
     goto *kLabels[static_cast<unsigned>(op->kind)];
@@ -369,6 +376,33 @@ code_written: {
     from = nullptr;
     goto lookup;
 }
+native: {
+    // Native code runs from this block until it leaves its translation, runs
+    // short of budget, faults or writes code; the interpreter goes on from there.
+    uint64_t io[kIoCount] = {};
+    io[kIoRetired] = n;
+    io[kIoBudget] = budget;
+    io[kIoPc] = pc;
+    io[kIoFflags] = cx.fflags;
+    io[kIoFrm] = cx.frm;
+    io[kIoStackLimit] = stack_limit;
+    io[kIoSramBytes] = size;
+    io[kIoCodeWords] = bc.code_words();
+    const int r = bc.native->run(io, x, f, mem, bc.code_bits(), native_fpu_table());
+    n = io[kIoRetired];
+    pc = static_cast<uint32_t>(io[kIoPc]);
+    cx.fflags = static_cast<uint32_t>(io[kIoFflags]);
+    if (r == static_cast<int>(NativeExit::Fault)) {
+        tile.raise(static_cast<uint32_t>(io[kIoCause]), c, pc, static_cast<uint32_t>(io[kIoAddr]),
+                   static_cast<uint32_t>(io[kIoInfo]));
+        stop = Stop::Fault;
+        goto out;
+    }
+    if (r == static_cast<int>(NativeExit::CodeWritten))
+        bc.flush();
+    from = nullptr;
+    goto lookup;
+}
 tail: {
     // Fewer instructions left in the budget than the block holds: the
     // reference retires exactly the rest.
@@ -378,10 +412,12 @@ tail: {
     uint64_t k = 0;
     const Stop s = budget > n ? execute(tile, c, budget - n, &k, nullptr) : Stop::Budget;
     bc.stale = true; // its stores were not checked against the code bitmap
+    bc.retired += n + k;
     *executed = n + k;
     return s;
 }
 out:
+    bc.retired += n;
     cx.time = t0 + n * ic;
     cx.pc = pc;
     cx.instret = i0 + n;
@@ -398,6 +434,23 @@ out:
 #undef ROUNDING
 }
 
+uint64_t native_hot()
+{
+    const char *v = std::getenv("IPU_EMU_ISS_HOT");
+    if (!v || !*v)
+        return 1000000;
+    char *end = nullptr;
+    const unsigned long long hot = std::strtoull(v, &end, 10);
+    if (*end == '\0' && hot > 0)
+        return hot;
+    static std::once_flag once;
+    std::call_once(once, [v] {
+        std::fprintf(stderr, "ipu-emu: IPU_EMU_ISS_HOT=%s is not a positive number of instructions; using 1000000.\n",
+                     v);
+    });
+    return 1000000;
+}
+
 IssMode iss_mode_from_env()
 {
     const char *v = std::getenv("IPU_EMU_ISS");
@@ -405,11 +458,14 @@ IssMode iss_mode_from_env()
         return IssMode::Fast;
     if (std::strcmp(v, "interp") == 0)
         return IssMode::Interp;
+    if (std::strcmp(v, "native") == 0)
+        return IssMode::Native;
     static std::once_flag once;
     std::call_once(once, [v] {
         std::fprintf(stderr,
-                     "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter) or "
-                     "'fast' (pre-decoded blocks, the default). Running 'fast'.\n",
+                     "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter), "
+                     "'fast' (pre-decoded blocks, the default) or 'native' (fast, and hot code compiled to host "
+                     "code). Running 'fast'.\n",
                      v);
     });
     return IssMode::Fast;
@@ -423,7 +479,7 @@ Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, co
     }
     if (tile.iss.mode == IssMode::Unset)
         tile.iss.mode = iss_mode_from_env();
-    if (tile.iss.mode == IssMode::Fast)
+    if (tile.iss.mode != IssMode::Interp)
         return execute_fast(tile, c, budget, executed);
     return execute(tile, c, budget, executed, nullptr);
 }

@@ -1,6 +1,6 @@
-// The card model's two ISS modes (IPU_EMU_ISS=interp|fast): code written
-// after it was decoded, faults in the middle of a block, and identical
-// results and cycle counts for both modes and any host thread count.
+// The card model's ISS modes (IPU_EMU_ISS=interp|fast|native): code written
+// after it was decoded or compiled, faults in the middle of a block, and
+// identical results and cycle counts for every mode and host thread count.
 #include <csetjmp>
 #include <cstdarg>
 #include <cstddef>
@@ -21,7 +21,8 @@ using ipu::test::RunResult;
 
 namespace {
 
-const char *const kModes[] = {"interp", "fast"};
+// native with IPU_EMU_ISS_HOT=200 (set in main): every case is translated before the part under test.
+const char *const kModes[] = {"interp", "fast", "native"};
 
 std::string prog(const char *name) { return Harness::tile_binary(std::string(name) + ".elf"); }
 
@@ -49,7 +50,7 @@ void expect_exit(unsigned which, uint32_t value)
 }
 
 // A store over an instruction of a block that already ran: the next call runs the new one.
-void test_store_into_executed_block(void **) { expect_exit(1, 1 + 100); }
+void test_store_into_executed_block(void **) { expect_exit(1, 150 + 150 * 100); }
 // A store over the next instruction of its own block.
 void test_store_into_own_block(void **) { expect_exit(2, 7); }
 // The host rewrites code through BAR2 during an external sync.
@@ -59,8 +60,8 @@ void test_host_rewrites_code(void **) { expect_exit(3, 1 + 50); }
 // count is the same in both modes (the instructions before it retired).
 void expect_mid_block_fault(unsigned which, uint32_t cause, const char *label)
 {
-    uint64_t cycles[2] = {0, 0};
-    for (unsigned m = 0; m < 2; m++) {
+    uint64_t cycles[3] = {0, 0, 0};
+    for (unsigned m = 0; m < 3; m++) {
         setenv("IPU_EMU_ISS", kModes[m], 1);
         Harness h("tiny");
         RunResult r = run_case(h, which);
@@ -72,6 +73,7 @@ void expect_mid_block_fault(unsigned which, uint32_t cause, const char *label)
         cycles[m] = r.cycles;
     }
     assert_int_equal(cycles[0], cycles[1]);
+    assert_int_equal(cycles[0], cycles[2]);
 }
 
 void test_load_fault_mid_block(void **) { expect_mid_block_fault(4, IPU_ERR_LOAD_FAULT, "mid_4"); }
@@ -116,13 +118,14 @@ void test_unknown_mode_runs_default(void **)
     Harness h("tiny");
     RunResult r = run_case(h, 1);
     assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
-    assert_int_equal(r.exit_code[1], 1 + 100);
+    assert_int_equal(r.exit_code[1], 150 + 150 * 100);
 }
 
 } // namespace
 
 int main()
 {
+    setenv("IPU_EMU_ISS_HOT", "200", 1);
     const CMUnitTest tests[] = {
         cmocka_unit_test(test_store_into_executed_block),
         cmocka_unit_test(test_store_into_own_block),
