@@ -137,6 +137,7 @@ void Card::finish_superstep()
         for (ExchangeWrite &w : t.outbox) {
             std::memcpy(tiles_[w.dst_tile].at(w.dst_addr), w.data.data(), w.data.size());
             tiles_[w.dst_tile].iss.written(w.dst_addr, static_cast<uint32_t>(w.data.size()));
+            t.spare_buffers.push_back(std::move(w.data)); // reused by the tile's next sends
         }
         t.outbox.clear();
     }

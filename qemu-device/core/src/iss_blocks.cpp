@@ -189,8 +189,16 @@ IssCacheSlot &IssCacheSlot::operator=(const IssCacheSlot &other)
     }
     return *this;
 }
-IssCacheSlot::IssCacheSlot(IssCacheSlot &&) noexcept = default;
-IssCacheSlot &IssCacheSlot::operator=(IssCacheSlot &&) noexcept = default;
+// A cache refers to its tile, so it never follows a move to another one.
+IssCacheSlot::IssCacheSlot(IssCacheSlot &&) noexcept {}
+IssCacheSlot &IssCacheSlot::operator=(IssCacheSlot &&other) noexcept
+{
+    if (this != &other) {
+        mode = IssMode::Unset;
+        cache.reset();
+    }
+    return *this;
+}
 
 void IssCacheSlot::written(uint32_t addr, uint32_t len)
 {

@@ -1,7 +1,7 @@
 // A tile's handle on its fast-ISS state (iss_fast.cpp): the ISS mode chosen by
 // IPU_EMU_ISS and the cache of pre-decoded blocks. Decoded code is derived
-// state, rebuilt on demand from SRAM, so a copied tile (reset, state restore)
-// starts with an empty slot and reads the mode again.
+// state, rebuilt on demand from SRAM, so a copied or moved tile (reset, state
+// restore) starts with an empty slot and reads the mode again.
 #pragma once
 #include <cstdint>
 #include <memory>
