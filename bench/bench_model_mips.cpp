@@ -1,10 +1,15 @@
 // Card model throughput: MIPS of a compute-bound kernel on one tile with one
-// host thread, then on every tile of ipu2 with 1..N host threads.
+// host thread (median of several runs), then host-thread scaling on every
+// tile of ipu2: one thread against N, alternating, for a kernel without
+// syncs and for a bulk-synchronous one (a sync and an exchange every ~240
+// instructions), where any serial phase of the card's rounds shows.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tile_harness.hpp"
 
@@ -19,19 +24,59 @@ struct Figure {
     bool ok;
 };
 
-// Runs compute.elf with `iterations` on `tiles` tiles (0 = all) of `board`.
-Figure measure(const char *board, unsigned threads, unsigned tiles, uint32_t iterations)
+// Runs `program` (a tile binary taking a0 = `arg`) on `tiles` tiles (0 = all)
+// of `board`; instructions is arg times the tiles run (the caller scales it).
+Figure measure(const char *board, unsigned threads, unsigned tiles, uint32_t arg, const char *program)
 {
     Harness h(board, threads);
     std::vector<unsigned> which;
     for (unsigned t = 0; t < (tiles ? tiles : h.num_tiles()); t++)
         which.push_back(t);
-    h.load_elf(Harness::tile_binary("compute.elf"), which, iterations);
+    h.load_elf(Harness::tile_binary(program), which, arg);
     const auto t0 = Clock::now();
     auto r = h.run(1u << 22);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    // Each loop iteration is 7 instructions (the kernel in tests/unit/isa/compute.S).
-    return Figure{s, 7.0 * iterations * which.size(), r.card_state == IPU_CARD_STATE_DONE};
+    return Figure{s, static_cast<double>(arg) * which.size(), r.card_state == IPU_CARD_STATE_DONE};
+}
+
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string spread(const std::vector<double> &v, double scale)
+{
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "median %.1f (min %.1f, max %.1f)", median(v) * scale,
+                  *std::min_element(v.begin(), v.end()) * scale, *std::max_element(v.begin(), v.end()) * scale);
+    return buf;
+}
+
+// ipu2, every tile, 1 host thread against `threads`, alternating for `pairs`
+// pairs: MIPS of each and the median of the per-pair speed-ups.
+void scaling(const char *label, const char *program, uint32_t arg, double insns_per_tile, unsigned threads,
+             unsigned pairs)
+{
+    std::vector<double> one, many, ratio;
+    bool ok = true;
+    double instructions = 0;
+    for (unsigned p = 0; p < pairs; p++) {
+        for (unsigned t : {1u, threads}) {
+            Figure f = measure("ipu2", t, 0, arg, program);
+            ok &= f.ok;
+            instructions = insns_per_tile * f.instructions;
+            (t == 1 ? one : many).push_back(instructions / f.seconds / 1e6);
+        }
+        ratio.push_back(many.back() / one.back());
+    }
+    std::printf("model_mips_ipu2_%s_1thread: %s MIPS\n", label, spread(one, 1).c_str());
+    std::printf("model_mips_ipu2_%s_%uthreads: %s MIPS\n", label, threads, spread(many, 1).c_str());
+    std::printf("model_scaling_ipu2_%s_%uthreads: %.2fx (median of %u alternating pairs; min %.2f, max %.2f)%s\n",
+                label, threads, median(ratio), pairs, *std::min_element(ratio.begin(), ratio.end()),
+                *std::max_element(ratio.begin(), ratio.end()), ok ? "" : "  RUN FAILED");
 }
 
 } // namespace
@@ -40,18 +85,21 @@ int main(int argc, char **argv)
 {
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     const uint32_t single_iters = quick ? 2000000 : 20000000;
-    Figure one = measure("tiny", 1, 1, single_iters);
-    std::printf("model_mips_1tile_1thread: %.1f MIPS (%.0f instructions in %.3f s)%s\n",
-                one.instructions / one.seconds / 1e6, one.instructions, one.seconds, one.ok ? "" : " RUN FAILED");
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    double base = 0;
-    for (unsigned threads = 1; threads <= cores; threads *= 2) {
-        Figure all = measure("ipu2", threads, 0, quick ? 2000 : 20000);
-        const double mips = all.instructions / all.seconds / 1e6;
-        if (threads == 1)
-            base = mips;
-        std::printf("model_mips_ipu2_all_tiles_%uthreads: %.1f MIPS (scaling %.2fx vs 1 thread)%s\n", threads, mips,
-                    mips / base, all.ok ? "" : " RUN FAILED");
+    const unsigned pairs = quick ? 3 : 5;
+    std::vector<double> single;
+    bool ok = true;
+    for (unsigned i = 0; i < pairs; i++) {
+        Figure one = measure("tiny", 1, 1, single_iters, "compute.elf");
+        ok &= one.ok;
+        single.push_back(7.0 * single_iters / one.seconds / 1e6);
     }
-    return 0;
+    std::printf("model_mips_1tile_1thread: %s MIPS (%u runs)%s\n", spread(single, 1).c_str(), pairs,
+                ok ? "" : " RUN FAILED");
+    // Scaling is wall time: on a shared machine, say what else ran (uptime's load average).
+    const unsigned threads = std::max(2u, std::min(4u, std::thread::hardware_concurrency()));
+    // compute.elf: 7 instructions per iteration, no sync. supersteps.elf: about
+    // 240 instructions, a 16-byte exchange and a sync per superstep.
+    scaling("compute", "compute.elf", quick ? 2000 : 20000, 7.0, threads, pairs);
+    scaling("supersteps", "supersteps.elf", quick ? 50 : 300, 240.0, threads, pairs);
+    return ok ? 0 : 1;
 }

@@ -33,6 +33,9 @@ run() {
 section "card model: MIPS of a compute kernel, 1 tile and all ipu2 tiles, 1..N host threads (issue 3)"
 run bench_model_mips "$bin/bench_model_mips"
 
+section "card model: ISS against qemu-riscv32 on one kernel object (sort, CRC32, float matmul), alternating runs (issue 20)"
+run bench_iss "$bin/bench_iss"
+
 section "driver: DMA bandwidth on the model card (tiny), both directions, beside host memcpy (issue 5)"
 ran="${ran}gc-hosttraffictest "
 IPU_EMU_DEVICES=tiny run gc-hosttraffictest "$bin/gc-hosttraffictest" --min 4K --max 64M 2>/dev/null

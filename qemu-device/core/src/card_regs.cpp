@@ -100,6 +100,7 @@ int Card::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value
             return -EINVAL;
         }
         std::memcpy(tiles_[window_tile_].sram + offset, &value, size);
+        tiles_[window_tile_].iss.written(IPU_TILE_SRAM_BASE + static_cast<uint32_t>(offset), size);
         return 0;
     }
     log_guest_error("write of BAR " + std::to_string(bar));
@@ -288,8 +289,11 @@ void Card::write_reg(uint32_t off, uint32_t v)
     case IPU_REG_IRQ_STATUS: irq_status_ &= ~v; return;
     case IPU_REG_IRQ_MASK: irq_mask_ = v & 0x1f; return;
     case IPU_REG_HSYNC_RELEASE:
-        if ((v & 1) && hsync_pending_)
+        if ((v & 1) && hsync_pending_) {
+            for (Tile &t : tiles_)
+                t.iss.maybe_changed(); // the host may have written SRAM (DMA) during the sync
             release_sync();
+        }
         return;
     case IPU_REG_ERR_POP:
         if ((v & 1) && !errors_.empty())
@@ -380,6 +384,7 @@ void Card::start()
         }
         t.state = IPU_TILE_STATE_RUNNING;
         t.ctx[0].state = IPU_CTX_STATE_RUNNING;
+        t.iss.maybe_changed(); // DMA and BAR2 writes since the last run
         t.ctx[0].pc = t.entry;
         t.ctx[0].x[10] = t.boot_arg;
     }

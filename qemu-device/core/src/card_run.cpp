@@ -114,8 +114,11 @@ void Card::drain_tile(Tile &tile)
         tile.console.clear();
         raise_irq(IPU_REG_IRQ_STATUS_CONSOLE_MASK);
     }
-    if (tile.hx.pending)
+    if (tile.hx.pending) {
+        if (!tile.hx.to_host)
+            tile.iss.written(tile.hx.tile_addr, tile.hx.length); // decoded code there is dropped
         service_host_exchange(tile);
+    }
     if (tile.state == IPU_TILE_STATE_ERROR && tile.has_fault) {
         const Fault &f = tile.fault;
         add_error(ErrorRecord{f.cause, tile.id, f.context, f.pc, f.addr, f.info});
@@ -146,9 +149,11 @@ void Card::finish_superstep()
         latest = std::max(latest, t.time());
         for (ExchangeWrite &w : t.outbox) {
             std::memcpy(tiles_[w.dst_tile].at(w.dst_addr), w.data.data(), w.data.size());
+            tiles_[w.dst_tile].iss.written(w.dst_addr, static_cast<uint32_t>(w.data.size()));
             if (received.empty())
                 received.assign(tiles_.size(), 0);
             received[w.dst_tile] += w.data.size();
+            t.spare_buffers.push_back(std::move(w.data)); // reused by the tile's next sends
         }
         t.outbox.clear();
     }

@@ -21,17 +21,14 @@ ThreadPool::~ThreadPool()
 }
 
 // Takes indices until none are left; every taker counts what it finished.
-void ThreadPool::drain()
+void ThreadPool::drain(const std::function<void(size_t)> &fn, size_t count)
 {
-    std::unique_lock<std::mutex> g(mutex_);
-    while (job_ && next_ < count_) {
-        const size_t i = next_++;
-        const auto *job = job_;
-        g.unlock();
-        (*job)(i);
-        g.lock();
-        if (++finished_ == count_)
+    for (size_t i; (i = next_.fetch_add(1, std::memory_order_relaxed)) < count;) {
+        fn(i);
+        if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == count) {
+            std::lock_guard<std::mutex> g(mutex_); // the waiter checks under the lock: no lost wake-up
             done_.notify_all();
+        }
     }
 }
 
@@ -39,14 +36,24 @@ void ThreadPool::worker_loop()
 {
     unsigned seen = 0;
     for (;;) {
+        const std::function<void(size_t)> *job;
+        size_t count;
         {
             std::unique_lock<std::mutex> g(mutex_);
             wake_.wait(g, [&] { return stopping_ || generation_ != seen; });
             if (stopping_)
                 return;
             seen = generation_;
+            if (!job_)
+                continue; // woke after that job ended
+            job = job_;
+            count = count_;
+            active_++;
         }
-        drain();
+        drain(*job, count);
+        std::lock_guard<std::mutex> g(mutex_);
+        if (--active_ == 0)
+            done_.notify_all();
     }
 }
 
@@ -61,14 +68,14 @@ void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)> &f
         std::lock_guard<std::mutex> g(mutex_);
         job_ = &fn;
         count_ = count;
-        next_ = 0;
-        finished_ = 0;
+        next_.store(0, std::memory_order_relaxed);
+        finished_.store(0, std::memory_order_relaxed);
         generation_++;
     }
     wake_.notify_all();
-    drain();
+    drain(fn, count);
     std::unique_lock<std::mutex> g(mutex_);
-    done_.wait(g, [&] { return finished_ == count_; });
+    done_.wait(g, [&] { return finished_.load(std::memory_order_acquire) == count && active_ == 0; });
     job_ = nullptr;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ipu_card/hw.h"
+#include "iss_cache_slot.hpp"
 
 namespace ipu::model {
 
@@ -98,6 +99,10 @@ struct Tile {
     HostExchange hx;
     std::vector<uint8_t> console;
     std::vector<ExchangeWrite> outbox;
+    // Buffers of landed exchange writes, reused by the next sends: no
+    // allocation per send, and no free in the card's serial sync phase.
+    std::vector<std::vector<uint8_t>> spare_buffers;
+    IssCacheSlot iss; // fast-ISS mode and decoded blocks (iss_fast.cpp); empty in a copy
 
     uint64_t time() const { return ctx[0].time; }
     bool in_sram(uint32_t addr, uint32_t len) const

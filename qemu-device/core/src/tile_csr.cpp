@@ -86,7 +86,13 @@ CsrOutcome send_exchange(Tile &tile, unsigned c, uint32_t list)
             return CsrOutcome::Fault;
         }
         const uint8_t *src = tile.at(d.src_addr);
-        tile.outbox.push_back(ExchangeWrite{d.dst_tile, d.dst_addr, std::vector<uint8_t>(src, src + d.length)});
+        std::vector<uint8_t> data;
+        if (!tile.spare_buffers.empty()) {
+            data = std::move(tile.spare_buffers.back());
+            tile.spare_buffers.pop_back();
+        }
+        data.assign(src, src + d.length);
+        tile.outbox.push_back(ExchangeWrite{d.dst_tile, d.dst_addr, std::move(data)});
         bytes += d.length;
     }
     tile.ctx[c].time += bytes / tile.exchange_bytes_per_cycle;

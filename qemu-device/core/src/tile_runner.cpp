@@ -55,7 +55,7 @@ bool run_workers(Tile &tile, uint64_t &left, const RetireHook *hook)
         if (left == 0)
             return false;
         uint64_t n = 0;
-        const Stop s = execute(tile, w, std::min(share, left), &n, hook);
+        const Stop s = run_context(tile, w, std::min(share, left), &n, hook);
         left -= n;
         if (!charge(tile, w, n) || s == Stop::Fault || s == Stop::HostExchange)
             return false;
@@ -83,7 +83,7 @@ void run_tile(Tile &tile, uint64_t budget, const RetireHook *hook)
         if (left == 0)
             return;
         uint64_t n = 0;
-        const Stop s = execute(tile, 0, left, &n, hook);
+        const Stop s = run_context(tile, 0, left, &n, hook);
         left -= n;
         if (!charge(tile, 0, n))
             return;

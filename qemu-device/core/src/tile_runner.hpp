@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "iss.hpp"
+#include "iss_fast.hpp"
 
 namespace ipu::model {
 

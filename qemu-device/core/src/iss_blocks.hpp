@@ -1,0 +1,121 @@
+// Pre-decoded basic blocks for the fast ISS (iss_fast.cpp): each block is the
+// straight-line run of instructions from one PC up to and including its first
+// control transfer, decoded once into a compact array of operations.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "tile.hpp"
+
+namespace ipu::model {
+struct NativeCode;
+}
+
+namespace ipu::model {
+
+// The operations the fast ISS executes itself. Anything else (CSRs, ECALL,
+// rare FP forms, writes to sp that are not ADDI, illegal encodings) is SLOW:
+// the reference interpreter executes that one instruction, so the fast path
+// never has to repeat its rules. Terminators (JAL .. END) end a block.
+#define IPU_FAST_OPS(X)                                                                                            \
+    X(NOP) X(LI) X(ADDI) X(ADDI_SP) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI)                \
+    X(ADD) X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND)                                          \
+    X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU)                                                \
+    X(LB) X(LH) X(LW) X(LBU) X(LHU) X(SB) X(SH) X(SW) X(FLW) X(FSW)                                                \
+    X(FADD) X(FSUB) X(FMUL) X(FDIV) X(FMADD) X(FMSUB) X(FNMSUB) X(FNMADD)                                          \
+    X(FSGNJ) X(FSGNJN) X(FSGNJX) X(FMV_X_W) X(FMV_W_X) X(FEQ) X(FLT) X(FLE)                                        \
+    X(FCVT_S_W) X(FCVT_S_WU) X(FCVT_W_S) X(FCVT_WU_S)                                                              \
+    X(JAL) X(JALR) X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) X(SLOW) X(END)
+
+enum class OpKind : uint8_t {
+#define IPU_OP_ENUM(name) name,
+    IPU_FAST_OPS(IPU_OP_ENUM)
+#undef IPU_OP_ENUM
+};
+
+// One decoded instruction. imm holds the immediate, a precomputed constant
+// (LI: LUI/AUIPC value), a branch or JAL target, or for FP operations the
+// rounding mode (bits 0-7, 7 = dynamic) and rs3 (bits 8-15).
+struct Op {
+    OpKind kind;
+    uint8_t rd, rs1, rs2;
+    uint32_t imm;
+};
+
+struct Block {
+    uint32_t pc = 0;     // address of the first instruction
+    uint32_t len = 0;    // instructions (ops except the closing END)
+    uint64_t checked = 0; // the cache epoch in which the code bytes were last compared with SRAM
+    // The blocks that last followed this one by falling through (0) and by
+    // the taken branch or jump (1); each is used only if its pc matches.
+    Block *next[2] = {nullptr, nullptr};
+    bool native = false; // the cache's native code can start here
+    std::vector<Op> ops;      // len ops, plus END when the last one is not a terminator
+    std::vector<uint32_t> raw; // the instruction words the ops came from
+
+    uint32_t end_pc() const { return pc + 4 * len; }
+};
+
+// The decoded blocks of one tile. Writes to code are caught three ways: the
+// fast ISS checks every store against a bitmap of decoded words and flushes
+// on a hit; writers with a known range while the tiles run (exchange, host
+// exchange, the BAR2 window) do the same through IssCacheSlot::written; and
+// after anything else (the host's DMA and writes while the tiles were
+// stopped, the reference interpreter) the cache is marked stale, which starts
+// a new epoch: each block compares its code bytes with SRAM once per epoch.
+class BlockCache {
+public:
+    // `hot`: instructions the fast ISS retires before the tile's blocks are
+    // translated to native code, and again after each doubling (0 = never).
+    BlockCache(const Tile &tile, uint64_t hot);
+
+    // The block at `pc`, decoded now if needed and checked against SRAM in
+    // this epoch; nullptr if `pc` cannot be fetched (misaligned, outside SRAM).
+    Block *enter(uint32_t pc);
+    // Drops every block (pointers to them become invalid) and bumps flushes.
+    void flush();
+    // True if the word at tile-local offset `off` (< sram_bytes) is decoded code.
+    bool is_code(uint32_t off) const
+    {
+        return (off >> 8) < code_bits_.size() && ((code_bits_[off >> 8] >> ((off >> 2) & 63)) & 1);
+    }
+    // True if any word of [off, off + len) (within SRAM) is decoded code.
+    bool overlaps_code(uint32_t off, uint32_t len) const;
+
+    // Translates every decoded block to native code (iss_native.hpp) and
+    // marks the blocks it covers; `retired` is the fast ISS's count so far.
+    void translate(uint64_t retired_now);
+    bool wants_translation(uint64_t retired_now) const { return hot_ && retired_now >= translate_at_; }
+    // True if every decoded block still matches SRAM (native code runs
+    // blocks without the per-epoch check).
+    bool all_match() const;
+    const uint64_t *code_bits() const { return code_bits_.data(); }
+    uint64_t code_words() const { return code_bits_.size(); }
+
+    std::shared_ptr<const NativeCode> native;
+    uint64_t retired = 0; // instructions the fast ISS retired with this cache
+    bool stale = false;   // start a new epoch before running
+    uint64_t epoch = 0;   // blocks checked in this epoch match SRAM
+    uint64_t flushes = 0; // bumped by flush(): saved block pointers are stale
+
+private:
+    Block *decode(uint32_t pc);
+    void mark(const Block &b); // sets the code bits of b's words
+
+    const Tile &tile_;
+    uint64_t hot_ = 0, translate_at_ = 0;
+    std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;
+    // One bit per SRAM word, up to the last decoded one: code sits low in
+    // SRAM, so 1472 ipu2 tiles need not clear 19.5 KiB each.
+    std::vector<uint64_t> code_bits_;
+    static constexpr unsigned kJumpCacheSize = 256;
+    struct JumpEntry {
+        uint32_t pc = 0;
+        Block *block = nullptr;
+    };
+    std::vector<JumpEntry> jump_cache_; // direct-mapped pc -> block, before the hash map
+};
+
+} // namespace ipu::model

@@ -1,0 +1,39 @@
+// A tile's handle on its fast-ISS state (iss_fast.cpp): the ISS mode chosen by
+// IPU_EMU_ISS and the cache of pre-decoded blocks. Decoded code is derived
+// state, rebuilt on demand from SRAM, so a copied or moved tile (reset, state
+// restore) starts with an empty slot and reads the mode again.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+namespace ipu::model {
+
+class BlockCache;
+
+// Which ISS runs a tile's contexts when no retire hook is set (a hook always
+// gets the reference interpreter, which reports every instruction). Native is
+// Fast plus hot code compiled to host code (iss_native.hpp).
+enum class IssMode { Unset, Interp, Fast, Native };
+
+class IssCacheSlot {
+public:
+    IssCacheSlot();
+    ~IssCacheSlot();
+    IssCacheSlot(const IssCacheSlot &);
+    IssCacheSlot &operator=(const IssCacheSlot &);
+    IssCacheSlot(IssCacheSlot &&) noexcept;
+    IssCacheSlot &operator=(IssCacheSlot &&) noexcept;
+
+    // Something outside the ISS wrote `len` bytes at tile address `addr`:
+    // blocks decoded from them are dropped (cheap when no code is there).
+    void written(uint32_t addr, uint32_t len);
+    // SRAM may have changed anywhere (host DMA or writes while the tiles were
+    // stopped, the reference interpreter ran): each block compares its code
+    // bytes with SRAM again before it next runs.
+    void maybe_changed();
+
+    IssMode mode = IssMode::Unset;
+    std::unique_ptr<BlockCache> cache;
+};
+
+} // namespace ipu::model

@@ -1,0 +1,30 @@
+// The fast ISS: runs a tile context over pre-decoded basic blocks
+// (iss_blocks.hpp) with threaded dispatch. It retires the same instructions,
+// in the same logical time, with the same faults (cause and PC) as the
+// reference interpreter in iss.cpp, which it calls for every instruction it
+// does not handle itself (CSRs, ECALL/EBREAK, rare or illegal encodings).
+#pragma once
+#include <cstdint>
+
+#include "iss.hpp"
+
+namespace ipu::model {
+
+// As execute() without a retire hook.
+Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed);
+
+// The ISS mode IPU_EMU_ISS selects: "interp" (the reference interpreter),
+// "fast" (the default; also unset or empty), or "native" (fast, and hot code
+// compiled to host code). Any other value is reported once on stderr, naming
+// the accepted values, and the default is used.
+IssMode iss_mode_from_env();
+
+// Instructions a tile retires in native mode before its code is translated:
+// IPU_EMU_ISS_HOT, default 1000000 (a bad value is reported and the default used).
+uint64_t native_hot();
+
+// Runs context `c` with the ISS the tile's mode selects; a retire hook always
+// gets the reference interpreter, which reports every instruction.
+Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook);
+
+} // namespace ipu::model

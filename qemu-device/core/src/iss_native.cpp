@@ -1,0 +1,423 @@
+// Translation of decoded blocks to C, compilation, on-disk cache and loading
+// (see iss_native.hpp). The C it writes follows the fast ISS's op semantics
+// one for one (iss_fast.cpp); the tests run every program in both and compare.
+#include "iss_native.hpp"
+
+#include <dlfcn.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "fpu.h"
+#include "ipu_card/hw.h"
+
+extern char **environ;
+
+namespace ipu::model {
+namespace {
+
+// C-callable wrappers for the FP helpers (their flags are references in C++).
+uint32_t w_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *fl) { return fpu::add(a, b, rm, *fl); }
+uint32_t w_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *fl) { return fpu::sub(a, b, rm, *fl); }
+uint32_t w_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *fl) { return fpu::mul(a, b, rm, *fl); }
+uint32_t w_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *fl) { return fpu::div(a, b, rm, *fl); }
+uint32_t w_madd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *fl) { return fpu::madd(a, b, c, rm, *fl); }
+uint32_t w_msub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *fl) { return fpu::msub(a, b, c, rm, *fl); }
+uint32_t w_nmsub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *fl) { return fpu::nmsub(a, b, c, rm, *fl); }
+uint32_t w_nmadd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *fl) { return fpu::nmadd(a, b, c, rm, *fl); }
+uint32_t w_eq(uint32_t a, uint32_t b, uint32_t *fl) { return fpu::eq(a, b, *fl); }
+uint32_t w_lt(uint32_t a, uint32_t b, uint32_t *fl) { return fpu::lt(a, b, *fl); }
+uint32_t w_le(uint32_t a, uint32_t b, uint32_t *fl) { return fpu::le(a, b, *fl); }
+uint32_t w_cvt_w_s(uint32_t a, unsigned rm, uint32_t *fl) { return fpu::cvt_w_s(a, rm, *fl); }
+uint32_t w_cvt_wu_s(uint32_t a, unsigned rm, uint32_t *fl) { return fpu::cvt_wu_s(a, rm, *fl); }
+uint32_t w_cvt_s_w(uint32_t a, unsigned rm, uint32_t *fl) { return fpu::cvt_s_w(a, rm, *fl); }
+uint32_t w_cvt_s_wu(uint32_t a, unsigned rm, uint32_t *fl) { return fpu::cvt_s_wu(a, rm, *fl); }
+
+// The generated code's view of the table above, and its helpers.
+const char *const kPrelude = R"(#include <stdint.h>
+#include <string.h>
+typedef uint32_t (*F2)(uint32_t, uint32_t, unsigned, uint32_t *);
+typedef uint32_t (*F3)(uint32_t, uint32_t, uint32_t, unsigned, uint32_t *);
+typedef uint32_t (*FC)(uint32_t, uint32_t, uint32_t *);
+typedef uint32_t (*F1)(uint32_t, unsigned, uint32_t *);
+#define FADD(a, b, rm) ((F2)fpu[0])(a, b, rm, &fflags)
+#define FSUB(a, b, rm) ((F2)fpu[1])(a, b, rm, &fflags)
+#define FMUL(a, b, rm) ((F2)fpu[2])(a, b, rm, &fflags)
+#define FDIV(a, b, rm) ((F2)fpu[3])(a, b, rm, &fflags)
+#define FMADD(a, b, c, rm) ((F3)fpu[4])(a, b, c, rm, &fflags)
+#define FMSUB(a, b, c, rm) ((F3)fpu[5])(a, b, c, rm, &fflags)
+#define FNMSUB(a, b, c, rm) ((F3)fpu[6])(a, b, c, rm, &fflags)
+#define FNMADD(a, b, c, rm) ((F3)fpu[7])(a, b, c, rm, &fflags)
+#define FEQ(a, b) ((FC)fpu[8])(a, b, &fflags)
+#define FLT(a, b) ((FC)fpu[9])(a, b, &fflags)
+#define FLE(a, b) ((FC)fpu[10])(a, b, &fflags)
+#define FCVT_W_S(a, rm) ((F1)fpu[11])(a, rm, &fflags)
+#define FCVT_WU_S(a, rm) ((F1)fpu[12])(a, rm, &fflags)
+#define FCVT_S_W(a, rm) ((F1)fpu[13])(a, rm, &fflags)
+#define FCVT_S_WU(a, rm) ((F1)fpu[14])(a, rm, &fflags)
+#define IS_CODE(off) (((off) >> 8) < code_words && ((code_bits[(off) >> 8] >> (((off) >> 2) & 63)) & 1))
+)";
+
+void *const kFpuTable[] = {
+    reinterpret_cast<void *>(&w_add),      reinterpret_cast<void *>(&w_sub),      reinterpret_cast<void *>(&w_mul),
+    reinterpret_cast<void *>(&w_div),      reinterpret_cast<void *>(&w_madd),     reinterpret_cast<void *>(&w_msub),
+    reinterpret_cast<void *>(&w_nmsub),    reinterpret_cast<void *>(&w_nmadd),    reinterpret_cast<void *>(&w_eq),
+    reinterpret_cast<void *>(&w_lt),       reinterpret_cast<void *>(&w_le),       reinterpret_cast<void *>(&w_cvt_w_s),
+    reinterpret_cast<void *>(&w_cvt_wu_s), reinterpret_cast<void *>(&w_cvt_s_w), reinterpret_cast<void *>(&w_cvt_s_wu),
+};
+
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *f, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, f);
+    std::vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return buf;
+}
+
+// Writes the C for one block. `native` holds the PCs the function can jump to.
+class Emitter {
+public:
+    explicit Emitter(const std::set<uint32_t> &native) : native_(native) {}
+
+    void block(const Block &b)
+    {
+        out += fmt("B_%x:\n  if (budget - n < %uu) { pc = 0x%xu; goto leave; }\n", b.pc, b.len, b.pc);
+        for (uint32_t i = 0; i < b.ops.size(); i++)
+            op(b, i);
+    }
+
+    std::string out;
+
+private:
+    static std::string r(unsigned i) { return i ? fmt("r%u", i) : "0u"; }
+    static std::string g(unsigned i) { return fmt("g%u", i); }
+
+    // Leaves the block: retire it, go to `target` (a constant).
+    std::string go(const Block &b, uint32_t target) const
+    {
+        if (native_.count(target))
+            return fmt("{ n += %uu; goto B_%x; }", b.len, target);
+        return fmt("{ n += %uu; pc = 0x%xu; goto leave; }", b.len, target);
+    }
+    // A fault at op i: the ops before it retired.
+    static std::string fault(const Block &b, uint32_t i, uint32_t cause, const std::string &addr,
+                             const std::string &info = "0")
+    {
+        return fmt("{ n += %uu; pc = 0x%xu; io[%u] = %uu; io[%u] = (%s); io[%u] = (%s); ret = 1; goto leave; }", i,
+                   b.pc + 4 * i, kIoCause, cause, kIoAddr, addr.c_str(), kIoInfo, info.c_str());
+    }
+    std::string rounding(const Block &b, uint32_t i, const Op &o) const
+    {
+        const unsigned rm = o.imm & 0xff;
+        if (rm != 7)
+            return fmt("%uu", rm);
+        out_pre_ += fmt("  if (frm > 4) %s\n", fault(b, i, IPU_ERR_ILLEGAL_INSTRUCTION, fmt("0x%xu", b.raw[i])).c_str());
+        return "frm";
+    }
+    void load(const Block &b, uint32_t i, const Op &o, unsigned len, const char *read)
+    {
+        out += fmt("  { uint32_t a = %s + 0x%xu;", r(o.rs1).c_str(), o.imm);
+        if (len > 1)
+            out += fmt(" if (a & %uu) %s", len - 1, fault(b, i, IPU_ERR_LOAD_MISALIGNED, "a").c_str());
+        out += fmt(" if (a - 0x%xu > size - %uu) %s", IPU_TILE_SRAM_BASE, len,
+                   fault(b, i, IPU_ERR_LOAD_FAULT, "a").c_str());
+        out += fmt(" const uint8_t *p = mem + (a - 0x%xu); %s }\n", IPU_TILE_SRAM_BASE, read);
+    }
+    void store(const Block &b, uint32_t i, const Op &o, unsigned len, const std::string &value)
+    {
+        out += fmt("  { uint32_t a = %s + 0x%xu;", r(o.rs1).c_str(), o.imm);
+        if (len > 1)
+            out += fmt(" if (a & %uu) %s", len - 1, fault(b, i, IPU_ERR_STORE_MISALIGNED, "a").c_str());
+        out += fmt(" if (a - 0x%xu > size - %uu) %s", IPU_TILE_SRAM_BASE, len,
+                   fault(b, i, IPU_ERR_STORE_FAULT, "a").c_str());
+        out += fmt(" uint32_t off = a - 0x%xu; { uint32_t v = %s; memcpy(mem + off, &v, %u); }", IPU_TILE_SRAM_BASE,
+                   value.c_str(), len);
+        out += fmt(" if (IS_CODE(off)) { n += %uu; pc = 0x%xu; ret = 2; goto leave; } }\n", i + 1, b.pc + 4 * (i + 1));
+    }
+    void set(const Op &o, const std::string &expr) { out += fmt("  %s = %s;\n", r(o.rd).c_str(), expr.c_str()); }
+    void setf(const Op &o, const std::string &expr) { out += fmt("  %s = %s;\n", g(o.rd).c_str(), expr.c_str()); }
+    // An FP result for an integer register: computed (flags) even for x0.
+    void set_from_fp(const Op &o, const std::string &expr)
+    {
+        if (o.rd)
+            set(o, expr);
+        else
+            out += fmt("  (void)(%s);\n", expr.c_str());
+    }
+
+    void op(const Block &b, uint32_t i)
+    {
+        const Op &o = b.ops[i];
+        const std::string a = r(o.rs1), bb = r(o.rs2), fa = g(o.rs1), fb = g(o.rs2);
+        const std::string imm = fmt("0x%xu", o.imm);
+        const std::string sa = "(int32_t)" + a, sb = "(int32_t)" + bb;
+        out_pre_.clear();
+        switch (o.kind) {
+        case OpKind::NOP: break;
+        case OpKind::LI: set(o, imm); break;
+        case OpKind::ADDI: set(o, a + " + " + imm); break;
+        case OpKind::ADDI_SP:
+            out += fmt("  { uint32_t v = %s + %s; if (v < stack_limit) %s r2 = v; }\n", a.c_str(), imm.c_str(),
+                       fault(b, i, IPU_ERR_STACK_OVERFLOW, "v", "stack_limit").c_str());
+            break;
+        case OpKind::SLTI: set(o, "(uint32_t)(" + sa + " < (int32_t)" + imm + ")"); break;
+        case OpKind::SLTIU: set(o, "(uint32_t)(" + a + " < " + imm + ")"); break;
+        case OpKind::XORI: set(o, a + " ^ " + imm); break;
+        case OpKind::ORI: set(o, a + " | " + imm); break;
+        case OpKind::ANDI: set(o, a + " & " + imm); break;
+        case OpKind::SLLI: set(o, a + " << " + std::to_string(o.imm)); break;
+        case OpKind::SRLI: set(o, a + " >> " + std::to_string(o.imm)); break;
+        case OpKind::SRAI: set(o, "(uint32_t)(" + sa + " >> " + std::to_string(o.imm) + ")"); break;
+        case OpKind::ADD: set(o, a + " + " + bb); break;
+        case OpKind::SUB: set(o, a + " - " + bb); break;
+        case OpKind::SLL: set(o, a + " << (" + bb + " & 31)"); break;
+        case OpKind::SLT: set(o, "(uint32_t)(" + sa + " < " + sb + ")"); break;
+        case OpKind::SLTU: set(o, "(uint32_t)(" + a + " < " + bb + ")"); break;
+        case OpKind::XOR: set(o, a + " ^ " + bb); break;
+        case OpKind::SRL: set(o, a + " >> (" + bb + " & 31)"); break;
+        case OpKind::SRA: set(o, "(uint32_t)(" + sa + " >> (" + bb + " & 31))"); break;
+        case OpKind::OR: set(o, a + " | " + bb); break;
+        case OpKind::AND: set(o, a + " & " + bb); break;
+        case OpKind::MUL: set(o, a + " * " + bb); break;
+        case OpKind::MULH: set(o, "(uint32_t)(((int64_t)" + sa + " * (int64_t)" + sb + ") >> 32)"); break;
+        case OpKind::MULHSU: set(o, "(uint32_t)(((int64_t)" + sa + " * (int64_t)(uint64_t)" + bb + ") >> 32)"); break;
+        case OpKind::MULHU: set(o, "(uint32_t)(((uint64_t)" + a + " * (uint64_t)" + bb + ") >> 32)"); break;
+        case OpKind::DIV:
+            set(o, "(" + bb + " == 0 ? ~0u : (" + sa + " == INT32_MIN && " + sb + " == -1) ? " + a + " : (uint32_t)(" +
+                       sa + " / " + sb + "))");
+            break;
+        case OpKind::DIVU: set(o, "(" + bb + " == 0 ? ~0u : " + a + " / " + bb + ")"); break;
+        case OpKind::REM:
+            set(o, "(" + bb + " == 0 ? " + a + " : (" + sa + " == INT32_MIN && " + sb + " == -1) ? 0u : (uint32_t)(" +
+                       sa + " % " + sb + "))");
+            break;
+        case OpKind::REMU: set(o, "(" + bb + " == 0 ? " + a + " : " + a + " % " + bb + ")"); break;
+        case OpKind::LB: load(b, i, o, 1, fmt("r%u = (uint32_t)(int32_t)(int8_t)*p;", o.rd).c_str()); break;
+        case OpKind::LH: load(b, i, o, 2, fmt("int16_t v; memcpy(&v, p, 2); r%u = (uint32_t)(int32_t)v;", o.rd).c_str()); break;
+        case OpKind::LW: load(b, i, o, 4, fmt("memcpy(&r%u, p, 4);", o.rd).c_str()); break;
+        case OpKind::LBU: load(b, i, o, 1, fmt("r%u = *p;", o.rd).c_str()); break;
+        case OpKind::LHU: load(b, i, o, 2, fmt("uint16_t v; memcpy(&v, p, 2); r%u = v;", o.rd).c_str()); break;
+        case OpKind::SB: store(b, i, o, 1, "(uint8_t)" + bb); break; // memcpy of the low byte (little-endian host)
+        case OpKind::SH: store(b, i, o, 2, bb); break;
+        case OpKind::SW: store(b, i, o, 4, bb); break;
+        case OpKind::FLW: load(b, i, o, 4, fmt("memcpy(&g%u, p, 4);", o.rd).c_str()); break;
+        case OpKind::FSW: store(b, i, o, 4, fb); break;
+        case OpKind::FADD: { auto rm = rounding(b, i, o); out += out_pre_; setf(o, "FADD(" + fa + ", " + fb + ", " + rm + ")"); break; }
+        case OpKind::FSUB: { auto rm = rounding(b, i, o); out += out_pre_; setf(o, "FSUB(" + fa + ", " + fb + ", " + rm + ")"); break; }
+        case OpKind::FMUL: { auto rm = rounding(b, i, o); out += out_pre_; setf(o, "FMUL(" + fa + ", " + fb + ", " + rm + ")"); break; }
+        case OpKind::FDIV: { auto rm = rounding(b, i, o); out += out_pre_; setf(o, "FDIV(" + fa + ", " + fb + ", " + rm + ")"); break; }
+        case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD: {
+            auto rm = rounding(b, i, o);
+            out += out_pre_;
+            const char *fn = o.kind == OpKind::FMADD ? "FMADD" : o.kind == OpKind::FMSUB ? "FMSUB"
+                           : o.kind == OpKind::FNMSUB ? "FNMSUB" : "FNMADD";
+            setf(o, std::string(fn) + "(" + fa + ", " + fb + ", " + g(o.imm >> 8) + ", " + rm + ")");
+            break;
+        }
+        case OpKind::FSGNJ: setf(o, "(" + fa + " & 0x7fffffffu) | (" + fb + " & 0x80000000u)"); break;
+        case OpKind::FSGNJN: setf(o, "(" + fa + " & 0x7fffffffu) | (~" + fb + " & 0x80000000u)"); break;
+        case OpKind::FSGNJX: setf(o, fa + " ^ (" + fb + " & 0x80000000u)"); break;
+        case OpKind::FMV_X_W: if (o.rd) set(o, fa); break;
+        case OpKind::FMV_W_X: setf(o, a); break;
+        case OpKind::FEQ: set_from_fp(o, "FEQ(" + fa + ", " + fb + ")"); break;
+        case OpKind::FLT: set_from_fp(o, "FLT(" + fa + ", " + fb + ")"); break;
+        case OpKind::FLE: set_from_fp(o, "FLE(" + fa + ", " + fb + ")"); break;
+        case OpKind::FCVT_S_W: { auto rm = rounding(b, i, o); out += out_pre_; setf(o, "FCVT_S_W(" + a + ", " + rm + ")"); break; }
+        case OpKind::FCVT_S_WU: { auto rm = rounding(b, i, o); out += out_pre_; setf(o, "FCVT_S_WU(" + a + ", " + rm + ")"); break; }
+        case OpKind::FCVT_W_S: { auto rm = rounding(b, i, o); out += out_pre_; set_from_fp(o, "FCVT_W_S(" + fa + ", " + rm + ")"); break; }
+        case OpKind::FCVT_WU_S: { auto rm = rounding(b, i, o); out += out_pre_; set_from_fp(o, "FCVT_WU_S(" + fa + ", " + rm + ")"); break; }
+        case OpKind::JAL:
+            if (o.rd)
+                set(o, fmt("0x%xu", b.end_pc()));
+            out += "  " + go(b, o.imm) + "\n";
+            break;
+        case OpKind::JALR:
+            out += fmt("  { uint32_t t = (%s + %s) & ~1u;", a.c_str(), imm.c_str());
+            if (o.rd)
+                out += fmt(" r%u = 0x%xu;", o.rd, b.end_pc());
+            out += fmt(" n += %uu; pc = t; goto dispatch; }\n", b.len);
+            break;
+        case OpKind::BEQ: case OpKind::BNE: case OpKind::BLT: case OpKind::BGE: case OpKind::BLTU: case OpKind::BGEU: {
+            const char *cond = o.kind == OpKind::BEQ ? "%s == %s" : o.kind == OpKind::BNE ? "%s != %s"
+                             : o.kind == OpKind::BLT ? "(int32_t)%s < (int32_t)%s"
+                             : o.kind == OpKind::BGE ? "(int32_t)%s >= (int32_t)%s"
+                             : o.kind == OpKind::BLTU ? "%s < %s" : "%s >= %s";
+            out += "  if (" + fmt(cond, a.c_str(), bb.c_str()) + ") " + go(b, o.imm) + "\n";
+            out += "  " + go(b, b.end_pc()) + "\n";
+            break;
+        }
+        case OpKind::END: out += "  " + go(b, b.end_pc()) + "\n"; break;
+        case OpKind::SLOW: // the interpreter runs it: the ops before it retired
+            out += fmt("  n += %uu; pc = 0x%xu; goto leave;\n", i, b.pc + 4 * i);
+            break;
+        }
+    }
+
+    const std::set<uint32_t> &native_;
+    mutable std::string out_pre_;
+};
+
+// FNV-1a of the generated C: any change of the code or of the translator gives a new name.
+uint64_t content_hash(const std::string &c)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char ch : c) {
+        h ^= ch;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::string translate(const std::vector<const Block *> &blocks, const std::set<uint32_t> &native)
+{
+    Emitter e(native);
+    for (const Block *b : blocks)
+        if (native.count(b->pc))
+            e.block(*b);
+    std::string c = kPrelude;
+    c += "int ipu_native_run(uint64_t *io, uint32_t *x, uint32_t *f, uint8_t *mem, const uint64_t *code_bits,\n"
+         "                   void *const *fpu)\n{\n";
+    for (unsigned i = 1; i < 32; i++)
+        c += fmt("  uint32_t r%u = x[%u];\n", i, i);
+    for (unsigned i = 0; i < 32; i++)
+        c += fmt("  uint32_t g%u = f[%u];\n", i, i);
+    c += fmt("  uint64_t n = io[%u]; const uint64_t budget = io[%u]; uint32_t pc = (uint32_t)io[%u];\n", kIoRetired,
+             kIoBudget, kIoPc);
+    c += fmt("  uint32_t fflags = (uint32_t)io[%u]; const uint32_t frm = (uint32_t)io[%u];\n", kIoFflags, kIoFrm);
+    c += fmt("  const uint32_t stack_limit = (uint32_t)io[%u], size = (uint32_t)io[%u];\n", kIoStackLimit,
+             kIoSramBytes);
+    c += fmt("  const uint64_t code_words = io[%u];\n  int ret = 0;\n  (void)frm; (void)stack_limit;\n", kIoCodeWords);
+    c += "dispatch:\n  switch (pc) {\n";
+    for (uint32_t pc : native)
+        c += fmt("  case 0x%xu: goto B_%x;\n", pc, pc);
+    c += "  default: goto leave;\n  }\n";
+    c += e.out;
+    c += "leave:\n";
+    for (unsigned i = 1; i < 32; i++)
+        c += fmt("  x[%u] = r%u;\n", i, i);
+    for (unsigned i = 0; i < 32; i++)
+        c += fmt("  f[%u] = g%u;\n", i, i);
+    c += fmt("  io[%u] = n; io[%u] = pc; io[%u] = fflags;\n  return ret;\n}\n", kIoRetired, kIoPc, kIoFflags);
+    return c;
+}
+
+std::string cache_dir()
+{
+    if (const char *d = std::getenv("IPU_EMU_ISS_CACHE"); d && *d)
+        return d;
+    if (const char *d = std::getenv("XDG_CACHE_HOME"); d && *d)
+        return std::string(d) + "/ipu-emu/iss";
+    if (const char *d = std::getenv("HOME"); d && *d)
+        return std::string(d) + "/.cache/ipu-emu/iss";
+    return "/tmp/ipu-emu-iss-" + std::to_string(getuid());
+}
+
+bool make_dirs(const std::string &path)
+{
+    for (size_t i = 1; i <= path.size(); i++)
+        if (i == path.size() || path[i] == '/')
+            if (mkdir(path.substr(0, i).c_str(), 0755) != 0 && errno != EEXIST)
+                return false;
+    return true;
+}
+
+// Runs the compiler; returns true if it wrote `so`.
+bool compile(const std::string &c_path, const std::string &so)
+{
+    const char *cc = std::getenv("IPU_EMU_ISS_CC");
+    std::vector<std::string> args{cc && *cc ? cc : "cc", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-w",
+                                  "-o", so, c_path};
+    std::vector<char *> argv;
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid;
+    if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+        return false;
+    int status = 0;
+    return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void report_once(const std::string &why)
+{
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        std::fprintf(stderr,
+                     "ipu-emu: IPU_EMU_ISS=native: %s; running the fast ISS without native code. Install a C "
+                     "compiler (cc) or set IPU_EMU_ISS_CC, and IPU_EMU_ISS_CACHE to a writable folder.\n",
+                     why.c_str());
+    });
+}
+
+} // namespace
+
+void *const *native_fpu_table() { return kFpuTable; }
+
+std::shared_ptr<const NativeCode> native_translate(const std::vector<const Block *> &unsorted)
+{
+    std::vector<const Block *> blocks = unsorted;
+    std::sort(blocks.begin(), blocks.end(), [](const Block *a, const Block *b) { return a->pc < b->pc; });
+    // A block that starts with a SLOW op has nothing native to run.
+    std::set<uint32_t> native;
+    for (const Block *b : blocks)
+        if (b->ops[0].kind != OpKind::SLOW)
+            native.insert(b->pc);
+    const std::string c = translate(blocks, native);
+    const uint64_t hash = content_hash(c);
+
+    static std::mutex mutex;
+    static std::map<uint64_t, std::shared_ptr<const NativeCode>> loaded;
+    std::lock_guard<std::mutex> g(mutex); // one translation at a time; tiles with the same code share it
+    if (auto it = loaded.find(hash); it != loaded.end())
+        return it->second;
+    const std::string dir = cache_dir();
+    char name[32];
+    std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
+    const std::string so = dir + "/" + name + ".so";
+    if (access(so.c_str(), R_OK) != 0) {
+        if (!make_dirs(dir)) {
+            report_once("cannot create " + dir);
+            return loaded[hash] = nullptr;
+        }
+        const std::string tmp = dir + "/" + name + "." + std::to_string(getpid());
+        const std::string c_path = tmp + ".c";
+        if (FILE *out = std::fopen(c_path.c_str(), "w")) {
+            std::fwrite(c.data(), 1, c.size(), out);
+            std::fclose(out);
+        }
+        const bool ok = compile(c_path, tmp + ".so") && std::rename((tmp + ".so").c_str(), so.c_str()) == 0;
+        std::remove(c_path.c_str());
+        if (!ok) {
+            std::remove((tmp + ".so").c_str());
+            report_once("compiling " + c_path + " failed");
+            return loaded[hash] = nullptr;
+        }
+    }
+    void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL); // kept for the life of the process
+    void *sym = handle ? dlsym(handle, "ipu_native_run") : nullptr;
+    if (!sym) {
+        report_once("cannot load " + so);
+        return loaded[hash] = nullptr;
+    }
+    auto code = std::make_shared<NativeCode>();
+    code->run = reinterpret_cast<NativeFn>(sym);
+    code->entries.assign(native.begin(), native.end());
+    return loaded[hash] = code;
+}
+
+} // namespace ipu::model

@@ -1,0 +1,60 @@
+// Native code for hot tile code (IPU_EMU_ISS=native): a tile's decoded
+// blocks are translated to one C function (blocks jump to each other with
+// goto, registers live in locals), compiled by the host C compiler into a
+// shared object cached on disk by content hash, and loaded with dlopen.
+// Tiles running the same code share one load. The function keeps the fast
+// ISS's accounting: it retires whole blocks while the budget allows, and
+// returns at the first instruction it cannot run itself (a SLOW op, a block
+// outside the translation), at a fault, or after a store into decoded code.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "iss_blocks.hpp"
+
+namespace ipu::model {
+
+// Slots of the io array shared with the generated function.
+enum NativeIo : unsigned {
+    kIoRetired,     // in/out: instructions retired in this call of the ISS
+    kIoBudget,      // in: the call's instruction budget
+    kIoPc,          // in/out: where to start; where the ISS goes on
+    kIoCause,       // out (fault): IPU_ERR_*
+    kIoAddr,        // out (fault)
+    kIoInfo,        // out (fault)
+    kIoFflags,      // in/out
+    kIoFrm,         // in
+    kIoStackLimit,  // in
+    kIoSramBytes,   // in
+    kIoCodeWords,   // in: 64-bit words in the code bitmap
+    kIoCount
+};
+
+// What the generated function returned.
+enum class NativeExit : int {
+    Left = 0,        // continue with the interpreter at io[kIoPc]
+    Fault = 1,       // raise io[kIoCause] at io[kIoPc] (io[kIoRetired] retired before it)
+    CodeWritten = 2, // a store hit decoded code: flush, continue at io[kIoPc]
+};
+
+using NativeFn = int (*)(uint64_t *io, uint32_t *x, uint32_t *f, uint8_t *mem, const uint64_t *code_bits,
+                         void *const *fpu);
+
+// A loaded translation and the blocks it covers.
+struct NativeCode {
+    NativeFn run = nullptr;
+    std::vector<uint32_t> entries; // block PCs it may start at (sorted)
+};
+
+// Translates `blocks` (their ops and code words) and returns the loaded code,
+// compiling it unless a shared object with the same content hash is already
+// loaded or cached on disk (IPU_EMU_ISS_CACHE, else $XDG_CACHE_HOME/ipu-emu/iss,
+// else ~/.cache/ipu-emu/iss). The compiler is $IPU_EMU_ISS_CC or cc. Returns
+// nullptr (once reported on stderr) when it cannot compile or load.
+std::shared_ptr<const NativeCode> native_translate(const std::vector<const Block *> &blocks);
+
+// The FP helpers the generated code calls, in the order it expects.
+void *const *native_fpu_table();
+
+} // namespace ipu::model
