@@ -17,7 +17,7 @@
 
 namespace poplar {
 
-/// Kinds of explicit sync (each is a sync of every tile of the card here: one IPU, replication factor 1).
+/// Kinds of explicit sync (each is a sync of every tile of the card here: all IPUs, all replicas).
 enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
 
 class Function;

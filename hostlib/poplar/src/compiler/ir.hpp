@@ -171,13 +171,15 @@ struct Program {
   Body body;
 };
 
-/// A stream as the host runtime sees it.
+/// A stream as the host runtime sees it. In a replicated module a stream has `replicas` staging slots of `bytes`
+/// each from devAddr (one per replica; 1 for a broadcast stream, whose one slot every replica reads).
 struct Stream {
   std::string name;
   std::uint32_t id = 0;
   bool toDevice = true;
   std::size_t bytes = 0;
   std::uint32_t devAddr = 0;
+  unsigned replicas = 1;
 };
 
 /// A host read or write handle: where its bytes sit.
