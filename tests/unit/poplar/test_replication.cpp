@@ -135,6 +135,45 @@ void test_replicated_pipeline(void **) {
       assert_true(out[r][i] == inValue(r, 0, i) * 6.0f);
 }
 
+// CrossReplicaCopy between 4 replicas (one per IPU): a rotation (replica r receives replica r-1's data, across
+// the IPU-Links), and a partial map where only replica 0 receives (from replica 2) and the others keep their
+// initial values. The x and y tensors sit on different tiles so that the copy moves data between tiles too.
+void test_cross_replica_copy(void **) {
+  Device d = tinyDevice(4);
+  Graph g(d.getTarget(), replication_factor(4));
+  Tensor x = g.addVariable(FLOAT, {kN}, "x"), y = g.addVariable(FLOAT, {kN}, "y"), z = g.addVariable(FLOAT, {kN}, "z");
+  g.setTileMapping(x, 0);
+  g.setTileMapping(y.slice(0, kN / 2), 1);
+  g.setTileMapping(y.slice(kN / 2, kN), 2);
+  g.setTileMapping(z, 3);
+  g.setInitialValue(z, -1.0f);
+  DataStream in = g.addHostToDeviceFIFO("in", FLOAT, kN);
+  DataStream rotated = g.addDeviceToHostFIFO("rotated", FLOAT, kN);
+  DataStream partial = g.addDeviceToHostFIFO("partial", FLOAT, kN);
+  Sequence prog(Copy(in, x), CrossReplicaCopy(x, y, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}), Copy(y, rotated),
+                CrossReplicaCopy(x, z, {{2, 0}}), Copy(z, partial));
+  Engine e(g, prog);
+  e.load(d);
+  std::vector<std::vector<float>> rot(4, std::vector<float>(kN)), part(4, std::vector<float>(kN));
+  for (unsigned r = 0; r < 4; ++r) {
+    e.connectStreamToCallback("in", r, [r](void *p) {
+      for (std::size_t i = 0; i < kN; ++i)
+        static_cast<float *>(p)[i] = inValue(r, 0, i);
+    });
+    e.connectStream("rotated", r, rot[r].data());
+    e.connectStream("partial", r, part[r].data());
+  }
+  e.run(0);
+  for (unsigned r = 0; r < 4; ++r)
+    for (std::size_t i = 0; i < kN; ++i) {
+      assert_true(rot[r][i] == inValue((r + 3) % 4, 0, i));
+      assert_true(part[r][i] == (r == 0 ? inValue(2, 0, i) : -1.0f));
+    }
+  expectThrow<poplar_error>([&] { CrossReplicaCopy(x, y, {{0, 1}, {2, 1}}); }, "both copy to replica 1");
+  expectThrow<graph_program_compilation_error>([&] { Engine bad(g, CrossReplicaCopy(x, y, {{0, 4}})); },
+                                               "the map names replica 4");
+}
+
 void test_replication_errors(void **) {
   Device d = tinyDevice(4);
   expectThrow<invalid_option>([&] { Graph g(d.getTarget(), replication_factor(3)); },
@@ -176,6 +215,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_replicate_and_broadcast),
       cmocka_unit_test(test_replicated_pipeline),
+      cmocka_unit_test(test_cross_replica_copy),
       cmocka_unit_test(test_replication_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

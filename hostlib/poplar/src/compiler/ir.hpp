@@ -91,6 +91,9 @@ struct ExchangeStep {
   std::vector<Transfer> transfers;
   std::map<std::uint32_t, BufferId> lists; ///< sending tile -> its list
   std::uint64_t bytes = 0;
+  /// Empty: within each replica. Else a copy between replicas (CrossReplicaCopy): replica r's sources go to replica
+  /// replicaMap[r]'s destinations, or nowhere when it is -1 (see replicate.cpp).
+  std::vector<int> replicaMap;
 };
 
 /// Tiles run their vertices of compute set `computeSet` (one table per tile, in `tables`), then sync.

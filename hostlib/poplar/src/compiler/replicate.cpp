@@ -9,6 +9,7 @@
 // at the same syncs; that is also why control flow must take the same path in every replica.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "ipu_card/hw.h"
@@ -25,6 +26,7 @@ struct Replicator {
   std::uint32_t tilesPerReplica;
   BufferId perReplica = 0; ///< buffers of one replica (the module's before the rewrite)
   std::set<BufferId> exchangeLists;
+  std::map<BufferId, std::vector<int>> crossLists; ///< lists of copies between replicas, with their maps
   std::set<BufferId> hostLists;
 
   BufferId copyOf(BufferId b, unsigned r) const { return b == kNoBuffer ? b : b + r * perReplica; }
@@ -36,8 +38,12 @@ struct Replicator {
           [&](const auto &x) {
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, ExchangeStep>) {
-              for (const auto &[tile, list] : x.lists)
-                exchangeLists.insert(list);
+              for (const auto &[tile, list] : x.lists) {
+                if (x.replicaMap.empty())
+                  exchangeLists.insert(list);
+                else
+                  crossLists[list] = x.replicaMap;
+              }
             } else if constexpr (std::is_same_v<T, StreamCopyStep>) {
               for (const auto &[tile, list] : x.lists)
                 hostLists.insert(list);
@@ -93,7 +99,26 @@ struct Replicator {
     if (hostLists.count(id))
       patchList(b, IPU_HX_DESC_SIZE, IPU_HX_DESC_DEV_ADDR_OFFSET,
                 [&](std::uint32_t dev) { return slotOffset(dev, r); });
+    if (auto it = crossLists.find(id); it != crossLists.end())
+      crossReplicaList(b, m.buffers[id], r, it->second[r]);
     return b;
+  }
+
+  /// Replica r's copy `b` of a CrossReplicaCopy's list `original`: its sources are replica r's, its destinations
+  /// (tile and address) replica `to`'s; a replica that sends nothing gets an empty list.
+  void crossReplicaList(Buffer &b, const Buffer &original, unsigned r, int to) const {
+    if (to < 0) {
+      put32(b, IPU_LIST_HEADER_COUNT_OFFSET, 0);
+      return;
+    }
+    const unsigned dst = unsigned(to);
+    patchList(b, IPU_EXCH_DESC_SIZE, IPU_EXCH_DESC_DST_TILE_OFFSET, [&](std::uint32_t) { return dst * tilesPerReplica; });
+    for (std::size_t i = 0; i < b.relocs.size(); ++i) {
+      const Reloc &o = original.relocs[i];
+      const bool isDst = o.at >= IPU_LIST_HEADER_SIZE &&
+                         (o.at - IPU_LIST_HEADER_SIZE) % IPU_EXCH_DESC_SIZE == IPU_EXCH_DESC_DST_ADDR_OFFSET;
+      b.relocs[i].target.buf = copyOf(o.target.buf, isDst ? dst : r);
+    }
   }
 
   void addCopies(std::map<std::uint32_t, BufferId> &perTile) const {
@@ -123,15 +148,23 @@ struct Replicator {
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, ExchangeStep>) {
               addCopies(x.lists);
-              const std::size_t n = x.transfers.size();
-              for (unsigned r = 1; r < replicas; ++r)
-                for (std::size_t i = 0; i < n; ++i) {
-                  Transfer t = x.transfers[i];
+              // Replica r's transfers go from its sources to replica `to`'s destinations (r itself, except in a
+              // copy between replicas).
+              const std::vector<Transfer> first = std::move(x.transfers);
+              x.transfers.clear();
+              std::uint64_t senders = 0;
+              for (unsigned r = 0; r < replicas; ++r) {
+                const int to = x.replicaMap.empty() ? int(r) : x.replicaMap[r];
+                if (to < 0)
+                  continue;
+                ++senders;
+                for (Transfer t : first) {
                   t.src.buf = copyOf(t.src.buf, r);
-                  t.dst.buf = copyOf(t.dst.buf, r);
+                  t.dst.buf = copyOf(t.dst.buf, unsigned(to));
                   x.transfers.push_back(t);
                 }
-              x.bytes *= replicas;
+              }
+              x.bytes *= senders;
             } else if constexpr (std::is_same_v<T, ExecuteStep>) {
               addCopies(x.tables);
               addCopies(x.effects);
@@ -177,6 +210,12 @@ struct Replicator {
     for (unsigned r = 1; r < replicas; ++r)
       for (BufferId id = 0; id < perReplica; ++id)
         m.buffers.push_back(copyBuffer(id, r));
+    // Replica 0's own lists of copies between replicas, last: the copies above were made from the originals.
+    for (const auto &[id, map] : crossLists) {
+      Buffer b = m.buffers[id];
+      crossReplicaList(b, m.buffers[id], 0, map[0]);
+      m.buffers[id] = std::move(b);
+    }
     for (Program &p : m.programs)
       rewrite(p.body);
     std::vector<std::uint32_t> tiles = m.tiles;
