@@ -1,10 +1,12 @@
 // Several IPUs on one card (issue 19): IPU Models with numIPUs > 1, the IPU-Link cost of an exchange that crosses
 // IPUs, virtual graphs per IPU with copies between them, and per-IPU memory in the profile summary.
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "poplar/DeviceManager.hpp"
 #include "poplar/Engine.hpp"
 #include "poplar/IPUModel.hpp"
 
@@ -119,6 +121,23 @@ void test_virtual_graph_range(void **) {
   expectThrow<poplar_error>([&] { top.createVirtualGraph(4, 9); }, "inside tiles 0..8");
 }
 
+// A card of a multi-IPU board (IPU_EMU_DEVICES=tiny4) is one device of 4 IPUs, and runs a program on tiles of its
+// last IPU.
+void test_multi_ipu_card(void **) {
+  setenv("IPU_EMU_DEVICES", "tiny4", 1);
+  DeviceManager manager = DeviceManager::createDeviceManager();
+  std::vector<Device> four = manager.getDevices(TargetType::IPU, 4);
+  assert_int_equal(four.size(), 1);
+  assert_int_equal(manager.getDevices(TargetType::IPU, 1).size(), 0);
+  Device &d = four.front();
+  assert_true(d.attach());
+  assert_int_equal(d.getTarget().getNumIPUs(), 4);
+  assert_int_equal(d.getTarget().getNumTiles(), 16);
+  assert_true(copyCycles(d, 12, 15, 64) > 0);
+  d.detach();
+  unsetenv("IPU_EMU_DEVICES");
+}
+
 } // namespace
 
 int main() {
@@ -126,6 +145,7 @@ int main() {
       cmocka_unit_test(test_link_cost),
       cmocka_unit_test(test_pipeline_over_virtual_graphs),
       cmocka_unit_test(test_virtual_graph_range),
+      cmocka_unit_test(test_multi_ipu_card),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
