@@ -47,6 +47,8 @@ static const struct board_key board_keys[] = {
     TEXT(abi, "the tile ABI, e.g. \"ilp32f\" or \"ilp32\""),
     TEXT(transport, "the default transport: \"model\" or \"rtl\""),
     U32(num_ipus, 1, 64, "IPUs on the card"),
+    U32(ipu_link_bytes_per_cycle, 1, 1024, "IPU-Link bytes per tile cycle between two IPUs"),
+    U32(ipu_link_latency_cycles, 0, 1000000, "tile cycles an exchange across IPUs waits for the IPU-Link"),
     U32(tiles_per_ipu, 1, 4096, "tiles per IPU"),
     U32(bytes_per_tile, 4096, 1048576, "bytes of SRAM per tile, a multiple of 4096, at most 1 MiB"),
     U32(worker_contexts, 1, 6, "worker contexts per tile"),
@@ -344,6 +346,8 @@ void ipu_board_default(struct ipu_board *b)
     snprintf(b->abi, sizeof b->abi, "ilp32f");
     snprintf(b->transport, sizeof b->transport, "model");
     b->num_ipus = 1;
+    b->ipu_link_bytes_per_cycle = 24;
+    b->ipu_link_latency_cycles = 300;
     b->tiles_per_ipu = 4;
     b->bytes_per_tile = 65536;
     b->worker_contexts = 6;

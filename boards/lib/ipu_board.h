@@ -30,6 +30,11 @@ struct ipu_board {
     char abi[IPU_BOARD_NAME_MAX];       /* e.g. "ilp32f": -mabi for tile code */
     char transport[IPU_BOARD_NAME_MAX]; /* default driver transport: "model", "rtl" */
     uint32_t num_ipus;
+    /* IPU-Link between the card's IPUs (see boards/README.md): what a byte a
+     * tile sends to another IPU costs on top of the exchange, and the latency
+     * of an exchange that crosses IPUs. */
+    uint32_t ipu_link_bytes_per_cycle;
+    uint32_t ipu_link_latency_cycles;
     uint32_t tiles_per_ipu;
     uint32_t bytes_per_tile;
     uint32_t worker_contexts;

@@ -25,6 +25,7 @@
 #include "print_format.hpp"
 #include "profile.hpp"
 #include "profiling/profiles.hpp"
+#include "replica_streams.hpp"
 
 namespace poplar {
 
@@ -55,6 +56,8 @@ struct EngineImpl {
   std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
+  /// Replicated streams (one staging slot per replica): every replica's connection, by handle.
+  std::map<std::string, std::shared_ptr<ReplicaFan>> fans;
   std::map<std::string, std::vector<std::uint8_t>> remoteData; ///< remote buffer storage, by handle
   std::map<std::string, std::uint64_t> remoteOffset;           ///< row of the next offset copy, by handle
   std::string errorMessage; ///< set by an ErrorProgram's stream during a run
@@ -109,6 +112,20 @@ struct EngineImpl {
     if (streams)
       f(*streams);
   }
+  /// The fan of replicated stream `handle`, or nullptr for a stream with one connection (broadcast, or a graph
+  /// that is not replicated). Throws unknown_field for an unknown handle.
+  ReplicaFan *fan(const std::string &handle) {
+    stream(handle);
+    auto it = fans.find(handle);
+    return it == fans.end() ? nullptr : it->second.get();
+  }
+  /// Throws invalid_option unless replica `index` exists.
+  void checkReplica(const std::string &call, unsigned index) const {
+    if (index >= cg.replicas)
+      throw invalid_option(call + ": replica index " + std::to_string(index) + " does not exist; the graph has " +
+                           std::to_string(cg.replicas) + " replica(s), use 0.." + std::to_string(cg.replicas - 1));
+  }
+  void makeReplicaFans();
   void connectRemoteBuffers();
   void connectErrorStreams();
   ~EngineImpl() {
@@ -206,6 +223,7 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
   impl_->phases["compile"] = x.compileSeconds;
   for (const auto &r : impl_->cg.remoteBuffers)
     impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats), 0);
+  impl_->makeReplicaFans();
   impl_->connectRemoteBuffers();
   impl_->connectErrorStreams();
   impl_->profiling.reset(new detail::EngineProfiling(
@@ -228,6 +246,18 @@ Engine::~Engine() {
 }
 
 namespace detail {
+
+/// A replicated stream is one runtime stream of replicas x bytes whose callback is the stream's fan.
+void EngineImpl::makeReplicaFans() {
+  for (const auto &s : cg.streams) {
+    if (s.replicas <= 1)
+      continue;
+    auto f = std::make_shared<ReplicaFan>(s.name, s.toDevice, s.bytes, s.replicas);
+    fans[s.name] = f;
+    std::string name = s.name;
+    connections[name] = [f, name](ipu::runtime::StreamRegistry &reg) { reg.connect(name, f->runtimeCallback(f)); };
+  }
+}
 
 /// Each remote buffer is three streams the compiler made (see Graph::addRemoteBuffer): the offset copy sends the
 /// row index to the host first, then the data copy reads or writes that row of the host-held storage.
@@ -267,18 +297,22 @@ void EngineImpl::connectRemoteBuffers() {
 void EngineImpl::connectErrorStreams() {
   for (const auto &e : cg.errorStreams) {
     CompiledErrorStream info = e;
-    connections[e.stream] = [this, info](ipu::runtime::StreamRegistry &reg) {
-      reg.connect(info.stream, [this, info](void *p) {
-        std::size_t n = 1;
-        for (std::size_t d : info.shape)
-          n *= d;
-        std::vector<std::string> values;
-        for (std::size_t i = 0; i < n; ++i)
-          values.push_back(formatElementBytes(static_cast<const std::uint8_t *>(p), i, info.type));
-        errorMessage = info.message + "\n" + formatTensor(values, info.shape);
-        throw std::runtime_error(errorMessage);
-      });
+    std::function<void(void *)> report = [this, info](void *p) {
+      std::size_t n = 1;
+      for (std::size_t d : info.shape)
+        n *= d;
+      std::vector<std::string> values;
+      for (std::size_t i = 0; i < n; ++i)
+        values.push_back(formatElementBytes(static_cast<const std::uint8_t *>(p), i, info.type));
+      errorMessage = info.message + "\n" + formatTensor(values, info.shape);
+      throw std::runtime_error(errorMessage);
     };
+    if (ReplicaFan *f = fan(info.stream)) {
+      for (unsigned r = 0; r < cg.replicas; ++r)
+        f->connectFunction(r, report);
+      continue;
+    }
+    connections[e.stream] = [info, report](ipu::runtime::StreamRegistry &reg) { reg.connect(info.stream, report); };
   }
 }
 
@@ -316,7 +350,7 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
     streams->declare(s.id, s.name,
                      s.toDevice ? ipu::runtime::StreamDirection::HostToDevice
                                 : ipu::runtime::StreamDirection::DeviceToHost,
-                     s.bytes, s.devAddr);
+                     s.bytes * s.replicas, s.devAddr);
   for (auto &[name, f] : connections)
     f(*streams);
   phases["load"] = seconds(start);
@@ -434,10 +468,34 @@ void Engine::connectStream(const std::string &handle, void *p) {
 }
 
 void Engine::connectStream(const std::string &handle, void *begin, void *end) {
+  if (detail::ReplicaFan *f = impl_->fan(handle)) {
+    for (unsigned r = 0; r < impl_->cg.replicas; ++r)
+      f->connectBuffer(r, begin, end);
+    return;
+  }
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, begin, end); });
 }
 
+void Engine::connectStream(const std::string &handle, unsigned replicaIndex, void *p) {
+  std::size_t bytes = impl_->stream(handle).bytes;
+  connectStream(handle, replicaIndex, p, static_cast<char *>(p) + bytes);
+}
+
+void Engine::connectStream(const std::string &handle, unsigned replicaIndex, void *begin, void *end) {
+  impl_->checkReplica("connectStream('" + handle + "')", replicaIndex);
+  if (detail::ReplicaFan *f = impl_->fan(handle))
+    f->connectBuffer(replicaIndex, begin, end);
+  else
+    connectStream(handle, begin, end);
+}
+
 void Engine::connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f) {
+  if (detail::ReplicaFan *fan = impl_->fan(handle)) {
+    std::shared_ptr<StreamCallback> shared(std::move(f));
+    for (unsigned r = 0; r < impl_->cg.replicas; ++r)
+      fan->connectCallback(r, shared);
+    return;
+  }
   auto shared = std::make_shared<std::unique_ptr<StreamCallback>>(std::move(f));
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) {
     if (!*shared)
@@ -448,29 +506,33 @@ void Engine::connectStreamToCallback(const std::string &handle, std::unique_ptr<
 }
 
 void Engine::connectStreamToCallback(const std::string &handle, std::function<void(void *)> f) {
+  if (detail::ReplicaFan *fan = impl_->fan(handle)) {
+    for (unsigned r = 0; r < impl_->cg.replicas; ++r)
+      fan->connectFunction(r, f);
+    return;
+  }
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, f); });
 }
 
-/// Replica indices: the replication factor is 1, so only replica 0 exists.
-static void checkReplica(const std::string &call, unsigned index) {
-  if (index != 0)
-    throw invalid_option(call + ": replica index " + std::to_string(index) +
-                         " does not exist; graphs have replication factor 1 here, use index 0");
-}
-
 void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f) {
-  checkReplica("connectStreamToCallback('" + handle + "')", index);
-  connectStreamToCallback(handle, std::move(f));
+  impl_->checkReplica("connectStreamToCallback('" + handle + "')", index);
+  if (detail::ReplicaFan *fan = impl_->fan(handle))
+    fan->connectFunction(index, std::move(f));
+  else
+    connectStreamToCallback(handle, std::move(f));
 }
 
 void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f) {
-  checkReplica("connectStreamToCallback('" + handle + "')", index);
-  connectStreamToCallback(handle, std::move(f));
+  impl_->checkReplica("connectStreamToCallback('" + handle + "')", index);
+  if (detail::ReplicaFan *fan = impl_->fan(handle))
+    fan->connectCallback(index, std::shared_ptr<StreamCallback>(std::move(f)));
+  else
+    connectStreamToCallback(handle, std::move(f));
 }
 
 void Engine::copyToRemoteBuffer(const void *data, const std::string &handle, std::uint64_t repeatIndex,
                                 unsigned replicationIndex) {
-  checkReplica("copyToRemoteBuffer('" + handle + "')", replicationIndex);
+  impl_->checkReplica("copyToRemoteBuffer('" + handle + "')", replicationIndex);
   const auto &r = impl_->remote(handle);
   if (repeatIndex >= r.repeats)
     throw index_error("copyToRemoteBuffer('" + handle + "'): row " + std::to_string(repeatIndex) +
@@ -480,7 +542,7 @@ void Engine::copyToRemoteBuffer(const void *data, const std::string &handle, std
 
 void Engine::copyFromRemoteBuffer(const std::string &handle, void *data, std::uint64_t repeatIndex,
                                   unsigned replicationIndex) {
-  checkReplica("copyFromRemoteBuffer('" + handle + "')", replicationIndex);
+  impl_->checkReplica("copyFromRemoteBuffer('" + handle + "')", replicationIndex);
   const auto &r = impl_->remote(handle);
   if (repeatIndex >= r.repeats)
     throw index_error("copyFromRemoteBuffer('" + handle + "'): row " + std::to_string(repeatIndex) +

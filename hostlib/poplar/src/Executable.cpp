@@ -52,8 +52,11 @@ Executable compileGraph(const Graph &graph, const std::vector<program::Program> 
   copts.dumpPath = opts.dumpPath;
   std::unique_ptr<detail::ExecutableImpl> exe(new detail::ExecutableImpl);
   exe->cg = detail::compileGraph(graph.impl(), programs, copts);
-  exe->target = graph.getTarget().values();
-  exe->profile = detail::makeGraphProfileData(graph.impl(), exe->cg, graph.getTarget(), profiling);
+  // The whole device's target (a virtual or replicated graph's own target has only its part of the tiles, while
+  // the compiled graph spans all of them).
+  const Target &target = graph.impl().target;
+  exe->target = target.values();
+  exe->profile = detail::makeGraphProfileData(graph.impl(), exe->cg, target, profiling);
   exe->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progressCallBack)
     progressCallBack(1, 1);

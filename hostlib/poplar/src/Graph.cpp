@@ -67,14 +67,51 @@ std::string describe(const Tensor &t) {
 
 Graph::Graph(const Device &device, replication_factor r) : Graph(device.getTarget(), r) {}
 
-unsigned Graph::getReplicationFactor() const { return 1; }
+unsigned Graph::getReplicationFactor() const { return replication_; }
+
+/// The target of one of `factor` replicas of `target`; throws invalid_option unless the factor divides its IPUs.
+static Target replicaTarget(const std::string &what, const Target &target, unsigned factor) {
+  if (factor == 0 || target.getNumIPUs() % factor != 0)
+    throw invalid_option(what + ": replication factor " + std::to_string(factor) + " does not divide the target's " +
+                         std::to_string(target.getNumIPUs()) +
+                         " IPUs; use a factor that divides it, or a device with replicas x IPUs-per-replica IPUs");
+  return factor == 1 ? target : target.createVirtualTarget(target.getNumIPUs() / factor, target.getTilesPerIPU());
+}
 
 Graph::Graph(const Target &target, replication_factor r)
     : impl_(std::make_shared<GraphImpl>(target)), target_(target) {
   target.values(); // throws for an invalid target
-  if (r.value != 1)
-    throw invalid_option("Graph: replication factor " + std::to_string(r.value) +
-                         " is not supported yet (multi-IPU replication is planned); use replication_factor(1)");
+  target_ = replicaTarget("Graph", target, r.value);
+  impl_->replicationFactor = r.value;
+  replication_ = r.value;
+}
+
+Graph Graph::createReplicatedGraph(unsigned replicationFactor) {
+  if (!tiles_.empty())
+    throw invalid_option("createReplicatedGraph: this is a virtual graph; replicate the top-level graph "
+                         "(graph.getTopLevelGraph().createReplicatedGraph(n)) and make virtual graphs of the replica");
+  if (impl_->replicationFactor != 1)
+    throw invalid_option("createReplicatedGraph: the graph is already replicated " +
+                         std::to_string(impl_->replicationFactor) + " times; replicate the top-level graph once");
+  Graph g(*this);
+  g.target_ = replicaTarget("createReplicatedGraph", target_, replicationFactor);
+  g.replication_ = replicationFactor;
+  impl_->replicationFactor = replicationFactor;
+  return g;
+}
+
+Graph Graph::getTopLevelGraph() {
+  Graph g(*this);
+  g.target_ = impl_->target;
+  g.tiles_.clear();
+  g.replication_ = 1;
+  return g;
+}
+
+Tensor Graph::getNonReplicatedTensor(const Tensor &t) const {
+  throw poplar_error("getNonReplicatedTensor(" + describe(t) + "): not supported yet; give each replica its own "
+                     "data through a device-to-host stream (one connection per replica: Engine::connectStream(handle, "
+                     "replicaIndex, p))");
 }
 Graph::~Graph() = default;
 Graph::Graph(const Graph &o) = default;
@@ -378,21 +415,24 @@ void Graph::createHostRead(const std::string &handle, const Tensor &t, bool) {
 }
 
 static DataStream addStream(GraphImpl &g, const std::string &handle, const Type &type, std::size_t n,
-                            DataStreamType dir) {
+                            DataStreamType dir, bool broadcast = false) {
   for (const auto &s : g.streams)
     if (s.name == handle)
       throw poplar_error("stream '" + handle + "' already exists; give each stream its own name");
   if (n == 0)
     throw poplar_error("stream '" + handle + "' must move at least one element per copy");
-  g.streams.push_back(StreamInfo{handle, type, n, dir});
+  g.streams.push_back(StreamInfo{handle, type, n, dir, broadcast});
   return DataStream(&g, unsigned(g.streams.size() - 1));
 }
 
-DataStream Graph::addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements) {
-  return addStream(*impl_, handle, type, numElements, DataStreamType::HostToDeviceFIFO);
+DataStream Graph::addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements,
+                                     ReplicatedStreamMode mode, const OptionFlags &) {
+  return addStream(*impl_, handle, type, numElements, DataStreamType::HostToDeviceFIFO,
+                   mode == ReplicatedStreamMode::BROADCAST);
 }
 
-DataStream Graph::addDeviceToHostFIFO(const std::string &handle, const Type &type, std::size_t numElements) {
+DataStream Graph::addDeviceToHostFIFO(const std::string &handle, const Type &type, std::size_t numElements,
+                                     const OptionFlags &) {
   return addStream(*impl_, handle, type, numElements, DataStreamType::DeviceToHostFIFO);
 }
 

@@ -55,9 +55,7 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   v.type = TargetType::IPU_MODEL;
   v.board = detail::loadBoard(IPUVersion);
   ipu_board &b = v.board;
-  if (numIPUs != 1)
-    throw invalid_option("IPUModel.numIPUs = " + std::to_string(numIPUs) +
-                         ": the card model simulates one IPU per card; set numIPUs = 1");
+  detail::checkNumIPUs("IPUModel.numIPUs", numIPUs, tilesPerIPU);
   if (memoryPerTile == 0 || memoryPerTile > 1024u * 1024u)
     throw invalid_option("IPUModel.memoryPerTile = " + std::to_string(memoryPerTile) +
                          ": must be 1 .. 1048576 bytes (the tile address map has 1 MiB of SRAM at most)");

@@ -62,6 +62,24 @@ Copy::Copy(const Tensor &src, const Tensor &dst, bool, const std::string &debugN
   node_->dst = dst;
 }
 
+CrossReplicaCopy::CrossReplicaCopy(const Tensor &src, const Tensor &dst, std::map<unsigned, unsigned> replicaMap,
+                                   const std::string &debugName)
+    : Program(makeNode(Kind::Copy, debugName)) {
+  if (!src.valid() || !dst.valid())
+    throw poplar_error("CrossReplicaCopy: invalid tensor");
+  checkSameSize(dst, src.numElements(), src.elementType(), "CrossReplicaCopy");
+  std::map<unsigned, unsigned> seen;
+  for (const auto &kv : replicaMap)
+    if (!seen.emplace(kv.second, kv.first).second)
+      throw poplar_error("CrossReplicaCopy: replicas " + std::to_string(seen[kv.second]) + " and " +
+                         std::to_string(kv.first) + " both copy to replica " + std::to_string(kv.second) +
+                         "; each destination replica may receive from one source");
+  node_->src = src;
+  node_->dst = dst;
+  node_->crossReplica = true;
+  node_->replicaMap = std::move(replicaMap);
+}
+
 Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const std::string &debugName)
     : Program(makeNode(Kind::StreamIn, debugName)) {
   if (stream.type() != DataStreamType::HostToDeviceFIFO)

@@ -123,6 +123,8 @@ const std::vector<Field> &fields() {
       POPLAR_TEXT_FIELD("abi", board.abi),
       POPLAR_TEXT_FIELD("transport", board.transport),
       POPLAR_NUM_FIELD("num_ipus", board.num_ipus, std::uint32_t),
+      POPLAR_NUM_FIELD("ipu_link_bytes_per_cycle", board.ipu_link_bytes_per_cycle, std::uint32_t),
+      POPLAR_NUM_FIELD("ipu_link_latency_cycles", board.ipu_link_latency_cycles, std::uint32_t),
       POPLAR_NUM_FIELD("tiles_per_ipu", board.tiles_per_ipu, std::uint32_t),
       POPLAR_NUM_FIELD("bytes_per_tile", board.bytes_per_tile, std::uint32_t),
       POPLAR_NUM_FIELD("worker_contexts", board.worker_contexts, std::uint32_t),
@@ -470,6 +472,7 @@ bool Target::getGatewayMode() const {
 }
 
 Target Target::createVirtualTarget(unsigned numIPUs, unsigned tilesPerIPU) const {
+  detail::checkNumIPUs("createVirtualTarget", numIPUs, tilesPerIPU);
   TargetValues v = values();
   v.board.num_ipus = numIPUs;
   v.board.tiles_per_ipu = tilesPerIPU;
@@ -477,15 +480,13 @@ Target Target::createVirtualTarget(unsigned numIPUs, unsigned tilesPerIPU) const
 }
 
 Target Target::createCPUTarget(bool, unsigned numIPUs) {
-  if (numIPUs != 1)
-    throw invalid_option("createCPUTarget: " + std::to_string(numIPUs) +
-                         " IPUs asked for; the CPU target has one IPU (use numIPUs = 1)");
+  detail::checkNumIPUs("createCPUTarget", numIPUs, 1);
   TargetValues v;
   v.type = TargetType::CPU;
   v.board = detail::loadBoard("tiny");
   std::snprintf(v.board.name, sizeof v.board.name, "cpu");
   std::snprintf(v.board.description, sizeof v.board.description, "CPU target: 1 tile, 1 worker");
-  v.board.num_ipus = 1;
+  v.board.num_ipus = numIPUs;
   v.board.tiles_per_ipu = 1;
   v.board.worker_contexts = 1;
   return Target(v);
@@ -520,10 +521,7 @@ std::string boardOf(const std::string &system) {
 
 Target Target::createIPUTarget(const std::string &system, const OptionFlags &opts) {
   const SystemName *s = findSystem(system);
-  if (s && s->ipus != 1)
-    throw invalid_option("createIPUTarget(\"" + system + "\"): that system has " + std::to_string(s->ipus) +
-                         " IPUs and the emulated card has one; use createIPUTarget(1, \"" + system + "\")");
-  return createIPUTarget(1, system, opts);
+  return createIPUTarget(s ? s->ipus : 1, system, opts);
 }
 
 Target Target::createIPUTarget(unsigned numIPUs, const std::string &system, const OptionFlags &opts) {
@@ -537,9 +535,8 @@ Target Target::createIPUTarget(unsigned numIPUs, unsigned tilesPerIPU, const std
   v.type = TargetType::IPU;
   v.board = detail::loadBoard(boardOf(system));
   v.boardSpec = boardOf(system);
-  if (numIPUs != 1)
-    throw invalid_option("createIPUTarget: " + std::to_string(numIPUs) +
-                         " IPUs asked for; the card model has one IPU per card (use numIPUs = 1)");
+  detail::checkNumIPUs("createIPUTarget", numIPUs, tilesPerIPU);
+  v.board.num_ipus = numIPUs;
   if (tilesPerIPU == 0 || tilesPerIPU > v.board.tiles_per_ipu)
     throw invalid_option("createIPUTarget: " + std::to_string(tilesPerIPU) + " tiles per IPU asked for; " +
                          system + " has 1 .. " + std::to_string(v.board.tiles_per_ipu));

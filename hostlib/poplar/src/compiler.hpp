@@ -38,8 +38,9 @@ struct CompiledStream {
   std::string name;
   std::uint32_t id = 0;
   bool toDevice = true;
-  std::size_t bytes = 0;
+  std::size_t bytes = 0;      ///< one copy of one replica
   std::uint32_t devAddr = 0;
+  unsigned replicas = 1;      ///< staging slots of `bytes` from devAddr, one per replica (1: broadcast or unreplicated)
 };
 
 /// A remote buffer: host-held rows that Copy programs read and write through three internal streams.
@@ -87,6 +88,7 @@ struct Instrumentation {
 
 struct CompiledGraph {
   LinkedImage image;
+  unsigned replicas = 1; ///< the graph's replication factor (compiler/replicate.cpp)
   ipu_board board{};
   std::vector<std::uint32_t> tiles;             ///< tiles that take part, ascending
   std::map<std::uint32_t, TileData> tileData;

@@ -14,7 +14,7 @@ namespace poplar::detail {
 namespace {
 
 constexpr const char kMagic[] = "poplar-executable\n";
-constexpr std::uint64_t kVersion = 1;
+constexpr std::uint64_t kVersion = 2; ///< 2: replicas (graph and streams)
 constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 32; ///< no field of a real executable is this long
 
 struct Writer {
@@ -73,6 +73,7 @@ struct Writer {
     put(s.toDevice);
     put(s.bytes);
     put(s.devAddr);
+    put(s.replicas);
   }
   void put(const HostPiece &p) {
     put(p.tile);
@@ -203,6 +204,7 @@ struct Reader {
     get(s.toDevice);
     get(s.bytes);
     get(s.devAddr);
+    get(s.replicas);
   }
   void get(HostPiece &p) {
     get(p.tile);
@@ -275,6 +277,7 @@ void writeExecutable(std::ostream &out, const ExecutableImpl &exe) {
   w.put(cg.image.symbols);
   w.put(cg.image.codeBytes);
   putBoard(w, cg.board);
+  w.put(cg.replicas);
   w.put(cg.tiles);
   w.put(cg.tileData);
   w.put(cg.programAddr);
@@ -327,6 +330,7 @@ ExecutableImpl readExecutable(std::istream &in) {
   r.get(cg.image.symbols);
   r.get(cg.image.codeBytes);
   getBoard(r, cg.board);
+  r.get(cg.replicas);
   r.get(cg.tiles);
   r.get(cg.tileData);
   r.get(cg.programAddr);

@@ -67,6 +67,7 @@ struct StreamInfo {
   Type type;
   std::size_t numElements = 0;
   DataStreamType direction = DataStreamType::HostToDeviceFIFO;
+  bool broadcast = false; ///< host to device, ReplicatedStreamMode::BROADCAST: one copy feeds every replica
 };
 
 struct HostHandle {
@@ -96,7 +97,8 @@ struct ErrorStreamInfo {
 /// Everything a Graph (and its virtual graphs) builds.
 struct GraphImpl {
   explicit GraphImpl(const Target &t) : target(t) {}
-  Target target;
+  Target target;                  ///< the top-level target (all replicas' IPUs)
+  unsigned replicationFactor = 1; ///< the programs run as this many copies on disjoint tiles (compiler/replicate)
   std::vector<Variable> vars;
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;

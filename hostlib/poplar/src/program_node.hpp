@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct Node {
   DataStream stream;                           ///< StreamIn (stream to dst), StreamOut (src to stream)
   unsigned count = 0;                          ///< Repeat
   std::vector<std::int32_t> caseValues;        ///< Switch: children[i] for caseValues[i], last child the default
+  std::map<unsigned, unsigned> replicaMap;     ///< Copy between replicas (CrossReplicaCopy): source -> destination
+  bool crossReplica = false;                   ///< Copy: a CrossReplicaCopy
 };
 
 } // namespace poplar::program::detail

@@ -14,6 +14,15 @@
 
 namespace poplar::detail {
 
+void checkNumIPUs(const std::string &what, unsigned numIPUs, unsigned tilesPerIPU) {
+  if (numIPUs < 1 || numIPUs > 64)
+    throw invalid_option(what + ": " + std::to_string(numIPUs) +
+                         " IPUs asked for; a card has 1 .. 64 IPUs (boards/README.md), ask for fewer");
+  if (std::uint64_t(numIPUs) * tilesPerIPU > 65535)
+    throw invalid_option(what + ": " + std::to_string(numIPUs) + " IPUs x " + std::to_string(tilesPerIPU) +
+                         " tiles exceed the card's 65535 tiles; use fewer IPUs or fewer tiles per IPU");
+}
+
 ipu_board loadBoard(const std::string &name) {
   // ipu21 (the C600's IPU) has the tiles of ipu2; only its nominal conv-unit figures differ (archFor).
   bool ipu21 = name == "ipu21";
@@ -154,6 +163,8 @@ std::string writeBoardFile(const ipu_board &b) {
      << "name = \"" << b.name << "\"\n"
      << "description = \"" << b.description << "\"\n"
      << "num_ipus = " << b.num_ipus << "\n"
+     << "ipu_link_bytes_per_cycle = " << b.ipu_link_bytes_per_cycle << "\n"
+     << "ipu_link_latency_cycles = " << b.ipu_link_latency_cycles << "\n"
      << "tiles_per_ipu = " << b.tiles_per_ipu << "\n"
      << "bytes_per_tile = " << b.bytes_per_tile << "\n"
      << "worker_contexts = " << b.worker_contexts << "\n"

@@ -59,6 +59,9 @@ struct TargetValues {
 /// Loads board `name` (a name in boards/ or a path); throws invalid_option with the board reader's message.
 /// "ipu21" is the ipu2 board under the name ipu21 (the same tiles; its ArchValues add fp8 units).
 ipu_board loadBoard(const std::string &name);
+/// Throws invalid_option, naming `what`, unless a card can have `numIPUs` IPUs of `tilesPerIPU` tiles: 1 .. 64 IPUs
+/// (the board format's range) and at most 65535 tiles in all (the card's tile ids).
+void checkNumIPUs(const std::string &what, unsigned numIPUs, unsigned tilesPerIPU);
 /// The nominal ArchValues of the generation board `b` is sized like: "ipu1" gets Mk1 figures, "ipu21" Mk2 with
 /// fp8 units, any other board Mk2 figures.
 ArchValues archFor(const ipu_board &b);

@@ -25,6 +25,9 @@ Card::Card(const ipu_board &board, const ipu_backend_host &host, const ipu_backe
         t.num_tiles = n;
         t.issue_cycles = board.worker_contexts;
         t.exchange_bytes_per_cycle = board.exchange_bytes_per_cycle;
+        if (board.num_ipus > 1)
+            t.link = IpuLink{board.tiles_per_ipu, std::max<uint32_t>(board.ipu_link_bytes_per_cycle, 1),
+                             board.ipu_link_latency_cycles};
         t.has_fpu = ipu_board_has_fpu(&board) != 0;
     }
     unsigned threads = options.host_threads ? options.host_threads : std::max(1u, std::thread::hardware_concurrency());
@@ -332,6 +335,7 @@ void Card::reset()
         fresh.num_tiles = t.num_tiles;
         fresh.issue_cycles = t.issue_cycles;
         fresh.exchange_bytes_per_cycle = t.exchange_bytes_per_cycle;
+        fresh.link = t.link;
         fresh.has_fpu = t.has_fpu;
         t = std::move(fresh);
     }

@@ -65,6 +65,16 @@ enum class Stop {
     Fault,        // the tile faulted (tile.fault says why)
 };
 
+// The IPU-Links between the card's IPUs, as a tile's exchange sees them: tile
+// `id` is on IPU id / tiles_per_ipu, and every byte it sends to a tile of
+// another IPU costs 1/bytes_per_cycle more cycles, plus latency_cycles once per
+// exchange that crosses IPUs (boards/README.md).
+struct IpuLink {
+    uint32_t tiles_per_ipu = 0; // 0: one IPU, nothing crosses
+    uint32_t bytes_per_cycle = 1;
+    uint32_t latency_cycles = 0;
+};
+
 struct Tile {
     uint32_t id = 0;
     uint8_t *sram = nullptr; // bytes_per_tile bytes, tile-local address IPU_TILE_SRAM_BASE
@@ -73,6 +83,7 @@ struct Tile {
     uint32_t num_tiles = 0;
     uint32_t issue_cycles = 6; // a context issues once per this many tile cycles (barrel)
     uint32_t exchange_bytes_per_cycle = 4;
+    IpuLink link;
     bool has_fpu = true;
 
     // Host-programmed.

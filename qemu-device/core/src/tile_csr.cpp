@@ -74,7 +74,7 @@ CsrOutcome send_exchange(Tile &tile, unsigned c, uint32_t list)
         tile.raise(IPU_ERR_BAD_EXCHANGE, c, tile.ctx[c].pc, list, count);
         return CsrOutcome::Fault;
     }
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, link_bytes = 0;
     for (uint32_t i = 0; i < count; i++) {
         ipu_exch_desc d;
         std::memcpy(&d, tile.at(list + 4 + i * IPU_EXCH_DESC_SIZE), sizeof d);
@@ -94,8 +94,12 @@ CsrOutcome send_exchange(Tile &tile, unsigned c, uint32_t list)
         data.assign(src, src + d.length);
         tile.outbox.push_back(ExchangeWrite{d.dst_tile, d.dst_addr, std::move(data)});
         bytes += d.length;
+        if (tile.link.tiles_per_ipu && d.dst_tile / tile.link.tiles_per_ipu != tile.id / tile.link.tiles_per_ipu)
+            link_bytes += d.length;
     }
     tile.ctx[c].time += bytes / tile.exchange_bytes_per_cycle;
+    if (link_bytes) // over the IPU-Link as well: its latency once, and its bandwidth for those bytes
+        tile.ctx[c].time += tile.link.latency_cycles + link_bytes / tile.link.bytes_per_cycle;
     return CsrOutcome::Done;
 }
 

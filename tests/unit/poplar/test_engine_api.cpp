@@ -320,7 +320,7 @@ void test_load_forms_and_graph_output(void **) {
 void test_graph_forms(void **) {
   IPUModel model("tiny");
   Device d = model.createDevice();
-  expectThrow<invalid_option>([&] { Graph g(d, replication_factor(2)); }, "replication factor 2 is not supported");
+  expectThrow<invalid_option>([&] { Graph g(d, replication_factor(2)); }, "replication factor 2 does not divide the target's 1 IPUs");
   Graph g(d.getTarget(), replication_factor(1));
   assert_int_equal(g.getReplicationFactor(), 1);
   Graph vg = g.createVirtualGraph(std::vector<unsigned>{3, 1});

@@ -220,14 +220,37 @@ void test_target_options(void **) {
 void test_system_names(void **) {
   assert_true(Target::createIPUTarget(1, "C600").getTargetSystemString() == "ipu21");
   assert_true(Target::createIPUTarget(1, "IPU-POD16").getTargetSystemString() == "ipu2");
-  expectThrow<invalid_option>([] { Target::createIPUTarget("IPU-POD16"); },
-                              "that system has 16 IPUs and the emulated card has one");
+  assert_int_equal(Target::createIPUTarget("IPU-POD16").getNumIPUs(), 16);
+  expectThrow<invalid_option>([] { Target::createIPUTarget("IPU-POD128"); }, "a card has 1 .. 64 IPUs");
   expectThrow<invalid_option>([] { Target::createIPUTarget("ipu9"); }, "known boards: ipu1, ipu2, ipu21");
-  expectThrow<invalid_option>([] { Target::createIPUTarget(2, "ipu2"); }, "use numIPUs = 1");
+  expectThrow<invalid_option>([] { Target::createIPUTarget(0, "ipu2"); }, "0 IPUs asked for");
   Target cpu = Target::createCPUTarget();
   assert_true(cpu.getTargetType() == TargetType::CPU);
   assert_int_equal(cpu.getNumTiles(), 1);
-  expectThrow<invalid_option>([] { Target::createCPUTarget(false, 2); }, "one IPU");
+  assert_int_equal(Target::createCPUTarget(false, 2).getNumTiles(), 2);
+}
+
+// Several IPUs on one card: one global tile space of IPUs x tiles per IPU.
+void test_multi_ipu_targets(void **) {
+  Target t = Target::createIPUTarget(4, "ipu2");
+  assert_int_equal(t.getNumIPUs(), 4);
+  assert_int_equal(t.getTilesPerIPU(), 1472);
+  assert_int_equal(t.getNumTiles(), 4 * 1472);
+  Target small = Target::createIPUTarget(2, 8, "ipu2");
+  assert_int_equal(small.getNumTiles(), 16);
+  expectThrow<invalid_option>([] { Target::createIPUTarget(64, "ipu2"); }, "exceed the card's 65535 tiles");
+  IPUModel m("tiny");
+  m.numIPUs = 4;
+  Target mt = m.createTarget();
+  assert_int_equal(mt.getNumIPUs(), 4);
+  assert_int_equal(mt.getTilesPerIPU(), 4);
+  assert_int_equal(mt.getNumTiles(), 16);
+  m.numIPUs = 65;
+  expectThrow<invalid_option>([&] { m.createTarget(); }, "IPUModel.numIPUs: 65 IPUs asked for");
+  Target board = Target::createIPUTarget(1, "ipu2x4");
+  assert_int_equal(board.getTilesPerIPU(), 1472);
+  Target tiny2 = Target::createIPUTarget(2, "tiny2");
+  assert_int_equal(tiny2.getNumTiles(), 8);
 }
 
 void test_ipumodel_fields(void **) {
@@ -313,6 +336,7 @@ int main(void) {
       cmocka_unit_test(test_board_getters),  cmocka_unit_test(test_conv_units_and_exchange),
       cmocka_unit_test(test_type_limits),    cmocka_unit_test(test_serialize_hash_order),
       cmocka_unit_test(test_target_options), cmocka_unit_test(test_system_names),
+      cmocka_unit_test(test_multi_ipu_targets),
       cmocka_unit_test(test_ipumodel_fields), cmocka_unit_test(test_compile_ipu_code),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

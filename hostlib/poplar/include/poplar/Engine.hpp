@@ -69,15 +69,21 @@ public:
   /// Number of programs run() accepts.
   unsigned getNumPrograms() const;
 
-  /// Connects a stream to one buffer holding exactly one copy.
+  /// Connects a stream to one buffer holding exactly one copy. In a replicated graph every replica of a
+  /// replicated stream is connected to it (each replica moves its own copies through it).
   void connectStream(const std::string &handle, void *p);
-  /// Connects a stream to the circular buffer [begin, end) (a whole number of copies).
+  /// Connects a stream to the circular buffer [begin, end) (a whole number of copies); every replica, as above.
   void connectStream(const std::string &handle, void *begin, void *end);
+  /// Connects replica `replicaIndex` of a stream to one buffer holding exactly one copy. A broadcast stream has
+  /// one connection for all replicas: any index connects it.
+  void connectStream(const std::string &handle, unsigned replicaIndex, void *p);
+  /// Connects replica `replicaIndex` of a stream to the circular buffer [begin, end).
+  void connectStream(const std::string &handle, unsigned replicaIndex, void *begin, void *end);
   /// Connects a stream to a callback (the engine owns it).
   void connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f);
   /// Connects a stream to a function that fills (host to device) or reads (device to host) each copy.
   void connectStreamToCallback(const std::string &handle, std::function<void(void *)> f);
-  /// As above for replica `index` (replication factor 1: index must be 0).
+  /// As above for replica `index` only (0 .. replication factor - 1).
   void connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f);
   /// As above with a callback object (the engine owns it).
   void connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f);

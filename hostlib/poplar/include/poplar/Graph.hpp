@@ -14,7 +14,9 @@
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/Interval.hpp"
+#include "poplar/OptionFlags.hpp"
 #include "poplar/Program.hpp"
+#include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
@@ -47,7 +49,8 @@ typedef std::vector<std::vector<Interval> > TileToTensorMapping;
 
 class Device;
 
-/// How many copies of the graph run side by side (Graph's constructors). Only 1 is supported for now.
+/// How many copies of the graph run side by side (Graph's constructors): each replica gets target IPUs / factor
+/// IPUs of the target, and the graph describes one replica.
 struct replication_factor {
   explicit replication_factor(unsigned factor) : value(factor) {}
   unsigned value;
@@ -57,7 +60,9 @@ struct replication_factor {
 /// its parent but numbers a subrange of its tiles from 0.
 class Graph {
 public:
-  /// An empty graph for `target`. A replication factor other than 1 throws invalid_option (not supported yet).
+  /// An empty graph for `target`. With a replication factor n > 1 the graph describes one replica on
+  /// target.getNumIPUs() / n IPUs (getTarget() is that replica's target) and runs as n copies on disjoint IPUs;
+  /// n must divide the target's IPUs, else invalid_option.
   explicit Graph(const Target &target, replication_factor r = replication_factor(1));
   /// An empty graph for `device`'s target.
   explicit Graph(const Device &device, replication_factor r = replication_factor(1));
@@ -67,8 +72,18 @@ public:
 
   /// The target (a virtual graph's target has only its tiles).
   const Target &getTarget() const;
-  /// The replication factor (always 1 for now).
+  /// The replication factor: how many copies of this graph run (1 for the top-level graph of a replicated one).
   unsigned getReplicationFactor() const;
+  /// A replicated graph of `replicationFactor` replicas on this graph's target, each on
+  /// getNumIPUs() / replicationFactor IPUs. Everything the graph holds is replicated: variables and vertices of
+  /// the top-level graph must live on the first replica's tiles. Throws invalid_option when the factor does not
+  /// divide the IPUs, or when the graph is a virtual or already replicated graph.
+  Graph createReplicatedGraph(unsigned replicationFactor);
+  /// The top-level graph: the whole target, not replicated, not virtual.
+  Graph getTopLevelGraph();
+  /// The elements of replicated tensor `t` in every replica as one tensor with an outer dimension of the
+  /// replication factor. Not supported yet: throws poplar_error naming the per-replica streams to use instead.
+  Tensor getNonReplicatedTensor(const Tensor &t) const;
 
   /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName = "");
@@ -165,10 +180,14 @@ public:
   void createHostWrite(const std::string &handle, const Tensor &t, bool rearrangeOnHost = false);
   /// A handle `handle` through which Engine::readTensor reads all of `t`.
   void createHostRead(const std::string &handle, const Tensor &t, bool rearrangeOnHost = false);
-  /// A stream from the host: each copy moves `numElements` elements of `type`.
-  DataStream addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements);
-  /// A stream to the host.
-  DataStream addDeviceToHostFIFO(const std::string &handle, const Type &type, std::size_t numElements);
+  /// A stream from the host: each copy moves `numElements` elements of `type`. In a replicated graph, `mode` says
+  /// whether each replica has its own data (REPLICATE) or all get the same (BROADCAST).
+  DataStream addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements,
+                                 ReplicatedStreamMode mode = ReplicatedStreamMode::REPLICATE,
+                                 const OptionFlags &options = OptionFlags());
+  /// A stream to the host (in a replicated graph, each replica's copies reach that replica's connection).
+  DataStream addDeviceToHostFIFO(const std::string &handle, const Type &type, std::size_t numElements,
+                                 const OptionFlags &options = OptionFlags());
 
   /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
   Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
@@ -214,6 +233,7 @@ private:
   std::shared_ptr<detail::GraphImpl> impl_;
   Target target_;
   std::vector<unsigned> tiles_; ///< a virtual graph's tiles in the top-level graph (empty: all, unchanged)
+  unsigned replication_ = 1;    ///< copies of this graph that run (the GraphImpl holds the one the compiler uses)
 };
 
 } // namespace poplar

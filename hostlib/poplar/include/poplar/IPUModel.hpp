@@ -25,7 +25,7 @@ struct IPUModel {
   explicit IPUModel(const char *ipuVersion = "ipu2");
 
   std::string IPUVersion;          ///< the board the values came from
-  unsigned numIPUs;                ///< IPUs (only 1 is supported by the card model)
+  unsigned numIPUs;                ///< IPUs (1 .. 64): tiles ipu * tilesPerIPU .. of one card, joined by IPU-Links
   unsigned tilesPerIPU;            ///< tiles on each IPU
   unsigned memoryPerTile;          ///< bytes of SRAM per tile (at most 1 MiB)
   unsigned numWorkerContexts;      ///< worker contexts per tile (at most 6)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -17,7 +18,7 @@
 
 namespace poplar {
 
-/// Kinds of explicit sync (each is a sync of every tile of the card here: one IPU, replication factor 1).
+/// Kinds of explicit sync (each is a sync of every tile of the card here: all IPUs, all replicas).
 enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
 
 class Function;
@@ -96,6 +97,16 @@ public:
   Copy(const Tensor &src, const RemoteBuffer &buffer, const std::string &debugName = "");
   /// Copies the rows of `src` to the rows of a remote buffer that `offset` names (see above).
   Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const std::string &debugName = "");
+};
+
+/// Copies `src` of replica i to `dst` of replica replicaMap[i], for every entry of the map, in a replicated graph
+/// (Graph(target, replication_factor(n)) or createReplicatedGraph). A replica that is no entry's source sends
+/// nothing; a replica that is no entry's destination keeps its `dst`. Each destination may appear once. The map
+/// is checked against the replication factor when the graph is compiled.
+class CrossReplicaCopy : public Program {
+public:
+  CrossReplicaCopy(const Tensor &src, const Tensor &dst, std::map<unsigned, unsigned> replicaMap,
+                   const std::string &debugName = "");
 };
 
 /// Runs `body` `count` times.

@@ -166,7 +166,7 @@ public:
   /// A target with the same tiles' values but `numIPUs` x `tilesPerIPU` tiles.
   Target createVirtualTarget(unsigned numIPUs, unsigned tilesPerIPU) const;
 
-  /// The CPU target: one tile, one worker (runs on the "tiny" board's model with one tile enabled).
+  /// The CPU target: one tile per IPU, one worker (runs on the "tiny" board's model).
   static Target createCPUTarget(bool accurateHalf = false, unsigned numIPUs = 1);
   /// The target of an IPU system by name: an IPU version ("ipu1", "ipu2", "ipu21"), a board in boards/, or a
   /// system name ("C600" is ipu21; "IPU-POD16", "IPU-POD64", ... are ipu2) with one IPU, as a card has one.
@@ -174,7 +174,8 @@ public:
   /// overridden by the JSON object in POPLAR_TARGET_OPTIONS; an unknown option or a bad value throws
   /// poplar::invalid_option naming it.
   static Target createIPUTarget(const std::string &system, const OptionFlags &opts = OptionFlags());
-  /// As above with `numIPUs` IPUs.
+  /// As above with `numIPUs` IPUs (1 .. 64) of `system`'s kind on one card; a system name of several IPUs
+  /// ("IPU-POD16") gives that many without the count.
   static Target createIPUTarget(unsigned numIPUs, const std::string &system,
                                 const OptionFlags &opts = OptionFlags());
   /// As above with `tilesPerIPU` tiles on each IPU.

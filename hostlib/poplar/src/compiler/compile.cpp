@@ -71,6 +71,14 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   ir::Module m;
   lower::Lowering(g, out.image, m).run(programs);
   m.instrumentTile = m.tiles.front();
+  if (g.replicationFactor > 1) {
+    if (!g.remoteBuffers.empty())
+      throw graph_program_compilation_error("remote buffer '" + g.remoteBuffers.front().name +
+                                            "': remote buffers in a replicated graph are not supported yet; use "
+                                            "replication_factor(1) or per-replica streams");
+    ir::replicate(m, g.replicationFactor, g.target.getNumTiles() / g.replicationFactor);
+  }
+  out.replicas = g.replicationFactor;
   std::vector<std::vector<ir::BufferId>> stampSlots;
   if (options.instrument)
     stampSlots = ir::instrument(m, out.image.symbols.at(stampEntry));
@@ -88,7 +96,7 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
 
   out.tiles = m.tiles;
   for (const auto &s : m.streams)
-    out.streams.push_back(CompiledStream{s.name, s.id, s.toDevice, s.bytes, s.devAddr});
+    out.streams.push_back(CompiledStream{s.name, s.id, s.toDevice, s.bytes, s.devAddr, s.replicas});
   for (const auto &[name, h] : m.handles) {
     CompiledHandle ch;
     ch.write = h.write;

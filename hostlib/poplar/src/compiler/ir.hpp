@@ -91,6 +91,9 @@ struct ExchangeStep {
   std::vector<Transfer> transfers;
   std::map<std::uint32_t, BufferId> lists; ///< sending tile -> its list
   std::uint64_t bytes = 0;
+  /// Empty: within each replica. Else a copy between replicas (CrossReplicaCopy): replica r's sources go to replica
+  /// replicaMap[r]'s destinations, or nowhere when it is -1 (see replicate.cpp).
+  std::vector<int> replicaMap;
 };
 
 /// Tiles run their vertices of compute set `computeSet` (one table per tile, in `tables`), then sync.
@@ -171,13 +174,15 @@ struct Program {
   Body body;
 };
 
-/// A stream as the host runtime sees it.
+/// A stream as the host runtime sees it. In a replicated module a stream has `replicas` staging slots of `bytes`
+/// each from devAddr (one per replica; 1 for a broadcast stream, whose one slot every replica reads).
 struct Stream {
   std::string name;
   std::uint32_t id = 0;
   bool toDevice = true;
   std::size_t bytes = 0;
   std::uint32_t devAddr = 0;
+  unsigned replicas = 1;
 };
 
 /// A host read or write handle: where its bytes sit.

@@ -1,4 +1,6 @@
 // Internal: lowering, part 4: the program tree (sequences, control flow, copies, streams, prints) into steps.
+#include <algorithm>
+
 #include "ipu_card/hw.h"
 #include "ipu_fw/cp.h"
 #include "lower.hpp"
@@ -27,6 +29,20 @@ void Lowering::checkSameGraph(const Tensor &t, const char *what) const {
                                           " belongs to another graph than the engine's");
 }
 
+/// A CrossReplicaCopy's map as the replicate pass takes it: per source replica, its destination or -1.
+static std::vector<int> replicaMap(const Node &n, unsigned replicas) {
+  std::vector<int> map(replicas, -1);
+  for (const auto &[from, to] : n.replicaMap) {
+    if (from >= replicas || to >= replicas)
+      throw graph_program_compilation_error(
+          "CrossReplicaCopy" + (n.name.empty() ? std::string() : " '" + n.name + "'") + ": the map names replica " +
+          std::to_string(from >= replicas ? from : to) + ", but the graph has " + std::to_string(replicas) +
+          " replica(s) (0.." + std::to_string(replicas - 1) + "); use replica indices below the replication factor");
+    map[from] = int(to);
+  }
+  return map;
+}
+
 void Lowering::lower(const Node &n, ir::Body &out) {
   switch (n.kind) {
   case Kind::Sequence:
@@ -36,11 +52,22 @@ void Lowering::lower(const Node &n, ir::Body &out) {
   case Kind::Execute:
     lowerExecute(n.cs.getId(), out);
     break;
-  case Kind::Copy:
+  case Kind::Copy: {
     checkSameGraph(n.src, "Copy");
     checkSameGraph(n.dst, "Copy");
-    exchange(copyTransfers(n.src, n.dst), out, "Copy " + (n.name.empty() ? describe(n.dst) : n.name));
+    std::vector<int> map;
+    if (n.crossReplica) {
+      map = replicaMap(n, g_.replicationFactor);
+      if (std::count(map.begin(), map.end(), -1) == std::ptrdiff_t(map.size()))
+        break; // no replica sends
+    }
+    const std::size_t before = out.size();
+    exchange(copyTransfers(n.src, n.dst), out,
+             (n.crossReplica ? "CrossReplicaCopy " : "Copy ") + (n.name.empty() ? describe(n.dst) : n.name));
+    if (n.crossReplica && out.size() > before)
+      std::get<ir::ExchangeStep>(out.back()).replicaMap = std::move(map);
     break;
+  }
   case Kind::StreamIn:
   case Kind::StreamOut:
     lowerStream(n, out);

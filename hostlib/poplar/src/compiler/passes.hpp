@@ -15,6 +15,11 @@ struct CompiledGraph;
 
 namespace poplar::detail::ir {
 
+/// replicate.cpp: `replicas` copies of the module (built for tiles [0, tilesPerReplica)) on disjoint tiles, copy r
+/// on tiles + r * tilesPerReplica, each with its own staging slot of every stream that is not a broadcast one.
+/// Throws graph_program_compilation_error when the module uses a tile past the first replica's.
+void replicate(Module &m, unsigned replicas, std::uint32_t tilesPerReplica);
+
 /// instrument.cpp: a cycle stamp at the start of each program and after each of its top-level steps, on tile
 /// `m.instrumentTile`, through the vertex entry `stampEntry`. Returns, per program, the stamp slots in order.
 std::vector<std::vector<BufferId>> instrument(Module &m, std::uint32_t stampEntry);

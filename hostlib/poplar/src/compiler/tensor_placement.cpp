@@ -148,7 +148,8 @@ void Lowering::placeStreams() {
     st.toDevice = s.direction == DataStreamType::HostToDeviceFIFO;
     st.bytes = s.numElements * s.type.getSize();
     st.devAddr = dev;
-    dev += std::uint32_t((st.bytes + kPage - 1) / kPage * kPage + kPage);
+    st.replicas = st.toDevice && s.broadcast ? 1 : g_.replicationFactor;
+    dev += std::uint32_t((st.bytes * st.replicas + kPage - 1) / kPage * kPage + kPage);
     m_.streams.push_back(st);
   }
 }
