@@ -48,7 +48,8 @@ std::string writeBoard(const std::string &name, const Link &link) {
                       << "num_stride_bits = 10\ntiles_per_shared_exchange_bus = 2\natomic_store_granularity = 4\n"
                       << "supervisor_stack_bytes = 4096\nworker_stack_bytes = 1024\ntransport = \"model\"\n"
                       << "host_link_bytes_per_second = " << link.bytesPerSecond << "\n"
-                      << "host_link_latency_ns = " << link.latencyNs << "\n";
+                      << "host_link_latency_ns = " << link.latencyNs << "\n"
+                      << "ipu_link_bytes_per_cycle = 24\nipu_link_latency_cycles = 300\n";
   return path.string();
 }
 
