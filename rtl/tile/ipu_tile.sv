@@ -1,4 +1,4 @@
-// One tile: the barrel-threaded core, its SRAM, the host window port and the SRAM clearer.
+// One tile: the barrel-threaded core, its single-port SRAM, the host window port and the SRAM clearer.
 module ipu_tile
   import ipu_card_pkg::*;
   import ipu_tile_pkg::*;
@@ -96,39 +96,46 @@ module ipu_tile
     end
   end
 
-  assign host_gnt_o    = host_req_i && !clear_q;
-  assign host_rvalid_o = host_rvalid_q;
-
+  // The SRAM's one port, by priority: the clearer; a load/store of the core or the
+  // exchange unit's list read (both want the data the next cycle and cannot wait); the
+  // host (the card's window, exchange fabric and DMA engine wait for a grant); and
+  // instruction fetch, which loses its turn to any of them (the context fetches again
+  // at its next turn). The core accesses data at most every other cycle (a data access
+  // stalls the fetch behind it), so the host is never starved by the core.
   logic          fetch_req;
   logic [Aw-1:0] fetch_addr;
-  logic          a_req, a_we;
-  logic [3:0]    a_be;
-  logic [Aw-1:0] a_addr;
-  logic [31:0]   a_wdata, a_rdata;
+  logic          m_req, m_we;
+  logic [3:0]    m_be;
+  logic [Aw-1:0] m_addr;
+  logic [31:0]   m_wdata, m_rdata;
   logic          d_req, d_we;
   logic [3:0]    d_be;
   logic [Aw-1:0] d_addr;
-  logic [31:0]   d_wdata, d_rdata;
+  logic [31:0]   d_wdata;
 
-  // Port A: the clearer, then the host, then instruction fetch.
-  always_comb begin
-    if (clear_q) begin
-      a_req = 1'b1; a_we = 1'b1; a_be = 4'hf; a_addr = clear_addr_q; a_wdata = 32'd0;
-    end else if (host_req_i) begin
-      a_req = 1'b1; a_we = host_we_i; a_be = host_be_i; a_addr = host_addr_i; a_wdata = host_wdata_i;
-    end else begin
-      a_req = fetch_req; a_we = 1'b0; a_be = 4'h0; a_addr = fetch_addr; a_wdata = 32'd0;
-    end
-  end
-  assign host_rdata_o = a_rdata;
-
-  // Exchange unit; it owns port B while it reads a list (the core issues nothing then).
+  // Exchange unit; it owns the data path while it reads a list (the core issues nothing then).
   logic          xu_start, xu_busy, xu_done, xu_consume, xu_fault, xu_req;
   logic [31:0]   xu_list, xu_faddr, xu_finfo;
   logic [Aw-1:0] xu_addr;
-  logic          b_req, b_we;
-  logic [3:0]    b_be;
-  logic [Aw-1:0] b_addr;
+  logic          data_req;
+
+  assign data_req   = xu_busy ? xu_req : d_req;
+  assign host_gnt_o    = host_req_i && !clear_q && !data_req;
+  assign host_rvalid_o = host_rvalid_q;
+
+  always_comb begin
+    if (clear_q) begin
+      m_req = 1'b1; m_we = 1'b1; m_be = 4'hf; m_addr = clear_addr_q; m_wdata = 32'd0;
+    end else if (data_req) begin
+      m_req = 1'b1; m_we = !xu_busy && d_we; m_be = xu_busy ? 4'h0 : d_be;
+      m_addr = xu_busy ? xu_addr : d_addr; m_wdata = d_wdata;
+    end else if (host_req_i) begin
+      m_req = 1'b1; m_we = host_we_i; m_be = host_be_i; m_addr = host_addr_i; m_wdata = host_wdata_i;
+    end else begin
+      m_req = fetch_req; m_we = 1'b0; m_be = 4'h0; m_addr = fetch_addr; m_wdata = 32'd0;
+    end
+  end
+  assign host_rdata_o = m_rdata;
 
   ipu_tile_xu #(.SramBytes(SramBytes)) u_xu (
     .clk_i,
@@ -145,31 +152,20 @@ module ipu_tile
     .fault_info_o (xu_finfo),
     .req_o        (xu_req),
     .addr_o       (xu_addr),
-    .rdata_i      (d_rdata),
+    .rdata_i      (m_rdata),
     .out_valid_o,
     .out_head_o,
     .out_pop_i
   );
 
-  assign b_req  = xu_busy ? xu_req : d_req;
-  assign b_we   = xu_busy ? 1'b0 : d_we;
-  assign b_be   = xu_busy ? 4'h0 : d_be;
-  assign b_addr = xu_busy ? xu_addr : d_addr;
-
   ipu_tile_sram #(.Words(Words)) u_sram (
     .clk_i,
-    .a_req_i   (a_req),
-    .a_we_i    (a_we),
-    .a_be_i    (a_be),
-    .a_addr_i  (a_addr),
-    .a_wdata_i (a_wdata),
-    .a_rdata_o (a_rdata),
-    .b_req_i   (b_req),
-    .b_we_i    (b_we),
-    .b_be_i    (b_be),
-    .b_addr_i  (b_addr),
-    .b_wdata_i (d_wdata),
-    .b_rdata_o (d_rdata)
+    .req_i   (m_req),
+    .we_i    (m_we),
+    .be_i    (m_be),
+    .addr_i  (m_addr),
+    .wdata_i (m_wdata),
+    .rdata_o (m_rdata)
   );
 
   ipu_tile_core #(
@@ -206,16 +202,16 @@ module ipu_tile
     .console_valid_o,
     .console_byte_o,
     .console_ready_i,
-    .fetch_stall_i (clear_q || host_req_i),
+    .fetch_stall_i (clear_q || host_req_i || data_req),
     .fetch_req_o   (fetch_req),
     .fetch_addr_o  (fetch_addr),
-    .fetch_rdata_i (a_rdata),
+    .fetch_rdata_i (m_rdata),
     .data_req_o    (d_req),
     .data_we_o     (d_we),
     .data_be_o     (d_be),
     .data_addr_o   (d_addr),
     .data_wdata_o  (d_wdata),
-    .data_rdata_i  (d_rdata),
+    .data_rdata_i  (m_rdata),
     .xu_start_o      (xu_start),
     .xu_list_o       (xu_list),
     .xu_busy_i       (xu_busy),

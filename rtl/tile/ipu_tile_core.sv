@@ -1,12 +1,16 @@
 // Barrel-threaded RV32IM + Zicsr tile core: supervisor and worker contexts, tile CSRs, faults.
 //
-// Three stages, one context per cycle in strict rotation (the barrel):
-//   IF  the slot's context fetches from SRAM port A (synchronous read);
-//   EX  decode, register read, ALU, branch, CSR, SRAM port B request; the instruction
+// Four stages, one context per cycle in strict rotation (the barrel):
+//   IF  the slot's context fetches from the SRAM (synchronous read), unless the SRAM's
+//       one port is taken this cycle (the context then fetches at its next turn);
+//   RF  the fetched instruction's source registers are read (the register file's reads
+//       are synchronous, so that it fits FPGA block RAM);
+//   EX  decode, ALU, branch, CSR, load/store request on the SRAM; the instruction
 //       retires or faults here and the context's PC is updated;
 //   WB  load data is aligned, the register file is written, the retire trace is emitted.
 // A context issues at most once every NumCtx cycles, so it never sees its own
-// instruction in flight and the pipeline needs no forwarding or interlocks.
+// instruction in flight and the pipeline needs no forwarding or interlocks: that needs
+// NumCtx >= 3 (a context's write-back before its next register read), two workers.
 module ipu_tile_core
   import ipu_card_pkg::*;
   import ipu_tile_pkg::*;
@@ -136,7 +140,12 @@ module ipu_tile_core
 
   // Pipeline registers.
   logic [CtxW-1:0] slot_q, slot_d;
+  logic            rf_valid_q;
+  logic [CtxW-1:0] rf_ctx_q;
+  logic [31:0]     rf_pc_q;
+  logic            rf_fetch_fault_q;
   logic            ex_valid_q;
+  logic [31:0]     ex_insn_q;
   logic [CtxW-1:0] ex_ctx_q;
   logic [31:0]     ex_pc_q;
   logic            ex_fetch_fault_q;
@@ -187,7 +196,7 @@ module ipu_tile_core
   logic [31:0] rf_a, rf_b, rs1v, rs2v;
   logic [11:0] csr;
 
-  assign insn   = fetch_rdata_i;
+  assign insn   = ex_insn_q;
   assign opcode = insn[6:0];
   assign rd     = insn[11:7];
   assign f3     = insn[14:12];
@@ -207,9 +216,9 @@ module ipu_tile_core
 
   ipu_tile_regfile #(.AddrW(CtxW + 5)) u_regfile (
     .clk_i,
-    .raddr_a_i ({ex_ctx_q, rs1}),
+    .raddr_a_i ({rf_ctx_q, fetch_rdata_i[19:15]}),  // RF: rs1 and rs2 of the fetched instruction
     .rdata_a_o (rf_a),
-    .raddr_b_i ({ex_ctx_q, rs2}),
+    .raddr_b_i ({rf_ctx_q, fetch_rdata_i[24:20]}),
     .rdata_b_o (rf_b),
     .we_i      (wb_valid_q && wb_rd_q != 5'd0),
     .waddr_i   ({wb_ctx_q, wb_rd_q}),
@@ -221,6 +230,33 @@ module ipu_tile_core
   assign alu_b   = opcode == OpImm ? imm_i : rs2v;
   assign alu_alt = opcode == OpReg ? f7[5] : (f3 == 3'd5 && f7[5]);
   assign alu_md  = opcode == OpReg && f7 == 7'h01;
+
+  // Divisions take the multi-cycle divider: the context retries the instruction until
+  // the divider is done with its operands (they cannot change: only the context itself
+  // writes its registers), then retires it with the result.
+  logic            is_div, div_idle, div_done, div_mine, div_start, div_consume;
+  logic [CtxW-1:0] div_ctx;
+  logic [31:0]     div_result;
+  assign is_div      = opcode == OpReg && f7 == 7'h01 && f3[2];
+  assign div_mine    = div_done && div_ctx == ex_ctx_q;
+  assign div_start   = ex_go && !ex_fetch_fault_q && is_div && div_idle;
+  assign div_consume = ex_go && !ex_fetch_fault_q && is_div && div_mine;
+
+  ipu_tile_div u_div (
+    .clk_i,
+    .rst_ni,
+    .clear_i   (start_i),
+    .start_i   (div_start),
+    .ctx_i     (ex_ctx_q),
+    .op_i      (f3[1:0]),
+    .a_i       (rs1v),
+    .b_i       (rs2v),
+    .idle_o    (div_idle),
+    .done_o    (div_done),
+    .ctx_o     (div_ctx),
+    .result_o  (div_result),
+    .consume_i (div_consume)
+  );
 
   ipu_tile_alu u_alu (
     .funct3_i (f3),
@@ -272,7 +308,9 @@ module ipu_tile_core
   logic        taken, illegal;
   logic [2:0]  start_w;
 
-  assign ex_go = ex_valid_q && running && cstate_q[ex_ctx_q] == CtxStateRunning;
+  // While the exchange unit reads a list or the card moves a host exchange the tile
+  // executes nothing: an instruction already fetched is dropped and fetched again.
+  assign ex_go = ex_valid_q && running && cstate_q[ex_ctx_q] == CtxStateRunning && !xu_busy_i && !hx_pend_q;
   assign start_w = csr_val[CtxW-1:0];
   assign csr_src = f3[2] ? {27'd0, rs1} : rs1v;
   assign csr_rd_en = !(f3[1:0] == 2'd1 && rd == 5'd0);
@@ -363,6 +401,10 @@ module ipu_tile_core
       OpReg: begin
         ex_wr = 1'b1;
         illegal = f7 != 7'h00 && f7 != 7'h01 && !(f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5));
+        if (is_div) begin
+          if (div_mine) ex_result = div_result;
+          else ex_retry = 1'b1;  // until the divider has this context's result
+        end
       end
       OpFence: ;  // one memory, no caches: nothing to order
       OpSystem: begin
@@ -745,7 +787,12 @@ module ipu_tile_core
   // Pipeline registers.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      rf_valid_q       <= 1'b0;
+      rf_ctx_q         <= '0;
+      rf_pc_q          <= 32'd0;
+      rf_fetch_fault_q <= 1'b0;
       ex_valid_q       <= 1'b0;
+      ex_insn_q        <= 32'd0;
       ex_ctx_q         <= '0;
       ex_pc_q          <= 32'd0;
       ex_fetch_fault_q <= 1'b0;
@@ -759,10 +806,15 @@ module ipu_tile_core
       wb_f3_q          <= 3'd0;
       wb_off_q         <= 2'd0;
     end else begin
-      ex_valid_q       <= if_issue;
-      ex_ctx_q         <= slot_q;
-      ex_pc_q          <= if_pc;
-      ex_fetch_fault_q <= !if_pc_ok;
+      rf_valid_q       <= if_issue;
+      rf_ctx_q         <= slot_q;
+      rf_pc_q          <= if_pc;
+      rf_fetch_fault_q <= !if_pc_ok;
+      ex_valid_q       <= rf_valid_q && !start_i;  // START drops what was fetched before it
+      ex_insn_q        <= fetch_rdata_i;
+      ex_ctx_q         <= rf_ctx_q;
+      ex_pc_q          <= rf_pc_q;
+      ex_fetch_fault_q <= rf_fetch_fault_q;
       wb_valid_q       <= commit;
       if (commit) begin
         wb_ctx_q   <= ex_ctx_q;
@@ -825,7 +877,9 @@ module ipu_tile_core
   // A context never has two instructions in flight (the barrel guarantees it).
 `ifndef SYNTHESIS
   OneInFlight: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      ex_valid_q && wb_valid_q |-> ex_ctx_q != wb_ctx_q)
+      !(ex_valid_q && wb_valid_q && ex_ctx_q == wb_ctx_q) &&
+      !(rf_valid_q && ex_valid_q && rf_ctx_q == ex_ctx_q) &&
+      !(rf_valid_q && wb_valid_q && rf_ctx_q == wb_ctx_q))
     else $error("context %0d issued twice in a row", ex_ctx_q);
 `endif
 

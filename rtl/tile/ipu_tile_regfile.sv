@@ -1,4 +1,8 @@
-// Integer register file of all tile contexts: two asynchronous read ports, one write port.
+// Integer register file of all tile contexts: two synchronous read ports, one write port.
+// Reads are registered (the address one cycle before the data) so that yosys maps the
+// file to block RAM (iCE40 SB_RAM40_4K, one copy per read port) instead of flip-flops.
+// The core never reads a register in the cycle it is written (the barrel keeps a
+// context's write-back before its next read), so no read-during-write bypass is needed.
 module ipu_tile_regfile #(
   parameter int unsigned AddrW = 8  // {context, register}
 ) (
@@ -19,7 +23,9 @@ module ipu_tile_regfile #(
     if (we_i) mem_q[waddr_i] <= wdata_i;
   end
 
-  assign rdata_a_o = mem_q[raddr_a_i];
-  assign rdata_b_o = mem_q[raddr_b_i];
+  always_ff @(posedge clk_i) begin
+    rdata_a_o <= mem_q[raddr_a_i];
+    rdata_b_o <= mem_q[raddr_b_i];
+  end
 
 endmodule : ipu_tile_regfile

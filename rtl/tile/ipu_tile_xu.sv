@@ -167,8 +167,13 @@ module ipu_tile_xu
     end
   end
 
+  // The outbox is read synchronously (block RAM on an FPGA): the head of the next cycle
+  // is read each cycle. A push into the slot being read is seen a cycle later; it is not
+  // visible before then anyway (a list's sends show once the unit is idle again).
+  logic [127:0] head_q;
   always_ff @(posedge clk_i) begin
     if (push) outbox_q[wptr_q[Ow-1:0]] <= push_data;
+    head_q <= outbox_q[rptr_d[Ow-1:0]];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -210,6 +215,6 @@ module ipu_tile_xu
   assign fault_info_o = finfo_q;
   // Sends of a list still being read are not visible yet.
   assign out_valid_o  = rptr_q != (state_q == XuIdle ? wptr_q : wstart_q);
-  assign out_head_o   = outbox_q[rptr_q[Ow-1:0]];
+  assign out_head_o   = head_q;
 
 endmodule : ipu_tile_xu
