@@ -106,8 +106,8 @@ module ipu_card
   logic [2:0]       dma_status;
   logic [63:0]      dma_bytes;
   logic [95:0]      dma_err_data;
-  logic [5:0]       xlat_idx;
-  logic [127:0]     xlat_entry;
+  logic [7:0]       xlat_raddr;
+  logic [31:0]      xlat_rdata;
   logic [TileW-1:0] d_tile;
   logic [3:0]       d_be;
   logic [Aw-1:0]    d_waddr;
@@ -332,8 +332,8 @@ module ipu_card
     .hx_addr_o    (hx_addr),
     .err_push_o   (dma_err_push),
     .err_data_o   (dma_err_data),
-    .xlat_idx_o   (xlat_idx),
-    .xlat_entry_i (xlat_entry),
+    .xlat_raddr_o (xlat_raddr),
+    .xlat_rdata_i (xlat_rdata),
     .hm_req_o,
     .hm_we_o,
     .hm_addr_o,
@@ -393,8 +393,8 @@ module ipu_card
     .dma_completed_i   (dma_completed),
     .dma_bytes_i       (dma_bytes),
     .dma_done_i        (dma_done),
-    .xlat_idx_i        (xlat_idx),
-    .xlat_entry_o      (xlat_entry),
+    .xlat_raddr_i      (xlat_raddr),
+    .xlat_rdata_o      (xlat_rdata),
     .sync_req_i        (sync_req),
     .sel_state_i       (t_state[tile_sel]),
     .sel_exit_code_i   (t_exit_code[tile_sel]),

@@ -74,8 +74,8 @@ module ipu_card_regs
   input  logic [31:0]      dma_completed_i,
   input  logic [63:0]      dma_bytes_i,
   input  logic             dma_done_i,
-  input  logic [5:0]       xlat_idx_i,
-  output logic [127:0]     xlat_entry_o,   // {BUS_HI, BUS_LO, CTRL, DEV_BASE}
+  input  logic [7:0]       xlat_raddr_i,   // the DMA engine's read: {entry, word}
+  output logic [31:0]      xlat_rdata_o,   // the word at last cycle's xlat_raddr_i
 
   output card_state_e      state_o,
   output logic [3:0]       irq_o           // one pulse per MSI-X vector
@@ -101,7 +101,14 @@ module ipu_card_regs
   logic [31:0] entry_d [NumTiles];
   logic [31:0] boot_q [NumTiles];
   logic [31:0] boot_d [NumTiles];
-  logic [31:0] xlat_q [RegXlatCount * 4];
+  // The translation table is read synchronously, so that it is block RAM on an FPGA:
+  // one copy for the DMA engine's reads, one for the bus's. A bus read of the table
+  // therefore needs addr_i one cycle before the read (the link bridge holds it while the
+  // frame's check byte arrives; the simulation harness gives it a cycle).
+  logic [31:0] xlat_dma_q [RegXlatCount * 4];
+  logic [31:0] xlat_bus_q [RegXlatCount * 4];
+  logic [31:0] xlat_dma_rd_q, xlat_bus_rd_q;
+  logic        xlat_dma_wr_q, xlat_bus_wr_q;
   logic [RegXlatCount*4-1:0] xlat_written_q;  // words never written since reset read as zero
 
   logic wr, rd;
@@ -154,7 +161,7 @@ module ipu_card_regs
   always_comb begin
     rdata_o = 32'd0;  // write-only and unassigned offsets read as zero
     if (in_xlat) begin
-      rdata_o = xlat_written_q[{xlat_entry, xlat_word}] ? xlat_q[{xlat_entry, xlat_word}] : 32'd0;
+      rdata_o = xlat_bus_wr_q ? xlat_bus_rd_q : 32'd0;
     end else begin
       unique case (addr_i)
         RegId:                    rdata_o = RegIdResetValue;
@@ -370,11 +377,16 @@ module ipu_card_regs
     end
   end
 
-  // The translation table: host-programmed; the DMA engine that reads it is not built yet.
+  // The translation table: host-programmed, read by the DMA engine.
   // The generated package has no XLAT_ENTRY field offsets yet, so the words are stored
   // as written (the model also clears the low 12 bits of DEV_BASE and BUS_LO).
   always_ff @(posedge clk_i) begin
-    if (wr && in_xlat) xlat_q[{xlat_entry, xlat_word}] <= wdata_i;
+    if (wr && in_xlat) begin
+      xlat_dma_q[{xlat_entry, xlat_word}] <= wdata_i;
+      xlat_bus_q[{xlat_entry, xlat_word}] <= wdata_i;
+    end
+    xlat_dma_rd_q <= xlat_dma_q[xlat_raddr_i];
+    xlat_bus_rd_q <= xlat_bus_q[{xlat_entry, xlat_word}];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -396,9 +408,16 @@ module ipu_card_regs
   assign window_tile_o    = window_q;
   assign dma_desc_addr_o  = dma_desc_q;
   assign tiles_run_o      = running;
-  for (genvar w = 0; w < 4; w++) begin : g_xlat_port
-    assign xlat_entry_o[32*w +: 32] = xlat_written_q[{xlat_idx_i, 2'(w)}] ? xlat_q[{xlat_idx_i, 2'(w)}] : 32'd0;
-  end : g_xlat_port
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      xlat_dma_wr_q <= 1'b0;
+      xlat_bus_wr_q <= 1'b0;
+    end else begin
+      xlat_dma_wr_q <= xlat_written_q[xlat_raddr_i];
+      xlat_bus_wr_q <= xlat_written_q[{xlat_entry, xlat_word}];
+    end
+  end
+  assign xlat_rdata_o = xlat_dma_wr_q ? xlat_dma_rd_q : 32'd0;
   assign state_o          = state_q;
 
 endmodule : ipu_card_regs

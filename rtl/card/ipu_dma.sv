@@ -42,9 +42,10 @@ module ipu_dma
   output logic             err_push_o,
   output logic [95:0]      err_data_o,
 
-  // Translation table, one entry at a time: {BUS_HI, BUS_LO, CTRL, DEV_BASE}.
-  output logic [5:0]       xlat_idx_o,
-  input  logic [127:0]     xlat_entry_i,
+  // Translation table, one word at a time and read synchronously (block RAM on an
+  // FPGA): xlat_rdata_i is the word at the address xlat_raddr_o gave the cycle before.
+  output logic [7:0]       xlat_raddr_o,   // {entry, word}: 0 DEV_BASE, 1 CTRL, 2 BUS_LO, 3 BUS_HI
+  input  logic [31:0]      xlat_rdata_i,
 
   // Host memory: the request is answered in the same cycle (hm_done_i).
   output logic             hm_req_o,
@@ -90,6 +91,8 @@ module ipu_dma
   logic [31:0] hbase_q, hbase_d, hctrl_q, hctrl_d;
   logic [63:0] hbus_q, hbus_d;
   logic [6:0]  sidx_q, sidx_d;
+  logic [1:0]  sword_q, sword_d;               // the word of entry sidx_q on xlat_rdata_i
+  logic [31:0] sbase_q, sbase_d, sctrl_q, sctrl_d, slo_q, slo_d;  // its words read so far
   logic        hx_q, hx_d;  // serving a host exchange
 
   // Descriptor fields (the DMA_DESC format).
@@ -140,12 +143,8 @@ module ipu_dma
     wdata_o    = data_q;
   end
 
-  logic [31:0] e_base, e_ctrl;
-  logic [63:0] e_bus;
-  assign e_base = xlat_entry_i[31:0];
-  assign e_ctrl = xlat_entry_i[63:32];
-  assign e_bus  = {xlat_entry_i[127:96], xlat_entry_i[95:64]};
-  assign xlat_idx_o = sidx_q[5:0];
+  // The search reads the next cycle's word: the address is where the search goes next.
+  assign xlat_raddr_o = {sidx_d[5:0], sword_d};
 
   logic [31:0] search_pos;  // the address a table search looks for
   assign search_pos = ret_q == DmaDesc ? at_q + {27'd0, word_q, 2'b00} : pos_q;
@@ -171,6 +170,10 @@ module ipu_dma
     hctrl_d     = hctrl_q;
     hbus_d      = hbus_q;
     sidx_d      = sidx_q;
+    sword_d     = sword_q;
+    sbase_d     = sbase_q;
+    sctrl_d     = sctrl_q;
+    slo_d       = slo_q;
     hx_d        = hx_q;
     hx_accept_o = 1'b0;
     done_pulse_o = 1'b0;
@@ -215,6 +218,7 @@ module ipu_dma
         if (!cached_ok) begin
           ret_d   = state_q;
           sidx_d  = 7'd0;
+          sword_d = 2'd0;
           state_d = DmaSearch;
         end else if (!hctrl_q[hwrite ? XlatCtrlWriteLsb : XlatCtrlReadLsb]) begin
           status_d   = 3'b100;
@@ -250,20 +254,35 @@ module ipu_dma
           end
         end
       end
-      DmaSearch: begin  // one entry per cycle, lowest index first, as the model
+      // Lowest index first, as the model: DEV_BASE and CTRL decide (two cycles an
+      // entry), BUS_LO and BUS_HI are read only for the entry that covers.
+      DmaSearch: begin
         if (sidx_q == 7'd64) begin
           status_d   = 3'b100;
           err_push_o = 1'b1;
           err_data_o = {32'(ErrXlatMiss), search_pos, idx_q};
           state_d    = DmaIdle;
-        end else if (covers(e_base, e_ctrl, search_pos)) begin
-          hit_d   = 1'b1;
-          hbase_d = e_base;
-          hctrl_d = e_ctrl;
-          hbus_d  = e_bus;
-          state_d = ret_q;
         end else begin
-          sidx_d = sidx_q + 7'd1;
+          sword_d = sword_q + 2'd1;
+          unique case (sword_q)
+            2'd0: sbase_d = xlat_rdata_i;
+            2'd1: begin
+              sctrl_d = xlat_rdata_i;
+              if (!covers(sbase_q, xlat_rdata_i, search_pos)) begin
+                sidx_d  = sidx_q + 7'd1;
+                sword_d = 2'd0;
+              end
+            end
+            2'd2: slo_d = xlat_rdata_i;
+            default: begin
+              hit_d   = 1'b1;
+              hbase_d = sbase_q;
+              hctrl_d = sctrl_q;
+              hbus_d  = {xlat_rdata_i, slo_q};
+              sword_d = 2'd0;
+              state_d = ret_q;
+            end
+          endcase
         end
       end
       DmaCheck: begin
@@ -366,6 +385,10 @@ module ipu_dma
       hctrl_q     <= 32'd0;
       hbus_q      <= 64'd0;
       sidx_q      <= 7'd0;
+      sword_q     <= 2'd0;
+      sbase_q     <= 32'd0;
+      sctrl_q     <= 32'd0;
+      slo_q       <= 32'd0;
       hx_q        <= 1'b0;
     end else begin
       state_q     <= state_d;
@@ -388,6 +411,10 @@ module ipu_dma
       hctrl_q     <= hctrl_d;
       hbus_q      <= hbus_d;
       sidx_q      <= sidx_d;
+      sword_q     <= sword_d;
+      sbase_q     <= sbase_d;
+      sctrl_q     <= sctrl_d;
+      slo_q       <= slo_d;
       hx_q        <= hx_d;
     end
   end

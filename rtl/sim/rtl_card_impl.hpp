@@ -246,11 +246,15 @@ private:
         }
     }
 
+    // The address goes out a cycle before the access, as the FPGA's link bridge does:
+    // the translation table's words are read synchronously (block RAM on an FPGA).
     uint32_t reg_access(bool we, uint32_t offset, uint32_t wdata)
     {
+        top_->reg_addr_i = static_cast<uint16_t>(offset);
+        low();
+        high();
         top_->reg_req_i = 1;
         top_->reg_we_i = we;
-        top_->reg_addr_i = static_cast<uint16_t>(offset);
         top_->reg_wdata_i = wdata;
         low();
         const uint32_t rdata = top_->reg_rdata_o;

@@ -50,9 +50,14 @@ module ipu_tile_xu
   logic [31:0] faddr_q, faddr_d, finfo_q, finfo_d;
   logic [Ow:0] wptr_q, wptr_d, wstart_q, wstart_d, rptr_q, rptr_d;
   logic        push;
-  logic [127:0] push_data;
 
-  logic [127:0] outbox_q [Depth];
+  // Stored narrow (fewer block RAMs on an FPGA): a validated send's addresses are SRAM
+  // offsets and its length at most the SRAM size; the head is widened again below.
+  localparam int unsigned OffW = Aw + 2;
+  localparam int unsigned LenW = Aw + 3;
+  localparam int unsigned EntryW = 16 + 2 * OffW + LenW;
+  logic [EntryW-1:0] outbox_q [Depth];
+  logic [EntryW-1:0] push_entry;
 
   // The descriptor completes with its fourth word (LENGTH) on rdata_i.
   logic [31:0] d_dst_tile, d_dst_addr, d_src, d_len;
@@ -88,7 +93,6 @@ module ipu_tile_xu
     req_o    = 1'b0;
     addr_o   = ptr_q[Aw+1:2];
     push     = 1'b0;
-    push_data = {d_dst_tile, d_dst_addr, d_src, d_len};
 
     unique case (state_q)
       XuIdle: begin
@@ -170,9 +174,16 @@ module ipu_tile_xu
   // The outbox is read synchronously (block RAM on an FPGA): the head of the next cycle
   // is read each cycle. A push into the slot being read is seen a cycle later; it is not
   // visible before then anyway (a list's sends show once the unit is idle again).
-  logic [127:0] head_q;
+  logic [EntryW-1:0] head_q;
+  logic [31:0]       d_dst_off, d_src_off;
+  assign d_dst_off  = d_dst_addr - TileSramBase;
+  assign d_src_off  = d_src - TileSramBase;
+  assign push_entry = {d_dst_tile[15:0], d_dst_off[OffW-1:0], d_src_off[OffW-1:0], d_len[LenW-1:0]};
+  // Validated: the tile is below num_tiles_i (16 bits), the offsets and length in range.
+  logic unused_high;
+  assign unused_high = ^{d_dst_tile[31:16], d_dst_off[31:OffW], d_src_off[31:OffW], d_len[31:LenW]};
   always_ff @(posedge clk_i) begin
-    if (push) outbox_q[wptr_q[Ow-1:0]] <= push_data;
+    if (push) outbox_q[wptr_q[Ow-1:0]] <= push_entry;
     head_q <= outbox_q[rptr_d[Ow-1:0]];
   end
 
@@ -215,6 +226,9 @@ module ipu_tile_xu
   assign fault_info_o = finfo_q;
   // Sends of a list still being read are not visible yet.
   assign out_valid_o  = rptr_q != (state_q == XuIdle ? wptr_q : wstart_q);
-  assign out_head_o   = head_q;
+  assign out_head_o   = {16'd0, head_q[EntryW-1 -: 16],
+                         TileSramBase + 32'(head_q[LenW + OffW +: OffW]),
+                         TileSramBase + 32'(head_q[LenW +: OffW]),
+                         32'(head_q[LenW-1:0])};
 
 endmodule : ipu_tile_xu
