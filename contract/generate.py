@@ -283,6 +283,15 @@ def render_md(c):
             "| chip | vendor | product | interface | use |", "|---|---|---|---|---|"]
     for u in c["link_usb"]:
         out.append(f"| {u['name']} | `{u['vendor']:#06x}` | `{u['product']:#06x}` | {u['interface']} | {u['desc']} |")
+    if c.get("fpga_build"):
+        out += ["", "### The card on an FPGA", "",
+                "What `make bitstream BOARD=<board>` (rtl/fpga/flow.sh) measured for the card on each FPGA board, "
+                "with the maximum clock nextpnr reported; the flow refuses a board whose clock is above it.", "",
+                "| board | device | LUTs | flip-flops | BRAM | SPRAM | DSP | max clock | board clock | notes |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        for f in c["fpga_build"]:
+            out.append(f"| {f['board']} | {f['device']} | {f['luts']} | {f['flip_flops']} | {f['bram']} | "
+                       f"{f['spram']} | {f['dsp']} | {f['max_clock']} | {f['board_clock']} | {f['desc']} |")
     out += ["", "## Memory formats"]
     for fmt in c["formats"]:
         out += ["", f"### {fmt['name']} ({fmt['size']} bytes)", "", fmt["desc"], "",
