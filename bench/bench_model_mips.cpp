@@ -53,11 +53,12 @@ double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-std::string spread(const std::vector<double> &v, double scale)
+std::string spread(const std::vector<double> &v, double scale, int decimals = 1)
 {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "median %.1f (min %.1f, max %.1f)", median(v) * scale,
-                  *std::min_element(v.begin(), v.end()) * scale, *std::max_element(v.begin(), v.end()) * scale);
+    std::snprintf(buf, sizeof buf, "median %.*f (min %.*f, max %.*f)", decimals, median(v) * scale, decimals,
+                  *std::min_element(v.begin(), v.end()) * scale, decimals,
+                  *std::max_element(v.begin(), v.end()) * scale);
     return buf;
 }
 
@@ -87,8 +88,8 @@ void scaling(const char *label, const char *program, uint32_t arg, double insns_
                 *std::max_element(ratio.begin(), ratio.end()), ok ? "" : "  RUN FAILED");
     // Amdahl: with a serial fraction s of the one-thread time, N threads run at most 1 / (s + (1 - s) / N) faster.
     const double s = median(serial);
-    std::printf("model_serial_fraction_ipu2_%s: %s %% of the 1-thread wall time; Amdahl bound for %u threads %.2fx\n",
-                label, spread(serial, 100).c_str(), threads, 1.0 / (s + (1.0 - s) / threads));
+    std::printf("model_serial_fraction_ipu2_%s: %s %% of the 1-thread wall time; Amdahl bound for %u threads %.3fx\n",
+                label, spread(serial, 100, 2).c_str(), threads, 1.0 / (s + (1.0 - s) / threads));
 }
 
 } // namespace
