@@ -408,6 +408,14 @@ class Service {
 public:
     ~Service()
     {
+        if (!worker_)
+            return;
+        if (getpid() != owner_) {
+            // A forked child that exits: the thread is the parent's, not ours
+            // to stop or join (and its lock may be held forever).
+            (void)worker_.release();
+            return;
+        }
         {
             std::lock_guard<std::mutex> g(mutex_);
             stopping_ = true;
@@ -415,8 +423,7 @@ public:
         wake_.notify_all();
         if (const pid_t pid = child_.load())
             kill(pid, SIGKILL);
-        if (worker_.joinable())
-            worker_.join();
+        worker_->join();
     }
 
     std::shared_ptr<NativeJob> request(const std::string &c, uint64_t hash, std::set<uint32_t> entries)
@@ -439,8 +446,10 @@ public:
             return job;
         }
         queue_.push_back(std::move(w));
-        if (!worker_.joinable())
-            worker_ = std::thread([this] { run(); });
+        if (!worker_) {
+            owner_ = getpid();
+            worker_ = std::make_unique<std::thread>([this] { run(); });
+        }
         wake_.notify_all();
         return job;
     }
@@ -510,7 +519,8 @@ private:
     std::deque<Work> queue_;
     std::atomic<bool> stopping_{false}; // written under mutex_, read by build() without it
     std::atomic<pid_t> child_{0};
-    std::thread worker_;
+    std::unique_ptr<std::thread> worker_;
+    pid_t owner_ = 0; // the process that started worker_
 };
 
 Service &service()
