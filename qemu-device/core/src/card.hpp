@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,6 +45,10 @@ constexpr size_t kErrorFifoDepth = 64;
 constexpr size_t kConsoleFifoDepth = 1 << 20;
 constexpr uint32_t kDmaEngineTile = 0xffffffffu;
 constexpr uint32_t kMaxDmaChain = 65536;
+
+// Nanoseconds all cards of this process spent in the run-loop phases spread
+// over host threads (ipu_model_parallel_phase_ns).
+uint64_t parallel_phase_ns();
 
 class Card {
 public:
@@ -101,6 +106,22 @@ private:
     void service_host_exchange(Tile &tile);
 
     // card_run.cpp
+    // What one chunk of kTilesPerChunk consecutive tiles looked like after a
+    // round; summed by the thread that ran the chunk, so that the serial part
+    // of a round visits chunks, not tiles.
+    struct ChunkSummary {
+        bool running = false, error = false, sync = false;
+        uint64_t time = 0;      // latest tile clock
+        uint64_t sync_time = 0; // latest clock of a tile waiting in a sync
+        uint32_t request = 0;   // first nonzero SYNC request in tile order
+        std::vector<uint32_t> drain;   // tiles with something for the card, in order
+        std::vector<uint32_t> senders; // syncing tiles with exchange writes, in order
+        void reset();
+        void add(const Tile &t);
+        void add_drained(const Tile &t);
+    };
+    static constexpr size_t kTilesPerChunk = 16;
+    void for_chunks(size_t count, const std::function<void(size_t)> &fn);
     void run_round(uint64_t budget);
     void drain_tile(Tile &tile);
     void finish_superstep();
@@ -122,6 +143,9 @@ private:
     std::vector<Tile> tiles_;
     std::unique_ptr<ThreadPool> pool_;
     const RetireHook *hook_ = nullptr;
+    std::vector<ChunkSummary> chunks_; // of the last round
+    std::vector<uint32_t> senders_;    // finish_superstep's, reused
+    std::vector<uint64_t> received_;   // exchange bytes landing on each tile in a sync
     RetireHook trace_hook_;
     std::recursive_mutex lock_;
 

@@ -1,6 +1,8 @@
 // The card's run loop: parallel rounds of tile execution, then a deterministic
 // drain (console, host exchange, faults) in tile order, then syncs.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 
 #include "card.hpp"
@@ -8,6 +10,12 @@
 #include "tile_runner.hpp"
 
 namespace ipu::model {
+namespace {
+// Process-wide: time the run loop spent in phases spread over host threads.
+std::atomic<uint64_t> g_phase_parallel_ns{0};
+} // namespace
+
+uint64_t parallel_phase_ns() { return g_phase_parallel_ns.load(std::memory_order_relaxed); }
 
 void Card::raise_irq(uint32_t cause_bit)
 {
@@ -56,30 +64,57 @@ int Card::advance(uint64_t budget)
     return state_ == IPU_CARD_STATE_RUNNING ? 1 : held();
 }
 
+// Runs fn(c) for every chunk c in [0, count): spread over the pool, or in
+// order on this thread when a retire hook needs one global order.
+void Card::for_chunks(size_t count, const std::function<void(size_t)> &fn)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    if (hook_ || pool_->size() == 1) {
+        for (size_t c = 0; c < count; c++)
+            fn(c);
+    } else {
+        pool_->parallel_for(count, fn);
+    }
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
+    g_phase_parallel_ns.fetch_add(static_cast<uint64_t>(ns.count()), std::memory_order_relaxed);
+}
+
+// One round: every running tile runs (in parallel, chunk by chunk), and each
+// chunk sums up its tiles, so that the serial part of the round is a pass over
+// the chunks plus the tiles that have something for the card.
 void Card::run_round(uint64_t budget)
 {
-    std::vector<uint32_t> running;
-    for (const Tile &t : tiles_)
-        if (t.state == IPU_TILE_STATE_RUNNING)
-            running.push_back(t.id);
     const RetireHook *hook = hook_;
-    // A retire hook sees instructions in one global order only when the tiles
-    // run one after another, so tracing and lock-step force a single thread.
-    if (hook || pool_->size() == 1) {
-        for (uint32_t id : running)
-            run_tile(tiles_[id], budget, hook);
-    } else {
-        pool_->parallel_for(running.size(), [&](size_t i) { run_tile(tiles_[running[i]], budget, nullptr); });
+    const size_t chunks = (tiles_.size() + kTilesPerChunk - 1) / kTilesPerChunk;
+    chunks_.resize(chunks);
+    for_chunks(chunks, [&](size_t c) {
+        ChunkSummary &s = chunks_[c];
+        s.reset();
+        const size_t end = std::min(tiles_.size(), (c + 1) * kTilesPerChunk);
+        for (size_t i = c * kTilesPerChunk; i < end; i++) {
+            Tile &t = tiles_[i];
+            if (t.state == IPU_TILE_STATE_RUNNING) {
+                run_tile(t, budget, hook);
+                if (!t.console.empty() || t.hx.pending || (t.state == IPU_TILE_STATE_ERROR && t.has_fault))
+                    s.drain.push_back(t.id);
+            }
+            s.add(t);
+        }
+    });
+    // Drains in tile order (console FIFO, host link, error records are the card's).
+    for (ChunkSummary &s : chunks_) {
+        for (uint32_t id : s.drain) {
+            drain_tile(tiles_[id]);
+            s.add_drained(tiles_[id]);
+        }
     }
-    for (uint32_t id : running)
-        drain_tile(tiles_[id]);
 
     bool any_running = false, any_error = false, any_sync = false;
-    for (const Tile &t : tiles_) {
-        any_running |= t.state == IPU_TILE_STATE_RUNNING;
-        any_error |= t.state == IPU_TILE_STATE_ERROR;
-        any_sync |= t.state == IPU_TILE_STATE_SYNC_WAIT;
-        card_cycles_ = std::max(card_cycles_, t.time());
+    for (const ChunkSummary &s : chunks_) {
+        any_running |= s.running;
+        any_error |= s.error;
+        any_sync |= s.sync;
+        card_cycles_ = std::max(card_cycles_, s.time);
     }
     if (any_error) {
         // One faulted tile stops the run: the others can never meet it at a sync.
@@ -99,6 +134,37 @@ void Card::run_round(uint64_t budget)
     card_cycles_ = std::max(card_cycles_, superstep_end());
     state_ = IPU_CARD_STATE_DONE;
     raise_irq(IPU_REG_IRQ_STATUS_DONE_MASK);
+}
+
+void Card::ChunkSummary::reset()
+{
+    running = error = sync = false;
+    time = sync_time = 0;
+    request = 0;
+    drain.clear();
+    senders.clear();
+}
+
+void Card::ChunkSummary::add(const Tile &t)
+{
+    running |= t.state == IPU_TILE_STATE_RUNNING;
+    error |= t.state == IPU_TILE_STATE_ERROR;
+    time = std::max(time, t.time());
+    if (t.state != IPU_TILE_STATE_SYNC_WAIT)
+        return;
+    sync = true;
+    sync_time = std::max(sync_time, t.time());
+    if (request == 0)
+        request = t.sync_request;
+    if (!t.outbox.empty())
+        senders.push_back(t.id);
+}
+
+// A drain moved the tile's time on (host exchange) or faulted it.
+void Card::ChunkSummary::add_drained(const Tile &t)
+{
+    error |= t.state == IPU_TILE_STATE_ERROR;
+    time = std::max(time, t.time());
 }
 
 // Moves what a tile produced in this round to the card, in tile order.
@@ -135,50 +201,88 @@ uint64_t Card::superstep_end() const
 }
 
 // Every live tile waits in a sync: land exchange writes, align clocks, and
-// either go on (internal) or ask the host (external).
+// either go on (internal) or ask the host (external). Writes land in
+// parallel, each destination tile on one thread, in the order the serial
+// model used (sender tile order, then send order), so overlapping writes give
+// the same bytes for any host thread count.
 void Card::finish_superstep()
 {
     uint32_t request = 0;
     uint64_t latest = superstep_end();
-    std::vector<uint64_t> received; // exchange bytes landing on each tile, when any
-    for (Tile &t : tiles_) {
-        if (t.state != IPU_TILE_STATE_SYNC_WAIT)
-            continue;
+    std::vector<uint32_t> &senders = senders_;
+    senders.clear();
+    for (const ChunkSummary &s : chunks_) {
         if (request == 0)
-            request = t.sync_request;
-        latest = std::max(latest, t.time());
-        for (ExchangeWrite &w : t.outbox) {
-            std::memcpy(tiles_[w.dst_tile].at(w.dst_addr), w.data.data(), w.data.size());
-            tiles_[w.dst_tile].iss.written(w.dst_addr, static_cast<uint32_t>(w.data.size()));
-            if (received.empty())
-                received.assign(tiles_.size(), 0);
-            received[w.dst_tile] += w.data.size();
-            t.spare_buffers.push_back(std::move(w.data)); // reused by the tile's next sends
-        }
-        t.outbox.clear();
+            request = s.request;
+        if (s.sync)
+            latest = std::max(latest, s.sync_time);
+        senders.insert(senders.end(), s.senders.begin(), s.senders.end());
     }
-    // Senders paid for their bytes when they sent them; a receiver's port
-    // takes exchange_bytes_per_cycle too, so a tile many send to ends late.
-    for (uint64_t bytes : received)
-        latest = std::max(latest, superstep_start_ + exchange_cycles(board_.exchange_bytes_per_cycle, bytes));
+    if (!senders.empty()) {
+        // Destination ranges, a few per host thread; each scans every outbox.
+        const size_t parts = std::min<size_t>(tiles_.size(), pool_->size());
+        const size_t per = (tiles_.size() + parts - 1) / parts;
+        std::vector<uint64_t> part_latest(parts, 0);
+        received_.resize(tiles_.size());
+        for_chunks(parts, [&](size_t k) {
+            const uint32_t lo = static_cast<uint32_t>(k * per);
+            const uint32_t hi = static_cast<uint32_t>(std::min(tiles_.size(), (k + 1) * per));
+            std::fill(received_.begin() + lo, received_.begin() + hi, 0);
+            for (uint32_t id : senders) {
+                for (const ExchangeWrite &w : tiles_[id].outbox) {
+                    if (w.dst_tile < lo || w.dst_tile >= hi)
+                        continue;
+                    Tile &dst = tiles_[w.dst_tile];
+                    std::memcpy(dst.at(w.dst_addr), w.data.data(), w.data.size());
+                    dst.iss.written(w.dst_addr, static_cast<uint32_t>(w.data.size()));
+                    received_[w.dst_tile] += w.data.size();
+                }
+            }
+            // Senders paid for their bytes when they sent them; a receiver's port
+            // takes exchange_bytes_per_cycle too, so a tile many send to ends late.
+            uint64_t l = 0;
+            for (uint32_t d = lo; d < hi; d++)
+                if (received_[d])
+                    l = std::max(l, superstep_start_ + exchange_cycles(board_.exchange_bytes_per_cycle, received_[d]));
+            part_latest[k] = l;
+        });
+        for (uint64_t l : part_latest)
+            latest = std::max(latest, l);
+    }
     latest += board_.global_sync_cycles;
     superstep_start_ = latest;
     superstep_host_bytes_ = 0;
-    for (Tile &t : tiles_) {
-        if (t.state != IPU_TILE_STATE_SYNC_WAIT)
-            continue;
-        for (Context &cx : t.ctx)
-            cx.time = std::max(cx.time, latest);
-    }
+    const bool external = (request & 0xff) == IPU_SYNC_KIND_EXTERNAL;
+    // Per tile: buffers back to the sender for its next sends, clocks aligned,
+    // and after an internal sync the tile runs on.
+    const size_t chunks = chunks_.size();
+    for_chunks(chunks, [&](size_t c) {
+        const size_t end = std::min(tiles_.size(), (c + 1) * kTilesPerChunk);
+        for (size_t i = c * kTilesPerChunk; i < end; i++) {
+            Tile &t = tiles_[i];
+            if (t.state != IPU_TILE_STATE_SYNC_WAIT)
+                continue;
+            for (ExchangeWrite &w : t.outbox)
+                t.spare_buffers.push_back(std::move(w.data));
+            t.outbox.clear();
+            for (Context &cx : t.ctx)
+                cx.time = std::max(cx.time, latest);
+            if (!external) {
+                t.state = IPU_TILE_STATE_RUNNING;
+                t.ctx[0].state = IPU_CTX_STATE_RUNNING;
+            }
+        }
+    });
     card_cycles_ = std::max(card_cycles_, latest);
-    if ((request & 0xff) == IPU_SYNC_KIND_EXTERNAL) {
+    if (external) {
         hsync_id_ = request >> 8;
         hsync_pending_ = true;
         state_ = IPU_CARD_STATE_HOST_SYNC;
         raise_irq(IPU_REG_IRQ_STATUS_HOST_SYNC_MASK);
         return;
     }
-    release_sync();
+    hsync_pending_ = false;
+    state_ = IPU_CARD_STATE_RUNNING;
 }
 
 void Card::release_sync()

@@ -7,7 +7,9 @@
 #include "iss_native.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace ipu::model {
 namespace {
@@ -212,20 +214,44 @@ void IssCacheSlot::maybe_changed()
         cache->stale = true;
 }
 
-BlockCache::BlockCache(const Tile &tile, uint64_t hot)
-    : tile_(tile), hot_(hot), translate_at_(hot), jump_cache_(kJumpCacheSize)
+BlockCache::BlockCache(const Tile &tile, uint64_t hot, bool wait)
+    : tile_(tile), hot_(hot), translate_at_(hot), wait_(wait), jump_cache_(kJumpCacheSize)
 {
 }
 
 void BlockCache::translate(uint64_t retired_now)
 {
-    translate_at_ = std::max<uint64_t>(2 * retired_now, 1);
-    std::vector<const Block *> all;
-    for (const auto &[pc, b] : blocks_)
-        all.push_back(b.get());
-    if (all.empty())
+    // While a background build runs, look again after this many instructions.
+    const uint64_t poll = std::max<uint64_t>(hot_ / 16, 1);
+    if (!pending_) {
+        std::vector<const Block *> all;
+        for (const auto &[pc, b] : blocks_)
+            all.push_back(b.get());
+        if (all.empty()) {
+            translate_at_ = std::max<uint64_t>(2 * retired_now, 1);
+            return;
+        }
+        pending_ = native_translate(all);
+        while (wait_ && !pending_->done.load(std::memory_order_acquire))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (!pending_->done.load(std::memory_order_acquire)) {
+        translate_at_ = retired_now + poll;
         return;
-    native = native_translate(all);
+    }
+    std::shared_ptr<const NativeCode> code = pending_->code;
+    pending_.reset();
+    translate_at_ = std::max<uint64_t>(2 * retired_now, 1);
+    // Built in the background: SRAM may have changed under blocks that have
+    // not run since (the per-epoch check is skipped by native code).
+    if (code && !wait_ && !all_match())
+        return;
+    install(std::move(code));
+}
+
+void BlockCache::install(std::shared_ptr<const NativeCode> code)
+{
+    native = std::move(code);
     if (!native) {
         hot_ = 0; // no compiler: stay on the fast ISS
         return;
@@ -326,6 +352,7 @@ void BlockCache::flush()
     blocks_.clear();
     code_bits_.clear();
     native.reset();
+    pending_.reset(); // it translated the code just dropped
     if (hot_)
         translate_at_ = retired + hot_;
     std::fill(jump_cache_.begin(), jump_cache_.end(), JumpEntry{});

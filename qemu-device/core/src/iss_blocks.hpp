@@ -11,6 +11,7 @@
 
 namespace ipu::model {
 struct NativeCode;
+struct NativeJob;
 }
 
 namespace ipu::model {
@@ -69,7 +70,9 @@ class BlockCache {
 public:
     // `hot`: instructions the fast ISS retires before the tile's blocks are
     // translated to native code, and again after each doubling (0 = never).
-    BlockCache(const Tile &tile, uint64_t hot);
+    // `wait`: the fast ISS waits for a translation to be compiled; otherwise it
+    // is compiled in the background and switched in when ready.
+    BlockCache(const Tile &tile, uint64_t hot, bool wait = true);
 
     // The block at `pc`, decoded now if needed and checked against SRAM in
     // this epoch; nullptr if `pc` cannot be fetched (misaligned, outside SRAM).
@@ -85,7 +88,9 @@ public:
     bool overlaps_code(uint32_t off, uint32_t len) const;
 
     // Translates every decoded block to native code (iss_native.hpp) and
-    // marks the blocks it covers; `retired` is the fast ISS's count so far.
+    // marks the blocks it covers, or, in the background, looks whether the
+    // translation asked for before is ready; `retired_now` is the fast ISS's
+    // count so far.
     void translate(uint64_t retired_now);
     bool wants_translation(uint64_t retired_now) const { return hot_ && retired_now >= translate_at_; }
     // True if every decoded block still matches SRAM (native code runs
@@ -103,9 +108,12 @@ public:
 private:
     Block *decode(uint32_t pc);
     void mark(const Block &b); // sets the code bits of b's words
+    void install(std::shared_ptr<const NativeCode> code);
 
     const Tile &tile_;
     uint64_t hot_ = 0, translate_at_ = 0;
+    bool wait_ = true;
+    std::shared_ptr<NativeJob> pending_; // a background translation of these blocks
     std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;
     // One bit per SRAM word, up to the last decoded one: code sits low in
     // SRAM, so 1472 ipu2 tiles need not clear 19.5 KiB each.

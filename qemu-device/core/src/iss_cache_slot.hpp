@@ -12,8 +12,10 @@ class BlockCache;
 
 // Which ISS runs a tile's contexts when no retire hook is set (a hook always
 // gets the reference interpreter, which reports every instruction). Native is
-// Fast plus hot code compiled to host code (iss_native.hpp).
-enum class IssMode { Unset, Interp, Fast, Native };
+// Fast plus hot code compiled to host code (iss_native.hpp), waiting for the
+// compiler; Background (the default where a host compiler is present) is Fast
+// with native code compiled in the background and switched in when ready.
+enum class IssMode { Unset, Interp, Fast, Native, Background };
 
 class IssCacheSlot {
 public:

@@ -24,7 +24,9 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
 #undef IPU_OP_LABEL
     };
     if (!tile.iss.cache)
-        tile.iss.cache = std::make_unique<BlockCache>(tile, tile.iss.mode == IssMode::Native ? native_hot() : 0);
+        tile.iss.cache = std::make_unique<BlockCache>(
+            tile, tile.iss.mode == IssMode::Native || tile.iss.mode == IssMode::Background ? native_hot() : 0,
+            tile.iss.mode == IssMode::Native);
     BlockCache &bc = *tile.iss.cache;
     if (bc.stale) { // code bytes may have changed: check each block once before it runs
         bc.epoch++;
@@ -451,10 +453,27 @@ uint64_t native_hot()
     return 1000000;
 }
 
+namespace {
+// The default: native code built in the background where a compiler is
+// there, else the fast ISS. Looked up once per process.
+IssMode default_mode()
+{
+    static const IssMode mode = [] {
+        if (!native_compiler_present())
+            return IssMode::Fast;
+        native_quiet_failures(); // no compiler that works, or no cache: fast, silently
+        return IssMode::Background;
+    }();
+    return mode;
+}
+} // namespace
+
 IssMode iss_mode_from_env()
 {
     const char *v = std::getenv("IPU_EMU_ISS");
-    if (!v || !*v || std::strcmp(v, "fast") == 0)
+    if (!v || !*v)
+        return default_mode();
+    if (std::strcmp(v, "fast") == 0)
         return IssMode::Fast;
     if (std::strcmp(v, "interp") == 0)
         return IssMode::Interp;
@@ -464,11 +483,12 @@ IssMode iss_mode_from_env()
     std::call_once(once, [v] {
         std::fprintf(stderr,
                      "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter), "
-                     "'fast' (pre-decoded blocks, the default) or 'native' (fast, and hot code compiled to host "
-                     "code). Running 'fast'.\n",
+                     "'fast' (pre-decoded blocks), or 'native' (fast, and hot code compiled to host code, waiting "
+                     "for the compiler); unset, hot code is compiled in the background where a C compiler is "
+                     "present. Running the default.\n",
                      v);
     });
-    return IssMode::Fast;
+    return default_mode();
 }
 
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)

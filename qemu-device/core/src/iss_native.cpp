@@ -4,21 +4,27 @@
 #include "iss_native.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "fpu.h"
 #include "ipu_card/hw.h"
@@ -336,8 +342,10 @@ bool make_dirs(const std::string &path)
     return true;
 }
 
-// Runs the compiler; returns true if it wrote `so`.
-bool compile(const std::string &c_path, const std::string &so)
+// Runs the compiler with its output discarded (a background build must not
+// write into a program's output); returns true if it wrote `so`. *child holds
+// the compiler's pid while it runs, so that the service can stop it at exit.
+bool compile(const std::string &c_path, const std::string &so, std::atomic<pid_t> *child)
 {
     const char *cc = std::getenv("IPU_EMU_ISS_CC");
     std::vector<std::string> args{cc && *cc ? cc : "cc", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-w",
@@ -346,16 +354,29 @@ bool compile(const std::string &c_path, const std::string &so)
     for (auto &a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid;
-    if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+    const int spawned = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&files);
+    if (spawned != 0)
         return false;
+    child->store(pid);
     int status = 0;
-    return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const bool ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    child->store(0);
+    return ok;
 }
+
+bool quiet_failures = false; // the default mode falls back to fast without a word
 
 void report_once(const std::string &why)
 {
     static std::once_flag once;
+    if (quiet_failures)
+        return;
     std::call_once(once, [&] {
         std::fprintf(stderr,
                      "ipu-emu: IPU_EMU_ISS=native: %s; running the fast ISS without native code. Install a C "
@@ -364,60 +385,206 @@ void report_once(const std::string &why)
     });
 }
 
+// Loads a compiled translation; nullptr (reported) if it cannot.
+std::shared_ptr<const NativeCode> load(const std::string &so, const std::set<uint32_t> &entries)
+{
+    void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL); // kept for the life of the process
+    void *sym = handle ? dlsym(handle, "ipu_native_run") : nullptr;
+    if (!sym) {
+        report_once("cannot load " + so);
+        return nullptr;
+    }
+    auto code = std::make_shared<NativeCode>();
+    code->run = reinterpret_cast<NativeFn>(sym);
+    code->entries.assign(entries.begin(), entries.end());
+    return code;
+}
+
+// The process's translations: loaded ones by content hash (tiles with the same
+// code share one), and one thread that compiles the missing ones in turn. At
+// exit it stops the compiler it is running and is joined, so a program never
+// waits for a build it no longer needs.
+class Service {
+public:
+    ~Service()
+    {
+        if (!worker_)
+            return;
+        if (getpid() != owner_) {
+            // A forked child that exits: the thread is the parent's, not ours
+            // to stop or join (and its lock may be held forever).
+            (void)worker_.release();
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> g(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        if (const pid_t pid = child_.load())
+            kill(pid, SIGKILL);
+        worker_->join();
+    }
+
+    std::shared_ptr<NativeJob> request(const std::string &c, uint64_t hash, std::set<uint32_t> entries)
+    {
+        std::lock_guard<std::mutex> g(mutex_);
+        if (auto it = jobs_.find(hash); it != jobs_.end())
+            return it->second;
+        auto job = std::make_shared<NativeJob>();
+        jobs_[hash] = job;
+        const std::string dir = cache_dir();
+        char name[32];
+        std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
+        Work w{job, c, dir, name, std::move(entries)};
+        if (access((dir + "/" + name + ".so").c_str(), R_OK) == 0) {
+            finish(w); // compiled before: load it now
+            return job;
+        }
+        if (stopping_) {
+            job->done.store(true, std::memory_order_release);
+            return job;
+        }
+        queue_.push_back(std::move(w));
+        if (!worker_) {
+            owner_ = getpid();
+            worker_ = std::make_unique<std::thread>([this] { run(); });
+        }
+        wake_.notify_all();
+        return job;
+    }
+
+private:
+    struct Work {
+        std::shared_ptr<NativeJob> job;
+        std::string c, dir, name;
+        std::set<uint32_t> entries;
+    };
+
+    void finish(Work &w)
+    {
+        w.job->code = load(w.dir + "/" + w.name + ".so", w.entries);
+        w.job->done.store(true, std::memory_order_release);
+    }
+
+    // Writes the C, compiles it to a private name and renames it into the
+    // cache (another process may build the same file: the rename is atomic).
+    bool build(const Work &w)
+    {
+        if (!make_dirs(w.dir)) {
+            report_once("cannot create " + w.dir);
+            return false;
+        }
+        const std::string tmp = w.dir + "/" + w.name + "." + std::to_string(getpid());
+        const std::string c_path = tmp + ".c", so = w.dir + "/" + w.name + ".so";
+        if (FILE *out = std::fopen(c_path.c_str(), "w")) {
+            std::fwrite(w.c.data(), 1, w.c.size(), out);
+            std::fclose(out);
+        }
+        const bool ok = compile(c_path, tmp + ".so", &child_) && std::rename((tmp + ".so").c_str(), so.c_str()) == 0;
+        std::remove(c_path.c_str());
+        if (!ok) {
+            std::remove((tmp + ".so").c_str());
+            if (!stopping_) // not the compiler stopped at exit
+                report_once("compiling " + c_path + " failed");
+        }
+        return ok;
+    }
+
+    void run()
+    {
+        std::unique_lock<std::mutex> g(mutex_);
+        for (;;) {
+            wake_.wait(g, [&] { return stopping_ || !queue_.empty(); });
+            if (stopping_)
+                break;
+            Work w = std::move(queue_.front());
+            queue_.pop_front();
+            g.unlock();
+            const bool ok = build(w);
+            g.lock();
+            if (ok)
+                finish(w);
+            else
+                w.job->done.store(true, std::memory_order_release); // no code: the tiles stay on the fast ISS
+        }
+        for (Work &w : queue_)
+            w.job->done.store(true, std::memory_order_release);
+        queue_.clear();
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::map<uint64_t, std::shared_ptr<NativeJob>> jobs_;
+    std::deque<Work> queue_;
+    std::atomic<bool> stopping_{false}; // written under mutex_, read by build() without it
+    std::atomic<pid_t> child_{0};
+    std::unique_ptr<std::thread> worker_;
+    pid_t owner_ = 0; // the process that started worker_
+};
+
+Service &service()
+{
+    static Service s;
+    return s;
+}
+
 } // namespace
 
 void *const *native_fpu_table() { return kFpuTable; }
 
-std::shared_ptr<const NativeCode> native_translate(const std::vector<const Block *> &unsorted)
+std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &unsorted)
 {
     std::vector<const Block *> blocks = unsorted;
     std::sort(blocks.begin(), blocks.end(), [](const Block *a, const Block *b) { return a->pc < b->pc; });
+    // Tiles running the same code (every tile of a Poplar program) ask for the
+    // same translation: found by a hash of the blocks' addresses and code
+    // words, before any C is generated.
+    uint64_t key = 1469598103934665603ull;
+    auto mix = [&key](uint32_t v) { key = (key ^ v) * 1099511628211ull; };
+    for (const Block *b : blocks) {
+        mix(b->pc);
+        mix(b->len);
+        for (uint32_t w : b->raw)
+            mix(w);
+    }
+    static std::mutex mutex;
+    static std::map<uint64_t, std::shared_ptr<NativeJob>> by_code;
+    {
+        std::lock_guard<std::mutex> g(mutex);
+        if (auto it = by_code.find(key); it != by_code.end())
+            return it->second;
+    }
     // A block that starts with a SLOW op has nothing native to run.
     std::set<uint32_t> native;
     for (const Block *b : blocks)
         if (b->ops[0].kind != OpKind::SLOW)
             native.insert(b->pc);
     const std::string c = translate(blocks, native);
-    const uint64_t hash = content_hash(c);
+    std::shared_ptr<NativeJob> job = service().request(c, content_hash(c), std::move(native));
+    std::lock_guard<std::mutex> g(mutex);
+    return by_code.emplace(key, job).first->second;
+}
 
-    static std::mutex mutex;
-    static std::map<uint64_t, std::shared_ptr<const NativeCode>> loaded;
-    std::lock_guard<std::mutex> g(mutex); // one translation at a time; tiles with the same code share it
-    if (auto it = loaded.find(hash); it != loaded.end())
-        return it->second;
-    const std::string dir = cache_dir();
-    char name[32];
-    std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
-    const std::string so = dir + "/" + name + ".so";
-    if (access(so.c_str(), R_OK) != 0) {
-        if (!make_dirs(dir)) {
-            report_once("cannot create " + dir);
-            return loaded[hash] = nullptr;
-        }
-        const std::string tmp = dir + "/" + name + "." + std::to_string(getpid());
-        const std::string c_path = tmp + ".c";
-        if (FILE *out = std::fopen(c_path.c_str(), "w")) {
-            std::fwrite(c.data(), 1, c.size(), out);
-            std::fclose(out);
-        }
-        const bool ok = compile(c_path, tmp + ".so") && std::rename((tmp + ".so").c_str(), so.c_str()) == 0;
-        std::remove(c_path.c_str());
-        if (!ok) {
-            std::remove((tmp + ".so").c_str());
-            report_once("compiling " + c_path + " failed");
-            return loaded[hash] = nullptr;
-        }
+void native_quiet_failures() { quiet_failures = true; }
+
+bool native_compiler_present()
+{
+    const char *cc = std::getenv("IPU_EMU_ISS_CC");
+    if (cc && *cc)
+        return true;
+    const char *path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    for (size_t at = 0; at <= dirs.size();) {
+        size_t end = dirs.find(':', at);
+        if (end == std::string::npos)
+            end = dirs.size();
+        const std::string dir = end > at ? dirs.substr(at, end - at) : ".";
+        if (access((dir + "/cc").c_str(), X_OK) == 0)
+            return true;
+        at = end + 1;
     }
-    void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL); // kept for the life of the process
-    void *sym = handle ? dlsym(handle, "ipu_native_run") : nullptr;
-    if (!sym) {
-        report_once("cannot load " + so);
-        return loaded[hash] = nullptr;
-    }
-    auto code = std::make_shared<NativeCode>();
-    code->run = reinterpret_cast<NativeFn>(sym);
-    code->entries.assign(native.begin(), native.end());
-    return loaded[hash] = code;
+    return false;
 }
 
 } // namespace ipu::model

@@ -7,6 +7,7 @@
 // returns at the first instruction it cannot run itself (a SLOW op, a block
 // outside the translation), at a fault, or after a store into decoded code.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -47,12 +48,27 @@ struct NativeCode {
     std::vector<uint32_t> entries; // block PCs it may start at (sorted)
 };
 
-// Translates `blocks` (their ops and code words) and returns the loaded code,
-// compiling it unless a shared object with the same content hash is already
-// loaded or cached on disk (IPU_EMU_ISS_CACHE, else $XDG_CACHE_HOME/ipu-emu/iss,
-// else ~/.cache/ipu-emu/iss). The compiler is $IPU_EMU_ISS_CC or cc. Returns
-// nullptr (once reported on stderr) when it cannot compile or load.
-std::shared_ptr<const NativeCode> native_translate(const std::vector<const Block *> &blocks);
+// A translation on its way. Once `done` (acquire) is true, `code` is the
+// loaded code, or nullptr when it could not be compiled or loaded.
+struct NativeJob {
+    std::atomic<bool> done{false};
+    std::shared_ptr<const NativeCode> code;
+};
+
+// Translates `blocks` (their ops and code words) to C now and returns the job
+// that loads it: done at once when a shared object with the same content hash
+// is loaded or cached on disk (IPU_EMU_ISS_CACHE, else
+// $XDG_CACHE_HOME/ipu-emu/iss, else ~/.cache/ipu-emu/iss); otherwise a
+// background thread compiles it with $IPU_EMU_ISS_CC or cc. Failures are
+// reported once on stderr (unless native_quiet_failures was called).
+std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &blocks);
+
+// The default ISS mode uses native code where it can: it falls back without
+// a message when it cannot.
+void native_quiet_failures();
+
+// True if a host C compiler is there to use ($IPU_EMU_ISS_CC set, or cc on PATH).
+bool native_compiler_present();
 
 // The FP helpers the generated code calls, in the order it expects.
 void *const *native_fpu_table();

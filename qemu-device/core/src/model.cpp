@@ -121,3 +121,5 @@ extern "C" int ipu_model_injected(ipu_backend *card, ipu_model_faults *faults)
     *faults = card_of(card).faults();
     return 0;
 }
+
+extern "C" uint64_t ipu_model_parallel_phase_ns(void) { return ipu::model::parallel_phase_ns(); }

@@ -102,6 +102,28 @@ void test_threads_deterministic(void **)
         assert_int_equal(r.exit_code[t], ((t + 3) % 4) * 10 + 1);
 }
 
+// Every ipu2 tile writes the same place on tile 0 and its neighbour's ring
+// slot (landing.S): writes land in parallel by destination, yet in sender tile
+// order, so 1, 2 and 3 host threads give tile 0 the last tile's bytes and
+// identical cycles.
+void test_exchange_landing_any_thread_count(void **)
+{
+    RunResult first;
+    for (unsigned threads : {1u, 2u, 3u}) {
+        Harness h("ipu2", threads);
+        h.load_elf(prog("landing"));
+        RunResult r = h.run(1000);
+        assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+        const uint32_t n = h.num_tiles();
+        assert_int_equal(r.exit_code[0], n << 16 | n);
+        for (uint32_t t = 1; t < n; t++)
+            assert_int_equal(r.exit_code[t], t);
+        if (threads == 1)
+            first = r;
+        assert_int_equal(r.cycles, first.cycles);
+    }
+}
+
 void test_identity_registers(void **)
 {
     Harness h("ipu2");
@@ -394,6 +416,7 @@ int main()
         cmocka_unit_test(test_workers_join),
         cmocka_unit_test(test_exchange_ring_and_host_sync),
         cmocka_unit_test(test_threads_deterministic),
+        cmocka_unit_test(test_exchange_landing_any_thread_count),
         cmocka_unit_test(test_identity_registers),
         cmocka_unit_test(test_bad_bus_accesses_survive),
         cmocka_unit_test(test_reset_clears),

@@ -19,6 +19,14 @@ struct ipu_board;
 int ipu_model_create(const struct ipu_board *board, const struct ipu_backend_host *host,
                      const struct ipu_backend_options *options, struct ipu_backend **out);
 
+/* For benchmarks: nanoseconds that this process's card models have spent, in
+ * total, in the phases of their run loops that are spread over host threads
+ * (tiles executing, exchange writes landing, clocks aligned at a sync). The
+ * rest of a run's wall time (drains in tile order, the host's register
+ * traffic) is serial, so 1 - this / wall time on one thread is the serial
+ * fraction that bounds the speed-up on more threads (Amdahl). */
+uint64_t ipu_model_parallel_phase_ns(void);
+
 #ifdef __cplusplus
 }
 #endif
