@@ -282,6 +282,53 @@ void test_gradients_groups_dilation(void **) {
   checkGradients(p, "grad_groups_dilation");
 }
 
+// The gradients of every transform the forward supports, over a grid: each case combines several (input
+// truncation, dilation, padding and flip; kernel truncation, dilation, padding and flip; output truncation,
+// stride and padding; groups, batch, 1-D).
+void test_gradients_every_transform(void **) {
+  {
+    ConvParams p(FLOAT, 1, {9, 8}, {3, 2}, 2, 2, 1);
+    p.inputTransform.truncationLower = {1, 0};
+    p.inputTransform.truncationUpper = {0, 1};
+    p.inputTransform.dilation = {2, 1};
+    p.inputTransform.flip = {true, false};
+    p.outputTransform.stride = {2, 1};
+    checkGradients(p, "grad_input_truncation_dilation_flip");
+  }
+  {
+    ConvParams p(FLOAT, 2, {7, 7}, {3, 3}, 2, 3, 1);
+    p.kernelTransform.truncationLower = {1, 0};
+    p.kernelTransform.truncationUpper = {0, 1};
+    p.kernelTransform.paddingLower = {0, 1};
+    p.kernelTransform.paddingUpper = {1, 0};
+    p.kernelTransform.flip = {false, true};
+    p.inputTransform.paddingLower = {2, 1};
+    checkGradients(p, "grad_kernel_truncation_padding_flip");
+  }
+  {
+    ConvParams p(FLOAT, 1, {8, 9}, {2, 3}, 3, 2, 2);
+    p.outputTransform.truncationLower = {1, 0};
+    p.outputTransform.truncationUpper = {0, 2};
+    p.outputTransform.stride = {3, 2};
+    p.outputTransform.paddingLower = {1, 0};
+    p.outputTransform.paddingUpper = {0, 1};
+    p.inputTransform.flip = {false, true};
+    p.kernelTransform.dilation = {1, 2};
+    checkGradients(p, "grad_output_transform_groups");
+  }
+  {
+    ConvParams p(FLOAT, 2, {17}, {3}, 2, 2, 1);
+    p.inputTransform.truncationLower = {2};
+    p.inputTransform.dilation = {3};
+    p.inputTransform.paddingUpper = {2};
+    p.kernelTransform.flip = {true};
+    p.kernelTransform.paddingLower = {1};
+    p.outputTransform.stride = {4};
+    p.outputTransform.truncationUpper = {1};
+    checkGradients(p, "grad_1d_everything");
+  }
+}
+
 void test_bias_and_transpose(void **) {
   ConvFixture f;
   const std::size_t B = 2, C = 3, H = 4, W = 5;
@@ -344,9 +391,10 @@ void test_report_and_errors(void **) {
   expectThrow<poplar::invalid_option>(
       [&] { poplin::convolution(f.graph, in, w, p, false, f.prog, "", {{"tilesPerIPU", "4"}}); },
       "unknown option 'tilesPerIPU'");
-  ConvParams flipped = p;
-  flipped.inputTransform.flip = {true, false};
-  expectThrow<poputil::poplibs_error>([&] { poplin::getGradientParams(flipped); }, "gradient pass supports");
+  ConvParams empty = p;
+  empty.outputTransform.truncationLower = {2, 0};
+  empty.outputTransform.truncationUpper = {1, 0};
+  expectThrow<poputil::poplibs_error>([&] { poplin::getGradientParams(empty); }, "keeps no output position");
 }
 
 } // namespace
@@ -362,6 +410,7 @@ int main(void) {
       cmocka_unit_test(test_half),
       cmocka_unit_test(test_gradients_stride_padding),
       cmocka_unit_test(test_gradients_groups_dilation),
+      cmocka_unit_test(test_gradients_every_transform),
       cmocka_unit_test(test_bias_and_transpose),
       cmocka_unit_test(test_report_and_errors),
   };
