@@ -44,14 +44,6 @@ poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const po
   return m;
 }
 
-void checkFloat(const poplar::Tensor &t, const std::string &what, const char *role) {
-  if (!t.valid())
-    throw poputil::poplibs_error(what + ": " + role + " is an invalid (default-constructed) tensor");
-  if (t.elementType() != poplar::FLOAT)
-    throw poputil::poplibs_error(what + ": " + role + " holds " + t.elementType().toString() +
-                                 "; only FLOAT is supported (cast it with popops::cast)");
-}
-
 void checkFloatOrHalf(const poplar::Tensor &t, const std::string &what, const char *role) {
   if (!t.valid())
     throw poputil::poplibs_error(what + ": " + role + " is an invalid (default-constructed) tensor");

@@ -22,9 +22,6 @@ std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<po
 poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const poplar::Tensor &t,
                                                    const std::string &what);
 
-/// Throws poputil::poplibs_error naming `what` unless `t` is a valid FLOAT tensor.
-void checkFloat(const poplar::Tensor &t, const std::string &what, const char *role);
-
 /// Throws poputil::poplibs_error naming `what` unless `t` is a valid FLOAT or HALF tensor.
 void checkFloatOrHalf(const poplar::Tensor &t, const std::string &what, const char *role);
 
