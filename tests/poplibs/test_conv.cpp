@@ -1,6 +1,6 @@
 // poplin's convolution against a host reference on a 16-tile IPU Model: plain, strided and padded, dilated
 // (input and kernel), flipped, grouped and batched 2-D convolutions, output truncation and padding, a 1-D one,
-// a HALF one;
+// HALF ones with float and with half partials;
 // the weight gradient (calculateWeightDeltas, convolutionWeightUpdate) and the input gradient (getGradientParams
 // with transposed and flipped weights); biases (addBias, convolutionBiasUpdate); weightsTransposeChansFlipXY;
 // the plan report and cache; the argument and option errors.
@@ -191,17 +191,26 @@ void test_1d(void **) {
   checkForward(p, "1d");
 }
 
-// HALF activations and weights, accumulated in float and rounded once to a HALF output.
-void test_half(void **) {
-  ConvParams p(HALF, 2, {6, 5}, {3, 2}, 3, 2, 1);
+// HALF activations and weights, accumulated in float and rounded once to a HALF output (partialsType float), or
+// with half partials (partialsType half: each inner part's sum and each reduction stage rounded to half; 128 input
+// channels make the planner split the inner dimension, so the tolerance allows a few more roundings).
+void halfCase(const char *partials, std::size_t inChans, float tol) {
+  ConvParams p(HALF, 2, {6, 5}, {3, 2}, inChans, 2, 1);
   p.inputTransform.paddingLower = {1, 0};
   p.outputTransform.stride = {1, 2};
   ConvFixture f;
-  Tensor in = poplin::createInput(f.graph, p, "in");
-  Tensor w = poplin::createWeights(f.graph, p, "w");
+  const OptionFlags opts{{"partialsType", partials}};
+  std::ostringstream plan;
+  poplin::reportPlanInfo(plan, f.graph, p, opts);
+  if (inChans > 100 && plan.str().find(" 0 reduction stages") != std::string::npos) {
+    print_error("no inner-dimension split to test half partials with: %s", plan.str().c_str());
+    fail();
+  }
+  Tensor in = poplin::createInput(f.graph, p, "in", opts);
+  Tensor w = poplin::createWeights(f.graph, p, "w", opts);
   f.graph.createHostWrite("in", in);
   f.graph.createHostWrite("w", w);
-  Tensor out = poplin::convolution(f.graph, in, w, p, false, f.prog, "half");
+  Tensor out = poplin::convolution(f.graph, in, w, p, false, f.prog, "half", opts);
   assert_true(out.elementType() == HALF);
   f.readable(out, "out");
   f.build();
@@ -215,7 +224,12 @@ void test_half(void **) {
   f.engine->readTensor("out", dout.data(), dout.data() + dout.size());
   std::vector<float> got(dout.size());
   copyDeviceHalfToFloat(f.graph.getTarget(), dout.data(), got.data(), got.size());
-  expectNear(got, hostConv(p, hin, hw), "half", 2e-3f);
+  expectNear(got, hostConv(p, hin, hw), partials, tol);
+}
+
+void test_half(void **) {
+  halfCase("float", 3, 2e-3f);
+  halfCase("half", 128, 4e-3f);
 }
 
 // Weight and input gradients: the derivatives of sum(out * zDeltas) with respect to the weights and the input.
