@@ -246,7 +246,8 @@ Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned
   prog.add(poplar::program::Copy(input, work));
   Tensor classes = classIndices(graph, poplar::UNSIGNED_INT, cols, name + "/select");
   const poplar::Type type = input.elementType();
-  const pe::Const lowest = type == poplar::FLOAT || type == poplar::HALF ? pe::Const(-std::numeric_limits<float>::infinity())
+  const bool floating = type == poplar::FLOAT || type == poplar::HALF;
+  const pe::Const lowest = floating ? pe::Const(-std::numeric_limits<float>::infinity())
                            : type == poplar::INT ? pe::Const(std::numeric_limits<int>::min())
                                                  : pe::Const(0u);
   std::vector<Tensor> values, idx;

@@ -237,7 +237,9 @@ Tensor accumulatorFor(poplar::Graph &graph, const Tensor &result, const std::str
 // result = acc (times `scale` when given), rounded once; nothing when acc is result.
 void finishAccumulator(poplar::Graph &graph, const Tensor &acc, const Tensor &result, const Tensor *scale,
                        Sequence &prog, const std::string &name) {
-  if (scale && result.numElements() > 0) {
+  if (result.numElements() == 0)
+    return;
+  if (scale) {
     if (acc == result)
       popops::mapInPlace(graph, pe::_1 * pe::_2, {result, *scale}, prog, name + "/average");
     else
@@ -361,7 +363,7 @@ Tensor pool(poplar::Graph &graph, const PoolParams &p, const Tensor &in, Sequenc
     else
       popops::mapInPlace(graph, pe::_1 + asFloat(pe::_2), {outView, inView}, prog, stepName);
   }
-  if (p.poolingType == PoolingType::AVG) {
+  if (p.poolingType == PoolingType::AVG && out.numElements() > 0) {
     const Tensor scale = averageScale(graph, p, outField, name);
     finishAccumulator(graph, acc, out, &scale, prog, name);
   } else {
