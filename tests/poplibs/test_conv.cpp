@@ -1,6 +1,6 @@
 // poplin's convolution against a host reference on a 16-tile IPU Model: plain, strided and padded, dilated
 // (input and kernel), flipped, grouped and batched 2-D convolutions, output truncation and padding, a 1-D one,
-// a HALF one;
+// HALF ones with float and with half partials;
 // the weight gradient (calculateWeightDeltas, convolutionWeightUpdate) and the input gradient (getGradientParams
 // with transposed and flipped weights); biases (addBias, convolutionBiasUpdate); weightsTransposeChansFlipXY;
 // the plan report and cache; the argument and option errors.
@@ -191,17 +191,26 @@ void test_1d(void **) {
   checkForward(p, "1d");
 }
 
-// HALF activations and weights, accumulated in float and rounded once to a HALF output.
-void test_half(void **) {
-  ConvParams p(HALF, 2, {6, 5}, {3, 2}, 3, 2, 1);
+// HALF activations and weights, accumulated in float and rounded once to a HALF output (partialsType float), or
+// with half partials (partialsType half: each inner part's sum and each reduction stage rounded to half; 128 input
+// channels make the planner split the inner dimension, so the tolerance allows a few more roundings).
+void halfCase(const char *partials, std::size_t inChans, float tol) {
+  ConvParams p(HALF, 2, {6, 5}, {3, 2}, inChans, 2, 1);
   p.inputTransform.paddingLower = {1, 0};
   p.outputTransform.stride = {1, 2};
   ConvFixture f;
-  Tensor in = poplin::createInput(f.graph, p, "in");
-  Tensor w = poplin::createWeights(f.graph, p, "w");
+  const OptionFlags opts{{"partialsType", partials}};
+  std::ostringstream plan;
+  poplin::reportPlanInfo(plan, f.graph, p, opts);
+  if (inChans > 100 && plan.str().find(" 0 reduction stages") != std::string::npos) {
+    print_error("no inner-dimension split to test half partials with: %s", plan.str().c_str());
+    fail();
+  }
+  Tensor in = poplin::createInput(f.graph, p, "in", opts);
+  Tensor w = poplin::createWeights(f.graph, p, "w", opts);
   f.graph.createHostWrite("in", in);
   f.graph.createHostWrite("w", w);
-  Tensor out = poplin::convolution(f.graph, in, w, p, false, f.prog, "half");
+  Tensor out = poplin::convolution(f.graph, in, w, p, false, f.prog, "half", opts);
   assert_true(out.elementType() == HALF);
   f.readable(out, "out");
   f.build();
@@ -215,7 +224,12 @@ void test_half(void **) {
   f.engine->readTensor("out", dout.data(), dout.data() + dout.size());
   std::vector<float> got(dout.size());
   copyDeviceHalfToFloat(f.graph.getTarget(), dout.data(), got.data(), got.size());
-  expectNear(got, hostConv(p, hin, hw), "half", 2e-3f);
+  expectNear(got, hostConv(p, hin, hw), partials, tol);
+}
+
+void test_half(void **) {
+  halfCase("float", 3, 2e-3f);
+  halfCase("half", 128, 4e-3f);
 }
 
 // Weight and input gradients: the derivatives of sum(out * zDeltas) with respect to the weights and the input.
@@ -282,6 +296,53 @@ void test_gradients_groups_dilation(void **) {
   checkGradients(p, "grad_groups_dilation");
 }
 
+// The gradients of every transform the forward supports, over a grid: each case combines several (input
+// truncation, dilation, padding and flip; kernel truncation, dilation, padding and flip; output truncation,
+// stride and padding; groups, batch, 1-D).
+void test_gradients_every_transform(void **) {
+  {
+    ConvParams p(FLOAT, 1, {9, 8}, {3, 2}, 2, 2, 1);
+    p.inputTransform.truncationLower = {1, 0};
+    p.inputTransform.truncationUpper = {0, 1};
+    p.inputTransform.dilation = {2, 1};
+    p.inputTransform.flip = {true, false};
+    p.outputTransform.stride = {2, 1};
+    checkGradients(p, "grad_input_truncation_dilation_flip");
+  }
+  {
+    ConvParams p(FLOAT, 2, {7, 7}, {3, 3}, 2, 3, 1);
+    p.kernelTransform.truncationLower = {1, 0};
+    p.kernelTransform.truncationUpper = {0, 1};
+    p.kernelTransform.paddingLower = {0, 1};
+    p.kernelTransform.paddingUpper = {1, 0};
+    p.kernelTransform.flip = {false, true};
+    p.inputTransform.paddingLower = {2, 1};
+    checkGradients(p, "grad_kernel_truncation_padding_flip");
+  }
+  {
+    ConvParams p(FLOAT, 1, {8, 9}, {2, 3}, 3, 2, 2);
+    p.outputTransform.truncationLower = {1, 0};
+    p.outputTransform.truncationUpper = {0, 2};
+    p.outputTransform.stride = {3, 2};
+    p.outputTransform.paddingLower = {1, 0};
+    p.outputTransform.paddingUpper = {0, 1};
+    p.inputTransform.flip = {false, true};
+    p.kernelTransform.dilation = {1, 2};
+    checkGradients(p, "grad_output_transform_groups");
+  }
+  {
+    ConvParams p(FLOAT, 2, {17}, {3}, 2, 2, 1);
+    p.inputTransform.truncationLower = {2};
+    p.inputTransform.dilation = {3};
+    p.inputTransform.paddingUpper = {2};
+    p.kernelTransform.flip = {true};
+    p.kernelTransform.paddingLower = {1};
+    p.outputTransform.stride = {4};
+    p.outputTransform.truncationUpper = {1};
+    checkGradients(p, "grad_1d_everything");
+  }
+}
+
 void test_bias_and_transpose(void **) {
   ConvFixture f;
   const std::size_t B = 2, C = 3, H = 4, W = 5;
@@ -344,9 +405,10 @@ void test_report_and_errors(void **) {
   expectThrow<poplar::invalid_option>(
       [&] { poplin::convolution(f.graph, in, w, p, false, f.prog, "", {{"tilesPerIPU", "4"}}); },
       "unknown option 'tilesPerIPU'");
-  ConvParams flipped = p;
-  flipped.inputTransform.flip = {true, false};
-  expectThrow<poputil::poplibs_error>([&] { poplin::getGradientParams(flipped); }, "gradient pass supports");
+  ConvParams empty = p;
+  empty.outputTransform.truncationLower = {2, 0};
+  empty.outputTransform.truncationUpper = {1, 0};
+  expectThrow<poputil::poplibs_error>([&] { poplin::getGradientParams(empty); }, "keeps no output position");
 }
 
 } // namespace
@@ -362,6 +424,7 @@ int main(void) {
       cmocka_unit_test(test_half),
       cmocka_unit_test(test_gradients_stride_padding),
       cmocka_unit_test(test_gradients_groups_dilation),
+      cmocka_unit_test(test_gradients_every_transform),
       cmocka_unit_test(test_bias_and_transpose),
       cmocka_unit_test(test_report_and_errors),
   };

@@ -1,8 +1,9 @@
 // poplin's matMul family against a host reference on small IPU Models: a grid of shapes (1xKx1, odd sizes, one
 // whose inner dimension is split over more tiles than one reduction stage sums, one whose operands exceed the
 // memory one tile may use), transposed views as operands, grouped products, operands made by the create
-// functions, matMulAcc with a constant and a tensor scale, HALF operands with float partials, the plan cache and
-// report, and the argument and option errors.
+// functions, matMulAcc with a constant and a tensor scale, HALF operands with float partials and with half
+// partials (rounded at every stage, compared exactly), the fullyConnectedPass plans and layouts of a layer's
+// three passes, the plan cache and report, and the argument and option errors.
 #include <cctype>
 #include <sstream>
 
@@ -234,6 +235,177 @@ void test_half(void **) {
   expectNear(gotH, want, "ch", 1e-3f);
 }
 
+// The split counts "groups/rows/cols/inner" of a plan report.
+std::vector<unsigned> splitsOf(const std::string &plan) {
+  std::size_t at = plan.find("split groups/rows/cols/inner ");
+  assert_true(at != std::string::npos);
+  std::istringstream s(plan.substr(at + 29));
+  std::vector<unsigned> v(4);
+  char slash;
+  s >> v[0] >> slash >> v[1] >> slash >> v[2] >> slash >> v[3];
+  return v;
+}
+
+// HALF operands with partialsType half: each inner part's sum (exact in float here: the operands are multiples of
+// 1/4 up to 4) is rounded to half, each reduction stage of up to 8 partials rounds its sums to half again, and the
+// last stage rounds to the output. The host repeats those roundings, so the comparison is exact; float partials
+// (one rounding) give different results for some outputs.
+void test_half_partials(void **) {
+  MatMulFixture f(64);
+  const std::size_t m = 1, k = 8192, n = 8;
+  OptionFlags half{{"partialsType", "half"}}, flt{{"partialsType", "float"}};
+  std::ostringstream planText;
+  poplin::matMulReportPlan(planText, f.graph, HALF, {m, k}, {k, n}, half);
+  const std::vector<unsigned> split = splitsOf(planText.str());
+  const unsigned K = split[3];
+  if (K <= 8) {
+    print_error("plan without a multi-stage reduction: %s", planText.str().c_str());
+    fail();
+  }
+  Tensor a = f.var(HALF, {m, k}, "a"), b = f.var(HALF, {k, n}, "b");
+  f.readable(poplin::matMul(f.graph, a, b, f.prog, "h", half), "ch");
+  f.readable(poplin::matMul(f.graph, a, b, f.prog, FLOAT, "hf", half), "cf");
+  f.readable(poplin::matMul(f.graph, a, b, f.prog, "fh", flt), "cfloat");
+  f.build();
+  // Multiples of 1/4 in [-4, 4], scattered by a multiplicative hash (not periodic like floats()).
+  auto scattered = [](std::size_t count, unsigned seed) {
+    std::vector<float> v(count);
+    for (std::size_t i = 0; i < count; ++i)
+      v[i] = float(int(((unsigned(i + seed * 7919u) * 2654435761u) >> 7) % 33u) - 16) * 0.25f;
+    return v;
+  };
+  const std::vector<float> ha = scattered(m * k, 1), hb = scattered(k * n, 2);
+  f.writeHalf("a", ha);
+  f.writeHalf("b", hb);
+  f.engine->run(0);
+  const std::size_t kBlock = (k + K - 1) / K;
+  std::vector<float> wantH(m * n), wantF(m * n), wantFloat(m * n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      std::vector<float> partials;
+      float exact = 0;
+      for (std::size_t kb = 0; kb < k; kb += kBlock) {
+        float acc = 0;
+        for (std::size_t x = kb; x < std::min(k, kb + kBlock); ++x)
+          acc += ha[i * k + x] * hb[x * n + j];
+        partials.push_back(f.rh(acc));
+        exact += acc;
+      }
+      while (partials.size() > 8) { // intermediate stages: groups of 8, rounded to half
+        std::vector<float> next;
+        for (std::size_t g = 0; g < partials.size(); g += 8) {
+          float s = 0;
+          for (std::size_t q = g; q < std::min(partials.size(), g + 8); ++q)
+            s += partials[q];
+          next.push_back(f.rh(s));
+        }
+        partials = next;
+      }
+      float last = 0;
+      for (float v : partials)
+        last += v;
+      wantH[i * n + j] = f.rh(last);
+      wantF[i * n + j] = last;
+      wantFloat[i * n + j] = f.rh(exact);
+    }
+  expectNear(f.readHalf("ch", m * n), wantH, "half partials, half result", 0);
+  expectNear(f.read<float>("cf", m * n), wantF, "half partials, float result", 0);
+  expectNear(f.readHalf("cfloat", m * n), wantFloat, "float partials", 0);
+  bool differs = false;
+  for (std::size_t i = 0; i < m * n; ++i)
+    differs = differs || wantH[i] != wantFloat[i];
+  assert_true(differs);
+}
+
+// The tile of each element of t.
+std::vector<unsigned> tilesOf(const Graph &graph, const Tensor &t) {
+  std::vector<unsigned> tiles(t.numElements(), ~0u);
+  const auto mapping = graph.getTileMapping(t);
+  for (unsigned tile = 0; tile < mapping.size(); ++tile)
+    for (const auto &iv : mapping[tile])
+      for (std::size_t e = iv.begin(); e < iv.end(); ++e)
+        tiles[e] = tile;
+  return tiles;
+}
+
+std::size_t sameTiles(const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    same += a[i] == b[i];
+  return same;
+}
+
+// For a layer of X{m,k} * W{k,n} created for TRAINING_FWD: how many elements of W^T (of X^T) are on the tile
+// where the BWD (WU) pass's own operand layout puts them, with the pass option and with NONE.
+struct Agreement {
+  std::size_t bwd, bwdNone, wu, wuNone, w, x;
+};
+Agreement layoutAgreement(std::size_t m, std::size_t k, std::size_t n) {
+  MatMulFixture f;
+  OptionFlags fwdOpt{{"fullyConnectedPass", "TRAINING_FWD"}}, bwdOpt{{"fullyConnectedPass", "TRAINING_BWD"}};
+  OptionFlags wuOpt{{"fullyConnectedPass", "TRAINING_WU"}}, none;
+  Tensor x = poplin::createMatMulInputLHS(f.graph, FLOAT, {m, k}, {k, n}, "x", fwdOpt);
+  Tensor w = poplin::createMatMulInputRHS(f.graph, FLOAT, {m, k}, {k, n}, "w", fwdOpt);
+  const std::vector<unsigned> wt = tilesOf(f.graph, w.transpose()), xt = tilesOf(f.graph, x.transpose());
+  Agreement a;
+  a.bwd = sameTiles(wt, tilesOf(f.graph, poplin::createMatMulInputRHS(f.graph, FLOAT, {m, n}, {n, k}, "b", bwdOpt)));
+  a.bwdNone = sameTiles(wt, tilesOf(f.graph, poplin::createMatMulInputRHS(f.graph, FLOAT, {m, n}, {n, k}, "c", none)));
+  a.wu = sameTiles(xt, tilesOf(f.graph, poplin::createMatMulInputLHS(f.graph, FLOAT, {k, m}, {m, n}, "d", wuOpt)));
+  a.wuNone = sameTiles(xt, tilesOf(f.graph, poplin::createMatMulInputLHS(f.graph, FLOAT, {k, m}, {m, n}, "e", none)));
+  a.w = wt.size();
+  a.x = xt.size();
+  return a;
+}
+
+// A fully connected layer's three passes with fullyConnectedPass: the BWD pass's own layout of W^T is the
+// forward weights' layout (every element on the same tile; NONE's plan moves most of them), the WU pass's layout of
+// X^T keeps more of X where the forward put it than NONE's, the BWD and WU plans differ from NONE's, and every
+// result matches the host.
+void test_fully_connected_passes(void **) {
+  const std::size_t m = 16, k = 64, n = 128;
+  const Agreement a = layoutAgreement(m, k, n);
+  print_message("W^T on the forward weights' tiles: TRAINING_BWD %zu, NONE %zu of %zu; X^T on the forward input's "
+                "tiles: TRAINING_WU %zu, NONE %zu of %zu\n",
+                a.bwd, a.bwdNone, a.w, a.wu, a.wuNone, a.x);
+  assert_int_equal(a.bwd, a.w);
+  assert_true(a.bwdNone < a.w);
+  assert_true(a.wu > a.wuNone);
+  const Agreement b = layoutAgreement(8, 784, 64); // an MNIST-sized layer
+  assert_int_equal(b.bwd, b.w);
+  assert_true(b.bwdNone < b.w);
+
+  MatMulFixture f;
+  OptionFlags fwdOpt{{"fullyConnectedPass", "TRAINING_FWD"}}, bwdOpt{{"fullyConnectedPass", "TRAINING_BWD"}};
+  OptionFlags wuOpt{{"fullyConnectedPass", "TRAINING_WU"}}, none;
+  auto plan = [&](std::vector<std::size_t> as, std::vector<std::size_t> bs, const OptionFlags &o) {
+    std::ostringstream s;
+    poplin::matMulReportPlan(s, f.graph, FLOAT, as, bs, o);
+    return s.str();
+  };
+  assert_true(plan({m, n}, {n, k}, bwdOpt) != plan({m, n}, {n, k}, none));
+  assert_true(plan({k, m}, {m, n}, wuOpt) != plan({k, m}, {m, n}, none));
+  Tensor x = poplin::createMatMulInputLHS(f.graph, FLOAT, {m, k}, {k, n}, "x", fwdOpt);
+  Tensor w = poplin::createMatMulInputRHS(f.graph, FLOAT, {m, k}, {k, n}, "w", fwdOpt);
+  f.graph.createHostWrite("x", x);
+  f.graph.createHostWrite("w", w);
+  Tensor dy = f.var(FLOAT, {m, n}, "dy");
+  Tensor y = poplin::matMul(f.graph, x, w, f.prog, "fwd", fwdOpt);
+  Tensor dx = poplin::matMul(f.graph, dy, w.transpose(), f.prog, "bwd", bwdOpt);
+  Tensor dw = poplin::matMul(f.graph, x.transpose(), dy, f.prog, "wu", wuOpt);
+  f.readable(y, "y");
+  f.readable(dx, "dx");
+  f.readable(dw, "dw");
+  f.build();
+  auto hx = floats(m * k, 31), hw = floats(k * n, 32), hdy = floats(m * n, 33);
+  f.write("x", hx);
+  f.write("w", hw);
+  f.write("dy", hdy);
+  f.engine->run(0);
+  expectNear(f.read<float>("y", m * n), reference(hx, hw, 1, m, k, n), "y", 1e-5f);
+  expectNear(f.read<float>("dx", m * k), reference(hdy, transposed(hw, k, n), 1, m, n, k), "dx", 1e-5f);
+  expectNear(f.read<float>("dw", k * n), reference(transposed(hx, m, k), hdy, 1, k, m, n), "dw", 1e-5f);
+}
+
 void test_cache_and_report(void **) {
   MatMulFixture f;
   poplin::matmul::PlanningCache cache;
@@ -290,7 +462,8 @@ int main(void) {
       cmocka_unit_test(test_shape_grid),       cmocka_unit_test(test_multi_stage_reduction),
       cmocka_unit_test(test_larger_than_one_tile), cmocka_unit_test(test_transposed_operands),
       cmocka_unit_test(test_grouped),          cmocka_unit_test(test_acc_and_with_output),
-      cmocka_unit_test(test_half),             cmocka_unit_test(test_cache_and_report),
+      cmocka_unit_test(test_half),             cmocka_unit_test(test_half_partials),
+      cmocka_unit_test(test_fully_connected_passes), cmocka_unit_test(test_cache_and_report),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

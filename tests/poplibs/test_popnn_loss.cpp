@@ -1,7 +1,7 @@
 // popnn's losses, deltas and accuracy against a host reference (labels INT and UNSIGNED_INT with a masked entry,
 // one-hot rows, deltasScale and modelOutputScaling), argMax/argMin/maxAndArgMax/minAndArgMin/topK (FLOAT, INT and
-// UNSIGNED_INT, ties, a transposed view, rows spread over many tiles) and the argument errors. FLOAT only for the
-// model outputs: popops' HALF support is not on this branch, so HALF is not tested here.
+// UNSIGNED_INT, ties, a transposed view, rows spread over many tiles) and the argument errors. HALF model outputs
+// are tested in test_popnn_half.cpp.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -256,7 +256,7 @@ void test_errors(void **) {
   g.setTileMapping(unmapped, 0);
   Sequence s;
   Tensor idx;
-  expectThrow<poplibs_error>([&] { popnn::argMax(g, b.reshape({1, B}), s); }, "FLOAT, INT and UNSIGNED_INT");
+  expectThrow<poplibs_error>([&] { popnn::argMax(g, b.reshape({1, B}), s); }, "FLOAT, HALF, INT and UNSIGNED_INT");
   expectThrow<poplibs_error>([&] { popnn::argMin(g, lu, s); }, "2-D tensor");
   expectThrow<poplibs_error>([&] { popnn::argMax(g, p.slice(0, 0, 1), s); }, "rows of the input are empty");
   expectThrow<poplibs_error>([&] { popnn::topK(g, p, idx, C + 1, true, s); }, "pass K <= 7");

@@ -1,7 +1,7 @@
 // popnn's non-linearities against a host reference: every NonLinearityType forward (new tensor, in place, in a
 // caller's compute set, named forms, a transposed view, a tensor over many tiles), every input gradient against
-// central finite differences of the host forward, log-softmax, and the argument errors. FLOAT only: popops' HALF
-// support is not on this branch, so HALF is not tested here.
+// central finite differences of the host forward, log-softmax, and the argument errors. HALF is tested in
+// test_popnn_half.cpp.
 #include <cmath>
 
 #include <popnn/LogSoftmax.hpp>

@@ -176,6 +176,68 @@ void batchNormCase(const std::vector<std::size_t> &shape) {
   expectNear(f.read<float>("beta2.r", C), toFloat(wantBeta), "beta updated", 1e-4f);
 }
 
+// HALF activations, gradients, gamma and beta: FLOAT statistics and parameter deltas, HALF results rounded once
+// (the whitened activations are HALF, so what is computed from them carries their rounding: tolerances 2e-3 for
+// the deltas and 5e-3 for the input gradient, kHalfTol for the element-wise results).
+void test_batch_norm_half(void **) {
+  NnFixture f(16);
+  const std::vector<std::size_t> shape = {4, 3, 2, 3};
+  const std::size_t B = 4, C = 3, n = 72;
+  const HostNorm h(B, C, n / (B * C), 0);
+  Tensor x = f.var(HALF, shape, "x"), g = f.var(HALF, shape, "g");
+  Tensor gamma = f.var(HALF, {C}, "gamma"), beta = f.var(HALF, {C}, "beta");
+  Sequence &p = f.prog;
+  auto stats = popnn::bn::batchNormStatistics(f.graph, x, EPS, p, false, true);
+  assert_true(stats.first.elementType() == FLOAT && stats.second.elementType() == FLOAT);
+  f.readable(stats.first, "mean");
+  f.readable(stats.second, "invStd");
+  auto out = popnn::bn::batchNormalise(f.graph, x, gamma, beta, stats.first, stats.second, p);
+  assert_true(out.first.elementType() == HALF && out.second.elementType() == HALF);
+  f.readable(out.first, "normalised");
+  f.readable(out.second, "whitened");
+  auto pg = popnn::bn::batchNormParamGradients(f.graph, x, g, stats.first, stats.second, p);
+  f.readable(pg.first, "gammaDelta");
+  f.readable(pg.second, "betaDelta");
+  Tensor dx = popnn::bn::batchNormGradients(f.graph, x, g, stats.first, stats.second, gamma, p);
+  assert_true(dx.elementType() == HALF);
+  f.readable(dx, "dx");
+  popnn::bn::batchNormParamUpdate(f.graph, pg.first, pg.second, -0.5f, gamma, beta, p);
+  f.build();
+  const std::vector<float> fx = floats(n, 1), fg = floats(n, 2); // exact in half
+  std::vector<float> fgamma(C), fbeta(C);
+  for (std::size_t c = 0; c < C; ++c) {
+    fgamma[c] = 0.5f + 0.25f * float(c);
+    fbeta[c] = 0.125f * float(c) - 0.25f;
+  }
+  f.writeHalf("x", fx);
+  f.writeHalf("g", fg);
+  f.writeHalf("gamma", fgamma);
+  f.writeHalf("beta", fbeta);
+  f.engine->run(0);
+  Vec mean, invStd;
+  h.statistics(toDouble(fx), false, EPS, mean, invStd);
+  expectNear(f.read<float>("mean", C), toFloat(mean), "mean", 1e-5f);
+  expectNear(f.read<float>("invStd", C), toFloat(invStd), "invStdDev (stable)", 1e-4f);
+  const std::vector<float> w = f.rh(toFloat(h.whiten(toDouble(fx), mean, invStd)));
+  expectNear(f.readHalf("whitened", n), w, "whitened", kHalfTol);
+  expectNear(f.readHalf("normalised", n),
+             f.rh(toFloat(h.scaleShift(toDouble(w), toDouble(fgamma), toDouble(fbeta)))), "normalised", kHalfTol);
+  Vec gd, bd;
+  h.paramGradients(toDouble(w), toDouble(fg), gd, bd);
+  expectNear(f.read<float>("gammaDelta", C), toFloat(gd), "gammaDelta", 2e-3f);
+  expectNear(f.read<float>("betaDelta", C), toFloat(bd), "betaDelta", 1e-5f);
+  expectNear(f.readHalf("dx", n), toFloat(h.inputGradient(toDouble(fx), toDouble(fg), toDouble(fgamma),
+                                                          toDouble(fbeta), EPS)),
+             "input gradient", 5e-3f);
+  std::vector<float> wantGamma(C), wantBeta(C);
+  for (std::size_t c = 0; c < C; ++c) {
+    wantGamma[c] = f.rh(fgamma[c] - 0.5f * f.rh(float(gd[c])));
+    wantBeta[c] = f.rh(fbeta[c] - 0.5f * f.rh(float(bd[c])));
+  }
+  expectNear(f.readHalf("gamma.r", C), wantGamma, "gamma updated (FLOAT deltas into HALF)", kHalfTol);
+  expectNear(f.readHalf("beta.r", C), wantBeta, "beta updated", kHalfTol);
+}
+
 void test_batch_norm_conv(void **) { batchNormCase({4, 3, 2, 3}); }
 void test_batch_norm_fully_connected(void **) { batchNormCase({6, 5}); }
 
@@ -270,6 +332,7 @@ void test_errors(void **) {
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_batch_norm_conv),
                                      cmocka_unit_test(test_batch_norm_fully_connected),
+                                     cmocka_unit_test(test_batch_norm_half),
                                      cmocka_unit_test(test_group_norm), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 // poplin's tile code, compiled with popc at build time into poplin.gp (loaded by poplin::addCodelets):
 //  - poplin::MatMul<In><Out> multiplies the operand blocks a tile holds (one block of the planner's split) on all
 //    six workers at once; each worker computes a share of the block's output elements, accumulating in float;
-//  - poplin::ReducePartials<Out> sums the partial blocks of an inner-dimension split, element by element.
+//  - poplin::ReducePartials<Out> sums the float partial blocks of an inner-dimension split, element by element;
+//    ReducePartialsHalf<Out> the half partials of partialsType half (each stage rounds its sums to half).
 // Operand blocks arrive as one contiguous run each (the graph compiler gathers a view into an edge buffer when it
 // is not one local run), so the vertices only need the block's dimensions.
 #include <poplar/Vertex.hpp>
@@ -61,12 +62,13 @@ void workerRange(unsigned total, unsigned w, unsigned workers, unsigned &begin, 
   end = begin + per < total ? begin + per : total;
 }
 
-template <typename Out> void reduceRange(const float *in, Out *out, unsigned n, unsigned partials, unsigned b,
-                                         unsigned e) {
+// Sums the partials in float; In is float or half (half partials, loaded as float).
+template <typename In, typename Out> void reduceRange(const In *in, Out *out, unsigned n, unsigned partials,
+                                                      unsigned b, unsigned e) {
   for (unsigned i = b; i < e; ++i) {
     float acc = 0.0f;
     for (unsigned p = 0; p < partials; ++p)
-      acc += in[p * n + i];
+      acc += float(in[p * n + i]);
     out[i] = Out(acc);
   }
 }
@@ -134,7 +136,7 @@ public:
     unsigned begin, end;
     const unsigned n = out.size();
     workerRange(n, workerId, numWorkers(), begin, end);
-    reduceRange<float>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
+    reduceRange<float, float>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
     return true;
   }
 };
@@ -148,7 +150,35 @@ public:
     unsigned begin, end;
     const unsigned n = out.size();
     workerRange(n, workerId, numWorkers(), begin, end);
-    reduceRange<half>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
+    reduceRange<float, half>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
+    return true;
+  }
+};
+
+/// Half partials (partialsType half): summed in float, the stage's result rounded once to half.
+class ReducePartialsHalfHalf : public MultiVertex {
+public:
+  Input<Vector<half>> in;
+  Output<Vector<half>> out;
+  bool compute(unsigned workerId) {
+    unsigned begin, end;
+    const unsigned n = out.size();
+    workerRange(n, workerId, numWorkers(), begin, end);
+    reduceRange<half, half>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
+    return true;
+  }
+};
+
+/// Half partials summed in float into a float result.
+class ReducePartialsHalfFloat : public MultiVertex {
+public:
+  Input<Vector<half>> in;
+  Output<Vector<float>> out;
+  bool compute(unsigned workerId) {
+    unsigned begin, end;
+    const unsigned n = out.size();
+    workerRange(n, workerId, numWorkers(), begin, end);
+    reduceRange<half, float>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
     return true;
   }
 };

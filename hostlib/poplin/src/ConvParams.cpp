@@ -202,31 +202,46 @@ std::ostream &operator<<(std::ostream &os, const ConvParams &p) {
 ConvParams getGradientParams(const ConvParams &p) {
   p.validate();
   const std::size_t n = p.getNumFieldDims();
-  for (std::size_t d = 0; d < n; ++d) {
+  ConvParams g(p.outputType, p.inputType, p.batchSize, p.getOutputFieldShape(), p.kernelShape, p.outputChannels,
+               p.inputChannels, p.numConvGroups);
+  // The forward, per dimension: the input is truncated, dilated, padded and flipped (T, of transformed size it);
+  // the correlation with the transformed kernel (size kt) gives C = it - kt + 1 positions, which are truncated,
+  // strided and padded into the output. The gradient pass undoes each step in reverse order:
+  for (unsigned d = 0; d < n; ++d) {
     const auto &it = p.inputTransform;
     const auto &kt = p.kernelTransform;
     const auto &ot = p.outputTransform;
-    if (it.truncationLower[d] || it.truncationUpper[d] || it.dilation[d] != 1 || it.flip[d] ||
-        kt.truncationLower[d] || kt.truncationUpper[d] || kt.paddingLower[d] || kt.paddingUpper[d] || kt.flip[d] ||
-        ot.truncationLower[d] || ot.truncationUpper[d] || ot.paddingLower[d] || ot.paddingUpper[d])
+    const unsigned s = ot.stride[d], k = p.getTransformedKernelSize(d);
+    const std::size_t full = p.getUntransformedOutputSize(d);
+    const std::size_t kept = p.getOutputSize(d) - ot.paddingLower[d] - ot.paddingUpper[d];
+    if (kept == 0)
       throw poplibs_error("poplin::getGradientParams: dimension " + std::to_string(d) +
-                          " has a transform other than input padding, kernel dilation and output stride; the "
-                          "gradient pass supports only those here");
-  }
-  ConvParams g(p.outputType, p.inputType, p.batchSize, p.getOutputFieldShape(), p.kernelShape, p.outputChannels,
-               p.inputChannels, p.numConvGroups);
-  for (unsigned d = 0; d < n; ++d) {
-    // The output gradient dilated by the stride and padded by the kernel's extent, then the convolution with the
-    // flipped kernel; the output positions of the forward input's padding are cut off.
-    const unsigned s = p.outputTransform.stride[d], kt = p.getTransformedKernelSize(d);
-    const unsigned it = p.getTransformedInputSize(d);
-    const unsigned out = unsigned(p.getOutputSize(d));
+                          " keeps no output position (the output truncation removes them all), so the input "
+                          "gradient is zero; nothing to compute");
+    // 1. Drop the output padding, put each kept output back at its position among the C (dilation by the
+    //    stride, the truncated positions as zeros) and pad by kt - 1 on both sides for the full correlation.
+    g.inputTransform.truncationLower[d] = ot.paddingLower[d];
+    g.inputTransform.truncationUpper[d] = ot.paddingUpper[d];
     g.inputTransform.dilation[d] = s;
-    g.inputTransform.paddingLower[d] = kt - 1;
-    g.inputTransform.paddingUpper[d] = it - (out - 1) * s - 1;
-    g.kernelTransform.dilation[d] = p.kernelTransform.dilation[d];
-    g.outputTransform.truncationLower[d] = p.inputTransform.paddingLower[d];
-    g.outputTransform.truncationUpper[d] = p.inputTransform.paddingUpper[d];
+    g.inputTransform.paddingLower[d] = unsigned(ot.truncationLower[d] + k - 1);
+    g.inputTransform.paddingUpper[d] = unsigned(full - ot.truncationLower[d] - (kept - 1) * s - 1 + k - 1);
+    // 2. The correlation with the flipped transformed kernel. The weights arrive flipped (transposeAndFlipWeights)
+    //    before their transform, so the kernel's truncation and padding swap sides; a forward kernel flip stays.
+    //    A forward input flip reverses T: flipping both the gradient's input and its kernel reverses its result.
+    g.kernelTransform.truncationLower[d] = kt.truncationUpper[d];
+    g.kernelTransform.truncationUpper[d] = kt.truncationLower[d];
+    g.kernelTransform.dilation[d] = kt.dilation[d];
+    g.kernelTransform.paddingLower[d] = kt.paddingUpper[d];
+    g.kernelTransform.paddingUpper[d] = kt.paddingLower[d];
+    g.kernelTransform.flip[d] = kt.flip[d] != it.flip[d];
+    g.inputTransform.flip[d] = it.flip[d];
+    // 3. From T back to the input: drop the padding, keep every dilation-th position, zeros where the forward
+    //    truncated the input.
+    g.outputTransform.truncationLower[d] = it.paddingLower[d];
+    g.outputTransform.truncationUpper[d] = it.paddingUpper[d];
+    g.outputTransform.stride[d] = it.dilation[d];
+    g.outputTransform.paddingLower[d] = it.truncationLower[d];
+    g.outputTransform.paddingUpper[d] = it.truncationUpper[d];
   }
   return g;
 }

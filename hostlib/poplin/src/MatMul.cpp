@@ -1,8 +1,9 @@
 // The matMul family: every form is a grouped product A {G, m, k} * B {G, k, n} (2-D operands are one group). The
 // plan (MatMulPlan.hpp) cuts it into blocks; each block is one MatMul vertex on its tile, running on all six
-// workers, with the block's operands gathered from wherever they live. An inner-dimension split writes float
-// partials, which ReducePartials vertices sum in stages of up to kMaxReduceFanIn partials, each stage spread over
-// the tiles that made them, the last one where the result lives.
+// workers, with the block's operands gathered from wherever they live. An inner-dimension split writes partials
+// (float, or half for HALF operands with partialsType half: each block's sum rounded to half), which
+// ReducePartials vertices sum in stages of up to kMaxReduceFanIn partials, each stage spread over the tiles that
+// made them, the last one where the result lives; half partials are rounded again after every stage.
 #include "poplin/MatMul.hpp"
 
 #include <algorithm>
@@ -51,6 +52,13 @@ struct Range {
   std::size_t b, e;
 };
 Range part(std::size_t n, std::size_t block, unsigned i) { return {std::min(n, i * block), std::min(n, (i + 1) * block)}; }
+
+// The reduction vertex summing partials of type `in` into `out`.
+std::string reduceVertexFor(const poplar::Type &in, const poplar::Type &out) {
+  if (in == poplar::HALF)
+    return out == poplar::HALF ? "poplin::ReducePartialsHalfHalf" : "poplin::ReducePartialsHalfFloat";
+  return out == poplar::HALF ? "poplin::ReducePartialsHalf" : "poplin::ReducePartialsFloat";
+}
 
 std::string vertexFor(const poplar::Type &in, const poplar::Type &out) {
   if (in == poplar::FLOAT)
@@ -136,7 +144,7 @@ void buildMatMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, const T
   const bool split = pl.kSplit > 1;
   Tensor partials;
   if (split) {
-    partials = graph.addVariable(poplar::FLOAT, {pl.kSplit, p.groups, p.rows, p.cols}, name + "/partials");
+    partials = graph.addVariable(pl.partialsType, {pl.kSplit, p.groups, p.rows, p.cols}, name + "/partials");
     for (unsigned k = 0; k < pl.kSplit; ++k) {
       // Each inner part's partials: block (g, r, c) on the tile of (g, r, c, k).
       for (unsigned g = 0; g < pl.gSplit; ++g)
@@ -148,7 +156,7 @@ void buildMatMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, const T
     }
   }
   poplar::ComputeSet cs = graph.addComputeSet(name + "/MatMul");
-  const std::string vertex = vertexFor(p.inputType, split ? poplar::FLOAT : p.outputType);
+  const std::string vertex = vertexFor(p.inputType, split ? pl.partialsType : p.outputType);
   for (unsigned g = 0; g < pl.gSplit; ++g)
     for (unsigned r = 0; r < pl.rSplit; ++r)
       for (unsigned c = 0; c < pl.cSplit; ++c)
@@ -198,8 +206,9 @@ void buildMatMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, const T
         results.push_back(C.slice({gr.b, rr.b, cr.b}, {gr.e, rr.e, cr.e}).flatten());
         blockTiles.push_back(tiles);
       }
-  const std::string reduceVertex =
-      p.outputType == poplar::HALF ? "poplin::ReducePartialsHalf" : "poplin::ReducePartialsFloat";
+  // Half partials stay half between stages (each stage rounds its sums), float ones float.
+  const std::string reduceVertex = reduceVertexFor(pl.partialsType, p.outputType);
+  const std::string stageVertex = reduceVertexFor(pl.partialsType, pl.partialsType);
   for (unsigned stage = 1;; ++stage) {
     bool last = true;
     for (const auto &ps : blocks)
@@ -214,7 +223,7 @@ void buildMatMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, const T
         const unsigned kb = ps[first].kb, ke = ps[end - 1].ke;
         Tensor out = results[bi];
         if (!last) {
-          out = graph.addVariable(poplar::FLOAT, {out.numElements()}, name + "/partials" + std::to_string(stage));
+          out = graph.addVariable(pl.partialsType, {out.numElements()}, name + "/partials" + std::to_string(stage));
           spread(graph, out, std::vector<unsigned>(blockTiles[bi].begin() + kb, blockTiles[bi].begin() + ke));
         }
         // One vertex per tile of the group, over that tile's share of the block; the last stage's shares follow
@@ -228,7 +237,7 @@ void buildMatMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, const T
           std::vector<Tensor> ins;
           for (std::size_t i = first; i < end; ++i)
             ins.push_back(ps[i].t.slice(b, e));
-          poplar::VertexRef v = graph.addVertex(rcs, last ? reduceVertex : "poplin::ReducePartialsFloat");
+          poplar::VertexRef v = graph.addVertex(rcs, last ? reduceVertex : stageVertex);
           graph.setTileMapping(v, blockTiles[bi][last ? s : kb + s]);
           graph.connect(v["in"], poplar::concat(ins));
           graph.connect(v["out"], out.slice(b, e));

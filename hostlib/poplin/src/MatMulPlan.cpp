@@ -49,6 +49,11 @@ constexpr double kInstrPerMacFloat = 6.0;
 constexpr double kInstrPerMacHalf = 40.0;
 constexpr double kInstrPerOutput = 14.0;
 constexpr double kInstrPerPartial = 5.0;
+// A half partial is converted to float in software before it is added (RV32IMF has no half arithmetic), so half
+// partials cost more instructions to reduce on our tiles, not fewer as on an IPU's accumulators; they halve the
+// partials' exchange bytes and memory. The MatMul vertex accumulates in float whatever the partials type.
+// Measured on the IPU Model: a first stage of 8 half partials per output took ~36 instructions more per partial.
+constexpr double kInstrPerPartialHalf = 40.0;
 constexpr double kInstrPerVertex = 60.0;
 // Cycles of a compute set beyond its vertices and of an exchange beyond its bytes (the control program's
 // dispatch and the sync that ends each step), measured on the IPU Model: a compute set of one tiny vertex takes
@@ -109,7 +114,8 @@ double slowestWorker(const MatMulProblem &p, const MatMulPlan &pl, unsigned work
 void estimate(const poplar::Target &t, const MatMulProblem &p, const MatMulOptions &o, MatMulPlan &pl) {
   const double inBytes = double(t.getTypeSize(p.inputType));
   const double outBytes = double(t.getTypeSize(p.outputType));
-  const double partBytes = double(t.getTypeSize(o.partialsType == poplar::HALF ? poplar::HALF : poplar::FLOAT));
+  pl.partialsType = p.inputType == poplar::HALF && o.partialsType == poplar::HALF ? poplar::HALF : poplar::FLOAT;
+  const double partBytes = double(t.getTypeSize(pl.partialsType));
   const double workers = double(std::max(1u, t.getNumWorkerContexts()));
   const double exchange = double(std::max(1u, t.getExchangeBytesPerCycle()));
   const double g = double(pl.gBlock), r = double(pl.rBlock), c = double(pl.cBlock), k = double(pl.kBlock);
@@ -132,13 +138,14 @@ void estimate(const poplar::Target &t, const MatMulProblem &p, const MatMulOptio
     const double share = std::ceil(outputs / double(pl.kSplit));
     reduceBuffer = std::max(reduceBuffer, share * fan * partBytes);
     pl.reduceCycles += share * fan * partBytes / exchange + kCyclesPerExchange;
-    pl.reduceCycles += (std::ceil(share / workers) * (fan * kInstrPerPartial + kInstrPerOutput) + kInstrPerVertex) *
+    const double perPartial = pl.partialsType == poplar::HALF ? kInstrPerPartialHalf : kInstrPerPartial;
+    pl.reduceCycles += (std::ceil(share / workers) * (fan * perPartial + kInstrPerOutput) + kInstrPerVertex) *
                            workers + kCyclesPerCompute;
     partials = unsigned(ceilDiv(partials, kMaxReduceFanIn));
   }
   // Memory: the tile's operand shares, the gathered operand blocks, the partial (or result) block and the
   // reduction's receive buffer.
-  const double resultBlock = outputs * (pl.kSplit > 1 ? 4.0 : outBytes);
+  const double resultBlock = outputs * (pl.kSplit > 1 ? partBytes : outBytes);
   const double shares = aBlock / pl.cSplit + bBlock / pl.rSplit + outputs * outBytes / pl.kSplit;
   pl.bytesPerTile = std::size_t(shares + aBlock + bBlock + resultBlock + reduceBuffer);
 }
@@ -201,11 +208,12 @@ std::string MatMulPlan::toString() const {
   return s.str();
 }
 
-MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o) {
+namespace {
+
+// Calls visit(plan) for every split of p (estimated) that uses at most the target's tiles.
+template <typename Visit>
+void forEachSplit(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o, Visit visit) {
   const unsigned numTiles = target.getNumTiles();
-  const double memLimit = double(target.getBytesPerTile()) * o.availableMemoryProportion;
-  MatMulPlan best, smallest;
-  bool found = false, any = false;
   const auto gs = splitCandidates(p.groups, numTiles), rs = splitCandidates(p.rows, numTiles),
              cs = splitCandidates(p.cols, numTiles), ks = splitCandidates(p.inner, numTiles);
   for (unsigned g : gs)
@@ -224,19 +232,32 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &p, cons
           pl.cBlock = ceilDiv(p.cols, c), pl.kBlock = ceilDiv(p.inner, k);
           pl.tiles = g * r * c * k;
           estimate(target, p, o, pl);
-          if (!any || pl.bytesPerTile < smallest.bytesPerTile)
-            smallest = pl;
-          any = true;
-          if (double(pl.bytesPerTile) > memLimit)
-            continue;
-          if (!found || pl.cycles() < best.cycles() ||
-              (pl.cycles() == best.cycles() && pl.tiles < best.tiles)) {
-            best = pl;
-            found = true;
-          }
+          visit(pl);
         }
       }
     }
+}
+
+double memoryLimit(const poplar::Target &target, const MatMulOptions &o) {
+  return double(target.getBytesPerTile()) * o.availableMemoryProportion;
+}
+
+// The fastest split of p alone that fits; throws naming the smallest need when none does.
+MatMulPlan planAlone(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o) {
+  const double memLimit = memoryLimit(target, o);
+  MatMulPlan best, smallest;
+  bool found = false, any = false;
+  forEachSplit(target, p, o, [&](const MatMulPlan &pl) {
+    if (!any || pl.bytesPerTile < smallest.bytesPerTile)
+      smallest = pl;
+    any = true;
+    if (double(pl.bytesPerTile) > memLimit)
+      return;
+    if (!found || pl.cycles() < best.cycles() || (pl.cycles() == best.cycles() && pl.tiles < best.tiles)) {
+      best = pl;
+      found = true;
+    }
+  });
   if (!found)
     throw poplibs_error("matMul: no split of {" + std::to_string(p.groups) + "} x {" + std::to_string(p.rows) + " x " +
                         std::to_string(p.inner) + "} * {" + std::to_string(p.inner) + " x " +
@@ -246,6 +267,87 @@ MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &p, cons
                         std::to_string(smallest.bytesPerTile) +
                         ": raise availableMemoryProportion or use a target with more tiles");
   return best;
+}
+
+// A fully connected layer's passes: FWD X{m,k} * W{k,n}, BWD dY{m,n} * W^T{n,k}, WU X^T{k,m} * dY{m,n}.
+enum class Pass { FWD, BWD, WU };
+
+// The forward product of the layer whose `pass` product is p.
+MatMulProblem forwardOf(const MatMulProblem &p, Pass pass) {
+  MatMulProblem f = p;
+  if (pass == Pass::BWD)
+    f.inner = p.cols, f.cols = p.inner;
+  else if (pass == Pass::WU)
+    f.rows = p.inner, f.inner = p.rows;
+  return f;
+}
+
+// The `pass` product of the layer whose forward product is f.
+MatMulProblem passOf(const MatMulProblem &f, Pass pass) {
+  MatMulProblem p = f;
+  if (pass == Pass::BWD)
+    p.inner = f.cols, p.cols = f.inner;
+  else if (pass == Pass::WU)
+    p.rows = f.inner, p.inner = f.rows;
+  return p;
+}
+
+// The plan of `pass` (product p) that keeps the forward plan F's blocks on F's tiles: BWD splits its columns (k)
+// as F splits the inner dimension and its inner dimension (n) as F splits the columns; WU splits its rows (k) as
+// F's inner dimension and its inner dimension (m) as F's rows. Estimated.
+MatMulPlan derive(const poplar::Target &target, const MatMulPlan &F, const MatMulProblem &p, Pass pass,
+                  const MatMulOptions &o) {
+  MatMulPlan pl;
+  pl.gSplit = F.gSplit;
+  if (pass == Pass::BWD) {
+    pl.rSplit = F.rSplit, pl.cSplit = F.kSplit, pl.kSplit = F.cSplit;
+    pl.order = MatMulPlan::TileOrder::RKC;
+  } else {
+    pl.rSplit = F.kSplit, pl.cSplit = F.cSplit, pl.kSplit = F.rSplit;
+    pl.order = MatMulPlan::TileOrder::KCR;
+  }
+  pl.gBlock = ceilDiv(p.groups, pl.gSplit), pl.rBlock = ceilDiv(p.rows, pl.rSplit);
+  pl.cBlock = ceilDiv(p.cols, pl.cSplit), pl.kBlock = ceilDiv(p.inner, pl.kSplit);
+  pl.tiles = F.tiles;
+  estimate(target, p, o, pl);
+  return pl;
+}
+
+// The forward split of f whose three passes together are fastest with every pass fitting; false when none does.
+bool planTraining(const poplar::Target &target, const MatMulProblem &f, const MatMulOptions &o, MatMulPlan &best) {
+  const double memLimit = memoryLimit(target, o);
+  const MatMulProblem bwd = passOf(f, Pass::BWD), wu = passOf(f, Pass::WU);
+  double bestTotal = 0;
+  bool found = false;
+  forEachSplit(target, f, o, [&](const MatMulPlan &pl) {
+    if (double(pl.bytesPerTile) > memLimit)
+      return;
+    const MatMulPlan b = derive(target, pl, bwd, Pass::BWD, o), w = derive(target, pl, wu, Pass::WU, o);
+    if (double(b.bytesPerTile) > memLimit || double(w.bytesPerTile) > memLimit)
+      return;
+    const double total = pl.cycles() + b.cycles() + w.cycles();
+    if (!found || total < bestTotal || (total == bestTotal && pl.tiles < best.tiles)) {
+      best = pl;
+      bestTotal = total;
+      found = true;
+    }
+  });
+  return found;
+}
+
+} // namespace
+
+MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o) {
+  const std::string &pass = o.fullyConnectedPass;
+  if (pass != "TRAINING_FWD" && pass != "TRAINING_BWD" && pass != "TRAINING_WU")
+    return planAlone(target, p, o); // NONE, INFERENCE_FWD: the one product
+  const Pass which = pass == "TRAINING_FWD" ? Pass::FWD : pass == "TRAINING_BWD" ? Pass::BWD : Pass::WU;
+  MatMulPlan fwd;
+  if (!planTraining(target, forwardOf(p, which), o, fwd))
+    return planAlone(target, p, o); // no layout suits all three passes: plan this one alone
+  if (which == Pass::FWD)
+    return fwd;
+  return derive(target, fwd, p, which, o);
 }
 
 MatMulPlan getMatMulPlan(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o,

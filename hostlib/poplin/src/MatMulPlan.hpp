@@ -44,11 +44,22 @@ struct MatMulPlan {
                                                                // part may hold fewer)
   unsigned tiles = 1;            // gSplit * rSplit * cSplit * kSplit
   unsigned reduceStages = 0;     // stages of the inner-dimension reduction (0: no inner split)
+  poplar::Type partialsType = poplar::FLOAT; // of the inner-dimension partials: HALF only for HALF operands with
+                                             // the partialsType option half (FLOAT operands keep float partials)
   std::size_t bytesPerTile = 0;  // estimated peak bytes of the operation on a tile
   double computeCycles = 0, exchangeCycles = 0, reduceCycles = 0;
   double cycles() const { return computeCycles + exchangeCycles + reduceCycles; }
+  /// How blocks are numbered within a group: the order of the row, column and inner parts, outermost first.
+  /// A fully connected layer's BWD and WU plans use the forward plan's tiles for their transposed operands.
+  enum class TileOrder { RCK, RKC, KCR };
+  TileOrder order = TileOrder::RCK;
   /// The tile of block (g, r, c, k).
   unsigned tileOf(unsigned g, unsigned r, unsigned c, unsigned k) const {
+    switch (order) {
+    case TileOrder::RKC: return ((g * rSplit + r) * kSplit + k) * cSplit + c;
+    case TileOrder::KCR: return ((g * kSplit + k) * cSplit + c) * rSplit + r;
+    case TileOrder::RCK: break;
+    }
     return ((g * rSplit + r) * cSplit + c) * kSplit + k;
   }
   /// One line: split, blocks, tiles, memory and the estimate.

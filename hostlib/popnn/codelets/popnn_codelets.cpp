@@ -1,6 +1,7 @@
 // popnn's tile code, compiled with popc at build time into popnn.gp (loaded by popnn::addCodelets):
 //  - popnn::NonLinearity applies an element-wise non-linearity in place to its runs;
-//  - popnn::NonLinearityGrad computes the input gradient of one from the activations and the output gradient.
+//  - popnn::NonLinearityGrad computes the input gradient of one from the activations and the output gradient;
+//  - the ...Half forms do the same on half data (computed in float, each result rounded once to half).
 // Each vertex is one worker's share of a tile's elements; `nl` is a popnn::NonLinearityType.
 #include <math.h>
 #include <poplar/Vertex.hpp>
@@ -52,15 +53,48 @@ float gradient(unsigned nl, float act, float g) {
 
 } // namespace
 
+namespace {
+
+// The non-linearity of every element of every run, in place; T is float or half (computed in float, rounded once).
+template <typename T, typename List> void forwardRuns(List &data, unsigned nl) {
+  for (unsigned r = 0; r < data.size(); ++r) {
+    T *x = data[r].data();
+    for (unsigned i = 0; i < data[r].size(); ++i)
+      x[i] = T(forward(nl, float(x[i])));
+  }
+}
+
+// inGrad = the input gradient for every element of every run; T as above.
+template <typename T, typename In, typename Out> void gradientRuns(const In &act, const In &outGrad, Out &inGrad,
+                                                                   unsigned nl) {
+  for (unsigned r = 0; r < inGrad.size(); ++r) {
+    T *o = inGrad[r].data();
+    const T *a = act[r].data(), *g = outGrad[r].data();
+    for (unsigned i = 0; i < inGrad[r].size(); ++i)
+      o[i] = T(gradient(nl, float(a[i]), float(g[i])));
+  }
+}
+
+} // namespace
+
 /// Applies non-linearity `nl` to every element of every run of `data`, in place.
 class NonLinearity : public Vertex {
 public:
   InOut<VectorList<float>> data;
   unsigned nl;
   bool compute() {
-    for (unsigned r = 0; r < data.size(); ++r)
-      for (float &x : data[r])
-        x = forward(nl, x);
+    forwardRuns<float>(data, nl);
+    return true;
+  }
+};
+
+/// The same on half data: each element is computed in float and rounded once to half (nearest even).
+class NonLinearityHalf : public Vertex {
+public:
+  InOut<VectorList<half>> data;
+  unsigned nl;
+  bool compute() {
+    forwardRuns<half>(data, nl);
     return true;
   }
 };
@@ -73,12 +107,20 @@ public:
   Output<VectorList<float>> inGrad;
   unsigned nl;
   bool compute() {
-    for (unsigned r = 0; r < inGrad.size(); ++r) {
-      float *o = inGrad[r].data();
-      const float *a = act[r].data(), *g = outGrad[r].data();
-      for (unsigned i = 0; i < inGrad[r].size(); ++i)
-        o[i] = gradient(nl, a[i], g[i]);
-    }
+    gradientRuns<float>(act, outGrad, inGrad, nl);
+    return true;
+  }
+};
+
+/// The same on half data, computed in float and rounded once.
+class NonLinearityGradHalf : public Vertex {
+public:
+  Input<VectorList<half>> act;
+  Input<VectorList<half>> outGrad;
+  Output<VectorList<half>> inGrad;
+  unsigned nl;
+  bool compute() {
+    gradientRuns<half>(act, outGrad, inGrad, nl);
     return true;
   }
 };

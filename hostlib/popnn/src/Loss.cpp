@@ -1,6 +1,8 @@
 // popnn's losses, accuracy and per-row argMax/argMin/topK, built on popops' map and reduce so that the work runs
 // where the operands live (map on the tiles of the output, reduce's two stages on the tiles of its input). Labels
-// never become a one-hot tensor: the expressions compare each label with a constant row of class indices.
+// never become a one-hot tensor: the expressions compare each label with a constant row of class indices. HALF
+// model outputs are computed in float (each expression casts its operands) and rounded once into the HALF deltas;
+// the per-row loss sums float terms and is rounded once to the loss tensor's type.
 #include "popnn/Loss.hpp"
 
 #include <cmath>
@@ -56,13 +58,13 @@ void checkMapped(const poplar::Graph &graph, const Tensor &t, const std::string 
 }
 
 void checkOneFloat(const Tensor &t, const std::string &name, const char *role) {
-  detail::checkFloat(t, name, role);
+  detail::checkFloatOrHalf(t, name, role);
   if (t.numElements() != 1)
     throw poplibs_error(name + ": " + role + " has shape " + shapeOf(t) + "; pass a one-element tensor");
 }
 
 void checkModelOutputs(const Tensor &p, const std::string &name) {
-  detail::checkFloat(p, name, "modelOutputs");
+  detail::checkFloatOrHalf(p, name, "modelOutputs");
   if (p.rank() != 2)
     throw poplibs_error(name + ": modelOutputs has shape " + shapeOf(p) +
                         "; pass a 2-D tensor [batch, classes] (reshape other shapes)");
@@ -79,14 +81,15 @@ bool checkExpected(const Tensor &p, const Tensor &expected, const std::string &n
                           shapeOf(p) + "; pass one label per row: shape [" + std::to_string(p.dim(0)) + "]");
     return true;
   }
-  if (t == poplar::FLOAT) {
+  if (t == p.elementType()) {
     if (expected.shape() != p.shape())
       throw poplibs_error(name + ": the one-hot expected values have shape " + shapeOf(expected) +
                           " but modelOutputs has shape " + shapeOf(p) + "; pass the same shape (or labels)");
     return false;
   }
   throw poplibs_error(name + ": expected holds " + t.toString() +
-                      "; pass labels (INT or UNSIGNED_INT [batch]) or one-hot rows (FLOAT [batch, classes])");
+                      "; pass labels (INT or UNSIGNED_INT [batch]) or one-hot rows (" + p.elementType().toString() +
+                      " [batch, classes], the modelOutputs' type)");
 }
 
 void checkNumCorrect(const poplar::Graph &graph, const Tensor &numCorrect, const std::string &name) {
@@ -102,9 +105,9 @@ void checkArgInput(const Tensor &input, const std::string &name) {
   if (!input.valid())
     throw poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
   const poplar::Type t = input.elementType();
-  if (t != poplar::FLOAT && t != poplar::INT && t != poplar::UNSIGNED_INT)
+  if (t != poplar::FLOAT && t != poplar::HALF && t != poplar::INT && t != poplar::UNSIGNED_INT)
     throw poplibs_error(name + ": the input holds " + t.toString() +
-                        "; FLOAT, INT and UNSIGNED_INT are supported (cast it with popops::cast)");
+                        "; FLOAT, HALF, INT and UNSIGNED_INT are supported (cast it with popops::cast)");
   if (input.rank() != 2)
     throw poplibs_error(name + ": the input has shape " + shapeOf(input) + "; pass a 2-D tensor [rows, values]");
   if (input.dim(1) == 0)
@@ -127,19 +130,26 @@ std::pair<Tensor, Tensor> extremeAndIndex(poplar::Graph &graph, const Tensor &in
   return {best, index};
 }
 
+// `e` as FLOAT (no-op for a FLOAT operand).
+pe::Cast asFloat(const pe::Expr &e) { return pe::Cast(e, poplar::FLOAT); }
+
 // The deltas and loss of `type` for modelOutputs _1 against y (a FLOAT expression of the placeholders) with row
-// mask `valid` (1 or 0 per row); _4 is modelOutputScaling and _5 deltasScale.
+// mask `valid` (1 or 0 per row); _4 is modelOutputScaling and _5 deltasScale. Everything is computed in float; the
+// deltas are rounded once to their type, the loss once after the row sum.
 void lossAndDeltas(poplar::Graph &graph, LossType type, const std::vector<Tensor> &operands, const pe::Expr &y,
                    const pe::Expr &valid, const Tensor &loss, const Tensor &deltas, Sequence &prog,
                    const std::string &name) {
-  const pe::Expr &p = pe::_1, &s = pe::_4, &ds = pe::_5;
+  const pe::Cast p = asFloat(pe::_1), s = asFloat(pe::_4), ds = asFloat(pe::_5);
+  const poplar::Type dt = deltas.elementType();
   if (type == SUM_SQUARED_LOSS) {
-    popops::mapWithOutput(graph, (p - y) * valid, operands, deltas, prog, name + "/deltas");
-    Tensor perElement = popops::map(graph, pe::Const(0.5f) * pe::Square(pe::_1), {deltas}, prog, name + "/square");
+    popops::mapWithOutput(graph, pe::Cast((p - y) * valid, dt), operands, deltas, prog, name + "/deltas");
+    Tensor perElement =
+        popops::map(graph, pe::Const(0.5f) * pe::Square((p - y) * valid), operands, prog, name + "/square");
     popops::reduceWithOutput(graph, perElement, loss, {1}, popops::Operation::ADD, prog, name + "/loss");
     return;
   }
-  popops::mapWithOutput(graph, (p - y * s) * (ds / s) * valid, operands, deltas, prog, name + "/deltas");
+  popops::mapWithOutput(graph, pe::Cast((p - y * s) * (ds / s) * valid, dt), operands, deltas, prog,
+                        name + "/deltas");
   Tensor perElement =
       popops::map(graph, pe::Select(-y * pe::Log(pe::Max(p / s, pe::Const(kMinProbability))), pe::Const(0.0f),
                                     y != pe::Const(0.0f)),
@@ -155,11 +165,14 @@ Sequence calcLossImpl(poplar::Graph &graph, const Tensor &p, const Tensor &expec
                         "; use SUM_SQUARED_LOSS or CROSS_ENTROPY_LOSS");
   checkModelOutputs(p, name);
   const bool labels = checkExpected(p, expected, name);
-  detail::checkFloat(loss, name, "loss");
+  detail::checkFloatOrHalf(loss, name, "loss");
   if (loss.rank() != 1 || loss.dim(0) != p.dim(0))
-    throw poplibs_error(name + ": loss has shape " + shapeOf(loss) + "; pass one FLOAT per row: shape [" +
+    throw poplibs_error(name + ": loss has shape " + shapeOf(loss) + "; pass one value per row: shape [" +
                         std::to_string(p.dim(0)) + "]");
-  detail::checkFloat(deltas, name, "deltas");
+  detail::checkFloatOrHalf(deltas, name, "deltas");
+  if (deltas.elementType() != p.elementType())
+    throw poplibs_error(name + ": deltas holds " + deltas.elementType().toString() + " but modelOutputs holds " +
+                        p.elementType().toString() + "; pass deltas of the modelOutputs' type");
   if (deltas.shape() != p.shape())
     throw poplibs_error(name + ": deltas has shape " + shapeOf(deltas) + " but modelOutputs has shape " +
                         shapeOf(p) + "; pass a tensor of modelOutputs' shape");
@@ -190,7 +203,7 @@ Sequence calcLossImpl(poplar::Graph &graph, const Tensor &p, const Tensor &expec
     // _2: the one-hot rows; _3 unused but keeps the placeholders of both forms the same.
     const std::vector<Tensor> ops = {p, expected, expected, modelOutputScaling.reshape({1}),
                                      deltasScale.reshape({1})};
-    lossAndDeltas(graph, type, ops, pe::_2, pe::Const(1.0f), loss, deltas, prog, name);
+    lossAndDeltas(graph, type, ops, asFloat(pe::_2), pe::Const(1.0f), loss, deltas, prog, name);
   }
   return prog;
 }
@@ -233,7 +246,8 @@ Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned
   prog.add(poplar::program::Copy(input, work));
   Tensor classes = classIndices(graph, poplar::UNSIGNED_INT, cols, name + "/select");
   const poplar::Type type = input.elementType();
-  const pe::Const lowest = type == poplar::FLOAT ? pe::Const(-std::numeric_limits<float>::infinity())
+  const bool floating = type == poplar::FLOAT || type == poplar::HALF;
+  const pe::Const lowest = floating ? pe::Const(-std::numeric_limits<float>::infinity())
                            : type == poplar::INT ? pe::Const(std::numeric_limits<int>::min())
                                                  : pe::Const(0u);
   std::vector<Tensor> values, idx;

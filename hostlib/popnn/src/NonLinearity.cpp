@@ -1,7 +1,9 @@
 // popnn::nonLinearity and its input gradient. Element-wise types: one compute set of popnn::NonLinearity (or
 // NonLinearityGrad) vertices, one per worker of each tile that holds the tensor, over that tile's runs. The softmax
 // family: the tensor viewed as [rows, innermost], with popops' reduce for the row maxima and sums and popops'
-// map for the element-wise steps, so rows spread over the tiles as the tensor does.
+// map for the element-wise steps, so rows spread over the tiles as the tensor does. HALF tensors: the element-wise
+// vertices compute in float and round each result once; the softmax family keeps its row sums and dot products in
+// FLOAT and rounds each output once (the exponentials and the max shift are rounded to half as stored).
 #include "popnn/NonLinearity.hpp"
 
 #include <popops/ElementWise.hpp>
@@ -24,6 +26,9 @@ namespace {
 // The factor SOFTMAX_SCALED multiplies its outputs by: large enough to keep small probabilities representable in
 // low precision, small enough that 1 * scale stays finite in half.
 const float kSoftmaxScaling = 10000.0f;
+
+// `e` (of a FLOAT or HALF operand) as FLOAT, so that sums and products keep float precision (no-op for FLOAT).
+pe::Cast asFloat(const pe::Expr &e) { return pe::Cast(e, poplar::FLOAT); }
 
 bool isSoftmax(NonLinearityType t) {
   return t == NonLinearityType::SOFTMAX || t == NonLinearityType::SOFTMAX_STABLE ||
@@ -49,7 +54,7 @@ void checkSoftmaxInCs(NonLinearityType type, const std::string &name) {
 // Adds the vertices of element-wise non-linearity `type` on t (in place) to cs.
 void elementwiseInPlace(poplar::Graph &graph, NonLinearityType type, const Tensor &t, poplar::ComputeSet &cs,
                         const std::string &name) {
-  detail::checkFloat(t, name, "the tensor");
+  detail::checkFloatOrHalf(t, name, "the tensor");
   if (!t.isParallelWriteable())
     throw poplibs_error(name + ": the tensor has aliased elements (a broadcast view?); apply the non-linearity to "
                                "a tensor whose elements are distinct");
@@ -59,7 +64,7 @@ void elementwiseInPlace(poplar::Graph &graph, NonLinearityType type, const Tenso
   std::size_t vertices = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
     for (const auto &runs : detail::splitForWorkers(mapping[tile], workers)) {
-      poplar::VertexRef v = graph.addVertex(cs, "popnn::NonLinearity");
+      poplar::VertexRef v = graph.addVertex(cs, detail::vertexFor("popnn::NonLinearity", t.elementType()));
       graph.setTileMapping(v, tile);
       graph.setInitialValue(v["nl"], unsigned(type));
       graph.setFieldSize(v["data"], runs.size());
@@ -82,7 +87,7 @@ Tensor elementwiseGradient(poplar::Graph &graph, NonLinearityType type, const Te
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
     for (const auto &runs : detail::splitForWorkers(mapping[tile], workers)) {
-      poplar::VertexRef v = graph.addVertex(cs, "popnn::NonLinearityGrad");
+      poplar::VertexRef v = graph.addVertex(cs, detail::vertexFor("popnn::NonLinearityGrad", act.elementType()));
       graph.setTileMapping(v, tile);
       graph.setInitialValue(v["nl"], unsigned(type));
       for (const char *field : {"act", "outGrad", "inGrad"})
@@ -109,7 +114,7 @@ Tensor rows(const Tensor &t, const std::string &name) {
 // Softmax of t (in place) along the innermost dimension; `stable` subtracts each row's maximum first.
 void softmaxInPlace(poplar::Graph &graph, const Tensor &t, bool stable, float scale, Sequence &prog,
                     const std::string &name) {
-  detail::checkFloat(t, name, "the tensor");
+  detail::checkFloatOrHalf(t, name, "the tensor");
   const Tensor x = rows(t, name);
   if (x.numElements() == 0)
     return;
@@ -123,8 +128,9 @@ void softmaxInPlace(poplar::Graph &graph, const Tensor &t, bool stable, float sc
   } else {
     popops::mapInPlace(graph, pe::Exp(pe::_1), {x}, prog, name + "/exp");
   }
-  Tensor sum = popops::reduce(graph, x, {1}, popops::Operation::ADD, prog, name + "/sum");
-  popops::mapInPlace(graph, pe::_1 * pe::Const(scale) / pe::_2, {x, sum.reshape({n, 1})}, prog, name + "/norm");
+  Tensor sum = popops::reduce(graph, x, poplar::FLOAT, {1}, popops::Operation::ADD, prog, name + "/sum");
+  popops::mapInPlace(graph, pe::Cast(asFloat(pe::_1) * pe::Const(scale) / pe::_2, x.elementType()),
+                     {x, sum.reshape({n, 1})}, prog, name + "/norm");
 }
 
 Tensor softmaxGradient(poplar::Graph &graph, float scale, const Tensor &act, const Tensor &outGrad, Sequence &prog,
@@ -135,16 +141,20 @@ Tensor softmaxGradient(poplar::Graph &graph, float scale, const Tensor &act, con
   if (y.numElements() == 0)
     return inGrad;
   const std::size_t n = y.dim(0);
-  Tensor yg = popops::map(graph, pe::_1 * pe::_2, {y, g}, prog, name + "/yg");
+  Tensor yg = popops::map(graph, asFloat(pe::_1) * asFloat(pe::_2), {y, g}, prog, name + "/yg");
   Tensor dot = popops::reduce(graph, yg, {1}, popops::Operation::ADD, prog, name + "/dot");
-  popops::mapWithOutput(graph, pe::_1 * (pe::_2 - pe::_3 / pe::Const(scale)), {y, g, dot.reshape({n, 1})},
-                        rows(inGrad, name), prog, name + "/grad");
+  popops::mapWithOutput(graph,
+                        pe::Cast(asFloat(pe::_1) * (asFloat(pe::_2) - pe::_3 / pe::Const(scale)), act.elementType()),
+                        {y, g, dot.reshape({n, 1})}, rows(inGrad, name), prog, name + "/grad");
   return inGrad;
 }
 
 void checkGradientOperands(const Tensor &act, const Tensor &outGradient, const std::string &name) {
-  detail::checkFloat(act, name, "act");
-  detail::checkFloat(outGradient, name, "outGradient");
+  detail::checkFloatOrHalf(act, name, "act");
+  detail::checkFloatOrHalf(outGradient, name, "outGradient");
+  if (act.elementType() != outGradient.elementType())
+    throw poplibs_error(name + ": act holds " + act.elementType().toString() + " but outGradient holds " +
+                        outGradient.elementType().toString() + "; pass both of one type");
   if (act.shape() != outGradient.shape())
     throw poplibs_error(name + ": act has shape " + act.shapeToString() + " but outGradient has shape " +
                         outGradient.shapeToString() + "; pass the gradient of the non-linearity's output");
@@ -206,7 +216,7 @@ Tensor nonLinearity(poplar::Graph &graph, NonLinearityType type, Tensor t, float
                     Sequence &prog, const std::string &debugPrefix) {
   const std::string name = nameOf(debugPrefix, "nonLinearity");
   checkType(type, name);
-  detail::checkFloat(t, name, "the tensor");
+  detail::checkFloatOrHalf(t, name, "the tensor");
   detail::completeMapping(graph, t, name);
   Tensor out = graph.clone(t, name + "/out");
   prog.add(poplar::program::Copy(t, out));
@@ -245,7 +255,7 @@ Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType type, Te
 
 void logSoftmaxInPlace(poplar::Graph &graph, Tensor t, Sequence &prog, const std::string &debugPrefix) {
   const std::string name = nameOf(debugPrefix, "logSoftmaxInPlace");
-  detail::checkFloat(t, name, "the tensor");
+  detail::checkFloatOrHalf(t, name, "the tensor");
   const Tensor x = rows(t, name);
   if (x.numElements() == 0)
     return;
@@ -255,14 +265,15 @@ void logSoftmaxInPlace(poplar::Graph &graph, Tensor t, Sequence &prog, const std
   const std::size_t n = x.dim(0);
   Tensor max = popops::reduce(graph, x, {1}, popops::Operation::MAX, prog, name + "/max").reshape({n, 1});
   popops::mapInPlace(graph, pe::_1 - pe::_2, {x, max}, prog, name + "/shift");
-  Tensor e = popops::map(graph, pe::Exp(pe::_1), {x}, prog, name + "/exp");
+  Tensor e = popops::map(graph, pe::Exp(asFloat(pe::_1)), {x}, prog, name + "/exp");
   Tensor sum = popops::reduce(graph, e, {1}, popops::Operation::ADD, prog, name + "/sum");
-  popops::mapInPlace(graph, pe::_1 - pe::Log(pe::_2), {x, sum.reshape({n, 1})}, prog, name + "/log");
+  popops::mapInPlace(graph, pe::Cast(asFloat(pe::_1) - pe::Log(pe::_2), x.elementType()), {x, sum.reshape({n, 1})},
+                     prog, name + "/log");
 }
 
 Tensor logSoftmax(poplar::Graph &graph, Tensor t, Sequence &prog, const std::string &debugPrefix) {
   const std::string name = nameOf(debugPrefix, "logSoftmax");
-  detail::checkFloat(t, name, "the tensor");
+  detail::checkFloatOrHalf(t, name, "the tensor");
   detail::completeMapping(graph, t, name);
   Tensor out = graph.clone(t, name + "/out");
   prog.add(poplar::program::Copy(t, out));

@@ -3,7 +3,8 @@
 // box of the input, both plain views. The forward combines each view pair into the output with popops' map
 // (max or add, in place), the backward adds each output-gradient view into the matching input-gradient view
 // (distinct elements for one k, so in place is safe). A kernel of K positions costs K compute sets, each spread
-// over the tiles of the tensor written; no padded copy of the input is ever made.
+// over the tiles of the tensor written; no padded copy of the input is ever made. HALF: max is exact; sums,
+// averages and gradients accumulate in a FLOAT tensor and are rounded once to the HALF result.
 #include "popnn/Pooling.hpp"
 
 #include <limits>
@@ -73,8 +74,8 @@ void checkParams(const PoolParams &p, const std::string &name) {
                           std::to_string(p.inputTruncationOrPaddingLower[d]) + ", upper " +
                           std::to_string(p.inputTruncationOrPaddingUpper[d]) + "); reduce the truncation");
   }
-  if (p.dType != poplar::FLOAT)
-    throw poplibs_error(name + ": dType is " + p.dType.toString() + "; only FLOAT is supported");
+  if (p.dType != poplar::FLOAT && p.dType != poplar::HALF)
+    throw poplibs_error(name + ": dType is " + p.dType.toString() + "; only FLOAT and HALF are supported");
 }
 
 void checkOptions(const poplar::OptionFlags &options, const std::string &name) {
@@ -222,11 +223,41 @@ void logOp(const std::string &name, const PoolParams &p) {
   }
 }
 
+pe::Cast asFloat(const pe::Expr &e) { return pe::Cast(e, poplar::FLOAT); }
+
+// Where sums of `result` (FLOAT or HALF) accumulate: result itself for FLOAT, else a FLOAT tensor mapped like it.
+Tensor accumulatorFor(poplar::Graph &graph, const Tensor &result, const std::string &name) {
+  if (result.elementType() == poplar::FLOAT)
+    return result;
+  Tensor acc = graph.addVariable(poplar::FLOAT, result.shape(), name + "/acc");
+  graph.setTileMapping(acc, graph.getTileMapping(result));
+  return acc;
+}
+
+// result = acc (times `scale` when given), rounded once; nothing when acc is result.
+void finishAccumulator(poplar::Graph &graph, const Tensor &acc, const Tensor &result, const Tensor *scale,
+                       Sequence &prog, const std::string &name) {
+  if (result.numElements() == 0)
+    return;
+  if (scale) {
+    if (acc == result)
+      popops::mapInPlace(graph, pe::_1 * pe::_2, {result, *scale}, prog, name + "/average");
+    else
+      popops::mapWithOutput(graph, pe::Cast(pe::_1 * pe::_2, result.elementType()), {acc, *scale}, result, prog,
+                            name + "/average");
+    return;
+  }
+  if (!(acc == result))
+    popops::mapWithOutput(graph, pe::Cast(pe::_1, result.elementType()), {acc}, result, prog, name + "/round");
+}
+
 // Adds the gradient `g` (output-shaped) of each output to the input positions its window reads, into the new
-// zeroed tensor `inGrad`. For MAX only where the input equals the pooled value (in, pooled given).
+// tensor `inGrad` (zeroed first; sums in float for HALF). For MAX only where the input equals the pooled value
+// (in, pooled given).
 void scatterGradient(poplar::Graph &graph, const PoolParams &p, const std::vector<std::size_t> &outField,
-                     const Tensor &g, const Tensor &inGrad, const Tensor *in, const Tensor *pooled, Sequence &prog,
+                     const Tensor &g, const Tensor &result, const Tensor *in, const Tensor *pooled, Sequence &prog,
                      const std::string &name) {
+  const Tensor inGrad = accumulatorFor(graph, result, name);
   popops::zero(graph, inGrad, prog, name + "/zero");
   std::size_t step = 0;
   for (const auto &k : kernelOffsets(p)) {
@@ -237,12 +268,13 @@ void scatterGradient(poplar::Graph &graph, const PoolParams &p, const std::vecto
     if (in) {
       Tensor pooledView, inView;
       views(p, outField, k, *pooled, *in, pooledView, inView);
-      popops::mapInPlace(graph, pe::_1 + pe::Select(pe::_2, pe::Const(0.0f), pe::_3 == pe::_4),
+      popops::mapInPlace(graph, pe::_1 + pe::Select(asFloat(pe::_2), pe::Const(0.0f), pe::_3 == pe::_4),
                          {inGradView, gView, inView, pooledView}, prog, stepName);
     } else {
-      popops::mapInPlace(graph, pe::_1 + pe::_2, {inGradView, gView}, prog, stepName);
+      popops::mapInPlace(graph, pe::_1 + asFloat(pe::_2), {inGradView, gView}, prog, stepName);
     }
   }
+  finishAccumulator(graph, inGrad, result, nullptr, prog, name);
 }
 
 } // namespace
@@ -317,21 +349,26 @@ Tensor pool(poplar::Graph &graph, const PoolParams &p, const Tensor &in, Sequenc
   Tensor out = graph.addVariable(p.dType, fullShape(p, outField), name + "/out");
   poputil::mapTensorLinearly(graph, out);
   const bool max = p.poolingType == PoolingType::MAX;
-  popops::fill(graph, out, max ? -std::numeric_limits<float>::infinity() : 0.0f, prog, name + "/init");
+  // The maximum is exact in any type; sums accumulate in float.
+  const Tensor acc = max ? out : accumulatorFor(graph, out, name);
+  popops::fill(graph, acc, max ? -std::numeric_limits<float>::infinity() : 0.0f, prog, name + "/init");
   std::size_t step = 0;
   for (const auto &k : kernelOffsets(p)) {
     Tensor outView, inView;
-    if (!views(p, outField, k, out, in, outView, inView))
+    if (!views(p, outField, k, acc, in, outView, inView))
       continue;
     const std::string stepName = name + "/k" + std::to_string(step++);
     if (max)
       popops::mapInPlace(graph, pe::Max(pe::_1, pe::_2), {outView, inView}, prog, stepName);
     else
-      popops::mapInPlace(graph, pe::_1 + pe::_2, {outView, inView}, prog, stepName);
+      popops::mapInPlace(graph, pe::_1 + asFloat(pe::_2), {outView, inView}, prog, stepName);
   }
-  if (p.poolingType == PoolingType::AVG && out.numElements() > 0)
-    popops::mapInPlace(graph, pe::_1 * pe::_2, {out, averageScale(graph, p, outField, name)}, prog,
-                       name + "/average");
+  if (p.poolingType == PoolingType::AVG && out.numElements() > 0) {
+    const Tensor scale = averageScale(graph, p, outField, name);
+    finishAccumulator(graph, acc, out, &scale, prog, name);
+  } else {
+    finishAccumulator(graph, acc, out, nullptr, prog, name);
+  }
   return out;
 }
 
@@ -360,11 +397,12 @@ Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &p, const Tensor
       if (!views(p, outField, k, count, in, countView, inView))
         continue;
       views(p, outField, k, pooled, in, pooledView, inView);
-      popops::mapInPlace(graph, pe::_1 + pe::Cast(pe::_2 == pe::_3, poplar::FLOAT), {countView, inView, pooledView},
-                         prog, name + "/match" + std::to_string(step++));
+      popops::mapInPlace(graph, pe::_1 + pe::Cast(pe::_2 == pe::_3, count.elementType()),
+                         {countView, inView, pooledView}, prog, name + "/match" + std::to_string(step++));
     }
-    g = popops::map(graph, pe::_1 / pe::Max(pe::_2, pe::Const(1.0f)), {pooledGradient, count}, prog,
-                    name + "/share");
+    // In float: the shares are summed into the input gradient before the one rounding.
+    g = popops::map(graph, asFloat(pe::_1) / pe::Max(asFloat(pe::_2), pe::Const(1.0f)), {pooledGradient, count},
+                    prog, name + "/share");
   }
   Tensor inGrad = graph.clone(in, name + "/inGrad");
   scatterGradient(graph, p, outField, g, inGrad, &in, &pooled, prog, name);
@@ -389,8 +427,8 @@ Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &p, const unsign
   logOp(name, p);
   Tensor g = pooledGradient;
   if (p.poolingType == PoolingType::AVG && g.numElements() > 0)
-    g = popops::map(graph, pe::_1 * pe::_2, {pooledGradient, averageScale(graph, p, outField, name)}, prog,
-                    name + "/average");
+    g = popops::map(graph, asFloat(pe::_1) * pe::_2, {pooledGradient, averageScale(graph, p, outField, name)},
+                    prog, name + "/average");
   Tensor inGrad = graph.addVariable(p.dType, fullShape(p, p.inputFieldShape), name + "/inGrad");
   poputil::mapTensorLinearly(graph, inGrad);
   scatterGradient(graph, p, outField, g, inGrad, nullptr, nullptr, prog, name);

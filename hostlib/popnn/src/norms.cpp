@@ -1,6 +1,7 @@
 // Internal: see norms.hpp.
 #include "norms.hpp"
 
+#include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/ScaledAdd.hpp>
@@ -17,6 +18,11 @@ using poputil::poplibs_error;
 namespace pe = popops::expr;
 namespace plog = poputil::detail;
 
+namespace {
+// `e` as FLOAT (no-op for FLOAT operands): HALF activations are computed in float and rounded once.
+pe::Cast asFloat(const pe::Expr &e) { return pe::Cast(e, poplar::FLOAT); }
+} // namespace
+
 Tensor NormLayout::view(const Tensor &t) const { return t.reshape({batch, channels / groups, groups, field}); }
 
 Tensor NormLayout::statsView(const Tensor &s) const {
@@ -30,21 +36,21 @@ std::vector<std::size_t> NormLayout::reduceDims() const {
 }
 
 void NormLayout::checkStats(const Tensor &s, const char *role) const {
-  checkFloat(s, name, role);
+  checkFloatOrHalf(s, name, role);
   if (s.numElements() != statsSize())
     throw poplibs_error(name + ": " + role + " has shape " + s.shapeToString() + " but the activations need " +
                         std::to_string(statsSize()) + " statistics; pass the tensors the statistics function made");
 }
 
 void NormLayout::checkChannels(const Tensor &c, const char *role) const {
-  checkFloat(c, name, role);
+  checkFloatOrHalf(c, name, role);
   if (c.numElements() != channels)
     throw poplibs_error(name + ": " + role + " has shape " + c.shapeToString() + " but the activations have " +
                         std::to_string(channels) + " channels; pass one element per channel");
 }
 
 void NormLayout::checkLikeActs(const Tensor &t, const std::vector<std::size_t> &shape, const char *role) const {
-  checkFloat(t, name, role);
+  checkFloatOrHalf(t, name, role);
   if (t.shape() != shape) {
     std::string want = "{";
     for (std::size_t i = 0; i < shape.size(); ++i)
@@ -55,7 +61,7 @@ void NormLayout::checkLikeActs(const Tensor &t, const std::vector<std::size_t> &
 }
 
 NormLayout normLayout(const Tensor &acts, unsigned groups, const std::string &name) {
-  checkFloat(acts, name, "the activations");
+  checkFloatOrHalf(acts, name, "the activations");
   if (acts.rank() < 2)
     throw poplibs_error(name + ": the activations have shape " + acts.shapeToString() +
                         "; pass [batch, channels, field...] (rank 2 or more)");
@@ -89,15 +95,19 @@ std::pair<Tensor, Tensor> normStatistics(poplar::Graph &graph, const NormLayout 
     plog::log(plog::LogLevel::Debug, l.name + ": " + std::to_string(l.statsSize()) + " statistics of " +
                                          std::to_string(l.count()) + " elements each" +
                                          (stable ? " (two passes)" : " (one pass)"));
-  Tensor mean = popops::reduce(graph, x, l.reduceDims(), popops::Operation::ADD, prog, l.name + "/sum").flatten();
+  // The statistics are FLOAT (the partials type) whatever the activations' type.
+  Tensor mean =
+      popops::reduce(graph, x, poplar::FLOAT, l.reduceDims(), popops::Operation::ADD, prog, l.name + "/sum").flatten();
   popops::mapInPlace(graph, pe::_1 * pe::Const(1.0f / n), {mean}, prog, l.name + "/mean");
   Tensor var;
   if (stable) {
-    Tensor sq = popops::map(graph, pe::Square(pe::_1 - pe::_2), {x, l.statsView(mean)}, prog, l.name + "/centred");
+    Tensor sq =
+        popops::map(graph, pe::Square(asFloat(pe::_1) - pe::_2), {x, l.statsView(mean)}, prog, l.name + "/centred");
     var = popops::reduce(graph, sq, l.reduceDims(), popops::Operation::ADD, prog, l.name + "/sumSq").flatten();
     popops::mapInPlace(graph, pe::_1 * pe::Const(1.0f / varDivisor), {var}, prog, l.name + "/var");
   } else {
-    var = popops::reduce(graph, x, l.reduceDims(), popops::Operation::SQUARE_ADD, prog, l.name + "/sumSq")
+    var = popops::reduce(graph, x, poplar::FLOAT, l.reduceDims(), popops::Operation::SQUARE_ADD, prog,
+                         l.name + "/sumSq")
               .flatten();
     // E[x^2] - E[x]^2, clamped at 0 against rounding, rescaled for the unbiased estimate.
     popops::mapInPlace(graph,
@@ -114,8 +124,8 @@ Tensor normWhiten(poplar::Graph &graph, const NormLayout &l, const Tensor &acts,
   l.checkStats(mean, "mean");
   l.checkStats(invStdDev, "invStdDev");
   completeMapping(graph, acts, l.name);
-  return popops::map(graph, (pe::_1 - pe::_2) * pe::_3, {l.view(acts), l.statsView(mean), l.statsView(invStdDev)},
-                     prog, l.name + "/whiten")
+  return popops::map(graph, pe::Cast((asFloat(pe::_1) - asFloat(pe::_2)) * asFloat(pe::_3), acts.elementType()),
+                     {l.view(acts), l.statsView(mean), l.statsView(invStdDev)}, prog, l.name + "/whiten")
       .reshape(acts.shape());
 }
 
@@ -124,8 +134,8 @@ Tensor normScaleShift(poplar::Graph &graph, const NormLayout &l, const Tensor &t
   l.checkChannels(multiplicand, what == "normalise" ? "gamma" : "combinedMultiplicand");
   l.checkChannels(addend, what == "normalise" ? "beta" : "addend");
   completeMapping(graph, t, l.name);
-  return popops::map(graph, pe::_1 * pe::_2 + pe::_3, {l.view(t), l.channelView(multiplicand), l.channelView(addend)},
-                     prog, l.name + "/" + what)
+  return popops::map(graph, pe::Cast(asFloat(pe::_1) * asFloat(pe::_2) + asFloat(pe::_3), t.elementType()),
+                     {l.view(t), l.channelView(multiplicand), l.channelView(addend)}, prog, l.name + "/" + what)
       .reshape(t.shape());
 }
 
@@ -133,9 +143,11 @@ std::pair<Tensor, Tensor> normParamGradients(poplar::Graph &graph, const NormLay
                                              const Tensor &gradsIn, Sequence &prog) {
   l.checkLikeActs(gradsIn, whitened.shape(), "gradsIn");
   const Tensor g = l.view(gradsIn);
-  Tensor gw = popops::map(graph, pe::_1 * pe::_2, {g, l.view(whitened)}, prog, l.name + "/gradsTimesWhitened");
+  Tensor gw = popops::map(graph, asFloat(pe::_1) * asFloat(pe::_2), {g, l.view(whitened)}, prog,
+                          l.name + "/gradsTimesWhitened");
   Tensor gammaDelta = popops::reduce(graph, gw, {0, 3}, popops::Operation::ADD, prog, l.name + "/gammaDelta");
-  Tensor betaDelta = popops::reduce(graph, g, {0, 3}, popops::Operation::ADD, prog, l.name + "/betaDelta");
+  Tensor betaDelta =
+      popops::reduce(graph, g, poplar::FLOAT, {0, 3}, popops::Operation::ADD, prog, l.name + "/betaDelta");
   return {gammaDelta.flatten(), betaDelta.flatten()};
 }
 
@@ -148,12 +160,16 @@ Tensor normGradients(poplar::Graph &graph, const NormLayout &l, const Tensor &wh
   // With xhat the whitened input and d = gradsIn * gamma (the gradient at xhat), the gradient at the input is
   // invStdDev * (d - mean(d) - xhat * mean(d * xhat)), the means over each statistic's elements.
   const Tensor w = l.view(whitened);
-  Tensor d = popops::map(graph, pe::_1 * pe::_2, {l.view(gradsIn), l.channelView(gamma)}, prog, l.name + "/dWhite");
-  Tensor dw = popops::map(graph, pe::_1 * pe::_2, {d, w}, prog, l.name + "/dTimesWhitened");
+  Tensor d = popops::map(graph, asFloat(pe::_1) * asFloat(pe::_2), {l.view(gradsIn), l.channelView(gamma)}, prog,
+                         l.name + "/dWhite");
+  Tensor dw = popops::map(graph, pe::_1 * asFloat(pe::_2), {d, w}, prog, l.name + "/dTimesWhitened");
   Tensor sumD = popops::reduce(graph, d, l.reduceDims(), popops::Operation::ADD, prog, l.name + "/sumD").flatten();
   Tensor sumDw = popops::reduce(graph, dw, l.reduceDims(), popops::Operation::ADD, prog, l.name + "/sumDw").flatten();
   const float inv = 1.0f / float(l.count());
-  return popops::map(graph, pe::_4 * (pe::_1 - pe::_2 * pe::Const(inv) - pe::_3 * pe::_5 * pe::Const(inv)),
+  return popops::map(graph,
+                     pe::Cast(asFloat(pe::_4) * (pe::_1 - pe::_2 * pe::Const(inv) -
+                                                 asFloat(pe::_3) * pe::_5 * pe::Const(inv)),
+                              gradsIn.elementType()),
                      {d, l.statsView(sumD), w, l.statsView(invStdDev), l.statsView(sumDw)}, prog,
                      l.name + "/inputGradient")
       .reshape(whitened.shape());
@@ -162,25 +178,31 @@ Tensor normGradients(poplar::Graph &graph, const NormLayout &l, const Tensor &wh
 void normParamUpdate(poplar::Graph &graph, const Tensor &gammaDelta, const Tensor &betaDelta, float scale,
                      const Tensor &scaleTensor, const Tensor &gamma, const Tensor &beta, Sequence &prog,
                      const std::string &name) {
-  checkFloat(gamma, name, "gamma");
-  checkFloat(beta, name, "beta");
-  checkFloat(gammaDelta, name, "gammaDelta");
-  checkFloat(betaDelta, name, "betaDelta");
+  checkFloatOrHalf(gamma, name, "gamma");
+  checkFloatOrHalf(beta, name, "beta");
+  checkFloatOrHalf(gammaDelta, name, "gammaDelta");
+  checkFloatOrHalf(betaDelta, name, "betaDelta");
   if (gammaDelta.numElements() != gamma.numElements() || betaDelta.numElements() != beta.numElements() ||
       gamma.numElements() != beta.numElements())
     throw poplibs_error(name + ": gamma " + gamma.shapeToString() + ", beta " + beta.shapeToString() +
                         ", gammaDelta " + gammaDelta.shapeToString() + " and betaDelta " + betaDelta.shapeToString() +
                         " differ in size; pass one element per channel in each");
+  // Deltas of another type (FLOAT deltas of HALF parameters) are cast to the parameters' type first.
+  const Tensor gd = gammaDelta.elementType() == gamma.elementType()
+                        ? gammaDelta
+                        : popops::cast(graph, gammaDelta, gamma.elementType(), prog, name + "/castGammaDelta");
+  const Tensor bd = betaDelta.elementType() == beta.elementType()
+                        ? betaDelta
+                        : popops::cast(graph, betaDelta, beta.elementType(), prog, name + "/castBetaDelta");
   if (scaleTensor.valid()) {
-    checkFloat(scaleTensor, name, "scale");
+    checkFloatOrHalf(scaleTensor, name, "scale");
     if (scaleTensor.numElements() != 1)
       throw poplibs_error(name + ": scale has shape " + scaleTensor.shapeToString() + "; pass a one-element tensor");
-    popops::scaledAddTo(graph, gamma.flatten(), gammaDelta.flatten(), scaleTensor.reshape({}), prog,
-                        name + "/gamma");
-    popops::scaledAddTo(graph, beta.flatten(), betaDelta.flatten(), scaleTensor.reshape({}), prog, name + "/beta");
+    popops::scaledAddTo(graph, gamma.flatten(), gd.flatten(), scaleTensor.reshape({}), prog, name + "/gamma");
+    popops::scaledAddTo(graph, beta.flatten(), bd.flatten(), scaleTensor.reshape({}), prog, name + "/beta");
   } else {
-    popops::scaledAddTo(graph, gamma.flatten(), gammaDelta.flatten(), scale, prog, name + "/gamma");
-    popops::scaledAddTo(graph, beta.flatten(), betaDelta.flatten(), scale, prog, name + "/beta");
+    popops::scaledAddTo(graph, gamma.flatten(), gd.flatten(), scale, prog, name + "/gamma");
+    popops::scaledAddTo(graph, beta.flatten(), bd.flatten(), scale, prog, name + "/beta");
   }
 }
 

@@ -37,7 +37,7 @@ struct NormLayout {
 };
 
 /// The layout of `acts` for batch norm (groups == 0) or group norm with `groups` groups. Throws
-/// poputil::poplibs_error naming `name` for acts that are not FLOAT of rank >= 2 or groups not dividing the
+/// poputil::poplibs_error naming `name` for acts that are not FLOAT or HALF of rank >= 2 or groups not dividing the
 /// channels.
 NormLayout normLayout(const poplar::Tensor &acts, unsigned groups, const std::string &name);
 /// Throws unless partialsType is FLOAT.

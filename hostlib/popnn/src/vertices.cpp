@@ -44,12 +44,16 @@ poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const po
   return m;
 }
 
-void checkFloat(const poplar::Tensor &t, const std::string &what, const char *role) {
+void checkFloatOrHalf(const poplar::Tensor &t, const std::string &what, const char *role) {
   if (!t.valid())
     throw poputil::poplibs_error(what + ": " + role + " is an invalid (default-constructed) tensor");
-  if (t.elementType() != poplar::FLOAT)
+  if (t.elementType() != poplar::FLOAT && t.elementType() != poplar::HALF)
     throw poputil::poplibs_error(what + ": " + role + " holds " + t.elementType().toString() +
-                                 "; only FLOAT is supported (cast it with popops::cast)");
+                                 "; only FLOAT and HALF are supported (cast it with popops::cast)");
+}
+
+std::string vertexFor(const char *vertex, const poplar::Type &type) {
+  return std::string(vertex) + (type == poplar::HALF ? "Half" : "");
 }
 
 } // namespace popnn::detail

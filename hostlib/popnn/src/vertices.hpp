@@ -22,7 +22,10 @@ std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<po
 poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const poplar::Tensor &t,
                                                    const std::string &what);
 
-/// Throws poputil::poplibs_error naming `what` unless `t` is a valid FLOAT tensor.
-void checkFloat(const poplar::Tensor &t, const std::string &what, const char *role);
+/// Throws poputil::poplibs_error naming `what` unless `t` is a valid FLOAT or HALF tensor.
+void checkFloatOrHalf(const poplar::Tensor &t, const std::string &what, const char *role);
+
+/// `vertex` for FLOAT tensors, `vertex` + "Half" for HALF ones (the codelets' naming of the two forms).
+std::string vertexFor(const char *vertex, const poplar::Type &type);
 
 } // namespace popnn::detail

@@ -9,9 +9,9 @@ namespace poplin {
 /// The parameters of the convolution that computes the gradient of `params`' input from the gradient of its
 /// output: its input is the forward output's gradient {B, G*Co, out...}, its output the input gradient
 /// {B, G*Ci, in...}; run it with convolution(..., transposeAndFlipWeights = true, ...) on the forward weights.
-/// Supports input padding, kernel dilation and output stride; throws poputil::poplibs_error naming any other
-/// transform (input truncation, dilation or flip, kernel truncation, padding or flip, output truncation or
-/// padding).
+/// Every transform the forward supports (input and kernel truncation, dilation, padding and flip; output
+/// truncation, stride and padding) has its gradient; throws poputil::poplibs_error when the output truncation keeps
+/// no position of a dimension (the input gradient is then zero).
 ConvParams getGradientParams(const ConvParams &params);
 
 } // namespace poplin

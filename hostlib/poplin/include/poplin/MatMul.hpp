@@ -5,10 +5,15 @@
 // Options (poplar::OptionFlags; an unknown name or value is a poplar::invalid_option naming it):
 //  - "availableMemoryProportion": the share of a tile's memory (0 < p <= 1, default 0.6) the operation's blocks
 //    and partials may use; the planner splits further (more tiles, an inner-dimension split) to stay within it.
-//  - "partialsType": "float" (default) or "half": accepted; the tiles accumulate and keep the partial sums of an
-//    inner-dimension split in float either way (they have no half arithmetic).
+//  - "partialsType": "float" (default) or "half". With HALF operands and "half", the partial sums of an
+//    inner-dimension split are half: each tile's block sum (accumulated in float by the vertex) is rounded to half,
+//    and every reduction stage rounds its sums to half again. FLOAT operands keep float partials.
 //  - "fullyConnectedPass": "NONE" (default), "INFERENCE_FWD", "TRAINING_FWD", "TRAINING_BWD", "TRAINING_WU": the
-//    pass of a fully connected layer; part of the plan cache key (the plan itself does not depend on it here).
+//    pass of a fully connected layer, for the products X{m,k} * W{k,n} (FWD), dY{m,n} * W^T{n,k} (BWD) and
+//    X^T{k,m} * dY{m,n} (WU). TRAINING_FWD picks the split whose three passes are fastest together; TRAINING_BWD
+//    and TRAINING_WU derive their split and tile order from that forward plan, so that each tile uses the
+//    blocks of W (BWD) or of X and dY (WU) that the forward layout put on it, and createMatMulInputRHS/LHS lay
+//    their operands out that way. NONE and INFERENCE_FWD plan the one product alone.
 //  - "inputRHSIsPreArranged", "use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce",
 //    "remapOutputTensor", "gatherOutput": "true" or "false"; accepted for source compatibility, no effect here.
 #ifndef POPLIN_MATMUL_HPP

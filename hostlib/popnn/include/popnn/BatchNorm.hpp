@@ -1,6 +1,7 @@
 // Batch normalisation (popnn::bn): per-channel statistics of activations [batch, channels, field...] (or
 // [batch, channels]) over the batch and the field, whitening, scaling by gamma and offsetting by beta, and the
-// gradients for training. Element and partials type: FLOAT.
+// gradients for training. Elements FLOAT or HALF (computed in float, each result rounded once to the activations'
+// type); partials and the statistics FLOAT; gamma, beta and the deltas FLOAT or HALF.
 #ifndef POPNN_BATCHNORM_HPP
 #define POPNN_BATCHNORM_HPP
 
@@ -17,7 +18,7 @@ namespace bn {
 /// {mean, 1 / sqrt(variance + eps)} of each channel of `acts` (two FLOAT [channels] tensors). The variance divides
 /// by n - 1 when unbiasedVarEstimate, else by n (n = batch x field elements per channel); stableAlgo subtracts the
 /// mean before squaring instead of using E[x^2] - E[x]^2. Throws poputil::poplibs_error for acts of rank < 2, a
-/// non-FLOAT tensor or partialsType.
+/// tensor neither FLOAT nor HALF, or a partialsType other than FLOAT.
 std::pair<poplar::Tensor, poplar::Tensor> batchNormStatistics(poplar::Graph &graph, const poplar::Tensor acts,
                                                               float eps, poplar::program::Sequence &prog,
                                                               bool unbiasedVarEstimate, bool stableAlgo = false,

@@ -1,7 +1,7 @@
 // Group normalisation (popnn::gn): the channels of activations [batch, channels, field...] fall into numGroups
 // groups, strided (channel c is in group c % numGroups); each batch element's group is normalised over its
 // channels and the field. Statistics are [batch * numGroups] (batch-major); gamma and beta have one element per
-// channel. Element and partials type: FLOAT.
+// channel. Elements FLOAT or HALF (computed in float, rounded once); partials and statistics FLOAT.
 #ifndef POPNN_GROUPNORM_HPP
 #define POPNN_GROUPNORM_HPP
 

@@ -1,6 +1,7 @@
 // Losses, their gradients and classification accuracy (popnn::calcLoss, calcAccuracy), and the per-row argMax,
-// argMin and topK they are built on. Model outputs are FLOAT [batch, classes]; the expected values are either one
-// label per batch entry (INT or UNSIGNED_INT [batch]) or one-hot rows (FLOAT, the model outputs' shape). A label
+// argMin and topK they are built on. Model outputs are FLOAT or HALF [batch, classes]; the expected values are
+// either one label per batch entry (INT or UNSIGNED_INT [batch]) or one-hot rows (the model outputs' type and
+// shape). HALF outputs are computed in float and each result rounded once. A label
 // outside [0, classes), such as popops' MASKED_LABEL_CODE (-1), masks its batch entry: zero loss, zero deltas,
 // never counted correct.
 #ifndef POPNN_LOSS_HPP
@@ -29,9 +30,10 @@ enum LossType {
 
 namespace popnn {
 
-/// A program writing the loss of each row of `modelOutputs` (FLOAT [batch, classes]) against `expected` into
-/// `loss` (FLOAT [batch]) and its gradient into `deltas` (FLOAT, modelOutputs' shape). `deltasScale` and
-/// `modelOutputScaling` are one-element FLOAT tensors used by CROSS_ENTROPY_LOSS (see LossType). Throws
+/// A program writing the loss of each row of `modelOutputs` (FLOAT or HALF [batch, classes]) against `expected`
+/// into `loss` (FLOAT or HALF [batch]) and its gradient into `deltas` (modelOutputs' type and shape).
+/// `deltasScale` and `modelOutputScaling` are one-element FLOAT or HALF tensors used by CROSS_ENTROPY_LOSS (see
+/// LossType). Throws
 /// poputil::poplibs_error naming the operand for a shape or type that does not fit, an unmapped output or an
 /// unknown lossType.
 poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
@@ -63,7 +65,7 @@ poplar::program::Program calcAccuracy(poplar::Graph &graph, const poplar::Tensor
                                       const poplar::Tensor &expected, const poplar::Tensor &numCorrect,
                                       const std::string &debugPrefix = "");
 
-/// The index (UNSIGNED_INT [rows]) of the largest element of each row of 2-D `input` (FLOAT, INT or
+/// The index (UNSIGNED_INT [rows]) of the largest element of each row of 2-D `input` (FLOAT, HALF, INT or
 /// UNSIGNED_INT), the first one when several are equal.
 poplar::Tensor argMax(poplar::Graph &graph, const poplar::Tensor &input, poplar::program::Sequence &prog,
                       const std::string &debugPrefix = "");
