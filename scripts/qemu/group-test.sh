@@ -10,8 +10,9 @@ source "$(dirname "$0")/common.sh"
 build=$(cd "${1:-build}" && pwd)
 guest=$build/qemu-group
 name=two_ipu_pipeline
-[ -x "$build/bin/$name" ] && [ -f "$build/share/ipu-emu/qemu-group/tutorials.txt" ] ||
-  { log "FAIL: $build/bin/$name or its manifest is not built"; exit 1; }
+if [ ! -x "$build/bin/$name" ] || [ ! -f "$build/share/ipu-emu/qemu-group/tutorials.txt" ]; then
+  log "FAIL: $build/bin/$name or its manifest is not built"; exit 1
+fi
 # A folder laid out as a build for tutorials.sh, holding only this test's program and manifest.
 programs=$guest/programs
 rm -rf "$programs" && mkdir -p "$programs/bin" "$programs/share/ipu-emu"
