@@ -14,6 +14,15 @@
  * card reports DMA_STATUS.BUSY itself, and the worker moves the chain in
  * bounded advance() slices.
  *
+ * Link groups: devices given the same link-group are the IPUs of one
+ * multi-IPU card (real cards are linked by IPU-Links card to card, not through
+ * the host). They share one card model of `ipus` IPUs (IpuCardCore, made by
+ * the first member to realize, freed with the last); each device shows its own
+ * IPU's tiles through its tile registers and BAR2 and answers the contract's
+ * LINK_* registers and a vendor-specific capability (LINK_CAP) in config
+ * space. The card-wide registers are the shared card's; IPU 0's function
+ * masters its DMA and signals its interrupts (contract/card.toml, LINK_GROUP).
+ *
  * Locking: every call into the backend happens with the BQL held (MMIO
  * dispatch holds it; the worker takes it around each small advance budget,
  * which bounds both instructions and DMA bytes, so a long DMA chain never
@@ -62,6 +71,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
 #define IPU_CARD_BUDGET_MAX 65536u
 #define IPU_CARD_THREADS_MAX 256u
 
+/* The most IPUs of one link group (the largest board, ipu2x16, has 16). */
+#define IPU_CARD_GROUP_MAX 16u
+
+typedef struct IpuCardCore IpuCardCore;
+
 struct IpuCardState {
     PCIDevice pdev;
     MemoryRegion regs;
@@ -77,17 +91,39 @@ struct IpuCardState {
     bool msix_wanted;
     char *record_path;               /* record=FILE: the session's trace */
     struct ipu_model_faults faults;  /* inject-*: armed on the model card */
+    uint32_t link_group;             /* link-group: 0 alone, else the group's id */
+    uint32_t ipu_index;              /* ipu-index: this device's IPU in the group */
+    uint32_t ipus;                   /* ipus: IPUs in the group */
 
-    struct ipu_board board;
-    struct ipu_backend *card;
+    IpuCardCore *core;     /* the card this device shows (shared in a group) */
     bool msix_ok;
-    bool in_dma;           /* a DMA of ours is on the bus: catches re-entry */
-    bool in_msi;           /* an MSI-X message of ours is on the bus: likewise */
-    bool dma_loop_logged;  /* ...and that access was already logged as looping */
+    /* A group member's own selections: the shared card has one TILE_SEL,
+     * TILE_CTX_SEL and TILEMEM_WINDOW_TILE, so each member keeps its own and
+     * sets the card's before each tile access (all under the BQL). */
+    uint32_t tile_sel;
+    uint32_t ctx_sel;
+    uint32_t window_tile;
 
     /* The backend's snapshot while vmstate saves or loads it. */
     uint32_t snap_size;
     uint8_t *snap;
+};
+
+/* The card behind one device, or behind every member of a link group. */
+struct IpuCardCore {
+    uint32_t group;          /* link-group id; 0: the card of one device */
+    uint32_t size;           /* IPUs (member devices) */
+    uint32_t tiles_per_ipu;
+    uint32_t budget;         /* the creating member's properties */
+    char *board_name;        /* ...which later members must repeat */
+    char *backend_name;
+    struct ipu_board board;  /* with `size` IPUs */
+    struct ipu_backend *card;
+    IpuCardState *members[IPU_CARD_GROUP_MAX]; /* by IPU index; NULL until realized */
+    unsigned live;           /* realized members */
+    bool in_dma;             /* a DMA of ours is on the bus: catches re-entry */
+    bool in_msi;             /* an MSI-X message of ours is on the bus: likewise */
+    bool dma_loop_logged;    /* ...and that access was already logged as looping */
 
     VMChangeStateEntry *vmstate_entry;
     QemuThread thread;
@@ -95,46 +131,62 @@ struct IpuCardState {
     QemuCond thr_cond;
     bool kicked;
     bool stopping;
+    QLIST_ENTRY(IpuCardCore) next;
 };
+
+/* The link groups of this QEMU process (cores of lone devices are not listed). */
+static QLIST_HEAD(, IpuCardCore) ipu_card_groups = QLIST_HEAD_INITIALIZER(ipu_card_groups);
 
 /* Helpers ------------------------------------------------------------------ */
 
-static uint32_t ipu_card_reg(IpuCardState *s, uint32_t offset)
+static uint32_t ipu_card_reg(IpuCardCore *core, uint32_t offset)
 {
     uint64_t v = 0;
-    s->card->ops->bar_read(s->card, IPU_BAR_REGS, offset, 4, &v);
+    core->card->ops->bar_read(core->card, IPU_BAR_REGS, offset, 4, &v);
     return (uint32_t)v;
 }
 
-/* INTx is level-triggered: asserted while an unmasked cause is pending. */
-static void ipu_card_update_intx(IpuCardState *s)
+/* INTx is level-triggered: asserted while an unmasked cause is pending. The
+ * card's interrupts are IPU 0's (the only member of a lone card). */
+static void ipu_card_update_intx(IpuCardCore *core)
 {
+    IpuCardState *s = core->members[0];
     bool level = false;
+    if (!s) {
+        return;
+    }
     if (!msix_enabled(&s->pdev)) {
-        level = (ipu_card_reg(s, IPU_REG_IRQ_STATUS) & ipu_card_reg(s, IPU_REG_IRQ_MASK)) != 0;
+        level = (ipu_card_reg(core, IPU_REG_IRQ_STATUS) & ipu_card_reg(core, IPU_REG_IRQ_MASK)) != 0;
     }
     pci_set_irq(&s->pdev, level);
 }
 
-static void ipu_card_kick(IpuCardState *s)
+static void ipu_card_kick(IpuCardCore *core)
 {
-    qemu_mutex_lock(&s->thr_mutex);
-    s->kicked = true;
-    qemu_cond_signal(&s->thr_cond);
-    qemu_mutex_unlock(&s->thr_mutex);
+    qemu_mutex_lock(&core->thr_mutex);
+    core->kicked = true;
+    qemu_cond_signal(&core->thr_cond);
+    qemu_mutex_unlock(&core->thr_mutex);
 }
 
 /* Host callbacks: the card's view of the bus --------------------------------- */
 
-static int ipu_card_dma(IpuCardState *s, uint64_t addr, void *buf, size_t len, DMADirection dir)
+/* The card masters the bus as IPU 0's function (the only one of a lone card). */
+static int ipu_card_dma(IpuCardCore *core, uint64_t addr, void *buf, size_t len, DMADirection dir)
 {
     const char *what = dir == DMA_DIRECTION_TO_DEVICE ? "read" : "write";
-    /* Whatever the IOMMU makes of the address, an access that lands in our
-     * own BARs finds in_dma set and fails (see ipu_card_read/write). */
-    s->in_dma = true;
-    s->dma_loop_logged = false;
+    IpuCardState *s = core->members[0];
+    if (!s) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: link-group=%" PRIu32 " has no ipu-index=0 device to master the "
+                      "group's DMA %s at 0x%" PRIx64 "\n", TYPE_IPU_CARD, core->group, what, addr);
+        return -EIO;
+    }
+    /* Whatever the IOMMU makes of the address, an access that lands in any
+     * member's BARs finds in_dma set and fails (see ipu_card_read/write). */
+    core->in_dma = true;
+    core->dma_loop_logged = false;
     MemTxResult r = pci_dma_rw(&s->pdev, addr, buf, len, dir, MEMTXATTRS_UNSPECIFIED);
-    s->in_dma = false;
+    core->in_dma = false;
     trace_ipu_card_dma(what, addr, len, r);
     return r == MEMTX_OK ? 0 : -EIO;
 }
@@ -151,19 +203,23 @@ static int ipu_card_dma_write(void *opaque, uint64_t bus_addr, const void *buf, 
 
 static void ipu_card_irq(void *opaque, unsigned vector)
 {
-    IpuCardState *s = opaque;
+    IpuCardCore *core = opaque;
+    IpuCardState *s = core->members[0];
+    if (!s) {
+        return; /* IRQ_STATUS keeps the cause for a driver that polls */
+    }
     bool msix = msix_enabled(&s->pdev);
     trace_ipu_card_irq(vector, msix);
     if (msix) {
         /* The message is a memory write to an address the guest chose: one that
          * lands in our own BARs must not re-enter the card (see ipu_card_read). */
-        bool was = s->in_msi;
-        s->in_msi = true;
-        s->dma_loop_logged = false;
+        bool was = core->in_msi;
+        core->in_msi = true;
+        core->dma_loop_logged = false;
         msix_notify(&s->pdev, vector);
-        s->in_msi = was;
+        core->in_msi = was;
     } else {
-        ipu_card_update_intx(s);
+        ipu_card_update_intx(core);
     }
 }
 
@@ -181,24 +237,114 @@ static uint64_t ipu_card_regs_fixup(IpuCardState *s, hwaddr addr, uint64_t val)
 /* The card's own DMA or MSI-X message reached one of its BARs: refuse it, so
  * that it fails like any other bus error instead of re-entering the model
  * (which would reset the card or move its window from inside its own work). */
-static MemTxResult ipu_card_dma_loop(IpuCardState *s, unsigned bar, hwaddr addr, const char *what)
+static MemTxResult ipu_card_dma_loop(IpuCardCore *core, unsigned bar, hwaddr addr, const char *what)
 {
-    if (!s->dma_loop_logged) { /* once per DMA, not once per 8 bytes */
+    if (!core->dma_loop_logged) { /* once per DMA, not once per 8 bytes */
         qemu_log_mask(LOG_GUEST_ERROR, "%s: %s %s targets the card's own BAR%u at 0x%" HWADDR_PRIx "\n",
-                      TYPE_IPU_CARD, s->in_msi ? "MSI-X message" : "DMA", what, bar, addr);
-        s->dma_loop_logged = true;
+                      TYPE_IPU_CARD, core->in_msi ? "MSI-X message" : "DMA", what, bar, addr);
+        core->dma_loop_logged = true;
     }
     return MEMTX_ERROR;
+}
+
+/* Link-group members: each shows its own IPU -------------------------------- */
+
+/* Sets the shared card's tile selection (TILE_SEL and TILE_CTX_SEL, or with
+ * `window` TILEMEM_WINDOW_TILE) to this member's, in group-wide tile ids. */
+static void ipu_card_select(IpuCardState *s, bool window)
+{
+    struct ipu_backend *card = s->core->card;
+    const uint32_t first = s->ipu_index * s->core->tiles_per_ipu;
+    if (window) {
+        card->ops->bar_write(card, IPU_BAR_REGS, IPU_REG_TILEMEM_WINDOW_TILE, 4, first + s->window_tile);
+    } else {
+        card->ops->bar_write(card, IPU_BAR_REGS, IPU_REG_TILE_SEL, 4, first + s->tile_sel);
+        card->ops->bar_write(card, IPU_BAR_REGS, IPU_REG_TILE_CTX_SEL, 4, s->ctx_sel);
+    }
+}
+
+static bool ipu_card_is_tile_reg(hwaddr addr)
+{
+    return addr >= IPU_REG_TILE_SEL && addr < IPU_REG_TILEMEM_WINDOW_TILE;
+}
+
+/* A BAR0 read of a group member: answers what differs per IPU (true), or
+ * selects this member's tile for a register the shared card answers (false). */
+static bool ipu_card_member_read(IpuCardState *s, hwaddr addr, unsigned size, uint64_t *val)
+{
+    IpuCardCore *core = s->core;
+    if (size != 4) {
+        return false; /* the card refuses it, logged */
+    }
+    switch (addr) {
+    case IPU_REG_NUM_TILES: *val = core->tiles_per_ipu; return true;
+    case IPU_REG_NUM_IPUS: *val = 1; return true;
+    case IPU_REG_LINK_GROUP: *val = core->group; return true;
+    case IPU_REG_LINK_INDEX: *val = s->ipu_index; return true;
+    case IPU_REG_LINK_SIZE: *val = core->size; return true;
+    case IPU_REG_TILE_SEL: *val = s->tile_sel; return true;
+    case IPU_REG_TILE_CTX_SEL: *val = s->ctx_sel; return true;
+    case IPU_REG_TILEMEM_WINDOW_TILE: *val = s->window_tile; return true;
+    }
+    if (ipu_card_is_tile_reg(addr)) {
+        ipu_card_select(s, false);
+    }
+    return false;
+}
+
+/* A BAR0 write of a group member: keeps its selections (true), or selects its
+ * tile before the shared card takes the write (false). */
+static bool ipu_card_member_write(IpuCardState *s, hwaddr addr, unsigned size, uint64_t val)
+{
+    IpuCardCore *core = s->core;
+    if (size != 4) {
+        return false;
+    }
+    if (addr == IPU_REG_TILE_SEL || addr == IPU_REG_TILEMEM_WINDOW_TILE) {
+        const char *name = addr == IPU_REG_TILE_SEL ? "TILE_SEL" : "TILEMEM_WINDOW_TILE";
+        if (val >= core->tiles_per_ipu) {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: %s=%" PRIu64 " is past the %" PRIu32 " tiles of IPU %" PRIu32
+                          " (link-group=%" PRIu32 "): ignored\n", TYPE_IPU_CARD, name, val, core->tiles_per_ipu,
+                          s->ipu_index, core->group);
+        } else if (addr == IPU_REG_TILE_SEL) {
+            s->tile_sel = (uint32_t)val;
+        } else {
+            s->window_tile = (uint32_t)val;
+        }
+        return true;
+    }
+    if (addr == IPU_REG_TILE_CTX_SEL) {
+        /* The card checks the context; its answer becomes this member's. */
+        uint64_t now = 0;
+        ipu_card_select(s, false);
+        core->card->ops->bar_write(core->card, IPU_BAR_REGS, addr, 4, val);
+        core->card->ops->bar_read(core->card, IPU_BAR_REGS, addr, 4, &now);
+        s->ctx_sel = (uint32_t)now;
+        return true;
+    }
+    if (ipu_card_is_tile_reg(addr)) {
+        ipu_card_select(s, false);
+    }
+    return false;
 }
 
 static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t *data, unsigned size)
 {
     uint64_t val = ~0ull;
-    if (s->in_dma || s->in_msi) {
+    IpuCardCore *core = s->core;
+    if (core->in_dma || core->in_msi) {
         *data = val;
-        return ipu_card_dma_loop(s, bar, addr, "read");
+        return ipu_card_dma_loop(core, bar, addr, "read");
     }
-    if (s->card->ops->bar_read(s->card, bar, addr, size, &val) != 0) {
+    bool answered = false;
+    if (core->size > 1 && bar == IPU_BAR_REGS) {
+        answered = ipu_card_member_read(s, addr, size, &val);
+    } else if (core->size > 1 && bar == IPU_BAR_TILEMEM) {
+        ipu_card_select(s, true);
+    }
+    if (answered) {
+        /* a register of this member's own */
+    } else if (core->card->ops->bar_read(core->card, bar, addr, size, &val) != 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: bad read of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
                       TYPE_IPU_CARD, bar, addr, size);
         val = ~0ull;
@@ -215,11 +361,18 @@ static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uin
 
 static MemTxResult ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t val, unsigned size)
 {
+    IpuCardCore *core = s->core;
     trace_ipu_card_mmio_write(bar, addr, size, val);
-    if (s->in_dma || s->in_msi) {
-        return ipu_card_dma_loop(s, bar, addr, "write");
+    if (core->in_dma || core->in_msi) {
+        return ipu_card_dma_loop(core, bar, addr, "write");
     }
-    if (s->card->ops->bar_write(s->card, bar, addr, size, val) != 0) {
+    if (core->size > 1 && bar == IPU_BAR_REGS && ipu_card_member_write(s, addr, size, val)) {
+        return MEMTX_OK;
+    }
+    if (core->size > 1 && bar == IPU_BAR_TILEMEM) {
+        ipu_card_select(s, true);
+    }
+    if (core->card->ops->bar_write(core->card, bar, addr, size, val) != 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: bad write of BAR%u at 0x%" HWADDR_PRIx " size %u\n",
                       TYPE_IPU_CARD, bar, addr, size);
         return MEMTX_OK; /* a bad guest access is logged, not a bus error */
@@ -227,9 +380,9 @@ static MemTxResult ipu_card_write(IpuCardState *s, unsigned bar, hwaddr addr, ui
     if (bar == IPU_BAR_REGS) {
         /* Work for the worker: tiles to run or a DMA chain to move. */
         if (addr == IPU_REG_RUN_CTRL || addr == IPU_REG_HSYNC_RELEASE || addr == IPU_REG_DMA_CTRL) {
-            ipu_card_kick(s);
+            ipu_card_kick(core);
         }
-        ipu_card_update_intx(s);
+        ipu_card_update_intx(core);
     }
     return MEMTX_OK;
 }
@@ -277,45 +430,39 @@ static const MemoryRegionOps ipu_card_tilemem_ops = {
 /* The worker: simulated time passes here, in small budgets --------------------- */
 
 /* One step with the BQL held. Returns true while the card has more work. */
-static bool ipu_card_step(IpuCardState *s)
+static bool ipu_card_step(IpuCardCore *core)
 {
     if (!runstate_is_running()) {
         return false; /* a paused VM's card stands still; resuming kicks it */
     }
-    int more = s->card->ops->advance(s->card, s->budget);
+    int more = core->card->ops->advance(core->card, core->budget);
     trace_ipu_card_advance(more);
-    ipu_card_update_intx(s);
+    ipu_card_update_intx(core);
     return more > 0;
 }
 
+/* One worker per card: a link group's IPUs advance together, as one card. */
 static void *ipu_card_worker(void *opaque)
 {
-    IpuCardState *s = opaque;
-    qemu_mutex_lock(&s->thr_mutex);
-    while (!s->stopping) {
-        if (!s->kicked) {
-            qemu_cond_wait(&s->thr_cond, &s->thr_mutex);
+    IpuCardCore *core = opaque;
+    qemu_mutex_lock(&core->thr_mutex);
+    while (!core->stopping) {
+        if (!core->kicked) {
+            qemu_cond_wait(&core->thr_cond, &core->thr_mutex);
             continue;
         }
-        s->kicked = false;
-        qemu_mutex_unlock(&s->thr_mutex);
+        core->kicked = false;
+        qemu_mutex_unlock(&core->thr_mutex);
         bool more = true;
-        while (more && !qatomic_read(&s->stopping)) {
+        while (more && !qatomic_read(&core->stopping)) {
             qemu_mutex_lock_iothread();
-            more = ipu_card_step(s);
+            more = ipu_card_step(core);
             qemu_mutex_unlock_iothread();
         }
-        qemu_mutex_lock(&s->thr_mutex);
+        qemu_mutex_lock(&core->thr_mutex);
     }
-    qemu_mutex_unlock(&s->thr_mutex);
+    qemu_mutex_unlock(&core->thr_mutex);
     return NULL;
-}
-
-static void ipu_card_vm_state_change(void *opaque, bool running, RunState state)
-{
-    if (running) {
-        ipu_card_kick(opaque);
-    }
 }
 
 /* Fault injection: the inject-* properties ---------------------------------------
@@ -328,16 +475,16 @@ static void ipu_card_vm_state_change(void *opaque, bool running, RunState state)
 static int ipu_card_apply_faults(IpuCardState *s, Error **errp)
 {
     static const struct ipu_model_faults none;
-    if (!s->card) {
+    if (!s->core) {
         return 0; /* before realize: realize applies them */
     }
-    int rc = ipu_model_inject(ipu_record_inner(s->card), &s->faults);
+    int rc = ipu_model_inject(ipu_record_inner(s->core->card), &s->faults);
     if (rc == -ENOTSUP && memcmp(&s->faults, &none, sizeof(none)) == 0) {
         return 0; /* nothing to arm on a card without injection */
     }
     if (rc != 0) {
         error_setg(errp, "%s: cannot inject faults into the %s card (%s): injection needs backend=model",
-                   TYPE_IPU_CARD, ipu_record_inner(s->card)->ops->name, strerror(-rc));
+                   TYPE_IPU_CARD, ipu_record_inner(s->core->card)->ops->name, strerror(-rc));
     }
     return rc;
 }
@@ -345,8 +492,8 @@ static int ipu_card_apply_faults(IpuCardState *s, Error **errp)
 /* Re-reads what the card did with one-shot faults (a fired DMA error clears). */
 static void ipu_card_sync_faults(IpuCardState *s)
 {
-    if (s->card) {
-        ipu_model_injected(ipu_record_inner(s->card), &s->faults);
+    if (s->core) {
+        ipu_model_injected(ipu_record_inner(s->core->card), &s->faults);
     }
 }
 
@@ -417,9 +564,9 @@ static void ipu_card_fault_set(Object *obj, Visitor *v, const char *name, void *
         s->faults = old;
         return;
     }
-    if (s->card) {
-        ipu_card_update_intx(s);
-        ipu_card_kick(s); /* a cleared stall or a released interrupt has work */
+    if (s->core) {
+        ipu_card_update_intx(s->core);
+        ipu_card_kick(s->core); /* a cleared stall or a released interrupt has work */
     }
 }
 
@@ -428,47 +575,228 @@ static void ipu_card_fault_set(Object *obj, Visitor *v, const char *name, void *
 /* Creates the embodiment named by the `backend` property or, without one, by
  * the board (ipu_backend_default_for: its `transport` key, so rtl-tiny says
  * "rtl"), through the registry the driver uses too. */
-static int ipu_card_backend_create(IpuCardState *s, Error **errp)
+static int ipu_card_backend_create(IpuCardCore *core, IpuCardState *s, Error **errp)
 {
     const struct ipu_backend_host host = {
-        .opaque = s,
+        .opaque = core,
         .dma_read = ipu_card_dma_read,
         .dma_write = ipu_card_dma_write,
         .irq = ipu_card_irq,
     };
     const struct ipu_backend_options options = { .host_threads = s->host_threads };
-    if (!s->backend_name) {
-        s->backend_name = g_strdup(ipu_backend_default_for(&s->board));
-    }
-    const struct ipu_backend_factory *factory = ipu_backend_find(s->backend_name);
+    const char *name = s->backend_name ? s->backend_name : ipu_backend_default_for(&core->board);
+    const struct ipu_backend_factory *factory = ipu_backend_find(name);
+    core->backend_name = g_strdup(name);
     if (!factory) {
-        error_setg(errp, "%s: unknown backend '%s' (model, rtl or lockstep)", TYPE_IPU_CARD, s->backend_name);
+        error_setg(errp, "%s: unknown backend '%s' (model, rtl or lockstep)", TYPE_IPU_CARD, name);
         return -EINVAL;
     }
     char err[512] = "";
     int rc = s->record_path && *s->record_path
-                 ? ipu_record_create(factory, &s->board, &host, &options, s->record_path, &s->card, err, sizeof(err))
-                 : factory->create(&s->board, &host, &options, &s->card, err, sizeof(err));
+                 ? ipu_record_create(factory, &core->board, &host, &options, s->record_path, &core->card, err,
+                                     sizeof(err))
+                 : factory->create(&core->board, &host, &options, &core->card, err, sizeof(err));
     if (rc != 0) {
-        error_setg(errp, "%s: backend '%s': %s", TYPE_IPU_CARD, s->backend_name, err);
+        error_setg(errp, "%s: backend '%s': %s", TYPE_IPU_CARD, name, err);
     }
     return rc;
 }
 
-static int ipu_card_load_board(IpuCardState *s, Error **errp)
+static int ipu_card_load_board(IpuCardState *s, struct ipu_board *board, Error **errp)
 {
     char err[256] = "";
     int rc;
     if (s->board_path) {
         g_autofree char *file = g_strdup_printf("%s/%s.toml", s->board_path, s->board_name);
-        rc = ipu_board_load(strchr(s->board_name, '/') ? s->board_name : file, &s->board, err, sizeof(err));
+        rc = ipu_board_load(strchr(s->board_name, '/') ? s->board_name : file, board, err, sizeof(err));
     } else {
-        rc = ipu_board_load(s->board_name, &s->board, err, sizeof(err));
+        rc = ipu_board_load(s->board_name, board, err, sizeof(err));
     }
     if (rc != 0) {
         error_setg(errp, "%s: board '%s': %s", TYPE_IPU_CARD, s->board_name, err);
     }
     return rc;
+}
+
+/* The link-group properties: link-group=0 (none) with ipu-index=0, ipus=1, or
+ * a group id with 2..IPU_CARD_GROUP_MAX IPUs and an index below that. */
+static int ipu_card_check_link(IpuCardState *s, Error **errp)
+{
+    if (s->link_group == 0) {
+        if (s->ipu_index != 0 || s->ipus != 1) {
+            error_setg(errp, "%s: ipu-index=%" PRIu32 ",ipus=%" PRIu32 " need link-group=<id>: give every IPU "
+                       "of one multi-IPU card the same non-zero link-group", TYPE_IPU_CARD, s->ipu_index, s->ipus);
+            return -EINVAL;
+        }
+        return 0;
+    }
+    if (s->ipus < 2 || s->ipus > IPU_CARD_GROUP_MAX) {
+        error_setg(errp, "%s: link-group=%" PRIu32 ": ipus=%" PRIu32 " is out of range: a group has 2 to %u IPUs "
+                   "(one device each)", TYPE_IPU_CARD, s->link_group, s->ipus, IPU_CARD_GROUP_MAX);
+        return -EINVAL;
+    }
+    if (s->ipu_index >= s->ipus) {
+        error_setg(errp, "%s: link-group=%" PRIu32 ": ipu-index=%" PRIu32 " is past the group's %" PRIu32
+                   " IPUs: give 0 to %" PRIu32, TYPE_IPU_CARD, s->link_group, s->ipu_index, s->ipus, s->ipus - 1);
+        return -EINVAL;
+    }
+    if (s->record_path && *s->record_path) {
+        error_setg(errp, "%s: link-group=%" PRIu32 ": record= records a card of one device; drop it or the "
+                   "link group", TYPE_IPU_CARD, s->link_group);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static IpuCardCore *ipu_card_find_group(uint32_t group)
+{
+    IpuCardCore *core;
+    QLIST_FOREACH(core, &ipu_card_groups, next) {
+        if (core->group == group) {
+            return core;
+        }
+    }
+    return NULL;
+}
+
+/* A later member must describe the same card as the one that made the group. */
+static int ipu_card_check_member(IpuCardCore *core, IpuCardState *s, Error **errp)
+{
+    const char *backend = s->backend_name ? s->backend_name : core->backend_name;
+    if (strcmp(s->board_name, core->board_name) != 0 || s->ipus != core->size ||
+        strcmp(backend, core->backend_name) != 0) {
+        error_setg(errp, "%s: link-group=%" PRIu32 ",ipu-index=%" PRIu32 " gives board=%s,ipus=%" PRIu32
+                   ",backend=%s but the group was made with board=%s,ipus=%" PRIu32 ",backend=%s: give every "
+                   "member the same", TYPE_IPU_CARD, core->group, s->ipu_index, s->board_name, s->ipus, backend,
+                   core->board_name, core->size, core->backend_name);
+        return -EINVAL;
+    }
+    if (core->members[s->ipu_index]) {
+        error_setg(errp, "%s: link-group=%" PRIu32 ": ipu-index=%" PRIu32 " is already taken by another device: "
+                   "give each IPU of the group its own index", TYPE_IPU_CARD, core->group, s->ipu_index);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static void ipu_card_core_vm_state_change(void *opaque, bool running, RunState state)
+{
+    if (running) {
+        ipu_card_kick(opaque);
+    }
+}
+
+/* Frees a card whose last device is gone. Called with the BQL held. */
+static void ipu_card_core_free(IpuCardCore *core)
+{
+    if (core->vmstate_entry) {
+        qemu_del_vm_change_state_handler(core->vmstate_entry);
+        qemu_mutex_lock(&core->thr_mutex);
+        qatomic_set(&core->stopping, true);
+        qemu_cond_signal(&core->thr_cond);
+        qemu_mutex_unlock(&core->thr_mutex);
+        /* The worker may be waiting for the BQL we hold. */
+        qemu_mutex_unlock_iothread();
+        qemu_thread_join(&core->thread);
+        qemu_mutex_lock_iothread();
+        qemu_cond_destroy(&core->thr_cond);
+        qemu_mutex_destroy(&core->thr_mutex);
+    }
+    if (core->card) {
+        core->card->ops->destroy(core->card);
+    }
+    if (core->group) {
+        QLIST_REMOVE(core, next);
+    }
+    g_free(core->board_name);
+    g_free(core->backend_name);
+    g_free(core);
+}
+
+/* Makes the card for the first (or only) device of a group: the board with the
+ * group's IPUs (a one-IPU board is repeated `ipus` times; a multi-IPU board
+ * must have exactly that many), the backend and the worker. */
+static IpuCardCore *ipu_card_core_new(IpuCardState *s, Error **errp)
+{
+    IpuCardCore *core = g_new0(IpuCardCore, 1);
+    core->group = s->link_group;
+    core->size = s->ipus;
+    core->budget = s->budget;
+    core->board_name = g_strdup(s->board_name);
+    if (core->group) {
+        QLIST_INSERT_HEAD(&ipu_card_groups, core, next);
+    }
+    if (ipu_card_load_board(s, &core->board, errp) != 0) {
+        goto fail;
+    }
+    if (core->size > 1) {
+        if (core->board.num_ipus == 1) {
+            core->board.num_ipus = core->size;
+        } else if (core->board.num_ipus != core->size) {
+            error_setg(errp, "%s: link-group=%" PRIu32 ": board '%s' has %" PRIu32 " IPUs but ipus=%" PRIu32
+                       ": give a one-IPU board (repeated per member) or one of exactly %" PRIu32 " IPUs",
+                       TYPE_IPU_CARD, core->group, s->board_name, core->board.num_ipus, core->size, core->size);
+            goto fail;
+        }
+    }
+    core->tiles_per_ipu = core->board.tiles_per_ipu;
+    if (ipu_card_backend_create(core, s, errp) != 0) {
+        goto fail;
+    }
+    qemu_mutex_init(&core->thr_mutex);
+    qemu_cond_init(&core->thr_cond);
+    qemu_thread_create(&core->thread, "ipu-card", ipu_card_worker, core, QEMU_THREAD_JOINABLE);
+    core->vmstate_entry = qemu_add_vm_change_state_handler(ipu_card_core_vm_state_change, core);
+    return core;
+
+fail:
+    ipu_card_core_free(core);
+    return NULL;
+}
+
+/* Joins the device to its card (made now for a lone device or the group's first). */
+static int ipu_card_attach(IpuCardState *s, Error **errp)
+{
+    IpuCardCore *core = s->link_group ? ipu_card_find_group(s->link_group) : NULL;
+    if (core && ipu_card_check_member(core, s, errp) != 0) {
+        return -EINVAL;
+    }
+    if (!core && !(core = ipu_card_core_new(s, errp))) {
+        return -EINVAL;
+    }
+    core->members[s->ipu_index] = s;
+    core->live++;
+    s->core = core;
+    return 0;
+}
+
+static void ipu_card_detach(IpuCardState *s)
+{
+    IpuCardCore *core = s->core;
+    if (!core) {
+        return;
+    }
+    core->members[s->ipu_index] = NULL;
+    s->core = NULL;
+    if (--core->live == 0) {
+        ipu_card_core_free(core);
+    }
+}
+
+/* The LINK_CAP vendor capability: the group as discovery reads it (contract/card.toml). */
+static int ipu_card_add_link_cap(IpuCardState *s, Error **errp)
+{
+    int off = pci_add_capability(&s->pdev, IPU_PCI_LINK_CAP_ID, 0, IPU_LINK_CAP_SIZE, errp);
+    if (off < 0) {
+        return off;
+    }
+    uint8_t *cap = s->pdev.config + off;
+    cap[IPU_LINK_CAP_LENGTH_OFFSET] = IPU_LINK_CAP_SIZE;
+    cap[IPU_LINK_CAP_KIND_OFFSET] = IPU_PCI_LINK_CAP_KIND;
+    pci_set_long(cap + IPU_LINK_CAP_GROUP_OFFSET, s->core->group);
+    pci_set_long(cap + IPU_LINK_CAP_INDEX_OFFSET, s->ipu_index);
+    pci_set_long(cap + IPU_LINK_CAP_SIZE_OFFSET, s->core->size);
+    return 0;
 }
 
 static void ipu_card_realize(PCIDevice *pdev, Error **errp)
@@ -491,13 +819,14 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
                    TYPE_IPU_CARD, s->host_threads, IPU_CARD_THREADS_MAX);
         return;
     }
-    if (ipu_card_load_board(s, errp) != 0 || ipu_card_backend_create(s, errp) != 0) {
+    if (ipu_card_check_link(s, errp) != 0 || ipu_card_attach(s, errp) != 0) {
         return;
     }
-    if (ipu_card_apply_faults(s, errp) != 0) {
-        s->card->ops->destroy(s->card);
-        s->card = NULL;
-        return;
+    /* A later member without inject-* must not disarm what the first armed. */
+    static const struct ipu_model_faults no_faults;
+    if ((s->core->live == 1 || memcmp(&s->faults, &no_faults, sizeof(no_faults)) != 0) &&
+        ipu_card_apply_faults(s, errp) != 0) {
+        goto fail;
     }
 
     pci_config_set_interrupt_pin(pdev->config, 1);
@@ -514,6 +843,9 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
         goto fail;
     }
     pcie_cap_flr_init(pdev); /* lets vfio-pci reset the card on its own */
+    if (s->core->size > 1 && ipu_card_add_link_cap(s, errp) < 0) {
+        goto fail;
+    }
     if (s->msix_wanted) {
         /* Without MSI-X support in the machine the card still works on INTx. */
         s->msix_ok = msix_init(pdev, IPU_PCI_MSIX_VECTORS, &s->msix_bar, IPU_BAR_MSIX, 0, &s->msix_bar,
@@ -522,41 +854,22 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
             msix_vector_use(pdev, v);
         }
     }
-
-    qemu_mutex_init(&s->thr_mutex);
-    qemu_cond_init(&s->thr_cond);
-    qemu_thread_create(&s->thread, "ipu-card", ipu_card_worker, s, QEMU_THREAD_JOINABLE);
-    s->vmstate_entry = qemu_add_vm_change_state_handler(ipu_card_vm_state_change, s);
     return;
 
 fail:
-    s->card->ops->destroy(s->card);
-    s->card = NULL;
+    ipu_card_detach(s);
 }
 
 static void ipu_card_exit(PCIDevice *pdev)
 {
     IpuCardState *s = IPU_CARD(pdev);
 
-    qemu_del_vm_change_state_handler(s->vmstate_entry);
-    qemu_mutex_lock(&s->thr_mutex);
-    qatomic_set(&s->stopping, true);
-    qemu_cond_signal(&s->thr_cond);
-    qemu_mutex_unlock(&s->thr_mutex);
-    /* The worker may be waiting for the BQL we hold. */
-    qemu_mutex_unlock_iothread();
-    qemu_thread_join(&s->thread);
-    qemu_mutex_lock_iothread();
-    qemu_cond_destroy(&s->thr_cond);
-    qemu_mutex_destroy(&s->thr_mutex);
-
     if (s->msix_ok) {
         msix_uninit(pdev, &s->msix_bar, &s->msix_bar);
     }
     g_free(s->snap);
     s->snap = NULL;
-    s->card->ops->destroy(s->card);
-    s->card = NULL;
+    ipu_card_detach(s);
 }
 
 static void ipu_card_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val, int len)
@@ -571,9 +884,10 @@ static void ipu_card_reset(DeviceState *dev)
     IpuCardState *s = IPU_CARD(dev);
 
     trace_ipu_card_reset();
-    if (s->card) { /* stops a DMA chain in flight too */
-        s->card->ops->bar_write(s->card, IPU_BAR_REGS, IPU_REG_RESET, 4, IPU_RESET_KEY);
+    if (s->core) { /* stops a DMA chain in flight too; in a group, the whole group's */
+        s->core->card->ops->bar_write(s->core->card, IPU_BAR_REGS, IPU_REG_RESET, 4, IPU_RESET_KEY);
     }
+    s->tile_sel = s->ctx_sel = s->window_tile = 0;
     pci_set_irq(&s->pdev, 0);
 }
 
@@ -584,16 +898,22 @@ static void ipu_card_reset(DeviceState *dev)
 static int ipu_card_pre_save(void *opaque)
 {
     IpuCardState *s = opaque;
-    size_t size = s->card->ops->save_size(s->card);
+    struct ipu_backend *card = s->core->card;
+    if (s->core->size > 1) {
+        error_report("%s: link-group=%" PRIu32 " cannot be saved or migrated: its IPUs share one card that no "
+                     "single device's state holds", TYPE_IPU_CARD, s->core->group);
+        return -ENOTSUP;
+    }
+    size_t size = card->ops->save_size(card);
     if (size == 0 || size > UINT32_MAX) {
         error_report("%s: the %s card cannot be saved or migrated (no snapshot of its state)", TYPE_IPU_CARD,
-                     s->card->ops->name);
+                     card->ops->name);
         return -ENOTSUP;
     }
     g_free(s->snap);
     s->snap = g_malloc(size);
     s->snap_size = (uint32_t)size;
-    int rc = s->card->ops->save(s->card, s->snap, size);
+    int rc = card->ops->save(card, s->snap, size);
     if (rc != 0) {
         error_report("%s: saving the card failed (%s)", TYPE_IPU_CARD, strerror(-rc));
     }
@@ -612,14 +932,15 @@ static int ipu_card_post_save(void *opaque)
 static int ipu_card_post_load(void *opaque, int version_id)
 {
     IpuCardState *s = opaque;
-    int rc = s->card->ops->restore(s->card, s->snap, s->snap_size);
+    struct ipu_backend *card = s->core->card;
+    int rc = card->ops->restore(card, s->snap, s->snap_size);
     if (rc != 0) {
         error_report("%s: the saved card state does not fit this %s card on board '%s' (%s)", TYPE_IPU_CARD,
-                     s->card->ops->name, s->board.name, strerror(-rc));
+                     card->ops->name, s->core->board.name, strerror(-rc));
     }
     ipu_card_post_save(s);
-    ipu_card_update_intx(s);
-    ipu_card_kick(s); /* a restored run or DMA chain goes on */
+    ipu_card_update_intx(s->core);
+    ipu_card_kick(s->core); /* a restored run or DMA chain goes on */
     return rc;
 }
 
@@ -652,6 +973,9 @@ static Property ipu_card_properties[] = {
     DEFINE_PROP_UINT32("threads", IpuCardState, host_threads, 1),
     DEFINE_PROP_BOOL("msix", IpuCardState, msix_wanted, true),
     DEFINE_PROP_STRING("record", IpuCardState, record_path),
+    DEFINE_PROP_UINT32("link-group", IpuCardState, link_group, 0),
+    DEFINE_PROP_UINT32("ipu-index", IpuCardState, ipu_index, 0),
+    DEFINE_PROP_UINT32("ipus", IpuCardState, ipus, 1),
     DEFINE_PROP_END_OF_LIST(),
 };
 

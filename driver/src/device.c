@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "link_group.h"
 
 static int load_nodes(struct ipudrv_node *nodes, size_t *count)
 {
@@ -72,19 +73,24 @@ int ipudrv_describe(unsigned id, struct ipudrv_device_desc *out)
 }
 
 /* PCI and link cards do not say which board they are: match the registers
- * (shape, FPU capability, tile clock) against the known boards, else describe
- * the card from its registers alone. */
+ * (shape and IPUs, FPU capability, tile clock) against the known boards, else
+ * describe the card from its registers alone. A link group (link_group.h)
+ * reads as one card of all its members' tiles and IPUs. */
 static void board_from_registers(ipudrv_device *dev)
 {
-    static const char *const known[] = {"tiny", "ipu1", "ipu2", "rtl-tiny", "icebreaker"};
-    uint32_t caps = 0, clock_khz = 0;
+    static const char *const known[] = {"tiny", "ipu1", "ipu2", "rtl-tiny", "icebreaker",
+                                        "tiny2", "tiny4", "ipu2x2", "ipu2x4", "ipu2x16"};
+    uint32_t caps = 0, clock_khz = 0, ipus = 0;
     int have_caps = ipudrv_rd(dev, IPU_REG_CAPS, &caps) == 0;
     if (ipudrv_rd(dev, IPU_REG_TILE_CLOCK_KHZ, &clock_khz))
         clock_khz = 0;
+    /* Cards of contract 1.0 (and the RTL card) read 0: one IPU. */
+    if (ipudrv_rd(dev, IPU_REG_NUM_IPUS, &ipus) || ipus == 0 || dev->num_tiles % ipus)
+        ipus = 1;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         struct ipu_board b;
         if (ipu_board_load(known[i], &b, NULL, 0) != 0 || ipu_board_num_tiles(&b) != dev->num_tiles ||
-            b.bytes_per_tile != dev->tile_mem_bytes || b.worker_contexts != dev->num_workers)
+            b.num_ipus != ipus || b.bytes_per_tile != dev->tile_mem_bytes || b.worker_contexts != dev->num_workers)
             continue;
         /* An FPU-less card cannot run a board's rv32imf code, and the reverse would waste its FPU. */
         int board_fpu = strlen(b.isa) > 4 && (strchr(b.isa + 4, 'f') || strchr(b.isa + 4, 'g'));
@@ -97,8 +103,8 @@ static void board_from_registers(ipudrv_device *dev)
     }
     ipu_board_default(&dev->board);
     snprintf(dev->board.name, sizeof dev->board.name, "pci");
-    dev->board.num_ipus = 1;
-    dev->board.tiles_per_ipu = dev->num_tiles;
+    dev->board.num_ipus = ipus;
+    dev->board.tiles_per_ipu = dev->num_tiles / ipus;
     dev->board.bytes_per_tile = dev->tile_mem_bytes;
     dev->board.worker_contexts = dev->num_workers;
 }
@@ -143,7 +149,9 @@ static int attach(ipudrv_device *dev, const struct ipudrv_open_params *params)
     if (dev->node.id == IPUDRV_ID_NONE)
         snprintf(dev->node.label, sizeof dev->node.label, "card %s", dev->node.location);
     const char *label = dev->node.label;
-    const struct ipudrv_transport_ops *ops = ipudrv_transport_find(dev->node.transport);
+    /* A PCI function in a link group is opened with the rest of its group. */
+    const struct ipudrv_transport_ops *ops = ipudrv_group_ops_for(&dev->node,
+                                                                  ipudrv_transport_find(dev->node.transport));
     int pid = 0;
     char cmd[IPUDRV_NAME_MAX] = "";
     rc = ipudrv_lock_acquire(&dev->node, policy, &dev->lock_fd, &pid, cmd, sizeof cmd);
@@ -165,6 +173,14 @@ static int attach(ipudrv_device *dev, const struct ipudrv_open_params *params)
         return ipudrv_fail(NULL, rc, "%s (%s): %s", label, dev->node.location, err);
     if ((rc = probe_card(dev)))
         return ipudrv_fail(NULL, rc, "%s", dev->last_error ? dev->last_error : "probe failed");
+    /* A member of a link group opened by itself: discovery could not read its
+     * LINK_CAP, so the group transport was not chosen. */
+    uint32_t group = 0, index = 0, size = 0;
+    if (ops != &ipudrv_transport_group && !ipudrv_rd(dev, IPU_REG_LINK_SIZE, &size) && size > 1 &&
+        !ipudrv_rd(dev, IPU_REG_LINK_GROUP, &group) && !ipudrv_rd(dev, IPU_REG_LINK_INDEX, &index))
+        return ipudrv_fail(NULL, -EINVAL, "%s is IPU %u of link group %u (%u IPUs) and cannot be used alone; the "
+                           "driver groups the IPUs from PCI config space, which sysfs shows only to root: run as "
+                           "root", label, index, group, size);
     if (!board)
         board_from_registers(dev);
     return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "link_group.h"
 
 #define DEFAULT_DEVICES "tiny"
 #define DEFAULT_PCI_ROOT "/sys/bus/pci/devices"
@@ -86,8 +87,30 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Appends the PCI cards under pci_root, sorted by slot. A missing directory
- * means no PCI cards (containers, non-Linux test trees). */
+/* The slot by which link group `cap` is listed among the sorted `names`: its
+ * IPU 0's, or when that one is missing the first member's (opening it then
+ * says what is missing). Returns NULL when names[i] is a member but not that one. */
+static const char *group_location(const char *pci_root, char *const *names, size_t n, size_t i,
+                                  const struct ipudrv_link_cap *cap)
+{
+    const char *first = NULL, *ipu0 = NULL;
+    for (size_t j = 0; j < n; j++) {
+        struct ipudrv_link_cap c;
+        if (ipudrv_pci_link_cap(pci_root, names[j], &c) != 1 || c.group != cap->group)
+            continue;
+        if (!first)
+            first = names[j];
+        if (c.index == 0 && !ipu0)
+            ipu0 = names[j];
+    }
+    const char *where = ipu0 ? ipu0 : first;
+    /* The group takes the place of its first member in the order. */
+    return first == names[i] ? where : NULL;
+}
+
+/* Appends the PCI cards under pci_root, sorted by slot; the functions of a
+ * link group are one card (link_group.h), listed by IPU 0's slot. A missing
+ * directory means no PCI cards (containers, non-Linux test trees). */
 static int scan_pci(const char *pci_root, struct ipudrv_node *out, size_t max, size_t *count)
 {
     DIR *d = opendir(pci_root);
@@ -105,16 +128,21 @@ static int scan_pci(const char *pci_root, struct ipudrv_node *out, size_t max, s
     closedir(d);
     qsort(names, n, sizeof names[0], cmp_names);
     for (size_t i = 0; i < n; i++) {
-        if (*count < max) {
+        struct ipudrv_link_cap cap;
+        const char *where = names[i];
+        if (ipudrv_pci_link_cap(pci_root, names[i], &cap) == 1)
+            where = group_location(pci_root, names, n, i, &cap);
+        if (where && *count < max) {
             struct ipudrv_node *node = &out[*count];
             memset(node, 0, sizeof *node);
             node->id = (unsigned)*count;
             snprintf(node->transport, sizeof node->transport, "vfio");
-            copy_str(node->location, sizeof node->location, names[i], strlen(names[i]));
+            copy_str(node->location, sizeof node->location, where, strlen(where));
             (*count)++;
         }
-        free(names[i]);
     }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
     return 0;
 }
 

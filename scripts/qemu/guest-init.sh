@@ -27,6 +27,11 @@ if grep -q 'ipu.usbtest=1' /proc/cmdline; then
   echo "ipu-guest-usb-test: exit $?"
   poweroff -f
 fi
+if grep -q 'ipu.grouptest=1' /proc/cmdline; then
+  ipu-guest-group-test
+  echo "ipu-guest-group-test: exit $?"
+  poweroff -f
+fi
 if grep -q 'ipu.test=1' /proc/cmdline; then
   ipu-guest-test
   echo "ipu-guest-test: exit $?"

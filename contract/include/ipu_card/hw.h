@@ -6,7 +6,7 @@
 #define IPU_CARD_HW_H
 
 #define IPU_CONTRACT_VERSION_MAJOR 1u
-#define IPU_CONTRACT_VERSION_MINOR 0u
+#define IPU_CONTRACT_VERSION_MINOR 1u
 
 /* PCI identity */
 #define IPU_PCI_VENDOR_ID 0x1234u
@@ -16,6 +16,8 @@
 #define IPU_PCI_CLASS_CODE 0x1200u
 #define IPU_PCI_REVISION 0x0001u
 #define IPU_PCI_MSIX_VECTORS 0x0004u
+#define IPU_PCI_LINK_CAP_ID 0x0009u
+#define IPU_PCI_LINK_CAP_KIND 0x004cu
 
 /* BARs */
 #define IPU_BAR_REGS 0u
@@ -117,7 +119,7 @@
 #define IPU_REG_ID 0x000u
 #define IPU_REG_ID_RESET_VALUE 0x49505531u
 #define IPU_REG_VERSION 0x004u
-#define IPU_REG_VERSION_RESET_VALUE 0x00010000u
+#define IPU_REG_VERSION_RESET_VALUE 0x00010001u
 #define IPU_REG_VERSION_MINOR_SHIFT 0u
 #define IPU_REG_VERSION_MINOR_MASK 0x0000ffffu
 #define IPU_REG_VERSION_MAJOR_SHIFT 16u
@@ -140,6 +142,10 @@
 #define IPU_REG_EXCHANGE_BYTES_PER_CYCLE 0x01cu
 #define IPU_REG_XLAT_ENTRIES 0x020u
 #define IPU_REG_XLAT_ENTRIES_RESET_VALUE 0x00000040u
+#define IPU_REG_NUM_IPUS 0x024u
+#define IPU_REG_LINK_GROUP 0x028u
+#define IPU_REG_LINK_INDEX 0x02cu
+#define IPU_REG_LINK_SIZE 0x030u
 #define IPU_REG_RESET 0x040u
 #define IPU_REG_RESET_KEY_SHIFT 0u
 #define IPU_REG_RESET_KEY_MASK 0xffffffffu
@@ -255,6 +261,14 @@
 #define IPU_XLAT_ENTRY_CTRL_OFFSET 4u
 #define IPU_XLAT_ENTRY_BUS_LO_OFFSET 8u
 #define IPU_XLAT_ENTRY_BUS_HI_OFFSET 12u
+#define IPU_LINK_CAP_SIZE 16u
+#define IPU_LINK_CAP_CAP_ID_OFFSET 0u
+#define IPU_LINK_CAP_NEXT_OFFSET 1u
+#define IPU_LINK_CAP_LENGTH_OFFSET 2u
+#define IPU_LINK_CAP_KIND_OFFSET 3u
+#define IPU_LINK_CAP_GROUP_OFFSET 4u
+#define IPU_LINK_CAP_INDEX_OFFSET 8u
+#define IPU_LINK_CAP_SIZE_OFFSET 12u
 #define IPU_DMA_DESC_SIZE 32u
 #define IPU_DMA_DESC_DEV_ADDR_OFFSET 0u
 #define IPU_DMA_DESC_TILE_ADDR_OFFSET 4u
@@ -367,6 +381,18 @@ struct ipu_xlat_entry {
     uint32_t bus_hi; /* High word of the bus address. */
 };
 IPU_HW_STATIC_ASSERT(sizeof(struct ipu_xlat_entry) == 16, ipu_xlat_entry_size);
+
+/* The vendor-specific PCI capability (ID link_cap_id) of a function in a link group, in config space: what discovery reads to group functions into one multi-IPU card before opening any. Standard capability header first (ID, next pointer), then the length of this capability and its kind. */
+struct ipu_link_cap {
+    uint8_t cap_id; /* PCI capability ID: link_cap_id (0x09, vendor-specific). */
+    uint8_t next; /* Config-space offset of the next capability (0: last). */
+    uint8_t length; /* Bytes in this capability: LINK_CAP_SIZE. */
+    uint8_t kind; /* link_cap_kind (0x4c, 'L'): an ipu-emu link-group capability. */
+    uint32_t group; /* LINK_GROUP: the group id, non-zero. */
+    uint32_t index; /* LINK_INDEX: this function's IPU in the group. */
+    uint32_t size; /* LINK_SIZE: the IPUs in the group. */
+};
+IPU_HW_STATIC_ASSERT(sizeof(struct ipu_link_cap) == 16, ipu_link_cap_size);
 
 /* One DMA descriptor in host memory. A chain is consecutive descriptors ending with FLAGS.LAST; at most 65536 per chain. One descriptor moves LENGTH bytes between host memory at DEV_ADDR and TILE_ADDR on each of TILE_COUNT tiles starting at FIRST_TILE (a broadcast when TILE_COUNT > 1 and the direction is to the tiles). */
 struct ipu_dma_desc {

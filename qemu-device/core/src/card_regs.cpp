@@ -136,6 +136,12 @@ uint32_t Card::read_reg(uint32_t off)
     case IPU_REG_TILE_CLOCK_KHZ: return static_cast<uint32_t>(board_.tile_clock_hz / 1000);
     case IPU_REG_EXCHANGE_BYTES_PER_CYCLE: return board_.exchange_bytes_per_cycle;
     case IPU_REG_XLAT_ENTRIES: return IPU_REG_XLAT_COUNT;
+    case IPU_REG_NUM_IPUS: return board_.num_ipus ? board_.num_ipus : 1;
+    // A model card is a card of its own; the QEMU device answers these for
+    // the members of a link group (qemu-device/ipu_card.c).
+    case IPU_REG_LINK_GROUP: return 0;
+    case IPU_REG_LINK_INDEX: return 0;
+    case IPU_REG_LINK_SIZE: return 1;
     case IPU_REG_STATUS: return state_ | ((dma_status_ & IPU_REG_DMA_STATUS_BUSY_MASK) ? IPU_REG_STATUS_DMA_BUSY_MASK : 0);
     case IPU_REG_CARD_CYCLES_LO: return static_cast<uint32_t>(card_cycles_);
     case IPU_REG_CARD_CYCLES_HI: return static_cast<uint32_t>(card_cycles_ >> 32);

@@ -58,6 +58,26 @@ bool card_start_props(struct card *c, const char *variant, const char *props, co
     return qt_ok(c->q);
 }
 
+bool card_refuses(const char *variant, const char *devices, const char *why)
+{
+    char cmd[4096], out[4096] = "";
+    snprintf(cmd, sizeof cmd,
+             "timeout 30 %s -machine q35 -accel qtest -display none -nodefaults -S -monitor none "
+             "-L /usr/share/qemu -L /usr/share/seabios %s 2>&1",
+             card_qemu_path(variant), devices);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return false;
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    const int status = pclose(p);
+    /* Exit status 124 is the timeout's: QEMU did not refuse by itself. */
+    const bool refused = status != 0 && WEXITSTATUS(status) != 124 && strstr(out, why);
+    if (!refused)
+        fprintf(stderr, "QEMU with %s (exit status 0x%x) said:\n%s\n", devices, (unsigned)status, out);
+    return refused;
+}
+
 int card_stop(struct card *c)
 {
     int rc = c->q ? qt_quit(c->q) : -1;

@@ -30,6 +30,10 @@ bool card_start(struct card *c, const char *variant, const char *extra);
  * the card's -device properties. */
 bool card_start_props(struct card *c, const char *variant, const char *props, const char *extra);
 int card_stop(struct card *c);
+/* Starts QEMU with `devices` (e.g. "-device ipu-card,board=/dev/zero"; the
+ * card's board-path is added by hand) and returns true when QEMU refuses them by
+ * itself (not a timeout) saying `why`; otherwise prints what it said. */
+bool card_refuses(const char *variant, const char *devices, const char *why);
 
 void card_xlat(struct card *c, unsigned index, uint32_t dev_base, uint64_t bus, uint32_t pages, uint32_t ctrl_bits);
 /* Writes a one-descriptor chain at HOST_DESC and starts it. */

@@ -33,8 +33,13 @@ void qt_pci_cfg_write(struct qt *q, unsigned devfn, unsigned off, unsigned size,
 
 int qt_pci_find(struct qt *q, uint16_t vendor, uint16_t device, struct qt_pci_dev *dev)
 {
+    return qt_pci_find_from(q, vendor, device, 0, dev);
+}
+
+int qt_pci_find_from(struct qt *q, uint16_t vendor, uint16_t device, unsigned first, struct qt_pci_dev *dev)
+{
     const uint32_t want = ((uint32_t)device << 16) | vendor;
-    for (unsigned devfn = 0; devfn < 256 && qt_ok(q); devfn++) {
+    for (unsigned devfn = first; devfn < 256 && qt_ok(q); devfn++) {
         if (qt_pci_cfg_read(q, devfn, 0, 4) == want) {
             *dev = (struct qt_pci_dev){.q = q, .devfn = devfn};
             return 0;
@@ -66,9 +71,14 @@ static void place_bar(struct qt_pci_dev *dev, unsigned bar, uint64_t addr)
 
 void qt_pci_enable(struct qt_pci_dev *dev)
 {
-    place_bar(dev, IPU_BAR_REGS, QT_BAR0_ADDR);
-    place_bar(dev, IPU_BAR_TILEMEM, QT_BAR2_ADDR);
-    place_bar(dev, IPU_BAR_MSIX, QT_BAR4_ADDR);
+    qt_pci_enable_at(dev, QT_BAR0_ADDR);
+}
+
+void qt_pci_enable_at(struct qt_pci_dev *dev, uint64_t base)
+{
+    place_bar(dev, IPU_BAR_REGS, base);
+    place_bar(dev, IPU_BAR_TILEMEM, base + (QT_BAR2_ADDR - QT_BAR0_ADDR));
+    place_bar(dev, IPU_BAR_MSIX, base + (QT_BAR4_ADDR - QT_BAR0_ADDR));
     const uint32_t cmd = qt_pci_cfg_read(dev->q, dev->devfn, PCI_COMMAND, 2);
     qt_pci_cfg_write(dev->q, dev->devfn, PCI_COMMAND, 2, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
 }

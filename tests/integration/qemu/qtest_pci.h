@@ -24,10 +24,15 @@ void qt_pci_cfg_write(struct qt *q, unsigned devfn, unsigned off, unsigned size,
 
 /* Finds vendor:device on bus 0; returns 0 and fills *dev, or -1. */
 int qt_pci_find(struct qt *q, uint16_t vendor, uint16_t device, struct qt_pci_dev *dev);
+/* As qt_pci_find, from devfn `first` on: the next of several such devices. */
+int qt_pci_find_from(struct qt *q, uint16_t vendor, uint16_t device, unsigned first, struct qt_pci_dev *dev);
 /* Size of 64-bit BAR `bar` as the device reports it (0 when absent). */
 uint64_t qt_pci_bar_size(struct qt_pci_dev *dev, unsigned bar);
 /* Places the card's BARs at QT_BAR*_ADDR and enables memory and bus mastering. */
 void qt_pci_enable(struct qt_pci_dev *dev);
+/* As qt_pci_enable with the BARs at `base` + 0, + 1 MiB and + 2 MiB: a second
+ * card goes at QT_BAR0_ADDR + 4 MiB. */
+void qt_pci_enable_at(struct qt_pci_dev *dev, uint64_t base);
 /* Offset of capability `id` in configuration space, or 0. */
 unsigned qt_pci_find_cap(struct qt_pci_dev *dev, uint8_t id);
 /* Enables MSI-X and points vector v at guest RAM address `addr_base + 4*v`
