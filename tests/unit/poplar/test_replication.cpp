@@ -183,7 +183,7 @@ void test_replication_errors(void **) {
   Graph g = top.createReplicatedGraph(2);
   expectThrow<invalid_option>([&] { top.createReplicatedGraph(2); }, "already replicated");
   expectThrow<invalid_option>([&] { g.createVirtualGraph(0, 4).createReplicatedGraph(2); }, "virtual graph");
-  expectThrow<poplar_error>([&] { g.getNonReplicatedTensor(g.addVariable(FLOAT, {2})); }, "not supported yet");
+  expectThrow<poplar_error>([&] { g.getNonReplicatedTensor(g.addVariable(FLOAT, {2})); }, "call it on the top-level graph");
 
   // A tensor of the top-level graph past the first replica's tiles cannot be replicated.
   Graph top2(d.getTarget());
