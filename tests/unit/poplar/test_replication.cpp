@@ -4,6 +4,7 @@
 // the errors name the problem.
 #include <cstdint>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -222,6 +223,28 @@ void test_remote_buffer_per_replica(void **) {
                               "replica index 4 does not exist");
 }
 
+// profiler.replicaToProfile: the cycle stamps go on the chosen replica's tile (replica 2's copy of tile 1 is tile
+// 9 with 4 tiles per replica), the steps are measured all the same, and a replica that does not exist is refused.
+void test_replica_to_profile(void **) {
+  Device d = tinyDevice(4);
+  Graph g(d.getTarget(), replication_factor(4));
+  g.addCodelets(POPLAR_TEST_REPLICA_CODELETS);
+  Sequence prog = addBias(g);
+  Engine e(g, prog, {{"debug.instrument", "true"}, {"profiler.replicaToProfile", "2"}});
+  e.load(d);
+  std::vector<float> buf(kN, 1.0f);
+  e.connectStream("in", buf.data());
+  e.connectStream("bias", buf.data());
+  e.connectStream("result", buf.data());
+  e.run(0);
+  assert_true(buf[0] == 2.0f);
+  std::ostringstream summary;
+  e.printProfileSummary(summary);
+  assert_true(summary.str().find("measured on tile 9,") != std::string::npos);
+  expectThrow<invalid_option>([&] { Engine bad(g, prog, {{"profiler.replicaToProfile", "4"}}); },
+                              "profiler.replicaToProfile 4: the graph has 4 replica(s)");
+}
+
 void test_replication_errors(void **) {
   Device d = tinyDevice(4);
   expectThrow<invalid_option>([&] { Graph g(d.getTarget(), replication_factor(3)); },
@@ -265,6 +288,7 @@ int main() {
       cmocka_unit_test(test_replicated_pipeline),
       cmocka_unit_test(test_cross_replica_copy),
       cmocka_unit_test(test_remote_buffer_per_replica),
+      cmocka_unit_test(test_replica_to_profile),
       cmocka_unit_test(test_replication_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

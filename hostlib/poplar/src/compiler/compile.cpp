@@ -70,7 +70,12 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
 
   ir::Module m;
   lower::Lowering(g, out.image, m).run(programs);
-  m.instrumentTile = m.tiles.front();
+  if (options.replicaToProfile >= g.replicationFactor)
+    throw invalid_option("profiler.replicaToProfile " + std::to_string(options.replicaToProfile) +
+                         ": the graph has " + std::to_string(g.replicationFactor) + " replica(s); profile one of 0.." +
+                         std::to_string(g.replicationFactor - 1));
+  // The replicas run in lock-step, so any one replica's tile measures every step; the option picks which.
+  m.instrumentTile = m.tiles.front() + options.replicaToProfile * (g.target.getNumTiles() / g.replicationFactor);
   if (g.replicationFactor > 1)
     ir::replicate(m, g.replicationFactor, g.target.getNumTiles() / g.replicationFactor);
   out.replicas = g.replicationFactor;
