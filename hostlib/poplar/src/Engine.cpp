@@ -58,8 +58,9 @@ struct EngineImpl {
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
   /// Replicated streams (one staging slot per replica): every replica's connection, by handle.
   std::map<std::string, std::shared_ptr<ReplicaFan>> fans;
-  std::map<std::string, std::vector<std::uint8_t>> remoteData; ///< remote buffer storage, by handle
-  std::map<std::string, std::uint64_t> remoteOffset;           ///< row of the next offset copy, by handle
+  /// Remote buffer storage, by handle: each replica's own rows, replica after replica.
+  std::map<std::string, std::vector<std::uint8_t>> remoteData;
+  std::map<std::string, std::vector<std::uint64_t>> remoteOffset; ///< row of each replica's next copy, by handle
   std::string errorMessage; ///< set by an ErrorProgram's stream during a run
   std::ostream *printStream = &std::cout;
   std::ostream *tensorStream = &std::cout;
@@ -222,7 +223,7 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
   impl_->target = Target(x.target);
   impl_->phases["compile"] = x.compileSeconds;
   for (const auto &r : impl_->cg.remoteBuffers)
-    impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats), 0);
+    impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats) * impl_->cg.replicas, 0);
   impl_->makeReplicaFans();
   impl_->connectRemoteBuffers();
   impl_->connectErrorStreams();
@@ -260,35 +261,47 @@ void EngineImpl::makeReplicaFans() {
 }
 
 /// Each remote buffer is three streams the compiler made (see Graph::addRemoteBuffer): the offset copy sends the
-/// row index to the host first, then the data copy reads or writes that row of the host-held storage.
+/// row index to the host first, then the data copy reads or writes that row of the host-held storage. In a
+/// replicated graph the streams are replicated: each replica sends its own offset and moves its own row of its
+/// own storage (Engine::copyToRemoteBuffer's replicationIndex).
 void EngineImpl::connectRemoteBuffers() {
   for (const auto &r : cg.remoteBuffers) {
     std::string name = r.name;
     std::size_t rowBytes = std::size_t(r.rowBytes);
     std::uint64_t repeats = r.repeats;
-    auto row = [this, name, rowBytes, repeats]() -> std::uint8_t * {
-      std::uint64_t i = remoteOffset[name];
-      remoteOffset[name] = 0;
+    remoteOffset[name].assign(cg.replicas, 0);
+    auto row = [this, name, rowBytes, repeats](unsigned replica) -> std::uint8_t * {
+      std::uint64_t i = remoteOffset[name][replica];
+      remoteOffset[name][replica] = 0;
       if (i >= repeats)
         throw ipu::runtime::application_runtime_error(
             "remote buffer '" + name + "': offset " + std::to_string(i) + " is past its " + std::to_string(repeats) +
             " rows; keep the offset tensor below the repeats given to addRemoteBuffer");
-      return remoteData[name].data() + i * rowBytes;
+      return remoteData[name].data() + (replica * repeats + i) * rowBytes;
     };
-    std::string off = r.offsetStream, in = r.toDeviceStream, out = r.toHostStream;
-    connections[off] = [this, name, off](ipu::runtime::StreamRegistry &reg) {
-      reg.connect(off, [this, name](void *p) {
+    // One function per replica on a replicated stream, else one for the only copy.
+    auto connectEach = [this](const std::string &stream, std::function<std::function<void(void *)>(unsigned)> make) {
+      if (ReplicaFan *f = fan(stream)) {
+        for (unsigned replica = 0; replica < cg.replicas; ++replica)
+          f->connectFunction(replica, make(replica));
+        return;
+      }
+      std::function<void(void *)> only = make(0);
+      connections[stream] = [stream, only](ipu::runtime::StreamRegistry &reg) { reg.connect(stream, only); };
+    };
+    connectEach(r.offsetStream, [this, name](unsigned replica) {
+      return std::function<void(void *)>([this, name, replica](void *p) {
         std::uint32_t v;
         std::memcpy(&v, p, 4);
-        remoteOffset[name] = v;
+        remoteOffset[name][replica] = v;
       });
-    };
-    connections[in] = [row, rowBytes, in](ipu::runtime::StreamRegistry &reg) {
-      reg.connect(in, [row, rowBytes](void *p) { std::memcpy(p, row(), rowBytes); });
-    };
-    connections[out] = [row, rowBytes, out](ipu::runtime::StreamRegistry &reg) {
-      reg.connect(out, [row, rowBytes](void *p) { std::memcpy(row(), p, rowBytes); });
-    };
+    });
+    connectEach(r.toDeviceStream, [row, rowBytes](unsigned replica) {
+      return std::function<void(void *)>([row, rowBytes, replica](void *p) { std::memcpy(p, row(replica), rowBytes); });
+    });
+    connectEach(r.toHostStream, [row, rowBytes](unsigned replica) {
+      return std::function<void(void *)>([row, rowBytes, replica](void *p) { std::memcpy(row(replica), p, rowBytes); });
+    });
   }
 }
 
@@ -537,7 +550,8 @@ void Engine::copyToRemoteBuffer(const void *data, const std::string &handle, std
   if (repeatIndex >= r.repeats)
     throw index_error("copyToRemoteBuffer('" + handle + "'): row " + std::to_string(repeatIndex) +
                       " is past its " + std::to_string(r.repeats) + " rows");
-  std::memcpy(impl_->remoteData[handle].data() + repeatIndex * r.rowBytes, data, std::size_t(r.rowBytes));
+  std::memcpy(impl_->remoteData[handle].data() + (replicationIndex * r.repeats + repeatIndex) * r.rowBytes, data,
+              std::size_t(r.rowBytes));
 }
 
 void Engine::copyFromRemoteBuffer(const std::string &handle, void *data, std::uint64_t repeatIndex,
@@ -547,7 +561,8 @@ void Engine::copyFromRemoteBuffer(const std::string &handle, void *data, std::ui
   if (repeatIndex >= r.repeats)
     throw index_error("copyFromRemoteBuffer('" + handle + "'): row " + std::to_string(repeatIndex) +
                       " is past its " + std::to_string(r.repeats) + " rows");
-  std::memcpy(data, impl_->remoteData[handle].data() + repeatIndex * r.rowBytes, std::size_t(r.rowBytes));
+  std::memcpy(data, impl_->remoteData[handle].data() + (replicationIndex * r.repeats + repeatIndex) * r.rowBytes,
+              std::size_t(r.rowBytes));
 }
 
 void Engine::setPrintTensorStream(std::ostream &stream) { impl_->tensorStream = &stream; }

@@ -50,6 +50,7 @@ Executable compileGraph(const Graph &graph, const std::vector<program::Program> 
   copts.instrument = opts.instrumentSet ? opts.instrument : profiling.instrument;
   copts.reuseMemory = opts.reuseMemory;
   copts.dumpPath = opts.dumpPath;
+  copts.replicaToProfile = opts.replicaToProfile;
   std::unique_ptr<detail::ExecutableImpl> exe(new detail::ExecutableImpl);
   exe->cg = detail::compileGraph(graph.impl(), programs, copts);
   // The whole device's target (a virtual or replicated graph's own target has only its part of the tiles, while

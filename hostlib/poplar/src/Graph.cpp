@@ -109,10 +109,41 @@ Graph Graph::getTopLevelGraph() {
 }
 
 Tensor Graph::getNonReplicatedTensor(const Tensor &t) const {
-  throw poplar_error("getNonReplicatedTensor(" + describe(t) + "): not supported yet; give each replica its own "
-                     "data through a device-to-host stream (one connection per replica: Engine::connectStream(handle, "
-                     "replicaIndex, p))");
+  const std::string call = "getNonReplicatedTensor(" + (t.valid() ? describe(t) : std::string("invalid tensor")) + ")";
+  if (replication_ != 1 || !tiles_.empty())
+    throw poplar_error(call + ": called on a replicated or virtual graph; call it on the top-level graph "
+                       "(graph.getTopLevelGraph().getNonReplicatedTensor(t))");
+  if (impl_->replicationFactor == 1)
+    throw poplar_error(call + ": the graph is not replicated, so the tensor has one copy; use it as it is, or "
+                       "replicate the graph first (createReplicatedGraph or replication_factor)");
+  if (!t.valid())
+    throw poplar_error(call + ": the tensor is invalid (default-constructed)");
+  if (t.graphImpl() != impl_.get())
+    throw poplar_error(call + ": the tensor belongs to another graph");
+  for (const auto &r : t.regions())
+    if (r.replica != kLocalReplica)
+      throw poplar_error(call + ": the tensor already names the elements of specific replicas (it came from "
+                         "getNonReplicatedTensor); pass the replicated tensor itself");
+  // Replica r's copy of every element, replica after replica: the outermost dimension is the replica.
+  auto regions = std::make_shared<std::vector<VarRegion>>();
+  for (unsigned r = 0; r < impl_->replicationFactor; ++r)
+    for (VarRegion region : t.regions()) {
+      region.replica = r;
+      regions->push_back(region);
+    }
+  std::vector<std::size_t> shape = t.shape();
+  shape.insert(shape.begin(), impl_->replicationFactor);
+  return Tensor(impl_.get(), t.elementType(), shape, regions);
 }
+
+/// Throws poplar_error when `t` names elements of specific replicas: `what` works on replicated tensors only.
+static void checkReplicated(const Tensor &t, const char *what) {
+  for (const auto &r : t.regions())
+    if (r.replica != kLocalReplica)
+      throw poplar_error(std::string(what) + "(" + describe(t) + "): the tensor names the elements of specific "
+                         "replicas (getNonReplicatedTensor); call it with the replicated tensor");
+}
+
 Graph::~Graph() = default;
 Graph::Graph(const Graph &o) = default;
 Graph &Graph::operator=(const Graph &o) = default;
@@ -142,7 +173,7 @@ Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shap
   impl_->vars.push_back(std::move(v));
   auto regions = std::make_shared<std::vector<VarRegion>>();
   if (impl_->vars.back().numElements)
-    regions->push_back(VarRegion{id, 0, impl_->vars.back().numElements});
+    regions->push_back(VarRegion{id, 0, impl_->vars.back().numElements, kLocalReplica});
   return Tensor(impl_.get(), type, shape, regions);
 }
 
@@ -221,6 +252,7 @@ Tensor Graph::addConstantFrom(const Type &type, const std::vector<std::size_t> &
 
 void Graph::setTileMapping(const Tensor &t, unsigned tile) {
   checkTensor(*impl_, t, "setTileMapping");
+  checkReplicated(t, "setTileMapping");
   unsigned tiles = target_.getNumTiles();
   if (tile >= tiles)
     throw poplar_error("setTileMapping(" + describe(t) + ", " + std::to_string(tile) + "): the graph has tiles 0.." +
@@ -256,6 +288,9 @@ TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool requireComplete)
       std::size_t lo = std::max(b, r.begin), hi = std::min(e, r.end);
       if (lo >= hi)
         return;
+      // Replica r's copy of an element lives r replicas' worth of tiles further on (compiler/replicate.cpp).
+      if (tile != kUnmapped && r.replica != kLocalReplica)
+        tile += r.replica * (impl_->target.getNumTiles() / impl_->replicationFactor);
       unsigned local = tile == kUnmapped ? kUnmapped : localTile(tile);
       if (local == kUnmapped || local >= out.size()) {
         if (requireComplete && tile == kUnmapped)
@@ -351,6 +386,7 @@ void Graph::setInitialValueBytes(FieldRef field, const void *value, std::size_t 
 void Graph::setInitialValueFrom(const Tensor &t, const void *values, std::size_t count, std::size_t hostSize,
                                 int hostKind) {
   checkTensor(*impl_, t, "setInitialValue");
+  checkReplicated(t, "setInitialValue");
   if (count != 1 && count != t.numElements())
     throw poplar_error("setInitialValue(" + describe(t) + "): " + std::to_string(count) + " values given for " +
                        std::to_string(t.numElements()) + " elements; give one value per element");

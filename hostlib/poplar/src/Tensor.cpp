@@ -70,13 +70,13 @@ std::size_t product(const std::vector<std::size_t> &shape, std::size_t from = 0,
   return n;
 }
 
-void append(Regions &out, unsigned var, std::size_t b, std::size_t e) {
+void append(Regions &out, unsigned var, std::size_t b, std::size_t e, unsigned replica) {
   if (b == e)
     return;
-  if (!out.empty() && out.back().var == var && out.back().end == b)
+  if (!out.empty() && out.back().var == var && out.back().replica == replica && out.back().end == b)
     out.back().end = e;
   else
-    out.push_back(VarRegion{var, b, e});
+    out.push_back(VarRegion{var, b, e, replica});
 }
 
 /// Gathers runs (flat start, length) of the source view into one region list.
@@ -92,7 +92,7 @@ public:
       std::size_t off = flat - starts_[i];
       std::size_t avail = (src_[i].end - src_[i].begin) - off;
       std::size_t take = std::min(avail, len);
-      append(out, src_[i].var, src_[i].begin + off, src_[i].begin + off + take);
+      append(out, src_[i].var, src_[i].begin + off, src_[i].begin + off + take, src_[i].replica);
       len -= take;
       flat += take;
       ++i;
@@ -484,6 +484,8 @@ std::ostream &Tensor::outputRegions(std::ostream &os) const {
     else
       os << "var" << r.var;
     os << "[" << r.begin << "," << r.end << ")";
+    if (r.replica != detail::kLocalReplica)
+      os << "@replica" << r.replica;
     first = false;
   }
   return os << "}";
@@ -496,7 +498,7 @@ bool Tensor::operator==(const Tensor &o) const {
   if (a.size() != b.size())
     return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].var != b[i].var || a[i].begin != b[i].begin || a[i].end != b[i].end)
+    if (a[i].var != b[i].var || a[i].begin != b[i].begin || a[i].end != b[i].end || a[i].replica != b[i].replica)
       return false;
   return true;
 }
@@ -506,10 +508,10 @@ bool Tensor::isContiguous() const { return regions().size() <= 1; }
 bool Tensor::containsAliases() const {
   Regions r = regions();
   std::sort(r.begin(), r.end(), [](const VarRegion &a, const VarRegion &b) {
-    return a.var < b.var || (a.var == b.var && a.begin < b.begin);
+    return a.var < b.var || (a.var == b.var && (a.replica < b.replica || (a.replica == b.replica && a.begin < b.begin)));
   });
   for (std::size_t i = 1; i < r.size(); ++i)
-    if (r[i].var == r[i - 1].var && r[i].begin < r[i - 1].end)
+    if (r[i].var == r[i - 1].var && r[i].replica == r[i - 1].replica && r[i].begin < r[i - 1].end)
       return true;
   return false;
 }
@@ -528,7 +530,7 @@ bool Tensor::isParallelWriteable() const { return !containsAliases() && !contain
 bool Tensor::intersectsWith(const Tensor &other) const {
   for (const auto &a : regions())
     for (const auto &b : other.regions())
-      if (a.var == b.var && a.begin < b.end && b.begin < a.end)
+      if (a.var == b.var && a.replica == b.replica && a.begin < b.end && b.begin < a.end)
         return true;
   return false;
 }

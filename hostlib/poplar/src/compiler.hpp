@@ -113,6 +113,8 @@ struct CompileOptions {
   bool reuseMemory = true;
   /// When not empty, the compiled form is written there as text (debug.dumpCompiledGraph).
   std::string dumpPath;
+  /// The replica whose first tile takes the cycle stamps (profiler.replicaToProfile; below the replication factor).
+  unsigned replicaToProfile = 0;
 };
 
 /// Compiles `programs` for `graph`. Throws graph_program_compilation_error (unmapped data or vertices, wrong or

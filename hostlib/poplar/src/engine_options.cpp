@@ -53,7 +53,7 @@ const OptionSpec kOptions[] = {
     {"profiler.format", Kind::Choice, "v1|v2|v3|experimental", false},
     {"profiler.includeFlopEstimates", Kind::Bool, nullptr, false},
     {"profiler.includeCycleEstimates", Kind::Bool, nullptr, false},
-    {"profiler.replicaToProfile", Kind::Count, nullptr, false},
+    {"profiler.replicaToProfile", Kind::Count, nullptr, true},
     {"opt.internalExchangeOptimisationTarget", Kind::Choice, "balanced|cycles|memory", false},
     {"opt.maxCopyMergeSize", Kind::Count, nullptr, false},
     {"opt.enableMultiAccessCopies", Kind::Bool, nullptr, false},
@@ -175,6 +175,8 @@ EngineOptions parseEngineOptions(const OptionFlags &given) {
       std::uint32_t n = parseCount(name, value);
       if (name == "debug.watchdogKiloInsns")
         out.watchdogKiloInsns = n;
+      else if (name == "profiler.replicaToProfile")
+        out.replicaToProfile = n;
       break;
     }
     case Kind::Text:

@@ -1,8 +1,10 @@
 // Replication in one process (issue 19): a graph of replication factor n runs as n copies on disjoint IPUs of one
 // device; replicated streams give each replica its own data (REPLICATE) or the same (BROADCAST), device-to-host
-// streams deliver each replica's copy to that replica's connection, and the errors name the problem.
+// streams deliver each replica's copy to that replica's connection, remote buffers hold each replica's own rows, and
+// the errors name the problem.
 #include <cstdint>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -174,6 +176,75 @@ void test_cross_replica_copy(void **) {
                                                "the map names replica 4");
 }
 
+// A remote buffer in a replicated graph: every replica has its own rows. Each replica reads the row its own
+// offset names (replica r: row r % 3, written through the offset's non-replicated handle), doubles it and writes
+// it back; the host fills and checks every replica's rows with the replicationIndex of copyTo/FromRemoteBuffer.
+void test_remote_buffer_per_replica(void **) {
+  const unsigned replicas = 4, rows = 3;
+  Device d = tinyDevice(replicas);
+  Graph top(d.getTarget());
+  top.addCodelets(POPLAR_TEST_REPLICA_CODELETS);
+  Graph g = top.createReplicatedGraph(replicas);
+  RemoteBuffer rb = g.addRemoteBuffer("rb", FLOAT, kN, rows);
+  Tensor a = g.addVariable(FLOAT, {kN}, "a"), b = g.addVariable(FLOAT, {kN}, "b");
+  Tensor offset = g.addVariable(UNSIGNED_INT, {1}, "offset");
+  g.setTileMapping(a, 1);
+  g.setTileMapping(b, 2);
+  g.setTileMapping(offset, 0);
+  top.createHostWrite("offset", top.getNonReplicatedTensor(offset));
+  ComputeSet cs = g.addComputeSet("double");
+  VertexRef twice = g.addVertex(cs, "ScaleBy", {{"in", a}, {"out", b}});
+  g.setInitialValue(twice["factor"], 2.0f);
+  g.setTileMapping(twice, 2);
+  Engine e(g, Sequence(Copy(rb, a, offset), Execute(cs), Copy(b, rb, offset)));
+  e.load(d);
+  auto value = [](unsigned r, unsigned row, std::size_t i) { return float(r * 1000 + row * 100) + float(i); };
+  for (unsigned r = 0; r < replicas; ++r)
+    for (unsigned row = 0; row < rows; ++row) {
+      std::vector<float> v(kN);
+      for (std::size_t i = 0; i < kN; ++i)
+        v[i] = value(r, row, i);
+      e.copyToRemoteBuffer(v.data(), "rb", row, r);
+    }
+  std::vector<unsigned> offsets(replicas);
+  for (unsigned r = 0; r < replicas; ++r)
+    offsets[r] = r % rows;
+  e.writeTensor("offset", offsets.data(), offsets.data() + replicas);
+  e.run(0);
+  for (unsigned r = 0; r < replicas; ++r)
+    for (unsigned row = 0; row < rows; ++row) {
+      std::vector<float> v(kN);
+      e.copyFromRemoteBuffer("rb", v.data(), row, r);
+      for (std::size_t i = 0; i < kN; ++i)
+        assert_true(v[i] == value(r, row, i) * (row == r % rows ? 2.0f : 1.0f));
+    }
+  std::vector<float> buf(kN);
+  expectThrow<invalid_option>([&] { e.copyFromRemoteBuffer("rb", buf.data(), 0, replicas); },
+                              "replica index 4 does not exist");
+}
+
+// profiler.replicaToProfile: the cycle stamps go on the chosen replica's tile (replica 2's copy of tile 1 is tile
+// 9 with 4 tiles per replica), the steps are measured all the same, and a replica that does not exist is refused.
+void test_replica_to_profile(void **) {
+  Device d = tinyDevice(4);
+  Graph g(d.getTarget(), replication_factor(4));
+  g.addCodelets(POPLAR_TEST_REPLICA_CODELETS);
+  Sequence prog = addBias(g);
+  Engine e(g, prog, {{"debug.instrument", "true"}, {"profiler.replicaToProfile", "2"}});
+  e.load(d);
+  std::vector<float> buf(kN, 1.0f);
+  e.connectStream("in", buf.data());
+  e.connectStream("bias", buf.data());
+  e.connectStream("result", buf.data());
+  e.run(0);
+  assert_true(buf[0] == 2.0f);
+  std::ostringstream summary;
+  e.printProfileSummary(summary);
+  assert_true(summary.str().find("measured on tile 9,") != std::string::npos);
+  expectThrow<invalid_option>([&] { Engine bad(g, prog, {{"profiler.replicaToProfile", "4"}}); },
+                              "profiler.replicaToProfile 4: the graph has 4 replica(s)");
+}
+
 void test_replication_errors(void **) {
   Device d = tinyDevice(4);
   expectThrow<invalid_option>([&] { Graph g(d.getTarget(), replication_factor(3)); },
@@ -183,7 +254,7 @@ void test_replication_errors(void **) {
   Graph g = top.createReplicatedGraph(2);
   expectThrow<invalid_option>([&] { top.createReplicatedGraph(2); }, "already replicated");
   expectThrow<invalid_option>([&] { g.createVirtualGraph(0, 4).createReplicatedGraph(2); }, "virtual graph");
-  expectThrow<poplar_error>([&] { g.getNonReplicatedTensor(g.addVariable(FLOAT, {2})); }, "not supported yet");
+  expectThrow<poplar_error>([&] { g.getNonReplicatedTensor(g.addVariable(FLOAT, {2})); }, "call it on the top-level graph");
 
   // A tensor of the top-level graph past the first replica's tiles cannot be replicated.
   Graph top2(d.getTarget());
@@ -216,6 +287,8 @@ int main() {
       cmocka_unit_test(test_replicate_and_broadcast),
       cmocka_unit_test(test_replicated_pipeline),
       cmocka_unit_test(test_cross_replica_copy),
+      cmocka_unit_test(test_remote_buffer_per_replica),
+      cmocka_unit_test(test_replica_to_profile),
       cmocka_unit_test(test_replication_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

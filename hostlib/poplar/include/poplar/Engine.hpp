@@ -88,7 +88,9 @@ public:
   /// As above with a callback object (the engine owns it).
   void connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f);
 
-  /// Copies the tensor of host-read handle `handle` to `buf` (numElements x type size bytes).
+  /// Copies the tensor of host-read handle `handle` to `buf` (numElements x type size bytes). A handle of a
+  /// replicated graph's tensor reads replica 0 (writeTensor writes every replica); for every replica's own values
+  /// make the handle on graph.getTopLevelGraph().getNonReplicatedTensor(t), [replicas, ...] with replica r in row r.
   void readTensor(const std::string &handle, void *buf);
   /// As above; [begin, end) must be exactly the tensor's size.
   void readTensor(const std::string &handle, void *begin, void *end);
@@ -97,10 +99,11 @@ public:
   /// As above; [begin, end) must be exactly the tensor's size.
   void writeTensor(const std::string &handle, const void *begin, const void *end);
 
-  /// Copies one row (`repeatIndex`) of remote buffer `handle` from `data` (numElements x type size bytes).
+  /// Copies one row (`repeatIndex`) of remote buffer `handle` from `data` (numElements x type size bytes). In a
+  /// replicated graph each replica has its own rows: `replicationIndex` names the replica's.
   void copyToRemoteBuffer(const void *data, const std::string &handle, std::uint64_t repeatIndex,
                           unsigned replicationIndex = 0);
-  /// Copies row `repeatIndex` of remote buffer `handle` to `data`.
+  /// Copies row `repeatIndex` of remote buffer `handle` (of replica `replicationIndex`) to `data`.
   void copyFromRemoteBuffer(const std::string &handle, void *data, std::uint64_t repeatIndex,
                             unsigned replicationIndex = 0);
 

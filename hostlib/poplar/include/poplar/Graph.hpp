@@ -81,8 +81,12 @@ public:
   Graph createReplicatedGraph(unsigned replicationFactor);
   /// The top-level graph: the whole target, not replicated, not virtual.
   Graph getTopLevelGraph();
-  /// The elements of replicated tensor `t` in every replica as one tensor with an outer dimension of the
-  /// replication factor. Not supported yet: throws poplar_error naming the per-replica streams to use instead.
+  /// The elements of replicated tensor `t` in every replica as one tensor of the top-level graph whose outermost
+  /// dimension is the replica: element [r][i...] is t[i...] in replica r. Call it on the top-level graph
+  /// (getTopLevelGraph()). The result can be mapped (getTileMapping: replica r's tiles), read and written by the
+  /// host (createHostRead/createHostWrite: every replica's own values) and copied with program::Copy to or from
+  /// another such tensor, also across replicas. Throws poplar_error on a replicated or virtual graph, when the graph
+  /// is not replicated, or for a tensor that is invalid, of another graph or already non-replicated.
   Tensor getNonReplicatedTensor(const Tensor &t) const;
 
   /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.

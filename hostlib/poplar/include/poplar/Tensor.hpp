@@ -17,11 +17,15 @@ namespace poplar {
 
 namespace detail {
 struct GraphImpl;
-/// Elements [begin, end) of variable `var` (flattened, row-major).
+/// VarRegion::replica of an ordinary region: the elements of the replica that runs the program (every replica's own).
+const unsigned kLocalReplica = ~0u;
+/// Elements [begin, end) of variable `var` (flattened, row-major), in replica `replica` of a replicated graph
+/// (Graph::getNonReplicatedTensor) or, for kLocalReplica, in each replica's own copy.
 struct VarRegion {
   unsigned var;
   std::size_t begin;
   std::size_t end;
+  unsigned replica;
 };
 } // namespace detail
 

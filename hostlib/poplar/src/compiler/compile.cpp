@@ -70,14 +70,14 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
 
   ir::Module m;
   lower::Lowering(g, out.image, m).run(programs);
-  m.instrumentTile = m.tiles.front();
-  if (g.replicationFactor > 1) {
-    if (!g.remoteBuffers.empty())
-      throw graph_program_compilation_error("remote buffer '" + g.remoteBuffers.front().name +
-                                            "': remote buffers in a replicated graph are not supported yet; use "
-                                            "replication_factor(1) or per-replica streams");
+  if (options.replicaToProfile >= g.replicationFactor)
+    throw invalid_option("profiler.replicaToProfile " + std::to_string(options.replicaToProfile) +
+                         ": the graph has " + std::to_string(g.replicationFactor) + " replica(s); profile one of 0.." +
+                         std::to_string(g.replicationFactor - 1));
+  // The replicas run in lock-step, so any one replica's tile measures every step; the option picks which.
+  m.instrumentTile = m.tiles.front() + options.replicaToProfile * (g.target.getNumTiles() / g.replicationFactor);
+  if (g.replicationFactor > 1)
     ir::replicate(m, g.replicationFactor, g.target.getNumTiles() / g.replicationFactor);
-  }
   out.replicas = g.replicationFactor;
   std::vector<std::vector<ir::BufferId>> stampSlots;
   if (options.instrument)

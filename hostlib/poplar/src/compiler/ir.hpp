@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
 
 namespace poplar::detail {
@@ -193,6 +194,7 @@ struct HostHandle {
     Ref at;
     std::uint32_t len = 0;
     std::size_t hostOffset = 0;
+    unsigned replica = kLocalReplica; ///< a getNonReplicatedTensor piece: that replica's copy, not every one
   };
   std::vector<Piece> pieces;
 };

@@ -22,6 +22,7 @@ struct Piece {
   ir::Ref at;
   std::uint32_t len = 0;
   std::size_t offset = 0;
+  unsigned replica = kLocalReplica; ///< the replica whose copy holds the run (getNonReplicatedTensor), or local
 };
 
 /// The state lowering shares between its files: the graph, the module being built, and where variables went.
@@ -37,14 +38,20 @@ public:
   void placeVariables();
   void placeHandles();
   void placeStreams();
-  /// The tensor's elements as runs of tile memory, merged where contiguous.
-  std::vector<Piece> pieces(const Tensor &t) const;
+  /// The tensor's elements as runs of tile memory, merged where contiguous. Throws for a tensor that names
+  /// specific replicas' elements (getNonReplicatedTensor) unless `replicaRegions` says the caller handles them.
+  std::vector<Piece> pieces(const Tensor &t, bool replicaRegions = false) const;
 
   // lower_exchange.cpp
   /// Appends an ExchangeStep for `transfers` (nothing when empty). Lists go on the sending tiles.
   void exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what);
   /// Transfers that copy the elements of `src` to those of `dst` (same size).
   std::vector<ir::Transfer> copyTransfers(const Tensor &src, const Tensor &dst) const;
+  /// Transfers that copy pieces `a` to pieces `b` (the same number of bytes).
+  static std::vector<ir::Transfer> copyTransfers(const std::vector<Piece> &a, const std::vector<Piece> &b);
+  /// A Copy between tensors of the top-level graph that name specific replicas' elements
+  /// (getNonReplicatedTensor): one exchange per pair of source and destination replica.
+  void lowerReplicaCopy(const Tensor &src, const Tensor &dst, ir::Body &out, const std::string &what);
   /// Brings a copy of scalar `pred` to a slot on every tile (an exchange appended to `out`).
   ir::Predicate consensus(const Tensor &pred, ir::Body &out, const std::string &what);
 

@@ -1,6 +1,10 @@
 // Internal: lowering, part 2: exchanges between tiles (copies, edge buffers, predicate copies).
+#include <algorithm>
+#include <map>
+
 #include "ipu_card/hw.h"
 #include "lower.hpp"
+#include "poplar/exceptions.hpp"
 
 namespace poplar::detail::lower {
 
@@ -40,7 +44,10 @@ void Lowering::exchange(std::vector<ir::Transfer> transfers, ir::Body &out, cons
 }
 
 std::vector<ir::Transfer> Lowering::copyTransfers(const Tensor &src, const Tensor &dst) const {
-  std::vector<Piece> a = pieces(src), b = pieces(dst);
+  return copyTransfers(pieces(src), pieces(dst));
+}
+
+std::vector<ir::Transfer> Lowering::copyTransfers(const std::vector<Piece> &a, const std::vector<Piece> &b) {
   std::vector<ir::Transfer> out;
   std::size_t i = 0, j = 0;
   std::uint32_t ai = 0, bj = 0;
@@ -59,6 +66,47 @@ std::vector<ir::Transfer> Lowering::copyTransfers(const Tensor &src, const Tenso
     }
   }
   return out;
+}
+
+void Lowering::lowerReplicaCopy(const Tensor &src, const Tensor &dst, ir::Body &out, const std::string &what) {
+  const std::vector<Piece> a = pieces(src, true), b = pieces(dst, true);
+  auto allNamed = [](const std::vector<Piece> &ps) {
+    return std::all_of(ps.begin(), ps.end(), [](const Piece &p) { return p.replica != kLocalReplica; });
+  };
+  if (!allNamed(a) || !allNamed(b))
+    throw graph_program_compilation_error(
+        what + ": one side names specific replicas' elements (getNonReplicatedTensor) and the other is a "
+        "replicated tensor; make both sides non-replicated tensors of the top-level graph, or both replicated");
+  // Runs of bytes paired up as copyTransfers does, grouped by (source replica, destination replica): each group
+  // is one exchange in which only its source replica sends (the replicate pass's per-replica map).
+  std::map<std::pair<unsigned, unsigned>, std::vector<ir::Transfer>> groups;
+  std::size_t i = 0, j = 0;
+  std::uint32_t ai = 0, bj = 0;
+  while (i < a.size() && j < b.size()) {
+    std::uint32_t len = std::min(a[i].len - ai, b[j].len - bj);
+    groups[{a[i].replica, b[j].replica}].push_back(
+        ir::Transfer{{a[i].at.buf, a[i].at.offset + ai}, {b[j].at.buf, b[j].at.offset + bj}, len});
+    ai += len;
+    bj += len;
+    if (ai == a[i].len) {
+      ++i;
+      ai = 0;
+    }
+    if (bj == b[j].len) {
+      ++j;
+      bj = 0;
+    }
+  }
+  for (auto &[pair, transfers] : groups) {
+    const std::size_t before = out.size();
+    exchange(std::move(transfers), out, what + " (replica " + std::to_string(pair.first) + " to " +
+                                            std::to_string(pair.second) + ")");
+    if (out.size() > before) {
+      std::vector<int> map(g_.replicationFactor, -1);
+      map[pair.first] = int(pair.second);
+      std::get<ir::ExchangeStep>(out.back()).replicaMap = std::move(map);
+    }
+  }
 }
 
 ir::Predicate Lowering::consensus(const Tensor &pred, ir::Body &out, const std::string &what) {

@@ -61,6 +61,14 @@ void Lowering::lower(const Node &n, ir::Body &out) {
       if (std::count(map.begin(), map.end(), -1) == std::ptrdiff_t(map.size()))
         break; // no replica sends
     }
+    const auto named = [](const Tensor &t) {
+      return std::any_of(t.regions().begin(), t.regions().end(),
+                         [](const VarRegion &r) { return r.replica != kLocalReplica; });
+    };
+    if (!n.crossReplica && (named(n.src) || named(n.dst))) {
+      lowerReplicaCopy(n.src, n.dst, out, "Copy " + (n.name.empty() ? describe(n.dst) : n.name));
+      break;
+    }
     const std::size_t before = out.size();
     exchange(copyTransfers(n.src, n.dst), out,
              (n.crossReplica ? "CrossReplicaCopy " : "Copy ") + (n.name.empty() ? describe(n.dst) : n.name));

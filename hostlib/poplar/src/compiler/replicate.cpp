@@ -224,14 +224,20 @@ struct Replicator {
         tiles.push_back(tileOf(t, r));
     std::sort(tiles.begin(), tiles.end());
     m.tiles = std::move(tiles);
-    // A host write reaches every replica (the same bytes); a host read reads replica 0.
+    // A handle of a non-replicated tensor (getNonReplicatedTensor) reads or writes each piece in its replica.
+    // Otherwise a host write reaches every replica (the same bytes) and a host read reads replica 0.
     for (auto &[name, h] : m.handles) {
+      for (HostHandle::Piece &p : h.pieces)
+        if (p.replica != kLocalReplica)
+          p.at.buf = copyOf(p.at.buf, p.replica);
       if (!h.write)
         continue;
       const std::size_t n = h.pieces.size();
       for (unsigned r = 1; r < replicas; ++r)
         for (std::size_t i = 0; i < n; ++i) {
           HostHandle::Piece p = h.pieces[i];
+          if (p.replica != kLocalReplica)
+            continue;
           p.at.buf = copyOf(p.at.buf, r);
           h.pieces.push_back(p);
         }

@@ -101,10 +101,15 @@ void Lowering::placeVariables() {
   }
 }
 
-std::vector<Piece> Lowering::pieces(const Tensor &t) const {
+std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const {
   std::vector<Piece> out;
   std::size_t es = t.elementType().getSize(), offset = 0;
   for (const auto &r : t.regions()) {
+    if (r.replica != kLocalReplica && !replicaRegions)
+      throw graph_program_compilation_error(
+          "tensor " + describe(t) + " names the elements of specific replicas (Graph::getNonReplicatedTensor): "
+          "such a tensor can be read or written by the host (createHostRead, createHostWrite) and copied to or "
+          "from another such tensor (program::Copy); connect vertices and streams to the replicated tensor");
     const auto &segs = segs_[r.var];
     auto it = std::upper_bound(segs.begin(), segs.end(), r.begin,
                                [](std::size_t x, const VarSeg &s) { return x < s.begin; });
@@ -115,10 +120,10 @@ std::vector<Piece> Lowering::pieces(const Tensor &t) const {
       ir::Ref at{it->at.buf, it->at.offset + std::uint32_t((pos - it->begin) * es)};
       std::uint32_t len = std::uint32_t((hi - pos) * es);
       Piece *last = out.empty() ? nullptr : &out.back();
-      if (last && last->at.buf == at.buf && last->at.offset + last->len == at.offset)
+      if (last && last->at.buf == at.buf && last->replica == r.replica && last->at.offset + last->len == at.offset)
         last->len += len;
       else
-        out.push_back(Piece{it->tile, at, len, offset});
+        out.push_back(Piece{it->tile, at, len, offset, r.replica});
       offset += len;
       pos = hi;
       ++it;
@@ -132,8 +137,8 @@ void Lowering::placeHandles() {
     ir::HostHandle hh;
     hh.write = h.write;
     hh.bytes = h.tensor.numElements() * h.tensor.elementType().getSize();
-    for (const Piece &p : pieces(h.tensor))
-      hh.pieces.push_back(ir::HostHandle::Piece{p.at, p.len, p.offset});
+    for (const Piece &p : pieces(h.tensor, true))
+      hh.pieces.push_back(ir::HostHandle::Piece{p.at, p.len, p.offset, p.replica});
     m_.handles[name] = hh;
   }
 }
