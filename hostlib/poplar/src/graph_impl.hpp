@@ -107,6 +107,8 @@ struct GraphImpl {
   CodeletSet codelets;
   std::vector<RemoteBufferInfo> remoteBuffers;
   std::vector<ErrorStreamInfo> errorStreams;
+  /// Figures libraries attached for the graph profile's optimizationInfo (optimization_info.hpp), by name.
+  std::map<std::string, double> optimizationInfo;
 
   /// The vertex class of vertex `v`, or throws graph_connection_error naming the codelets loaded.
   const VertexClass &vertexClass(unsigned v) const;

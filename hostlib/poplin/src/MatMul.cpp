@@ -141,6 +141,7 @@ void buildMatMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, const T
     return;
   if (p.inner == 0)
     throw poplibs_error(name + ": the inner dimension is 0; a product over no elements has no plan here");
+  recordPlanInProfile(graph, name, pl);
   const bool split = pl.kSplit > 1;
   Tensor partials;
   if (split) {

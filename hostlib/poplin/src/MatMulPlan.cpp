@@ -13,6 +13,7 @@
 #include <poplar/exceptions.hpp>
 
 #include "log.hpp"
+#include "profile_info.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace poplin {
@@ -356,23 +357,44 @@ MatMulPlan getMatMulPlan(const poplar::Target &target, const MatMulProblem &p, c
   key << target.getTargetArchString() << "/" << target.getNumTiles() << "/" << target.getBytesPerTile() << "/"
       << target.getNumWorkerContexts() << "/" << p.groups << "x" << p.rows << "x" << p.inner << "x" << p.cols << "/"
       << p.inputType.toString() << "/" << p.outputType.toString() << "/" << o.key();
+  MatMulPlan plan;
+  bool hit = false;
   if (cache) {
     std::lock_guard<std::mutex> lock(cache->impl().mutex);
     auto it = cache->impl().plans.find(key.str());
-    if (it != cache->impl().plans.end())
-      return it->second;
+    if (it != cache->impl().plans.end()) {
+      plan = it->second;
+      hit = true;
+    }
   }
-  MatMulPlan plan = planMatMul(target, p, o);
+  if (!hit) {
+    plan = planMatMul(target, p, o);
+    if (cache) {
+      std::lock_guard<std::mutex> lock(cache->impl().mutex);
+      cache->impl().plans.emplace(key.str(), plan);
+    }
+  }
   if (plog::logEnabled(plog::LogLevel::Debug))
     plog::log(plog::LogLevel::Debug, what + ": plan of {" + std::to_string(p.groups) + "} x {" +
                                          std::to_string(p.rows) + " x " + std::to_string(p.inner) + "} * {" +
                                          std::to_string(p.inner) + " x " + std::to_string(p.cols) + "} " +
-                                         p.inputType.toString() + ": " + plan.toString());
-  if (cache) {
-    std::lock_guard<std::mutex> lock(cache->impl().mutex);
-    cache->impl().plans.emplace(key.str(), plan);
-  }
+                                         p.inputType.toString() + " -> " + p.outputType.toString() + ", partials " +
+                                         o.partialsType.toString() + ", plan cache " +
+                                         (cache ? (hit ? "hit" : "miss") : "not used") + ": " + plan.toString());
   return plan;
+}
+
+std::string profileKey(const std::string &name) {
+  if (name.rfind("poplin::", 0) == 0)
+    return name;
+  const std::size_t slash = name.rfind('/');
+  if (slash == std::string::npos)
+    return "poplin::" + name;
+  return "poplin::" + name.substr(slash + 1) + "/" + name.substr(0, slash);
+}
+
+void recordPlanInProfile(const poplar::Graph &graph, const std::string &name, const MatMulPlan &plan) {
+  poputil::detail::addOptimizationInfo(graph, profileKey(name), plan.cycles());
 }
 
 } // namespace detail

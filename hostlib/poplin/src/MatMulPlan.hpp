@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 
+#include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
@@ -70,8 +71,15 @@ struct MatMulPlan {
 /// smallest bytes per tile any split needs when none fits.
 MatMulPlan planMatMul(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o);
 
-/// planMatMul through `cache` (when given), logging a new plan at DEBUG with `what`.
+/// planMatMul through `cache` (when given). Logs the plan at DEBUG (PL:[D]) with `what`: the problem, the
+/// partials type, whether the cache held it, the split, tiles, bytes per tile and estimated cycles.
 MatMulPlan getMatMulPlan(const poplar::Target &target, const MatMulProblem &p, const MatMulOptions &o,
                          matmul::PlanningCache *cache, const std::string &what);
+
+/// The graph profile's optimizationInfo key of an operation named `name` ("<debug prefix>/<function>", or
+/// "poplin::<function>" without a prefix): "poplin::<function>/<debug prefix>", e.g. "poplin::matMul/fwd/layer0".
+std::string profileKey(const std::string &name);
+/// Records the plan's estimated cycles in `graph`'s profile under profileKey(name).
+void recordPlanInProfile(const poplar::Graph &graph, const std::string &name, const MatMulPlan &plan);
 
 } // namespace poplin::detail

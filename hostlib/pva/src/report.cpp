@@ -57,6 +57,13 @@ std::vector<TileMemory> Report::tiles() const {
   return out;
 }
 
+std::map<std::string, double> Report::optimizationInfo() const {
+  std::map<std::string, double> out;
+  for (const auto &kv : graph_["optimizationInfo"].asMap())
+    out[kv.first] = kv.second.asDouble();
+  return out;
+}
+
 std::map<std::string, std::uint64_t> Report::memoryByCategory() const {
   std::map<std::string, std::uint64_t> out;
   for (const auto &kv : graph_["memory"]["byCategory"].asMap())

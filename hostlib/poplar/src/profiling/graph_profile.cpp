@@ -91,6 +91,8 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   opt["exchangeBytes"] = double(cg.exchangeBytes);
   opt["peakLiveBytes"] = double(peakLive);
   opt["instrumented"] = opts.instrument ? 1.0 : 0.0;
+  for (const auto &entry : graph.optimizationInfo) // the libraries' (poplin's plans), never one of the above
+    opt[entry.first] = entry.second;
   root["optimizationInfo"] = ProfileValue(opt);
 
   Map g;

@@ -35,6 +35,11 @@ struct ProfilingOptions {
 /// target's default. Throws invalid_option for a value that is not allowed.
 ProfilingOptions parseProfilingOptions(const OptionFlags &opts, bool instrumentDefault);
 
+/// libpoplar's own entries of the graph profile's optimizationInfo; libraries add theirs beside them
+/// (optimization_info.hpp).
+inline constexpr const char *kOwnOptimizationInfo[] = {"tilesInUse", "codeBytesPerTile", "exchangeBytes",
+                                                       "peakLiveBytes", "instrumented"};
+
 /// The graph profile: target, optimizationInfo, graph, vertexTypes, computeSets, exchanges, externalExchanges,
 /// hostExchanges, programs, controlPrograms, functionPrograms and memory, named as the seed names them.
 ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, const Target &target,

@@ -63,6 +63,9 @@ public:
   unsigned numTiles() const;
   double clockFrequency() const;
   std::vector<TileMemory> tiles() const;
+  /// The graph profile's optimizationInfo: libpoplar's figures (tilesInUse, exchangeBytes, ...) and what libraries
+  /// recorded (poplin: "poplin::matMul/<debug name>" = the planner's estimated cycles of that product).
+  std::map<std::string, double> optimizationInfo() const;
   std::map<std::string, std::uint64_t> memoryByCategory() const;
   /// Vertex state bytes by vertex type name.
   std::map<std::string, std::uint64_t> memoryByVertexType() const;
