@@ -110,22 +110,18 @@ static int serve_dma(struct ipudrv_link *link, const uint8_t *p, uint8_t len)
         else
             memcpy(answer + 1, m->va + (bus - m->bus), n);
     }
-    link->dma_requests++;
     int rc = send_frame(link, IPU_LINK_TYPE_DMA_DATA, answer, (uint8_t)(to_host ? 1 : 1 + n));
     if (rc == 0)
         link->acks_owed++;
     return rc;
 }
 
-/* Frames the card sends on its own: IRQ (noted) and DMA_REQ (served). Returns
+/* Frames the card sends on its own: IRQ (a wake-up only) and DMA_REQ (served). Returns
  * 1 when the frame was one of those, 0 when it is an answer, or a negative code. */
 static int card_message(struct ipudrv_link *link, uint8_t type, const uint8_t *payload, uint8_t len)
 {
-    if (type == IPU_LINK_TYPE_IRQ) {
-        if (len == 1)
-            link->irq_lines |= payload[0];
-        return 1;
-    }
+    if (type == IPU_LINK_TYPE_IRQ)
+        return 1; /* the driver reads the card's status registers after every wait: the lines need no copy */
     if (type == IPU_LINK_TYPE_DMA_REQ) {
         int rc = serve_dma(link, payload, len);
         return rc ? rc : 1;

@@ -39,15 +39,11 @@ struct ipudrv_link {
     /* Cleared when the card answers BLOCK_READ/BLOCK_WRITE with NAK TYPE: the
      * link then moves tile memory one word per frame. */
     int blocks_ok;
-    /* Interrupt lines reported by IRQ frames since the last wait (bit n = vector n). */
-    uint8_t irq_lines;
     /* Host memory for the card's DMA engine, and the next bus address to give out. */
     struct ipudrv_link_mem *mem;
     uint64_t next_bus;
     /* DMA_DATA frames sent whose ACK has not come yet. */
     unsigned acks_owed;
-    /* DMA_REQ frames served (words or bytes the card moved through host memory). */
-    uint64_t dma_requests;
 };
 
 /* Starts a link on `port` (no bytes are exchanged). */

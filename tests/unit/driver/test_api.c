@@ -172,6 +172,8 @@ static void test_info(void **state)
     assert_string_equal(in.driver_version, IPUDRV_VERSION_STRING);
     assert_string_equal(in.firmware_version, "1.0");
     assert_int_equal(in.state, IPU_CARD_STATE_IDLE);
+    /* the model card's DMA engine pays for bulk transfers */
+    assert_int_equal(in.flags & IPUDRV_INFO_WINDOW_PREFERRED, 0);
     assert_int_equal(ipudrv_get_info(dev, NULL), -EINVAL);
 }
 
