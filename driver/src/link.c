@@ -208,7 +208,17 @@ int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t va
 {
     uint8_t req[6] = {(uint8_t)offset, (uint8_t)(offset >> 8)};
     put32(req + 2, value);
-    return transact(link, IPU_LINK_TYPE_REG_WRITE, req, sizeof req, IPU_LINK_TYPE_ACK, NULL, 0, NULL);
+    int rc = transact(link, IPU_LINK_TYPE_REG_WRITE, req, sizeof req, IPU_LINK_TYPE_ACK, NULL, 0, NULL);
+    if (rc || offset != IPU_REG_RESET || value != IPU_RESET_KEY)
+        return rc;
+    /* After a reset the tiles clear their SRAM (a word per cycle), and the
+     * window waits for that. A BLOCK_WRITE is written as its bytes arrive and a
+     * UART has no flow control, so the bytes of one sent during the clear would
+     * overflow the board's queue and be lost. A one-word read of the window
+     * (tile 0 after the reset; every tile clears in the same cycles) is answered
+     * when the clear is over. */
+    uint8_t word[4] = {0}, data[4];
+    return transact(link, IPU_LINK_TYPE_MEM_READ, word, sizeof word, IPU_LINK_TYPE_MEM_DATA, data, sizeof data, NULL);
 }
 
 /* `count` whole words from word index `word` into words[]. */

@@ -50,7 +50,8 @@ struct ipudrv_link {
 void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms);
 
 /* BAR0 register access: 0 or a negative code (-EPROTO for a malformed or
- * unexpected answer, -EREMOTEIO for a NAK, -ETIMEDOUT for silence). */
+ * unexpected answer, -EREMOTEIO for a NAK, -ETIMEDOUT for silence). A write of
+ * RESET with the key returns once the tiles have cleared their SRAM. */
 int ipudrv_link_reg_read(struct ipudrv_link *link, uint32_t offset, uint32_t *value);
 int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t value);
 
