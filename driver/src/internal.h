@@ -60,7 +60,6 @@ struct ipudrv_device {
     struct ipudrv_xlat_slot xlat[IPU_REG_XLAT_COUNT];
     struct ipudrv_buffer *chain;   /* descriptor chains */
     struct ipudrv_buffer *staging; /* bulk tile transfers */
-    int no_host_dma;               /* the transport has no host memory (link cards): the window only */
     char *last_error;
 };
 

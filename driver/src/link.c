@@ -110,22 +110,18 @@ static int serve_dma(struct ipudrv_link *link, const uint8_t *p, uint8_t len)
         else
             memcpy(answer + 1, m->va + (bus - m->bus), n);
     }
-    link->dma_requests++;
     int rc = send_frame(link, IPU_LINK_TYPE_DMA_DATA, answer, (uint8_t)(to_host ? 1 : 1 + n));
     if (rc == 0)
         link->acks_owed++;
     return rc;
 }
 
-/* Frames the card sends on its own: IRQ (noted) and DMA_REQ (served). Returns
+/* Frames the card sends on its own: IRQ (a wake-up only) and DMA_REQ (served). Returns
  * 1 when the frame was one of those, 0 when it is an answer, or a negative code. */
 static int card_message(struct ipudrv_link *link, uint8_t type, const uint8_t *payload, uint8_t len)
 {
-    if (type == IPU_LINK_TYPE_IRQ) {
-        if (len == 1)
-            link->irq_lines |= payload[0];
-        return 1;
-    }
+    if (type == IPU_LINK_TYPE_IRQ)
+        return 1; /* the driver reads the card's status registers after every wait: the lines need no copy */
     if (type == IPU_LINK_TYPE_DMA_REQ) {
         int rc = serve_dma(link, payload, len);
         return rc ? rc : 1;
@@ -212,7 +208,17 @@ int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t va
 {
     uint8_t req[6] = {(uint8_t)offset, (uint8_t)(offset >> 8)};
     put32(req + 2, value);
-    return transact(link, IPU_LINK_TYPE_REG_WRITE, req, sizeof req, IPU_LINK_TYPE_ACK, NULL, 0, NULL);
+    int rc = transact(link, IPU_LINK_TYPE_REG_WRITE, req, sizeof req, IPU_LINK_TYPE_ACK, NULL, 0, NULL);
+    if (rc || offset != IPU_REG_RESET || value != IPU_RESET_KEY)
+        return rc;
+    /* After a reset the tiles clear their SRAM (a word per cycle), and the
+     * window waits for that. A BLOCK_WRITE is written as its bytes arrive and a
+     * UART has no flow control, so the bytes of one sent during the clear would
+     * overflow the board's queue and be lost. A one-word read of the window
+     * (tile 0 after the reset; every tile clears in the same cycles) is answered
+     * when the clear is over. */
+    uint8_t word[4] = {0}, data[4];
+    return transact(link, IPU_LINK_TYPE_MEM_READ, word, sizeof word, IPU_LINK_TYPE_MEM_DATA, data, sizeof data, NULL);
 }
 
 /* `count` whole words from word index `word` into words[]. */

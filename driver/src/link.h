@@ -39,22 +39,19 @@ struct ipudrv_link {
     /* Cleared when the card answers BLOCK_READ/BLOCK_WRITE with NAK TYPE: the
      * link then moves tile memory one word per frame. */
     int blocks_ok;
-    /* Interrupt lines reported by IRQ frames since the last wait (bit n = vector n). */
-    uint8_t irq_lines;
     /* Host memory for the card's DMA engine, and the next bus address to give out. */
     struct ipudrv_link_mem *mem;
     uint64_t next_bus;
     /* DMA_DATA frames sent whose ACK has not come yet. */
     unsigned acks_owed;
-    /* DMA_REQ frames served (words or bytes the card moved through host memory). */
-    uint64_t dma_requests;
 };
 
 /* Starts a link on `port` (no bytes are exchanged). */
 void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms);
 
 /* BAR0 register access: 0 or a negative code (-EPROTO for a malformed or
- * unexpected answer, -EREMOTEIO for a NAK, -ETIMEDOUT for silence). */
+ * unexpected answer, -EREMOTEIO for a NAK, -ETIMEDOUT for silence). A write of
+ * RESET with the key returns once the tiles have cleared their SRAM. */
 int ipudrv_link_reg_read(struct ipudrv_link *link, uint32_t offset, uint32_t *value);
 int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t value);
 

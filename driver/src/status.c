@@ -63,6 +63,7 @@ int ipudrv_get_info(ipudrv_device *dev, struct ipudrv_info *out)
     snprintf(out->location, sizeof out->location, "%s", dev->node.location);
     out->board = dev->board;
     out->xlat_used = ipudrv_xlat_used(dev);
+    out->flags = dev->t->ops->window_preferred ? IPUDRV_INFO_WINDOW_PREFERRED : 0;
     snprintf(out->driver_version, sizeof out->driver_version, "%s", ipudrv_version());
     uint32_t version = 0, lo = 0, hi = 0, blo = 0, bhi = 0;
     if ((rc = ipudrv_rd(dev, IPU_REG_NUM_TILES, &out->num_tiles)) ||

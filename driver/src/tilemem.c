@@ -107,14 +107,9 @@ static int transfer(ipudrv_device *dev, const char *what, unsigned first, unsign
     int mode = access_mode(dev, what);
     if (mode < 0)
         return mode;
-    if (mode == 1 && !dev->no_host_dma && !dev->t->ops->window_preferred && (len > WINDOW_MAX_BYTES || count > 1) &&
-        free_entries(dev) >= 2) {
-        rc = bulk(dev, first, count, addr, data, len, to_card);
-        if (rc != -ENOTSUP)
-            return rc;
-        /* A link card (socket, usb) has no host memory to stage in: the window does it all, from now on. */
-        dev->no_host_dma = 1;
-    }
+    /* Link cards (socket, usb) prefer the window: there each DMA word is a round trip. */
+    if (mode == 1 && !dev->t->ops->window_preferred && (len > WINDOW_MAX_BYTES || count > 1) && free_entries(dev) >= 2)
+        return bulk(dev, first, count, addr, data, len, to_card);
     for (unsigned t = first; t < first + count; t++)
         if ((rc = window(dev, t, addr, data, len, to_card)))
             return rc;

@@ -162,6 +162,14 @@ int ipudrv_close(ipudrv_device *dev);
 
 /* ---- attributes ---------------------------------------------------------- */
 
+/* ipudrv_info.flags: how the driver reaches the card (the transport's
+ * properties, not the card's registers; CAPS has those). */
+/* Bulk tile-memory transfers are fastest through the BAR2 window, one tile at
+ * a time: set for cards behind the host link (socket, usb), where each DMA word
+ * is a round trip on the link. Clear where the DMA engine pays (model, rtl,
+ * vfio): a loader then broadcasts by DMA. */
+#define IPUDRV_INFO_WINDOW_PREFERRED (1u << 0)
+
 struct ipudrv_info {
     unsigned id;
     char transport[IPUDRV_NAME_MAX];
@@ -182,6 +190,7 @@ struct ipudrv_info {
     uint32_t console_lost;                   /* CONSOLE_LOST */
     uint64_t dma_bytes;                      /* DMA_BYTES since reset */
     uint64_t card_cycles;                    /* CARD_CYCLES of the current or last run */
+    uint32_t flags;                          /* IPUDRV_INFO_* bits */
 };
 
 /* Fills *out. Returns 0, -EBADF, -EINVAL (NULL out), -EIO (card gone). */

@@ -92,22 +92,7 @@ void Device::writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *d
   check(ipudrv_tile_write(dev_, tile, tileAddr, data, len), "write tile " + std::to_string(tile) + " memory");
 }
 
-bool Device::loadByDma() {
-  if (loadByDma_ < 0) {
-    const std::string transport = info_.transport;
-    if (transport == "socket" || transport == "usb") {
-      loadByDma_ = 0;
-    } else {
-      // One page, allocated and freed at once: -ENOTSUP is the transport saying it has no host memory for the card.
-      ipudrv_buffer *probe = nullptr;
-      const int rc = ipudrv_buffer_alloc(dev_, IPUDRV_PAGE_SIZE, &probe);
-      if (rc == 0)
-        ipudrv_buffer_free(dev_, probe);
-      loadByDma_ = rc != -ENOTSUP;
-    }
-  }
-  return loadByDma_ != 0;
-}
+bool Device::loadByDma() const noexcept { return (info_.flags & IPUDRV_INFO_WINDOW_PREFERRED) == 0; }
 
 void Device::readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len) {
   check(ipudrv_tile_read(dev_, tile, tileAddr, data, len), "read tile " + std::to_string(tile) + " memory");

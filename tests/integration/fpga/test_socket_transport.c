@@ -79,6 +79,8 @@ static void opens_and_reports_the_board_shape(void **state)
     assert_int_equal(info.tile_mem_bytes, 65536);
     assert_int_equal(info.num_workers, 6);
     assert_int_equal(info.state, IPU_CARD_STATE_IDLE);
+    /* each DMA word is a link round trip: loaders use the window */
+    assert_int_equal(info.flags, IPUDRV_INFO_WINDOW_PREFERRED);
     assert_int_equal(ipudrv_close(dev), 0);
 }
 

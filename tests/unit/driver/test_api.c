@@ -174,6 +174,8 @@ static void test_info(void **state)
     snprintf(contract, sizeof contract, "%u.%u", IPU_CONTRACT_VERSION_MAJOR, IPU_CONTRACT_VERSION_MINOR);
     assert_string_equal(in.firmware_version, contract);
     assert_int_equal(in.state, IPU_CARD_STATE_IDLE);
+    /* the model card's DMA engine pays for bulk transfers */
+    assert_int_equal(in.flags & IPUDRV_INFO_WINDOW_PREFERRED, 0);
     assert_int_equal(ipudrv_get_info(dev, NULL), -EINVAL);
 }
 

@@ -74,9 +74,9 @@ public:
   void writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *data, std::size_t len);
   void readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len);
 
-  /// Whether images are best loaded by DMA: not when the transport has no host memory for the card, nor for cards
-  /// behind the host link (socket, usb), where each DMA word is a round trip and the tile window is faster.
-  bool loadByDma();
+  /// Whether images are best loaded by DMA: the driver's answer (IPUDRV_INFO_WINDOW_PREFERRED is set for cards behind
+  /// the host link, socket and usb, where each DMA word is a round trip and the tile window is faster).
+  bool loadByDma() const noexcept;
 
   /// Throws as checkDriver() with this device's last driver message.
   void check(int rc, const std::string &call) const;
@@ -92,7 +92,6 @@ private:
   ipudrv_device *dev_ = nullptr;
   ipudrv_info info_;
   std::uint64_t resets_ = 0;
-  int loadByDma_ = -1; ///< loadByDma()'s answer once known
 };
 
 } // namespace runtime
