@@ -1,5 +1,12 @@
-// The collectives of gcl/Collectives.hpp. All data moves through program::CrossReplicaCopy; reductions are popops
-// reductions over the gathered data, which every replica computes the same way (see the header).
+// The collectives of gcl/Collectives.hpp.
+//
+// Every reduction is one popops reduce over a [total replicas, ...] tensor of rows, row g holding global replica
+// g's data: the order of the reduction is a fixed function of the global replica index, and one instance with R
+// replicas and N instances with R / N each run the same reduce on the same rows, so they give the same bits.
+// In one instance the rows are gathered to replica 0 (one CrossReplicaCopy per other replica: R - 1 steps), which
+// reduces them and broadcasts the result along a binary tree (ceil(log2 R) steps, each one CrossReplicaCopy that
+// doubles the replicas holding it). Across instances each replica gets all rows through MPI (instances.hpp) and
+// reduces them itself.
 #include "gcl/Collectives.hpp"
 
 #include <algorithm>
@@ -11,10 +18,13 @@
 #include <popops/Zero.hpp>
 #include <poputil/exceptions.hpp>
 
+#include "instances.hpp"
+
 namespace gcl {
 
 namespace {
 
+using detail::ReplicaLayout;
 using poplar::Graph;
 using poplar::Tensor;
 using poplar::program::Copy;
@@ -25,12 +35,11 @@ std::string name(const std::string &prefix, const std::string &what) {
   return prefix.empty() ? "gcl/" + what : prefix + "/" + what;
 }
 
-void checkData(const Graph &graph, const Tensor &data, const char *what) {
+void checkData(const Tensor &data, const char *what) {
   if (!data.valid())
     throw poputil::poplibs_error(std::string("gcl::") + what + ": the data tensor is invalid (default-constructed)");
   if (data.numElements() == 0)
     throw poputil::poplibs_error(std::string("gcl::") + what + ": the data tensor has no elements");
-  (void)graph;
 }
 
 /// Appends the copy of replica `from`'s `src` to replica `to`'s `dst`.
@@ -39,6 +48,42 @@ void copyBetween(Sequence &prog, const Tensor &src, const Tensor &dst, unsigned 
   std::map<unsigned, unsigned> map;
   map[from] = to;
   prog.add(CrossReplicaCopy(src, dst, map, debug));
+}
+
+/// Copies `t` of local replica `root` to every local replica along a binary tree: in step k the 2^k replicas that
+/// hold it (counted from the root) send it to the next 2^k, all in one CrossReplicaCopy.
+void broadcastTree(Sequence &prog, const Tensor &t, unsigned root, unsigned replicas, const std::string &debug) {
+  for (unsigned have = 1; have < replicas; have *= 2) {
+    std::map<unsigned, unsigned> map;
+    for (unsigned i = 0; i < have && i + have < replicas; ++i)
+      map[(root + i) % replicas] = (root + i + have) % replicas;
+    prog.add(CrossReplicaCopy(t, t, map, debug));
+  }
+}
+
+/// A [total, data's shape] tensor of rows, row g for global replica g, every row laid out like `data`.
+Tensor newRows(Graph &graph, const Tensor &data, unsigned total, const std::string &debug) {
+  std::vector<Tensor> rows;
+  for (unsigned g = 0; g < total; ++g)
+    rows.push_back(graph.clone(data, name(debug, "row" + std::to_string(g))).expand({0}));
+  return poplar::concat(rows, 0);
+}
+
+/// Gathers every replica's `data` into rows: across instances into every replica; in one instance into local
+/// replica 0 only, unless `everywhere` (then broadcast from there).
+Tensor gatherRows(Graph &graph, const Tensor &data, const ReplicaLayout &layout, bool everywhere, Sequence &prog,
+                  const std::string &debug) {
+  Tensor rows = newRows(graph, data, layout.total, debug);
+  if (layout.instances > 1) {
+    detail::gatherAcrossInstances(graph, data, rows, layout, prog, name(debug, "instances"));
+    return rows;
+  }
+  prog.add(Copy(data, rows[0], false, name(debug, "gatherOwn")));
+  for (unsigned r = 1; r < layout.local; ++r)
+    copyBetween(prog, data, rows[r], r, 0, name(debug, "gather"));
+  if (everywhere)
+    broadcastTree(prog, rows, 0, layout.local, name(debug, "gatherBroadcast"));
+  return rows;
 }
 
 popops::Operation reduction(CollectiveOperator op) {
@@ -64,9 +109,10 @@ popops::Operation reduction(CollectiveOperator op) {
   throw poputil::poplibs_error("gcl: CollectiveOperator::LOCAL is no reduction");
 }
 
-/// `op` over the gathered rows of every replica: the same reduction, in the same order, in every replica.
-Tensor reduceGathered(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
-                      const std::string &debug) {
+/// `op` over every replica's `data` of every instance, the same bits in every replica (see the file comment).
+Tensor reduceAll(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog, const std::string &debug,
+                 const char *what) {
+  const ReplicaLayout layout = detail::replicaLayout(graph, what);
   if (op == CollectiveOperator::LOCAL) {
     Tensor out = graph.clone(data, name(debug, "local"));
     prog.add(Copy(data, out));
@@ -75,36 +121,33 @@ Tensor reduceGathered(Graph &graph, const Tensor &data, CollectiveOperator op, S
   if (op == CollectiveOperator::MEAN && data.elementType() != poplar::FLOAT && data.elementType() != poplar::HALF)
     throw poputil::poplibs_error("gcl: MEAN of " + data.elementType().toString() +
                                  " data; MEAN takes FLOAT or HALF, use ADD for integers");
-  Tensor gathered = allGatherWithOutput(graph, data, prog, debug);
-  if (op != CollectiveOperator::MEAN)
-    return popops::reduce(graph, gathered, {0}, reduction(op), prog, name(debug, "reduce"));
-  Tensor scale = graph.addConstant(poplar::FLOAT, {}, 1.0f / float(graph.getReplicationFactor()),
-                                   name(debug, "meanScale"));
-  graph.setTileMapping(scale, 0);
-  return popops::reduce(graph, gathered, {0}, popops::ReduceParams(popops::Operation::ADD, false, scale), prog,
-                        name(debug, "mean"));
+  Tensor rows = gatherRows(graph, data, layout, false, prog, debug);
+  Tensor out;
+  if (op != CollectiveOperator::MEAN) {
+    out = popops::reduce(graph, rows, {0}, reduction(op), prog, name(debug, "reduce"));
+  } else {
+    Tensor scale = graph.addConstant(poplar::FLOAT, {}, 1.0f / float(layout.total), name(debug, "meanScale"));
+    graph.setTileMapping(scale, 0);
+    out = popops::reduce(graph, rows, {0}, popops::ReduceParams(popops::Operation::ADD, false, scale), prog,
+                         name(debug, "mean"));
+  }
+  if (layout.instances == 1)
+    broadcastTree(prog, out, 0, layout.local, name(debug, "result"));
+  return out;
 }
 
 } // namespace
 
 Tensor allGatherWithOutput(Graph &graph, const Tensor &data, Sequence &prog, const std::string &debugPrefix,
                            const poplar::OptionFlags &) {
-  checkData(graph, data, "allGatherWithOutput");
-  const unsigned replicas = graph.getReplicationFactor();
-  std::vector<Tensor> rows;
-  for (unsigned from = 0; from < replicas; ++from) {
-    Tensor row = graph.clone(data, name(debugPrefix, "gathered" + std::to_string(from)));
-    for (unsigned to = 0; to < replicas; ++to)
-      copyBetween(prog, data, row, from, to, name(debugPrefix, "gather"));
-    rows.push_back(row.expand({0}));
-  }
-  return poplar::concat(rows, 0);
+  checkData(data, "allGatherWithOutput");
+  return gatherRows(graph, data, detail::replicaLayout(graph, "allGatherWithOutput"), true, prog, debugPrefix);
 }
 
 Tensor allReduceWithOutput(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
                            const std::string &debugPrefix, const poplar::OptionFlags &) {
-  checkData(graph, data, "allReduceWithOutput");
-  return reduceGathered(graph, data, op, prog, debugPrefix);
+  checkData(data, "allReduceWithOutput");
+  return reduceAll(graph, data, op, prog, debugPrefix, "allReduceWithOutput");
 }
 
 void allReduceToDestination(Graph &graph, const Tensor &data, const Tensor &destination, CollectiveOperator op,
@@ -122,15 +165,19 @@ void allReduceInPlace(Graph &graph, const Tensor &data, CollectiveOperator op, S
 
 Tensor reduceScatterWithOutput(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
                                const std::string &debugPrefix, const poplar::OptionFlags &) {
-  checkData(graph, data, "reduceScatterWithOutput");
-  const unsigned replicas = graph.getReplicationFactor();
-  const std::size_t n = data.numElements(), k = (n + replicas - 1) / replicas;
-  Tensor reduced = reduceGathered(graph, data.flatten(), op, prog, debugPrefix);
+  checkData(data, "reduceScatterWithOutput");
+  const ReplicaLayout layout = detail::replicaLayout(graph, "reduceScatterWithOutput");
+  const std::size_t n = data.numElements(), k = (n + layout.total - 1) / layout.total;
+  Tensor reduced = reduceAll(graph, data.flatten(), op, prog, debugPrefix, "reduceScatterWithOutput");
   Tensor out = graph.addLinearlyMappedVariable(data.elementType(), {k}, name(debugPrefix, "scattered"));
-  if (k * replicas != n)
+  if (k * layout.total != n)
     popops::zero(graph, out, prog, name(debugPrefix, "pad"));
-  for (unsigned r = 0; r < replicas && r * k < n; ++r) {
-    const std::size_t begin = r * k, end = std::min(n, begin + k);
+  // Local replica r is global replica offset + r: it keeps that part of the result (a copy to itself).
+  for (unsigned r = 0; r < layout.local; ++r) {
+    const std::size_t begin = std::size_t(layout.offset + r) * k;
+    if (begin >= n)
+      continue;
+    const std::size_t end = std::min(n, begin + k);
     copyBetween(prog, reduced.slice(begin, end), out.slice(0, end - begin), r, r, name(debugPrefix, "scatter"));
   }
   return out;
@@ -138,14 +185,21 @@ Tensor reduceScatterWithOutput(Graph &graph, const Tensor &data, CollectiveOpera
 
 Tensor broadcastWithOutput(Graph &graph, const Tensor &data, Sequence &prog, unsigned rootReplica,
                            const std::string &debugPrefix, const poplar::OptionFlags &) {
-  checkData(graph, data, "broadcastWithOutput");
-  const unsigned replicas = graph.getReplicationFactor();
-  if (rootReplica >= replicas)
+  checkData(data, "broadcastWithOutput");
+  const ReplicaLayout layout = detail::replicaLayout(graph, "broadcastWithOutput");
+  if (rootReplica >= layout.total)
     throw poputil::poplibs_error("gcl::broadcastWithOutput: root replica " + std::to_string(rootReplica) +
-                                 " does not exist; the graph has " + std::to_string(replicas) + " replica(s)");
+                                 " does not exist; the run has " + std::to_string(layout.total) + " replica(s)");
+  if (layout.instances > 1) {
+    // Every replica gets every row; it keeps the root's.
+    Tensor rows = gatherRows(graph, data, layout, true, prog, name(debugPrefix, "broadcast"));
+    Tensor out = graph.clone(data, name(debugPrefix, "broadcast"));
+    prog.add(Copy(rows[rootReplica], out));
+    return out;
+  }
   Tensor out = graph.clone(data, name(debugPrefix, "broadcast"));
-  for (unsigned to = 0; to < replicas; ++to)
-    copyBetween(prog, data, out, rootReplica, to, name(debugPrefix, "broadcast"));
+  prog.add(Copy(data, out));
+  broadcastTree(prog, out, rootReplica, layout.local, name(debugPrefix, "broadcast"));
   return out;
 }
 

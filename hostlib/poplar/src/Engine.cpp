@@ -25,6 +25,7 @@
 #include "print_format.hpp"
 #include "profile.hpp"
 #include "profiling/profiles.hpp"
+#include "library_streams.hpp"
 #include "replica_streams.hpp"
 
 namespace poplar {
@@ -129,6 +130,7 @@ struct EngineImpl {
   void makeReplicaFans();
   void connectRemoteBuffers();
   void connectErrorStreams();
+  void connectLibraryStreams();
   ~EngineImpl() {
     if (auto d = device.lock(); d && d->loadedBy == this)
       d->loadedBy = nullptr;
@@ -227,6 +229,7 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
   impl_->makeReplicaFans();
   impl_->connectRemoteBuffers();
   impl_->connectErrorStreams();
+  impl_->connectLibraryStreams();
   impl_->profiling.reset(new detail::EngineProfiling(
       impl_->cg, x.profile, detail::parseProfilingOptions(detail::withEnvironmentOptions(options), false)));
 }
@@ -326,6 +329,22 @@ void EngineImpl::connectErrorStreams() {
       continue;
     }
     connections[e.stream] = [info, report](ipu::runtime::StreamRegistry &reg) { reg.connect(info.stream, report); };
+  }
+}
+
+/// Streams a library registered (poplar/LibraryStreams.hpp) are connected before the program can connect its own.
+void EngineImpl::connectLibraryStreams() {
+  for (const auto &s : cg.streams) {
+    LibraryStreamFunction f = libraryStream(s.name);
+    if (!f)
+      continue;
+    if (ReplicaFan *fn = fan(s.name)) {
+      for (unsigned r = 0; r < cg.replicas; ++r)
+        fn->connectFunction(r, [f, r](void *p) { f(r, p); });
+      continue;
+    }
+    std::string name = s.name;
+    connections[name] = [f, name](ipu::runtime::StreamRegistry &reg) { reg.connect(name, [f](void *p) { f(0, p); }); };
   }
 }
 

@@ -1,9 +1,11 @@
-// Collectives across the replicas of a replicated graph in one process (GCL-style): all-reduce, all-gather,
-// reduce-scatter and broadcast, built from program::CrossReplicaCopy and popops reductions.
+// Collectives across the replicas of a replicated graph (GCL-style): all-reduce, all-gather, reduce-scatter and
+// broadcast. In one process they are built from program::CrossReplicaCopy and popops reductions; under poprun
+// (popdist/popdist_poplar.hpp) they span every replica of every instance, the instances' part through MPI.
 //
-// Every replica computes a reduction over the same gathered data in the same order (replica 0 first), so all
-// replicas get bit-identical results, also for floating-point sums. The data moves as one CrossReplicaCopy per
-// (source, destination) pair of replicas: replicas^2 exchange steps, simple rather than bandwidth-optimal.
+// Replica indices are global: local replica r of an instance is replica getReplicaIndexOffset() + r of the run.
+// Every reduction combines the replicas in the same fixed order (by global replica index), so every replica gets
+// the same bits, and N instances give the bits of one instance with the same total replicas, float sums included.
+// Under poprun the graph's replication factor must be popdist::getNumLocalReplicas().
 #ifndef GCL_COLLECTIVES_HPP
 #define GCL_COLLECTIVES_HPP
 
@@ -46,19 +48,19 @@ void allReduceInPlace(poplar::Graph &graph, const poplar::Tensor &data, Collecti
                       poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 
-/// A new tensor of shape [replicas, data's shape] whose row i is replica i's `data`, in every replica.
+/// A new tensor of shape [total replicas, data's shape] whose row g is global replica g's `data`, in every replica.
 poplar::Tensor allGatherWithOutput(poplar::Graph &graph, const poplar::Tensor &data, poplar::program::Sequence &prog,
                                    const std::string &debugPrefix = "",
                                    const poplar::OptionFlags &options = poplar::OptionFlags());
 
-/// `op` over every replica's `data` (flattened), scattered: replica r gets elements [r * k, (r + 1) * k) of the
-/// result, k = ceil(numElements / replicas), as a new 1-D tensor of k elements; the elements past the end of the
+/// `op` over every replica's `data` (flattened), scattered: global replica r gets elements [r * k, (r + 1) * k) of the
+/// result, k = ceil(numElements / total replicas), as a new 1-D tensor of k elements; the elements past the end of the
 /// data (when the replica count does not divide it) are zero.
 poplar::Tensor reduceScatterWithOutput(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
                                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
                                        const poplar::OptionFlags &options = poplar::OptionFlags());
 
-/// A new tensor of data's shape holding replica `rootReplica`'s `data`, in every replica.
+/// A new tensor of data's shape holding global replica `rootReplica`'s `data`, in every replica.
 poplar::Tensor broadcastWithOutput(poplar::Graph &graph, const poplar::Tensor &data, poplar::program::Sequence &prog,
                                    unsigned rootReplica = 0, const std::string &debugPrefix = "",
                                    const poplar::OptionFlags &options = poplar::OptionFlags());
