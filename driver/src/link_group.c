@@ -91,7 +91,7 @@ int ipudrv_pci_link_members(const char *pci_root_dir, const char *slot, struct i
                      c.index < mine.size ? ", as does " : "", c.index < mine.size ? out->slot[c.index] : "", mine.size);
             rc = -EINVAL;
         } else {
-            snprintf(out->slot[c.index], IPUDRV_SLOT_MAX, "%s", e->d_name);
+            memcpy(out->slot[c.index], e->d_name, strlen(e->d_name) + 1); /* shorter than IPUDRV_SLOT_MAX */
         }
     }
     closedir(d);
