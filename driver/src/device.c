@@ -76,7 +76,7 @@ int ipudrv_describe(unsigned id, struct ipudrv_device_desc *out)
  * the card from its registers alone. */
 static void board_from_registers(ipudrv_device *dev)
 {
-    static const char *const known[] = {"tiny", "ipu1", "ipu2", "rtl-tiny", "icebreaker"};
+    static const char *const known[] = {"tiny", "small", "ipu1", "ipu2", "rtl-tiny", "icebreaker"};
     uint32_t caps = 0, clock_khz = 0;
     int have_caps = ipudrv_rd(dev, IPU_REG_CAPS, &caps) == 0;
     if (ipudrv_rd(dev, IPU_REG_TILE_CLOCK_KHZ, &clock_khz))
