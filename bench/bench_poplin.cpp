@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplin/Convolution.hpp>
@@ -31,21 +33,32 @@ double estimateOf(const std::string &plan) {
   return at == std::string::npos ? 0.0 : std::strtod(plan.c_str() + at + 9, nullptr);
 }
 
+// CPU seconds this process has used (all threads): on a shared host the wall time of a run mostly measures the
+// other processes (at a load of 12 on 2 cores a run gets a tenth of a core), its CPU time the simulation's work.
+double cpuSeconds() {
+  struct rusage u {};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 // The cycles of program 1 (the operation) less those of program 2 (empty): the runtime's fixed cost of a run.
 void report(const char *what, Engine &e, const std::string &plan) {
   e.run(2);
   const auto empty = e.getLastRunCycles();
+  const double cpu0 = cpuSeconds();
   e.run(1);
+  const double runCpu = cpuSeconds() - cpu0;
   // BENCH_POPLIN_PROFILE=1 adds the profile summary (cycles by step).
   if (std::getenv("BENCH_POPLIN_PROFILE"))
     e.printProfileSummary(std::cout, OptionFlags{{"showExecutionSteps", "true"}});
   const double est = estimateOf(plan);
   const auto total = e.getLastRunCycles(), cycles = total - std::min(total, empty);
   std::printf("%s\n  plan: %s\n  planner estimate %.0f cycles, simulated %llu cycles (a run of it %llu less an "
-              "empty program's %llu), simulated/estimate %.2f; wall: compile %.2f s, load %.2f s, run %.2f s\n",
+              "empty program's %llu), simulated/estimate %.2f; wall: compile %.2f s, load %.2f s, run %.2f s "
+              "(run CPU %.2f s)\n",
               what, plan.c_str(), est, (unsigned long long)cycles, (unsigned long long)total,
               (unsigned long long)empty, est > 0 ? double(cycles) / est : 0.0,
-              e.getPhaseSeconds("compile"), e.getPhaseSeconds("load"), e.getPhaseSeconds("run"));
+              e.getPhaseSeconds("compile"), e.getPhaseSeconds("load"), e.getPhaseSeconds("run"), runCpu);
 }
 
 // A 1024^3 product simulates for minutes on a shared host: no host sync limit of 300 s for it.

@@ -78,7 +78,7 @@ int ipudrv_describe(unsigned id, struct ipudrv_device_desc *out)
  * reads as one card of all its members' tiles and IPUs. */
 static void board_from_registers(ipudrv_device *dev)
 {
-    static const char *const known[] = {"tiny", "ipu1", "ipu2", "rtl-tiny", "icebreaker",
+    static const char *const known[] = {"tiny", "small", "ipu1", "ipu2", "rtl-tiny", "icebreaker",
                                         "tiny2", "tiny4", "ipu2x2", "ipu2x4", "ipu2x16"};
     uint32_t caps = 0, clock_khz = 0, ipus = 0;
     int have_caps = ipudrv_rd(dev, IPU_REG_CAPS, &caps) == 0;

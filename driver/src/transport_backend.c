@@ -27,7 +27,18 @@ struct backend_transport {
     struct region *regions;
     struct region *last_hit; /* bulk transfers hit the same buffer over and over */
     uint64_t budget;         /* instructions per tile per advance(), adapted to ~5 ms */
+    uint64_t min_budget;     /* the budget never adapts below this */
 };
+
+/* The model's smallest slice. Below a few blocks per worker its fast ISS is
+ * defeated: each worker's share ends inside a block, which the reference
+ * interpreter finishes, and that marks the code for re-verification. On a
+ * 1472-tile card every slice over all tiles exceeds the time target, so the
+ * budget used to fall to the floor: a 1024^3 matMul then ran ~10x the CPU time
+ * (and waited a scheduler round per slice on a busy host). The RTL, orders of
+ * magnitude slower, keeps a small floor so that its slices stay short. */
+#define MODEL_MIN_BUDGET 4096u
+#define RTL_MIN_BUDGET 64u
 
 static struct backend_transport *bt(struct ipudrv_transport *t)
 {
@@ -91,7 +102,8 @@ int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embo
         return -ENOMEM;
     }
     b->base.ops = ops;
-    b->budget = 4096;
+    b->min_budget = strcmp(embodiment, "model") == 0 ? MODEL_MIN_BUDGET : RTL_MIN_BUDGET;
+    b->budget = 4096 > b->min_budget ? 4096 : b->min_budget;
     struct ipu_backend_host host = {.opaque = b, .dma_read = host_dma_read, .dma_write = host_dma_write};
     struct ipu_backend_options options = {.host_threads = node->host_threads, .trace = node->trace};
     int rc = factory->create(board, &host, &options, &b->card, err, err_len);
@@ -227,7 +239,7 @@ int ipudrv_backend_progress(struct ipudrv_transport *t, int max_ms)
     uint64_t target = max_ms > 0 && max_ms < 5 ? (uint64_t)max_ms * 1000u : 5000u;
     if (us < target / 2 && b->budget < (1ull << 26))
         b->budget *= 2;
-    else if (us > target * 2 && b->budget > 64)
+    else if (us > target * 2 && b->budget / 2 >= b->min_budget)
         b->budget /= 2;
     return 0;
 }

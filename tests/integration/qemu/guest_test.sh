@@ -37,14 +37,38 @@ gc-reset -d 0 || { echo "FAIL: gc-reset"; status=1; }
 # The programs run from the manifest's folder (their arguments are relative to it), stdout and stderr into one
 # file as on the host, so that both see the same buffering and interleave the streams the same way.
 tutdir=/usr/share/ipu-emu/tutorials
+# The location of the card of board $1 (a program's NAME.board): the card whose tile count and memory per tile
+# are that board's (the guest's driver reports no board name for a vfio card).
+card_of_board() {
+  f=/usr/share/ipu-emu/boards/$1.toml
+  [ -f "$f" ] || return 0
+  value() { sed -n "s/^$1 = //p" "$f" | tr -d _; }
+  tiles=$(( $(value num_ipus) * $(value tiles_per_ipu) )) mem=$(value bytes_per_tile)
+  gc-info -l | awk 'NR > 1 { print $1, $4 }' | while read -r id loc; do
+    gc-info -d "$id" -i > /tmp/card-info.txt 2>&1 || continue
+    if grep -qx "num_tiles: $tiles" /tmp/card-info.txt && grep -qx "tile_mem_bytes: $mem" /tmp/card-info.txt; then
+      echo "$loc"; break
+    fi
+  done
+}
 step "tutorials"
 if [ -f $tutdir/tutorials.txt ]; then
   grep -v '^#' $tutdir/tutorials.txt > /tmp/tutorials.txt
   while read -r name args; do
     [ -n "$name" ] || continue
+    # A program with its own board runs on that card alone (IPU_EMU_PCI_ROOT: a folder holding only its entry).
+    pci_root=
+    if [ -f "$tutdir/$name.board" ]; then
+      board=$(cat "$tutdir/$name.board") loc=$(card_of_board "$(cat "$tutdir/$name.board")")
+      [ -n "$loc" ] || { echo "FAIL: no card of board $board for tutorial $name"; status=1; continue; }
+      pci_root=/tmp/card-$name
+      mkdir -p "$pci_root" && ln -sf "/sys/bus/pci/devices/$loc" "$pci_root/$loc"
+      echo "=== tutorial $name on card $loc (board $board)"
+    fi
     t0=$(uptime_s)
     # shellcheck disable=SC2086 # args is the manifest's word list
-    (cd $tutdir && "$name" $args) > "/tmp/$name.out" 2>&1; rc=$?
+    (cd $tutdir && if [ -n "$pci_root" ]; then export IPU_EMU_PCI_ROOT=$pci_root; fi && "$name" $args) \
+      > "/tmp/$name.out" 2>&1; rc=$?
     t1=$(uptime_s)
     echo "=== BEGIN tutorial $name ==="
     cat "/tmp/$name.out"
