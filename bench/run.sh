@@ -87,7 +87,7 @@ run bench_qemu_guest "$bin/bench_qemu_guest"
 section "RTL: simulated tile-cycles per second, 1 and 4 tiles, Verilator threads, lock-step cost (issue 9)"
 run ipu_rtl_bench "$bin/ipu_rtl_bench" "$build/tile-tests/rtl/compute.elf"
 
-section "host link: register round trip and tile-memory reads over the socket transport beside in-process rtl (issue 17)"
+section "host link: register round trip and tile-memory reads over the socket transport and the emulated USB path (QEMU guest) beside in-process rtl (issue 17)"
 run link "$root/bench/link.sh" "$build"
 
 # Any other bench_* a module adds is run too, so a new benchmark is never forgotten.

@@ -2,18 +2,29 @@
 # The usb transport end to end without a board: ipu-board-sim (the Verilated FPGA
 # board top) on a Unix socket, QEMU's emulated FTDI UART (usb-serial on
 # qemu-xhci) with its chardev on that socket, and in the guest the driver's usb
-# transport through libusb (tests/integration/qemu/guest_usb_test.sh). Midway the
+# transport through libusb (tests/integration/qemu/guest_usb_test.sh). The board
+# sim has the 4-tile rtl-tiny shape (rv32im): this script stages tutorial 3 for it
+# (popc --target rtl-tiny codelets, the tile images linked by a run on the
+# in-process model of the same board, whose output is the golden one) and the
+# guest's run over usb must print the same. Midway the
 # guest says "=== unplug now" and this script pulls the cable (QMP device_del)
 # while no guest program has the card open (QEMU 7.2 can crash on a removal with a
 # transfer in flight), then on "=== replug now" plugs it back (device_add on the
 # same chardev).
 # Usage: usb-test.sh BUILD_DIR      Exit: 0 pass, 1 fail, 77 skipped (see message)
+# IPU_USB_BENCH_RUNS=N: the guest takes N benchmark samples (bench/link.sh), 1 by default.
+# IPU_USB_UNPLUG_BUSY=1: the guest reads tile memory in a loop while the cable is pulled (QEMU 7.2's crash in
+# device_del with a transfer in flight); IPU_QEMU_GDB=1 runs QEMU under gdb, which prints every thread's backtrace
+# if it crashes. QEMU's (and gdb's) output: BUILD_DIR/qemu-guest/usb-qemu.log.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build=$(cd "${1:-build}" && pwd)
 sim=$build/bin/ipu-board-sim
 [ -x "$sim" ] || { log "SKIP: $sim is not built (Verilator missing: make deps)"; exit 77; }
 [ -f "$build/tile/rtl-tiny/bin/hello.elf" ] || { log "FAIL: no rv32im hello ($build/tile/rtl-tiny/bin/hello.elf)"; exit 1; }
+for t in popc tutorial3_card; do
+  [ -x "$build/bin/$t" ] || { log "FAIL: $build/bin/$t is not built (tutorial 3 over usb needs it)"; exit 1; }
+done
 prepare_guest "$build"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ipu-usb-test.XXXXXX")
 serial=$build/qemu-guest/usb-serial.log
@@ -22,7 +33,28 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-"$sim" --socket "$link" > "$build/qemu-guest/usb-board-sim.log" 2>&1 &
+# Tutorial 3 for the rtl-tiny board (rv32im), staged over the guest's root in an initramfs of this test's own:
+# the codelets precompiled by popc, and the tile images a run on the in-process model of the same board links into
+# the cache the guest's run finds them in (keyed by board, runtime and codelets). That run's output is the golden one.
+usbroot=$build/qemu-guest/usb-root tut=/usr/share/ipu-emu/usb
+rm -rf "$usbroot" && cp -a "$build/qemu-guest/root" "$usbroot"
+mkdir -p "$usbroot$tut/cache"
+"$build/bin/popc" --target rtl-tiny "$root/tests/tutorials/tut3/tut3_codelets.cpp" -o "$usbroot$tut/tut3_codelets.gp"
+host_cache=${IPU_EMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ipu-emu}
+for d in "$host_cache"/newlib-*; do if [ -d "$d" ]; then ln -s "$d" "$usbroot$tut/cache/"; fi; done
+golden=$build/qemu-guest/usb-tut3.model.txt
+t0=$(date +%s%N)
+(cd "$usbroot$tut" && IPU_EMU_DEVICES=model:rtl-tiny IPU_EMU_LOCK_DIR=$work IPU_BOARD_PATH=$root/boards \
+   IPU_EMU_CACHE="$usbroot$tut/cache" "$build/bin/tutorial3_card" tut3_codelets.gp) > "$golden" 2>&1 ||
+  { cat "$golden" >&2; log "FAIL: tutorial 3 on the in-process model (rtl-tiny) failed"; exit 1; }
+model_s=$(awk -v ns=$(( $(date +%s%N) - t0 )) 'BEGIN { printf "%.1f", ns / 1e9 }')
+find "$usbroot$tut/cache" -maxdepth 1 -name 'newlib-*' -type l -delete
+rm -rf "$usbroot$tut/cache/codelets"
+ls "$usbroot$tut/cache"/images/*.elf >/dev/null 2>&1 || { log "FAIL: the model run linked no tile image"; exit 1; }
+initrd=$build/qemu-guest/usb-initramfs.cpio.gz
+"$here/initramfs.sh" "$("$here/guest-tools.sh" "$build")" "${kernel#/boot/vmlinuz-}" "$initrd" "$usbroot"
+
+"$sim" --board rtl-tiny --socket "$link" > "$build/qemu-guest/usb-board-sim.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -S "$link" ] && break; sleep 0.1; done
 [ -S "$link" ] || { log "FAIL: ipu-board-sim did not listen on $link"; cat "$build/qemu-guest/usb-board-sim.log" >&2; exit 1; }
@@ -50,10 +82,16 @@ EOF
 
 rm -f "$serial"
 start=$(date +%s%N)
-qemu_prefix="timeout ${IPU_QEMU_TEST_TIMEOUT:-600}" run_guest ipu.usbtest=1 -serial "file:$serial" -monitor none \
+qemu_prefix="timeout ${IPU_QEMU_TEST_TIMEOUT:-900}"
+if [ -n "${IPU_QEMU_GDB:-}" ]; then
+  printf '%s\n' 'handle SIGUSR1 SIGUSR2 SIGPIPE nostop noprint pass' 'run' 'thread apply all bt' > "$work/gdb.cmd"
+  qemu_prefix="$qemu_prefix gdb -q -batch -x $work/gdb.cmd --args"
+fi
+busy=; [ -n "${IPU_USB_UNPLUG_BUSY:-}" ] && busy=" ipu.usbunplugbusy=1"
+qemu_prefix=$qemu_prefix run_guest "ipu.usbtest=1 ipu.usbbench=${IPU_USB_BENCH_RUNS:-1}$busy" -serial "file:$serial" -monitor none \
   -qmp "unix:$qmp,server=on,wait=off" \
   -device qemu-xhci,id=xhci -chardev "socket,id=link,path=$link,reconnect=1" \
-  -device usb-serial,chardev=link,id=board,bus=xhci.0 </dev/null &
+  -device usb-serial,chardev=link,id=board,bus=xhci.0 </dev/null > "$build/qemu-guest/usb-qemu.log" 2>&1 &
 qemu_pid=$!
 pids+=($qemu_pid)
 # Follows the guest: unplug and replug on its cues.
@@ -76,13 +114,25 @@ wall=$(awk -v ns=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.1f", ns / 1e9 }
 tr -d '\r' < "$serial" > "$serial.txt"
 sed -n '/^=== /,$p' "$serial.txt" >&2
 fail=0
-[ $rc = 0 ] || { log "FAIL: QEMU exited with $rc (timeout or error); serial log $serial"; fail=1; }
+[ $rc = 0 ] || { log "FAIL: QEMU exited with $rc (timeout or error); serial log $serial"; tail -n 40 "$build/qemu-guest/usb-qemu.log" >&2; fail=1; }
 [ $unplugged = 1 ] && [ $replugged = 1 ] || { log "FAIL: the guest never asked for the unplug and the replug"; fail=1; }
 grep -q '^ipu-guest-usb-test: exit 0' "$serial.txt" || { log "FAIL: the guest's usb test failed (serial log $serial)"; fail=1; }
-section() { sed -n "/^=== $1\$/,/^=== /p" "$serial.txt" | sed '1d;$d'; }
-field() { sed -n "s/^$1: //p"; }
+# Tutorial 3 in the guest over usb against the model's output.
+end=$(grep '^=== END tutorial3 usb rc=' "$serial.txt" || true)
+if [ -z "$end" ]; then
+  log "FAIL: tutorial 3 did not run in the guest over usb"; fail=1
+else
+  sed -n '/^=== BEGIN tutorial3 usb$/,/^=== END tutorial3 usb rc=/p' "$serial.txt" | sed '1d;$d' > "$build/qemu-guest/usb-tut3.card.txt"
+  if diff -u "$golden" "$build/qemu-guest/usb-tut3.card.txt" >&2; then
+    log "tutorial 3 over usb: output identical to the in-process model (rtl-tiny)"
+  else
+    log "FAIL: tutorial 3 over usb differs from the in-process model (- model, + usb card)"; fail=1
+  fi
+  log "figures: tutorial 3 over usb in the guest ${end##*time=} s, on the in-process model (rtl-tiny, linking included) $model_s s"
+fi
 log "figures: the usb guest test took $wall s (QEMU start to power-off)"
-log "figures: register read round trip over usb (guest, emulated FTDI, board sim): median $(section ipu-mmio-latency | field median_us) us"
-log "figures: 16 KiB tile-memory read over usb: $(section 'block read' | field block_read_s) s"
+grep '^usb_sample: ' "$serial.txt" | while read -r _ lat secs; do
+  log "figures: usb sample: register read round trip median $lat us (200 reads), 16 KiB tile-memory read $secs s"
+done
 [ $fail = 0 ] && log "PASS"
 exit $fail
