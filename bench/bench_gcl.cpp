@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     const bool same = std::all_of(cycles.begin(), cycles.end(), [&](std::uint64_t c) { return c == cycles[0]; });
     std::printf("allReduce ADD of %.0f MiB FLOAT across %u replicas (%u instance(s) x %u) on %s: compile %.1f s\n",
                 bytes / (1 << 20), total, popdist::getNumInstances(), local, board, compile);
-    std::printf("  gcl allReduce: %s wall, %llu simulated cycles (%s in %d runs), %.1f MiB/s effective\n",
+    std::printf("  gcl allReduce: %s wall, %llu simulated cycles (%s in %d runs), %.3f MiB/s effective\n",
                 bench::format(p.subject, 1.0, "s").c_str(), (unsigned long long)cycles.back(),
                 same ? "identical" : "DIFFERENT", runs, bytes / p.subject.median() / (1 << 20));
     std::printf("  MPI_Allreduce over %s: %s wall, %.1f MiB/s; gcl / MPI wall-time ratio %.1f (medians)\n",
