@@ -1,8 +1,8 @@
 // The collectives of gcl/Collectives.hpp.
 //
-// Every reduction is one popops reduce over a [total replicas, ...] tensor of rows, row g holding global replica
-// g's data: the order of the reduction is a fixed function of the global replica index, and one instance with R
-// replicas and N instances with R / N each run the same reduce on the same rows, so they give the same bits.
+// Every reduction folds a [total replicas, ...] tensor of rows, row g holding global replica g's data, in replica
+// order with popops element-wise programs: the order is a fixed function of the global replica index, and one
+// instance with R replicas and N instances with R / N each run the same fold on the same rows: the same bits.
 // In one instance the rows are gathered to replica 0 (one CrossReplicaCopy per other replica: R - 1 steps), which
 // reduces them and broadcasts the result along a binary tree (ceil(log2 R) steps, each one CrossReplicaCopy that
 // doubles the replicas holding it). Across instances each replica gets all rows through MPI (instances.hpp) and
@@ -14,7 +14,7 @@
 #include <map>
 #include <vector>
 
-#include <popops/Reduce.hpp>
+#include <popops/ElementWise.hpp>
 #include <popops/Zero.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -86,27 +86,48 @@ Tensor gatherRows(Graph &graph, const Tensor &data, const ReplicaLayout &layout,
   return rows;
 }
 
-popops::Operation reduction(CollectiveOperator op) {
-  switch (op) {
-  case CollectiveOperator::ADD:
-  case CollectiveOperator::MEAN:
-    return popops::Operation::ADD;
-  case CollectiveOperator::MUL:
-    return popops::Operation::MUL;
-  case CollectiveOperator::MIN:
-    return popops::Operation::MIN;
-  case CollectiveOperator::MAX:
-    return popops::Operation::MAX;
-  case CollectiveOperator::LOGICAL_AND:
-    return popops::Operation::LOGICAL_AND;
-  case CollectiveOperator::LOGICAL_OR:
-    return popops::Operation::LOGICAL_OR;
-  case CollectiveOperator::SQUARE_ADD:
-    return popops::Operation::SQUARE_ADD;
-  case CollectiveOperator::LOCAL:
-    break;
+/// Folds the rows in global replica order, ((row 0 op row 1) op row 2) ..., one popops element-wise program per
+/// row: the order that makes every path give the same bits. MEAN is the sum divided by the replica count.
+Tensor foldRows(Graph &graph, const Tensor &rows, CollectiveOperator op, Sequence &prog, const std::string &debug) {
+  namespace pe = popops::expr;
+  const unsigned total = unsigned(rows.dim(0));
+  Tensor out = graph.clone(rows[0], name(debug, "reduced"));
+  prog.add(Copy(rows[0], out, false, name(debug, "row0")));
+  if (op == CollectiveOperator::SQUARE_ADD)
+    popops::squareInPlace(graph, out, prog, name(debug, "square"));
+  for (unsigned g = 1; g < total; ++g) {
+    const Tensor row = rows[g];
+    const std::string step = name(debug, "fold" + std::to_string(g));
+    switch (op) {
+    case CollectiveOperator::ADD:
+    case CollectiveOperator::MEAN:
+      popops::addInPlace(graph, out, row, prog, step);
+      break;
+    case CollectiveOperator::MUL:
+      popops::mulInPlace(graph, out, row, prog, step);
+      break;
+    case CollectiveOperator::MIN:
+      popops::minInPlace(graph, out, row, prog, step);
+      break;
+    case CollectiveOperator::MAX:
+      popops::maxInPlace(graph, out, row, prog, step);
+      break;
+    case CollectiveOperator::LOGICAL_AND:
+      popops::logicalAndInPlace(graph, out, row, prog, step);
+      break;
+    case CollectiveOperator::LOGICAL_OR:
+      popops::logicalOrInPlace(graph, out, row, prog, step);
+      break;
+    case CollectiveOperator::SQUARE_ADD:
+      popops::mapInPlace(graph, pe::Add(pe::_1, pe::Mul(pe::_2, pe::_2)), {out, row}, prog, step);
+      break;
+    case CollectiveOperator::LOCAL:
+      throw poputil::poplibs_error("gcl: CollectiveOperator::LOCAL is no reduction");
+    }
   }
-  throw poputil::poplibs_error("gcl: CollectiveOperator::LOCAL is no reduction");
+  if (op == CollectiveOperator::MEAN)
+    popops::divInPlace(graph, out, float(total), prog, name(debug, "mean"));
+  return out;
 }
 
 /// `op` over every replica's `data` of every instance, the same bits in every replica (see the file comment).
@@ -122,15 +143,7 @@ Tensor reduceAll(Graph &graph, const Tensor &data, CollectiveOperator op, Sequen
     throw poputil::poplibs_error("gcl: MEAN of " + data.elementType().toString() +
                                  " data; MEAN takes FLOAT or HALF, use ADD for integers");
   Tensor rows = gatherRows(graph, data, layout, false, prog, debug);
-  Tensor out;
-  if (op != CollectiveOperator::MEAN) {
-    out = popops::reduce(graph, rows, {0}, reduction(op), prog, name(debug, "reduce"));
-  } else {
-    Tensor scale = graph.addConstant(poplar::FLOAT, {}, 1.0f / float(layout.total), name(debug, "meanScale"));
-    graph.setTileMapping(scale, 0);
-    out = popops::reduce(graph, rows, {0}, popops::ReduceParams(popops::Operation::ADD, false, scale), prog,
-                         name(debug, "mean"));
-  }
+  Tensor out = foldRows(graph, rows, op, prog, debug);
   if (layout.instances == 1)
     broadcastTree(prog, out, 0, layout.local, name(debug, "result"));
   return out;
