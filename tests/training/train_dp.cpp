@@ -5,18 +5,18 @@
 // gradients, and gcl::allReduceWithOutput sums them over the replicas; every replica applies the same update. The
 // run must give the same weights, bit for bit, for R = 1 and R = kShards, so the sums are ordered alike:
 //   - gcl's all-reduce gathers every replica's tensor into rows (replica 0 first, each row mapped like the tensor)
-//     and sums them with popops::reduce over the row dimension;
+//     and folds them in replica order, ((row 0 + row 1) + row 2) + ..., one element-wise addition per row;
 //   - with one replica, each shard's gradient is computed by the same graph code as a replica's, and the shards'
-//     gradients are gathered the same way (rows in shard order, mapped like the first) and summed by the same
-//     popops::reduce (sumInShardOrder below).
+//     gradients are folded the same way, in shard order (sumInShardOrder below).
 // Each shard's own gradient is thus the same computation on the same per-replica target (one IPU of `tiles`
 // tiles), and the sum over shards adds the same numbers in the same order, so the weights are bit-identical. The
 // program prints a hash of the final parameters; the test compares the hash of R = 1 with that of R = kShards.
 //
 // Which shards this process trains is one function, replicaSpan(): today every replica is local (offset 0, total
-// = local replicas); under a multi-process launcher it returns this instance's first replica and the total.
+// = local replicas) when run alone; under poprun it returns this instance's first replica and the total (popdist).
 //
-// Usage: train_dp <replicas: 1 or kShards> [tiles per IPU, default 8]
+// Usage: train_dp <local replicas: 1 or kShards; under poprun, this instance's share> [tiles per IPU, default 8]
+//        poprun --num-instances 2 --num-replicas 4 train_dp 2   (2 instances x 2 replicas, same weights)
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -30,6 +30,7 @@
 #include <gcl/Collectives.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
+#include <popdist/popdist_poplar.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
 #include <popnn/Loss.hpp>
@@ -59,10 +60,22 @@ struct ReplicaSpan {
   unsigned offset, total;
 };
 
+// Under poprun (popdist's environment set) this instance runs replicas offset .. offset + local - 1 of all of them;
+// run alone, every replica is local.
 ReplicaSpan replicaSpan(unsigned localReplicas) {
   ReplicaSpan s;
   s.offset = 0;
   s.total = localReplicas;
+  if (popdist::isPopdistEnvSet()) {
+    if (popdist::getNumLocalReplicas() != localReplicas) {
+      std::cerr << "train_dp: poprun gives this instance " << popdist::getNumLocalReplicas()
+                << " replica(s) but the command line asks for " << localReplicas
+                << "; pass the local replica count (--num-replicas / --num-instances)\n";
+      std::exit(1);
+    }
+    s.offset = popdist::getReplicaIndexOffset();
+    s.total = popdist::getNumTotalReplicas();
+  }
   return s;
 }
 
@@ -130,15 +143,13 @@ std::vector<Tensor> shardGradients(Graph &graph, const Params &p, const Tensor &
 }
 
 // The sum of `partials` (one per shard, in shard order) exactly as gcl's all-reduce sums one tensor per replica:
-// rows mapped like the first, gathered in order, reduced over the row dimension by popops.
+// ((shard 0 + shard 1) + shard 2) + ..., one element-wise addition per shard into a tensor mapped like the first.
 Tensor sumInShardOrder(Graph &graph, const std::vector<Tensor> &partials, Sequence &prog, const std::string &name) {
-  std::vector<Tensor> rows;
-  for (std::size_t s = 0; s < partials.size(); ++s) {
-    Tensor row = graph.clone(partials[0], name + "/gathered" + std::to_string(s));
-    prog.add(Copy(partials[s], row));
-    rows.push_back(row.expand({0}));
-  }
-  return popops::reduce(graph, concat(rows, 0), {0}, popops::Operation::ADD, prog, name + "/reduce");
+  Tensor sum = graph.clone(partials[0], name + "/sum");
+  prog.add(Copy(partials[0], sum));
+  for (std::size_t s = 1; s < partials.size(); ++s)
+    popops::addInPlace(graph, sum, partials[s], prog, name + "/add" + std::to_string(s));
+  return sum;
 }
 
 // ---- The host -----------------------------------------------------------------------------------------------------
@@ -190,7 +201,8 @@ int main(int argc, char **argv) {
   const unsigned tiles = argc > 2 ? unsigned(std::atoi(argv[2])) : 8;
   const ReplicaSpan span = replicaSpan(replicas);
   if (replicas == 0 || (span.total != 1 && span.total != kShards) || tiles == 0) {
-    std::cerr << "usage: " << argv[0] << " <replicas: 1 or " << kShards << "> [tiles per IPU]\n";
+    std::cerr << "usage: " << argv[0] << " <local replicas: 1 or " << kShards
+              << ", or under poprun the instance's share of " << kShards << "> [tiles per IPU]\n";
     return 1;
   }
   // Shards per replica: all of them with one replica, else one each (a replica's own gradient is then its shard's).
