@@ -252,12 +252,12 @@ void BlockCache::translate(uint64_t retired_now)
 void BlockCache::install(std::shared_ptr<const NativeCode> code)
 {
     native = std::move(code);
-    if (!native) {
-        hot_ = 0; // no compiler: stay on the fast ISS
-        return;
-    }
+    if (!native)
+        hot_ = 0; // no compiler, or this build failed: stay on the fast ISS
+    // Every block's flag follows the code installed now: a failed rebuild after
+    // an earlier success must not leave blocks pointing into code that is gone.
     for (auto &[pc, b] : blocks_)
-        b->native = std::binary_search(native->entries.begin(), native->entries.end(), pc);
+        b->native = native && std::binary_search(native->entries.begin(), native->entries.end(), pc);
 }
 
 bool BlockCache::all_match() const
