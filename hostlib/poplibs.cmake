@@ -1,6 +1,50 @@
-# Shared rules of the PopLibs libraries (hostlib/poputil, popops, poprand, poplin, popnn, gcl): the tile codelets
-# built by popc, install of the library and its headers, a pkg-config file, and a check that each public header
-# compiles alone as C++11.
+# Shared rules of the PopLibs libraries (hostlib/poputil, popops, poprand, poplin, popnn, gcl, popdist): the
+# library target itself (poplibs_library), the tile codelets built by popc, install of the library and its headers,
+# a pkg-config file, and a check that each public header compiles alone as C++11.
+
+# poplibs_library(<lib> [CODELETS] [DEPENDS <target>...] [PRIVATE <item>...] DESCRIPTION <text>)
+# Defines lib<lib>.so (version PROJECT_VERSION, soname lib<lib>.so.0) in the calling folder, hostlib/<lib>:
+#   - sources: every src/*.cpp of the folder;
+#   - public headers include/<lib>/*.hpp; private include paths: the folder's src/ and poputil's src/ (log.hpp,
+#     profile_info.hpp: what the PopLibs libraries share without making it public);
+#   - DEPENDS: the libraries it links publicly (its headers use theirs), in link order; PRIVATE: what only its
+#     sources use (dl, MPI, ...);
+#   - CODELETS: its tile code, codelets/<lib>_codelets.cpp, compiled by popc (poplibs_codelets below);
+#   - installed with its headers and a pkg-config file whose Description is DESCRIPTION (poplibs_library_install).
+# The library needs libpoplar and libpoputil (the header check compiles against them) and every DEPENDS target. If
+# one is not built, ipu_component_missing() names it (an error under IPU_REQUIRE_ALL) and no target <lib> is
+# defined: a caller with more to do after this call checks `if(TARGET <lib>)`.
+function(poplibs_library lib)
+  cmake_parse_arguments(L "CODELETS" "DESCRIPTION" "DEPENDS;PRIVATE" ${ARGN})
+  if(L_UNPARSED_ARGUMENTS OR NOT L_DESCRIPTION)
+    message(FATAL_ERROR "poplibs_library(${lib}): unexpected arguments '${L_UNPARSED_ARGUMENTS}' or no DESCRIPTION; "
+                        "usage: poplibs_library(<lib> [CODELETS] [DEPENDS ...] [PRIVATE ...] "
+                        "DESCRIPTION <text>)")
+  endif()
+  set(missing)
+  foreach(dep ${L_DEPENDS} poplar poputil)
+    if(NOT dep STREQUAL lib AND NOT TARGET ${dep} AND NOT "lib${dep}" IN_LIST missing)
+      list(APPEND missing lib${dep})
+    endif()
+  endforeach()
+  if(missing)
+    list(JOIN missing " or " names)
+    ipu_component_missing(lib${lib} "${names} is not built")
+    return()
+  endif()
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR})
+  file(GLOB sources CONFIGURE_DEPENDS ${dir}/src/*.cpp)
+  add_library(${lib} SHARED ${sources})
+  set_target_properties(${lib} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION 0)
+  target_include_directories(${lib}
+    PUBLIC $<BUILD_INTERFACE:${dir}/include> $<INSTALL_INTERFACE:include>
+    PRIVATE ${dir}/src ${IPU_SOURCE_DIR}/hostlib/poputil/src)
+  target_link_libraries(${lib} PUBLIC ${L_DEPENDS} PRIVATE ${L_PRIVATE})
+  if(L_CODELETS)
+    poplibs_codelets(${lib})
+  endif()
+  poplibs_library_install(${lib} "${L_DESCRIPTION}")
+endfunction()
 
 # The library's tile codelets (codelets/<lib>_codelets.cpp and what it includes), compiled by popc at build time
 # into <lib>.gp for the tile ISA of the default board (ipu2: rv32imf). The .gp is staged in the build tree and
