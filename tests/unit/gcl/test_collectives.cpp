@@ -2,51 +2,23 @@
 // all-gather, reduce-scatter of 6 elements (not a multiple of 4: the last replica's part is padding), broadcast,
 // in place and to a destination, each against a host reference of every replica's data.
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
-#include <functional>
 #include <string>
-#include <vector>
 
+#include "collective_checks.hpp"
 #include "gcl/Collectives.hpp"
 #include "poplar/Engine.hpp"
 #include "poplar/IPUModel.hpp"
 #include "popops/codelets.hpp"
 #include "poputil/exceptions.hpp"
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-extern "C" {
-#include <cmocka.h>
-}
-
 using namespace poplar;
 using namespace poplar::program;
+using namespace gcltest;
 
 namespace {
 
-const unsigned kReplicas = 4;
-const std::size_t kN = 6;
-
+/// Float data whose sums and products are exact in any order.
 float fIn(unsigned r, std::size_t i) { return float(r + 1) + 0.5f * float(i); }
-int iIn(unsigned r, std::size_t i) { return int(r) * 10 - int(i); }
-bool bIn(unsigned r, std::size_t i) { return (r + i) % 3 != 0 || i == 5; }
-
-/// One output of the program: a device-to-host stream per replica, and what each replica must receive.
-struct Check {
-  std::string name;
-  std::size_t elements;
-  Type type;
-  std::function<double(unsigned replica, std::size_t i)> expect;
-};
-
-double fold(std::function<double(double, double)> f, std::function<double(unsigned)> value) {
-  double acc = value(0);
-  for (unsigned r = 1; r < kReplicas; ++r)
-    acc = f(acc, value(r));
-  return acc;
-}
 
 void test_collectives(void **) {
   IPUModel model("tiny");
@@ -55,111 +27,60 @@ void test_collectives(void **) {
   Device device = model.createDevice();
   Graph graph(device.getTarget(), replication_factor(kReplicas));
   popops::addCodelets(graph);
-  Tensor f = graph.addLinearlyMappedVariable(FLOAT, {kN}, "f");
-  Tensor in = graph.addLinearlyMappedVariable(INT, {kN}, "i");
-  Tensor b = graph.addLinearlyMappedVariable(BOOL, {kN}, "b");
-  Sequence prog(Copy(graph.addHostToDeviceFIFO("f", FLOAT, kN), f), Copy(graph.addHostToDeviceFIFO("i", INT, kN), in),
-                Copy(graph.addHostToDeviceFIFO("b", BOOL, kN), b));
-  std::vector<Check> checks;
-  auto output = [&](const std::string &name, const Tensor &t, std::function<double(unsigned, std::size_t)> expect) {
-    prog.add(Copy(t, graph.addDeviceToHostFIFO(name, t.elementType(), t.numElements())));
-    checks.push_back(Check{name, t.numElements(), t.elementType(), expect});
-  };
+  CollectiveProgram p(graph, fIn);
+  Sequence &prog = p.prog;
   using gcl::CollectiveOperator;
   auto sum = [](double a, double c) { return a + c; };
   auto fAt = [](std::size_t i) { return [i](unsigned r) { return double(fIn(r, i)); }; };
-  output("add", gcl::allReduceWithOutput(graph, f, CollectiveOperator::ADD, prog),
-         [&](unsigned, std::size_t i) { return fold(sum, fAt(i)); });
-  output("mean", gcl::allReduceWithOutput(graph, f, CollectiveOperator::MEAN, prog),
-         [&](unsigned, std::size_t i) { return fold(sum, fAt(i)) / kReplicas; });
-  output("mul", gcl::allReduceWithOutput(graph, f, CollectiveOperator::MUL, prog),
-         [&](unsigned, std::size_t i) { return fold([](double a, double c) { return a * c; }, fAt(i)); });
-  output("min", gcl::allReduceWithOutput(graph, in, CollectiveOperator::MIN, prog),
-         [&](unsigned, std::size_t i) {
-           return fold([](double a, double c) { return std::min(a, c); }, [i](unsigned r) { return double(iIn(r, i)); });
-         });
-  output("max", gcl::allReduceWithOutput(graph, f, CollectiveOperator::MAX, prog),
-         [&](unsigned, std::size_t i) { return fold([](double a, double c) { return std::max(a, c); }, fAt(i)); });
-  output("square_add", gcl::allReduceWithOutput(graph, f, CollectiveOperator::SQUARE_ADD, prog),
-         [&](unsigned, std::size_t i) {
-           return fold(sum, [i](unsigned r) { return double(fIn(r, i)) * double(fIn(r, i)); });
-         });
-  output("and", gcl::allReduceWithOutput(graph, b, CollectiveOperator::LOGICAL_AND, prog),
-         [&](unsigned, std::size_t i) {
-           return fold([](double a, double c) { return double(a != 0 && c != 0); }, [i](unsigned r) { return double(bIn(r, i)); });
-         });
-  output("or", gcl::allReduceWithOutput(graph, b, CollectiveOperator::LOGICAL_OR, prog),
-         [&](unsigned, std::size_t i) {
-           return fold([](double a, double c) { return double(a != 0 || c != 0); }, [i](unsigned r) { return double(bIn(r, i)); });
-         });
-  output("local", gcl::allReduceWithOutput(graph, in, CollectiveOperator::LOCAL, prog),
-         [&](unsigned r, std::size_t i) { return double(iIn(r, i)); });
-  output("gather", gcl::allGatherWithOutput(graph, in, prog),
-         [&](unsigned, std::size_t j) { return double(iIn(unsigned(j / kN), j % kN)); });
-  output("scatter", gcl::reduceScatterWithOutput(graph, in, CollectiveOperator::ADD, prog),
-         [&](unsigned r, std::size_t i) {
-           const std::size_t at = r * 2 + i; // ceil(6 / 4) = 2 elements per replica
-           return at < kN ? fold(sum, [at](unsigned q) { return double(iIn(q, at)); }) : 0.0;
-         });
-  output("broadcast", gcl::broadcastWithOutput(graph, f, prog, 2),
-         [&](unsigned, std::size_t i) { return double(fIn(2, i)); });
-  Tensor dest = graph.clone(in, "dest");
-  gcl::allReduceToDestination(graph, in, dest, CollectiveOperator::ADD, prog);
-  output("destination", dest, [&](unsigned, std::size_t i) {
-    return fold(sum, [i](unsigned r) { return double(iIn(r, i)); });
-  });
-  gcl::allReduceInPlace(graph, f, CollectiveOperator::MIN, prog);
-  output("in_place", f, [&](unsigned, std::size_t i) {
+  auto iAt = [](std::size_t i) { return [i](unsigned r) { return double(iIn(r, i)); }; };
+  auto bAt = [](std::size_t i) { return [i](unsigned r) { return double(bIn(r, i)); }; };
+  p.output("add", gcl::allReduceWithOutput(graph, p.f, CollectiveOperator::ADD, prog),
+           [&](unsigned, std::size_t i) { return fold(sum, fAt(i)); });
+  p.output("mean", gcl::allReduceWithOutput(graph, p.f, CollectiveOperator::MEAN, prog),
+           [&](unsigned, std::size_t i) { return fold(sum, fAt(i)) / kReplicas; });
+  p.output("mul", gcl::allReduceWithOutput(graph, p.f, CollectiveOperator::MUL, prog),
+           [&](unsigned, std::size_t i) { return fold([](double a, double c) { return a * c; }, fAt(i)); });
+  p.output("min", gcl::allReduceWithOutput(graph, p.in, CollectiveOperator::MIN, prog),
+           [&](unsigned, std::size_t i) { return fold([](double a, double c) { return std::min(a, c); }, iAt(i)); });
+  p.output("max", gcl::allReduceWithOutput(graph, p.f, CollectiveOperator::MAX, prog),
+           [&](unsigned, std::size_t i) { return fold([](double a, double c) { return std::max(a, c); }, fAt(i)); });
+  p.output("square_add", gcl::allReduceWithOutput(graph, p.f, CollectiveOperator::SQUARE_ADD, prog),
+           [&](unsigned, std::size_t i) {
+             return fold(sum, [i](unsigned r) { return double(fIn(r, i)) * double(fIn(r, i)); });
+           });
+  p.output("and", gcl::allReduceWithOutput(graph, p.b, CollectiveOperator::LOGICAL_AND, prog),
+           [&](unsigned, std::size_t i) {
+             return fold([](double a, double c) { return double(a != 0 && c != 0); }, bAt(i));
+           });
+  p.output("or", gcl::allReduceWithOutput(graph, p.b, CollectiveOperator::LOGICAL_OR, prog),
+           [&](unsigned, std::size_t i) {
+             return fold([](double a, double c) { return double(a != 0 || c != 0); }, bAt(i));
+           });
+  p.output("local", gcl::allReduceWithOutput(graph, p.in, CollectiveOperator::LOCAL, prog),
+           [&](unsigned r, std::size_t i) { return double(iIn(r, i)); });
+  p.output("gather", gcl::allGatherWithOutput(graph, p.in, prog),
+           [&](unsigned, std::size_t j) { return double(iIn(unsigned(j / kN), j % kN)); });
+  p.output("scatter", gcl::reduceScatterWithOutput(graph, p.in, CollectiveOperator::ADD, prog),
+           [&](unsigned r, std::size_t i) {
+             const std::size_t at = r * 2 + i; // ceil(6 / 4) = 2 elements per replica
+             return at < kN ? fold(sum, iAt(at)) : 0.0;
+           });
+  p.output("broadcast", gcl::broadcastWithOutput(graph, p.f, prog, 2),
+           [&](unsigned, std::size_t i) { return double(fIn(2, i)); });
+  Tensor dest = graph.clone(p.in, "dest");
+  gcl::allReduceToDestination(graph, p.in, dest, CollectiveOperator::ADD, prog);
+  p.output("destination", dest, [&](unsigned, std::size_t i) { return fold(sum, iAt(i)); });
+  gcl::allReduceInPlace(graph, p.f, CollectiveOperator::MIN, prog);
+  p.output("in_place", p.f, [&](unsigned, std::size_t i) {
     return fold([](double a, double c) { return std::min(a, c); }, fAt(i));
   });
 
   Engine engine(graph, prog);
   engine.load(device);
-  std::vector<std::vector<float>> fData(kReplicas, std::vector<float>(kN));
-  std::vector<std::vector<int>> iData(kReplicas, std::vector<int>(kN));
-  std::vector<std::vector<std::uint8_t>> bData(kReplicas, std::vector<std::uint8_t>(kN));
-  for (unsigned r = 0; r < kReplicas; ++r) {
-    for (std::size_t i = 0; i < kN; ++i) {
-      fData[r][i] = fIn(r, i);
-      iData[r][i] = iIn(r, i);
-      bData[r][i] = bIn(r, i);
-    }
-    engine.connectStream("f", r, fData[r].data());
-    engine.connectStream("i", r, iData[r].data());
-    engine.connectStream("b", r, bData[r].data());
-  }
-  // Each output's bytes per replica (4-byte float/int, 1-byte bool).
-  std::vector<std::vector<std::vector<std::uint8_t>>> results(checks.size());
-  for (std::size_t c = 0; c < checks.size(); ++c) {
-    results[c].assign(kReplicas, std::vector<std::uint8_t>(checks[c].elements * checks[c].type.getSize()));
-    for (unsigned r = 0; r < kReplicas; ++r)
-      engine.connectStream(checks[c].name, r, results[c][r].data());
-  }
+  p.connect(engine, kReplicas, 0);
   engine.run(0);
-  unsigned bad = 0;
-  for (std::size_t c = 0; c < checks.size(); ++c)
-    for (unsigned r = 0; r < kReplicas; ++r)
-      for (std::size_t i = 0; i < checks[c].elements; ++i) {
-        const std::uint8_t *p = results[c][r].data() + i * checks[c].type.getSize();
-        double got;
-        if (checks[c].type == FLOAT) {
-          float v;
-          std::memcpy(&v, p, 4);
-          got = v;
-        } else if (checks[c].type == INT) {
-          int v;
-          std::memcpy(&v, p, 4);
-          got = v;
-        } else {
-          got = *p != 0;
-        }
-        const double want = checks[c].expect(r, i);
-        if (got != want) {
-          print_error("%s, replica %u, element %zu: got %g, expected %g\n", checks[c].name.c_str(), r, i, got, want);
-          ++bad;
-        }
-      }
-  print_message("%zu collectives checked in %u replicas, %llu cycles\n", checks.size(), kReplicas,
+  const unsigned bad = p.mismatches();
+  print_message("%zu collectives checked in %u replicas, %llu cycles\n", p.size(), kReplicas,
                 (unsigned long long)engine.getLastRunCycles());
   assert_int_equal(bad, 0);
 }
