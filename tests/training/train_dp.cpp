@@ -7,7 +7,8 @@
 //   - gcl's all-reduce gathers every replica's tensor into rows (replica 0 first, each row mapped like the tensor)
 //     and folds them in replica order, ((row 0 + row 1) + row 2) + ..., one element-wise addition per row;
 //   - with one replica, each shard's gradient is computed by the same graph code as a replica's, and the shards'
-//     gradients are folded the same way, in shard order (sumInShardOrder below).
+//     gradients are folded in shard order by gcl::foldInReplicaOrder (gcl/FoldOrder.hpp, an ipu-emu extension):
+//     the very fold gcl's all-reduce applies to the replicas' rows, so the two orders cannot drift apart.
 // Each shard's own gradient is thus the same computation on the same per-replica target (one IPU of `tiles`
 // tiles), and the sum over shards adds the same numbers in the same order, so the weights are bit-identical. The
 // program prints a hash of the final parameters; the test compares the hash of R = 1 with that of R = kShards.
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include <gcl/Collectives.hpp>
+#include <gcl/FoldOrder.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popdist/popdist_poplar.hpp>
@@ -142,16 +144,6 @@ std::vector<Tensor> shardGradients(Graph &graph, const Params &p, const Tensor &
   return g;
 }
 
-// The sum of `partials` (one per shard, in shard order) exactly as gcl's all-reduce sums one tensor per replica:
-// ((shard 0 + shard 1) + shard 2) + ..., one element-wise addition per shard into a tensor mapped like the first.
-Tensor sumInShardOrder(Graph &graph, const std::vector<Tensor> &partials, Sequence &prog, const std::string &name) {
-  Tensor sum = graph.clone(partials[0], name + "/sum");
-  prog.add(Copy(partials[0], sum));
-  for (std::size_t s = 1; s < partials.size(); ++s)
-    popops::addInPlace(graph, sum, partials[s], prog, name + "/add" + std::to_string(s));
-  return sum;
-}
-
 // ---- The host -----------------------------------------------------------------------------------------------------
 
 // The mean cross-entropy of `d` under parameters {w1, b1, w2, b2} (host float).
@@ -260,7 +252,7 @@ int main(int argc, char **argv) {
     const std::string name = std::string("sum/") + names[i];
     Tensor sum = span.total > 1
                      ? gcl::allReduceWithOutput(graph, partials[i][0], gcl::CollectiveOperator::ADD, step, name)
-                     : sumInShardOrder(graph, partials[i], step, name);
+                     : gcl::foldInReplicaOrder(graph, partials[i], gcl::CollectiveOperator::ADD, step, name);
     popops::scaledSubtractFrom(graph, params[i], sum, kLearningRate / kGlobalBatch, step, name + "/update");
   }
   Sequence epoch(Repeat(kStepsPerEpoch, step));

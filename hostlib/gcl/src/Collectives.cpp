@@ -1,13 +1,15 @@
 // The collectives of gcl/Collectives.hpp.
 //
 // Every reduction folds a [total replicas, ...] tensor of rows, row g holding global replica g's data, in replica
-// order with popops element-wise programs: the order is a fixed function of the global replica index, and one
-// instance with R replicas and N instances with R / N each run the same fold on the same rows: the same bits.
+// order with popops element-wise programs (foldInReplicaOrder, exported in gcl/FoldOrder.hpp): the order is a fixed
+// function of the global replica index, and one instance with R replicas and N instances with R / N each run the
+// same fold on the same rows: the same bits.
 // In one instance the rows are gathered to replica 0 (one CrossReplicaCopy per other replica: R - 1 steps), which
 // reduces them and broadcasts the result along a binary tree (ceil(log2 R) steps, each one CrossReplicaCopy that
 // doubles the replicas holding it). Across instances each replica gets all rows through MPI (instances.hpp) and
 // reduces them itself.
 #include "gcl/Collectives.hpp"
+#include "gcl/FoldOrder.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -40,6 +42,12 @@ void checkData(const Tensor &data, const char *what) {
     throw poputil::poplibs_error(std::string("gcl::") + what + ": the data tensor is invalid (default-constructed)");
   if (data.numElements() == 0)
     throw poputil::poplibs_error(std::string("gcl::") + what + ": the data tensor has no elements");
+}
+
+void checkMean(CollectiveOperator op, const Tensor &data) {
+  if (op == CollectiveOperator::MEAN && data.elementType() != poplar::FLOAT && data.elementType() != poplar::HALF)
+    throw poputil::poplibs_error("gcl: MEAN of " + data.elementType().toString() +
+                                 " data; MEAN takes FLOAT or HALF, use ADD for integers");
 }
 
 /// Appends the copy of replica `from`'s `src` to replica `to`'s `dst`.
@@ -86,17 +94,47 @@ Tensor gatherRows(Graph &graph, const Tensor &data, const ReplicaLayout &layout,
   return rows;
 }
 
-/// Folds the rows in global replica order, ((row 0 op row 1) op row 2) ..., one popops element-wise program per
-/// row: the order that makes every path give the same bits. MEAN is the sum divided by the replica count.
-Tensor foldRows(Graph &graph, const Tensor &rows, CollectiveOperator op, Sequence &prog, const std::string &debug) {
+/// `op` over every replica's `data` of every instance, the same bits in every replica (see the file comment).
+Tensor reduceAll(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog, const std::string &debug,
+                 const char *what) {
+  const ReplicaLayout layout = detail::replicaLayout(graph, what);
+  if (op == CollectiveOperator::LOCAL) {
+    Tensor out = graph.clone(data, name(debug, "local"));
+    prog.add(Copy(data, out));
+    return out;
+  }
+  checkMean(op, data);
+  Tensor rows = gatherRows(graph, data, layout, false, prog, debug);
+  std::vector<Tensor> parts;
+  for (unsigned g = 0; g < layout.total; ++g)
+    parts.push_back(rows[g]);
+  Tensor out = foldInReplicaOrder(graph, parts, op, prog, debug);
+  if (layout.instances == 1)
+    broadcastTree(prog, out, 0, layout.local, name(debug, "result"));
+  return out;
+}
+
+} // namespace
+
+Tensor foldInReplicaOrder(Graph &graph, const std::vector<Tensor> &parts, CollectiveOperator op, Sequence &prog,
+                          const std::string &debugPrefix) {
   namespace pe = popops::expr;
-  const unsigned total = unsigned(rows.dim(0));
-  Tensor out = graph.clone(rows[0], name(debug, "reduced"));
-  prog.add(Copy(rows[0], out, false, name(debug, "row0")));
+  if (parts.empty())
+    throw poputil::poplibs_error("gcl::foldInReplicaOrder: no parts to fold; give one tensor per replica");
+  for (std::size_t g = 1; g < parts.size(); ++g)
+    if (parts[g].shape() != parts[0].shape() || parts[g].elementType() != parts[0].elementType())
+      throw poputil::poplibs_error("gcl::foldInReplicaOrder: part " + std::to_string(g) +
+                                   " differs from part 0 in shape or element type; every part must be alike");
+  if (op == CollectiveOperator::LOCAL)
+    throw poputil::poplibs_error("gcl::foldInReplicaOrder: CollectiveOperator::LOCAL is no reduction");
+  checkMean(op, parts[0]);
+  const std::string &debug = debugPrefix;
+  Tensor out = graph.clone(parts[0], name(debug, "reduced"));
+  prog.add(Copy(parts[0], out, false, name(debug, "row0")));
   if (op == CollectiveOperator::SQUARE_ADD)
     popops::squareInPlace(graph, out, prog, name(debug, "square"));
-  for (unsigned g = 1; g < total; ++g) {
-    const Tensor row = rows[g];
+  for (std::size_t g = 1; g < parts.size(); ++g) {
+    const Tensor &row = parts[g];
     const std::string step = name(debug, "fold" + std::to_string(g));
     switch (op) {
     case CollectiveOperator::ADD:
@@ -122,34 +160,13 @@ Tensor foldRows(Graph &graph, const Tensor &rows, CollectiveOperator op, Sequenc
       popops::mapInPlace(graph, pe::Add(pe::_1, pe::Mul(pe::_2, pe::_2)), {out, row}, prog, step);
       break;
     case CollectiveOperator::LOCAL:
-      throw poputil::poplibs_error("gcl: CollectiveOperator::LOCAL is no reduction");
+      break; // refused above
     }
   }
   if (op == CollectiveOperator::MEAN)
-    popops::divInPlace(graph, out, float(total), prog, name(debug, "mean"));
+    popops::divInPlace(graph, out, float(parts.size()), prog, name(debug, "mean"));
   return out;
 }
-
-/// `op` over every replica's `data` of every instance, the same bits in every replica (see the file comment).
-Tensor reduceAll(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog, const std::string &debug,
-                 const char *what) {
-  const ReplicaLayout layout = detail::replicaLayout(graph, what);
-  if (op == CollectiveOperator::LOCAL) {
-    Tensor out = graph.clone(data, name(debug, "local"));
-    prog.add(Copy(data, out));
-    return out;
-  }
-  if (op == CollectiveOperator::MEAN && data.elementType() != poplar::FLOAT && data.elementType() != poplar::HALF)
-    throw poputil::poplibs_error("gcl: MEAN of " + data.elementType().toString() +
-                                 " data; MEAN takes FLOAT or HALF, use ADD for integers");
-  Tensor rows = gatherRows(graph, data, layout, false, prog, debug);
-  Tensor out = foldRows(graph, rows, op, prog, debug);
-  if (layout.instances == 1)
-    broadcastTree(prog, out, 0, layout.local, name(debug, "result"));
-  return out;
-}
-
-} // namespace
 
 Tensor allGatherWithOutput(Graph &graph, const Tensor &data, Sequence &prog, const std::string &debugPrefix,
                            const poplar::OptionFlags &) {

@@ -1,11 +1,16 @@
 // gcl collectives across 4 replicas (one IPU each) of a tiny IPU Model: all-reduce with every operator,
 // all-gather, reduce-scatter of 6 elements (not a multiple of 4: the last replica's part is padding), broadcast,
-// in place and to a destination, each against a host reference of every replica's data.
+// in place and to a destination, each against a host reference of every replica's data; and gcl's fold exported
+// for programs (gcl/FoldOrder.hpp) against allReduce, bit for bit.
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "collective_checks.hpp"
 #include "gcl/Collectives.hpp"
+#include "gcl/FoldOrder.hpp"
 #include "poplar/Engine.hpp"
 #include "poplar/IPUModel.hpp"
 #include "popops/codelets.hpp"
@@ -85,6 +90,101 @@ void test_collectives(void **) {
   assert_int_equal(bad, 0);
 }
 
+/// gcl::foldInReplicaOrder (gcl/FoldOrder.hpp) is the fold gcl's reductions use: the kReplicas parts folded in one
+/// replica give, bit for bit, what allReduce gives over kReplicas replicas each holding one part, with data whose
+/// float sums depend on the order (so a fold in another order would not match: checked on the host below).
+void test_fold_in_replica_order(void **) {
+  IPUModel model("tiny");
+  model.numIPUs = kReplicas;
+  model.memoryPerTile = 256 * 1024;
+  Device device = model.createDevice();
+  Graph graph(device.getTarget(), replication_factor(kReplicas));
+  popops::addCodelets(graph);
+  Tensor mine = graph.addLinearlyMappedVariable(FLOAT, {kN}, "mine");   // global replica r's part r
+  Tensor all = graph.addLinearlyMappedVariable(FLOAT, {kReplicas, kN}, "all"); // every part, in every replica
+  Sequence prog(Copy(graph.addHostToDeviceFIFO("mine", FLOAT, kN), mine),
+                Copy(graph.addHostToDeviceFIFO("all", FLOAT, kReplicas * kN), all));
+  std::vector<Tensor> parts;
+  for (unsigned g = 0; g < kReplicas; ++g)
+    parts.push_back(all[g]);
+  const gcl::CollectiveOperator ops[] = {gcl::CollectiveOperator::ADD, gcl::CollectiveOperator::MEAN,
+                                         gcl::CollectiveOperator::SQUARE_ADD};
+  const unsigned kOps = 3;
+  for (unsigned o = 0; o < kOps; ++o) {
+    Tensor reduced = gcl::allReduceWithOutput(graph, mine, ops[o], prog);
+    Tensor folded = gcl::foldInReplicaOrder(graph, parts, ops[o], prog, "fold");
+    prog.add(Copy(reduced, graph.addDeviceToHostFIFO("reduced" + std::to_string(o), FLOAT, kN)));
+    prog.add(Copy(folded, graph.addDeviceToHostFIFO("folded" + std::to_string(o), FLOAT, kN)));
+  }
+  Engine engine(graph, prog);
+  engine.load(device);
+  std::vector<float> allData(kReplicas * kN);
+  for (unsigned g = 0; g < kReplicas; ++g)
+    for (std::size_t i = 0; i < kN; ++i)
+      allData[g * kN + i] = orderSensitiveF(g, i);
+  std::vector<std::vector<float>> reduced(kOps * kReplicas, std::vector<float>(kN)),
+      folded(kOps * kReplicas, std::vector<float>(kN));
+  for (unsigned r = 0; r < kReplicas; ++r) {
+    engine.connectStream("mine", r, &allData[r * kN]);
+    engine.connectStream("all", r, allData.data());
+    for (unsigned o = 0; o < kOps; ++o) {
+      engine.connectStream("reduced" + std::to_string(o), r, reduced[o * kReplicas + r].data());
+      engine.connectStream("folded" + std::to_string(o), r, folded[o * kReplicas + r].data());
+    }
+  }
+  engine.run(0);
+  unsigned bad = 0;
+  for (unsigned k = 0; k < kOps * kReplicas; ++k)
+    if (std::memcmp(reduced[k].data(), folded[k].data(), kN * sizeof(float)) != 0) {
+      print_error("operator %u, replica %u: foldInReplicaOrder's bits differ from allReduceWithOutput's\n",
+                  k / kReplicas, k % kReplicas);
+      ++bad;
+    }
+  // The device's ADD is the host's float fold in replica order, and the reverse order gives other bits.
+  unsigned orderMatters = 0;
+  for (std::size_t i = 0; i < kN; ++i) {
+    float forward = allData[i], backward = allData[(kReplicas - 1) * kN + i];
+    for (unsigned g = 1; g < kReplicas; ++g) {
+      forward += allData[g * kN + i];
+      backward += allData[(kReplicas - 1 - g) * kN + i];
+    }
+    if (std::memcmp(&forward, &folded[0][i], sizeof(float)) != 0) {
+      print_error("element %zu: the fold gave %.9g, the host's fold in replica order %.9g\n", i, folded[0][i],
+                  forward);
+      ++bad;
+    }
+    orderMatters += std::memcmp(&forward, &backward, sizeof(float)) != 0;
+  }
+  assert_int_equal(bad, 0);
+  assert_true(orderMatters > 0);
+  print_message("foldInReplicaOrder == allReduce bit for bit (ADD, MEAN, SQUARE_ADD); the reverse order differs in "
+                "%u of %zu elements\n", orderMatters, kN);
+}
+
+/// foldInReplicaOrder refuses what it cannot fold, naming the problem.
+void test_fold_errors(void **) {
+  IPUModel model("tiny");
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  Tensor a = graph.addLinearlyMappedVariable(FLOAT, {4}, "a");
+  Tensor b = graph.addLinearlyMappedVariable(FLOAT, {5}, "b");
+  Tensor n = graph.addLinearlyMappedVariable(INT, {4}, "n");
+  Sequence prog;
+  auto message = [&](std::vector<Tensor> parts, gcl::CollectiveOperator op) {
+    try {
+      gcl::foldInReplicaOrder(graph, parts, op, prog);
+    } catch (const poputil::poplibs_error &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  using gcl::CollectiveOperator;
+  assert_true(message({}, CollectiveOperator::ADD).find("no parts to fold") != std::string::npos);
+  assert_true(message({a, b}, CollectiveOperator::ADD).find("part 1 differs from part 0") != std::string::npos);
+  assert_true(message({a, a}, CollectiveOperator::LOCAL).find("LOCAL is no reduction") != std::string::npos);
+  assert_true(message({n, n}, CollectiveOperator::MEAN).find("MEAN takes FLOAT or HALF") != std::string::npos);
+}
+
 void test_errors(void **) {
   IPUModel model("tiny");
   model.numIPUs = 2;
@@ -113,6 +213,8 @@ void test_errors(void **) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_collectives),
+      cmocka_unit_test(test_fold_in_replica_order),
+      cmocka_unit_test(test_fold_errors),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
