@@ -440,8 +440,11 @@ void reduceWith(T init, const In &in, const Counts &counts, Out &out) {
   }
 }
 
+// Always inlined: the explicit instantiations below also emit each compute() out of line (unused: the tile link's
+// --gc-sections drops it), and a second caller would stop g++ inlining this body into the vertex's entry point.
 template <typename T, typename In, typename Out, typename Counts>
-void reduceRuns(unsigned op, T lowest, T highest, const In &in, const Counts &counts, Out &out) {
+__attribute__((always_inline)) inline void reduceRuns(unsigned op, T lowest, T highest, const In &in,
+                                                      const Counts &counts, Out &out) {
   T init = reduceInit<T>(op, lowest, highest);
   switch (op) {
   case 1: reduceWith<T, StepMul<T> >(init, in, counts, out); break;
@@ -454,98 +457,57 @@ void reduceRuns(unsigned op, T lowest, T highest, const In &in, const Counts &co
   }
 }
 
+// Per input element type: the type a stage accumulates in and the identities of MIN and MAX in it. Half is
+// accumulated in float and rounded once into each half output; bool as unsigned 0/1.
+template <typename In> struct ReduceAcc;
+template <> struct ReduceAcc<float> {
+  typedef float type;
+  static float lowest() { return -INFINITY; }
+  static float highest() { return INFINITY; }
+};
+template <> struct ReduceAcc<half> : ReduceAcc<float> {};
+template <> struct ReduceAcc<int> {
+  typedef int type;
+  static int lowest() { return int(0x80000000u); }
+  static int highest() { return 0x7fffffff; }
+};
+template <> struct ReduceAcc<unsigned> {
+  typedef unsigned type;
+  static unsigned lowest() { return 0u; }
+  static unsigned highest() { return 0xffffffffu; }
+};
+template <> struct ReduceAcc<bool> {
+  typedef unsigned type;
+  static unsigned lowest() { return 0u; }
+  static unsigned highest() { return 1u; }
+};
+
 } // namespace
 
-/// One stage of a reduction of floats: out[o] reduces the next counts[o] runs of `in` with `op`.
-class ReduceFloat : public Vertex {
+/// One stage of a reduction: out[o] reduces the next counts[o] runs of `in` with `op` (MIN, MAX, ADD and MUL on
+/// bool act on 0/1). The instantiations below are the vertex classes, named popops::Reduce<In, Out> (the host
+/// spells them with poputil::detail::templateVertex): same-type for every element type, and HALF/FLOAT either way
+/// for the partials of a half reduction or a result of the other type.
+template <typename In, typename Out> class Reduce : public Vertex {
 public:
-  Input<VectorList<float>> in;
+  Input<VectorList<In>> in;
   Input<Vector<unsigned>> counts;
-  Output<Vector<float>> out;
+  Output<Vector<Out>> out;
   unsigned op;
   bool compute() {
-    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
+    typedef ReduceAcc<In> Acc;
+    reduceRuns<typename Acc::type>(op, Acc::lowest(), Acc::highest(), in, counts, out);
     return true;
   }
 };
 
-/// The same for int.
-class ReduceInt : public Vertex {
-public:
-  Input<VectorList<int>> in;
-  Input<Vector<unsigned>> counts;
-  Output<Vector<int>> out;
-  unsigned op;
-  bool compute() {
-    reduceRuns<int>(op, int(0x80000000u), 0x7fffffff, in, counts, out);
-    return true;
-  }
-};
-
-/// The same for unsigned int.
-class ReduceUnsigned : public Vertex {
-public:
-  Input<VectorList<unsigned>> in;
-  Input<Vector<unsigned>> counts;
-  Output<Vector<unsigned>> out;
-  unsigned op;
-  bool compute() {
-    reduceRuns<unsigned>(op, 0u, 0xffffffffu, in, counts, out);
-    return true;
-  }
-};
-
-/// The same for half, accumulated in float and rounded once into each half output.
-class ReduceHalf : public Vertex {
-public:
-  Input<VectorList<half>> in;
-  Input<Vector<unsigned>> counts;
-  Output<Vector<half>> out;
-  unsigned op;
-  bool compute() {
-    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
-    return true;
-  }
-};
-
-/// Half input into float outputs (the float partials of a half reduction, or a FLOAT result).
-class ReduceHalfToFloat : public Vertex {
-public:
-  Input<VectorList<half>> in;
-  Input<Vector<unsigned>> counts;
-  Output<Vector<float>> out;
-  unsigned op;
-  bool compute() {
-    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
-    return true;
-  }
-};
-
-/// Float input (partials, or a FLOAT input) into half outputs.
-class ReduceFloatToHalf : public Vertex {
-public:
-  Input<VectorList<float>> in;
-  Input<Vector<unsigned>> counts;
-  Output<Vector<half>> out;
-  unsigned op;
-  bool compute() {
-    reduceRuns<float>(op, -INFINITY, INFINITY, in, counts, out);
-    return true;
-  }
-};
-
-/// The same for bool (LOGICAL_AND, LOGICAL_OR, and MIN/MAX/ADD/MUL as on 0/1).
-class ReduceBool : public Vertex {
-public:
-  Input<VectorList<bool>> in;
-  Input<Vector<unsigned>> counts;
-  Output<Vector<bool>> out;
-  unsigned op;
-  bool compute() {
-    reduceRuns<unsigned>(op, 0u, 1u, in, counts, out);
-    return true;
-  }
-};
+template class Reduce<float, float>;
+template class Reduce<half, half>;
+template class Reduce<half, float>;
+template class Reduce<float, half>;
+template class Reduce<int, int>;
+template class Reduce<unsigned, unsigned>;
+template class Reduce<bool, bool>;
 
 } // namespace popops
 #include "slice_codelets.h"

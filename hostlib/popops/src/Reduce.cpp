@@ -16,6 +16,7 @@
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
+#include "vertex_names.hpp"
 
 namespace popops {
 
@@ -27,18 +28,13 @@ namespace {
 
 bool isFloating(const poplar::Type &t) { return t == poplar::FLOAT || t == poplar::HALF; }
 
-// The vertex of one stage that reads `in` and writes `out` (the same type, or HALF/FLOAT to the other).
+// The vertex of one stage that reads `in` and writes `out` (the same type, or HALF/FLOAT to the other):
+// popops::Reduce<In, Out> (codelets/popops_codelets.cpp instantiates exactly these pairs).
 std::string vertexFor(const poplar::Type &in, const poplar::Type &out, const std::string &name) {
-  if (in == poplar::HALF)
-    return out == poplar::HALF ? "popops::ReduceHalf" : "popops::ReduceHalfToFloat";
-  if (in == poplar::FLOAT)
-    return out == poplar::HALF ? "popops::ReduceFloatToHalf" : "popops::ReduceFloat";
-  if (in == poplar::INT)
-    return "popops::ReduceInt";
-  if (in == poplar::UNSIGNED_INT)
-    return "popops::ReduceUnsigned";
-  if (in == poplar::BOOL)
-    return "popops::ReduceBool";
+  if (isFloating(in)) // a half result, else float (the partials of a half reduction, or a FLOAT result)
+    return poputil::detail::templateVertex("popops::Reduce", {in, out == poplar::HALF ? poplar::HALF : poplar::FLOAT});
+  if (in == poplar::INT || in == poplar::UNSIGNED_INT || in == poplar::BOOL)
+    return poputil::detail::templateVertex("popops::Reduce", {in, in});
   throw poplibs_error(name + ": element type " + in.toString() +
                       " is not supported by popops' reduce here (FLOAT, HALF, INT, UNSIGNED_INT and BOOL are)");
 }
