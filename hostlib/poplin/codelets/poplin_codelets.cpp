@@ -1,8 +1,9 @@
 // poplin's tile code, compiled with popc at build time into poplin.gp (loaded by poplin::addCodelets):
-//  - poplin::MatMul<In><Out> multiplies the operand blocks a tile holds (one block of the planner's split) on all
+//  - poplin::MatMul<In, Out> multiplies the operand blocks a tile holds (one block of the planner's split) on all
 //    six workers at once; each worker computes a share of the block's output elements, accumulating in float;
-//  - poplin::ReducePartials<Out> sums the float partial blocks of an inner-dimension split, element by element;
-//    ReducePartialsHalf<Out> the half partials of partialsType half (each stage rounds its sums to half).
+//  - poplin::ReducePartials<In, Out> sums the partial blocks of an inner-dimension split, element by element: float
+//    partials, or the half partials of partialsType half (each stage rounds its sums to half).
+// Both are class templates; the explicit instantiations are the vertex classes popc records.
 // Operand blocks arrive as one contiguous run each (the graph compiler gathers a view into an edge buffer when it
 // is not one local run), so the vertices only need the block's dimensions.
 #include <poplar/Vertex.hpp>
@@ -76,111 +77,50 @@ template <typename In, typename Out> void reduceRange(const In *in, Out *out, un
 } // namespace
 
 /// One tile's block of a (grouped) matrix product: a is [groups][rows][inner], b is [groups][inner][cols], c is
-/// [groups][rows][cols], all row-major. Float operands, float result.
-class MatMulFloatFloat : public MultiVertex {
+/// [groups][rows][cols], all row-major. Accumulated in float on all workers, each rounded once into c. The vertex
+/// classes are the instantiations below, named poplin::MatMul<In, Out> (the host spells them with
+/// poputil::detail::templateVertex): float operands and result; half operands with float partials (the result of
+/// one inner-dimension share) or a half result.
+template <typename In, typename Out> class MatMul : public MultiVertex {
 public:
-  Input<Vector<float>> a;
-  Input<Vector<float>> b;
-  Output<Vector<float>> c;
+  Input<Vector<In>> a;
+  Input<Vector<In>> b;
+  Output<Vector<Out>> c;
   unsigned rows;
   unsigned inner;
   unsigned cols;
   bool compute(unsigned workerId) {
     unsigned begin, end;
     workerRange(c.size(), workerId, numWorkers(), begin, end);
-    matMulRange<float, float>(a.data(), b.data(), c.data(), rows, inner, cols, begin, end);
+    matMulRange<In, Out>(a.data(), b.data(), c.data(), rows, inner, cols, begin, end);
     return true;
   }
 };
 
-/// The same with half operands and float partials (the result of one inner-dimension share).
-class MatMulHalfFloat : public MultiVertex {
-public:
-  Input<Vector<half>> a;
-  Input<Vector<half>> b;
-  Output<Vector<float>> c;
-  unsigned rows;
-  unsigned inner;
-  unsigned cols;
-  bool compute(unsigned workerId) {
-    unsigned begin, end;
-    workerRange(c.size(), workerId, numWorkers(), begin, end);
-    matMulRange<half, float>(a.data(), b.data(), c.data(), rows, inner, cols, begin, end);
-    return true;
-  }
-};
+template class MatMul<float, float>;
+template class MatMul<half, float>;
+template class MatMul<half, half>;
 
-/// The same with half operands, accumulated in float and rounded once to a half result.
-class MatMulHalfHalf : public MultiVertex {
+/// out[i] = sum over p of in[p][i]: in holds in.size() / out.size() partial runs of out's length, back to back,
+/// summed in float and rounded once into out. The instantiations below, poplin::ReducePartials<In, Out>: float
+/// partials into a float or half result, and half partials (partialsType half) into a half result (each stage
+/// rounds its sums to half) or a float one.
+template <typename In, typename Out> class ReducePartials : public MultiVertex {
 public:
-  Input<Vector<half>> a;
-  Input<Vector<half>> b;
-  Output<Vector<half>> c;
-  unsigned rows;
-  unsigned inner;
-  unsigned cols;
-  bool compute(unsigned workerId) {
-    unsigned begin, end;
-    workerRange(c.size(), workerId, numWorkers(), begin, end);
-    matMulRange<half, half>(a.data(), b.data(), c.data(), rows, inner, cols, begin, end);
-    return true;
-  }
-};
-
-/// out[i] = sum over p of in[p][i]: in holds in.size() / out.size() partial runs of out's length, back to back.
-class ReducePartialsFloat : public MultiVertex {
-public:
-  Input<Vector<float>> in;
-  Output<Vector<float>> out;
+  Input<Vector<In>> in;
+  Output<Vector<Out>> out;
   bool compute(unsigned workerId) {
     unsigned begin, end;
     const unsigned n = out.size();
     workerRange(n, workerId, numWorkers(), begin, end);
-    reduceRange<float, float>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
+    reduceRange<In, Out>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
     return true;
   }
 };
 
-/// The same, rounding the float sums to a half result.
-class ReducePartialsHalf : public MultiVertex {
-public:
-  Input<Vector<float>> in;
-  Output<Vector<half>> out;
-  bool compute(unsigned workerId) {
-    unsigned begin, end;
-    const unsigned n = out.size();
-    workerRange(n, workerId, numWorkers(), begin, end);
-    reduceRange<float, half>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
-    return true;
-  }
-};
-
-/// Half partials (partialsType half): summed in float, the stage's result rounded once to half.
-class ReducePartialsHalfHalf : public MultiVertex {
-public:
-  Input<Vector<half>> in;
-  Output<Vector<half>> out;
-  bool compute(unsigned workerId) {
-    unsigned begin, end;
-    const unsigned n = out.size();
-    workerRange(n, workerId, numWorkers(), begin, end);
-    reduceRange<half, half>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
-    return true;
-  }
-};
-
-/// Half partials summed in float into a float result.
-class ReducePartialsHalfFloat : public MultiVertex {
-public:
-  Input<Vector<half>> in;
-  Output<Vector<float>> out;
-  bool compute(unsigned workerId) {
-    unsigned begin, end;
-    const unsigned n = out.size();
-    workerRange(n, workerId, numWorkers(), begin, end);
-    reduceRange<half, float>(in.data(), out.data(), n, n ? in.size() / n : 0, begin, end);
-    return true;
-  }
-};
+template class ReducePartials<float, float>;
+template class ReducePartials<float, half>;
+template class ReducePartials<half, half>;
+template class ReducePartials<half, float>;
 
 } // namespace poplin

@@ -15,6 +15,7 @@
 #include "matmul_build.hpp"
 #include "popops/ScaledAdd.hpp"
 #include "poputil/exceptions.hpp"
+#include "vertex_names.hpp"
 
 namespace poplin {
 
@@ -53,17 +54,19 @@ struct Range {
 };
 Range part(std::size_t n, std::size_t block, unsigned i) { return {std::min(n, i * block), std::min(n, (i + 1) * block)}; }
 
-// The reduction vertex summing partials of type `in` into `out`.
+// The reduction vertex summing partials of type `in` (FLOAT or HALF) into `out` (HALF, else FLOAT).
 std::string reduceVertexFor(const poplar::Type &in, const poplar::Type &out) {
-  if (in == poplar::HALF)
-    return out == poplar::HALF ? "poplin::ReducePartialsHalfHalf" : "poplin::ReducePartialsHalfFloat";
-  return out == poplar::HALF ? "poplin::ReducePartialsHalf" : "poplin::ReducePartialsFloat";
+  return poputil::detail::templateVertex("poplin::ReducePartials",
+                                         {in == poplar::HALF ? poplar::HALF : poplar::FLOAT,
+                                          out == poplar::HALF ? poplar::HALF : poplar::FLOAT});
 }
 
+// The product vertex: float operands give a float result; half operands a half result or float partials.
 std::string vertexFor(const poplar::Type &in, const poplar::Type &out) {
   if (in == poplar::FLOAT)
-    return "poplin::MatMulFloatFloat";
-  return out == poplar::HALF ? "poplin::MatMulHalfHalf" : "poplin::MatMulHalfFloat";
+    return poputil::detail::templateVertex("poplin::MatMul", {poplar::FLOAT, poplar::FLOAT});
+  return poputil::detail::templateVertex("poplin::MatMul", {poplar::HALF, out == poplar::HALF ? poplar::HALF
+                                                                                               : poplar::FLOAT});
 }
 
 } // namespace
