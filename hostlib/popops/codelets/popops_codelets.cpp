@@ -2,8 +2,10 @@
 //  - popops::MapInterpreter evaluates a serialized expression (map_code.h) for every element of its output runs,
 //    so every element-wise operation and every popops::map expression is one vertex type and one compute set (a
 //    MultiVertex: one per tile, its workers sharing the tile's elements);
-//  - popops::Reduce<Type> reduces runs of partials into one output each (one stage of popops::reduce); HALF
-//    accumulates in float (ReduceHalf, and ReduceHalfToFloat / ReduceFloatToHalf for float partials).
+//  - popops::Reduce<In, Out> reduces runs of partials into one output each (one stage of popops::reduce); HALF
+//    accumulates in float (Reduce<half, half>, and Reduce<half, float> / Reduce<float, half> for float partials).
+// Vertices that differ only in element types are class templates (Reduce here, the sort vertices in
+// sort_codelets.h), their vertex classes listed with VertexInstances below.
 #include <math.h>
 #include <poplar/Vertex.hpp>
 
@@ -13,6 +15,16 @@
 using namespace poplar;
 
 namespace popops {
+
+// `template struct VertexInstances<X<float>, X<half>>;` makes X<float> and X<half> vertex classes. popc finds
+// vertex classes in the codelets' debug information, where a specialization of a class template appears once the
+// class is instantiated; completing each type (sizeof) instantiates the class and nothing else. An explicit
+// instantiation (`template class X<float>;`) would work too, but it also emits every member function out of line,
+// and that second copy of compute() changes what g++ inlines into the entry point popc generates (which calls
+// compute() and so instantiates it there): the tile code would grow.
+template <typename... Vertices> struct VertexInstances {
+  static_assert(((sizeof(Vertices) > 0) && ...), "a vertex class template instance must be complete");
+};
 namespace {
 
 using expr::BinaryOpType;
@@ -440,11 +452,8 @@ void reduceWith(T init, const In &in, const Counts &counts, Out &out) {
   }
 }
 
-// Always inlined: the explicit instantiations below also emit each compute() out of line (unused: the tile link's
-// --gc-sections drops it), and a second caller would stop g++ inlining this body into the vertex's entry point.
 template <typename T, typename In, typename Out, typename Counts>
-__attribute__((always_inline)) inline void reduceRuns(unsigned op, T lowest, T highest, const In &in,
-                                                      const Counts &counts, Out &out) {
+void reduceRuns(unsigned op, T lowest, T highest, const In &in, const Counts &counts, Out &out) {
   T init = reduceInit<T>(op, lowest, highest);
   switch (op) {
   case 1: reduceWith<T, StepMul<T> >(init, in, counts, out); break;
@@ -485,7 +494,7 @@ template <> struct ReduceAcc<bool> {
 } // namespace
 
 /// One stage of a reduction: out[o] reduces the next counts[o] runs of `in` with `op` (MIN, MAX, ADD and MUL on
-/// bool act on 0/1). The instantiations below are the vertex classes, named popops::Reduce<In, Out> (the host
+/// bool act on 0/1). The instances listed below are the vertex classes, named popops::Reduce<In, Out> (the host
 /// spells them with poputil::detail::templateVertex): same-type for every element type, and HALF/FLOAT either way
 /// for the partials of a half reduction or a result of the other type.
 template <typename In, typename Out> class Reduce : public Vertex {
@@ -501,13 +510,8 @@ public:
   }
 };
 
-template class Reduce<float, float>;
-template class Reduce<half, half>;
-template class Reduce<half, float>;
-template class Reduce<float, half>;
-template class Reduce<int, int>;
-template class Reduce<unsigned, unsigned>;
-template class Reduce<bool, bool>;
+template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce<half, float>, Reduce<float, half>,
+                                Reduce<int, int>, Reduce<unsigned, unsigned>, Reduce<bool, bool>>;
 
 } // namespace popops
 #include "slice_codelets.h"

@@ -104,87 +104,73 @@ void mergeSplitEdges(LoE &lo, LoE &hi, TmpE &tmp, V *loV, V *hiV, V *tv, unsigne
 
 } // namespace sortdetail
 
-// Keys only: SortKeys<Type>. Key-value: SortKV<KeyType><ValueBits>, the values seen as 32- or 16-bit words.
-#define POPOPS_SORT_KEYS(Name, K)                                                                                   \
-  class Name : public Vertex {                                                                                      \
-  public:                                                                                                           \
-    InOut<VectorList<K>> keys;                                                                                      \
-    unsigned descending;                                                                                            \
-    bool compute() {                                                                                                \
-      sortdetail::sortRows<K, K>(keys, (InOut<VectorList<K>> *)0, descending);                                      \
-      return true;                                                                                                  \
-    }                                                                                                               \
-  };
-#define POPOPS_SORT_KV(Name, K, V)                                                                                  \
-  class Name : public Vertex {                                                                                      \
-  public:                                                                                                           \
-    InOut<VectorList<K>> keys;                                                                                      \
-    InOut<VectorList<V>> values;                                                                                    \
-    unsigned descending;                                                                                            \
-    bool compute() {                                                                                                \
-      sortdetail::sortRows<K, V>(keys, &values, descending);                                                        \
-      return true;                                                                                                  \
-    }                                                                                                               \
-  };
+// The vertex classes, class templates over the key type K (float, half, int, unsigned) and the value word V
+// (unsigned or unsigned short: the values' bits as the host reinterprets them), their instances listed below:
+// popc records them as popops::SortKeys<float>, popops::SortKV<half, short unsigned int>, ... (the tile compiler's
+// spelling, which the host reproduces with poputil::detail::templateVertex).
 
-#define POPOPS_MERGE_KEYS(Name, K)                                                                                  \
-  class Name : public Vertex {                                                                                      \
-  public:                                                                                                           \
-    InOut<Vector<K>> lo;                                                                                            \
-    InOut<Vector<K>> hi;                                                                                            \
-    Output<Vector<K>> tmp;                                                                                          \
-    unsigned descending;                                                                                            \
-    bool compute() {                                                                                                \
-      sortdetail::mergeSplitEdges<K, K>(lo, hi, tmp, (K *)0, (K *)0, (K *)0, descending);                           \
-      return true;                                                                                                  \
-    }                                                                                                               \
-  };
-#define POPOPS_MERGE_KV(Name, K, V)                                                                                 \
-  class Name : public Vertex {                                                                                      \
-  public:                                                                                                           \
-    InOut<Vector<K>> lo;                                                                                            \
-    InOut<Vector<K>> hi;                                                                                            \
-    Output<Vector<K>> tmp;                                                                                          \
-    InOut<Vector<V>> loValues;                                                                                      \
-    InOut<Vector<V>> hiValues;                                                                                      \
-    Output<Vector<V>> tmpValues;                                                                                    \
-    unsigned descending;                                                                                            \
-    bool compute() {                                                                                                \
-      sortdetail::mergeSplitEdges<K, V>(lo, hi, tmp, loValues.data(), hiValues.data(), tmpValues.data(),            \
-                                        descending);                                                                \
-      return true;                                                                                                  \
-    }                                                                                                               \
-  };
+/// Sorts each row of `keys` in place.
+template <typename K> class SortKeys : public Vertex {
+public:
+  InOut<VectorList<K>> keys;
+  unsigned descending;
+  bool compute() {
+    sortdetail::sortRows<K, K>(keys, (InOut<VectorList<K>> *)0, descending);
+    return true;
+  }
+};
 
-POPOPS_SORT_KEYS(SortKeysFloat, float)
-POPOPS_SORT_KEYS(SortKeysHalf, half)
-POPOPS_SORT_KEYS(SortKeysInt, int)
-POPOPS_SORT_KEYS(SortKeysUnsigned, unsigned)
-POPOPS_SORT_KV(SortKVFloat32, float, unsigned)
-POPOPS_SORT_KV(SortKVHalf32, half, unsigned)
-POPOPS_SORT_KV(SortKVInt32, int, unsigned)
-POPOPS_SORT_KV(SortKVUnsigned32, unsigned, unsigned)
-POPOPS_SORT_KV(SortKVFloat16, float, unsigned short)
-POPOPS_SORT_KV(SortKVHalf16, half, unsigned short)
-POPOPS_SORT_KV(SortKVInt16, int, unsigned short)
-POPOPS_SORT_KV(SortKVUnsigned16, unsigned, unsigned short)
+/// Sorts each row of `keys` in place and permutes the same row of `values` alike.
+template <typename K, typename V> class SortKV : public Vertex {
+public:
+  InOut<VectorList<K>> keys;
+  InOut<VectorList<V>> values;
+  unsigned descending;
+  bool compute() {
+    sortdetail::sortRows<K, V>(keys, &values, descending);
+    return true;
+  }
+};
 
-POPOPS_MERGE_KEYS(MergeSplitKeysFloat, float)
-POPOPS_MERGE_KEYS(MergeSplitKeysHalf, half)
-POPOPS_MERGE_KEYS(MergeSplitKeysInt, int)
-POPOPS_MERGE_KEYS(MergeSplitKeysUnsigned, unsigned)
-POPOPS_MERGE_KV(MergeSplitKVFloat32, float, unsigned)
-POPOPS_MERGE_KV(MergeSplitKVHalf32, half, unsigned)
-POPOPS_MERGE_KV(MergeSplitKVInt32, int, unsigned)
-POPOPS_MERGE_KV(MergeSplitKVUnsigned32, unsigned, unsigned)
-POPOPS_MERGE_KV(MergeSplitKVFloat16, float, unsigned short)
-POPOPS_MERGE_KV(MergeSplitKVHalf16, half, unsigned short)
-POPOPS_MERGE_KV(MergeSplitKVInt16, int, unsigned short)
-POPOPS_MERGE_KV(MergeSplitKVUnsigned16, unsigned, unsigned short)
+/// Merges the sorted runs lo and hi (through tmp) so that lo holds the first lo.size() of the merge, hi the rest.
+template <typename K> class MergeSplitKeys : public Vertex {
+public:
+  InOut<Vector<K>> lo;
+  InOut<Vector<K>> hi;
+  Output<Vector<K>> tmp;
+  unsigned descending;
+  bool compute() {
+    sortdetail::mergeSplitEdges<K, K>(lo, hi, tmp, (K *)0, (K *)0, (K *)0, descending);
+    return true;
+  }
+};
 
-#undef POPOPS_MERGE_KEYS
-#undef POPOPS_MERGE_KV
-#undef POPOPS_SORT_KEYS
-#undef POPOPS_SORT_KV
+/// The same, moving each key's value with it.
+template <typename K, typename V> class MergeSplitKV : public Vertex {
+public:
+  InOut<Vector<K>> lo;
+  InOut<Vector<K>> hi;
+  Output<Vector<K>> tmp;
+  InOut<Vector<V>> loValues;
+  InOut<Vector<V>> hiValues;
+  Output<Vector<V>> tmpValues;
+  unsigned descending;
+  bool compute() {
+    sortdetail::mergeSplitEdges<K, V>(lo, hi, tmp, loValues.data(), hiValues.data(), tmpValues.data(), descending);
+    return true;
+  }
+};
+
+template struct VertexInstances<SortKeys<float>, SortKeys<half>, SortKeys<int>, SortKeys<unsigned>>;
+template struct VertexInstances<SortKV<float, unsigned>, SortKV<half, unsigned>, SortKV<int, unsigned>,
+                                SortKV<unsigned, unsigned>, SortKV<float, unsigned short>,
+                                SortKV<half, unsigned short>, SortKV<int, unsigned short>,
+                                SortKV<unsigned, unsigned short>>;
+template struct VertexInstances<MergeSplitKeys<float>, MergeSplitKeys<half>, MergeSplitKeys<int>,
+                                MergeSplitKeys<unsigned>>;
+template struct VertexInstances<MergeSplitKV<float, unsigned>, MergeSplitKV<half, unsigned>,
+                                MergeSplitKV<int, unsigned>, MergeSplitKV<unsigned, unsigned>,
+                                MergeSplitKV<float, unsigned short>, MergeSplitKV<half, unsigned short>,
+                                MergeSplitKV<int, unsigned short>, MergeSplitKV<unsigned, unsigned short>>;
 
 } // namespace popops

@@ -9,6 +9,7 @@
 #include "log.hpp"
 #include "poputil/exceptions.hpp"
 #include "sort_internal.hpp"
+#include "vertex_names.hpp"
 
 namespace popops {
 
@@ -18,17 +19,20 @@ namespace plog = poputil::detail;
 
 namespace {
 
-std::string keySuffix(const poplar::Type &t, const std::string &name) {
-  if (t == poplar::FLOAT)
-    return "Float";
-  if (t == poplar::HALF)
-    return "Half";
-  if (t == poplar::INT)
-    return "Int";
-  if (t == poplar::UNSIGNED_INT)
-    return "Unsigned";
-  throw poplibs_error(name + ": keys of type " + t.toString() +
-                      " cannot be sorted (FLOAT, HALF, INT and UNSIGNED_INT can); cast them first");
+// Throws unless keys of type `t` can be sorted (the key types the sort vertices are instantiated for).
+void checkKeyType(const poplar::Type &t, const std::string &name) {
+  if (t != poplar::FLOAT && t != poplar::HALF && t != poplar::INT && t != poplar::UNSIGNED_INT)
+    throw poplibs_error(name + ": keys of type " + t.toString() +
+                        " cannot be sorted (FLOAT, HALF, INT and UNSIGNED_INT can); cast them first");
+}
+
+// The vertex class `kind` (SortKeys, SortKV, MergeSplitKeys or MergeSplitKV) for these keys and value words:
+// popops::<kind><K> without values, popops::<kind><K, V> with them (codelets/sort_codelets.h).
+std::string sortVertex(const char *kind, const Tensor &keys, const Tensor &words) {
+  const std::string name = std::string("popops::") + kind;
+  if (!words.valid())
+    return poputil::detail::templateVertex(name + "Keys", {keys.elementType()});
+  return poputil::detail::templateVertex(name + "KV", {keys.elementType(), words.elementType()});
 }
 
 // The values as the words the vertex moves: 32- or 16-bit.
@@ -76,7 +80,7 @@ namespace detail {
 
 void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values, bool descending,
                  poplar::program::Sequence &prog, const std::string &name) {
-  const std::string suffix = keySuffix(keys.elementType(), name);
+  checkKeyType(keys.elementType(), name);
   if (keys.rank() == 0 || keys.numElements() == 0)
     return;
   if (!keys.isParallelWriteable())
@@ -137,8 +141,7 @@ void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values,
     for (const Piece &p : ps)
       runsOf[p.tile].push_back({r, p.begin, p.end});
   }
-  const std::string kv = V.valid() ? (words.elementType() == poplar::UNSIGNED_INT ? "32" : "16") : "";
-  const std::string vertex = std::string("popops::") + (V.valid() ? "SortKV" : "SortKeys") + suffix + kv;
+  const std::string vertex = sortVertex("Sort", K, V);
   poplar::ComputeSet cs = graph.addComputeSet(name);
   const std::size_t workers = graph.getTarget().getNumWorkerContexts();
   std::size_t vertices = 0;
@@ -182,7 +185,7 @@ void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values,
       scratch[r].push_back({tk, tv});
     }
   }
-  const std::string merge = std::string("popops::") + (V.valid() ? "MergeSplitKV" : "MergeSplitKeys") + suffix + kv;
+  const std::string merge = sortVertex("MergeSplit", K, V);
   for (std::size_t round = 0; round < rounds; ++round) {
     poplar::ComputeSet mcs = graph.addComputeSet(name + "/merge" + std::to_string(round));
     bool any = false;
@@ -227,7 +230,7 @@ Tensor sort(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program
             const std::string &debugPrefix) {
   const std::string name = nameOf(debugPrefix, "sort");
   checkSortArgs(t, dim, name, "input");
-  keySuffix(t.elementType(), name);
+  checkKeyType(t.elementType(), name);
   Tensor out = copyOf(graph, t, prog, name + "/sorted");
   detail::sortLastDim(graph, dimLast(out, dim), Tensor(), false, prog, name);
   return out;
@@ -246,7 +249,7 @@ Tensor sortKeyValue(poplar::Graph &graph, const Tensor &k, const Tensor &v, unsi
   const std::string name = nameOf(debugPrefix, "sortKeyValue");
   checkSortArgs(k, dim, name, "key");
   checkSortArgs(v, dim, name, "value");
-  keySuffix(k.elementType(), name);
+  checkKeyType(k.elementType(), name);
   if (k.shape() != v.shape())
     throw poplibs_error(name + ": the values have a shape other than the keys'; pass values of the keys' shape");
   valueWords(v, name);
