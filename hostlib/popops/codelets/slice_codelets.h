@@ -121,134 +121,130 @@ void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &su
 
 } // namespace
 
-// The copying vertices of one element size: DynamicSlice<bits>, DynamicUpdate<bits>, MultiSlice<bits>,
-// MultiUpdate<bits>.
-#define POPOPS_SLICE_COPY_VERTICES(T, BITS)                                                                            \
-  /** sub = base rows offset .. offset + numSubElements - 1 (wrapping), for each column region. */                     \
-  class DynamicSlice##BITS : public Vertex {                                                                           \
-  public:                                                                                                              \
-    Input<unsigned> offset;                                                                                            \
-    Input<VectorList<T> > baseT;                                                                                       \
-    Output<VectorList<T> > subT;                                                                                       \
-    unsigned numBaseElements;                                                                                          \
-    unsigned packed;                                                                                                   \
-    unsigned numSubElements;                                                                                           \
-    bool compute() {                                                                                                   \
-      if (packed)                                                                                                      \
-        dynamicSliceRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);                                 \
-      else                                                                                                             \
-        dynamicSliceRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);                                \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };                                                                                                                   \
-  /** base rows offset .. offset + numSubElements - 1 (wrapping) = sub, for each column region. */                     \
-  class DynamicUpdate##BITS : public Vertex {                                                                          \
-  public:                                                                                                              \
-    Input<unsigned> offset;                                                                                            \
-    InOut<VectorList<T> > baseT;                                                                                       \
-    Input<VectorList<T> > subT;                                                                                        \
-    unsigned numBaseElements;                                                                                          \
-    unsigned packed;                                                                                                   \
-    unsigned numSubElements;                                                                                           \
-    bool compute() {                                                                                                   \
-      if (packed)                                                                                                      \
-        dynamicUpdateRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);                                \
-      else                                                                                                             \
-        dynamicUpdateRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);                               \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };                                                                                                                   \
-  /** One slice of `sliceSize` rows per offset, for each column region. */                                             \
-  class MultiSlice##BITS : public Vertex {                                                                             \
-  public:                                                                                                              \
-    Input<Vector<unsigned> > offsets;                                                                                  \
-    Input<VectorList<T> > baseT;                                                                                       \
-    Output<VectorList<T> > subT;                                                                                       \
-    unsigned numBaseElements;                                                                                          \
-    unsigned packed;                                                                                                   \
-    unsigned sliceSize;                                                                                                \
-    unsigned remap;                                                                                                    \
-    bool compute() {                                                                                                   \
-      if (packed)                                                                                                      \
-        multiSliceRows<T, true>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                         \
-      else                                                                                                             \
-        multiSliceRows<T, false>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);                        \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };                                                                                                                   \
-  /** Writes one slice per offset into the base, for each column region; later offsets win. */                         \
-  class MultiUpdate##BITS : public Vertex {                                                                            \
-  public:                                                                                                              \
-    Input<Vector<unsigned> > offsets;                                                                                  \
-    InOut<VectorList<T> > baseT;                                                                                       \
-    Input<VectorList<T> > subT;                                                                                        \
-    unsigned numBaseElements;                                                                                          \
-    unsigned packed;                                                                                                   \
-    unsigned sliceSize;                                                                                                \
-    bool compute() {                                                                                                   \
-      if (packed)                                                                                                      \
-        multiUpdateRows<T, 0, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));              \
-      else                                                                                                             \
-        multiUpdateRows<T, 0, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));             \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };
+// The vertex classes are class templates over the element type, their instances listed at the end: the copying
+// vertices over the unsigned type of each element size (unsigned, unsigned short, unsigned char: the host
+// reinterprets the tensors), the arithmetic multiUpdates over the element type T and, for the add, the scale's
+// type S. HALF arithmetic goes through float (half converts both ways). popc records them as
+// popops::DynamicSlice<short unsigned int>, popops::MultiUpdateAdd<half, float>, ... (the tile compiler's spelling,
+// which the host reproduces with poputil::detail::templateVertex).
 
-POPOPS_SLICE_COPY_VERTICES(unsigned, 32)
-POPOPS_SLICE_COPY_VERTICES(unsigned short, 16)
-POPOPS_SLICE_COPY_VERTICES(unsigned char, 8)
-#undef POPOPS_SLICE_COPY_VERTICES
+/// sub = base rows offset .. offset + numSubElements - 1 (wrapping), for each column region.
+template <typename T> class DynamicSlice : public Vertex {
+public:
+  Input<unsigned> offset;
+  Input<VectorList<T> > baseT;
+  Output<VectorList<T> > subT;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned numSubElements;
+  bool compute() {
+    if (packed)
+      dynamicSliceRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);
+    else
+      dynamicSliceRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);
+    return true;
+  }
+};
 
-// The arithmetic multiUpdates of one element type: MultiUpdateAdd<Name> (base += scale * sub, the scale of type
-// S) and MultiUpdateMax<Name>. HALF arithmetic goes through float (half converts both ways).
-#define POPOPS_SLICE_ADD_VERTEX(T, S, NAME)                                                                            \
-  /** base rows at the offsets += scale * slices, for each column region. */                                           \
-  class MultiUpdateAdd##NAME : public Vertex {                                                                         \
-  public:                                                                                                              \
-    Input<Vector<unsigned> > offsets;                                                                                  \
-    InOut<VectorList<T> > baseT;                                                                                       \
-    Input<VectorList<T> > subT;                                                                                        \
-    Input<S> scale;                                                                                                    \
-    unsigned numBaseElements;                                                                                          \
-    unsigned packed;                                                                                                   \
-    unsigned sliceSize;                                                                                                \
-    bool compute() {                                                                                                   \
-      if (packed)                                                                                                      \
-        multiUpdateRows<T, 1, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));         \
-      else                                                                                                             \
-        multiUpdateRows<T, 1, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));        \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };
-#define POPOPS_SLICE_MAX_VERTEX(T, NAME)                                                                               \
-  /** base rows at the offsets = max(base, slices), for each column region. */                                         \
-  class MultiUpdateMax##NAME : public Vertex {                                                                         \
-  public:                                                                                                              \
-    Input<Vector<unsigned> > offsets;                                                                                  \
-    InOut<VectorList<T> > baseT;                                                                                       \
-    Input<VectorList<T> > subT;                                                                                        \
-    unsigned numBaseElements;                                                                                          \
-    unsigned packed;                                                                                                   \
-    unsigned sliceSize;                                                                                                \
-    bool compute() {                                                                                                   \
-      if (packed)                                                                                                      \
-        multiUpdateRows<T, 2, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));              \
-      else                                                                                                             \
-        multiUpdateRows<T, 2, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));             \
-      return true;                                                                                                     \
-    }                                                                                                                  \
-  };
+/// base rows offset .. offset + numSubElements - 1 (wrapping) = sub, for each column region.
+template <typename T> class DynamicUpdate : public Vertex {
+public:
+  Input<unsigned> offset;
+  InOut<VectorList<T> > baseT;
+  Input<VectorList<T> > subT;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned numSubElements;
+  bool compute() {
+    if (packed)
+      dynamicUpdateRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);
+    else
+      dynamicUpdateRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);
+    return true;
+  }
+};
 
-POPOPS_SLICE_ADD_VERTEX(float, float, Float)
-POPOPS_SLICE_ADD_VERTEX(int, int, Int)
-POPOPS_SLICE_ADD_VERTEX(unsigned, unsigned, Unsigned)
-POPOPS_SLICE_ADD_VERTEX(half, half, Half)
-POPOPS_SLICE_ADD_VERTEX(half, float, HalfFloatScale)
-POPOPS_SLICE_MAX_VERTEX(float, Float)
-POPOPS_SLICE_MAX_VERTEX(int, Int)
-POPOPS_SLICE_MAX_VERTEX(unsigned, Unsigned)
-POPOPS_SLICE_MAX_VERTEX(half, Half)
-#undef POPOPS_SLICE_ADD_VERTEX
-#undef POPOPS_SLICE_MAX_VERTEX
+/// One slice of `sliceSize` rows per offset, for each column region.
+template <typename T> class MultiSlice : public Vertex {
+public:
+  Input<Vector<unsigned> > offsets;
+  Input<VectorList<T> > baseT;
+  Output<VectorList<T> > subT;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned sliceSize;
+  unsigned remap;
+  bool compute() {
+    if (packed)
+      multiSliceRows<T, true>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);
+    else
+      multiSliceRows<T, false>(offsets, baseT, subT, numBaseElements, sliceSize, remap != 0);
+    return true;
+  }
+};
+
+/// Writes one slice per offset into the base, for each column region; later offsets win.
+template <typename T> class MultiUpdate : public Vertex {
+public:
+  Input<Vector<unsigned> > offsets;
+  InOut<VectorList<T> > baseT;
+  Input<VectorList<T> > subT;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned sliceSize;
+  bool compute() {
+    if (packed)
+      multiUpdateRows<T, 0, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
+    else
+      multiUpdateRows<T, 0, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
+    return true;
+  }
+};
+
+/// base rows at the offsets += scale * slices, for each column region.
+template <typename T, typename S> class MultiUpdateAdd : public Vertex {
+public:
+  Input<Vector<unsigned> > offsets;
+  InOut<VectorList<T> > baseT;
+  Input<VectorList<T> > subT;
+  Input<S> scale;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned sliceSize;
+  bool compute() {
+    if (packed)
+      multiUpdateRows<T, 1, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));
+    else
+      multiUpdateRows<T, 1, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));
+    return true;
+  }
+};
+
+/// base rows at the offsets = max(base, slices), for each column region.
+template <typename T> class MultiUpdateMax : public Vertex {
+public:
+  Input<Vector<unsigned> > offsets;
+  InOut<VectorList<T> > baseT;
+  Input<VectorList<T> > subT;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned sliceSize;
+  bool compute() {
+    if (packed)
+      multiUpdateRows<T, 2, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
+    else
+      multiUpdateRows<T, 2, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
+    return true;
+  }
+};
+
+template struct VertexInstances<DynamicSlice<unsigned>, DynamicSlice<unsigned short>, DynamicSlice<unsigned char>,
+                                DynamicUpdate<unsigned>, DynamicUpdate<unsigned short>, DynamicUpdate<unsigned char>,
+                                MultiSlice<unsigned>, MultiSlice<unsigned short>, MultiSlice<unsigned char>,
+                                MultiUpdate<unsigned>, MultiUpdate<unsigned short>, MultiUpdate<unsigned char>>;
+template struct VertexInstances<MultiUpdateAdd<float, float>, MultiUpdateAdd<int, int>,
+                                MultiUpdateAdd<unsigned, unsigned>, MultiUpdateAdd<half, half>,
+                                MultiUpdateAdd<half, float>, MultiUpdateMax<float>, MultiUpdateMax<int>,
+                                MultiUpdateMax<unsigned>, MultiUpdateMax<half>>;
 
 } // namespace popops

@@ -18,6 +18,7 @@
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "slice_util.hpp"
+#include "vertex_names.hpp"
 #include "work_split.hpp"
 
 namespace popops {
@@ -48,16 +49,15 @@ std::string opName(const std::string &debugPrefix, const char *fn) {
   return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
 }
 
-// The vertex suffix and the unsigned type of the same size that the copying vertices see a tensor as.
+// The unsigned type of the same size that the copying vertices see a tensor as (their template argument).
 struct CopyType {
-  const char *bits;
   poplar::Type as;
 };
 CopyType copyTypeOf(const poplar::Type &type, const std::string &name) {
   switch (type.getSize()) {
-  case 4: return {"32", poplar::UNSIGNED_INT};
-  case 2: return {"16", poplar::UNSIGNED_SHORT};
-  case 1: return {"8", poplar::UNSIGNED_CHAR};
+  case 4: return {poplar::UNSIGNED_INT};
+  case 2: return {poplar::UNSIGNED_SHORT};
+  case 1: return {poplar::UNSIGNED_CHAR};
   default:
     throw poplibs_error(name + ": elements of " + type.toString() + " cannot be sliced; use a type of 1, 2 or 4 "
                                "bytes");
@@ -168,7 +168,8 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
   std::vector<Run> runs = update ? runsOf(graph, base2[0], {base2[0], sub2[0]}, name, "the tensor updated")
                                  : runsOf(graph, sub2[0], {base2[0], sub2[0]}, name, "the output");
   poplar::ComputeSet cs = graph.addComputeSet(name + (update ? "/update" : "/slice") + std::to_string(dim));
-  const std::string type = std::string("popops::") + (update ? "DynamicUpdate" : "DynamicSlice") + ct.bits;
+  const std::string type =
+      poputil::detail::templateVertex(update ? "popops::DynamicUpdate" : "popops::DynamicSlice", {ct.as});
   Tensor off1 = off.reinterpret(poplar::UNSIGNED_INT);
   const unsigned nSub = unsigned(sub2.dim(0));
   auto extra = [&](poplar::VertexRef v, unsigned, std::size_t, std::size_t) {
@@ -302,13 +303,11 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
   poplar::Type viewAs = t.elementType();
   if (std::string(op).empty()) {
     CopyType ct = copyTypeOf(t.elementType(), name);
-    type = std::string("popops::MultiUpdate") + ct.bits;
+    type = poputil::detail::templateVertex("popops::MultiUpdate", {ct.as});
     viewAs = ct.as;
   } else {
     const poplar::Type &et = t.elementType();
-    std::string suffix = et == poplar::FLOAT ? "Float" : et == poplar::INT ? "Int"
-                         : et == poplar::UNSIGNED_INT ? "Unsigned" : et == poplar::HALF ? "Half" : "";
-    if (suffix.empty())
+    if (et != poplar::FLOAT && et != poplar::INT && et != poplar::UNSIGNED_INT && et != poplar::HALF)
       throw poplibs_error(name + ": " + et.toString() + " is not supported; multiUpdate" + op +
                           " works on FLOAT, HALF, INT and UNSIGNED_INT tensors");
     if (scale) {
@@ -318,10 +317,11 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
         throw poplibs_error(name + ": the scale must be one element of the base's type (" + et.toString() +
                             (et == poplar::HALF ? " or FLOAT" : "") + "), not " +
                             std::to_string(scale->numElements()) + " of " + scale->elementType().toString());
-      if (halfFloat)
-        suffix += "FloatScale";
+      // MultiUpdateAdd<T, S>: the scale of the base's type, or FLOAT for a HALF base.
+      type = poputil::detail::templateVertex(std::string("popops::MultiUpdate") + op, {et, scale->elementType()});
+    } else {
+      type = poputil::detail::templateVertex(std::string("popops::MultiUpdate") + op, {et}); // MultiUpdateMax<T>
     }
-    type = std::string("popops::MultiUpdate") + op + suffix;
   }
   multiStep(graph, t, s, offsets, dims[0], sizes[0], type, true, scale, false, viewAs, prog, name);
 }
@@ -499,8 +499,8 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, 
   checkMulti(t, offsets, dims, sizes, options, name);
   const CopyType ct = copyTypeOf(t.elementType(), name);
   Tensor out = createSliceTensor(graph, t, dims, sizes, offsets.dim(0), name + "/out");
-  multiStep(graph, t, out, offsets, dims[0], sizes[0], std::string("popops::MultiSlice") + ct.bits, false, nullptr,
-            flag(options, "remapOutOfBoundIndices"), ct.as, prog, name);
+  multiStep(graph, t, out, offsets, dims[0], sizes[0], poputil::detail::templateVertex("popops::MultiSlice", {ct.as}),
+            false, nullptr, flag(options, "remapOutOfBoundIndices"), ct.as, prog, name);
   return out;
 }
 

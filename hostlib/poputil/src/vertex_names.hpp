@@ -1,6 +1,5 @@
 // Internal: the names of templated vertex classes, shared by the PopLibs libraries whose codelets define vertices
-// as class templates with explicit instantiations (popops' Reduce and sort vertices, poplin's MatMul and
-// ReducePartials).
+// as class templates (popops' Reduce, sort and slice vertices, poplin's MatMul and ReducePartials).
 //
 // popc records each vertex class under the name the tile compiler gives it in the debug information: for an
 // instantiation of a class template that is "ns::Name<float, half>" (the C++ names of the arguments, ", " between
@@ -17,7 +16,7 @@
 namespace poputil::detail {
 
 /// The C++ name of element type `t` as the tile compiler spells a template argument (g++: "unsigned int",
-/// "short unsigned int").
+/// "short unsigned int", "unsigned char").
 inline std::string vertexTypeName(const poplar::Type &t) {
   if (t == poplar::FLOAT)
     return "float";
@@ -29,11 +28,13 @@ inline std::string vertexTypeName(const poplar::Type &t) {
     return "unsigned int";
   if (t == poplar::UNSIGNED_SHORT)
     return "short unsigned int";
+  if (t == poplar::UNSIGNED_CHAR)
+    return "unsigned char";
   if (t == poplar::BOOL)
     return "bool";
   throw poputil::poplibs_error("vertex template argument: element type " + t.toString() +
-                               " has no vertex instantiation (FLOAT, HALF, INT, UNSIGNED_INT, UNSIGNED_SHORT and "
-                               "BOOL have)");
+                               " has no vertex instantiation (FLOAT, HALF, INT, UNSIGNED_INT, UNSIGNED_SHORT, "
+                               "UNSIGNED_CHAR and BOOL have)");
 }
 
 /// The vertex class `name` (namespace-qualified class template) instantiated with `types`, as popc records it.
