@@ -21,7 +21,10 @@ bin=$build/bin
 status=0
 ran=" "
 
-section() { printf '\n== %s ==\n' "$*"; }
+# Each section ends with its wall time, so a slow one shows (the whole run takes long on a loaded machine).
+section_start=
+section_done() { [ -n "$section_start" ] && printf -- '-- section time: %d s\n' $((SECONDS - section_start)); }
+section() { section_done; section_start=$SECONDS; printf '\n== %s ==\n' "$*"; }
 # run NAME CMD...: runs one benchmark, remembers it ran, and keeps going on failure.
 run() {
   local name=$1; shift
@@ -105,4 +108,6 @@ for b in "$bin"/bench_*; do
   section "$name"
   run "$name" "$b"
 done
+section_done
+printf '\nmake bench: %d s in all, status %d\n' "$SECONDS" "$status"
 exit $status
