@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ipu_model/model.h"
@@ -26,7 +27,10 @@ struct Figure {
     double instructions;
     bool ok;
     double parallel_seconds; // of `seconds`, in the card's phases spread over threads
+    double phase_seconds[IPU_MODEL_PHASE_COUNT]; // parallel_seconds by phase
 };
+
+const char *const kPhaseNames[IPU_MODEL_PHASE_COUNT] = {"round", "landing", "resume"};
 
 // Runs `program` (a tile binary taking a0 = `arg`) on `tiles` tiles (0 = all)
 // of `board`; instructions is arg times the tiles run (the caller scales it).
@@ -37,12 +41,20 @@ Figure measure(const char *board, unsigned threads, unsigned tiles, uint32_t arg
     for (unsigned t = 0; t < (tiles ? tiles : h.num_tiles()); t++)
         which.push_back(t);
     h.load_elf(Harness::tile_binary(program), which, arg);
+    uint64_t phase0[IPU_MODEL_PHASE_COUNT];
+    for (unsigned k = 0; k < IPU_MODEL_PHASE_COUNT; k++)
+        phase0[k] = ipu_model_phase_ns(static_cast<ipu_model_phase>(k));
     const uint64_t p0 = ipu_model_parallel_phase_ns();
     const auto t0 = Clock::now();
     auto r = h.run(1u << 22);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
     const double p = static_cast<double>(ipu_model_parallel_phase_ns() - p0) * 1e-9;
-    return Figure{s, static_cast<double>(arg) * which.size(), r.card_state == IPU_CARD_STATE_DONE, p};
+    Figure f{s, static_cast<double>(arg) * which.size(), r.card_state == IPU_CARD_STATE_DONE, p, {}};
+    for (unsigned k = 0; k < IPU_MODEL_PHASE_COUNT; k++) {
+        const uint64_t ns = ipu_model_phase_ns(static_cast<ipu_model_phase>(k)) - phase0[k];
+        f.phase_seconds[k] = static_cast<double>(ns) * 1e-9;
+    }
+    return f;
 }
 
 
@@ -63,11 +75,14 @@ std::string spread(const std::vector<double> &v, double scale, int decimals = 1)
 }
 
 // ipu2, every tile, 1 host thread against `threads`, alternating for `pairs`
-// pairs: MIPS of each and the median of the per-pair speed-ups.
+// pairs: MIPS of each and the median of the per-pair speed-ups. With
+// `steps` (supersteps per run), also each parallel phase's wall time per
+// superstep on 1 and N threads: the phase that does not scale shows there.
 void scaling(const char *label, const char *program, uint32_t arg, double insns_per_tile, unsigned threads,
-             unsigned pairs)
+             unsigned pairs, uint32_t steps = 0)
 {
     std::vector<double> one, many, ratio, serial;
+    std::vector<double> phase[2][IPU_MODEL_PHASE_COUNT];
     bool ok = true;
     double instructions = 0;
     for (unsigned p = 0; p < pairs; p++) {
@@ -78,9 +93,15 @@ void scaling(const char *label, const char *program, uint32_t arg, double insns_
             (t == 1 ? one : many).push_back(instructions / f.seconds / 1e6);
             if (t == 1)
                 serial.push_back(std::max(0.0, 1.0 - f.parallel_seconds / f.seconds));
+            for (unsigned k = 0; steps && k < IPU_MODEL_PHASE_COUNT; k++)
+                phase[t == 1 ? 0 : 1][k].push_back(f.phase_seconds[k] / steps);
         }
         ratio.push_back(many.back() / one.back());
     }
+    for (unsigned k = 0; steps && k < IPU_MODEL_PHASE_COUNT; k++)
+        std::printf("model_phase_ipu2_%s_%s: 1 thread %s us, %u threads %s us per superstep (%.2fx)\n", label,
+                    kPhaseNames[k], spread(phase[0][k], 1e6).c_str(), threads, spread(phase[1][k], 1e6).c_str(),
+                    median(phase[0][k]) / std::max(median(phase[1][k]), 1e-12));
     std::printf("model_mips_ipu2_%s_1thread: %s MIPS\n", label, spread(one, 1).c_str());
     std::printf("model_mips_ipu2_%s_%uthreads: %s MIPS\n", label, threads, spread(many, 1).c_str());
     std::printf("model_scaling_ipu2_%s_%uthreads: %.2fx (median of %u alternating pairs; min %.2f, max %.2f)%s\n",
@@ -109,11 +130,15 @@ int main(int argc, char **argv)
     std::printf("model_mips_1tile_1thread: %s MIPS (%u runs)%s\n", spread(single, 1).c_str(), pairs,
                 ok ? "" : " RUN FAILED");
     // Scaling is wall time: on a shared machine, say what else ran (uptime's load average).
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) == 3)
+        std::printf("load average before the scaling runs: %.2f %.2f %.2f (%u host cores)\n", load[0], load[1], load[2],
+                    std::thread::hardware_concurrency());
     // Two threads: the figure of issue 20's acceptance (>= 1.8x one thread on a quiet machine).
     const unsigned threads = 2;
     // compute.elf: 7 instructions per iteration, no sync. supersteps.elf: about
     // 240 instructions, a 16-byte exchange and a sync per superstep.
     scaling("compute", "compute.elf", quick ? 2000 : 20000, 7.0, threads, pairs);
-    scaling("supersteps", "supersteps.elf", quick ? 50 : 300, 240.0, threads, pairs);
+    scaling("supersteps", "supersteps.elf", quick ? 50 : 300, 240.0, threads, pairs, quick ? 50 : 300);
     return ok ? 0 : 1;
 }

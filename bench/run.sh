@@ -21,7 +21,10 @@ bin=$build/bin
 status=0
 ran=" "
 
-section() { printf '\n== %s ==\n' "$*"; }
+# Each section ends with its wall time, so a slow one shows (the whole run takes long on a loaded machine).
+section_start=
+section_done() { [ -n "$section_start" ] && printf -- '-- section time: %d s\n' $((SECONDS - section_start)); }
+section() { section_done; section_start=$SECONDS; printf '\n== %s ==\n' "$*"; }
 # run NAME CMD...: runs one benchmark, remembers it ran, and keeps going on failure.
 run() {
   local name=$1; shift
@@ -78,11 +81,11 @@ python3 "$root/bench/bench_calibration.py" calibrate "$bin" --popops-output "$po
 section "PopLibs: poplin matMul 1024x1024x1024 float and a 3x3 convolution (batch 4, 64 to 64 channels, 56x56) on the ipu2 IPU Model (issue 16)"
 run bench_poplin "$bin/bench_poplin"
 
-section "gcl: allReduce of 64 MiB across 4 replicas, in one process and as 2 poprun instances x 2, beside MPI_Allreduce (issue 19)"
-run bench_gcl "$bin/bench_gcl" "${GCL_BENCH_MIB:-64}"
+section "gcl: allReduce of ${GCL_BENCH_MIB:-8} MiB across 4 replicas, in one process and as 2 poprun instances x 2, beside MPI_Allreduce (issue 19)"
+run bench_gcl "$bin/bench_gcl" "${GCL_BENCH_MIB:-8}"
 if [ -x "$bin/bench_gcl" ]; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$bin/poprun" --num-instances 2 --num-replicas 4 \
-    "$bin/bench_gcl" "${GCL_BENCH_MIB:-64}" || { echo "FAIL: bench_gcl under poprun"; status=1; }
+    "$bin/bench_gcl" "${GCL_BENCH_MIB:-8}" || { echo "FAIL: bench_gcl under poprun"; status=1; }
 fi
 
 section "QEMU card: randomized MMIO/DMA harness under the ASan QEMU, 5000 iterations (issue 8)"
@@ -105,4 +108,6 @@ for b in "$bin"/bench_*; do
   section "$name"
   run "$name" "$b"
 done
+section_done
+printf '\nmake bench: %d s in all, status %d\n' "$SECONDS" "$status"
 exit $status

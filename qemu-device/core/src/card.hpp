@@ -15,6 +15,7 @@
 #include "ipu_board.h"
 #include "ipu_card/backend.h"
 #include "ipu_model/inject.h"
+#include "ipu_model/model.h"
 #include "thread_pool.hpp"
 
 namespace ipu::model {
@@ -49,6 +50,8 @@ constexpr uint32_t kMaxDmaChain = 65536;
 // Nanoseconds all cards of this process spent in the run-loop phases spread
 // over host threads (ipu_model_parallel_phase_ns).
 uint64_t parallel_phase_ns();
+// The part of parallel_phase_ns() spent in one phase (ipu_model_phase_ns).
+uint64_t phase_ns(ipu_model_phase phase);
 
 class Card {
 public:
@@ -108,20 +111,23 @@ private:
     // card_run.cpp
     // What one chunk of kTilesPerChunk consecutive tiles looked like after a
     // round; summed by the thread that ran the chunk, so that the serial part
-    // of a round visits chunks, not tiles.
-    struct ChunkSummary {
+    // of a round visits chunks, not tiles. On its own cache lines: threads
+    // fill neighbouring chunks at the same time.
+    struct alignas(64) ChunkSummary {
         bool running = false, error = false, sync = false;
         uint64_t time = 0;      // latest tile clock
         uint64_t sync_time = 0; // latest clock of a tile waiting in a sync
         uint32_t request = 0;   // first nonzero SYNC request in tile order
-        std::vector<uint32_t> drain;   // tiles with something for the card, in order
-        std::vector<uint32_t> senders; // syncing tiles with exchange writes, in order
-        void reset();
+        std::vector<uint32_t> drain; // tiles with something for the card, in order
+        // The exchange writes of this chunk's syncing tiles, in tile and send
+        // order, by the landing part of their destination (landing_part_).
+        std::vector<std::vector<const ExchangeWrite *>> landing;
+        void reset(size_t parts);
         void add(const Tile &t);
         void add_drained(const Tile &t);
     };
     static constexpr size_t kTilesPerChunk = 16;
-    void for_chunks(size_t count, const std::function<void(size_t)> &fn);
+    void for_chunks(ipu_model_phase phase, size_t count, const std::function<void(size_t)> &fn);
     void run_round(uint64_t budget);
     void drain_tile(Tile &tile);
     void finish_superstep();
@@ -144,8 +150,12 @@ private:
     std::unique_ptr<ThreadPool> pool_;
     const RetireHook *hook_ = nullptr;
     std::vector<ChunkSummary> chunks_; // of the last round
-    std::vector<uint32_t> senders_;    // finish_superstep's, reused
-    std::vector<uint64_t> received_;   // exchange bytes landing on each tile in a sync
+    // Writes land in one part per host thread: part p is the tiles of the
+    // chunks thread p runs first in a round (ThreadPool's shares), so each
+    // thread writes into the tiles whose state its cache holds.
+    std::vector<uint32_t> landing_part_; // by chunk
+    std::vector<uint64_t> received_;    // exchange bytes landing on each tile in a sync
+    std::vector<uint64_t> part_latest_; // by landing part: when its last receive port is done
     RetireHook trace_hook_;
     std::recursive_mutex lock_;
 

@@ -12,10 +12,21 @@
 namespace ipu::model {
 namespace {
 // Process-wide: time the run loop spent in phases spread over host threads.
-std::atomic<uint64_t> g_phase_parallel_ns{0};
+std::atomic<uint64_t> g_phase_ns[IPU_MODEL_PHASE_COUNT];
 } // namespace
 
-uint64_t parallel_phase_ns() { return g_phase_parallel_ns.load(std::memory_order_relaxed); }
+uint64_t parallel_phase_ns()
+{
+    uint64_t sum = 0;
+    for (const auto &ns : g_phase_ns)
+        sum += ns.load(std::memory_order_relaxed);
+    return sum;
+}
+
+uint64_t phase_ns(ipu_model_phase phase)
+{
+    return phase < IPU_MODEL_PHASE_COUNT ? g_phase_ns[phase].load(std::memory_order_relaxed) : 0;
+}
 
 void Card::raise_irq(uint32_t cause_bit)
 {
@@ -66,7 +77,7 @@ int Card::advance(uint64_t budget)
 
 // Runs fn(c) for every chunk c in [0, count): spread over the pool, or in
 // order on this thread when a retire hook needs one global order.
-void Card::for_chunks(size_t count, const std::function<void(size_t)> &fn)
+void Card::for_chunks(ipu_model_phase phase, size_t count, const std::function<void(size_t)> &fn)
 {
     const auto t0 = std::chrono::steady_clock::now();
     if (hook_ || pool_->size() == 1) {
@@ -76,7 +87,7 @@ void Card::for_chunks(size_t count, const std::function<void(size_t)> &fn)
         pool_->parallel_for(count, fn);
     }
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
-    g_phase_parallel_ns.fetch_add(static_cast<uint64_t>(ns.count()), std::memory_order_relaxed);
+    g_phase_ns[phase].fetch_add(static_cast<uint64_t>(ns.count()), std::memory_order_relaxed);
 }
 
 // One round: every running tile runs (in parallel, chunk by chunk), and each
@@ -86,10 +97,17 @@ void Card::run_round(uint64_t budget)
 {
     const RetireHook *hook = hook_;
     const size_t chunks = (tiles_.size() + kTilesPerChunk - 1) / kTilesPerChunk;
-    chunks_.resize(chunks);
-    for_chunks(chunks, [&](size_t c) {
+    const unsigned parts = pool_->size();
+    if (landing_part_.size() != chunks) {
+        chunks_.resize(chunks);
+        landing_part_.resize(chunks);
+        for (unsigned p = 0; p < parts; p++)
+            for (size_t c = pool_->share_begin(chunks, p); c < pool_->share_begin(chunks, p + 1); c++)
+                landing_part_[c] = p;
+    }
+    for_chunks(IPU_MODEL_PHASE_ROUND, chunks, [&](size_t c) {
         ChunkSummary &s = chunks_[c];
-        s.reset();
+        s.reset(parts);
         const size_t end = std::min(tiles_.size(), (c + 1) * kTilesPerChunk);
         for (size_t i = c * kTilesPerChunk; i < end; i++) {
             Tile &t = tiles_[i];
@@ -99,6 +117,9 @@ void Card::run_round(uint64_t budget)
                     s.drain.push_back(t.id);
             }
             s.add(t);
+            if (t.state == IPU_TILE_STATE_SYNC_WAIT)
+                for (const ExchangeWrite &w : t.outbox)
+                    s.landing[landing_part_[w.dst_tile / kTilesPerChunk]].push_back(&w);
         }
     });
     // Drains in tile order (console FIFO, host link, error records are the card's).
@@ -136,13 +157,15 @@ void Card::run_round(uint64_t budget)
     raise_irq(IPU_REG_IRQ_STATUS_DONE_MASK);
 }
 
-void Card::ChunkSummary::reset()
+void Card::ChunkSummary::reset(size_t parts)
 {
     running = error = sync = false;
     time = sync_time = 0;
     request = 0;
     drain.clear();
-    senders.clear();
+    landing.resize(parts);
+    for (auto &l : landing)
+        l.clear();
 }
 
 void Card::ChunkSummary::add(const Tile &t)
@@ -156,8 +179,6 @@ void Card::ChunkSummary::add(const Tile &t)
     sync_time = std::max(sync_time, t.time());
     if (request == 0)
         request = t.sync_request;
-    if (!t.outbox.empty())
-        senders.push_back(t.id);
 }
 
 // A drain moved the tile's time on (host exchange) or faulted it.
@@ -202,46 +223,45 @@ uint64_t Card::superstep_end() const
 
 // Every live tile waits in a sync: land exchange writes, align clocks, and
 // either go on (internal) or ask the host (external). Writes land in
-// parallel, each destination tile on one thread, in the order the serial
-// model used (sender tile order, then send order), so overlapping writes give
-// the same bytes for any host thread count.
+// parallel, one part of the destination tiles per host thread, in the order
+// the serial model used (sender tile order, then send order), so overlapping
+// writes give the same bytes for any host thread count.
 void Card::finish_superstep()
 {
     uint32_t request = 0;
     uint64_t latest = superstep_end();
-    std::vector<uint32_t> &senders = senders_;
-    senders.clear();
+    bool any_write = false;
     for (const ChunkSummary &s : chunks_) {
         if (request == 0)
             request = s.request;
         if (s.sync)
             latest = std::max(latest, s.sync_time);
-        senders.insert(senders.end(), s.senders.begin(), s.senders.end());
+        for (const auto &l : s.landing)
+            any_write |= !l.empty();
     }
-    if (!senders.empty()) {
-        // Destination ranges, a few per host thread; each scans every outbox.
-        const size_t parts = std::min<size_t>(tiles_.size(), pool_->size());
-        const size_t per = (tiles_.size() + parts - 1) / parts;
-        std::vector<uint64_t> part_latest(parts, 0);
+    if (any_write) {
+        const size_t parts = pool_->size(), chunks = chunks_.size();
+        std::vector<uint64_t> &part_latest = part_latest_;
+        part_latest.assign(parts, 0);
         received_.resize(tiles_.size());
-        for_chunks(parts, [&](size_t k) {
-            const uint32_t lo = static_cast<uint32_t>(k * per);
-            const uint32_t hi = static_cast<uint32_t>(std::min(tiles_.size(), (k + 1) * per));
+        auto first_tile = [&](size_t part) {
+            return std::min(tiles_.size(), pool_->share_begin(chunks, static_cast<unsigned>(part)) * kTilesPerChunk);
+        };
+        for_chunks(IPU_MODEL_PHASE_LANDING, parts, [&](size_t k) {
+            const size_t lo = first_tile(k), hi = first_tile(k + 1);
             std::fill(received_.begin() + lo, received_.begin() + hi, 0);
-            for (uint32_t id : senders) {
-                for (const ExchangeWrite &w : tiles_[id].outbox) {
-                    if (w.dst_tile < lo || w.dst_tile >= hi)
-                        continue;
-                    Tile &dst = tiles_[w.dst_tile];
-                    std::memcpy(dst.at(w.dst_addr), w.data.data(), w.data.size());
-                    dst.iss.written(w.dst_addr, static_cast<uint32_t>(w.data.size()));
-                    received_[w.dst_tile] += w.data.size();
+            for (const ChunkSummary &s : chunks_) {
+                for (const ExchangeWrite *w : s.landing[k]) {
+                    Tile &dst = tiles_[w->dst_tile];
+                    std::memcpy(dst.at(w->dst_addr), w->data.data(), w->data.size());
+                    dst.iss.written(w->dst_addr, static_cast<uint32_t>(w->data.size()));
+                    received_[w->dst_tile] += w->data.size();
                 }
             }
             // Senders paid for their bytes when they sent them; a receiver's port
             // takes exchange_bytes_per_cycle too, so a tile many send to ends late.
             uint64_t l = 0;
-            for (uint32_t d = lo; d < hi; d++)
+            for (size_t d = lo; d < hi; d++)
                 if (received_[d])
                     l = std::max(l, superstep_start_ + exchange_cycles(board_.exchange_bytes_per_cycle, received_[d]));
             part_latest[k] = l;
@@ -256,7 +276,7 @@ void Card::finish_superstep()
     // Per tile: buffers back to the sender for its next sends, clocks aligned,
     // and after an internal sync the tile runs on.
     const size_t chunks = chunks_.size();
-    for_chunks(chunks, [&](size_t c) {
+    for_chunks(IPU_MODEL_PHASE_RESUME, chunks, [&](size_t c) {
         const size_t end = std::min(tiles_.size(), (c + 1) * kTilesPerChunk);
         for (size_t i = c * kTilesPerChunk; i < end; i++) {
             Tile &t = tiles_[i];

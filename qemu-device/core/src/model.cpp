@@ -123,3 +123,4 @@ extern "C" int ipu_model_injected(ipu_backend *card, ipu_model_faults *faults)
 }
 
 extern "C" uint64_t ipu_model_parallel_phase_ns(void) { return ipu::model::parallel_phase_ns(); }
+extern "C" uint64_t ipu_model_phase_ns(enum ipu_model_phase phase) { return ipu::model::phase_ns(phase); }

@@ -27,6 +27,19 @@ int ipu_model_create(const struct ipu_board *board, const struct ipu_backend_hos
  * fraction that bounds the speed-up on more threads (Amdahl). */
 uint64_t ipu_model_parallel_phase_ns(void);
 
+/* The parallel phases of a card's run loop, for ipu_model_phase_ns. */
+enum ipu_model_phase {
+    IPU_MODEL_PHASE_ROUND,   /* tiles executing, until each needs the card */
+    IPU_MODEL_PHASE_LANDING, /* at a sync: exchange writes land, by destination tile */
+    IPU_MODEL_PHASE_RESUME,  /* at a sync: clocks aligned, send buffers returned, tiles resumed */
+    IPU_MODEL_PHASE_COUNT
+};
+
+/* For benchmarks: the part of ipu_model_parallel_phase_ns spent in one phase
+ * (0 for an unknown phase). Comparing them between host thread counts shows
+ * which phase does not scale. */
+uint64_t ipu_model_phase_ns(enum ipu_model_phase phase);
+
 #ifdef __cplusplus
 }
 #endif
