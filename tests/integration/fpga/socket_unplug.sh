@@ -5,7 +5,9 @@
 # status 74 (the device stopped answering) and a message naming the card and
 # saying it is gone; gc-info then says to start the simulation. Restarted on the
 # same socket, the card is listed (gc-info -l, gc-monitor), opens, resets
-# (gc-reset) and runs hello again: nothing of the dead connection is kept.
+# (gc-reset) and runs hello again: nothing of the dead connection is kept. Then
+# the simulation is stopped (SIGSTOP) mid-run: the run ends after one request's
+# timeout saying the card stopped answering.
 # Usage: socket_unplug.sh IPU_BOARD_SIM GC_BIN_DIR COMPUTE_ELF HELLO_ELF
 set -euo pipefail
 sim=$1 bin=$2 spin=$3 hello=$4
@@ -57,4 +59,25 @@ grep -q "socket" "$work/info.txt" || fail "gc-info -i does not name the socket t
 "$bin/gc-reset" -d 0 > "$work/reset.txt" 2>&1 || fail "gc-reset after the restart"
 "$bin/gc-run" -t 0 "$hello" > "$work/hello.txt" 2>&1 || fail "gc-run hello after the restart exited with $?"
 grep -q "hello from tile 0" "$work/hello.txt" || fail "gc-run hello after the restart printed no greeting"
-echo "PASS: a killed board simulation ends the run in $secs s naming the card; restarted, it reopens and runs hello"
+
+# A simulation that stops answering (SIGSTOP) with the socket still open: the run ends after one request's
+# timeout (10 s), not the runtime's 300 s host-sync limit, saying that the card stopped answering.
+"$bin/gc-run" --arg 2000000 "$spin" > "$work/stopped.txt" 2>&1 &
+run=$!
+for _ in $(seq 150); do "$bin/gc-monitor" 2>/dev/null | grep -q "$place .*in-use .*gc-run" && break; sleep 0.2; done
+sleep 2
+kill -0 $run 2>/dev/null || fail "the second gc-run ended before the simulation was stopped"
+kill -STOP "$sim_pid"
+t0=$(date +%s%N)
+for _ in $(seq 300); do kill -0 $run 2>/dev/null || break; sleep 0.1; done
+if kill -0 $run 2>/dev/null; then kill -9 $run; fail "gc-run still runs 30 s after the simulation stopped (a hang)"; fi
+rc=0; wait $run || rc=$?
+stopped_secs=$(awk -v ns=$(( $(date +%s%N) - t0 )) 'BEGIN { printf "%.1f", ns / 1e9 }')
+kill -CONT "$sim_pid"
+cat "$work/stopped.txt"
+echo "gc-run exited with $rc $stopped_secs s after the simulation stopped"
+[ $rc = 74 ] || fail "gc-run exited with $rc after the simulation stopped, not 74 (the device stopped answering)"
+grep -q "gc-run: error: .*($place) stopped answering" "$work/stopped.txt" ||
+  fail "gc-run's error does not say that the card ($place) stopped answering"
+echo "PASS: a killed board simulation ends the run in $secs s naming the card; restarted, it reopens and runs" \
+     "hello; a stopped one ends the run in $stopped_secs s"
