@@ -89,41 +89,66 @@ gc-monitor > /tmp/usb-monitor.txt 2>&1 || fail "gc-monitor exited with $?"
 cat /tmp/usb-monitor.txt
 grep -q " usb .*$place .*free" /tmp/usb-monitor.txt || fail "gc-monitor does not list the usb card ($place) as free"
 
-# The pulled cable, mid-run: gc-run runs compute.elf (an integer hash, ARG iterations a tile: minutes on the
-# board's RTL) and the host removes the device (QMP device_del) after "unplug now" while the driver's transfers are
-# in flight (it polls the card's status all through a run). The run must end within the driver's timeouts with
-# gc-run's "device stopped answering" status (74) and a message naming the card and saying it is gone; the card
-# leaves the list, opening it by its place says to plug it in, and once the device is back ("replug now") it is
-# listed, opens and runs hello again. IPU_USB_UNPLUG_REPEAT=N (usb-test.sh) pulls it N times.
+# The pulled cable, mid-run: the host removes the device (QMP device_del) after "unplug now" while a program has
+# the driver's transfers in flight, and plugs it back into the same port after "replug now". The rounds take three
+# loads in turn: gc-run of compute.elf (an integer hash, ARG iterations a tile: minutes on the board's RTL; the
+# driver polls the card's status all through a run), a 64 KiB tile-memory read (block frames, half a minute over
+# this link), and a loop of 1 KiB reads by gc-info (each one opens, sets up the FTDI chip, reads and closes).
+# The program must end within the driver's timeouts (at once: usbfs fails the transfers in flight) with a message
+# naming the card and saying it is gone, gc-run with status 74 (the device stopped answering); the card leaves the
+# list, opening it by its place says to plug it in, and once it is back it is listed and opens (and, after the
+# rounds, runs hello). IPU_USB_UNPLUG_REPEAT=N (usb-test.sh; 3 by default) pulls it N times, the loads in turn.
 spin=/usr/share/ipu-emu/tile/rv32im/compute.elf
 rounds=$(sed -n 's/.*ipu\.usbunplug=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
 round=0
 while [ $round -lt "${rounds:-1}" ]; do
   round=$((round + 1))
-  step "mid-run pull $round"
-  gc-run --arg 2000000 $spin > /tmp/usb-midrun.txt 2>&1 &
+  r0=$(cut -d' ' -f1 /proc/uptime)
+  case $((round % 3)) in
+  1)
+    load="gc-run of compute.elf" tool=gc-run
+    step "mid-run pull $round: $load"
+    gc-run --arg 2000000 $spin > /tmp/usb-midrun.txt 2>&1 &
+    ;;
+  2)
+    load="a 64 KiB tile-memory read" tool=gc-info
+    step "mid-run pull $round: $load"
+    # The card still runs the compute.elf of the round before (the pull stopped gc-run, not the board).
+    gc-reset -d 0 || fail "gc-reset after the replug"
+    gc-info -d 0 --dump-mem 0,0x100000,65536 > /tmp/usb-dump.txt 2> /tmp/usb-midrun.txt &
+    ;;
+  0)
+    # Each read opens the card (claim, FTDI setup), reads and closes it: the pull may hit any of those. The card is
+    # named by its place, so that an open after the pull names it too (by id it would just not be there).
+    load="a loop of 1 KiB tile-memory reads" tool=gc-info
+    step "mid-run pull $round: $load"
+    ( while IPU_EMU_DEVICES=$place gc-info -d 0 --dump-mem 0,0x100000,1024 > /tmp/usb-dump.txt 2> /tmp/usb-midrun.txt
+      do :; done; exit 1 ) &
+    ;;
+  esac
   run=$!
-  # Running once gc-run holds the card (gc-monitor names it) and has had time to load the small program.
+  # In flight once the program holds the card (gc-monitor names it) and has had time to load compute.elf.
   i=0
-  while [ $i -lt 150 ] && ! gc-monitor 2>/dev/null | grep -q "$place .*in-use .*gc-run"; do sleep 0.2; i=$((i + 1)); done
-  sleep 3
-  kill -0 $run 2>/dev/null || fail "gc-run of $spin ended before the pull: $(cat /tmp/usb-midrun.txt)"
+  while [ $i -lt 150 ] && ! gc-monitor 2>/dev/null | grep -q "$place .*in-use .*$tool"; do sleep 0.2; i=$((i + 1)); done
+  sleep 2
+  kill -0 $run 2>/dev/null || fail "$load ended before the pull: $(cat /tmp/usb-midrun.txt)"
   step "unplug now"
   t0=$(cut -d' ' -f1 /proc/uptime)
   # At most 30 s: the driver's longest wait is a request's 10 s.
   i=0
   while [ $i -lt 150 ] && kill -0 $run 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
   if kill -0 $run 2>/dev/null; then
-    fail "gc-run still runs 30 s after the pull (a hang)"
+    fail "$load still runs 30 s after the pull (a hang)"
     kill -9 $run
   fi
   rc=0; wait $run || rc=$?
   t1=$(cut -d' ' -f1 /proc/uptime)
   cat /tmp/usb-midrun.txt
-  echo "mid-run pull: gc-run exited with $rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s after the cue"
-  [ $rc = 74 ] || fail "gc-run exited with $rc after the pull, not 74 (the device stopped answering)"
-  grep -q "gc-run: error: .*($place) is gone: .*plug it back in" /tmp/usb-midrun.txt ||
-    fail "gc-run's error does not say that the card ($place) is gone and to plug it back in"
+  [ $rc != 0 ] || fail "$load succeeded although the cable was pulled"
+  [ $tool = gc-info ] || [ $rc = 74 ] || fail "gc-run exited with $rc after the pull, not 74 (the device stopped answering)"
+  # Gone mid-transfer, or (a loop's next open) not there: either way the card is named and the fix given.
+  grep -q "$tool: error: .*($place) is gone: .*plug it back in\|$tool: error: .*($place): .*plug the board in" \
+    /tmp/usb-midrun.txt || fail "$tool's error does not say that the card ($place) is gone and to plug it back in"
   wait_card 30 gone || fail "the unplugged card is still listed 30 s after the unplug"
   # Named by its place while it is away: an error that says to plug it in.
   if IPU_EMU_DEVICES=$place gc-info -d 0 -i > /tmp/usb-after.txt 2>&1; then
@@ -133,8 +158,13 @@ while [ $round -lt "${rounds:-1}" ]; do
   grep -qi "plug the board in" /tmp/usb-after.txt || fail "opening the unplugged card does not say to plug it in"
   step "replug now"
   wait_card 30 || fail "the card did not come back within 30 s of the replug"
+  back=$(gc-info -l 2>/dev/null | awk '$2 == "usb" { print $4; exit }')
+  [ "$back" = "$place" ] || fail "the card came back at $back, not at its place $place (the same port)"
   gc-info -d 0 -i > /tmp/usb-back.txt 2>&1 || fail "the card does not open again after the replug"
-  cat /tmp/usb-back.txt
+  grep -E '^(location|state|card_cycles):' /tmp/usb-back.txt
+  t2=$(cut -d' ' -f1 /proc/uptime)
+  echo "mid-run pull: $load exited with $rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s after" \
+       "the cue; the round took $(awk -v a="$r0" -v b="$t2" 'BEGIN { printf "%.1f", b - a }') s"
 done
 # hello again on the card that came back: tile 0 only (loading all four tiles over the emulated UART takes a minute).
 step "gc-run hello after the replug"
