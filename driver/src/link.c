@@ -162,21 +162,7 @@ static int note_failure(struct ipudrv_link *link, int rc)
     return rc;
 }
 
-static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
-                    uint8_t *resp, uint8_t want_len, uint8_t *nak);
-
-/* Sends a request and waits for its answer of type `want` with `want_len`
- * payload bytes. IRQ frames on the way are noted, a NAK is -EREMOTEIO with the
- * reason in *nak (a corrupted request, NAK CHECK, is sent again first). A dead
- * link fails at once. */
-static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
-                    uint8_t *resp, uint8_t want_len, uint8_t *nak)
-{
-    if (link->dead)
-        return link->dead;
-    return note_failure(link, exchange(link, type, req, req_len, want, resp, want_len, nak));
-}
-
+/* One request and its answer (see transact). */
 static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
                     uint8_t *resp, uint8_t want_len, uint8_t *nak)
 {
@@ -207,6 +193,18 @@ static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
             memcpy(resp, payload, want_len);
         return drain_acks(link);
     }
+}
+
+/* Sends a request and waits for its answer of type `want` with `want_len`
+ * payload bytes. IRQ frames on the way are noted, a NAK is -EREMOTEIO with the
+ * reason in *nak (a corrupted request, NAK CHECK, is sent again first). A dead
+ * link fails at once. */
+static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
+                    uint8_t *resp, uint8_t want_len, uint8_t *nak)
+{
+    if (link->dead)
+        return link->dead;
+    return note_failure(link, exchange(link, type, req, req_len, want, resp, want_len, nak));
 }
 
 static void put32(uint8_t *p, uint32_t v)

@@ -57,8 +57,8 @@ void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *p
 /* BAR0 register access: 0 or a negative code (-EPROTO for a malformed or
  * unexpected answer, -EREMOTEIO for a NAK, -EIO for a card that did not answer
  * within timeout_ms, -ENODEV for a gone peer; the last two are final, see
- * `dead`). A write of
- * RESET with the key returns once the tiles have cleared their SRAM. */
+ * `dead`). A write of RESET with the key returns once the tiles have cleared
+ * their SRAM. */
 int ipudrv_link_reg_read(struct ipudrv_link *link, uint32_t offset, uint32_t *value);
 int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t value);
 
