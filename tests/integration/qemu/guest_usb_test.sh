@@ -168,8 +168,11 @@ while [ $round -lt "${rounds:-1}" ]; do
 done
 # hello again on the card that came back: tile 0 only (loading all four tiles over the emulated UART takes a minute).
 step "gc-run hello after the replug"
+t0=$(cut -d' ' -f1 /proc/uptime)
 gc-run -t 0 /usr/share/ipu-emu/tile/rv32im/hello.elf > /tmp/usb-hello2.txt 2>&1 || fail "gc-run hello after the replug exited with $?"
+t1=$(cut -d' ' -f1 /proc/uptime)
 cat /tmp/usb-hello2.txt
+echo "mid-run pull: hello after the replug took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 grep -q "hello from tile 0" /tmp/usb-hello2.txt || fail "gc-run hello after the replug printed no greeting"
 step "reopened"
 exit $status
