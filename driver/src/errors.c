@@ -36,6 +36,33 @@ int ipudrv_fail(ipudrv_device *dev, int code, const char *fmt, ...)
     return ipudrv_fail_text(dev, code, buf);
 }
 
+int ipudrv_fail_transport(ipudrv_device *dev, int code, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    /* "device 0 (usb:1-1)"; a card opened by its place is already labelled by it ("card usb:1-1"). */
+    char card[IPUDRV_LOCATION_MAX * 2 + 16];
+    const struct ipudrv_node *n = &dev->node;
+    if (strstr(n->label, n->location))
+        snprintf(card, sizeof card, "%s", n->label);
+    else
+        snprintf(card, sizeof card, "%s (%s)", n->label, n->location);
+    const char *transport = dev->t ? dev->t->ops->name : n->transport;
+    if (code == -ENODEV)
+        return ipudrv_fail(dev, code, "%s is gone: %s failed (%s): the %s transport lost the card (cable "
+                           "pulled, board powered off or its simulation stopped); plug it back in and open the card "
+                           "again (gc-info -l lists the cards)", card, what, ipudrv_strerror(code), transport);
+    if (code == -EIO)
+        return ipudrv_fail(dev, code, "%s stopped answering: %s failed (%s) over its %s transport: check the card "
+                           "(or its simulation) with gc-info, then open it again", card, what, ipudrv_strerror(code),
+                           transport);
+    return ipudrv_fail(dev, code, "%s: %s failed (%s); is the card still there?", card, what,
+                       ipudrv_strerror(code));
+}
+
 void ipudrv_error_free(ipudrv_device *dev)
 {
     free(dev->last_error);

@@ -20,8 +20,7 @@ int ipudrv_progress(ipudrv_device *dev, int max_ms)
 {
     int rc = dev->t->ops->progress(dev->t, max_ms);
     if (rc)
-        return ipudrv_fail(dev, rc, "the %s transport failed while waiting for the card (%s)", dev->t->ops->name,
-                           ipudrv_strerror(rc));
+        return ipudrv_fail_transport(dev, rc, "waiting for the card");
     return 0;
 }
 

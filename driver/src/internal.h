@@ -68,6 +68,11 @@ struct ipudrv_device {
 int ipudrv_fail(ipudrv_device *dev, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Records a message already formatted (possibly long). */
 int ipudrv_fail_text(ipudrv_device *dev, int code, const char *text);
+/* A transport call on an open card failed: the message names the card, what
+ * failed (fmt) and the cause; a card gone away (-ENODEV: a pulled cable, a board
+ * powered off, a stopped simulation) or silent (-EIO: a link request without an
+ * answer) says how to get it back. Returns `code`. */
+int ipudrv_fail_transport(ipudrv_device *dev, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ipudrv_error_free(ipudrv_device *dev);
 /* The cause's name, or for 0 and codes outside the contract the raw value and
  * what it means (ipudrv_err_name says only NONE / UNKNOWN). Returns buf. */

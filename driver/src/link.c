@@ -149,10 +149,21 @@ static int drain_acks(struct ipudrv_link *link)
     return 0;
 }
 
-/* Sends a request and waits for its answer of type `want` with `want_len`
- * payload bytes. IRQ frames on the way are noted, a NAK is -EREMOTEIO with the
- * reason in *nak (a corrupted request, NAK CHECK, is sent again first). */
-static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
+/* A failure after which the link cannot be trusted is recorded (see link->dead).
+ * A request left without an answer is -EIO, "the card stopped answering":
+ * -ETIMEDOUT is what the core's waits return for an idle slice, and a runtime
+ * taking a dead link for an idle card would poll it until its own timeout. */
+static int note_failure(struct ipudrv_link *link, int rc)
+{
+    if (rc == -ETIMEDOUT)
+        rc = -EIO;
+    if (rc == -ENODEV || rc == -EIO)
+        link->dead = rc;
+    return rc;
+}
+
+/* One request and its answer (see transact). */
+static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
                     uint8_t *resp, uint8_t want_len, uint8_t *nak)
 {
     for (int attempt = 0;; attempt++) {
@@ -182,6 +193,18 @@ static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
             memcpy(resp, payload, want_len);
         return drain_acks(link);
     }
+}
+
+/* Sends a request and waits for its answer of type `want` with `want_len`
+ * payload bytes. IRQ frames on the way are noted, a NAK is -EREMOTEIO with the
+ * reason in *nak (a corrupted request, NAK CHECK, is sent again first). A dead
+ * link fails at once. */
+static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
+                    uint8_t *resp, uint8_t want_len, uint8_t *nak)
+{
+    if (link->dead)
+        return link->dead;
+    return note_failure(link, exchange(link, type, req, req_len, want, resp, want_len, nak));
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -381,6 +404,8 @@ void ipudrv_link_release(struct ipudrv_link *link)
 
 int ipudrv_link_wait(struct ipudrv_link *link, int max_ms)
 {
+    if (link->dead)
+        return link->dead;
     uint8_t type, len, payload[255];
     int rc = recv_frame(link, &type, payload, &len, max_ms);
     if (rc == 0) {
@@ -390,6 +415,8 @@ int ipudrv_link_wait(struct ipudrv_link *link, int max_ms)
             rc = drain_acks(link);
     }
     /* Silence is fine (the driver polls the card's status after this); a
-     * corrupted stray frame is dropped like line noise. */
+     * corrupted stray frame is dropped like line noise; a gone peer is final. */
+    if (rc == -ENODEV)
+        link->dead = rc;
     return rc == -ETIMEDOUT || rc == -EPROTO ? 0 : rc;
 }

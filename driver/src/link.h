@@ -44,14 +44,21 @@ struct ipudrv_link {
     uint64_t next_bus;
     /* DMA_DATA frames sent whose ACK has not come yet. */
     unsigned acks_owed;
+    /* 0, or why the link is dead: -ENODEV (the peer went away: a pulled cable, a
+     * stopped simulation) or -EIO (a request got no answer within timeout_ms, so a
+     * late answer could be taken for the next one's). Every later call returns it
+     * at once: one failure bounded by the timeout, never a string of them. */
+    int dead;
 };
 
 /* Starts a link on `port` (no bytes are exchanged). */
 void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms);
 
 /* BAR0 register access: 0 or a negative code (-EPROTO for a malformed or
- * unexpected answer, -EREMOTEIO for a NAK, -ETIMEDOUT for silence). A write of
- * RESET with the key returns once the tiles have cleared their SRAM. */
+ * unexpected answer, -EREMOTEIO for a NAK, -EIO for a card that did not answer
+ * within timeout_ms, -ENODEV for a gone peer; the last two are final, see
+ * `dead`). A write of RESET with the key returns once the tiles have cleared
+ * their SRAM. */
 int ipudrv_link_reg_read(struct ipudrv_link *link, uint32_t offset, uint32_t *value);
 int ipudrv_link_reg_write(struct ipudrv_link *link, uint32_t offset, uint32_t value);
 

@@ -7,8 +7,7 @@ int ipudrv_rd(ipudrv_device *dev, uint32_t offset, uint32_t *value)
 {
     int rc = dev->t->ops->reg_read(dev->t, offset, value);
     if (rc)
-        return ipudrv_fail(dev, rc, "reading register 0x%03x failed (%s); is the card still there?", offset,
-                           ipudrv_strerror(rc));
+        return ipudrv_fail_transport(dev, rc, "reading register 0x%03x", offset);
     return 0;
 }
 
@@ -16,8 +15,7 @@ int ipudrv_wr(ipudrv_device *dev, uint32_t offset, uint32_t value)
 {
     int rc = dev->t->ops->reg_write(dev->t, offset, value);
     if (rc)
-        return ipudrv_fail(dev, rc, "writing register 0x%03x failed (%s); is the card still there?", offset,
-                           ipudrv_strerror(rc));
+        return ipudrv_fail_transport(dev, rc, "writing register 0x%03x", offset);
     return 0;
 }
 

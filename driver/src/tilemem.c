@@ -46,8 +46,7 @@ static int window(ipudrv_device *dev, unsigned tile, uint32_t addr, void *data, 
     uint32_t off = addr - IPU_TILE_SRAM_BASE;
     rc = to_card ? dev->t->ops->window_write(dev->t, off, data, len) : dev->t->ops->window_read(dev->t, off, data, len);
     if (rc)
-        return ipudrv_fail(dev, rc, "tile %u: BAR2 window access at 0x%08x failed (%s)", tile, addr,
-                           ipudrv_strerror(rc));
+        return ipudrv_fail_transport(dev, rc, "tile %u: BAR2 window access at 0x%08x", tile, addr);
     return 0;
 }
 

@@ -4,7 +4,9 @@
  * The framing and the operations are link.c's; this file moves the bytes. IRQ
  * frames between responses are interrupts (progress waits for them); DMA_REQ
  * frames are the card's DMA engine reaching the host memory of mem_alloc. A
- * closed socket or a silent card gives an error, never a hang. */
+ * closed socket (the simulation stopped) is -ENODEV at once, a silent card -EIO
+ * after one request's timeout: an error naming the card, never a hang; a
+ * restarted simulation on the same path is reached by the next open. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>

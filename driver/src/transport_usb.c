@@ -7,7 +7,9 @@
  * Each open makes its own libusb context and enumerates afresh: nothing is
  * cached across a replug. The kernel's ftdi_sio driver, if bound, is detached
  * while the card is open. An unplugged cable turns every transfer into
- * -ENODEV (the core's messages ask "is the card still there?"), never a hang. */
+ * -ENODEV at once (usbfs fails the transfers in flight; the link then stays dead,
+ * see link.h), and the core's message names the card and says it is gone: never
+ * a hang. After the replug, a new open finds the device at the same place. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

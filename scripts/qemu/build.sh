@@ -30,12 +30,12 @@ version=${src##*/qemu-}
 # of embodiments and lock-step in backends/ included), including the RTL card (rtl/cmake, rtl/sim but its benchmark, and the SystemVerilog) and
 # the Verilator that builds it, or its absence: installing Verilator later gives
 # a new binary with backend=rtl.
-inputs=$(cd "$root" && find qemu-device contract/include boards/lib backends scripts/qemu/build.sh \
+inputs=$(cd "$root" && find qemu-device contract/include boards/lib backends scripts/qemu/build.sh scripts/qemu/patches \
            rtl/cmake rtl/sim rtl/pkg rtl/tile rtl/card rtl/lint rtl/sources.txt \
            \( -path qemu-device/README.md -o -path rtl/sim/rtl_bench.cpp \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
            -o -name '*.hpp' -o -name '*.txt' -o -name '*.cmake' -o -name '*.build' -o -name '*.mak' \
            -o -name 'Kconfig' -o -name 'trace-events' -o -name '*.sh' -o -name '*.sv' -o -name '*.vlt' \
-           -o -name '*.in' \) -print | LC_ALL=C sort)
+           -o -name '*.in' -o -name '*.patch' \) -print | LC_ALL=C sort)
 verilator=$(verilator --version 2>/dev/null || echo none)
 hash=$(cd "$root" && { echo "$version $variant $verilator"; for f in $inputs; do echo "$f"; cat "$f"; done; } |
        sha256sum | cut -c1-12)
@@ -97,6 +97,23 @@ cat "$dev/Kconfig" >> "$qsrc/hw/misc/Kconfig"
 cat "$dev/trace-events" >> "$qsrc/hw/misc/trace-events"
 install_file "$dev/ipu_card.c" "$qsrc/hw/misc/ipu_card.c"
 install_file "$dev/ipu-card.mak" "$qsrc/configs/devices/x86_64-softmmu/ipu-card.mak"
+
+# Fixes to QEMU itself (scripts/qemu/patches/*.patch, each explained in its header), applied to fresh copies of
+# the files they touch. Files an earlier build patched are restored first: the work tree is shared by checkouts
+# whose patch sets differ.
+if [ -f "$work/.patched" ]; then
+  while read -r f; do install_file "$src/$f" "$qsrc/$f"; done < "$work/.patched"
+fi
+: > "$work/.patched"
+for p in "$root"/scripts/qemu/patches/*.patch; do
+  [ -f "$p" ] || continue
+  for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
+    install_file "$src/$f" "$qsrc/$f"
+    echo "$f" >> "$work/.patched"
+  done
+  patch -s -p1 -d "$qsrc" < "$p" || { log "$p does not apply to QEMU $version"; exit 1; }
+  log "applied ${p##*/}"
+done
 
 # Configure once per variant; later builds are incremental.
 conf=(--target-list=x86_64-softmmu --without-default-features --without-default-devices

@@ -78,7 +78,8 @@ public:
   /// the host link, socket and usb, where each DMA word is a round trip and the tile window is faster).
   bool loadByDma() const noexcept;
 
-  /// Throws as checkDriver() with this device's last driver message.
+  /// Throws as checkDriver() with this device's last driver message, except -ENODEV (the attached card went away:
+  /// unrecoverable_runtime_error).
   void check(int rc, const std::string &call) const;
   /// The raw libipudrv handle, for calls the runtime does not wrap.
   ipudrv_device *handle() const noexcept { return dev_; }
