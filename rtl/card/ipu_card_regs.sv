@@ -108,8 +108,14 @@ module ipu_card_regs
   logic [31:0] xlat_dma_q [RegXlatCount * 4];
   logic [31:0] xlat_bus_q [RegXlatCount * 4];
   logic [31:0] xlat_dma_rd_q, xlat_bus_rd_q;
-  logic        xlat_dma_wr_q, xlat_bus_wr_q;
-  logic [RegXlatCount*4-1:0] xlat_written_q;  // words never written since reset read as zero
+  // Words never written since reset read as zero: after reset a clearer writes zero to
+  // every word, one a cycle (RegXlatCount * 4 cycles; the tiles' SRAM clear after the
+  // same reset takes longer, and hosts wait for that). A per-word written mask would
+  // cost a flip-flop and its decode per word.
+  localparam int unsigned XlatWords = RegXlatCount * 4;
+  localparam int unsigned XlatAw = $clog2(XlatWords);
+  logic              xclr_q;
+  logic [XlatAw-1:0] xclr_addr_q;
 
   logic wr, rd;
   assign wr = req_i && we_i;
@@ -161,7 +167,7 @@ module ipu_card_regs
   always_comb begin
     rdata_o = 32'd0;  // write-only and unassigned offsets read as zero
     if (in_xlat) begin
-      rdata_o = xlat_bus_wr_q ? xlat_bus_rd_q : 32'd0;
+      rdata_o = xlat_bus_rd_q;
     end else begin
       unique case (addr_i)
         RegId:                    rdata_o = RegIdResetValue;
@@ -380,10 +386,16 @@ module ipu_card_regs
   // The translation table: host-programmed, read by the DMA engine.
   // The generated package has no XLAT_ENTRY field offsets yet, so the words are stored
   // as written (the model also clears the low 12 bits of DEV_BASE and BUS_LO).
+  logic              xlat_we;
+  logic [XlatAw-1:0] xlat_waddr;
+  logic [31:0]       xlat_wdata;
+  assign xlat_we    = xclr_q || (wr && in_xlat);
+  assign xlat_waddr = xclr_q ? xclr_addr_q : {xlat_entry, xlat_word};
+  assign xlat_wdata = xclr_q ? 32'd0 : wdata_i;
   always_ff @(posedge clk_i) begin
-    if (wr && in_xlat) begin
-      xlat_dma_q[{xlat_entry, xlat_word}] <= wdata_i;
-      xlat_bus_q[{xlat_entry, xlat_word}] <= wdata_i;
+    if (xlat_we) begin
+      xlat_dma_q[xlat_waddr] <= xlat_wdata;
+      xlat_bus_q[xlat_waddr] <= xlat_wdata;
     end
     xlat_dma_rd_q <= xlat_dma_q[xlat_raddr_i];
     xlat_bus_rd_q <= xlat_bus_q[{xlat_entry, xlat_word}];
@@ -391,9 +403,11 @@ module ipu_card_regs
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      xlat_written_q <= '0;
-    end else if (wr && in_xlat) begin
-      xlat_written_q[{xlat_entry, xlat_word}] <= 1'b1;
+      xclr_q      <= 1'b1;
+      xclr_addr_q <= '0;
+    end else if (xclr_q) begin
+      xclr_addr_q <= xclr_addr_q + 1'b1;
+      if (32'(xclr_addr_q) == XlatWords - 1) xclr_q <= 1'b0;
     end
   end
 
@@ -408,16 +422,7 @@ module ipu_card_regs
   assign window_tile_o    = window_q;
   assign dma_desc_addr_o  = dma_desc_q;
   assign tiles_run_o      = running;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      xlat_dma_wr_q <= 1'b0;
-      xlat_bus_wr_q <= 1'b0;
-    end else begin
-      xlat_dma_wr_q <= xlat_written_q[xlat_raddr_i];
-      xlat_bus_wr_q <= xlat_written_q[{xlat_entry, xlat_word}];
-    end
-  end
-  assign xlat_rdata_o = xlat_dma_wr_q ? xlat_dma_rd_q : 32'd0;
+  assign xlat_rdata_o = xlat_dma_rd_q;
   assign state_o          = state_q;
 
 endmodule : ipu_card_regs

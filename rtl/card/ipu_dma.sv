@@ -6,6 +6,7 @@
 // the host address, tile address and length are all word aligned, bytes otherwise.
 module ipu_dma
   import ipu_card_pkg::*;
+  import ipu_tile_pkg::*;
 #(
   parameter int unsigned NumTiles  = 4,
   parameter int unsigned SramBytes = 65536,
@@ -80,8 +81,10 @@ module ipu_dma
   logic [2:0]  status_q, status_d;
   logic [31:0] completed_q, completed_d, idx_q, idx_d, at_q, at_d;
   logic [63:0] bytes_q, bytes_d;
-  logic [31:0] desc_q [8];
-  logic [31:0] desc_d [8];
+  // Descriptor words 0..4; of the reserved words 5..7 only whether one is not zero.
+  logic [31:0] desc_q [5];
+  logic [31:0] desc_d [5];
+  logic        rsvd_nz_q, rsvd_nz_d;
   logic [2:0]  word_q, word_d;
   logic [31:0] pos_q, pos_d, taddr_q, taddr_d, left_q, left_d, data_q, data_d;
   logic [15:0] tcur_q, tcur_d;
@@ -114,9 +117,14 @@ module ipu_dma
   // Does entry `e` cover `a`? Its size is (PAGES_MINUS_1 + 1) * 4 KiB.
   // (Assignments to the function name rather than return: yosys 0.23 reads those.)
   function automatic logic covers(input logic [31:0] base, input logic [31:0] ctrl, input logic [31:0] a);
-    logic [32:0] size;
-    size = {1'b0, 5'd0, ctrl[XlatCtrlPagesMinus1Lsb +: XlatCtrlPagesMinus1Width], 12'd0} + 33'd4096;
-    covers = ctrl[XlatCtrlValidLsb] && a >= base && {1'b0, a} < {1'b0, base} + size;
+    // a - base < size: one subtractor (its borrow: a below base) and a compare of the
+    // page number with PAGES_MINUS_1, not a compare, an adder and a compare.
+    /* verilator lint_off UNUSEDSIGNAL */  // diff[11:0]: within the page
+    logic [32:0] diff;
+    /* verilator lint_on UNUSEDSIGNAL */
+    diff   = {1'b0, a} - {1'b0, base};
+    covers = ctrl[XlatCtrlValidLsb] && !diff[32] &&
+             {5'd0, diff[31:12]} <= 25'(ctrl[XlatCtrlPagesMinus1Lsb +: XlatCtrlPagesMinus1Width]);
   endfunction
 
   logic [31:0] hpos;       // the host (device) address of the current access
@@ -157,7 +165,8 @@ module ipu_dma
     idx_d       = idx_q;
     at_d        = at_q;
     bytes_d     = bytes_q;
-    for (int unsigned k = 0; k < 8; k++) desc_d[k] = desc_q[k];
+    for (int unsigned k = 0; k < 5; k++) desc_d[k] = desc_q[k];
+    rsvd_nz_d   = rsvd_nz_q;
     word_d      = word_q;
     pos_d       = pos_q;
     taddr_d     = taddr_q;
@@ -207,9 +216,7 @@ module ipu_dma
           desc_d[2]   = hx_len_i;
           desc_d[3]   = {16'd0, 16'(hx_tile_i)};
           desc_d[4]   = (32'(hx_to_host_i) << DmaFlagsToHostLsb) | (32'(1) << DmaFlagsLastLsb);
-          desc_d[5]   = 32'd0;
-          desc_d[6]   = 32'd0;
-          desc_d[7]   = 32'd0;
+          rsvd_nz_d   = 1'b0;
           state_d     = DmaCheck;
         end
       end
@@ -235,7 +242,9 @@ module ipu_dma
           end else if (hm_done_i) begin
             unique case (state_q)
               DmaDesc: begin
-                desc_d[word_q] = hm_rdata_i;
+                if (word_q < 3'd5) desc_d[word_q] = hm_rdata_i;
+                else rsvd_nz_d = rsvd_nz_q || hm_rdata_i != 32'd0;
+                if (word_q == 3'd0) rsvd_nz_d = 1'b0;
                 word_d = word_q + 3'd1;
                 if (word_q == 3'd7) state_d = DmaCheck;
               end
@@ -287,8 +296,8 @@ module ipu_dma
       end
       DmaCheck: begin
         if (d_len == 32'd0 || {16'd0, d_first} + d_count > 32'(NumTiles) || (d_to_host && d_count != 32'd1) ||
-            d_taddr < TileSramBase || d_len > SramSize || d_taddr - TileSramBase > SramSize - d_len ||
-            desc_q[5] != 32'd0 || desc_q[6] != 32'd0 || desc_q[7] != 32'd0) begin
+            !sram_span_ok(d_taddr, d_len, SramSize) ||
+            rsvd_nz_q) begin
           status_d   = 3'b100;
           err_push_o = 1'b1;
           err_data_o = {32'(ErrDmaBadDescriptor), at_q, idx_q};
@@ -372,7 +381,8 @@ module ipu_dma
       idx_q       <= 32'd0;
       at_q        <= 32'd0;
       bytes_q     <= 64'd0;
-      for (int unsigned k = 0; k < 8; k++) desc_q[k] <= 32'd0;
+      for (int unsigned k = 0; k < 5; k++) desc_q[k] <= 32'd0;
+      rsvd_nz_q   <= 1'b0;
       word_q      <= 3'd0;
       pos_q       <= 32'd0;
       taddr_q     <= 32'd0;
@@ -398,7 +408,8 @@ module ipu_dma
       idx_q       <= idx_d;
       at_q        <= at_d;
       bytes_q     <= bytes_d;
-      for (int unsigned k = 0; k < 8; k++) desc_q[k] <= desc_d[k];
+      for (int unsigned k = 0; k < 5; k++) desc_q[k] <= desc_d[k];
+      rsvd_nz_q   <= rsvd_nz_d;
       word_q      <= word_d;
       pos_q       <= pos_d;
       taddr_q     <= taddr_d;

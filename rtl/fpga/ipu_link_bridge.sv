@@ -76,7 +76,8 @@ module ipu_link_bridge #(
   localparam logic [7:0] NakLength = 8'(ipu_card_pkg::LinkNakLength);
   localparam logic [7:0] NakUnexpected = 8'(ipu_card_pkg::LinkNakUnexpected);
   // The longest message out: DMA_REQ with a word to write (address 8, length,
-  // direction, 4 data bytes) plus TYPE, LEN and CHECK.
+  // direction, 4 data bytes) plus TYPE and LEN (16 bytes; CHECK is summed as it goes
+  // out); one more so that the index of the CHECK byte is in range for the simulator.
   localparam int unsigned OutMax = 17;
 
   // Bw*: a BLOCK_WRITE word waits for the window; Br*: a BLOCK_READ answer streams
@@ -89,6 +90,7 @@ module ipu_link_bridge #(
   // The message out after SOF: TYPE, LEN, payload, CHECK, shifted out in order.
   logic [7:0]  out_q [OutMax];
   logic [4:0]  out_len_q, out_idx_q;
+  logic [7:0]  out_sum_q;   // byte sum of the message sent so far: its CHECK is the negation
   logic [3:0]  irq_seen_q;
   logic        granted_q;   // the window took the MEM_READ; its data is on the way
   // The host-memory access sent as DMA_REQ and not yet answered: its shape.
@@ -131,7 +133,10 @@ module ipu_link_bridge #(
     endcase
   end
   assign tx_valid_o = state_q == Send || state_q == BrHead || state_q == BrSend || state_q == BrCheck;
-  assign tx_data_o  = state_q == Send ? (out_idx_q == 5'd0 ? Sof : out_q[out_idx_q - 5'd1]) : br_byte;
+  logic [7:0] send_byte;
+  assign send_byte  = out_idx_q == 5'd0 ? Sof : out_idx_q + 5'd1 == out_len_q ? 8'd0 - out_sum_q :
+                      out_q[out_idx_q - 5'd1];
+  assign tx_data_o  = state_q == Send ? send_byte : br_byte;
   assign rx_ready_o = state_q == RxSof || state_q == RxType || state_q == RxLen || state_q == RxPayload ||
                       state_q == RxCheck;
   assign hm_done_o  = hm_done_q;
@@ -142,19 +147,15 @@ module ipu_link_bridge #(
   logic [7:0] dma_data_len;
   assign dma_data_len = dma_we_q ? 8'd1 : (dma_word_q ? 8'd5 : 8'd2);
 
-  // Loads the response: type, len and up to 4 data bytes; the check is added here.
+  // Loads the response: type, len and up to 4 data bytes; the check is summed as they
+  // go out (one adder, not one per kind of message).
   task automatic respond(input logic [7:0] t, input logic [7:0] n, input logic [31:0] d);
-    logic [7:0] s;
-    s = t + n;
     out_q[0] <= t;
     out_q[1] <= n;
-    for (int unsigned i = 0; i < 4; i++) begin
-      out_q[2 + i] <= d[8*i +: 8];
-      if (i < 32'(n)) s = s + d[8*i +: 8];
-    end
-    out_q[2 + 32'(n[2:0])] <= 8'd0 - s;
+    for (int unsigned i = 0; i < 4; i++) out_q[2 + i] <= d[8*i +: 8];
     out_len_q <= 5'd4 + 5'(n[3:0]);  // SOF, type, len, data, check
     out_idx_q <= '0;
+    out_sum_q <= '0;
     state_q   <= Send;
   endtask
 
@@ -162,22 +163,18 @@ module ipu_link_bridge #(
   // (4 or 1), direction (1: to the host), and the bytes when writing.
   task automatic request_dma();
     logic [7:0] p [14];
-    logic [7:0] n, s;
+    logic [7:0] n;
     for (int unsigned i = 0; i < 8; i++) p[i] = hm_addr_i[8*i +: 8];
     p[8] = hm_word_i ? 8'd4 : 8'd1;
     p[9] = {7'd0, hm_we_i};
     for (int unsigned i = 0; i < 4; i++) p[10 + i] = hm_wdata_i[8*i +: 8];
     n = 8'd10 + (hm_we_i ? p[8] : 8'd0);
-    s = TDmaReq + n;
     out_q[0] <= TDmaReq;
     out_q[1] <= n;
-    for (int unsigned i = 0; i < 14; i++) begin
-      out_q[2 + i] <= p[i];
-      if (i < 32'(n)) s = s + p[i];
-    end
-    out_q[2 + 32'(n[3:0])] <= 8'd0 - s;
+    for (int unsigned i = 0; i < 14; i++) out_q[2 + i] <= p[i];
     out_len_q  <= 5'd4 + 5'(n[4:0]);
     out_idx_q  <= '0;
+    out_sum_q  <= '0;
     dma_sent_q <= 1'b1;
     dma_we_q   <= hm_we_i;
     dma_word_q <= hm_word_i;
@@ -193,6 +190,7 @@ module ipu_link_bridge #(
       sum_q      <= '0;
       out_len_q  <= '0;
       out_idx_q  <= '0;
+      out_sum_q  <= '0;
       irq_seen_q <= '0;
       granted_q  <= 1'b0;
       dma_sent_q <= 1'b0;
@@ -332,6 +330,7 @@ module ipu_link_bridge #(
         default: begin  // Send
           if (tx_ready_i) begin
             out_idx_q <= out_idx_q + 1'b1;
+            if (out_idx_q != 5'd0) out_sum_q <= out_sum_q + send_byte;
             if (out_idx_q + 5'd1 == out_len_q) state_q <= RxSof;
           end
         end

@@ -62,6 +62,7 @@ public:
         tick();
         top_->rst_ni = 1;
         top_->eval();
+        settle_reset();
     }
 
     ~CardImpl() override
@@ -113,7 +114,7 @@ public:
             // finishes a reset inside the write; so does this card (and a real bus
             // never delivers the next access one cycle later anyway).
             if (offset == IPU_REG_RESET)
-                tick();
+                settle_reset();
             // DMA_CTRL.START only starts the chain: advance() clocks the DMA
             // engine in bounded slices, as the contract says.
             deliver_irqs();
@@ -218,6 +219,15 @@ private:
         top_->hm_err_i = rc != 0;
         top_->hm_done_i = 1;
         top_->eval();
+    }
+
+    // After a reset the card clears its translation table, a word a cycle, and drops
+    // register writes to it meanwhile; the model is ready at once, so the harness
+    // clocks through the clear (the tiles' SRAM clear goes on; the window waits for it).
+    void settle_reset()
+    {
+        for (unsigned i = 0; i <= IPU_REG_XLAT_COUNT * IPU_REG_XLAT_STRIDE / 4; i++)
+            tick();
     }
 
     void tick()

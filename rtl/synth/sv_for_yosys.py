@@ -11,6 +11,7 @@ import sys
 def package_names(text):
     names = set(re.findall(r'localparam\s+(?:[\w\s]+?)?(?:\[[^\]]*\]\s*)?(\w+)\s*=', text))
     names |= set(re.findall(r'typedef\s+[^;]*?}\s*(\w+)\s*;', text, re.S))
+    names |= set(re.findall(r'function\s+automatic\s+[^(;]*?(\w+)\s*\(', text))
     for body in re.findall(r'enum\s+[^{]*{([^}]*)}', text, re.S):
         names |= set(re.findall(r'(\w+)\s*=', body)) | set(re.findall(r'^\s*(\w+)\s*,?\s*$', body, re.M))
     return names

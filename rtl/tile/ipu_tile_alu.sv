@@ -6,7 +6,8 @@ module ipu_tile_alu (
   input  logic        muldiv_i,   // M extension (funct7 = 1)
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
-  output logic [31:0] result_o
+  output logic [31:0] result_o,
+  output logic        lt_o        // a < b, signed for funct3 2 (SLT), unsigned for 3 (SLTU)
 );
 
   logic [31:0] base_res, md_res;
@@ -14,14 +15,31 @@ module ipu_tile_alu (
 
   assign shamt = b_i[4:0];
 
+  // One adder for ADD, SUB, SLT and SLTU (the compares subtract one more bit wide,
+  // sign- or zero-extended: the borrow is the result), one right shifter for SRL, SRA
+  // and SLL (a left shift is a right shift of the bit-reversed operand): area on an FPGA.
+  logic        sub, ext_a, ext_b, sh_fill;
+  logic [32:0] sum;
+  logic [31:0] sh_in, sh_out;
+  logic [31:0] a_rev, sh_rev;
+  assign sub     = funct3_i != 3'd0 || alt_i;
+  assign ext_a   = funct3_i == 3'd2 && a_i[31];
+  assign ext_b   = funct3_i == 3'd2 && b_i[31];
+  assign sum     = {ext_a, a_i} + (sub ? ~{ext_b, b_i} : {ext_b, b_i}) + 33'(sub);
+  assign sh_in   = funct3_i == 3'd1 ? a_rev : a_i;
+  assign sh_fill = funct3_i == 3'd5 && alt_i && a_i[31];
+  assign sh_out  = 32'($signed({sh_fill, sh_in}) >>> shamt);
+
+  always_comb for (int unsigned i = 0; i < 32; i++) a_rev[i] = a_i[31 - i];
+  always_comb for (int unsigned i = 0; i < 32; i++) sh_rev[i] = sh_out[31 - i];
+
   always_comb begin
     unique case (funct3_i)
-      3'd0: base_res = alt_i ? a_i - b_i : a_i + b_i;
-      3'd1: base_res = a_i << shamt;
-      3'd2: base_res = {31'b0, $signed(a_i) < $signed(b_i)};
-      3'd3: base_res = {31'b0, a_i < b_i};
+      3'd0: base_res = sum[31:0];
+      3'd1: base_res = sh_rev;
+      3'd2, 3'd3: base_res = {31'b0, sum[32]};
       3'd4: base_res = a_i ^ b_i;
-      3'd5: base_res = alt_i ? 32'($signed(a_i) >>> shamt) : a_i >> shamt;
+      3'd5: base_res = sh_out;
       3'd6: base_res = a_i | b_i;
       default: base_res = a_i & b_i;
     endcase
@@ -50,5 +68,6 @@ module ipu_tile_alu (
   end
 
   assign result_o = muldiv_i ? md_res : base_res;
+  assign lt_o     = sum[32];
 
 endmodule : ipu_tile_alu

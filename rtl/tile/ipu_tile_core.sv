@@ -18,6 +18,7 @@ module ipu_tile_core
   parameter int unsigned NumWorkers = 6,
   parameter int unsigned SramBytes  = 65536,
   localparam int unsigned NumCtx = NumWorkers + 1,
+  localparam int unsigned CtxIdxW = $clog2(NumCtx),  // an index into the per-context state
   localparam int unsigned Aw = $clog2(SramBytes / 4)
 ) (
   input  logic          clk_i,
@@ -103,20 +104,37 @@ module ipu_tile_core
 
   localparam logic [31:0] SramSize = 32'(SramBytes);
 
+  // Is `a` in the tile's SRAM? With a power-of-two SRAM (SRAM_BASE is 1 MiB aligned, the
+  // SRAM at most 1 MiB) that is a compare of the high address bits, not two 32-bit ones.
+  localparam bit SramPow2 = SramBytes == 2 ** (Aw + 2);
+  function automatic logic in_sram(input logic [31:0] a);
+    if (SramPow2) in_sram = a[31:Aw+2] == TileSramBase[31:Aw+2];
+    else          in_sram = a >= TileSramBase && a - TileSramBase < SramSize;
+  endfunction
+
+  // Per-context state has NumCtx slots (not MaxCtx): the board's worker count sizes
+  // the core. Context numbers on ports stay CtxW bits wide; every one used as an index
+  // is below NumCtx (the barrel's slot, WORKER_START's checked number, TILE_CTX_SEL's).
+  /* verilator lint_off UNUSEDSIGNAL */  // the high bits are zero for every index used
+  function automatic logic [CtxIdxW-1:0] cx(input logic [CtxW-1:0] c);
+    cx = c[CtxIdxW-1:0];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
   tile_state_e state_q, state_d;
-  logic [31:0] pc_q      [MaxCtx];
-  logic [31:0] pc_d      [MaxCtx];
-  ctx_state_e  cstate_q  [MaxCtx];
-  ctx_state_e  cstate_d  [MaxCtx];
-  logic [63:0] instret_q [MaxCtx];
-  logic [63:0] instret_d [MaxCtx];
-  logic [31:0] rvalid_q  [MaxCtx];  // bit r: x[r] was written since the context started
-  logic [31:0] rvalid_d  [MaxCtx];
-  logic [31:0] a0init_q  [MaxCtx];  // a0 of a context until it writes a0 itself
-  logic [31:0] a0init_d  [MaxCtx];
+  logic [31:0] pc_q      [NumCtx];
+  logic [31:0] pc_d      [NumCtx];
+  ctx_state_e  cstate_q  [NumCtx];
+  ctx_state_e  cstate_d  [NumCtx];
+  logic [63:0] instret_q [NumCtx];
+  logic [63:0] instret_d [NumCtx];
+  logic [31:0] rvalid_q  [NumCtx];  // bit r: x[r] was written since the context started
+  logic [31:0] rvalid_d  [NumCtx];
+  logic [31:0] a0init_q  [NumCtx];  // a0 of a context until it writes a0 itself
+  logic [31:0] a0init_d  [NumCtx];
 
   logic [31:0] exit_code_q, exit_code_d;
   logic [31:0] worker_entry_q, worker_entry_d;
@@ -132,7 +150,9 @@ module ipu_tile_core
   logic [CtxW-1:0] f_ctx_q, f_ctx_d;
   logic        con_valid_q, con_valid_d;
   logic [7:0]  con_byte_q, con_byte_d;
-  logic [63:0] insns_q, insns_d;     // retired this run, for the watchdog
+  // Retired this run, for the watchdog: its limit is below 2^42, so 42 bits that stop at
+  // their maximum (still above any limit) do what 64 would.
+  logic [41:0] insns_q, insns_d;
   logic [63:0] cycles_q, cycles_d;
   logic        hx_pend_q, hx_pend_d, hx_th_q, hx_th_d;
   logic [31:0] hx_len_q, hx_len_d, hx_pc_q, hx_pc_d;
@@ -171,18 +191,17 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   // IF: the slot's context fetches unless port A is taken this cycle.
   // ---------------------------------------------------------------------------
-  logic [31:0] if_pc, if_off;
+  logic [31:0] if_pc;
   logic        if_issue, if_pc_ok;
 
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
-  assign if_pc    = pc_q[slot_q];
-  assign if_off   = if_pc - TileSramBase;
-  assign if_pc_ok = if_pc[1:0] == 2'b00 && if_pc >= TileSramBase && if_off < SramSize;
-  assign if_issue = running && cstate_q[slot_q] == CtxStateRunning && !fetch_stall_i && !start_i &&
+  assign if_pc    = pc_q[cx(slot_q)];
+  assign if_pc_ok = if_pc[1:0] == 2'b00 && in_sram(if_pc);
+  assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
                     !xu_busy_i && !xu_start_o && !hx_pend_q;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
-  assign fetch_addr_o = if_off[Aw+1:2];
+  assign fetch_addr_o = if_pc[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
 
   // ---------------------------------------------------------------------------
   // EX: decode and execute.
@@ -211,8 +230,8 @@ module ipu_tile_core
   assign imm_u  = {insn[31:12], 12'b0};
 
   // Registers never written since the context started read as zero (a0: its start argument).
-  assign rs1v = rvalid_q[ex_ctx_q][rs1] ? rf_a : (rs1 == 5'd10 ? a0init_q[ex_ctx_q] : 32'd0);
-  assign rs2v = rvalid_q[ex_ctx_q][rs2] ? rf_b : (rs2 == 5'd10 ? a0init_q[ex_ctx_q] : 32'd0);
+  assign rs1v = rvalid_q[cx(ex_ctx_q)][rs1] ? rf_a : (rs1 == 5'd10 ? a0init_q[cx(ex_ctx_q)] : 32'd0);
+  assign rs2v = rvalid_q[cx(ex_ctx_q)][rs2] ? rf_b : (rs2 == 5'd10 ? a0init_q[cx(ex_ctx_q)] : 32'd0);
 
   ipu_tile_regfile #(.AddrW(CtxW + 5)) u_regfile (
     .clk_i,
@@ -258,13 +277,19 @@ module ipu_tile_core
     .consume_i (div_consume)
   );
 
+  // Branches compare in the ALU: BLT/BGE as SLT, BLTU/BGEU as SLTU (alu_lt).
+  logic [2:0] alu_f3;
+  logic       alu_lt;
+  assign alu_f3 = opcode == OpBranch ? {2'b01, f3[1]} : f3;
+
   ipu_tile_alu u_alu (
-    .funct3_i (f3),
+    .funct3_i (alu_f3),
     .alt_i    (alu_alt),
     .muldiv_i (alu_md),
     .a_i      (rs1v),
     .b_i      (alu_b),
-    .result_o (alu_res)
+    .result_o (alu_res),
+    .lt_o     (alu_lt)
   );
 
   // CSR read side.
@@ -276,8 +301,8 @@ module ipu_tile_core
     unique case (csr)
       CsrCycle:       csr_old = cycles_q[31:0];
       CsrCycleh:      csr_old = cycles_q[63:32];
-      CsrInstret:     csr_old = instret_q[ex_ctx_q][31:0];
-      CsrInstreth:    csr_old = instret_q[ex_ctx_q][63:32];
+      CsrInstret:     csr_old = instret_q[cx(ex_ctx_q)][31:0];
+      CsrInstreth:    csr_old = instret_q[cx(ex_ctx_q)][63:32];
       CsrTileId:      csr_old = {16'd0, tile_id_i};
       CsrContextId:   csr_old = {29'd0, ex_ctx_q};
       CsrNumTiles:    csr_old = {16'd0, num_tiles_i};
@@ -310,7 +335,7 @@ module ipu_tile_core
 
   // While the exchange unit reads a list or the card moves a host exchange the tile
   // executes nothing: an instruction already fetched is dropped and fetched again.
-  assign ex_go = ex_valid_q && running && cstate_q[ex_ctx_q] == CtxStateRunning && !xu_busy_i && !hx_pend_q;
+  assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q;
   assign start_w = csr_val[CtxW-1:0];
   assign csr_src = f3[2] ? {27'd0, rs1} : rs1v;
   assign csr_rd_en = !(f3[1:0] == 2'd1 && rd == 5'd0);
@@ -360,10 +385,8 @@ module ipu_tile_core
         unique case (f3)
           3'd0: taken = rs1v == rs2v;
           3'd1: taken = rs1v != rs2v;
-          3'd4: taken = $signed(rs1v) < $signed(rs2v);
-          3'd5: taken = $signed(rs1v) >= $signed(rs2v);
-          3'd6: taken = rs1v < rs2v;
-          3'd7: taken = rs1v >= rs2v;
+          3'd4, 3'd6: taken = alu_lt;  // the ALU compares as SLT / SLTU
+          3'd5, 3'd7: taken = !alu_lt;
           default: illegal = 1'b1;
         endcase
         if (taken) ex_next_pc = ex_pc_q + imm_b;
@@ -375,7 +398,7 @@ module ipu_tile_core
           illegal = 1'b1;
         end else if ((f3[1:0] == 2'd1 && ex_maddr[0]) || (f3[1:0] == 2'd2 && ex_maddr[1:0] != 2'd0)) begin
           ex_fault = 1'b1; ex_cause = 32'(ErrLoadMisaligned); ex_faddr = ex_maddr;
-        end else if (ex_maddr < TileSramBase || ex_maddr - TileSramBase >= SramSize) begin
+        end else if (!in_sram(ex_maddr)) begin
           ex_fault = 1'b1; ex_cause = 32'(ErrLoadFault); ex_faddr = ex_maddr;
         end else begin
           ex_load = 1'b1;
@@ -387,7 +410,7 @@ module ipu_tile_core
           illegal = 1'b1;
         end else if ((f3[1:0] == 2'd1 && ex_maddr[0]) || (f3[1:0] == 2'd2 && ex_maddr[1:0] != 2'd0)) begin
           ex_fault = 1'b1; ex_cause = 32'(ErrStoreMisaligned); ex_faddr = ex_maddr;
-        end else if (ex_maddr < TileSramBase || ex_maddr - TileSramBase >= SramSize) begin
+        end else if (!in_sram(ex_maddr)) begin
           ex_fault = 1'b1; ex_cause = 32'(ErrStoreFault); ex_faddr = ex_maddr;
         end else begin
           ex_store = 1'b1;
@@ -447,7 +470,7 @@ module ipu_tile_core
                 else ex_act = CsrActConsole;
               end
               CsrWorkerStart: begin
-                if (csr_val == 32'd0 || csr_val > 32'(NumWorkers) || cstate_q[start_w] == CtxStateRunning) begin
+                if (csr_val == 32'd0 || csr_val > 32'(NumWorkers) || cstate_q[cx(start_w)] == CtxStateRunning) begin
                   ex_fault = 1'b1; ex_cause = 32'(ErrWorkerMisuse); ex_faddr = csr_val;
                 end else begin
                   ex_act = CsrActWorkerStart;
@@ -469,8 +492,7 @@ module ipu_tile_core
                 ex_fault = 1'b1; ex_cause = csr_val; ex_finfo = fail_info_q;
               end
               CsrHxStart: begin
-                if (hx_len == 32'd0 || hx_tile_q < TileSramBase || hx_len > SramSize ||
-                    hx_tile_q - TileSramBase > SramSize - hx_len) begin
+                if (hx_len == 32'd0 || !sram_span_ok(hx_tile_q, hx_len, SramSize)) begin
                   ex_fault = 1'b1; ex_cause = 32'(ErrHostExchange); ex_faddr = hx_tile_q; ex_finfo = hx_len;
                 end else begin
                   ex_act = CsrActHxStart;  // retires; the card then moves the bytes
@@ -524,10 +546,10 @@ module ipu_tile_core
   assign xu_consume_o = ex_exchange && xu_done_i;
 
   // Watchdog: the instruction that exceeds the budget retires, then the tile faults.
-  logic [63:0] wd_limit;
+  logic [41:0] wd_limit;
   logic        wd_hit;
-  assign wd_limit = {22'd0, watchdog_units_i, 10'd0};
-  assign wd_hit   = commit && wd_limit != 64'd0 && insns_q + 64'd1 > wd_limit;
+  assign wd_limit = {watchdog_units_i, 10'd0};
+  assign wd_hit   = commit && wd_limit != 42'd0 && {1'b0, insns_q} + 43'd1 > {1'b0, wd_limit};
 
   // Data port.
   assign data_req_o   = ex_go && (ex_load || ex_store);
@@ -545,7 +567,7 @@ module ipu_tile_core
   // Next state.
   // ---------------------------------------------------------------------------
   always_comb begin
-    for (int unsigned c = 0; c < MaxCtx; c++) begin
+    for (int unsigned c = 0; c < NumCtx; c++) begin
       pc_d[c]      = pc_q[c];
       cstate_d[c]  = cstate_q[c];
       instret_d[c] = instret_q[c];
@@ -579,12 +601,12 @@ module ipu_tile_core
     cycles_d       = cycles_q + ((state_q == TileStateRunning || state_q == TileStateSyncWait) ? 64'd1 : 64'd0);
 
     // Register writes mark the register valid (x0 never is).
-    if (wb_valid_q && wb_rd_q != 5'd0) rvalid_d[wb_ctx_q][wb_rd_q] = 1'b1;
+    if (wb_valid_q && wb_rd_q != 5'd0) rvalid_d[cx(wb_ctx_q)][wb_rd_q] = 1'b1;
 
     if (commit) begin
-      pc_d[ex_ctx_q]      = ex_next_pc;
-      instret_d[ex_ctx_q] = instret_q[ex_ctx_q] + 64'd1;
-      insns_d             = insns_q + 64'd1;
+      pc_d[cx(ex_ctx_q)]      = ex_next_pc;
+      instret_d[cx(ex_ctx_q)] = instret_q[cx(ex_ctx_q)] + 64'd1;
+      insns_d             = insns_q + 42'(insns_q != '1);
       unique case (ex_act)
         CsrActWorkerEntry: worker_entry_d = csr_val;
         CsrActWorkerArg:   worker_arg_d = csr_val;
@@ -596,23 +618,23 @@ module ipu_tile_core
           con_byte_d  = csr_val[7:0];
         end
         CsrActWorkerStart: begin
-          pc_d[start_w]     = worker_entry_q;
-          cstate_d[start_w] = CtxStateRunning;
-          rvalid_d[start_w] = 32'd0;
-          a0init_d[start_w] = worker_arg_q;
+          pc_d[cx(start_w)]     = worker_entry_q;
+          cstate_d[cx(start_w)] = CtxStateRunning;
+          rvalid_d[cx(start_w)] = 32'd0;
+          a0init_d[cx(start_w)] = worker_arg_q;
         end
         CsrActWorkerJoin: fail_mask_d = '0;
         CsrActWorkerExit: begin
-          cstate_d[ex_ctx_q] = CtxStateDone;
+          cstate_d[cx(ex_ctx_q)] = CtxStateDone;
           if (csr_val != 32'd0) fail_mask_d[ex_ctx_q] = 1'b1;
         end
         CsrActSync: begin
           sync_req_d = csr_val;
-          cstate_d[ex_ctx_q] = CtxStateBlocked;
+          cstate_d[cx(ex_ctx_q)] = CtxStateBlocked;
         end
         CsrActExit: begin
           exit_code_d = csr_val;
-          cstate_d[ex_ctx_q] = CtxStateDone;
+          cstate_d[cx(ex_ctx_q)] = CtxStateDone;
         end
         CsrActHxStart: begin
           hx_pend_d = 1'b1;
@@ -629,7 +651,7 @@ module ipu_tile_core
     if (hx_pend_q && hx_done_i) hx_pend_d = 1'b0;
     if (hx_pend_q && hx_fault_i) begin
       hx_pend_d = 1'b0;
-      cstate_d[hx_ctx_q] = CtxStateFaulted;
+      cstate_d[cx(hx_ctx_q)] = CtxStateFaulted;
       state_d = TileStateError;
       if (!has_fault_q) begin
         has_fault_d   = 1'b1;
@@ -644,7 +666,7 @@ module ipu_tile_core
 
     // Faults: the first of a run is recorded; the context and the tile stop.
     if (trap || wd_hit) begin
-      cstate_d[ex_ctx_q] = CtxStateFaulted;
+      cstate_d[cx(ex_ctx_q)] = CtxStateFaulted;
       state_d = TileStateError;
       if (!has_fault_q) begin
         has_fault_d   = 1'b1;
@@ -686,7 +708,7 @@ module ipu_tile_core
     endcase
 
     if (start_i) begin
-      for (int unsigned c = 0; c < MaxCtx; c++) begin
+      for (int unsigned c = 0; c < NumCtx; c++) begin
         pc_d[c]      = 32'd0;
         cstate_d[c]  = CtxStateIdle;
         instret_d[c] = 64'd0;
@@ -701,12 +723,7 @@ module ipu_tile_core
       fail_mask_d   = '0;
       has_fault_d   = 1'b0;
       err_pending_d = 1'b0;
-      f_cause_d     = 32'd0;
-      f_ctx_d       = '0;
-      f_pc_d        = 32'd0;
-      f_addr_d      = 32'd0;
-      f_info_d      = 32'd0;
-      insns_d       = 64'd0;
+      insns_d       = '0;
       cycles_d      = 64'd0;
       hx_pend_d     = 1'b0;
     end
@@ -714,12 +731,10 @@ module ipu_tile_core
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned c = 0; c < MaxCtx; c++) begin
+      for (int unsigned c = 0; c < NumCtx; c++) begin
         pc_q[c]      <= 32'd0;
         cstate_q[c]  <= CtxStateIdle;
         instret_q[c] <= 64'd0;
-        rvalid_q[c]  <= 32'd0;
-        a0init_q[c]  <= 32'd0;
       end
       state_q        <= TileStateOff;
       exit_code_q    <= 32'd0;
@@ -732,14 +747,8 @@ module ipu_tile_core
       sync_req_q     <= 32'd0;
       has_fault_q    <= 1'b0;
       err_pending_q  <= 1'b0;
-      f_cause_q      <= 32'd0;
-      f_ctx_q        <= '0;
-      f_pc_q         <= 32'd0;
-      f_addr_q       <= 32'd0;
-      f_info_q       <= 32'd0;
       con_valid_q    <= 1'b0;
       con_byte_q     <= 8'd0;
-      insns_q        <= 64'd0;
       cycles_q       <= 64'd0;
       slot_q         <= '0;
       hx_pend_q      <= 1'b0;
@@ -748,12 +757,10 @@ module ipu_tile_core
       hx_ctx_q       <= '0;
       hx_pc_q        <= 32'd0;
     end else begin
-      for (int unsigned c = 0; c < MaxCtx; c++) begin
+      for (int unsigned c = 0; c < NumCtx; c++) begin
         pc_q[c]      <= pc_d[c];
         cstate_q[c]  <= cstate_d[c];
         instret_q[c] <= instret_d[c];
-        rvalid_q[c]  <= rvalid_d[c];
-        a0init_q[c]  <= a0init_d[c];
       end
       state_q        <= state_d;
       exit_code_q    <= exit_code_d;
@@ -766,14 +773,8 @@ module ipu_tile_core
       sync_req_q     <= sync_req_d;
       has_fault_q    <= has_fault_d;
       err_pending_q  <= err_pending_d;
-      f_cause_q      <= f_cause_d;
-      f_ctx_q        <= f_ctx_d;
-      f_pc_q         <= f_pc_d;
-      f_addr_q       <= f_addr_d;
-      f_info_q       <= f_info_d;
       con_valid_q    <= con_valid_d;
       con_byte_q     <= con_byte_d;
-      insns_q        <= insns_d;
       cycles_q       <= cycles_d;
       slot_q         <= slot_d;
       hx_pend_q      <= hx_pend_d;
@@ -782,6 +783,23 @@ module ipu_tile_core
       hx_ctx_q       <= hx_ctx_d;
       hx_pc_q        <= hx_pc_d;
     end
+  end
+
+  // State that START clears and nothing reads before a START: no reset, so that the
+  // clear is the FPGA flip-flops' free synchronous reset (a flip-flop with an
+  // asynchronous reset needs a LUT for it).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned c = 0; c < NumCtx; c++) begin
+      rvalid_q[c] <= rvalid_d[c];
+      a0init_q[c] <= a0init_d[c];
+    end
+    insns_q <= insns_d;
+    // The fault record shows only with has_fault_q, which is set with it.
+    f_cause_q <= f_cause_d;
+    f_ctx_q   <= f_ctx_d;
+    f_pc_q    <= f_pc_d;
+    f_addr_q  <= f_addr_d;
+    f_info_q  <= f_info_d;
   end
 
   // Pipeline registers.
@@ -856,9 +874,9 @@ module ipu_tile_core
   assign exit_code_o     = exit_code_q;
   assign sync_req_o      = sync_req_q;
   assign cycles_o        = cycles_q;
-  assign ctx_state_o     = cstate_q[ctx_sel_i];
-  assign ctx_pc_o        = pc_q[ctx_sel_i];
-  assign ctx_instret_o   = instret_q[ctx_sel_i][31:0];
+  assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
+  assign ctx_pc_o        = pc_q[cx(ctx_sel_i)];
+  assign ctx_instret_o   = instret_q[cx(ctx_sel_i)][31:0];
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;
   assign err_cause_o     = f_cause_q;

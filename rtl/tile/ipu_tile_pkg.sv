@@ -38,4 +38,21 @@ package ipu_tile_pkg;
     CsrActHxStart
   } csr_act_e;
 
+  // Do `len` bytes from `a` lie in a tile's SRAM of `size` bytes at TILE_SRAM_BASE
+  // (len <= size, a >= base, a - base <= size - len)? For a power-of-two size (SRAM_BASE
+  // is 1 MiB aligned, the SRAM at most 1 MiB) the same answer from the high address bits
+  // and a narrow end-offset sum instead of 32-bit subtractors: area on an FPGA.
+  // (Assignments to the function name: yosys 0.23 reads those.)
+  function automatic logic sram_span_ok(input logic [31:0] a, input logic [31:0] len, input logic [31:0] size);
+    logic [31:0] mask, off, len_lo;
+    mask   = size - 32'd1;
+    off    = a & mask;
+    len_lo = len & (size | mask);  // exact once len <= size
+    if ((size & mask) != 32'd0)
+      sram_span_ok = len <= size && a >= ipu_card_pkg::TileSramBase && a - ipu_card_pkg::TileSramBase <= size - len;
+    else
+      sram_span_ok = len <= size && (((a & ~mask) == ipu_card_pkg::TileSramBase && off + len_lo <= size) ||
+                                     ((a & ~mask) == ipu_card_pkg::TileSramBase + size && off == 32'd0 && len == 32'd0));
+  endfunction
+
 endpackage : ipu_tile_pkg

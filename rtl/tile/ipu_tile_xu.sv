@@ -6,6 +6,7 @@
 // pointer goes back to where the list started.
 module ipu_tile_xu
   import ipu_card_pkg::*;
+  import ipu_tile_pkg::*;
 #(
   parameter int unsigned SramBytes = 65536,
   parameter int unsigned Depth     = 64,     // sends per superstep
@@ -43,7 +44,12 @@ module ipu_tile_xu
   typedef enum logic [2:0] {XuIdle, XuDrain, XuList, XuCount, XuDesc, XuDone} xu_state_e;
 
   xu_state_e   state_q, state_d;
-  logic [31:0] list_q, list_d, count_q, count_d, idx_q, idx_d, ptr_q, ptr_d;
+  // Narrow where the range is known (area on an FPGA): a list has at most SramSize / 16
+  // sends, and the list pointer is an offset in the SRAM (SRAM_BASE is 1 MiB aligned).
+  localparam int unsigned CountW = $clog2(SramBytes / 16) + 1;
+  logic [31:0] list_q, list_d;
+  logic [CountW-1:0] count_q, count_d, idx_q, idx_d;
+  logic [Aw+1:0] ptr_q, ptr_d;
   logic [1:0]  word_q, word_d;
   logic [95:0] desc_q, desc_d;          // words 0..2 of the descriptor being read
   logic        fault_q, fault_d;
@@ -66,9 +72,8 @@ module ipu_tile_xu
   assign d_dst_addr = desc_q[63:32];
   assign d_src      = desc_q[95:64];
   assign d_len      = rdata_i;
-  assign dst_ok = d_dst_tile < {16'd0, num_tiles_i} && d_dst_addr >= TileSramBase && d_len <= SramSize &&
-                  d_dst_addr - TileSramBase <= SramSize - d_len;
-  assign src_ok = d_src >= TileSramBase && d_len <= SramSize && d_src - TileSramBase <= SramSize - d_len;
+  assign dst_ok = d_dst_tile < {16'd0, num_tiles_i} && sram_span_ok(d_dst_addr, d_len, SramSize);
+  assign src_ok = sram_span_ok(d_src, d_len, SramSize);
 
   logic list_ok, count_ok, full;
   assign list_ok  = list_q[1:0] == 2'b00 && list_q >= TileSramBase && list_q - TileSramBase < SramSize;
@@ -112,13 +117,13 @@ module ipu_tile_xu
         end else begin
           req_o  = 1'b1;
           addr_o = list_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
-          ptr_d  = list_q + 32'd4;
+          ptr_d  = list_q[Aw+1:0] + (Aw + 2)'(4);
           state_d = XuList;
         end
       end
       XuList: begin  // rdata_i is the count
-        count_d = rdata_i;
-        idx_d   = 32'd0;
+        count_d = rdata_i[CountW-1:0];  // kept only when count_ok: at most SramSize / 16
+        idx_d   = '0;
         word_d  = 2'd0;
         if (!count_ok) begin
           state_d = XuDone; fault_d = 1'b1; faddr_d = list_q; finfo_d = rdata_i;
@@ -127,7 +132,7 @@ module ipu_tile_xu
         end else begin
           req_o   = 1'b1;
           addr_o  = ptr_q[Aw+1:2];
-          ptr_d   = ptr_q + 32'd4;
+          ptr_d   = ptr_q + (Aw + 2)'(4);
           state_d = XuDesc;
         end
       end
@@ -137,23 +142,23 @@ module ipu_tile_xu
           word_d = word_q + 2'd1;
           req_o  = 1'b1;
           addr_o = ptr_q[Aw+1:2];
-          ptr_d  = ptr_q + 32'd4;
+          ptr_d  = ptr_q + (Aw + 2)'(4);
         end else if (!dst_ok || !src_ok || full) begin
           state_d = XuDone;
           fault_d = 1'b1;
           faddr_d = !dst_ok ? d_dst_addr : d_src;
-          finfo_d = idx_q;
+          finfo_d = 32'(idx_q);
         end else begin
           push   = 1'b1;
           wptr_d = wptr_q + (Ow + 1)'(1);
-          idx_d  = idx_q + 32'd1;
+          idx_d  = idx_q + 1'b1;
           word_d = 2'd0;
-          if (idx_q + 32'd1 == count_q) begin
+          if (idx_q + 1'b1 == count_q) begin
             state_d = XuDone;
           end else begin
             req_o  = 1'b1;
             addr_o = ptr_q[Aw+1:2];
-            ptr_d  = ptr_q + 32'd4;
+            ptr_d  = ptr_q + (Aw + 2)'(4);
           end
         end
       end
@@ -191,9 +196,9 @@ module ipu_tile_xu
     if (!rst_ni) begin
       state_q  <= XuIdle;
       list_q   <= 32'd0;
-      count_q  <= 32'd0;
-      idx_q    <= 32'd0;
-      ptr_q    <= 32'd0;
+      count_q  <= '0;
+      idx_q    <= '0;
+      ptr_q    <= '0;
       word_q   <= 2'd0;
       desc_q   <= 96'd0;
       fault_q  <= 1'b0;

@@ -208,7 +208,7 @@ int main(int argc, char **argv)
             max_cycles = std::strtoull(argv[++i], nullptr, 0);
         } else {
             std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]\n"
-                                 "  the FPGA board top (icebreaker: 1 tile x 64 KiB, 6 workers; rtl-tiny: 4 tiles)\n"
+                                 "  the FPGA board top (icebreaker: 1 tile x 64 KiB, 2 workers; rtl-tiny: 4 tiles)\n"
                                  "  with its host link on the Unix socket PATH\n");
             return 2;
         }
