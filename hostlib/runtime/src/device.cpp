@@ -80,10 +80,10 @@ std::string Device::describe() const {
 
 void Device::check(int rc, const std::string &call) const {
   // On an attached card -ENODEV means the card went away (a pulled cable, a stopped board simulation), not a
-  // wrong device id as at open: the handle is dead, and "reset and run again" would only fail the same way.
+  // wrong device id as at open: the handle is dead, and "reset and run again" would only fail the same way. The
+  // driver's message already says how to get the card back (plug it in, open it again): not repeated here.
   if (rc == -ENODEV)
-    throw unrecoverable_runtime_error(call + ": " + ipudrv_last_error(dev_) +
-                                      "; the driver handle cannot be used any more: detach and attach again");
+    throw unrecoverable_runtime_error(call + ": " + ipudrv_last_error(dev_));
   if (rc != 0)
     checkDriver(rc, call, ipudrv_last_error(dev_));
 }

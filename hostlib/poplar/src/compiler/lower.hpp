@@ -3,6 +3,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../graph_impl.hpp"
@@ -47,8 +48,10 @@ public:
   void exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what);
   /// Transfers that copy the elements of `src` to those of `dst` (same size).
   std::vector<ir::Transfer> copyTransfers(const Tensor &src, const Tensor &dst) const;
-  /// Transfers that copy pieces `a` to pieces `b` (the same number of bytes).
-  static std::vector<ir::Transfer> copyTransfers(const std::vector<Piece> &a, const std::vector<Piece> &b);
+  /// Transfers that copy pieces `a` to pieces `b` (the same number of bytes). With `from`, transfer k's source and
+  /// destination pieces are (*from)[k] (indices into `a` and `b`).
+  static std::vector<ir::Transfer> copyTransfers(const std::vector<Piece> &a, const std::vector<Piece> &b,
+                                                 std::vector<std::pair<std::size_t, std::size_t>> *from = nullptr);
   /// A Copy between tensors of the top-level graph that name specific replicas' elements
   /// (getNonReplicatedTensor): one exchange per pair of source and destination replica.
   void lowerReplicaCopy(const Tensor &src, const Tensor &dst, ir::Body &out, const std::string &what);

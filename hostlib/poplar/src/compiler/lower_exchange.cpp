@@ -47,13 +47,16 @@ std::vector<ir::Transfer> Lowering::copyTransfers(const Tensor &src, const Tenso
   return copyTransfers(pieces(src), pieces(dst));
 }
 
-std::vector<ir::Transfer> Lowering::copyTransfers(const std::vector<Piece> &a, const std::vector<Piece> &b) {
+std::vector<ir::Transfer> Lowering::copyTransfers(const std::vector<Piece> &a, const std::vector<Piece> &b,
+                                                  std::vector<std::pair<std::size_t, std::size_t>> *from) {
   std::vector<ir::Transfer> out;
   std::size_t i = 0, j = 0;
   std::uint32_t ai = 0, bj = 0;
   while (i < a.size() && j < b.size()) {
     std::uint32_t len = std::min(a[i].len - ai, b[j].len - bj);
     out.push_back(ir::Transfer{{a[i].at.buf, a[i].at.offset + ai}, {b[j].at.buf, b[j].at.offset + bj}, len});
+    if (from)
+      from->emplace_back(i, j);
     ai += len;
     bj += len;
     if (ai == a[i].len) {
@@ -77,26 +80,13 @@ void Lowering::lowerReplicaCopy(const Tensor &src, const Tensor &dst, ir::Body &
     throw graph_program_compilation_error(
         what + ": one side names specific replicas' elements (getNonReplicatedTensor) and the other is a "
         "replicated tensor; make both sides non-replicated tensors of the top-level graph, or both replicated");
-  // Runs of bytes paired up as copyTransfers does, grouped by (source replica, destination replica): each group
-  // is one exchange in which only its source replica sends (the replicate pass's per-replica map).
+  // The copy's transfers grouped by (source replica, destination replica): each group is one exchange in which
+  // only its source replica sends (the replicate pass's per-replica map).
+  std::vector<std::pair<std::size_t, std::size_t>> from;
+  const std::vector<ir::Transfer> all = copyTransfers(a, b, &from);
   std::map<std::pair<unsigned, unsigned>, std::vector<ir::Transfer>> groups;
-  std::size_t i = 0, j = 0;
-  std::uint32_t ai = 0, bj = 0;
-  while (i < a.size() && j < b.size()) {
-    std::uint32_t len = std::min(a[i].len - ai, b[j].len - bj);
-    groups[{a[i].replica, b[j].replica}].push_back(
-        ir::Transfer{{a[i].at.buf, a[i].at.offset + ai}, {b[j].at.buf, b[j].at.offset + bj}, len});
-    ai += len;
-    bj += len;
-    if (ai == a[i].len) {
-      ++i;
-      ai = 0;
-    }
-    if (bj == b[j].len) {
-      ++j;
-      bj = 0;
-    }
-  }
+  for (std::size_t k = 0; k < all.size(); ++k)
+    groups[{a[from[k].first].replica, b[from[k].second].replica}].push_back(all[k]);
   for (auto &[pair, transfers] : groups) {
     const std::size_t before = out.size();
     exchange(std::move(transfers), out, what + " (replica " + std::to_string(pair.first) + " to " +
