@@ -4,22 +4,24 @@
 # utilisation (LUTs, BRAM, SPRAM, DSP) and the maximum clock nextpnr reports, and
 # exits non-zero with the reason on RTL yosys cannot synthesize, a design that does
 # not fit the device, or a clock below the board's tile_clock_hz.
-# Usage: rtl/fpga/flow.sh [--design card|link] [--pcf FILE] BOARD [OUT_DIR]
+# Usage: rtl/fpga/flow.sh [--design card|link] [--pcf FILE] [--by-module] BOARD [OUT_DIR]
 #   BOARD    a board name (boards/NAME.toml) or a path to a .toml
 #   OUT_DIR  default build/bitstream/BOARD
 #   --design link builds the host link with a register file in place of the card
 #            (the flow's own small design; the default, card, is the RTL card).
 #   --pcf    pin constraints (default rtl/fpga/NAME.pcf)
+#   --by-module  only synthesize, keeping the hierarchy, and print the LUTs, flip-flops
+#            and block RAMs of each module (where to cut when the design does not fit)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rtl="$(dirname "$here")"
 root="$(dirname "$rtl")"
 
-design=card pcf=""
+design=card pcf="" by_module=0
 while [[ "${1:-}" == --* ]]; do
-    case "$1" in --design) design=$2 ;; --pcf) pcf=$2 ;;
-        *) echo "bitstream: unknown option $1" >&2; exit 2 ;; esac
-    shift 2
+    case "$1" in --design) design=$2; shift ;; --pcf) pcf=$2; shift ;; --by-module) by_module=1 ;;
+        *) echo "bitstream: unknown option $1 (options: --design, --pcf, --by-module)" >&2; exit 2 ;; esac
+    shift
 done
 case "$design" in card) with_card=1 ;; link) with_card=0 ;;
     *) echo "bitstream: unknown --design '$design': use card or link" >&2; exit 2 ;; esac
@@ -66,6 +68,21 @@ endmodule
 TOP
 srcs=""
 for f in $files ipu_fpga_top.sv; do srcs="$srcs $out/src/$(basename "$f")"; done
+
+if (( by_module )); then
+    # Hierarchy kept: the sum is a little above the flattened design's (no optimisation
+    # across module boundaries), but each module's share shows where the LUTs go.
+    echo "-- yosys synth_ice40 -noflatten"
+    yosys -q -l "$out/yosys-modules.log" -p "read_verilog -sv -DSYNTHESIS $srcs; synth_ice40 -top ipu_fpga_top -dsp -spram -noflatten; tee -q -o $out/$name.modules.stat stat" \
+        >/dev/null 2>"$out/yosys-modules.warnings" || {
+        echo "bitstream: yosys cannot synthesize the RTL for $name; see $out/yosys-modules.log" >&2; exit 1; }
+    awk '/^=== / {m = $2; sub(/^\$paramod[$\\]?[0-9a-f]*[\\]?/, "", m); sub(/\\.*/, "", m)}
+         $1 == "SB_LUT4" {lut[m] += $2} $1 ~ /^SB_DFF/ {ff[m] += $2} $1 == "SB_RAM40_4K" {bram[m] += $2}
+         $1 == "SB_LUT4" || $1 ~ /^SB_DFF/ || $1 == "SB_RAM40_4K" {seen[m] = 1}
+         END {for (m in seen) if (m != "design") printf "   %-20s %6d LUTs %6d flip-flops %3d BRAM\n", m, lut[m], ff[m], bram[m]}' \
+        "$out/$name.modules.stat" | sort -k2 -n -r
+    exit 0
+fi
 
 echo "-- yosys synth_ice40"
 fail_synth() {
