@@ -286,11 +286,13 @@ def render_md(c):
     if c.get("fpga_build"):
         out += ["", "### The card on an FPGA", "",
                 "What `make bitstream BOARD=<board>` (rtl/fpga/flow.sh) measured for the card on each FPGA board, "
-                "with the maximum clock nextpnr reported; the flow refuses a board whose clock is above it.", "",
-                "| board | device | LUTs | flip-flops | BRAM | SPRAM | DSP | max clock | board clock | notes |",
-                "|---|---|---|---|---|---|---|---|---|---|"]
+                "with the maximum clock nextpnr reported; the flow refuses a board whose clock is above it. "
+                "Logic cells are what the device holds: nextpnr packs a LUT and a flip-flop into one cell when "
+                "the LUT feeds only that flip-flop, any other flip-flop takes a cell of its own.", "",
+                "| board | device | logic cells | LUTs | flip-flops | BRAM | SPRAM | DSP | max clock | board clock | notes |",
+                "|---|---|---|---|---|---|---|---|---|---|---|"]
         for f in c["fpga_build"]:
-            out.append(f"| {f['board']} | {f['device']} | {f['luts']} | {f['flip_flops']} | {f['bram']} | "
+            out.append(f"| {f['board']} | {f['device']} | {f['logic_cells']} | {f['luts']} | {f['flip_flops']} | {f['bram']} | "
                        f"{f['spram']} | {f['dsp']} | {f['max_clock']} | {f['board_clock']} | {f['desc']} |")
     out += ["", "## Memory formats"]
     for fmt in c["formats"]:
