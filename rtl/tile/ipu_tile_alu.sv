@@ -1,12 +1,16 @@
 // Integer ALU of the tile core: RV32I register/immediate operations and the M extension's
-// multiplies (its divisions are the core's multi-cycle divider, ipu_tile_div).
+// multiplies (its divisions are the core's multi-cycle divider, ipu_tile_div). It gives
+// its results by kind; the core picks the instruction's one together with its other
+// results in one flat multiplexer (fewer levels of 32-bit multiplexers on an FPGA).
 module ipu_tile_alu (
   input  logic [2:0]  funct3_i,
   input  logic        alt_i,      // SUB / SRA (funct7 bit 5)
   input  logic        muldiv_i,   // M extension (funct7 = 1)
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
-  output logic [31:0] result_o,
+  output logic [31:0] sum_o,      // ADD, SUB
+  output logic [31:0] logic_o,    // XOR (funct3 4), OR (6), AND (7)
+  output logic [31:0] mul_o,      // the multiplies and the shifts
   output logic        lt_o        // a < b, signed for funct3 2 (SLT), unsigned for 3 (SLTU)
 );
 
@@ -55,19 +59,9 @@ module ipu_tile_alu (
     md_res = use_hi ? product[63:32] - fix_a - fix_b : product[31:0];
   end
 
-  always_comb begin
-    if (is_mul || is_shift) result_o = md_res;
-    else begin
-      unique case (funct3_i)
-        3'd0:       result_o = sum[31:0];
-        3'd2, 3'd3: result_o = {31'b0, sum[32]};
-        3'd4:       result_o = a_i ^ b_i;
-        3'd6:       result_o = a_i | b_i;
-        default:    result_o = a_i & b_i;
-      endcase
-    end
-  end
-
-  assign lt_o = sum[32];
+  assign sum_o   = sum[31:0];
+  assign logic_o = funct3_i[1] ? (funct3_i[0] ? a_i & b_i : a_i | b_i) : a_i ^ b_i;
+  assign mul_o   = md_res;
+  assign lt_o    = sum[32];
 
 endmodule : ipu_tile_alu

@@ -168,8 +168,6 @@ module ipu_tile_core
   logic [63:0] cycles_q;
   logic        hx_pend_q, hx_th_q;
   logic [30:0] hx_len_q;
-  logic [31:0] hx_pc_q;
-  logic [CtxW-1:0] hx_ctx_q;
 
   // Pipeline registers.
   logic [CtxW-1:0] slot_q, slot_d;
@@ -276,7 +274,7 @@ module ipu_tile_core
     .wdata_i   (wb_valid_q ? rvfi_rd_value_o : (clr_reg_q == 5'd10 ? clr_a0_q : 32'd0))
   );
 
-  logic [31:0] alu_b, alu_res;
+  logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
   logic        alu_alt, alu_md;
   assign alu_b   = op_imm ? imm_i : rs2v;
   assign alu_alt = op_reg ? f7[5] : (f3 == 3'd5 && f7[5]);
@@ -327,37 +325,76 @@ module ipu_tile_core
     .muldiv_i (alu_md),
     .a_i      (rs1v),
     .b_i      (alu_b),
-    .result_o (alu_res),
+    .sum_o    (alu_sum),
+    .logic_o  (alu_logic),
+    .mul_o    (alu_mul),
     .lt_o     (alu_lt)
   );
 
-  // CSR read side (WORKER_JOIN reads the failed-worker mask).
+  // Which result an instruction writes, decoded in RF from the fetched instruction and
+  // registered: EX picks it with one flat AND-OR of one-hot selects.
+  logic [6:0]  rf_op;
+  logic [2:0]  rf_f3;
+  logic [11:0] rf_csr_num;
+  logic        rf_alu, rf_md, rf_csr;
+  assign rf_op      = fetch_rdata_i[6:0];
+  assign rf_f3      = fetch_rdata_i[14:12];
+  assign rf_csr_num = fetch_rdata_i[31:20];
+  assign rf_md      = rf_op == OpReg && fetch_rdata_i[31:25] == 7'h01;
+  assign rf_alu     = rf_op == OpImm || (rf_op == OpReg && !rf_md);
+  assign rf_csr     = rf_op == OpSystem;
+
+  // Result selects; the last five are the read-write CSRs (csr_val reads them too).
+  localparam int unsigned SelSum = 0, SelLt = 1, SelLogicOp = 2, SelMul = 3, SelDiv = 4, SelLui = 5,
+                          SelAuipc = 6, SelLink = 7, SelCycLo = 8, SelCycHi = 9, SelIrLo = 10, SelIrHi = 11,
+                          SelTileId = 12, SelCtxId = 13, SelNumTiles = 14, SelNumWorkers = 15, SelSramSize = 16,
+                          SelJoin = 17, SelEntry = 18, SelArg = 19, SelHxDev = 20, SelHxTile = 21, SelFailInfo = 22,
+                          NumSel = 23;
+  logic [NumSel-1:0] rf_sel, ex_sel_q;
+  always_comb begin
+    rf_sel             = '0;
+    rf_sel[SelSum]         = rf_alu && rf_f3 == 3'd0;
+    rf_sel[SelLt]          = rf_alu && rf_f3[2:1] == 2'b01;
+    rf_sel[SelLogicOp]    = rf_alu && rf_f3[2] && rf_f3[1:0] != 2'b01;
+    rf_sel[SelMul]         = (rf_alu && rf_f3[1:0] == 2'b01) || (rf_md && !rf_f3[2]);
+    rf_sel[SelDiv]         = rf_md && rf_f3[2];
+    rf_sel[SelLui]         = rf_op == OpLui;
+    rf_sel[SelAuipc]       = rf_op == OpAuipc;
+    rf_sel[SelLink]        = rf_op == OpJal || rf_op == OpJalr;
+    rf_sel[SelCycLo]      = rf_csr && rf_csr_num == CsrCycle;
+    rf_sel[SelCycHi]      = rf_csr && rf_csr_num == CsrCycleh;
+    rf_sel[SelIrLo]       = rf_csr && rf_csr_num == CsrInstret;
+    rf_sel[SelIrHi]       = rf_csr && rf_csr_num == CsrInstreth;
+    rf_sel[SelTileId]     = rf_csr && rf_csr_num == CsrTileId;
+    rf_sel[SelCtxId]      = rf_csr && rf_csr_num == CsrContextId;
+    rf_sel[SelNumTiles]   = rf_csr && rf_csr_num == CsrNumTiles;
+    rf_sel[SelNumWorkers] = rf_csr && rf_csr_num == CsrNumWorkers;
+    rf_sel[SelSramSize]   = rf_csr && rf_csr_num == CsrSramSize;
+    rf_sel[SelJoin]        = rf_csr && rf_csr_num == CsrWorkerJoin;
+    rf_sel[SelEntry]       = rf_csr && rf_csr_num == CsrWorkerEntry;
+    rf_sel[SelArg]         = rf_csr && rf_csr_num == CsrWorkerArg;
+    rf_sel[SelHxDev]      = rf_csr && rf_csr_num == CsrHxDevAddr;
+    rf_sel[SelHxTile]     = rf_csr && rf_csr_num == CsrHxTileAddr;
+    rf_sel[SelFailInfo]   = rf_csr && rf_csr_num == CsrFailInfo;
+  end
+
+  // CSR read side: which CSRs exist (WORKER_JOIN reads the failed-worker mask), and the
+  // old value of the read-write ones for CSRRS/CSRRC (the others read as zero there:
+  // write-only, or read-only and so illegal to write).
   logic        csr_exists;
   logic [31:0] csr_old;
   always_comb begin
-    csr_exists = 1'b1;
-    csr_old    = 32'd0;
     unique case (csr)
-      CsrCycle:       csr_old = cycles_q[31:0];
-      CsrCycleh:      csr_old = cycles_q[63:32];
-      CsrInstret:     csr_old = ir_ring_q[0][31:0];
-      CsrInstreth:    csr_old = ir_ring_q[0][63:32];
-      CsrTileId:      csr_old = {16'd0, tile_id_i};
-      CsrContextId:   csr_old = {29'd0, ex_ctx_q};
-      CsrNumTiles:    csr_old = {16'd0, num_tiles_i};
-      CsrNumWorkers:  csr_old = 32'(NumWorkers);
-      CsrSramSize:    csr_old = SramSize;
-      CsrWorkerEntry: csr_old = worker_entry_q;
-      CsrWorkerArg:   csr_old = worker_arg_q;
-      CsrHxDevAddr:   csr_old = hx_dev_q;
-      CsrHxTileAddr:  csr_old = hx_tile_q;
-      CsrFailInfo:    csr_old = fail_info_q;
-      CsrWorkerJoin:  csr_old = 32'(fail_mask_q);
+      CsrCycle, CsrCycleh, CsrInstret, CsrInstreth, CsrTileId, CsrContextId, CsrNumTiles, CsrNumWorkers,
+      CsrSramSize, CsrWorkerEntry, CsrWorkerArg, CsrHxDevAddr, CsrHxTileAddr, CsrFailInfo, CsrWorkerJoin,
       CsrSync, CsrWorkerStart, CsrWorkerExit, CsrConsole, CsrExit, CsrHxStart, CsrExchange, CsrFail:
-        csr_old = 32'd0;  // write-only: reads as zero
-      default:        csr_exists = 1'b0;  // includes FFLAGS/FRM/FCSR: no F extension yet
+        csr_exists = 1'b1;
+      default: csr_exists = 1'b0;  // includes FFLAGS/FRM/FCSR: no F extension yet
     endcase
   end
+  assign csr_old = ({32{ex_sel_q[SelEntry]}} & worker_entry_q) | ({32{ex_sel_q[SelArg]}} & worker_arg_q) |
+                   ({32{ex_sel_q[SelHxDev]}} & hx_dev_q) | ({32{ex_sel_q[SelHxTile]}} & hx_tile_q) |
+                   ({32{ex_sel_q[SelFailInfo]}} & fail_info_q);
 
   logic supervisor_only;
   assign supervisor_only = csr == CsrSync || csr == CsrWorkerEntry || csr == CsrWorkerArg ||
@@ -366,11 +403,10 @@ module ipu_tile_core
 
   logic [31:0] csr_src, csr_val;
   logic [30:0] hx_len;
-  logic        csr_rd_en, csr_wr_en;
+  logic        csr_wr_en;
   logic [CtxW-1:0] start_w;
   assign start_w   = csr_val[CtxW-1:0];
   assign csr_src   = f3[2] ? {27'd0, rs1} : rs1v;
-  assign csr_rd_en = !(f3[1:0] == 2'd1 && rd == 5'd0);
   assign csr_wr_en = f3[1:0] == 2'd1 || rs1 != 5'd0;
   assign hx_len    = csr_val[30:0];
 
@@ -491,19 +527,30 @@ module ipu_tile_core
                     ({32{s_other && hx_bad}} & hx_tile_q) |
                     ({32{s_other && xu_bad}} & xu_fault_addr_i);
   assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
-                    ({32{s_other && hx_bad}} & {1'b0, hx_len}) |
+                    ({32{s_other && w_hxstart}} & {1'b0, hx_len}) |
                     ({32{s_other && xu_bad}} & xu_fault_info_i);
 
   assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
-  always_comb begin
-    if (op_imm || (op_reg && !is_div)) ex_result = alu_res;
-    else if (op_reg)                   ex_result = div_result;
-    else if (op_lui)                   ex_result = imm_u;
-    else if (op_auipc)                 ex_result = pc_imm;
-    else if (op_jal || op_jalr)        ex_result = pc_plus4;
-    else if (csr_rd_en)                ex_result = csr_old;
-    else                               ex_result = 32'd0;
-  end
+  // The written result (a CSR's old value even for CSRRW with rd = x0: nothing is written).
+  assign ex_result = ({32{ex_sel_q[SelSum]}} & alu_sum) |
+                     {31'd0, ex_sel_q[SelLt] && alu_lt} |
+                     ({32{ex_sel_q[SelLogicOp]}} & alu_logic) |
+                     ({32{ex_sel_q[SelMul]}} & alu_mul) |
+                     ({32{ex_sel_q[SelDiv]}} & div_result) |
+                     ({32{ex_sel_q[SelLui]}} & imm_u) |
+                     ({32{ex_sel_q[SelAuipc]}} & pc_imm) |
+                     ({32{ex_sel_q[SelLink]}} & pc_plus4) |
+                     ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
+                     ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
+                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0][31:0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & ir_ring_q[0][63:32]) |
+                     ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
+                     ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
+                     ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
+                     ({32{ex_sel_q[SelNumWorkers]}} & 32'(NumWorkers)) |
+                     ({32{ex_sel_q[SelSramSize]}} & SramSize) |
+                     ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask_q)) |
+                     csr_old;
 
   logic commit, trap, ex_exchange;
   assign commit = ex_go && !ex_fault && !ex_retry;
@@ -550,7 +597,7 @@ module ipu_tile_core
     if (commit && w_sync) cstate_d[cx(ex_ctx_q)] = CtxStateBlocked;
     // The card failed the host exchange: the tile faults at HX_START.
     if (hx_fail) begin
-      cstate_d[cx(hx_ctx_q)] = CtxStateFaulted;
+      cstate_d[cx(f_ctx_q)] = CtxStateFaulted;  // loaded at HX_START
       state_d = TileStateError;
     end
     // Faults stop the context and the tile.
@@ -653,17 +700,20 @@ module ipu_tile_core
     if (commit && w_hxstart) begin
       hx_len_q <= hx_len;
       hx_th_q  <= csr_val[31];
-      hx_ctx_q <= ex_ctx_q;
-      hx_pc_q  <= ex_pc_q;
     end
     if (commit && w_console) con_byte_q <= csr_val[7:0];
-    // The fault record shows only with has_fault_q, which is set with it.
+    // The fault record shows only with has_fault_q, which is set with it. HX_START loads
+    // its context, PC and length (no other fault can come while the card moves the bytes,
+    // and none came before: the tile would have stopped), so that a failed host exchange
+    // adds only its cause and address.
+    if ((record && !hx_fail) || (commit && w_hxstart)) begin
+      f_ctx_q  <= ex_ctx_q;
+      f_pc_q   <= wd_hit ? ex_next_pc : ex_pc_q;
+      f_info_q <= wd_hit ? insns_inc[41:10] | {32{insns_q == '1}} : ex_finfo;
+    end
     if (record) begin
-      f_ctx_q   <= hx_fail ? hx_ctx_q : ex_ctx_q;
       f_cause_q <= trap ? ex_cause : (hx_fail ? hx_cause_i : 32'(ErrWatchdog));
-      f_pc_q    <= trap ? ex_pc_q : (hx_fail ? hx_pc_q : ex_next_pc);
       f_addr_q  <= trap ? ex_faddr : (hx_fail ? hx_addr_i : ex_next_pc);
-      f_info_q  <= trap ? ex_finfo : (hx_fail ? {1'b0, hx_len_q} : (insns_inc[41:10] | {32{insns_q == '1}}));
     end
   end
 
@@ -699,6 +749,7 @@ module ipu_tile_core
       rf_fetch_fault_q <= 1'b0;
       ex_valid_q       <= 1'b0;
       ex_insn_q        <= 32'd0;
+      ex_sel_q         <= '0;
       ex_ctx_q         <= CtxW'(NumCtx - 2);
       ex_pc_q          <= 32'd0;
       ex_fetch_fault_q <= 1'b0;
@@ -718,6 +769,7 @@ module ipu_tile_core
       rf_fetch_fault_q <= !if_pc_ok;
       ex_valid_q       <= rf_valid_q && !start_i;  // START drops what was fetched before it
       ex_insn_q        <= fetch_rdata_i;
+      ex_sel_q         <= rf_sel;
       ex_ctx_q         <= rf_ctx_q;
       ex_pc_q          <= rf_pc_q;
       ex_fetch_fault_q <= rf_fetch_fault_q;
