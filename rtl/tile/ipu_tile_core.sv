@@ -111,6 +111,17 @@ module ipu_tile_core
     if (SramPow2) in_sram = a[31:Aw+2] == TileSramBase[31:Aw+2];
     else          in_sram = a >= TileSramBase && a - TileSramBase < SramSize;
   endfunction
+  // Do `len` bytes from `a` lie in the SRAM (sram_span_ok)? For a power-of-two SRAM, on the
+  // high address bits and an offset sum Aw + 4 bits wide (as the exchange unit checks).
+  function automatic logic span_ok(input logic [31:0] a, input logic [31:0] len);
+    logic [Aw+3:0] end_off;
+    end_off = (Aw + 4)'(a[Aw+1:0]) + (Aw + 4)'(len[Aw+2:0]);
+    if (SramPow2)
+      span_ok = len[31:Aw+3] == '0 && ((in_sram(a) && end_off <= (Aw + 4)'(SramBytes)) ||
+                                       (a == TileSramBase + SramSize && len == 32'd0));
+    else
+      span_ok = sram_span_ok(a, len, SramSize);
+  endfunction
 
   // Per-context state has NumCtx slots (not MaxCtx): the board's worker count sizes
   // the core. Context numbers on ports stay CtxW bits wide; every one used as an index
@@ -401,14 +412,17 @@ module ipu_tile_core
                            csr == CsrWorkerStart || csr == CsrWorkerJoin || csr == CsrExit ||
                            csr == CsrExchange;
 
-  logic [31:0] csr_src, csr_val;
+  logic [31:0] csr_src, csr_val, wo_val;
   logic [30:0] hx_len;
   logic        csr_wr_en;
   logic [CtxW-1:0] start_w;
-  assign start_w   = csr_val[CtxW-1:0];
+  // The value written to a write-only CSR (its old value reads as zero): no path through
+  // the CSR read multiplexer in front of the checks on it (the clock's critical path).
+  assign wo_val    = f3[1:0] != 2'd3 ? csr_src : 32'd0;
+  assign start_w   = wo_val[CtxW-1:0];
   assign csr_src   = f3[2] ? {27'd0, rs1} : rs1v;
   assign csr_wr_en = f3[1:0] == 2'd1 || rs1 != 5'd0;
-  assign hx_len    = csr_val[30:0];
+  assign hx_len    = wo_val[30:0];
 
   always_comb begin
     unique case (f3[1:0])
@@ -464,7 +478,7 @@ module ipu_tile_core
       (op_system && ((f3 == 3'd0 && insn != InsnEcall && insn != InsnEbreak) || f3 == 3'd4)) ||
       (csr_join && csr_wr_en) ||
       (csr_path && !misuse_sv && csr != CsrWorkerJoin && !csr_exists) ||
-      (w_sync && csr_val[7:0] != SyncKindInternal && csr_val[7:0] != SyncKindExternal) ||
+      (w_sync && wo_val[7:0] != SyncKindInternal && wo_val[7:0] != SyncKindExternal) ||
       w_readonly ||
       !(op_lui || op_auipc || op_jal || op_jalr || op_branch || op_load || op_store || op_imm || op_reg ||
         op_fence || op_system);
@@ -472,11 +486,11 @@ module ipu_tile_core
   assign mem_fault  = (op_load || op_store) && (mem_mis || !in_sram(rs_imm));
   assign sys_ecall  = insn == InsnEcall;
   assign sys_ebreak = insn == InsnEbreak;
-  assign ws_bad     = w_start && (csr_val == 32'd0 || csr_val > 32'(NumWorkers) ||
+  assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
                                   cstate_q[cx(start_w)] == CtxStateRunning);
   assign wexit_bad  = w_exit && ex_ctx_q == '0;
   assign hx_bad     = w_hxstart && ({1'b0, hx_len} == 32'd0 ||
-                                    !sram_span_ok(hx_tile_q, {1'b0, hx_len}, SramSize));
+                                    !span_ok(hx_tile_q, {1'b0, hx_len}));
   assign xu_bad     = w_exchange && xu_done_i && xu_fault_i;
 
   always_comb begin
@@ -518,12 +532,12 @@ module ipu_tile_core
     else if (xu_bad)                      ex_code = ErrBadExchange;
     else                                  ex_code = ErrWorkerMisuse;
   end
-  assign ex_cause = (s_other && w_fail) ? csr_val : {24'd0, ex_code};  // FAIL takes any cause
+  assign ex_cause = (s_other && w_fail) ? wo_val : {24'd0, ex_code};  // FAIL takes any cause
   assign ex_faddr = ({32{s_fetch}} & ex_pc_q) |
                     ({32{s_ill}} & insn) |
                     ({32{s_other && mem_fault}} & rs_imm) |
                     ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
-                    ({32{s_other && ws_bad}} & csr_val) |
+                    ({32{s_other && ws_bad}} & wo_val) |
                     ({32{s_other && hx_bad}} & hx_tile_q) |
                     ({32{s_other && xu_bad}} & xu_fault_addr_i);
   assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
@@ -559,14 +573,21 @@ module ipu_tile_core
   // EXCHANGE reaches the CSR write path only from the supervisor with a valid encoding.
   assign ex_exchange  = ex_go && !ex_fetch_fault_q && w_exchange && !misuse_sv;
   assign xu_start_o   = ex_exchange && !xu_done_i && !xu_busy_i;
-  assign xu_list_o    = csr_val;
+  assign xu_list_o    = wo_val;
   assign xu_consume_o = ex_exchange && xu_done_i;
 
   // Watchdog: the instruction that exceeds the budget retires, then the tile faults
-  // (insns_q + 1 > units * 1024, compared on the high bits).
-  logic wd_hit;
+  // (insns_q + 1 > units * 1024, compared on the high bits). The compare is registered,
+  // off the commit path: wd_cur_q for the count as it is, wd_next_q for one more, taken
+  // when the previous cycle retired (wb_valid_q); the count only grows by one a cycle.
+  logic wd_hit, wd_cur_q, wd_next_q, insns_sat;
   assign insns_inc = insns_q + 42'd1;
-  assign wd_hit    = commit && watchdog_units_i != 32'd0 && insns_q[41:10] >= watchdog_units_i;
+  assign insns_sat = insns_q == '1;
+  assign wd_hit    = commit && watchdog_units_i != 32'd0 && (wb_valid_q ? wd_next_q : wd_cur_q);
+  always_ff @(posedge clk_i) begin
+    wd_cur_q  <= !run_clr && insns_q[41:10] >= watchdog_units_i;
+    wd_next_q <= !run_clr && (insns_sat ? insns_q[41:10] : insns_inc[41:10]) >= watchdog_units_i;
+  end
 
   // Data port.
   assign data_req_o   = ex_go && (ex_load || ex_store);
@@ -665,12 +686,12 @@ module ipu_tile_core
     if (run_clr) cycles_q <= 64'd0;
     else if (state_q == TileStateRunning || state_q == TileStateSyncWait) cycles_q <= cycles_q + 64'd1;
     if (run_clr) insns_q <= '0;
-    else if (commit && insns_q != '1) insns_q <= insns_inc;
+    else if (commit && !insns_sat) insns_q <= insns_inc;
     if (run_clr) exit_code_q <= 32'd0;
-    else if (commit && w_texit) exit_code_q <= csr_val;
+    else if (commit && w_texit) exit_code_q <= wo_val;
     if (run_clr) fail_mask_q <= '0;
     else if (commit && csr_join) fail_mask_q <= '0;
-    else if (commit && w_exit && csr_val != 32'd0) fail_mask_q[ex_ctx_q] <= 1'b1;
+    else if (commit && w_exit && wo_val != 32'd0) fail_mask_q[ex_ctx_q] <= 1'b1;
     if (run_clr) has_fault_q <= 1'b0;
     else if (record) has_fault_q <= 1'b1;
     if (run_clr) err_pending_q <= 1'b0;
@@ -699,9 +720,9 @@ module ipu_tile_core
     end
     if (commit && w_hxstart) begin
       hx_len_q <= hx_len;
-      hx_th_q  <= csr_val[31];
+      hx_th_q  <= wo_val[31];
     end
-    if (commit && w_console) con_byte_q <= csr_val[7:0];
+    if (commit && w_console) con_byte_q <= wo_val[7:0];
     // The fault record shows only with has_fault_q, which is set with it. HX_START loads
     // its context, PC and length (no other fault can come while the card moves the bytes,
     // and none came before: the tile would have stopped), so that a failed host exchange
@@ -709,7 +730,7 @@ module ipu_tile_core
     if ((record && !hx_fail) || (commit && w_hxstart)) begin
       f_ctx_q  <= ex_ctx_q;
       f_pc_q   <= wd_hit ? ex_next_pc : ex_pc_q;
-      f_info_q <= wd_hit ? insns_inc[41:10] | {32{insns_q == '1}} : ex_finfo;
+      f_info_q <= wd_hit ? insns_inc[41:10] | {32{insns_sat}} : ex_finfo;
     end
     if (record) begin
       f_cause_q <= trap ? ex_cause : (hx_fail ? hx_cause_i : 32'(ErrWatchdog));
@@ -733,7 +754,7 @@ module ipu_tile_core
       if (commit && w_finfo)  fail_info_q    <= csr_val;
       if (commit && w_hxdev)  hx_dev_q       <= csr_val;
       if (commit && w_hxtile) hx_tile_q      <= csr_val;
-      if (commit && w_sync)   sync_req_q     <= csr_val;
+      if (commit && w_sync)   sync_req_q     <= wo_val;
       if (commit && w_console) con_valid_q <= 1'b1;
       else if (console_ready_i) con_valid_q <= 1'b0;
     end
@@ -817,7 +838,9 @@ module ipu_tile_core
   assign sync_req_o      = sync_req_q;
   assign cycles_o        = cycles_q;
   assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
-  assign ctx_pc_o        = pc_ring_q[sel_pos];
+  // A started context's PC reaches its ring entry within a turn of the barrel; the
+  // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
+  assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
   assign ctx_instret_o   = ir_ring_q[sel_pos][31:0];
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;

@@ -82,6 +82,9 @@ module ipu_tile_xu
   localparam int unsigned OffW = Aw + 2;
   localparam int unsigned LenW = Aw + 3;
   localparam int unsigned EntryW = 16 + 2 * OffW + LenW;
+  // A read of the slot being pushed is read again the next cycle (below): yosys need not
+  // emulate that case around the block RAM.
+  (* no_rw_check *)
   logic [EntryW-1:0] outbox_q [Depth];
   logic [EntryW-1:0] push_entry;
 
