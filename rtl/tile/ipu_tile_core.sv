@@ -184,12 +184,11 @@ module ipu_tile_core
   logic [CtxW-1:0] slot_q, slot_d;
   logic            rf_valid_q;
   logic [CtxW-1:0] rf_ctx_q;
-  logic [31:0]     rf_pc_q;
   logic            rf_fetch_fault_q;
   logic            ex_valid_q;
   logic [31:0]     ex_insn_q;
   logic [CtxW-1:0] ex_ctx_q;
-  logic [31:0]     ex_pc_q;
+  logic [31:0]     ex_pc;  // the EX context's ring entry: only its own commit changes it
   logic            ex_fetch_fault_q;
   logic            wb_valid_q;
   logic [CtxW-1:0] wb_ctx_q;
@@ -226,6 +225,7 @@ module ipu_tile_core
 
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
   assign if_pc    = pc_ring_q[2];  // the slot is two ahead of EX
+  assign ex_pc    = pc_ring_q[0];  // still the PC it fetched from (no pipeline copies)
   assign if_pc_ok = if_pc[1:0] == 2'b00 && in_sram(if_pc);
   assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
                     !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy_q;
@@ -435,9 +435,9 @@ module ipu_tile_core
   // Three adders for every address: PC + 4, PC + an immediate (AUIPC, JAL, taken branches)
   // and rs1 + an immediate (loads, stores, JALR).
   logic [31:0] pc_plus4, pc_off, pc_imm, rs_imm;
-  assign pc_plus4 = ex_pc_q + 32'd4;
+  assign pc_plus4 = ex_pc + 32'd4;
   assign pc_off   = op_jal ? imm_j : (op_auipc ? imm_u : imm_b);
-  assign pc_imm   = ex_pc_q + pc_off;
+  assign pc_imm   = ex_pc + pc_off;
   assign rs_imm   = rs1v + (op_store ? imm_s : imm_i);
 
   // Decode, flat: one flag per outcome, then each result and fault field picked once from
@@ -489,8 +489,13 @@ module ipu_tile_core
   assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
                                   cstate_q[cx(start_w)] == CtxStateRunning);
   assign wexit_bad  = w_exit && ex_ctx_q == '0;
-  assign hx_bad     = w_hxstart && ({1'b0, hx_len} == 32'd0 ||
-                                    !span_ok(hx_tile_q, {1'b0, hx_len}));
+  // HX_START's range check is registered (off the commit path): its first turn checks
+  // and retries, the next one faults or retires with the result. Writing HX_TILE_ADDR
+  // meanwhile checks again; only the context itself writes the length's register.
+  logic            hx_chk_ok_q, hx_chk_bad_q, hx_mine;
+  logic [CtxW-1:0] hx_chk_ctx_q;
+  assign hx_mine    = hx_chk_ok_q && hx_chk_ctx_q == ex_ctx_q;
+  assign hx_bad     = w_hxstart && hx_mine && hx_chk_bad_q;
   assign xu_bad     = w_exchange && xu_done_i && xu_fault_i;
 
   always_comb begin
@@ -514,7 +519,7 @@ module ipu_tile_core
   assign s_other  = !ex_fetch_fault_q && !illegal;
   assign ex_retry = !ex_fault && ((is_div && !div_mine) || (csr_join && any_worker_running) ||
                                   (w_console && con_valid_q && !console_ready_i) ||
-                                  (w_exchange && !xu_done_i));
+                                  (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
   assign ex_wr    = op_lui || op_auipc || op_jal || op_jalr || op_load || op_imm || op_reg || csr_join || csr_main;
   assign ex_load  = op_load && !ex_fault;
   assign ex_store = op_store && !ex_fault;
@@ -533,7 +538,7 @@ module ipu_tile_core
     else                                  ex_code = ErrWorkerMisuse;
   end
   assign ex_cause = (s_other && w_fail) ? wo_val : {24'd0, ex_code};  // FAIL takes any cause
-  assign ex_faddr = ({32{s_fetch}} & ex_pc_q) |
+  assign ex_faddr = ({32{s_fetch}} & ex_pc) |
                     ({32{s_ill}} & insn) |
                     ({32{s_other && mem_fault}} & rs_imm) |
                     ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
@@ -672,13 +677,29 @@ module ipu_tile_core
   logic [31:0] pc_wdata;
   assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
   assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
+  // INSTRET counts a retired instruction a cycle later, as its entry moves on from the end
+  // (commit does not feed the 64-bit carry chain); the context's next EX is turns away.
+  logic ir_pend_q;
   always_ff @(posedge clk_i) begin
     for (int unsigned j = 0; j + 1 < NumCtx; j++) begin
       pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
-      ir_ring_q[j] <= run_clr ? 64'd0 : ir_ring_q[j + 1];
+      ir_ring_q[j] <= run_clr ? 64'd0 : ir_ring_q[j + 1] + 64'(j == NumCtx - 2 && ir_pend_q);
     end
     pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : (pc_we ? pc_wdata : pc_ring_q[0]);
-    ir_ring_q[NumCtx - 1] <= run_clr ? 64'd0 : ir_ring_q[0] + 64'(commit);
+    ir_ring_q[NumCtx - 1] <= run_clr ? 64'd0 : ir_ring_q[0];
+    ir_pend_q <= commit && !run_clr;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (run_clr || (commit && w_hxtile)) begin
+      hx_chk_ok_q <= 1'b0;
+    end else if (ex_go && s_other && w_hxstart && !hx_chk_ok_q) begin
+      hx_chk_ok_q  <= 1'b1;
+      hx_chk_ctx_q <= ex_ctx_q;
+      hx_chk_bad_q <= hx_len == 31'd0 || !span_ok(hx_tile_q, {1'b0, hx_len});
+    end else if (ex_go && w_hxstart && hx_mine) begin
+      hx_chk_ok_q <= 1'b0;  // used: HX_START retired or faulted
+    end
   end
 
   // Counters and run state that START clears (and reset).
@@ -729,7 +750,7 @@ module ipu_tile_core
     // adds only its cause and address.
     if ((record && !hx_fail) || (commit && w_hxstart)) begin
       f_ctx_q  <= ex_ctx_q;
-      f_pc_q   <= wd_hit ? ex_next_pc : ex_pc_q;
+      f_pc_q   <= wd_hit ? ex_next_pc : ex_pc;
       f_info_q <= wd_hit ? insns_inc[41:10] | {32{insns_sat}} : ex_finfo;
     end
     if (record) begin
@@ -766,13 +787,11 @@ module ipu_tile_core
     if (!rst_ni) begin
       rf_valid_q       <= 1'b0;
       rf_ctx_q         <= CtxW'(NumCtx - 1);
-      rf_pc_q          <= 32'd0;
       rf_fetch_fault_q <= 1'b0;
       ex_valid_q       <= 1'b0;
       ex_insn_q        <= 32'd0;
       ex_sel_q         <= '0;
       ex_ctx_q         <= CtxW'(NumCtx - 2);
-      ex_pc_q          <= 32'd0;
       ex_fetch_fault_q <= 1'b0;
       wb_valid_q       <= 1'b0;
       wb_ctx_q         <= '0;
@@ -786,18 +805,16 @@ module ipu_tile_core
     end else begin
       rf_valid_q       <= if_issue;
       rf_ctx_q         <= slot_q;
-      rf_pc_q          <= if_pc;
       rf_fetch_fault_q <= !if_pc_ok;
       ex_valid_q       <= rf_valid_q && !start_i;  // START drops what was fetched before it
       ex_insn_q        <= fetch_rdata_i;
       ex_sel_q         <= rf_sel;
       ex_ctx_q         <= rf_ctx_q;
-      ex_pc_q          <= rf_pc_q;
       ex_fetch_fault_q <= rf_fetch_fault_q;
       wb_valid_q       <= commit;
       if (commit) begin
         wb_ctx_q   <= ex_ctx_q;
-        wb_pc_q    <= ex_pc_q;
+        wb_pc_q    <= ex_pc;
         wb_insn_q  <= insn;
         wb_value_q <= ex_result;
         wb_rd_q    <= ex_wr ? rd : 5'd0;
