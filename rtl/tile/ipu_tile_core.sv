@@ -355,7 +355,7 @@ module ipu_tile_core
   assign rf_alu     = rf_op == OpImm || (rf_op == OpReg && !rf_md);
   assign rf_csr     = rf_op == OpSystem;
 
-  // Result selects; the last five are the read-write CSRs (csr_val reads them too).
+  // Result selects; the last five are the read-write CSRs.
   localparam int unsigned SelSum = 0, SelLt = 1, SelLogicOp = 2, SelMul = 3, SelDiv = 4, SelLui = 5,
                           SelAuipc = 6, SelLink = 7, SelCycLo = 8, SelCycHi = 9, SelIrLo = 10, SelIrHi = 11,
                           SelTileId = 12, SelCtxId = 13, SelNumTiles = 14, SelNumWorkers = 15, SelSramSize = 16,
@@ -390,8 +390,7 @@ module ipu_tile_core
   end
 
   // CSR read side: which CSRs exist (WORKER_JOIN reads the failed-worker mask), and the
-  // old value of the read-write ones for CSRRS/CSRRC (the others read as zero there:
-  // write-only, or read-only and so illegal to write).
+  // value of the read-write ones for the result.
   logic        csr_exists;
   logic [31:0] csr_old;
   always_comb begin
@@ -412,7 +411,7 @@ module ipu_tile_core
                            csr == CsrWorkerStart || csr == CsrWorkerJoin || csr == CsrExit ||
                            csr == CsrExchange;
 
-  logic [31:0] csr_src, csr_val, wo_val;
+  logic [31:0] csr_src, wo_val;
   logic [30:0] hx_len;
   logic        csr_wr_en;
   logic [CtxW-1:0] start_w;
@@ -424,13 +423,15 @@ module ipu_tile_core
   assign csr_wr_en = f3[1:0] == 2'd1 || rs1 != 5'd0;
   assign hx_len    = wo_val[30:0];
 
-  always_comb begin
-    unique case (f3[1:0])
-      2'd1:    csr_val = csr_src;
-      2'd2:    csr_val = csr_old | csr_src;
-      default: csr_val = csr_old & ~csr_src;
+  // A read-write CSR's new value from its own old one (CSRRW, CSRRS, CSRRC): one LUT a bit
+  // in front of each register's flip-flop, which then shares its logic cell.
+  function automatic logic [31:0] csr_new(input logic [31:0] old, input logic [31:0] src, input logic [1:0] op);
+    unique case (op)
+      2'd1:    csr_new = src;
+      2'd2:    csr_new = old | src;
+      default: csr_new = old & ~src;
     endcase
-  end
+  endfunction
 
   // Three adders for every address: PC + 4, PC + an immediate (AUIPC, JAL, taken branches)
   // and rs1 + an immediate (loads, stores, JALR).
@@ -770,11 +771,11 @@ module ipu_tile_core
       sync_req_q     <= 32'd0;
       con_valid_q    <= 1'b0;
     end else begin
-      if (commit && w_entry)  worker_entry_q <= csr_val;
-      if (commit && w_arg)    worker_arg_q   <= csr_val;
-      if (commit && w_finfo)  fail_info_q    <= csr_val;
-      if (commit && w_hxdev)  hx_dev_q       <= csr_val;
-      if (commit && w_hxtile) hx_tile_q      <= csr_val;
+      if (commit && w_entry)  worker_entry_q <= csr_new(worker_entry_q, csr_src, f3[1:0]);
+      if (commit && w_arg)    worker_arg_q   <= csr_new(worker_arg_q, csr_src, f3[1:0]);
+      if (commit && w_finfo)  fail_info_q    <= csr_new(fail_info_q, csr_src, f3[1:0]);
+      if (commit && w_hxdev)  hx_dev_q       <= csr_new(hx_dev_q, csr_src, f3[1:0]);
+      if (commit && w_hxtile) hx_tile_q      <= csr_new(hx_tile_q, csr_src, f3[1:0]);
       if (commit && w_sync)   sync_req_q     <= wo_val;
       if (commit && w_console) con_valid_q <= 1'b1;
       else if (console_ready_i) con_valid_q <= 1'b0;

@@ -60,17 +60,24 @@ module ipu_tile_xu
       span_ok = sram_span_ok(a, len, SramSize);
   endfunction
 
-  typedef enum logic [2:0] {XuIdle, XuDrain, XuList, XuDesc, XuDone} xu_state_e;
+  typedef enum logic [2:0] {XuIdle, XuDrain, XuList, XuDesc, XuRefetch, XuDone} xu_state_e;
 
   xu_state_e   state_q, state_d;
   // Narrow where the range is known (area on an FPGA): a list has at most SramSize / 16
   // sends, and the descriptor pointer is a word in the SRAM (SRAM_BASE is 1 MiB aligned).
   localparam int unsigned CountW = $clog2(SramBytes / 16) + 1;
-  logic [31:0] list_q, list_d;
+  logic [W-1:0] list_q, list_d;        // the list's offset in the SRAM (when list_ok_q)
+  logic        list_ok_q, list_ok_d;
   logic [CountW-1:0] count_q, count_d, idx_q, idx_d;
   logic [Aw-1:0] dptr_q, dptr_d;        // the descriptor being read
   logic [1:0]  step_q, step_d;
-  logic [31:0] len_q, dst_q, src_q;     // its LENGTH, DST_ADDR and SRC_ADDR words
+  // Its LENGTH, DST_ADDR and SRC_ADDR words, as wide as a send keeps them (a faulty
+  // address is read again for the fault record).
+  localparam int unsigned OffW = Aw + 2;
+  localparam int unsigned LenW = Aw + 3;
+  logic [LenW-1:0] len_q;
+  logic            len_big_q;           // LENGTH has bits above LenW: beyond any SRAM
+  logic [OffW-1:0] dst_q, src_q;
   logic        dst_bad_q, src_bad_q;    // their ranges checked as they came
   logic        fault_q, fault_d;
   logic [31:0] faddr_q, faddr_d, finfo_q, finfo_d;
@@ -79,8 +86,6 @@ module ipu_tile_xu
 
   // Stored narrow (fewer block RAMs on an FPGA): a validated send's addresses are SRAM
   // offsets and its length at most the SRAM size; the head is widened again below.
-  localparam int unsigned OffW = Aw + 2;
-  localparam int unsigned LenW = Aw + 3;
   localparam int unsigned EntryW = 16 + 2 * OffW + LenW;
   // A read of the slot being pushed is read again the next cycle (below): yosys need not
   // emulate that case around the block RAM.
@@ -92,26 +97,26 @@ module ipu_tile_xu
   // so that one range check on the arriving word serves both addresses; it completes
   // with DST_TILE on rdata_i.
   logic span_here, tile_ok, dst_ok, src_ok;
-  assign span_here = span_ok(rdata_i, len_q);
+  assign span_here = span_ok(rdata_i, {{(32 - LenW){len_big_q}}, len_q});
   assign tile_ok   = rdata_i[31:16] == 16'd0 && rdata_i[15:0] < num_tiles_i;
   assign dst_ok    = tile_ok && !dst_bad_q;
   assign src_ok    = !src_bad_q;
 
-  logic list_ok, count_ok, full;
-  assign list_ok  = list_q[1:0] == 2'b00 && in_sram(list_q);
+  logic count_ok, full;
+  assign list_ok_d = list_i[1:0] == 2'b00 && in_sram(list_i);
   // The count and its descriptors (16 bytes each) fit after the list's start.
   logic [W+1:0] list_end;
-  assign list_end = (W + 2)'(list_q[W-1:0]) + (W + 2)'(4) + {rdata_i[W-4:0], 4'd0};
+  assign list_end = (W + 2)'(list_q) + (W + 2)'(4) + {rdata_i[W-4:0], 4'd0};
   assign count_ok = rdata_i <= SramSize / 32'd16 &&
                     (SramPow2 ? list_end <= (W + 2)'(SramBytes)
-                              : list_q - TileSramBase + 32'd4 <= SramSize - {rdata_i[27:0], 4'd0});
+                              : 32'(list_q) + 32'd4 <= SramSize - {rdata_i[27:0], 4'd0});
   assign full     = wptr_q - rptr_q == (Ow + 1)'(Depth);
 
   // The word read next: step 0..3 reads word 3, 1, 2, 0 of the descriptor at dptr_q;
   // after the last, word 3 of the next descriptor (dptr_q + 4 + 3).
   logic [2:0]    rd_off;
   logic [Aw-1:0] list_word;
-  assign list_word = list_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
+  assign list_word = list_q[W-1:2];
   always_comb begin
     unique case (step_q)
       2'd0:    rd_off = 3'd1;
@@ -142,15 +147,16 @@ module ipu_tile_xu
       XuIdle: begin
         if (start_i) begin
           state_d  = XuDrain;  // the core issued nothing in the start cycle: port B is free
-          list_d   = list_i;
+          list_d   = list_i[W-1:0];  // an offset: SRAM_BASE is 1 MiB aligned
           fault_d  = 1'b0;
+          faddr_d  = list_i;        // the address of a bad list's fault
           wstart_d = wptr_q;
         end
       end
       XuDrain: begin
-        if (!list_ok) begin
+        if (!list_ok_q) begin
           // Lists must be word aligned here (the model also takes unaligned ones).
-          state_d = XuDone; fault_d = 1'b1; faddr_d = list_q; finfo_d = 32'd0;
+          state_d = XuDone; fault_d = 1'b1; finfo_d = 32'd0;
         end else begin
           req_o  = 1'b1;
           addr_o = list_word;
@@ -163,7 +169,7 @@ module ipu_tile_xu
         idx_d   = '0;
         step_d  = 2'd0;
         if (!count_ok) begin
-          state_d = XuDone; fault_d = 1'b1; faddr_d = list_q; finfo_d = rdata_i;
+          state_d = XuDone; fault_d = 1'b1; finfo_d = rdata_i;
         end else if (rdata_i == 32'd0) begin
           state_d = XuDone;
         end else begin
@@ -177,9 +183,11 @@ module ipu_tile_xu
           step_d = step_q + 2'd1;
           req_o  = 1'b1;
         end else if (!dst_ok || !src_ok || full) begin
-          state_d = XuDone;
+          // Read the faulty address again: DST_ADDR (word 1) or SRC_ADDR (word 2).
+          state_d = XuRefetch;
           fault_d = 1'b1;
-          faddr_d = !dst_ok ? dst_q : src_q;
+          req_o   = 1'b1;
+          addr_o  = dptr_q + (dst_ok ? Aw'(2) : Aw'(1));
           finfo_d = 32'(idx_q);
         end else begin
           push   = 1'b1;
@@ -193,6 +201,10 @@ module ipu_tile_xu
             dptr_d = dptr_q + Aw'(4);
           end
         end
+      end
+      XuRefetch: begin  // rdata_i is the faulty address
+        faddr_d = rdata_i;
+        state_d = XuDone;
       end
       XuDone: begin
         if (fault_q) wptr_d = wstart_q;  // a bad list sends nothing
@@ -212,9 +224,9 @@ module ipu_tile_xu
   always_ff @(posedge clk_i) begin
     if (state_q == XuDesc) begin
       unique case (step_q)
-        2'd0:    len_q <= rdata_i;
-        2'd1:    begin dst_q <= rdata_i; dst_bad_q <= !span_here; end
-        2'd2:    begin src_q <= rdata_i; src_bad_q <= !span_here; end
+        2'd0:    begin len_q <= rdata_i[LenW-1:0]; len_big_q <= rdata_i[31:LenW] != '0; end
+        2'd1:    begin dst_q <= rdata_i[OffW-1:0]; dst_bad_q <= !span_here; end
+        2'd2:    begin src_q <= rdata_i[OffW-1:0]; src_bad_q <= !span_here; end
         default: ;
       endcase
     end
@@ -226,7 +238,7 @@ module ipu_tile_xu
   logic [EntryW-1:0] head_q;
   // Validated: the tile is below num_tiles_i (16 bits), the offsets and length in range;
   // SRAM_BASE is 1 MiB aligned and the SRAM at most 1 MiB, so an offset is the low bits.
-  assign push_entry = {rdata_i[15:0], dst_q[OffW-1:0], src_q[OffW-1:0], len_q[LenW-1:0]};
+  assign push_entry = {rdata_i[15:0], dst_q, src_q, len_q};
   always_ff @(posedge clk_i) begin
     if (push) outbox_q[wptr_q[Ow-1:0]] <= push_entry;
     head_q <= outbox_q[rptr_d[Ow-1:0]];
@@ -247,6 +259,7 @@ module ipu_tile_xu
   // Read only in the states that load them first.
   always_ff @(posedge clk_i) begin
     list_q   <= list_d;
+    if (state_q == XuIdle) list_ok_q <= list_ok_d;
     count_q  <= count_d;
     idx_q    <= idx_d;
     dptr_q   <= dptr_d;
