@@ -111,6 +111,17 @@ module ipu_tile_core
     if (SramPow2) in_sram = a[31:Aw+2] == TileSramBase[31:Aw+2];
     else          in_sram = a >= TileSramBase && a - TileSramBase < SramSize;
   endfunction
+  // Do `len` bytes from `a` lie in the SRAM (sram_span_ok)? For a power-of-two SRAM, on the
+  // high address bits and an offset sum Aw + 4 bits wide (as the exchange unit checks).
+  function automatic logic span_ok(input logic [31:0] a, input logic [31:0] len);
+    logic [Aw+3:0] end_off;
+    end_off = (Aw + 4)'(a[Aw+1:0]) + (Aw + 4)'(len[Aw+2:0]);
+    if (SramPow2)
+      span_ok = len[31:Aw+3] == '0 && ((in_sram(a) && end_off <= (Aw + 4)'(SramBytes)) ||
+                                       (a == TileSramBase + SramSize && len == 32'd0));
+    else
+      span_ok = sram_span_ok(a, len, SramSize);
+  endfunction
 
   // Per-context state has NumCtx slots (not MaxCtx): the board's worker count sizes
   // the core. Context numbers on ports stay CtxW bits wide; every one used as an index
@@ -124,50 +135,60 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
-  tile_state_e state_q, state_d;
-  logic [31:0] pc_q      [NumCtx];
-  logic [31:0] pc_d      [NumCtx];
-  ctx_state_e  cstate_q  [NumCtx];
-  ctx_state_e  cstate_d  [NumCtx];
-  logic [63:0] instret_q [NumCtx];
-  logic [63:0] instret_d [NumCtx];
-  logic [31:0] rvalid_q  [NumCtx];  // bit r: x[r] was written since the context started
-  logic [31:0] rvalid_d  [NumCtx];
-  logic [31:0] a0init_q  [NumCtx];  // a0 of a context until it writes a0 itself
-  logic [31:0] a0init_d  [NumCtx];
+  // Set by reset until the first clock edge: state that START clears takes the same
+  // synchronous clear at reset (a synchronous reset is free on FPGA flip-flops, an
+  // asynchronous one beside a synchronous clear costs a LUT a bit).
+  logic init_q, run_clr;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) init_q <= 1'b1;
+    else         init_q <= 1'b0;
+  end
+  assign run_clr = start_i || init_q;
 
-  logic [31:0] exit_code_q, exit_code_d;
-  logic [31:0] worker_entry_q, worker_entry_d;
-  logic [31:0] worker_arg_q, worker_arg_d;
-  logic [31:0] fail_info_q, fail_info_d;
-  logic [31:0] hx_dev_q, hx_dev_d;
-  logic [31:0] hx_tile_q, hx_tile_d;
-  logic [MaxCtx-1:0] fail_mask_q, fail_mask_d;
-  logic [31:0] sync_req_q, sync_req_d;
-  logic        has_fault_q, has_fault_d;
-  logic        err_pending_q, err_pending_d;
-  logic [31:0] f_cause_q, f_cause_d, f_pc_q, f_pc_d, f_addr_q, f_addr_d, f_info_q, f_info_d;
-  logic [CtxW-1:0] f_ctx_q, f_ctx_d;
-  logic        con_valid_q, con_valid_d;
-  logic [7:0]  con_byte_q, con_byte_d;
+  tile_state_e state_q, state_d;
+  ctx_state_e  cstate_q [NumCtx];
+  ctx_state_e  cstate_d [NumCtx];
+
+  // PC and INSTRET of every context in rings that turn with the barrel: entry j holds the
+  // context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots ahead) entry 2,
+  // and the one write and the one INSTRET incrementer sit where entry 0 moves to the end:
+  // no per-context adders or write multiplexers.
+  logic [31:0] pc_ring_q [NumCtx];
+  logic [63:0] ir_ring_q [NumCtx];
+
+  // Register clearer: a context's registers read as zero when it starts (a0: its start
+  // argument). START clears the supervisor's, WORKER_START the worker's: 32 writes through
+  // the register file's write port in the cycles WB leaves free, while the tile issues
+  // nothing; the clearer also writes the context's first PC when the ring brings it round.
+  // Cheaper than per-context valid masks read beside every register.
+  logic              clr_busy_q, clr_step;
+  logic [CtxW-1:0]   clr_ctx_q;
+  logic [4:0]        clr_reg_q;
+  logic [31:0]       clr_a0_q, clr_pc_q;
+
+  logic [31:0] exit_code_q, worker_entry_q, worker_arg_q, fail_info_q, hx_dev_q, hx_tile_q, sync_req_q;
+  logic [MaxCtx-1:0] fail_mask_q;
+  logic        has_fault_q, err_pending_q;
+  logic [31:0] f_cause_q, f_pc_q, f_addr_q, f_info_q;
+  logic [CtxW-1:0] f_ctx_q;
+  logic        con_valid_q;
+  logic [7:0]  con_byte_q;
   // Retired this run, for the watchdog: its limit is below 2^42, so 42 bits that stop at
   // their maximum (still above any limit) do what 64 would.
-  logic [41:0] insns_q, insns_d;
-  logic [63:0] cycles_q, cycles_d;
-  logic        hx_pend_q, hx_pend_d, hx_th_q, hx_th_d;
-  logic [31:0] hx_len_q, hx_len_d, hx_pc_q, hx_pc_d;
-  logic [CtxW-1:0] hx_ctx_q, hx_ctx_d;
+  logic [41:0] insns_q, insns_inc;
+  logic [63:0] cycles_q;
+  logic        hx_pend_q, hx_th_q;
+  logic [30:0] hx_len_q;
 
   // Pipeline registers.
   logic [CtxW-1:0] slot_q, slot_d;
   logic            rf_valid_q;
   logic [CtxW-1:0] rf_ctx_q;
-  logic [31:0]     rf_pc_q;
   logic            rf_fetch_fault_q;
   logic            ex_valid_q;
   logic [31:0]     ex_insn_q;
   logic [CtxW-1:0] ex_ctx_q;
-  logic [31:0]     ex_pc_q;
+  logic [31:0]     ex_pc;  // the EX context's ring entry: only its own commit changes it
   logic            ex_fetch_fault_q;
   logic            wb_valid_q;
   logic [CtxW-1:0] wb_ctx_q;
@@ -188,6 +209,14 @@ module ipu_tile_core
     end
   end
 
+  // Where context c is in the rings: (c - ex_ctx_q) mod NumCtx.
+  function automatic logic [CtxIdxW-1:0] ring_pos(input logic [CtxW-1:0] c, input logic [CtxW-1:0] ex);
+    logic [CtxW:0] d;
+    d = {1'b0, c} + (CtxW + 1)'(NumCtx) - {1'b0, ex};
+    if (32'(d) >= NumCtx) d = d - (CtxW + 1)'(NumCtx);
+    ring_pos = d[CtxIdxW-1:0];
+  endfunction
+
   // ---------------------------------------------------------------------------
   // IF: the slot's context fetches unless port A is taken this cycle.
   // ---------------------------------------------------------------------------
@@ -195,10 +224,11 @@ module ipu_tile_core
   logic        if_issue, if_pc_ok;
 
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
-  assign if_pc    = pc_q[cx(slot_q)];
+  assign if_pc    = pc_ring_q[2];  // the slot is two ahead of EX
+  assign ex_pc    = pc_ring_q[0];  // still the PC it fetched from (no pipeline copies)
   assign if_pc_ok = if_pc[1:0] == 2'b00 && in_sram(if_pc);
   assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
-                    !xu_busy_i && !xu_start_o && !hx_pend_q;
+                    !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy_q;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
   assign fetch_addr_o = if_pc[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
@@ -208,11 +238,11 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   logic [31:0] insn;
   logic [6:0]  opcode;
-  logic [4:0]  rd, rs1, rs2;
+  logic [4:0]  rd, rs1;
   logic [2:0]  f3;
   logic [6:0]  f7;
   logic [31:0] imm_i, imm_s, imm_b, imm_j, imm_u;
-  logic [31:0] rf_a, rf_b, rs1v, rs2v;
+  logic [31:0] rs1v, rs2v;
   logic [11:0] csr;
 
   assign insn   = ex_insn_q;
@@ -220,7 +250,6 @@ module ipu_tile_core
   assign rd     = insn[11:7];
   assign f3     = insn[14:12];
   assign rs1    = insn[19:15];
-  assign rs2    = insn[24:20];
   assign f7     = insn[31:25];
   assign csr    = insn[31:20];
   assign imm_i  = {{20{insn[31]}}, insn[31:20]};
@@ -229,26 +258,45 @@ module ipu_tile_core
   assign imm_j  = {{11{insn[31]}}, insn[31], insn[19:12], insn[20], insn[30:21], 1'b0};
   assign imm_u  = {insn[31:12], 12'b0};
 
-  // Registers never written since the context started read as zero (a0: its start argument).
-  assign rs1v = rvalid_q[cx(ex_ctx_q)][rs1] ? rf_a : (rs1 == 5'd10 ? a0init_q[cx(ex_ctx_q)] : 32'd0);
-  assign rs2v = rvalid_q[cx(ex_ctx_q)][rs2] ? rf_b : (rs2 == 5'd10 ? a0init_q[cx(ex_ctx_q)] : 32'd0);
+  logic op_lui, op_auipc, op_jal, op_jalr, op_branch, op_load, op_store, op_imm, op_reg, op_fence, op_system;
+  assign op_lui    = opcode == OpLui;
+  assign op_auipc  = opcode == OpAuipc;
+  assign op_jal    = opcode == OpJal;
+  assign op_jalr   = opcode == OpJalr;
+  assign op_branch = opcode == OpBranch;
+  assign op_load   = opcode == OpLoad;
+  assign op_store  = opcode == OpStore;
+  assign op_imm    = opcode == OpImm;
+  assign op_reg    = opcode == OpReg;
+  assign op_fence  = opcode == OpFence;
+  assign op_system = opcode == OpSystem;
+
+  // The register file: WB writes first, the clearer in the cycles WB leaves free.
+  assign clr_step = clr_busy_q && !wb_valid_q;
 
   ipu_tile_regfile #(.AddrW(CtxW + 5)) u_regfile (
     .clk_i,
     .raddr_a_i ({rf_ctx_q, fetch_rdata_i[19:15]}),  // RF: rs1 and rs2 of the fetched instruction
-    .rdata_a_o (rf_a),
+    .rdata_a_o (rs1v),
     .raddr_b_i ({rf_ctx_q, fetch_rdata_i[24:20]}),
-    .rdata_b_o (rf_b),
-    .we_i      (wb_valid_q && wb_rd_q != 5'd0),
-    .waddr_i   ({wb_ctx_q, wb_rd_q}),
-    .wdata_i   (rvfi_rd_value_o)
+    .rdata_b_o (rs2v),
+    .we_i      ((wb_valid_q && wb_rd_q != 5'd0) || clr_step),
+    .waddr_i   (wb_valid_q ? {wb_ctx_q, wb_rd_q} : {clr_ctx_q, clr_reg_q}),
+    .wdata_i   (wb_valid_q ? rvfi_rd_value_o : (clr_reg_q == 5'd10 ? clr_a0_q : 32'd0))
   );
 
-  logic [31:0] alu_b, alu_res;
+  logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
   logic        alu_alt, alu_md;
-  assign alu_b   = opcode == OpImm ? imm_i : rs2v;
-  assign alu_alt = opcode == OpReg ? f7[5] : (f3 == 3'd5 && f7[5]);
-  assign alu_md  = opcode == OpReg && f7 == 7'h01;
+  assign alu_b   = op_imm ? imm_i : rs2v;
+  assign alu_alt = op_reg ? f7[5] : (f3 == 3'd5 && f7[5]);
+  assign alu_md  = op_reg && f7 == 7'h01;
+
+  // While the exchange unit reads a list, the card moves a host exchange or the clearer
+  // runs, the tile executes nothing: an instruction already fetched is dropped and fetched
+  // again.
+  logic ex_go;
+  assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q &&
+                 !clr_busy_q;
 
   // Divisions take the multi-cycle divider: the context retries the instruction until
   // the divider is done with its operands (they cannot change: only the context itself
@@ -256,7 +304,7 @@ module ipu_tile_core
   logic            is_div, div_idle, div_done, div_mine, div_start, div_consume;
   logic [CtxW-1:0] div_ctx;
   logic [31:0]     div_result;
-  assign is_div      = opcode == OpReg && f7 == 7'h01 && f3[2];
+  assign is_div      = op_reg && f7 == 7'h01 && f3[2];
   assign div_mine    = div_done && div_ctx == ex_ctx_q;
   assign div_start   = ex_go && !ex_fetch_fault_q && is_div && div_idle;
   assign div_consume = ex_go && !ex_fetch_fault_q && is_div && div_mine;
@@ -280,7 +328,7 @@ module ipu_tile_core
   // Branches compare in the ALU: BLT/BGE as SLT, BLTU/BGEU as SLTU (alu_lt).
   logic [2:0] alu_f3;
   logic       alu_lt;
-  assign alu_f3 = opcode == OpBranch ? {2'b01, f3[1]} : f3;
+  assign alu_f3 = op_branch ? {2'b01, f3[1]} : f3;
 
   ipu_tile_alu u_alu (
     .funct3_i (alu_f3),
@@ -288,405 +336,303 @@ module ipu_tile_core
     .muldiv_i (alu_md),
     .a_i      (rs1v),
     .b_i      (alu_b),
-    .result_o (alu_res),
+    .sum_o    (alu_sum),
+    .logic_o  (alu_logic),
+    .mul_o    (alu_mul),
     .lt_o     (alu_lt)
   );
 
-  // CSR read side.
+  // Which result an instruction writes, decoded in RF from the fetched instruction and
+  // registered: EX picks it with one flat AND-OR of one-hot selects.
+  logic [6:0]  rf_op;
+  logic [2:0]  rf_f3;
+  logic [11:0] rf_csr_num;
+  logic        rf_alu, rf_md, rf_csr;
+  assign rf_op      = fetch_rdata_i[6:0];
+  assign rf_f3      = fetch_rdata_i[14:12];
+  assign rf_csr_num = fetch_rdata_i[31:20];
+  assign rf_md      = rf_op == OpReg && fetch_rdata_i[31:25] == 7'h01;
+  assign rf_alu     = rf_op == OpImm || (rf_op == OpReg && !rf_md);
+  assign rf_csr     = rf_op == OpSystem;
+
+  // Result selects; the last five are the read-write CSRs.
+  localparam int unsigned SelSum = 0, SelLt = 1, SelLogicOp = 2, SelMul = 3, SelDiv = 4, SelLui = 5,
+                          SelAuipc = 6, SelLink = 7, SelCycLo = 8, SelCycHi = 9, SelIrLo = 10, SelIrHi = 11,
+                          SelTileId = 12, SelCtxId = 13, SelNumTiles = 14, SelNumWorkers = 15, SelSramSize = 16,
+                          SelJoin = 17, SelEntry = 18, SelArg = 19, SelHxDev = 20, SelHxTile = 21, SelFailInfo = 22,
+                          NumSel = 23;
+  logic [NumSel-1:0] rf_sel, ex_sel_q;
+  always_comb begin
+    rf_sel             = '0;
+    rf_sel[SelSum]         = rf_alu && rf_f3 == 3'd0;
+    rf_sel[SelLt]          = rf_alu && rf_f3[2:1] == 2'b01;
+    rf_sel[SelLogicOp]    = rf_alu && rf_f3[2] && rf_f3[1:0] != 2'b01;
+    rf_sel[SelMul]         = (rf_alu && rf_f3[1:0] == 2'b01) || (rf_md && !rf_f3[2]);
+    rf_sel[SelDiv]         = rf_md && rf_f3[2];
+    rf_sel[SelLui]         = rf_op == OpLui;
+    rf_sel[SelAuipc]       = rf_op == OpAuipc;
+    rf_sel[SelLink]        = rf_op == OpJal || rf_op == OpJalr;
+    rf_sel[SelCycLo]      = rf_csr && rf_csr_num == CsrCycle;
+    rf_sel[SelCycHi]      = rf_csr && rf_csr_num == CsrCycleh;
+    rf_sel[SelIrLo]       = rf_csr && rf_csr_num == CsrInstret;
+    rf_sel[SelIrHi]       = rf_csr && rf_csr_num == CsrInstreth;
+    rf_sel[SelTileId]     = rf_csr && rf_csr_num == CsrTileId;
+    rf_sel[SelCtxId]      = rf_csr && rf_csr_num == CsrContextId;
+    rf_sel[SelNumTiles]   = rf_csr && rf_csr_num == CsrNumTiles;
+    rf_sel[SelNumWorkers] = rf_csr && rf_csr_num == CsrNumWorkers;
+    rf_sel[SelSramSize]   = rf_csr && rf_csr_num == CsrSramSize;
+    rf_sel[SelJoin]        = rf_csr && rf_csr_num == CsrWorkerJoin;
+    rf_sel[SelEntry]       = rf_csr && rf_csr_num == CsrWorkerEntry;
+    rf_sel[SelArg]         = rf_csr && rf_csr_num == CsrWorkerArg;
+    rf_sel[SelHxDev]      = rf_csr && rf_csr_num == CsrHxDevAddr;
+    rf_sel[SelHxTile]     = rf_csr && rf_csr_num == CsrHxTileAddr;
+    rf_sel[SelFailInfo]   = rf_csr && rf_csr_num == CsrFailInfo;
+  end
+
+  // CSR read side: which CSRs exist (WORKER_JOIN reads the failed-worker mask), and the
+  // value of the read-write ones for the result.
   logic        csr_exists;
   logic [31:0] csr_old;
   always_comb begin
-    csr_exists = 1'b1;
-    csr_old    = 32'd0;
     unique case (csr)
-      CsrCycle:       csr_old = cycles_q[31:0];
-      CsrCycleh:      csr_old = cycles_q[63:32];
-      CsrInstret:     csr_old = instret_q[cx(ex_ctx_q)][31:0];
-      CsrInstreth:    csr_old = instret_q[cx(ex_ctx_q)][63:32];
-      CsrTileId:      csr_old = {16'd0, tile_id_i};
-      CsrContextId:   csr_old = {29'd0, ex_ctx_q};
-      CsrNumTiles:    csr_old = {16'd0, num_tiles_i};
-      CsrNumWorkers:  csr_old = 32'(NumWorkers);
-      CsrSramSize:    csr_old = SramSize;
-      CsrWorkerEntry: csr_old = worker_entry_q;
-      CsrWorkerArg:   csr_old = worker_arg_q;
-      CsrHxDevAddr:   csr_old = hx_dev_q;
-      CsrHxTileAddr:  csr_old = hx_tile_q;
-      CsrFailInfo:    csr_old = fail_info_q;
+      CsrCycle, CsrCycleh, CsrInstret, CsrInstreth, CsrTileId, CsrContextId, CsrNumTiles, CsrNumWorkers,
+      CsrSramSize, CsrWorkerEntry, CsrWorkerArg, CsrHxDevAddr, CsrHxTileAddr, CsrFailInfo, CsrWorkerJoin,
       CsrSync, CsrWorkerStart, CsrWorkerExit, CsrConsole, CsrExit, CsrHxStart, CsrExchange, CsrFail:
-        csr_old = 32'd0;  // write-only: reads as zero
-      default:        csr_exists = 1'b0;  // includes FFLAGS/FRM/FCSR: no F extension yet
+        csr_exists = 1'b1;
+      default: csr_exists = 1'b0;  // includes FFLAGS/FRM/FCSR: no F extension yet
     endcase
   end
+  assign csr_old = ({32{ex_sel_q[SelEntry]}} & worker_entry_q) | ({32{ex_sel_q[SelArg]}} & worker_arg_q) |
+                   ({32{ex_sel_q[SelHxDev]}} & hx_dev_q) | ({32{ex_sel_q[SelHxTile]}} & hx_tile_q) |
+                   ({32{ex_sel_q[SelFailInfo]}} & fail_info_q);
 
   logic supervisor_only;
   assign supervisor_only = csr == CsrSync || csr == CsrWorkerEntry || csr == CsrWorkerArg ||
                            csr == CsrWorkerStart || csr == CsrWorkerJoin || csr == CsrExit ||
                            csr == CsrExchange;
 
-  // Execute outcome.
-  logic        ex_go, ex_fault, ex_retry, ex_wr, ex_load, ex_store;
-  logic [31:0] ex_cause, ex_faddr, ex_finfo, ex_fpc, ex_next_pc, ex_result, ex_maddr;
-  logic [31:0] csr_src, csr_val, hx_len;
-  logic        csr_rd_en, csr_wr_en;
-  csr_act_e    ex_act;
-  logic        taken, illegal;
-  logic [2:0]  start_w;
-
-  // While the exchange unit reads a list or the card moves a host exchange the tile
-  // executes nothing: an instruction already fetched is dropped and fetched again.
-  assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q;
-  assign start_w = csr_val[CtxW-1:0];
-  assign csr_src = f3[2] ? {27'd0, rs1} : rs1v;
-  assign csr_rd_en = !(f3[1:0] == 2'd1 && rd == 5'd0);
+  logic [31:0] csr_src, wo_val;
+  logic [30:0] hx_len;
+  logic        csr_wr_en;
+  logic [CtxW-1:0] start_w;
+  // The value written to a write-only CSR (its old value reads as zero): no path through
+  // the CSR read multiplexer in front of the checks on it (the clock's critical path).
+  assign wo_val    = f3[1:0] != 2'd3 ? csr_src : 32'd0;
+  assign start_w   = wo_val[CtxW-1:0];
+  assign csr_src   = f3[2] ? {27'd0, rs1} : rs1v;
   assign csr_wr_en = f3[1:0] == 2'd1 || rs1 != 5'd0;
-  assign hx_len = {1'b0, csr_val[30:0]};
+  assign hx_len    = wo_val[30:0];
+
+  // A read-write CSR's new value from its own old one (CSRRW, CSRRS, CSRRC): one LUT a bit
+  // in front of each register's flip-flop, which then shares its logic cell.
+  function automatic logic [31:0] csr_new(input logic [31:0] old, input logic [31:0] src, input logic [1:0] op);
+    unique case (op)
+      2'd1:    csr_new = src;
+      2'd2:    csr_new = old | src;
+      default: csr_new = old & ~src;
+    endcase
+  endfunction
+
+  // Three adders for every address: PC + 4, PC + an immediate (AUIPC, JAL, taken branches)
+  // and rs1 + an immediate (loads, stores, JALR).
+  logic [31:0] pc_plus4, pc_off, pc_imm, rs_imm;
+  assign pc_plus4 = ex_pc + 32'd4;
+  assign pc_off   = op_jal ? imm_j : (op_auipc ? imm_u : imm_b);
+  assign pc_imm   = ex_pc + pc_off;
+  assign rs_imm   = rs1v + (op_store ? imm_s : imm_i);
+
+  // Decode, flat: one flag per outcome, then each result and fault field picked once from
+  // its few sources (nested ifs would repeat the 32-bit multiplexers in every branch).
+  logic csr_path, csr_join, csr_main, csr_write, misuse_sv;
+  assign csr_path  = op_system && f3 != 3'd0 && f3 != 3'd4;
+  assign misuse_sv = csr_path && ex_ctx_q != '0 && supervisor_only;
+  assign csr_join  = csr_path && !misuse_sv && csr == CsrWorkerJoin;
+  assign csr_main  = csr_path && !misuse_sv && csr != CsrWorkerJoin && csr_exists;
+  assign csr_write = csr_main && csr_wr_en;
+
+  logic w_entry, w_arg, w_hxdev, w_hxtile, w_finfo, w_console, w_start, w_exit, w_sync, w_texit, w_fail,
+        w_hxstart, w_exchange, w_readonly;
+  assign w_entry    = csr_write && csr == CsrWorkerEntry;
+  assign w_arg      = csr_write && csr == CsrWorkerArg;
+  assign w_hxdev    = csr_write && csr == CsrHxDevAddr;
+  assign w_hxtile   = csr_write && csr == CsrHxTileAddr;
+  assign w_finfo    = csr_write && csr == CsrFailInfo;
+  assign w_console  = csr_write && csr == CsrConsole;
+  assign w_start    = csr_write && csr == CsrWorkerStart;
+  assign w_exit     = csr_write && csr == CsrWorkerExit;
+  assign w_sync     = csr_write && csr == CsrSync;
+  assign w_texit    = csr_write && csr == CsrExit;
+  assign w_fail     = csr_write && csr == CsrFail;
+  assign w_hxstart  = csr_write && csr == CsrHxStart;
+  assign w_exchange = csr_write && csr == CsrExchange;
+  assign w_readonly = csr_write && !(w_entry || w_arg || w_hxdev || w_hxtile || w_finfo || w_console || w_start ||
+                                     w_exit || w_sync || w_texit || w_fail || w_hxstart || w_exchange);
+
+  logic illegal, mem_mis, mem_fault, sys_ecall, sys_ebreak, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
+  assign illegal =
+      (op_jalr && f3 != 3'd0) ||
+      (op_branch && f3[2:1] == 2'b01) ||
+      (op_load && (f3 == 3'd3 || f3 > 3'd5)) ||
+      (op_store && f3 > 3'd2) ||
+      (op_imm && ((f3 == 3'd1 && f7 != 7'h00) || (f3 == 3'd5 && f7 != 7'h00 && f7 != 7'h20))) ||
+      (op_reg && f7 != 7'h00 && f7 != 7'h01 && !(f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5))) ||
+      (op_system && ((f3 == 3'd0 && insn != InsnEcall && insn != InsnEbreak) || f3 == 3'd4)) ||
+      (csr_join && csr_wr_en) ||
+      (csr_path && !misuse_sv && csr != CsrWorkerJoin && !csr_exists) ||
+      (w_sync && wo_val[7:0] != SyncKindInternal && wo_val[7:0] != SyncKindExternal) ||
+      w_readonly ||
+      !(op_lui || op_auipc || op_jal || op_jalr || op_branch || op_load || op_store || op_imm || op_reg ||
+        op_fence || op_system);
+  assign mem_mis    = (f3[1:0] == 2'd1 && rs_imm[0]) || (f3[1:0] == 2'd2 && rs_imm[1:0] != 2'd0);
+  assign mem_fault  = (op_load || op_store) && (mem_mis || !in_sram(rs_imm));
+  assign sys_ecall  = insn == InsnEcall;
+  assign sys_ebreak = insn == InsnEbreak;
+  assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
+                                  cstate_q[cx(start_w)] == CtxStateRunning);
+  assign wexit_bad  = w_exit && ex_ctx_q == '0;
+  // HX_START's range check is registered (off the commit path): its first turn checks
+  // and retries, the next one faults or retires with the result. Writing HX_TILE_ADDR
+  // meanwhile checks again; only the context itself writes the length's register.
+  logic            hx_chk_ok_q, hx_chk_bad_q, hx_mine;
+  logic [CtxW-1:0] hx_chk_ctx_q;
+  assign hx_mine    = hx_chk_ok_q && hx_chk_ctx_q == ex_ctx_q;
+  assign hx_bad     = w_hxstart && hx_mine && hx_chk_bad_q;
+  assign xu_bad     = w_exchange && xu_done_i && xu_fault_i;
 
   always_comb begin
-    unique case (f3[1:0])
-      2'd1:    csr_val = csr_src;
-      2'd2:    csr_val = csr_old | csr_src;
-      default: csr_val = csr_old & ~csr_src;
+    unique case (f3)
+      3'd0:       taken = rs1v == rs2v;
+      3'd1:       taken = rs1v != rs2v;
+      3'd4, 3'd6: taken = alu_lt;  // the ALU compares as SLT / SLTU
+      default:    taken = !alu_lt;
     endcase
   end
 
+  // Execute outcome. Faults by priority: a fetch fault, an illegal instruction, then the
+  // rest (at most one of them).
+  logic ex_fault, ex_retry, ex_wr, ex_load, ex_store, other_fault;
+  logic s_fetch, s_ill, s_other;
+  assign other_fault = mem_fault || sys_ecall || sys_ebreak || misuse_sv || ws_bad || wexit_bad || w_fail ||
+                       hx_bad || xu_bad;
+  assign ex_fault = ex_fetch_fault_q || illegal || other_fault;
+  assign s_fetch  = ex_fetch_fault_q;
+  assign s_ill    = !ex_fetch_fault_q && illegal;
+  assign s_other  = !ex_fetch_fault_q && !illegal;
+  assign ex_retry = !ex_fault && ((is_div && !div_mine) || (csr_join && any_worker_running) ||
+                                  (w_console && con_valid_q && !console_ready_i) ||
+                                  (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
+  assign ex_wr    = op_lui || op_auipc || op_jal || op_jalr || op_load || op_imm || op_reg || csr_join || csr_main;
+  assign ex_load  = op_load && !ex_fault;
+  assign ex_store = op_store && !ex_fault;
+
+  logic [7:0]  ex_code;
+  logic [31:0] ex_cause, ex_faddr, ex_finfo, ex_next_pc, ex_result;
   always_comb begin
-    illegal       = 1'b0;
-    ex_fault      = 1'b0;
-    ex_retry      = 1'b0;
-    ex_cause      = 32'(ErrNone);
-    ex_faddr      = 32'd0;
-    ex_finfo      = 32'd0;
-    ex_fpc        = ex_pc_q;
-    ex_next_pc    = ex_pc_q + 32'd4;
-    ex_wr         = 1'b0;
-    ex_result     = alu_res;
-    ex_load       = 1'b0;
-    ex_store      = 1'b0;
-    ex_maddr      = 32'd0;
-    ex_act        = CsrActNone;
-    taken         = 1'b0;
-
-    unique case (opcode)
-      OpLui:   begin ex_wr = 1'b1; ex_result = imm_u; end
-      OpAuipc: begin ex_wr = 1'b1; ex_result = ex_pc_q + imm_u; end
-      OpJal: begin
-        ex_wr = 1'b1;
-        ex_result = ex_pc_q + 32'd4;
-        ex_next_pc = ex_pc_q + imm_j;
-      end
-      OpJalr: begin
-        illegal = f3 != 3'd0;
-        ex_wr = 1'b1;
-        ex_result = ex_pc_q + 32'd4;
-        ex_next_pc = (rs1v + imm_i) & ~32'd1;
-      end
-      OpBranch: begin
-        unique case (f3)
-          3'd0: taken = rs1v == rs2v;
-          3'd1: taken = rs1v != rs2v;
-          3'd4, 3'd6: taken = alu_lt;  // the ALU compares as SLT / SLTU
-          3'd5, 3'd7: taken = !alu_lt;
-          default: illegal = 1'b1;
-        endcase
-        if (taken) ex_next_pc = ex_pc_q + imm_b;
-      end
-      OpLoad: begin
-        ex_maddr = rs1v + imm_i;
-        ex_wr = 1'b1;
-        if (f3 == 3'd3 || f3 > 3'd5) begin
-          illegal = 1'b1;
-        end else if ((f3[1:0] == 2'd1 && ex_maddr[0]) || (f3[1:0] == 2'd2 && ex_maddr[1:0] != 2'd0)) begin
-          ex_fault = 1'b1; ex_cause = 32'(ErrLoadMisaligned); ex_faddr = ex_maddr;
-        end else if (!in_sram(ex_maddr)) begin
-          ex_fault = 1'b1; ex_cause = 32'(ErrLoadFault); ex_faddr = ex_maddr;
-        end else begin
-          ex_load = 1'b1;
-        end
-      end
-      OpStore: begin
-        ex_maddr = rs1v + imm_s;
-        if (f3 > 3'd2) begin
-          illegal = 1'b1;
-        end else if ((f3[1:0] == 2'd1 && ex_maddr[0]) || (f3[1:0] == 2'd2 && ex_maddr[1:0] != 2'd0)) begin
-          ex_fault = 1'b1; ex_cause = 32'(ErrStoreMisaligned); ex_faddr = ex_maddr;
-        end else if (!in_sram(ex_maddr)) begin
-          ex_fault = 1'b1; ex_cause = 32'(ErrStoreFault); ex_faddr = ex_maddr;
-        end else begin
-          ex_store = 1'b1;
-        end
-      end
-      OpImm: begin
-        ex_wr = 1'b1;
-        if (f3 == 3'd1) illegal = f7 != 7'h00;
-        if (f3 == 3'd5) illegal = f7 != 7'h00 && f7 != 7'h20;
-      end
-      OpReg: begin
-        ex_wr = 1'b1;
-        illegal = f7 != 7'h00 && f7 != 7'h01 && !(f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5));
-        if (is_div) begin
-          if (div_mine) ex_result = div_result;
-          else ex_retry = 1'b1;  // until the divider has this context's result
-        end
-      end
-      OpFence: ;  // one memory, no caches: nothing to order
-      OpSystem: begin
-        if (f3 == 3'd0) begin
-          if (insn == InsnEcall) begin
-            ex_fault = 1'b1; ex_cause = 32'(ErrEcall);
-          end else if (insn == InsnEbreak) begin
-            ex_fault = 1'b1; ex_cause = 32'(ErrEbreak);
-          end else begin
-            illegal = 1'b1;
-          end
-        end else if (f3 == 3'd4) begin
-          illegal = 1'b1;
-        end else if (ex_ctx_q != '0 && supervisor_only) begin
-          ex_fault = 1'b1; ex_cause = 32'(ErrWorkerMisuse); ex_faddr = {20'd0, csr};
-        end else if (csr == CsrWorkerJoin) begin
-          if (csr_wr_en) begin
-            illegal = 1'b1;
-          end else if (any_worker_running) begin
-            ex_retry = 1'b1;  // stalls without retiring until every worker exited
-          end else begin
-            ex_wr = 1'b1;
-            ex_result = 32'(fail_mask_q);
-            ex_act = CsrActWorkerJoin;
-          end
-        end else if (!csr_exists) begin
-          illegal = 1'b1;
-        end else begin
-          ex_wr = 1'b1;
-          ex_result = csr_rd_en ? csr_old : 32'd0;
-          if (csr_wr_en) begin
-            unique case (csr)
-              CsrWorkerEntry: ex_act = CsrActWorkerEntry;
-              CsrWorkerArg:   ex_act = CsrActWorkerArg;
-              CsrHxDevAddr:   ex_act = CsrActHxDevAddr;
-              CsrHxTileAddr:  ex_act = CsrActHxTileAddr;
-              CsrFailInfo:    ex_act = CsrActFailInfo;
-              CsrConsole: begin
-                if (con_valid_q && !console_ready_i) ex_retry = 1'b1;
-                else ex_act = CsrActConsole;
-              end
-              CsrWorkerStart: begin
-                if (csr_val == 32'd0 || csr_val > 32'(NumWorkers) || cstate_q[cx(start_w)] == CtxStateRunning) begin
-                  ex_fault = 1'b1; ex_cause = 32'(ErrWorkerMisuse); ex_faddr = csr_val;
-                end else begin
-                  ex_act = CsrActWorkerStart;
-                end
-              end
-              CsrWorkerExit: begin
-                if (ex_ctx_q == '0) begin
-                  ex_fault = 1'b1; ex_cause = 32'(ErrWorkerMisuse); ex_faddr = {20'd0, csr};
-                end else begin
-                  ex_act = CsrActWorkerExit;
-                end
-              end
-              CsrSync: begin
-                if (csr_val[7:0] != SyncKindInternal && csr_val[7:0] != SyncKindExternal) illegal = 1'b1;
-                else ex_act = CsrActSync;
-              end
-              CsrExit: ex_act = CsrActExit;
-              CsrFail: begin
-                ex_fault = 1'b1; ex_cause = csr_val; ex_finfo = fail_info_q;
-              end
-              CsrHxStart: begin
-                if (hx_len == 32'd0 || !sram_span_ok(hx_tile_q, hx_len, SramSize)) begin
-                  ex_fault = 1'b1; ex_cause = 32'(ErrHostExchange); ex_faddr = hx_tile_q; ex_finfo = hx_len;
-                end else begin
-                  ex_act = CsrActHxStart;  // retires; the card then moves the bytes
-                end
-              end
-              CsrExchange: begin
-                if (!xu_done_i) begin
-                  ex_retry = 1'b1;  // the exchange unit reads the list first
-                end else if (xu_fault_i) begin
-                  ex_fault = 1'b1; ex_cause = 32'(ErrBadExchange); ex_faddr = xu_fault_addr_i;
-                  ex_finfo = xu_fault_info_i;
-                end
-              end
-              default: illegal = 1'b1;  // read-only CSR written
-            endcase
-          end
-        end
-      end
-      default: illegal = 1'b1;
-    endcase
-
-    if (illegal) begin
-      ex_fault = 1'b1;
-        ex_cause = 32'(ErrIllegalInstruction);
-      ex_faddr = insn;
-      ex_finfo = 32'd0;
-    end
-    if (ex_fetch_fault_q) begin
-      ex_fault = 1'b1;
-        ex_retry = 1'b0;
-      ex_cause = 32'(ErrFetchFault);
-      ex_faddr = ex_pc_q;
-      ex_finfo = 32'd0;
-    end
-    if (ex_fault) begin
-      ex_retry = 1'b0;
-      ex_load = 1'b0;
-      ex_store = 1'b0;
-    end
+    if (s_fetch)                          ex_code = ErrFetchFault;
+    else if (illegal)                     ex_code = ErrIllegalInstruction;
+    else if (op_load)                     ex_code = mem_mis ? ErrLoadMisaligned : ErrLoadFault;
+    else if (op_store)                    ex_code = mem_mis ? ErrStoreMisaligned : ErrStoreFault;
+    else if (sys_ecall)                   ex_code = ErrEcall;
+    else if (sys_ebreak)                  ex_code = ErrEbreak;
+    else if (hx_bad)                      ex_code = ErrHostExchange;
+    else if (xu_bad)                      ex_code = ErrBadExchange;
+    else                                  ex_code = ErrWorkerMisuse;
   end
+  assign ex_cause = (s_other && w_fail) ? wo_val : {24'd0, ex_code};  // FAIL takes any cause
+  assign ex_faddr = ({32{s_fetch}} & ex_pc) |
+                    ({32{s_ill}} & insn) |
+                    ({32{s_other && mem_fault}} & rs_imm) |
+                    ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
+                    ({32{s_other && ws_bad}} & wo_val) |
+                    ({32{s_other && hx_bad}} & hx_tile_q) |
+                    ({32{s_other && xu_bad}} & xu_fault_addr_i);
+  assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
+                    ({32{s_other && w_hxstart}} & {1'b0, hx_len}) |
+                    ({32{s_other && xu_bad}} & xu_fault_info_i);
+
+  assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
+  // The written result (a CSR's old value even for CSRRW with rd = x0: nothing is written).
+  assign ex_result = ({32{ex_sel_q[SelSum]}} & alu_sum) |
+                     {31'd0, ex_sel_q[SelLt] && alu_lt} |
+                     ({32{ex_sel_q[SelLogicOp]}} & alu_logic) |
+                     ({32{ex_sel_q[SelMul]}} & alu_mul) |
+                     ({32{ex_sel_q[SelDiv]}} & div_result) |
+                     ({32{ex_sel_q[SelLui]}} & imm_u) |
+                     ({32{ex_sel_q[SelAuipc]}} & pc_imm) |
+                     ({32{ex_sel_q[SelLink]}} & pc_plus4) |
+                     ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
+                     ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
+                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0][31:0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & ir_ring_q[0][63:32]) |
+                     ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
+                     ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
+                     ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
+                     ({32{ex_sel_q[SelNumWorkers]}} & 32'(NumWorkers)) |
+                     ({32{ex_sel_q[SelSramSize]}} & SramSize) |
+                     ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask_q)) |
+                     csr_old;
 
   logic commit, trap, ex_exchange;
   assign commit = ex_go && !ex_fault && !ex_retry;
   assign trap   = ex_go && ex_fault;
 
   // EXCHANGE reaches the CSR write path only from the supervisor with a valid encoding.
-  assign ex_exchange  = ex_go && !ex_fetch_fault_q && opcode == OpSystem && f3 != 3'd0 && f3 != 3'd4 &&
-                        csr == CsrExchange && csr_wr_en && ex_ctx_q == '0;
+  assign ex_exchange  = ex_go && !ex_fetch_fault_q && w_exchange && !misuse_sv;
   assign xu_start_o   = ex_exchange && !xu_done_i && !xu_busy_i;
-  assign xu_list_o    = csr_val;
+  assign xu_list_o    = wo_val;
   assign xu_consume_o = ex_exchange && xu_done_i;
 
-  // Watchdog: the instruction that exceeds the budget retires, then the tile faults.
-  logic [41:0] wd_limit;
-  logic        wd_hit;
-  assign wd_limit = {watchdog_units_i, 10'd0};
-  assign wd_hit   = commit && wd_limit != 42'd0 && {1'b0, insns_q} + 43'd1 > {1'b0, wd_limit};
+  // Watchdog: the instruction that exceeds the budget retires, then the tile faults
+  // (insns_q + 1 > units * 1024, compared on the high bits). The compare is registered,
+  // off the commit path: wd_cur_q for the count as it is, wd_next_q for one more, taken
+  // when the previous cycle retired (wb_valid_q); the count only grows by one a cycle.
+  logic wd_hit, wd_cur_q, wd_next_q, insns_sat;
+  assign insns_inc = insns_q + 42'd1;
+  assign insns_sat = insns_q == '1;
+  assign wd_hit    = commit && watchdog_units_i != 32'd0 && (wb_valid_q ? wd_next_q : wd_cur_q);
+  always_ff @(posedge clk_i) begin
+    wd_cur_q  <= !run_clr && insns_q[41:10] >= watchdog_units_i;
+    wd_next_q <= !run_clr && (insns_sat ? insns_q[41:10] : insns_inc[41:10]) >= watchdog_units_i;
+  end
 
   // Data port.
   assign data_req_o   = ex_go && (ex_load || ex_store);
   assign data_we_o    = ex_store;
-  assign data_addr_o  = ex_maddr[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
+  assign data_addr_o  = rs_imm[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
   always_comb begin
     unique case (f3[1:0])
-      2'd0:    begin data_be_o = 4'b0001 << ex_maddr[1:0]; data_wdata_o = {4{rs2v[7:0]}}; end
-      2'd1:    begin data_be_o = 4'b0011 << ex_maddr[1:0]; data_wdata_o = {2{rs2v[15:0]}}; end
-      default: begin data_be_o = 4'b1111;                  data_wdata_o = rs2v; end
+      2'd0:    begin data_be_o = 4'b0001 << rs_imm[1:0]; data_wdata_o = {4{rs2v[7:0]}}; end
+      2'd1:    begin data_be_o = 4'b0011 << rs_imm[1:0]; data_wdata_o = {2{rs2v[15:0]}}; end
+      default: begin data_be_o = 4'b1111;                data_wdata_o = rs2v; end
     endcase
   end
 
   // ---------------------------------------------------------------------------
   // Next state.
   // ---------------------------------------------------------------------------
+  logic hx_fail, record;
+  assign hx_fail = hx_pend_q && hx_fault_i;
+  assign record  = !has_fault_q && (trap || wd_hit || hx_fail);  // the first fault of a run
+
+  // Context and tile states.
   always_comb begin
-    for (int unsigned c = 0; c < NumCtx; c++) begin
-      pc_d[c]      = pc_q[c];
-      cstate_d[c]  = cstate_q[c];
-      instret_d[c] = instret_q[c];
-      rvalid_d[c]  = rvalid_q[c];
-      a0init_d[c]  = a0init_q[c];
-    end
-    state_d        = state_q;
-    exit_code_d    = exit_code_q;
-    worker_entry_d = worker_entry_q;
-    worker_arg_d   = worker_arg_q;
-    fail_info_d    = fail_info_q;
-    hx_dev_d       = hx_dev_q;
-    hx_tile_d      = hx_tile_q;
-    fail_mask_d    = fail_mask_q;
-    sync_req_d     = sync_req_q;
-    has_fault_d    = has_fault_q;
-    err_pending_d  = err_pending_q && !err_ack_i;
-    f_cause_d      = f_cause_q;
-    f_ctx_d        = f_ctx_q;
-    f_pc_d         = f_pc_q;
-    f_addr_d       = f_addr_q;
-    f_info_d       = f_info_q;
-    con_valid_d    = con_valid_q && !console_ready_i;
-    con_byte_d     = con_byte_q;
-    insns_d        = insns_q;
-    hx_pend_d      = hx_pend_q;
-    hx_len_d       = hx_len_q;
-    hx_th_d        = hx_th_q;
-    hx_ctx_d       = hx_ctx_q;
-    hx_pc_d        = hx_pc_q;
-    cycles_d       = cycles_q + ((state_q == TileStateRunning || state_q == TileStateSyncWait) ? 64'd1 : 64'd0);
+    for (int unsigned c = 0; c < NumCtx; c++) cstate_d[c] = cstate_q[c];
+    state_d = state_q;
 
-    // Register writes mark the register valid (x0 never is).
-    if (wb_valid_q && wb_rd_q != 5'd0) rvalid_d[cx(wb_ctx_q)][wb_rd_q] = 1'b1;
-
-    if (commit) begin
-      pc_d[cx(ex_ctx_q)]      = ex_next_pc;
-      instret_d[cx(ex_ctx_q)] = instret_q[cx(ex_ctx_q)] + 64'd1;
-      insns_d             = insns_q + 42'(insns_q != '1);
-      unique case (ex_act)
-        CsrActWorkerEntry: worker_entry_d = csr_val;
-        CsrActWorkerArg:   worker_arg_d = csr_val;
-        CsrActHxDevAddr:   hx_dev_d = csr_val;
-        CsrActHxTileAddr:  hx_tile_d = csr_val;
-        CsrActFailInfo:    fail_info_d = csr_val;
-        CsrActConsole: begin
-          con_valid_d = 1'b1;
-          con_byte_d  = csr_val[7:0];
-        end
-        CsrActWorkerStart: begin
-          pc_d[cx(start_w)]     = worker_entry_q;
-          cstate_d[cx(start_w)] = CtxStateRunning;
-          rvalid_d[cx(start_w)] = 32'd0;
-          a0init_d[cx(start_w)] = worker_arg_q;
-        end
-        CsrActWorkerJoin: fail_mask_d = '0;
-        CsrActWorkerExit: begin
-          cstate_d[cx(ex_ctx_q)] = CtxStateDone;
-          if (csr_val != 32'd0) fail_mask_d[ex_ctx_q] = 1'b1;
-        end
-        CsrActSync: begin
-          sync_req_d = csr_val;
-          cstate_d[cx(ex_ctx_q)] = CtxStateBlocked;
-        end
-        CsrActExit: begin
-          exit_code_d = csr_val;
-          cstate_d[cx(ex_ctx_q)] = CtxStateDone;
-        end
-        CsrActHxStart: begin
-          hx_pend_d = 1'b1;
-          hx_len_d  = hx_len;
-          hx_th_d   = csr_val[31];
-          hx_ctx_d  = ex_ctx_q;
-          hx_pc_d   = ex_pc_q;
-        end
-        default: ;
-      endcase
-    end
-
-    // The card finished the host exchange, or it failed: the tile faults at HX_START.
-    if (hx_pend_q && hx_done_i) hx_pend_d = 1'b0;
-    if (hx_pend_q && hx_fault_i) begin
-      hx_pend_d = 1'b0;
-      cstate_d[cx(hx_ctx_q)] = CtxStateFaulted;
+    if (commit && w_start) cstate_d[cx(start_w)] = CtxStateRunning;
+    if (commit && (w_exit || w_texit)) cstate_d[cx(ex_ctx_q)] = CtxStateDone;
+    if (commit && w_sync) cstate_d[cx(ex_ctx_q)] = CtxStateBlocked;
+    // The card failed the host exchange: the tile faults at HX_START.
+    if (hx_fail) begin
+      cstate_d[cx(f_ctx_q)] = CtxStateFaulted;  // loaded at HX_START
       state_d = TileStateError;
-      if (!has_fault_q) begin
-        has_fault_d   = 1'b1;
-        err_pending_d = 1'b1;
-        f_ctx_d       = hx_ctx_q;
-        f_cause_d     = hx_cause_i;
-        f_pc_d        = hx_pc_q;
-        f_addr_d      = hx_addr_i;
-        f_info_d      = hx_len_q;
-      end
     end
-
-    // Faults: the first of a run is recorded; the context and the tile stop.
+    // Faults stop the context and the tile.
     if (trap || wd_hit) begin
       cstate_d[cx(ex_ctx_q)] = CtxStateFaulted;
       state_d = TileStateError;
-      if (!has_fault_q) begin
-        has_fault_d   = 1'b1;
-        err_pending_d = 1'b1;
-        f_ctx_d       = ex_ctx_q;
-        if (ex_fault) begin
-          f_cause_d = ex_cause;
-          f_pc_d    = ex_fpc;
-          f_addr_d  = ex_faddr;
-          f_info_d  = ex_finfo;
-        end else begin
-          f_cause_d = 32'(ErrWatchdog);
-          f_pc_d    = ex_next_pc;
-          f_addr_d  = ex_next_pc;
-          f_info_d  = insns_d[41:10];
-        end
-      end
     end
 
-    // Tile state.
     unique case (state_q)
       TileStateOff, TileStateReady: state_d = enable_i ? TileStateReady : TileStateOff;
       TileStateRunning: begin
@@ -708,111 +654,145 @@ module ipu_tile_core
     endcase
 
     if (start_i) begin
-      for (int unsigned c = 0; c < NumCtx; c++) begin
-        pc_d[c]      = 32'd0;
-        cstate_d[c]  = CtxStateIdle;
-        instret_d[c] = 64'd0;
-        rvalid_d[c]  = 32'd0;
-        a0init_d[c]  = 32'd0;
-      end
-      state_d       = enable_i ? TileStateRunning : TileStateOff;
-      pc_d[0]       = entry_i;
-      a0init_d[0]   = boot_arg_i;
-      cstate_d[0]   = enable_i ? CtxStateRunning : CtxStateIdle;
-      exit_code_d   = 32'd0;
-      fail_mask_d   = '0;
-      has_fault_d   = 1'b0;
-      err_pending_d = 1'b0;
-      insns_d       = '0;
-      cycles_d      = 64'd0;
-      hx_pend_d     = 1'b0;
+      for (int unsigned c = 0; c < NumCtx; c++) cstate_d[c] = CtxStateIdle;
+      state_d     = enable_i ? TileStateRunning : TileStateOff;
+      cstate_d[0] = enable_i ? CtxStateRunning : CtxStateIdle;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned c = 0; c < NumCtx; c++) begin
-        pc_q[c]      <= 32'd0;
-        cstate_q[c]  <= CtxStateIdle;
-        instret_q[c] <= 64'd0;
-      end
-      state_q        <= TileStateOff;
-      exit_code_q    <= 32'd0;
+      for (int unsigned c = 0; c < NumCtx; c++) cstate_q[c] <= CtxStateIdle;
+      state_q <= TileStateOff;
+      slot_q  <= '0;
+    end else begin
+      for (int unsigned c = 0; c < NumCtx; c++) cstate_q[c] <= cstate_d[c];
+      state_q <= state_d;
+      slot_q  <= slot_d;
+    end
+  end
+
+  // The rings turn every cycle. START clears them (and reset); the clearer then writes the
+  // started context's first PC as the ring brings it to the write position.
+  logic        pc_we;
+  logic [31:0] pc_wdata;
+  assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
+  assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
+  // INSTRET counts a retired instruction a cycle later, as its entry moves on from the end
+  // (commit does not feed the 64-bit carry chain); the context's next EX is turns away.
+  logic ir_pend_q;
+  always_ff @(posedge clk_i) begin
+    for (int unsigned j = 0; j + 1 < NumCtx; j++) begin
+      pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
+      ir_ring_q[j] <= run_clr ? 64'd0 : ir_ring_q[j + 1] + 64'(j == NumCtx - 2 && ir_pend_q);
+    end
+    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : (pc_we ? pc_wdata : pc_ring_q[0]);
+    ir_ring_q[NumCtx - 1] <= run_clr ? 64'd0 : ir_ring_q[0];
+    ir_pend_q <= commit && !run_clr;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (run_clr || (commit && w_hxtile)) begin
+      hx_chk_ok_q <= 1'b0;
+    end else if (ex_go && s_other && w_hxstart && !hx_chk_ok_q) begin
+      hx_chk_ok_q  <= 1'b1;
+      hx_chk_ctx_q <= ex_ctx_q;
+      hx_chk_bad_q <= hx_len == 31'd0 || !span_ok(hx_tile_q, {1'b0, hx_len});
+    end else if (ex_go && w_hxstart && hx_mine) begin
+      hx_chk_ok_q <= 1'b0;  // used: HX_START retired or faulted
+    end
+  end
+
+  // Counters and run state that START clears (and reset).
+  always_ff @(posedge clk_i) begin
+    if (run_clr) cycles_q <= 64'd0;
+    else if (state_q == TileStateRunning || state_q == TileStateSyncWait) cycles_q <= cycles_q + 64'd1;
+    if (run_clr) insns_q <= '0;
+    else if (commit && !insns_sat) insns_q <= insns_inc;
+    if (run_clr) exit_code_q <= 32'd0;
+    else if (commit && w_texit) exit_code_q <= wo_val;
+    if (run_clr) fail_mask_q <= '0;
+    else if (commit && csr_join) fail_mask_q <= '0;
+    else if (commit && w_exit && wo_val != 32'd0) fail_mask_q[ex_ctx_q] <= 1'b1;
+    if (run_clr) has_fault_q <= 1'b0;
+    else if (record) has_fault_q <= 1'b1;
+    if (run_clr) err_pending_q <= 1'b0;
+    else if (record) err_pending_q <= 1'b1;
+    else if (err_ack_i) err_pending_q <= 1'b0;
+    if (run_clr) hx_pend_q <= 1'b0;
+    else if (commit && w_hxstart) hx_pend_q <= 1'b1;  // retires; the card then moves the bytes
+    else if (hx_pend_q && (hx_done_i || hx_fault_i)) hx_pend_q <= 1'b0;
+    // The clearer: START clears the supervisor, WORKER_START the worker it starts.
+    if (run_clr || (commit && w_start)) clr_reg_q <= 5'd0;
+    else if (clr_step) clr_reg_q <= clr_reg_q + 5'd1;
+    if (start_i || (commit && w_start)) clr_busy_q <= 1'b1;
+    else if (init_q || (clr_step && clr_reg_q == 5'd31)) clr_busy_q <= 1'b0;
+  end
+
+  // Loaded from the instruction stream; read only after what loads them.
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      clr_ctx_q <= '0;
+      clr_a0_q  <= boot_arg_i;
+      clr_pc_q  <= entry_i;
+    end else if (commit && w_start) begin
+      clr_ctx_q <= start_w;
+      clr_a0_q  <= worker_arg_q;
+      clr_pc_q  <= worker_entry_q;
+    end
+    if (commit && w_hxstart) begin
+      hx_len_q <= hx_len;
+      hx_th_q  <= wo_val[31];
+    end
+    if (commit && w_console) con_byte_q <= wo_val[7:0];
+    // The fault record shows only with has_fault_q, which is set with it. HX_START loads
+    // its context, PC and length (no other fault can come while the card moves the bytes,
+    // and none came before: the tile would have stopped), so that a failed host exchange
+    // adds only its cause and address.
+    if ((record && !hx_fail) || (commit && w_hxstart)) begin
+      f_ctx_q  <= ex_ctx_q;
+      f_pc_q   <= wd_hit ? ex_next_pc : ex_pc;
+      f_info_q <= wd_hit ? insns_inc[41:10] | {32{insns_sat}} : ex_finfo;
+    end
+    if (record) begin
+      f_cause_q <= trap ? ex_cause : (hx_fail ? hx_cause_i : 32'(ErrWatchdog));
+      f_addr_q  <= trap ? ex_faddr : (hx_fail ? hx_addr_i : ex_next_pc);
+    end
+  end
+
+  // CSR registers the host may read before a START: reset.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       worker_entry_q <= 32'd0;
       worker_arg_q   <= 32'd0;
       fail_info_q    <= 32'd0;
       hx_dev_q       <= 32'd0;
       hx_tile_q      <= 32'd0;
-      fail_mask_q    <= '0;
       sync_req_q     <= 32'd0;
-      has_fault_q    <= 1'b0;
-      err_pending_q  <= 1'b0;
       con_valid_q    <= 1'b0;
-      con_byte_q     <= 8'd0;
-      cycles_q       <= 64'd0;
-      slot_q         <= '0;
-      hx_pend_q      <= 1'b0;
-      hx_len_q       <= 32'd0;
-      hx_th_q        <= 1'b0;
-      hx_ctx_q       <= '0;
-      hx_pc_q        <= 32'd0;
     end else begin
-      for (int unsigned c = 0; c < NumCtx; c++) begin
-        pc_q[c]      <= pc_d[c];
-        cstate_q[c]  <= cstate_d[c];
-        instret_q[c] <= instret_d[c];
-      end
-      state_q        <= state_d;
-      exit_code_q    <= exit_code_d;
-      worker_entry_q <= worker_entry_d;
-      worker_arg_q   <= worker_arg_d;
-      fail_info_q    <= fail_info_d;
-      hx_dev_q       <= hx_dev_d;
-      hx_tile_q      <= hx_tile_d;
-      fail_mask_q    <= fail_mask_d;
-      sync_req_q     <= sync_req_d;
-      has_fault_q    <= has_fault_d;
-      err_pending_q  <= err_pending_d;
-      con_valid_q    <= con_valid_d;
-      con_byte_q     <= con_byte_d;
-      cycles_q       <= cycles_d;
-      slot_q         <= slot_d;
-      hx_pend_q      <= hx_pend_d;
-      hx_len_q       <= hx_len_d;
-      hx_th_q        <= hx_th_d;
-      hx_ctx_q       <= hx_ctx_d;
-      hx_pc_q        <= hx_pc_d;
+      if (commit && w_entry)  worker_entry_q <= csr_new(worker_entry_q, csr_src, f3[1:0]);
+      if (commit && w_arg)    worker_arg_q   <= csr_new(worker_arg_q, csr_src, f3[1:0]);
+      if (commit && w_finfo)  fail_info_q    <= csr_new(fail_info_q, csr_src, f3[1:0]);
+      if (commit && w_hxdev)  hx_dev_q       <= csr_new(hx_dev_q, csr_src, f3[1:0]);
+      if (commit && w_hxtile) hx_tile_q      <= csr_new(hx_tile_q, csr_src, f3[1:0]);
+      if (commit && w_sync)   sync_req_q     <= wo_val;
+      if (commit && w_console) con_valid_q <= 1'b1;
+      else if (console_ready_i) con_valid_q <= 1'b0;
     end
   end
 
-  // State that START clears and nothing reads before a START: no reset, so that the
-  // clear is the FPGA flip-flops' free synchronous reset (a flip-flop with an
-  // asynchronous reset needs a LUT for it).
-  always_ff @(posedge clk_i) begin
-    for (int unsigned c = 0; c < NumCtx; c++) begin
-      rvalid_q[c] <= rvalid_d[c];
-      a0init_q[c] <= a0init_d[c];
-    end
-    insns_q <= insns_d;
-    // The fault record shows only with has_fault_q, which is set with it.
-    f_cause_q <= f_cause_d;
-    f_ctx_q   <= f_ctx_d;
-    f_pc_q    <= f_pc_d;
-    f_addr_q  <= f_addr_d;
-    f_info_q  <= f_info_d;
-  end
-
-  // Pipeline registers.
+  // Pipeline registers. The contexts of RF and EX start one and two slots behind IF, as
+  // the rings assume.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rf_valid_q       <= 1'b0;
-      rf_ctx_q         <= '0;
-      rf_pc_q          <= 32'd0;
+      rf_ctx_q         <= CtxW'(NumCtx - 1);
       rf_fetch_fault_q <= 1'b0;
       ex_valid_q       <= 1'b0;
       ex_insn_q        <= 32'd0;
-      ex_ctx_q         <= '0;
-      ex_pc_q          <= 32'd0;
+      ex_sel_q         <= '0;
+      ex_ctx_q         <= CtxW'(NumCtx - 2);
       ex_fetch_fault_q <= 1'b0;
       wb_valid_q       <= 1'b0;
       wb_ctx_q         <= '0;
@@ -826,23 +806,22 @@ module ipu_tile_core
     end else begin
       rf_valid_q       <= if_issue;
       rf_ctx_q         <= slot_q;
-      rf_pc_q          <= if_pc;
       rf_fetch_fault_q <= !if_pc_ok;
       ex_valid_q       <= rf_valid_q && !start_i;  // START drops what was fetched before it
       ex_insn_q        <= fetch_rdata_i;
+      ex_sel_q         <= rf_sel;
       ex_ctx_q         <= rf_ctx_q;
-      ex_pc_q          <= rf_pc_q;
       ex_fetch_fault_q <= rf_fetch_fault_q;
       wb_valid_q       <= commit;
       if (commit) begin
         wb_ctx_q   <= ex_ctx_q;
-        wb_pc_q    <= ex_pc_q;
+        wb_pc_q    <= ex_pc;
         wb_insn_q  <= insn;
         wb_value_q <= ex_result;
         wb_rd_q    <= ex_wr ? rd : 5'd0;
         wb_load_q  <= ex_load;
         wb_f3_q    <= f3;
-        wb_off_q   <= ex_maddr[1:0];
+        wb_off_q   <= rs_imm[1:0];
       end
     end
   end
@@ -870,13 +849,17 @@ module ipu_tile_core
   assign rvfi_rd_value_o = wb_rd_q == 5'd0 ? 32'd0 : (wb_load_q ? wb_value : wb_value_q);
 
   // Status outputs.
+  logic [CtxIdxW-1:0] sel_pos;
+  assign sel_pos         = ring_pos(ctx_sel_i, ex_ctx_q);
   assign state_o         = state_q;
   assign exit_code_o     = exit_code_q;
   assign sync_req_o      = sync_req_q;
   assign cycles_o        = cycles_q;
   assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
-  assign ctx_pc_o        = pc_q[cx(ctx_sel_i)];
-  assign ctx_instret_o   = instret_q[cx(ctx_sel_i)][31:0];
+  // A started context's PC reaches its ring entry within a turn of the barrel; the
+  // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
+  assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
+  assign ctx_instret_o   = ir_ring_q[sel_pos][31:0];
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;
   assign err_cause_o     = f_cause_q;
@@ -888,7 +871,7 @@ module ipu_tile_core
   assign hx_req_o        = hx_pend_q;
   assign hx_dev_o        = hx_dev_q;
   assign hx_tile_o       = hx_tile_q;
-  assign hx_len_o        = hx_len_q;
+  assign hx_len_o        = {1'b0, hx_len_q};
   assign hx_to_host_o    = hx_th_q;
   assign console_byte_o  = con_byte_q;
 

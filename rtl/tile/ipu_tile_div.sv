@@ -28,71 +28,65 @@ module ipu_tile_div
   logic [CtxW-1:0] ctx_q;
   logic [31:0]     quo_q, rem_q, b_q;
   logic [4:0]      count_q;
-  logic            neg_q, want_rem_q;
+  logic            neg_q, want_rem_q, b_neg_q;
 
-  logic        a_neg, b_neg;
-  logic [31:0] a_mag, b_mag;
+  // One negator, shared: it takes the dividend's magnitude at the start and gives the
+  // signed result at the end ((x ^ s) + s is x or -x).
+  logic        a_neg, b_neg, neg_s;
+  logic [31:0] mag, neg_in, neg_out;
+  assign a_neg   = !op_i[0] && a_i[31];
+  assign b_neg   = !op_i[0] && b_i[31];
+  assign mag     = want_rem_q ? rem_q : quo_q;
+  assign neg_in  = state_q == DivIdle ? a_i : mag;
+  assign neg_s   = state_q == DivIdle ? a_neg : neg_q;
+  assign neg_out = (neg_in ^ {32{neg_s}}) + 32'(neg_s);
+
+  // The divisor is kept as b, or ~b for a negative one (|b| = ~b + 1): one restoring step
+  // subtracts |b| with the carry-in making up the difference. Dividing by zero needs no
+  // special case: every step subtracts nothing, so the quotient is all ones and the
+  // remainder the dividend, as RISC-V defines them (the quotient's sign is not applied).
+  // -2^31 / -1 comes out as -2^31 remainder 0, as RISC-V defines the overflow.
   logic [32:0] trial;
-  assign a_neg = !op_i[0] && a_i[31];
-  assign b_neg = !op_i[0] && b_i[31];
-  assign a_mag = a_neg ? 32'd0 - a_i : a_i;
-  assign b_mag = b_neg ? 32'd0 - b_i : b_i;
-  // One restoring step: shift the next dividend bit into the partial remainder.
-  assign trial = {rem_q, quo_q[31]} - {1'b0, b_q};
+  assign trial = {rem_q, quo_q[31]} + {1'b1, ~b_q} + 33'(!b_neg_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q    <= DivIdle;
-      ctx_q      <= '0;
-      quo_q      <= 32'd0;
-      rem_q      <= 32'd0;
-      b_q        <= 32'd0;
-      count_q    <= 5'd0;
-      neg_q      <= 1'b0;
-      want_rem_q <= 1'b0;
+      state_q <= DivIdle;
     end else if (clear_i) begin
       state_q <= DivIdle;
     end else begin
       unique case (state_q)
-        DivIdle: if (start_i) begin
-          ctx_q      <= ctx_i;
-          want_rem_q <= op_i[1];
-          count_q    <= 5'd0;
-          if (b_i == 32'd0) begin
-            // RISC-V: quotient all ones, remainder the dividend.
-            quo_q   <= 32'hffff_ffff;
-            rem_q   <= a_i;
-            neg_q   <= 1'b0;
-            state_q <= DivDone;
-          end else begin
-            // -2^31 / -1 comes out as -2^31 remainder 0, as RISC-V defines the overflow.
-            quo_q   <= a_mag;
-            rem_q   <= 32'd0;
-            b_q     <= b_mag;
-            neg_q   <= op_i[1] ? a_neg : a_neg ^ b_neg;
-            state_q <= DivBusy;
-          end
-        end
-        DivBusy: begin
-          if (trial[32]) begin
-            rem_q <= {rem_q[30:0], quo_q[31]};
-            quo_q <= {quo_q[30:0], 1'b0};
-          end else begin
-            rem_q <= trial[31:0];
-            quo_q <= {quo_q[30:0], 1'b1};
-          end
-          count_q <= count_q + 5'd1;
-          if (count_q == 5'd31) state_q <= DivDone;
-        end
+        DivIdle: if (start_i) state_q <= DivBusy;
+        DivBusy: if (count_q == 5'd31) state_q <= DivDone;
         DivDone: if (consume_i) state_q <= DivIdle;
         default: state_q <= DivIdle;
       endcase
     end
   end
 
-  logic [31:0] mag;
-  assign mag      = want_rem_q ? rem_q : quo_q;
-  assign result_o = neg_q ? 32'd0 - mag : mag;
+  // Operands and the running division: loaded at the start, read only after it.
+  always_ff @(posedge clk_i) begin
+    if (state_q == DivIdle) begin
+      if (start_i) begin
+        ctx_q      <= ctx_i;
+        want_rem_q <= op_i[1];
+        count_q    <= 5'd0;
+        quo_q      <= neg_out;  // |a|
+        rem_q      <= 32'd0;
+        b_q        <= b_i ^ {32{b_neg}};
+        b_neg_q    <= b_neg;
+        neg_q      <= op_i[1] ? a_neg : (a_neg ^ b_neg) && b_i != 32'd0;
+      end
+    end else if (state_q == DivBusy) begin
+      // Shift the next dividend bit into the partial remainder; keep the difference
+      // when it did not borrow.
+      rem_q   <= trial[32] ? {rem_q[30:0], quo_q[31]} : trial[31:0];
+      quo_q   <= {quo_q[30:0], !trial[32]};
+      count_q <= count_q + 5'd1;
+    end
+  end
+
+  assign result_o = neg_out;
   assign idle_o   = state_q == DivIdle;
   assign done_o   = state_q == DivDone;
   assign ctx_o    = ctx_q;

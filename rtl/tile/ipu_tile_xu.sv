@@ -41,17 +41,44 @@ module ipu_tile_xu
 
   localparam logic [31:0] SramSize = 32'(SramBytes);
 
-  typedef enum logic [2:0] {XuIdle, XuDrain, XuList, XuCount, XuDesc, XuDone} xu_state_e;
+  // With a power-of-two SRAM (SRAM_BASE is 1 MiB aligned, the SRAM at most 1 MiB) the
+  // bounds checks compare high address bits and add offsets only Aw + 3 bits wide.
+  localparam bit SramPow2 = SramBytes == 2 ** (Aw + 2);
+  localparam int unsigned W = Aw + 2;  // an SRAM offset's bits
+  function automatic logic in_sram(input logic [31:0] a);
+    if (SramPow2) in_sram = a[31:W] == TileSramBase[31:W];
+    else          in_sram = a >= TileSramBase && a - TileSramBase < SramSize;
+  endfunction
+  // Do `len` bytes from `a` lie in the SRAM (sram_span_ok)?
+  function automatic logic span_ok(input logic [31:0] a, input logic [31:0] len);
+    logic [W+1:0] end_off;
+    end_off = (W + 2)'(a[W-1:0]) + (W + 2)'(len[W:0]);
+    if (SramPow2)
+      span_ok = len[31:W+1] == '0 && ((in_sram(a) && end_off <= (W + 2)'(SramBytes)) ||
+                                      (a == TileSramBase + SramSize && len == 32'd0));
+    else
+      span_ok = sram_span_ok(a, len, SramSize);
+  endfunction
+
+  typedef enum logic [2:0] {XuIdle, XuDrain, XuList, XuDesc, XuRefetch, XuDone} xu_state_e;
 
   xu_state_e   state_q, state_d;
   // Narrow where the range is known (area on an FPGA): a list has at most SramSize / 16
-  // sends, and the list pointer is an offset in the SRAM (SRAM_BASE is 1 MiB aligned).
+  // sends, and the descriptor pointer is a word in the SRAM (SRAM_BASE is 1 MiB aligned).
   localparam int unsigned CountW = $clog2(SramBytes / 16) + 1;
-  logic [31:0] list_q, list_d;
+  logic [W-1:0] list_q, list_d;        // the list's offset in the SRAM (when list_ok_q)
+  logic        list_ok_q, list_ok_d;
   logic [CountW-1:0] count_q, count_d, idx_q, idx_d;
-  logic [Aw+1:0] ptr_q, ptr_d;
-  logic [1:0]  word_q, word_d;
-  logic [95:0] desc_q, desc_d;          // words 0..2 of the descriptor being read
+  logic [Aw-1:0] dptr_q, dptr_d;        // the descriptor being read
+  logic [1:0]  step_q, step_d;
+  // Its LENGTH, DST_ADDR and SRC_ADDR words, as wide as a send keeps them (a faulty
+  // address is read again for the fault record).
+  localparam int unsigned OffW = Aw + 2;
+  localparam int unsigned LenW = Aw + 3;
+  logic [LenW-1:0] len_q;
+  logic            len_big_q;           // LENGTH has bits above LenW: beyond any SRAM
+  logic [OffW-1:0] dst_q, src_q;
+  logic        dst_bad_q, src_bad_q;    // their ranges checked as they came
   logic        fault_q, fault_d;
   logic [31:0] faddr_q, faddr_d, finfo_q, finfo_d;
   logic [Ow:0] wptr_q, wptr_d, wstart_q, wstart_d, rptr_q, rptr_d;
@@ -59,36 +86,53 @@ module ipu_tile_xu
 
   // Stored narrow (fewer block RAMs on an FPGA): a validated send's addresses are SRAM
   // offsets and its length at most the SRAM size; the head is widened again below.
-  localparam int unsigned OffW = Aw + 2;
-  localparam int unsigned LenW = Aw + 3;
   localparam int unsigned EntryW = 16 + 2 * OffW + LenW;
+  // A read of the slot being pushed is read again the next cycle (below): yosys need not
+  // emulate that case around the block RAM.
+  (* no_rw_check *)
   logic [EntryW-1:0] outbox_q [Depth];
   logic [EntryW-1:0] push_entry;
 
-  // The descriptor completes with its fourth word (LENGTH) on rdata_i.
-  logic [31:0] d_dst_tile, d_dst_addr, d_src, d_len;
-  logic        dst_ok, src_ok;
-  assign d_dst_tile = desc_q[31:0];
-  assign d_dst_addr = desc_q[63:32];
-  assign d_src      = desc_q[95:64];
-  assign d_len      = rdata_i;
-  assign dst_ok = d_dst_tile < {16'd0, num_tiles_i} && sram_span_ok(d_dst_addr, d_len, SramSize);
-  assign src_ok = sram_span_ok(d_src, d_len, SramSize);
+  // A descriptor's words are read LENGTH (3), DST_ADDR (1), SRC_ADDR (2), DST_TILE (0),
+  // so that one range check on the arriving word serves both addresses; it completes
+  // with DST_TILE on rdata_i.
+  logic span_here, tile_ok, dst_ok, src_ok;
+  assign span_here = span_ok(rdata_i, {{(32 - LenW){len_big_q}}, len_q});
+  assign tile_ok   = rdata_i[31:16] == 16'd0 && rdata_i[15:0] < num_tiles_i;
+  assign dst_ok    = tile_ok && !dst_bad_q;
+  assign src_ok    = !src_bad_q;
 
-  logic list_ok, count_ok, full;
-  assign list_ok  = list_q[1:0] == 2'b00 && list_q >= TileSramBase && list_q - TileSramBase < SramSize;
+  logic count_ok, full;
+  assign list_ok_d = list_i[1:0] == 2'b00 && in_sram(list_i);
+  // The count and its descriptors (16 bytes each) fit after the list's start.
+  logic [W+1:0] list_end;
+  assign list_end = (W + 2)'(list_q) + (W + 2)'(4) + {rdata_i[W-4:0], 4'd0};
   assign count_ok = rdata_i <= SramSize / 32'd16 &&
-                    list_q - TileSramBase + 32'd4 <= SramSize - {rdata_i[27:0], 4'd0};
+                    (SramPow2 ? list_end <= (W + 2)'(SramBytes)
+                              : 32'(list_q) + 32'd4 <= SramSize - {rdata_i[27:0], 4'd0});
   assign full     = wptr_q - rptr_q == (Ow + 1)'(Depth);
+
+  // The word read next: step 0..3 reads word 3, 1, 2, 0 of the descriptor at dptr_q;
+  // after the last, word 3 of the next descriptor (dptr_q + 4 + 3).
+  logic [2:0]    rd_off;
+  logic [Aw-1:0] list_word;
+  assign list_word = list_q[W-1:2];
+  always_comb begin
+    unique case (step_q)
+      2'd0:    rd_off = 3'd1;
+      2'd1:    rd_off = 3'd2;
+      2'd2:    rd_off = 3'd0;
+      default: rd_off = 3'd7;
+    endcase
+  end
 
   always_comb begin
     state_d  = state_q;
     list_d   = list_q;
     count_d  = count_q;
     idx_d    = idx_q;
-    ptr_d    = ptr_q;
-    word_d   = word_q;
-    desc_d   = desc_q;
+    dptr_d   = dptr_q;
+    step_d   = step_q;
     fault_d  = fault_q;
     faddr_d  = faddr_q;
     finfo_d  = finfo_q;
@@ -96,71 +140,71 @@ module ipu_tile_xu
     wstart_d = wstart_q;
     rptr_d   = rptr_q + ((out_pop_i && out_valid_o) ? (Ow + 1)'(1) : '0);
     req_o    = 1'b0;
-    addr_o   = ptr_q[Aw+1:2];
+    addr_o   = dptr_q + Aw'(rd_off);
     push     = 1'b0;
 
     unique case (state_q)
       XuIdle: begin
         if (start_i) begin
           state_d  = XuDrain;  // the core issued nothing in the start cycle: port B is free
-          list_d   = list_i;
+          list_d   = list_i[W-1:0];  // an offset: SRAM_BASE is 1 MiB aligned
           fault_d  = 1'b0;
-          faddr_d  = 32'd0;
-          finfo_d  = 32'd0;
+          faddr_d  = list_i;        // the address of a bad list's fault
           wstart_d = wptr_q;
         end
       end
       XuDrain: begin
-        if (!list_ok) begin
+        if (!list_ok_q) begin
           // Lists must be word aligned here (the model also takes unaligned ones).
-          state_d = XuDone; fault_d = 1'b1; faddr_d = list_q;
+          state_d = XuDone; fault_d = 1'b1; finfo_d = 32'd0;
         end else begin
           req_o  = 1'b1;
-          addr_o = list_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
-          ptr_d  = list_q[Aw+1:0] + (Aw + 2)'(4);
+          addr_o = list_word;
+          dptr_d = list_word + Aw'(1);
           state_d = XuList;
         end
       end
       XuList: begin  // rdata_i is the count
         count_d = rdata_i[CountW-1:0];  // kept only when count_ok: at most SramSize / 16
         idx_d   = '0;
-        word_d  = 2'd0;
+        step_d  = 2'd0;
         if (!count_ok) begin
-          state_d = XuDone; fault_d = 1'b1; faddr_d = list_q; finfo_d = rdata_i;
+          state_d = XuDone; fault_d = 1'b1; finfo_d = rdata_i;
         end else if (rdata_i == 32'd0) begin
           state_d = XuDone;
         end else begin
           req_o   = 1'b1;
-          addr_o  = ptr_q[Aw+1:2];
-          ptr_d   = ptr_q + (Aw + 2)'(4);
+          addr_o  = dptr_q + Aw'(3);
           state_d = XuDesc;
         end
       end
-      XuDesc: begin  // rdata_i is word word_q of descriptor idx_q
-        if (word_q != 2'd3) begin
-          desc_d[32*word_q +: 32] = rdata_i;
-          word_d = word_q + 2'd1;
+      XuDesc: begin  // rdata_i is word 3, 1, 2, 0 (step_q) of descriptor idx_q
+        if (step_q != 2'd3) begin
+          step_d = step_q + 2'd1;
           req_o  = 1'b1;
-          addr_o = ptr_q[Aw+1:2];
-          ptr_d  = ptr_q + (Aw + 2)'(4);
         end else if (!dst_ok || !src_ok || full) begin
-          state_d = XuDone;
+          // Read the faulty address again: DST_ADDR (word 1) or SRC_ADDR (word 2).
+          state_d = XuRefetch;
           fault_d = 1'b1;
-          faddr_d = !dst_ok ? d_dst_addr : d_src;
+          req_o   = 1'b1;
+          addr_o  = dptr_q + (dst_ok ? Aw'(2) : Aw'(1));
           finfo_d = 32'(idx_q);
         end else begin
           push   = 1'b1;
           wptr_d = wptr_q + (Ow + 1)'(1);
           idx_d  = idx_q + 1'b1;
-          word_d = 2'd0;
+          step_d = 2'd0;
           if (idx_q + 1'b1 == count_q) begin
             state_d = XuDone;
           end else begin
             req_o  = 1'b1;
-            addr_o = ptr_q[Aw+1:2];
-            ptr_d  = ptr_q + (Aw + 2)'(4);
+            dptr_d = dptr_q + Aw'(4);
           end
         end
+      end
+      XuRefetch: begin  // rdata_i is the faulty address
+        faddr_d = rdata_i;
+        state_d = XuDone;
       end
       XuDone: begin
         if (fault_q) wptr_d = wstart_q;  // a bad list sends nothing
@@ -176,17 +220,25 @@ module ipu_tile_xu
     end
   end
 
+  // The descriptor's words as they arrive (read only in XuDesc, after they are loaded).
+  always_ff @(posedge clk_i) begin
+    if (state_q == XuDesc) begin
+      unique case (step_q)
+        2'd0:    begin len_q <= rdata_i[LenW-1:0]; len_big_q <= rdata_i[31:LenW] != '0; end
+        2'd1:    begin dst_q <= rdata_i[OffW-1:0]; dst_bad_q <= !span_here; end
+        2'd2:    begin src_q <= rdata_i[OffW-1:0]; src_bad_q <= !span_here; end
+        default: ;
+      endcase
+    end
+  end
+
   // The outbox is read synchronously (block RAM on an FPGA): the head of the next cycle
   // is read each cycle. A push into the slot being read is seen a cycle later; it is not
   // visible before then anyway (a list's sends show once the unit is idle again).
   logic [EntryW-1:0] head_q;
-  logic [31:0]       d_dst_off, d_src_off;
-  assign d_dst_off  = d_dst_addr - TileSramBase;
-  assign d_src_off  = d_src - TileSramBase;
-  assign push_entry = {d_dst_tile[15:0], d_dst_off[OffW-1:0], d_src_off[OffW-1:0], d_len[LenW-1:0]};
-  // Validated: the tile is below num_tiles_i (16 bits), the offsets and length in range.
-  logic unused_high;
-  assign unused_high = ^{d_dst_tile[31:16], d_dst_off[31:OffW], d_src_off[31:OffW], d_len[31:LenW]};
+  // Validated: the tile is below num_tiles_i (16 bits), the offsets and length in range;
+  // SRAM_BASE is 1 MiB aligned and the SRAM at most 1 MiB, so an offset is the low bits.
+  assign push_entry = {rdata_i[15:0], dst_q, src_q, len_q};
   always_ff @(posedge clk_i) begin
     if (push) outbox_q[wptr_q[Ow-1:0]] <= push_entry;
     head_q <= outbox_q[rptr_d[Ow-1:0]];
@@ -195,33 +247,27 @@ module ipu_tile_xu
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q  <= XuIdle;
-      list_q   <= 32'd0;
-      count_q  <= '0;
-      idx_q    <= '0;
-      ptr_q    <= '0;
-      word_q   <= 2'd0;
-      desc_q   <= 96'd0;
-      fault_q  <= 1'b0;
-      faddr_q  <= 32'd0;
-      finfo_q  <= 32'd0;
       wptr_q   <= '0;
-      wstart_q <= '0;
       rptr_q   <= '0;
     end else begin
       state_q  <= state_d;
-      list_q   <= list_d;
-      count_q  <= count_d;
-      idx_q    <= idx_d;
-      ptr_q    <= ptr_d;
-      word_q   <= word_d;
-      desc_q   <= desc_d;
-      fault_q  <= fault_d;
-      faddr_q  <= faddr_d;
-      finfo_q  <= finfo_d;
       wptr_q   <= wptr_d;
-      wstart_q <= wstart_d;
       rptr_q   <= rptr_d;
     end
+  end
+
+  // Read only in the states that load them first.
+  always_ff @(posedge clk_i) begin
+    list_q   <= list_d;
+    if (state_q == XuIdle) list_ok_q <= list_ok_d;
+    count_q  <= count_d;
+    idx_q    <= idx_d;
+    dptr_q   <= dptr_d;
+    step_q   <= step_d;
+    fault_q  <= fault_d;
+    faddr_q  <= faddr_d;
+    finfo_q  <= finfo_d;
+    wstart_q <= wstart_d;
   end
 
   assign busy_o       = state_q != XuIdle && state_q != XuDone;
@@ -232,8 +278,8 @@ module ipu_tile_xu
   // Sends of a list still being read are not visible yet.
   assign out_valid_o  = rptr_q != (state_q == XuIdle ? wptr_q : wstart_q);
   assign out_head_o   = {16'd0, head_q[EntryW-1 -: 16],
-                         TileSramBase + 32'(head_q[LenW + OffW +: OffW]),
-                         TileSramBase + 32'(head_q[LenW +: OffW]),
+                         TileSramBase | 32'(head_q[LenW + OffW +: OffW]),
+                         TileSramBase | 32'(head_q[LenW +: OffW]),
                          32'(head_q[LenW-1:0])};
 
 endmodule : ipu_tile_xu

@@ -13,6 +13,7 @@ _start:
 table:
     .word c_exit, c_illegal, c_fetch, c_load_misaligned, c_load_fault, c_store_misaligned, c_store_fault
     .word c_ecall, c_ebreak, c_bad_exchange, c_worker_misuse, c_watchdog, c_fail, c_csr_missing, c_hx_miss
+    .word c_hx_range
 c_exit:     li t0, 42; csrw IPU_CSR_EXIT, t0
 c_illegal:
     .globl fault_1
@@ -62,6 +63,12 @@ c_hx_miss:                                           /* host exchange through no
     li t0, 64
     .globl fault_10
 fault_10: csrw IPU_CSR_HX_START, t0
+    csrw IPU_CSR_EXIT, zero
+c_hx_range:                                          /* a host exchange past the SRAM's end */
+    li t0, IPU_TILE_SRAM_BASE + 0x1000; csrw IPU_CSR_HX_TILE_ADDR, t0
+    li t0, 0x7ffffff0
+    .globl fault_16
+fault_16: csrw IPU_CSR_HX_START, t0
     csrw IPU_CSR_EXIT, zero
 
     .data

@@ -67,6 +67,11 @@ void test_fault_watchdog(void **) { expect_fault(11, IPU_ERR_WATCHDOG, nullptr);
 void test_fault_firmware_fail(void **) { expect_fault(12, IPU_ERR_VERTEX_FAILED, "fault_13"); }
 void test_fault_missing_csr(void **) { expect_fault(13, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_csr"); }
 void test_fault_host_exchange_miss(void **) { expect_fault(14, IPU_ERR_XLAT_MISS, "fault_10", 0x40000000); }
+// The tile's own range check (the core checks it a turn ahead, off the clock's critical path).
+void test_fault_host_exchange_range(void **)
+{
+    expect_fault(15, IPU_ERR_HOST_EXCHANGE, "fault_16", IPU_TILE_SRAM_BASE + 0x1000);
+}
 
 void test_workers_lockstep(void **)
 {
@@ -356,6 +361,7 @@ int main()
         cmocka_unit_test(test_fault_firmware_fail),
         cmocka_unit_test(test_fault_missing_csr),
         cmocka_unit_test(test_fault_host_exchange_miss),
+        cmocka_unit_test(test_fault_host_exchange_range),
         cmocka_unit_test(test_workers_lockstep),
         cmocka_unit_test(test_compute_all_tiles_lockstep),
         cmocka_unit_test(test_exchange_ring_lockstep),
