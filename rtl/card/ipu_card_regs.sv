@@ -146,13 +146,14 @@ module ipu_card_regs
     .empty_o (err_empty), .full_o (err_full), .count_o (err_count)
   );
 
+  // The head's fields; an empty FIFO reads as zero (gated once, after the read mux).
   logic [31:0] e_cause, e_tile, e_ctx, e_pc, e_addr, e_info;
-  assign e_cause = err_empty ? 32'd0 : err_head[146:115];
-  assign e_tile  = err_empty ? 32'd0 : err_head[147] ? 32'hffff_ffff : {16'd0, err_head[114:99]};
-  assign e_ctx   = err_empty ? 32'd0 : {29'd0, err_head[98:96]};
-  assign e_pc    = err_empty ? 32'd0 : err_head[95:64];
-  assign e_addr  = err_empty ? 32'd0 : err_head[63:32];
-  assign e_info  = err_empty ? 32'd0 : err_head[31:0];
+  assign e_cause = err_head[146:115];
+  assign e_tile  = err_head[147] ? 32'hffff_ffff : {16'd0, err_head[114:99]};
+  assign e_ctx   = {29'd0, err_head[98:96]};
+  assign e_pc    = err_head[95:64];
+  assign e_addr  = err_head[63:32];
+  assign e_info  = err_head[31:0];
 
   // ---------------------------------------------------------------------------
   // Reads.
@@ -164,66 +165,78 @@ module ipu_card_regs
   assign xlat_entry = addr_i[9:4];
   assign xlat_word  = addr_i[3:2];
 
+  // The registers' offsets below 0x400 as word indices: a compare of 8 address bits per
+  // register (and one of the rest, shared), not of 16; the fields that read as zero
+  // without a record or a fault are gated once, after the mux.
+  logic [31:0] rd_mux;
+  logic        rd_low, rd_zero;
+  assign rd_low = addr_i[15:10] == 6'd0 && addr_i[1:0] == 2'd0;
   always_comb begin
-    rdata_o = 32'd0;  // write-only and unassigned offsets read as zero
-    if (in_xlat) begin
-      rdata_o = xlat_bus_rd_q;
-    end else begin
-      unique case (addr_i)
-        RegId:                    rdata_o = RegIdResetValue;
-        RegVersion:               rdata_o = (32'(ContractVersionMajor) << 16) | 32'(ContractVersionMinor);
-        RegNumTiles:              rdata_o = 32'(NumTiles);
-        RegTileMemBytes:          rdata_o = 32'(SramBytes);
-        RegNumWorkers:            rdata_o = 32'(NumWorkers);
-        RegCaps:                  rdata_o = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
-                                            (32'(1) << CapsDmaLsb);
-        RegTileClockKhz:          rdata_o = cfg_clock_khz_i;
-        RegExchangeBytesPerCycle: rdata_o = cfg_exch_bytes_i;
-        RegXlatEntries:           rdata_o = 32'(RegXlatCount);
-        RegStatus:                rdata_o = {23'd0, dma_busy_i, state_q};
-        RegCardCyclesLo:          rdata_o = cycles_q[31:0];
-        RegCardCyclesHi:          rdata_o = cycles_q[63:32];
-        RegWatchdogInsns:         rdata_o = watchdog_q;
-        RegIrqStatus:             rdata_o = {27'd0, irq_status_q};
-        RegIrqMask:               rdata_o = {27'd0, irq_mask_q};
-        RegHsyncStatus:           rdata_o = {31'd0, hsync_pending_q};
-        RegHsyncId:               rdata_o = hsync_id_q;
-        RegConsoleStatus:         rdata_o = 32'(con_count);
-        RegConsoleData:           rdata_o = con_empty ? 32'd0 : {1'b1, 7'd0, con_head};
-        RegConsoleLost:           rdata_o = 32'd0;  // tiles wait for room: nothing is dropped
-        RegErrCount:              rdata_o = 32'(err_count);
-        RegErrCause:              rdata_o = e_cause;
-        RegErrTile:               rdata_o = e_tile;
-        RegErrContext:            rdata_o = e_ctx;
-        RegErrPc:                 rdata_o = e_pc;
-        RegErrAddr:               rdata_o = e_addr;
-        RegErrInfo:               rdata_o = e_info;
-        RegErrLost:               rdata_o = err_lost_q;
-        RegTileSel:               rdata_o = 32'(tile_sel_q);
-        RegTileCtrl:              rdata_o = {31'd0, enable_q[tile_sel_q]};
-        RegTileEntry:             rdata_o = entry_q[tile_sel_q];
-        RegTileBootArg:           rdata_o = boot_q[tile_sel_q];
-        RegTileState:             rdata_o = {24'd0, sel_state_i};
-        RegTileExitCode:          rdata_o = sel_exit_code_i;
-        RegTileErrCause:          rdata_o = sel_has_fault_i ? sel_err_cause_i : 32'd0;
-        RegTileErrPc:             rdata_o = sel_has_fault_i ? sel_err_pc_i : 32'd0;
-        RegTileErrAddr:           rdata_o = sel_has_fault_i ? sel_err_addr_i : 32'd0;
-        RegTileCyclesLo:          rdata_o = sel_cycles_i[31:0];
-        RegTileCyclesHi:          rdata_o = sel_cycles_i[63:32];
-        RegTileCtxSel:            rdata_o = 32'(ctx_sel_q);
-        RegTileCtxState:          rdata_o = {24'd0, sel_ctx_state_i};
-        RegTileCtxPc:             rdata_o = sel_ctx_pc_i;
-        RegTileCtxInstret:        rdata_o = sel_ctx_instret_i;
-        RegTilememWindowTile:     rdata_o = 32'(window_q);
-        RegDmaDescAddr:           rdata_o = dma_desc_q;
-        RegDmaStatus:             rdata_o = {29'd0, dma_status_i};
-        RegDmaCompleted:          rdata_o = dma_completed_i;
-        RegDmaBytesLo:            rdata_o = dma_bytes_i[31:0];
-        RegDmaBytesHi:            rdata_o = dma_bytes_i[63:32];
-        default:                  rdata_o = 32'd0;
-      endcase
-    end
+    rd_mux = 32'd0;  // write-only and unassigned offsets read as zero
+    unique case (addr_i[9:2])
+      RegId[9:2]:               rd_mux = RegIdResetValue;
+      RegVersion[9:2]:          rd_mux = (32'(ContractVersionMajor) << 16) | 32'(ContractVersionMinor);
+      RegNumTiles[9:2]:         rd_mux = 32'(NumTiles);
+      RegTileMemBytes[9:2]:     rd_mux = 32'(SramBytes);
+      RegNumWorkers[9:2]:       rd_mux = 32'(NumWorkers);
+      RegCaps[9:2]:             rd_mux = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
+                                               (32'(1) << CapsDmaLsb);
+      RegTileClockKhz[9:2]:     rd_mux = cfg_clock_khz_i;
+      RegExchangeBytesPerCycle[9:2]: rd_mux = cfg_exch_bytes_i;
+      RegXlatEntries[9:2]:      rd_mux = 32'(RegXlatCount);
+      RegStatus[9:2]:           rd_mux = {23'd0, dma_busy_i, state_q};
+      RegCardCyclesLo[9:2]:     rd_mux = cycles_q[31:0];
+      RegCardCyclesHi[9:2]:     rd_mux = cycles_q[63:32];
+      RegWatchdogInsns[9:2]:    rd_mux = watchdog_q;
+      RegIrqStatus[9:2]:        rd_mux = {27'd0, irq_status_q};
+      RegIrqMask[9:2]:          rd_mux = {27'd0, irq_mask_q};
+      RegHsyncStatus[9:2]:      rd_mux = {31'd0, hsync_pending_q};
+      RegHsyncId[9:2]:          rd_mux = hsync_id_q;
+      RegConsoleStatus[9:2]:    rd_mux = 32'(con_count);
+      RegConsoleData[9:2]:      rd_mux = {1'b1, 7'd0, con_head};
+      RegErrCount[9:2]:         rd_mux = 32'(err_count);
+      RegErrCause[9:2]:         rd_mux = e_cause;
+      RegErrTile[9:2]:          rd_mux = e_tile;
+      RegErrContext[9:2]:       rd_mux = e_ctx;
+      RegErrPc[9:2]:            rd_mux = e_pc;
+      RegErrAddr[9:2]:          rd_mux = e_addr;
+      RegErrInfo[9:2]:          rd_mux = e_info;
+      RegErrLost[9:2]:          rd_mux = err_lost_q;
+      RegTileSel[9:2]:          rd_mux = 32'(tile_sel_q);
+      RegTileCtrl[9:2]:         rd_mux = {31'd0, enable_q[tile_sel_q]};
+      RegTileEntry[9:2]:        rd_mux = entry_q[tile_sel_q];
+      RegTileBootArg[9:2]:      rd_mux = boot_q[tile_sel_q];
+      RegTileState[9:2]:        rd_mux = {24'd0, sel_state_i};
+      RegTileExitCode[9:2]:     rd_mux = sel_exit_code_i;
+      RegTileErrCause[9:2]:     rd_mux = sel_err_cause_i;
+      RegTileErrPc[9:2]:        rd_mux = sel_err_pc_i;
+      RegTileErrAddr[9:2]:      rd_mux = sel_err_addr_i;
+      RegTileCyclesLo[9:2]:     rd_mux = sel_cycles_i[31:0];
+      RegTileCyclesHi[9:2]:     rd_mux = sel_cycles_i[63:32];
+      RegTileCtxSel[9:2]:       rd_mux = 32'(ctx_sel_q);
+      RegTileCtxState[9:2]:     rd_mux = {24'd0, sel_ctx_state_i};
+      RegTileCtxPc[9:2]:        rd_mux = sel_ctx_pc_i;
+      RegTileCtxInstret[9:2]:   rd_mux = sel_ctx_instret_i;
+      RegTilememWindowTile[9:2]: rd_mux = 32'(window_q);
+      RegDmaDescAddr[9:2]:      rd_mux = dma_desc_q;
+      RegDmaStatus[9:2]:        rd_mux = {29'd0, dma_status_i};
+      RegDmaCompleted[9:2]:     rd_mux = dma_completed_i;
+      RegDmaBytesLo[9:2]:       rd_mux = dma_bytes_i[31:0];
+      RegDmaBytesHi[9:2]:       rd_mux = dma_bytes_i[63:32];
+      default:                        rd_mux = 32'd0;  // RegConsoleLost: tiles wait for room
+    endcase
   end
+  // Zero: the error record's fields without a record, the tile's fault fields without a
+  // fault, CONSOLE_DATA with nothing buffered.
+  always_comb begin
+    unique case (addr_i)
+      RegErrCause, RegErrTile, RegErrContext, RegErrPc, RegErrAddr, RegErrInfo: rd_zero = err_empty;
+      RegTileErrCause, RegTileErrPc, RegTileErrAddr:                            rd_zero = !sel_has_fault_i;
+      RegConsoleData:                                                           rd_zero = con_empty;
+      default:                                                                  rd_zero = 1'b0;
+    endcase
+  end
+  assign rdata_o = in_xlat ? xlat_bus_rd_q : rd_low && !rd_zero ? rd_mux : 32'd0;
 
   // ---------------------------------------------------------------------------
   // Writes and the card state machine.
