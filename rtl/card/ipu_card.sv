@@ -235,8 +235,8 @@ module ipu_card
   logic any_running, any_sync, any_error, any_busy;
   logic [31:0] sync_req;
   logic con_full, con_push, err_push;
-  logic [23:0] con_data;
-  logic [147:0] err_data;
+  logic [8+TileW-1:0]   con_data;  // {tile, byte}
+  logic [132+TileW-1:0] err_data;  // {dma, cause, tile, ctx, pc, addr, info}
 
   always_comb begin
     any_running = 1'b0;
@@ -257,12 +257,12 @@ module ipu_card
   // Console: the lowest tile with a byte goes first, while the card FIFO has room.
   always_comb begin
     con_push    = 1'b0;
-    con_data    = 24'd0;
+    con_data    = '0;
     t_con_ready = '0;
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_con_valid[t]) begin
         con_push    = !con_full;
-        con_data    = {16'(t), t_con_byte[t]};
+        con_data    = {TileW'(t), t_con_byte[t]};
         t_con_ready = '0;
         t_con_ready[t] = !con_full;
       end
@@ -277,14 +277,14 @@ module ipu_card
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_err_pending[t]) begin
         err_push  = 1'b1;
-        err_data  = {1'b0, t_err_cause[t], 16'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
+        err_data  = {1'b0, t_err_cause[t], TileW'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
         t_err_ack = '0;
         t_err_ack[t] = 1'b1;
       end
     end
     if (dma_err_push) begin
       err_push  = 1'b1;
-      err_data  = {1'b1, dma_err_data[95:64], 16'd0, 3'd0, 32'd0, dma_err_data[63:0]};
+      err_data  = {1'b1, dma_err_data[95:64], TileW'(0), 3'd0, 32'd0, dma_err_data[63:0]};
       t_err_ack = '0;
     end
   end

@@ -9,7 +9,10 @@ module ipu_card_regs
   parameter int unsigned SramBytes    = 65536,
   parameter int unsigned ConsoleDepth = 1024,
   parameter int unsigned ErrDepth     = 64,
-  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
+  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1,
+  // FIFO entries hold the tile number in TileW bits (block RAM is 16 bits wide a block).
+  localparam int unsigned ConW = 8 + TileW,
+  localparam int unsigned ErrW = 132 + TileW
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -60,10 +63,10 @@ module ipu_card_regs
 
   // Console bytes and error records from the tiles' arbiters.
   input  logic             con_push_i,
-  input  logic [23:0]      con_data_i,     // {tile, byte}
+  input  logic [ConW-1:0]  con_data_i,     // {tile, byte}
   output logic             con_full_o,
   input  logic             err_push_i,
-  input  logic [147:0]     err_data_i,     // {dma, cause, tile[15:0], ctx[2:0], pc, addr, info}
+  input  logic [ErrW-1:0]  err_data_i,     // {dma, cause, tile, ctx[2:0], pc, addr, info}
 
   // DMA engine.
   output logic             dma_start_o,
@@ -93,7 +96,7 @@ module ipu_card_regs
   logic        hsync_pending_q, hsync_pending_d;
   logic        landing_q, landing_d;         // the exchange fabric lands this superstep
   logic [31:0] hsync_id_q, hsync_id_d;
-  logic [63:0] cycles_q, cycles_d;
+  logic [63:0] cycles_q;
   logic [31:0] err_lost_q, err_lost_d;
   logic [31:0] dma_desc_q, dma_desc_d;
   logic [NumTiles-1:0] enable_q, enable_d;
@@ -105,8 +108,9 @@ module ipu_card_regs
   // one copy for the DMA engine's reads, one for the bus's. A bus read of the table
   // therefore needs addr_i one cycle before the read (the link bridge holds it while the
   // frame's check byte arrives; the simulation harness gives it a cycle).
-  logic [31:0] xlat_dma_q [RegXlatCount * 4];
-  logic [31:0] xlat_bus_q [RegXlatCount * 4];
+  // A read in the cycle of a write to the same word is never used (no_rw_check: no bypass).
+  (* no_rw_check *) logic [31:0] xlat_dma_q [RegXlatCount * 4];
+  (* no_rw_check *) logic [31:0] xlat_bus_q [RegXlatCount * 4];
   logic [31:0] xlat_dma_rd_q, xlat_bus_rd_q;
   // Words never written since reset read as zero: after reset a clearer writes zero to
   // every word, one a cycle (RegXlatCount * 4 cycles; the tiles' SRAM clear after the
@@ -122,24 +126,24 @@ module ipu_card_regs
   assign rd = req_i && !we_i;
 
   // FIFOs.
-  logic [23:0]      con_head;
+  logic [ConW-1:0]  con_head;
   logic             con_empty, con_pop;
   logic [ConAw:0]   con_count;
-  logic [147:0]     err_head;
+  logic [ErrW-1:0]  err_head;
   logic             err_empty, err_full, err_pop;
   logic [ErrAw:0]   err_count;
 
   assign con_pop = rd && addr_i == RegConsoleData;
   assign err_pop = wr && addr_i == RegErrPop && wdata_i[0];
 
-  ipu_fifo #(.Width(24), .Depth(ConsoleDepth)) u_console (
+  ipu_fifo #(.Width(ConW), .Depth(ConsoleDepth)) u_console (
     .clk_i, .rst_ni,
     .push_i (con_push_i), .wdata_i (con_data_i),
     .pop_i (con_pop), .head_o (con_head),
     .empty_o (con_empty), .full_o (con_full_o), .count_o (con_count)
   );
 
-  ipu_fifo #(.Width(148), .Depth(ErrDepth)) u_errors (
+  ipu_fifo #(.Width(ErrW), .Depth(ErrDepth)) u_errors (
     .clk_i, .rst_ni,
     .push_i (err_push_i), .wdata_i (err_data_i),
     .pop_i (err_pop), .head_o (err_head),
@@ -148,8 +152,8 @@ module ipu_card_regs
 
   // The head's fields; an empty FIFO reads as zero (gated once, after the read mux).
   logic [31:0] e_cause, e_tile, e_ctx, e_pc, e_addr, e_info;
-  assign e_cause = err_head[146:115];
-  assign e_tile  = err_head[147] ? 32'hffff_ffff : {16'd0, err_head[114:99]};
+  assign e_cause = err_head[99+TileW +: 32];
+  assign e_tile  = err_head[ErrW-1] ? 32'hffff_ffff : 32'(err_head[99 +: TileW]);
   assign e_ctx   = {29'd0, err_head[98:96]};
   assign e_pc    = err_head[95:64];
   assign e_addr  = err_head[63:32];
@@ -193,7 +197,7 @@ module ipu_card_regs
       RegHsyncStatus[9:2]:      rd_mux = {31'd0, hsync_pending_q};
       RegHsyncId[9:2]:          rd_mux = hsync_id_q;
       RegConsoleStatus[9:2]:    rd_mux = 32'(con_count);
-      RegConsoleData[9:2]:      rd_mux = {1'b1, 7'd0, con_head};
+      RegConsoleData[9:2]:      rd_mux = {1'b1, 7'd0, 16'(con_head[ConW-1:8]), con_head[7:0]};
       RegErrCount[9:2]:         rd_mux = 32'(err_count);
       RegErrCause[9:2]:         rd_mux = e_cause;
       RegErrTile[9:2]:          rd_mux = e_tile;
@@ -255,7 +259,6 @@ module ipu_card_regs
     hsync_id_d      = hsync_id_q;
     landing_d       = landing_q;
     xchg_start_o    = 1'b0;
-    cycles_d        = cycles_q + (state_q == CardStateRunning ? 64'd1 : 64'd0);
     err_lost_d      = err_lost_q + (err_push_i && err_full ? 32'd1 : 32'd0);
     dma_desc_d      = dma_desc_q;
     enable_d        = enable_q;
@@ -313,7 +316,6 @@ module ipu_card_regs
           end else if (wdata_i[RunCtrlStartLsb] && (state_q == CardStateIdle || state_q == CardStateDone)) begin
             state_d  = CardStateRunning;
             start_o  = 1'b1;
-            cycles_d = 64'd0;
           end
         end
         RegWatchdogInsns: watchdog_d = wdata_i;
@@ -336,6 +338,14 @@ module ipu_card_regs
         default: ;  // read-only or unassigned: ignored
       endcase
     end
+  end
+
+  // CARD_CYCLES: cleared by a start, counts while running. A synchronous clear (the reset
+  // included) and an enable cost no LUT on an iCE40 flip-flop; as a branch of the write
+  // decode it cost a 64-bit mux per level.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || start_o) cycles_q <= 64'd0;
+    else                    cycles_q <= cycles_q + 64'(state_q == CardStateRunning);
   end
 
   // IRQ_STATUS: w1c from the host, set by events (an event wins over a clear in the same cycle).
@@ -366,7 +376,6 @@ module ipu_card_regs
       hsync_pending_q <= 1'b0;
       landing_q       <= 1'b0;
       hsync_id_q      <= 32'd0;
-      cycles_q        <= 64'd0;
       err_lost_q      <= 32'd0;
       dma_desc_q      <= 32'd0;
       enable_q        <= '0;
@@ -385,7 +394,6 @@ module ipu_card_regs
       hsync_pending_q <= hsync_pending_d;
       landing_q       <= landing_d;
       hsync_id_q      <= hsync_id_d;
-      cycles_q        <= cycles_d;
       err_lost_q      <= err_lost_d;
       dma_desc_q      <= dma_desc_d;
       enable_q        <= enable_d;

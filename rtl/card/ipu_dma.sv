@@ -108,12 +108,16 @@ module ipu_dma
   logic [2:0]  word_q, word_d;
   logic [TileW-1:0] tcur_q, tcur_d, tlast_q, tlast_d;
   logic        words_q, words_d;
-  // The translation entry being searched, then (hit_q) the entry in use: the first that covers.
-  logic        hit_q, hit_d;
-  logic [31:0] base_q, base_d;
-  logic        valid_q, valid_d, rd_ok_q, rd_ok_d, wr_ok_q, wr_ok_d;
-  logic [PagesW-1:0] pages_q, pages_d;
-  logic [63:0] bus_q, bus_d;
+  // Translation: every host access reads its entry from the table (block RAM) again, 4
+  // cycles, rather than keeping a copy of it in flip-flops: the entry that covered the
+  // last access first (eidx_q, when hit_q), else the search from entry 0. The words are
+  // used as they stream out: DEV_BASE gives the offset (diff_q), CTRL the coverage and
+  // the permissions, BUS_LO and BUS_HI the bus address (haddr_q).
+  logic        hit_q, hit_d, retry_q, retry_d, ready_q, ready_d;
+  logic [5:0]  eidx_q, eidx_d;
+  logic [32:0] diff_q, diff_d;                 // pos_q - DEV_BASE; bit 32: pos_q below it
+  logic        rd_ok_q, rd_ok_d, wr_ok_q, wr_ok_d, carry_q, carry_d;
+  logic [63:0] haddr_q, haddr_d;
   logic [6:0]  sidx_q, sidx_d;
   logic [1:0]  sword_q, sword_d;               // the word of entry sidx_q on xlat_rdata_i
   logic        hx_q, hx_d;  // serving a host exchange
@@ -139,29 +143,24 @@ module ipu_dma
     assign span_ok = sram_span_ok(taddr_q, left_q, SramSize);
   end
 
-  // Does the entry (base, valid, pages) cover pos_q? Its size is (PAGES_MINUS_1 + 1) * 4 KiB:
-  // pos_q - base < size, one subtractor (its borrow: below base) shared by the cached
-  // entry's test, the search's and the bus address.
-  /* verilator lint_off UNUSEDSIGNAL */  // diff[11:0]: within the page
-  logic [32:0] diff;
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic        in_range_q_pages, in_range_rd_pages, cached_ok, host_state, hwrite, perm_ok;
-  assign diff = {1'b0, pos_q} - {1'b0, base_q};
-  assign in_range_q_pages  = !diff[32] && diff[31:12] <= 20'(pages_q);
-  assign in_range_rd_pages = !diff[32] && xlat_rdata_i[XlatCtrlValidLsb] &&
-                             diff[31:12] <= 20'(xlat_rdata_i[XlatCtrlPagesMinus1Lsb +: PagesW]);
-  assign cached_ok  = hit_q && valid_q && in_range_q_pages;
+  // Does the entry cover pos_q? Its size is (PAGES_MINUS_1 + 1) * 4 KiB: pos_q - base
+  // (diff_q, its borrow: below base) below the size, tested when CTRL is on xlat_rdata_i.
+  logic        covers, host_state, hwrite, perm_ok;
+  logic [32:0] sum_lo;
+  assign covers = xlat_rdata_i[XlatCtrlValidLsb] && !diff_q[32] &&
+                  diff_q[31:12] <= 20'(xlat_rdata_i[XlatCtrlPagesMinus1Lsb +: PagesW]);
+  assign sum_lo = {1'b0, xlat_rdata_i} + {1'b0, diff_q[31:0]};
   assign hwrite     = state_q == DmaHostWr;
   assign perm_ok    = hwrite ? wr_ok_q : rd_ok_q;
   assign host_state = state_q == DmaDesc || state_q == DmaHostRd || state_q == DmaHostWr;
 
   // The ports, from the state alone (grants and answers feed only the next state).
   always_comb begin
-    hm_req_o   = host_state && cached_ok && perm_ok;
+    hm_req_o   = host_state && ready_q && perm_ok;
     hm_we_o    = hwrite;
     hm_word_o  = state_q == DmaDesc || words_q;
     hm_wdata_o = data_q;
-    hm_addr_o  = bus_q + {32'd0, diff[31:0]};
+    hm_addr_o  = haddr_q;
     req_o      = state_q == DmaTileWr || state_q == DmaTileRd;
     tile_o     = tcur_q;
     we_o       = state_q == DmaTileWr;
@@ -209,12 +208,14 @@ module ipu_dma
     tlast_d     = tlast_q;
     words_d     = words_q;
     hit_d       = hit_q;
-    base_d      = base_q;
-    valid_d     = valid_q;
+    retry_d     = retry_q;
+    ready_d     = ready_q;
+    eidx_d      = eidx_q;
+    diff_d      = diff_q;
     rd_ok_d     = rd_ok_q;
     wr_ok_d     = wr_ok_q;
-    pages_d     = pages_q;
-    bus_d       = bus_q;
+    carry_d     = carry_q;
+    haddr_d     = haddr_q;
     sidx_d      = sidx_q;
     sword_d     = sword_q;
     hx_d        = hx_q;
@@ -240,6 +241,7 @@ module ipu_dma
             idx_d       = '0;
             at_d        = desc_addr_i;
             hit_d       = 1'b0;
+            ready_d     = 1'b0;
             hx_d        = 1'b0;
             state_d     = DmaFetch;
           end
@@ -248,6 +250,7 @@ module ipu_dma
           hx_accept_o = 1'b1;
           hx_d        = 1'b1;
           hit_d       = 1'b0;
+          ready_d     = 1'b0;
           data_d      = hx_dev_i;
           taddr_d     = hx_taddr_i;
           left_d      = hx_len_i;
@@ -261,10 +264,10 @@ module ipu_dma
       end
       // Host reads and writes first make sure the cached entry covers the address.
       DmaDesc, DmaHostRd, DmaHostWr: begin
-        if (!cached_ok) begin
+        if (!ready_q) begin
           ret_d   = state_q;
-          hit_d   = 1'b0;
-          sidx_d  = 7'd0;
+          retry_d = hit_q;
+          sidx_d  = hit_q ? {1'b0, eidx_q} : 7'd0;
           sword_d = 2'd0;
           state_d = DmaSearch;
         end else if (!perm_ok) begin
@@ -274,6 +277,7 @@ module ipu_dma
           // A bus that refuses (an IOMMU fault) is reported like a miss.
           err = 1'b1;
         end else if (hm_done_i) begin
+          ready_d = 1'b0;  // the next access looks its entry up again
           unique case (state_q)
             DmaDesc: begin
               unique case (word_q)
@@ -309,30 +313,35 @@ module ipu_dma
         end
       end
       // Lowest index first, as the model: DEV_BASE and CTRL decide (two cycles an
-      // entry), BUS_LO and BUS_HI are read only for the entry that covers.
+      // entry), BUS_LO and BUS_HI are read only for the entry that covers. The entry of
+      // the last access is tried first; when it does not cover, the search starts at 0.
       DmaSearch: begin
         if (sidx_q == 7'd64) begin
           err = 1'b1;
         end else begin
           sword_d = sword_q + 2'd1;
           unique case (sword_q)
-            2'd0: base_d = xlat_rdata_i;
+            2'd0: diff_d = {1'b0, pos_q} - {1'b0, xlat_rdata_i};
             2'd1: begin
-              valid_d = xlat_rdata_i[XlatCtrlValidLsb];
               rd_ok_d = xlat_rdata_i[XlatCtrlReadLsb];
               wr_ok_d = xlat_rdata_i[XlatCtrlWriteLsb];
-              pages_d = xlat_rdata_i[XlatCtrlPagesMinus1Lsb +: PagesW];
-              if (!in_range_rd_pages) begin
-                sidx_d  = sidx_q + 7'd1;
+              if (!covers) begin
+                sidx_d  = retry_q ? 7'd0 : sidx_q + 7'd1;
+                retry_d = 1'b0;
                 sword_d = 2'd0;
               end
             end
-            2'd2: bus_d[31:0] = xlat_rdata_i;
+            2'd2: begin
+              haddr_d[31:0] = sum_lo[31:0];
+              carry_d       = sum_lo[32];
+            end
             default: begin
-              hit_d        = 1'b1;
-              bus_d[63:32] = xlat_rdata_i;
-              sword_d      = 2'd0;
-              state_d      = ret_q;
+              haddr_d[63:32] = xlat_rdata_i + 32'(carry_q);
+              hit_d   = 1'b1;
+              eidx_d  = sidx_q[5:0];
+              ready_d = 1'b1;
+              sword_d = 2'd0;
+              state_d = ret_q;
             end
           endcase
         end
@@ -434,6 +443,7 @@ module ipu_dma
       completed_q <= '0;
       bytes_q     <= 64'd0;
       hit_q       <= 1'b0;
+      ready_q     <= 1'b0;
       hx_q        <= 1'b0;
     end else begin
       state_q     <= state_d;
@@ -441,6 +451,7 @@ module ipu_dma
       completed_q <= completed_d;
       bytes_q     <= bytes_d;
       hit_q       <= hit_d;
+      ready_q     <= ready_d;
       hx_q        <= hx_d;
     end
   end
@@ -462,12 +473,13 @@ module ipu_dma
     tcur_q    <= tcur_d;
     tlast_q   <= tlast_d;
     words_q   <= words_d;
-    base_q    <= base_d;
-    valid_q   <= valid_d;
+    retry_q   <= retry_d;
+    eidx_q    <= eidx_d;
+    diff_q    <= diff_d;
     rd_ok_q   <= rd_ok_d;
     wr_ok_q   <= wr_ok_d;
-    pages_q   <= pages_d;
-    bus_q     <= bus_d;
+    carry_q   <= carry_d;
+    haddr_q   <= haddr_d;
     sidx_q    <= sidx_d;
     sword_q   <= sword_d;
   end

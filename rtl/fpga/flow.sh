@@ -46,7 +46,7 @@ pcf=${pcf:-$here/$name.pcf}
 
 # The iCE40UP5K-SG48: 5280 logic cells, 30 BRAMs of 4 Kibit, 4 SPRAMs of 256 Kibit, 8 DSPs.
 max_lut=5280 max_bram=30 max_spram=4 max_dsp=8
-echo "== NOTE FROM THE LEAD (changed 23:05 UTC): read /work/prompts/s6/lead-notes.md (logic cells, timing)" >&2
+echo "== NOTE FROM THE LEAD (changed 23:27 UTC): read /work/prompts/s6/lead-notes.md (logic cells, timing)" >&2
 echo "== bitstream: $name ($design: $tiles tiles x $bytes bytes, $workers workers, $mhz MHz) -> $out"
 rm -f "$out/$name.bin"  # a refused run leaves no bitstream behind
 if (( with_card && tiles * bytes > max_spram * 32768 )); then
