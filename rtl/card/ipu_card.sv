@@ -8,6 +8,8 @@ module ipu_card
   parameter int unsigned NumWorkers   = 6,
   parameter int unsigned SramBytes    = 65536,
   parameter int unsigned ConsoleDepth = 1024,
+  // 0: the DMA engine runs no descriptor chains, only the tiles' host exchanges (CAPS.DMA = 0).
+  parameter bit          DmaChains    = 1'b1,
   localparam int unsigned Aw = $clog2(SramBytes / 4),
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
 ) (
@@ -307,7 +309,8 @@ module ipu_card
 
   ipu_dma #(
     .NumTiles  (NumTiles),
-    .SramBytes (SramBytes)
+    .SramBytes (SramBytes),
+    .Chains    (DmaChains)
   ) u_dma (
     .clk_i,
     .rst_ni       (rst_n),
@@ -357,7 +360,8 @@ module ipu_card
     .NumTiles     (NumTiles),
     .NumWorkers   (NumWorkers),
     .SramBytes    (SramBytes),
-    .ConsoleDepth (ConsoleDepth)
+    .ConsoleDepth (ConsoleDepth),
+    .DmaChains    (DmaChains)
   ) u_regs (
     .clk_i,
     .rst_ni            (rst_n),

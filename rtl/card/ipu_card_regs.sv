@@ -8,6 +8,7 @@ module ipu_card_regs
   parameter int unsigned NumWorkers   = 6,
   parameter int unsigned SramBytes    = 65536,
   parameter int unsigned ConsoleDepth = 1024,
+  parameter bit          DmaChains    = 1'b1,  // 0: CAPS.DMA = 0, DMA_DESC_ADDR reads 0, START ignored
   parameter int unsigned ErrDepth     = 64,
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1,
   // FIFO entries hold the tile number in TileW bits (block RAM is 16 bits wide a block).
@@ -121,9 +122,12 @@ module ipu_card_regs
   logic              xclr_q;
   logic [XlatAw-1:0] xclr_addr_q;
 
-  logic wr, rd;
-  assign wr = req_i && we_i;
-  assign rd = req_i && !we_i;
+  // Registers below 0x400 are decoded from addr_i[9:2] (8-bit compares, shared by the
+  // reads and the writes) once a compare of the rest says the offset is one of them.
+  logic wr, rd, low;
+  assign wr  = req_i && we_i;
+  assign rd  = req_i && !we_i;
+  assign low = addr_i[15:10] == 6'd0 && addr_i[1:0] == 2'd0;
 
   // FIFOs.
   logic [ConW-1:0]  con_head;
@@ -133,8 +137,8 @@ module ipu_card_regs
   logic             err_empty, err_full, err_pop;
   logic [ErrAw:0]   err_count;
 
-  assign con_pop = rd && addr_i == RegConsoleData;
-  assign err_pop = wr && addr_i == RegErrPop && wdata_i[0];
+  assign con_pop = rd && low && addr_i[9:2] == RegConsoleData[9:2];
+  assign err_pop = wr && low && addr_i[9:2] == RegErrPop[9:2] && wdata_i[0];
 
   ipu_fifo #(.Width(ConW), .Depth(ConsoleDepth)) u_console (
     .clk_i, .rst_ni,
@@ -173,8 +177,7 @@ module ipu_card_regs
   // register (and one of the rest, shared), not of 16; the fields that read as zero
   // without a record or a fault are gated once, after the mux.
   logic [31:0] rd_mux;
-  logic        rd_low, rd_zero;
-  assign rd_low = addr_i[15:10] == 6'd0 && addr_i[1:0] == 2'd0;
+  logic        rd_zero;
   always_comb begin
     rd_mux = 32'd0;  // write-only and unassigned offsets read as zero
     unique case (addr_i[9:2])
@@ -184,7 +187,7 @@ module ipu_card_regs
       RegTileMemBytes[9:2]:     rd_mux = 32'(SramBytes);
       RegNumWorkers[9:2]:       rd_mux = 32'(NumWorkers);
       RegCaps[9:2]:             rd_mux = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
-                                               (32'(1) << CapsDmaLsb);
+                                               (32'(DmaChains) << CapsDmaLsb);
       RegTileClockKhz[9:2]:     rd_mux = cfg_clock_khz_i;
       RegExchangeBytesPerCycle[9:2]: rd_mux = cfg_exch_bytes_i;
       RegXlatEntries[9:2]:      rd_mux = 32'(RegXlatCount);
@@ -233,14 +236,15 @@ module ipu_card_regs
   // Zero: the error record's fields without a record, the tile's fault fields without a
   // fault, CONSOLE_DATA with nothing buffered.
   always_comb begin
-    unique case (addr_i)
-      RegErrCause, RegErrTile, RegErrContext, RegErrPc, RegErrAddr, RegErrInfo: rd_zero = err_empty;
-      RegTileErrCause, RegTileErrPc, RegTileErrAddr:                            rd_zero = !sel_has_fault_i;
-      RegConsoleData:                                                           rd_zero = con_empty;
+    unique case (addr_i[9:2])
+      RegErrCause[9:2], RegErrTile[9:2], RegErrContext[9:2], RegErrPc[9:2], RegErrAddr[9:2],
+      RegErrInfo[9:2]:                                              rd_zero = err_empty;
+      RegTileErrCause[9:2], RegTileErrPc[9:2], RegTileErrAddr[9:2]: rd_zero = !sel_has_fault_i;
+      RegConsoleData[9:2]:                                          rd_zero = con_empty;
       default:                                                                  rd_zero = 1'b0;
     endcase
   end
-  assign rdata_o = in_xlat ? xlat_bus_rd_q : rd_low && !rd_zero ? rd_mux : 32'd0;
+  assign rdata_o = in_xlat ? xlat_bus_rd_q : low && !rd_zero ? rd_mux : 32'd0;
 
   // ---------------------------------------------------------------------------
   // Writes and the card state machine.
@@ -303,10 +307,10 @@ module ipu_card_regs
       end
     end
 
-    if (wr && !in_xlat) begin
-      unique case (addr_i)
-        RegReset: reset_req_o = wdata_i == ResetKey;
-        RegRunCtrl: begin
+    if (wr && low) begin
+      unique case (addr_i[9:2])
+        RegReset[9:2]: reset_req_o = wdata_i == ResetKey;
+        RegRunCtrl[9:2]: begin
           if (wdata_i[RunCtrlHaltLsb]) begin
             if (running) state_d = CardStateIdle;
             hsync_pending_d = 1'b0;
@@ -318,23 +322,23 @@ module ipu_card_regs
             start_o  = 1'b1;
           end
         end
-        RegWatchdogInsns: watchdog_d = wdata_i;
-        RegIrqMask:       irq_mask_d = wdata_i[4:0];
-        RegHsyncRelease: begin
+        RegWatchdogInsns[9:2]: watchdog_d = wdata_i;
+        RegIrqMask[9:2]:  irq_mask_d = wdata_i[4:0];
+        RegHsyncRelease[9:2]: begin
           if (wdata_i[0] && hsync_pending_q) begin
             hsync_pending_d = 1'b0;
             release_o = 1'b1;
             state_d = CardStateRunning;
           end
         end
-        RegTileSel:           if (wdata_i < 32'(NumTiles)) tile_sel_d = wdata_i[TileW-1:0];
-        RegTileCtxSel:        if (wdata_i <= 32'(NumWorkers)) ctx_sel_d = wdata_i[CtxW-1:0];
-        RegTilememWindowTile: if (wdata_i < 32'(NumTiles)) window_d = wdata_i[TileW-1:0];
-        RegTileCtrl:          if (!running) enable_d[tile_sel_q] = wdata_i[TileCtrlEnableLsb];
-        RegTileEntry:         if (!running) entry_d[tile_sel_q] = wdata_i;
-        RegTileBootArg:       if (!running) boot_d[tile_sel_q] = wdata_i;
-        RegDmaDescAddr:       dma_desc_d = wdata_i;
-        RegDmaCtrl:           dma_start_o = wdata_i[DmaCtrlStartLsb] && !dma_busy_i;
+        RegTileSel[9:2]:      if (wdata_i < 32'(NumTiles)) tile_sel_d = wdata_i[TileW-1:0];
+        RegTileCtxSel[9:2]:   if (wdata_i <= 32'(NumWorkers)) ctx_sel_d = wdata_i[CtxW-1:0];
+        RegTilememWindowTile[9:2]: if (wdata_i < 32'(NumTiles)) window_d = wdata_i[TileW-1:0];
+        RegTileCtrl[9:2]:     if (!running) enable_d[tile_sel_q] = wdata_i[TileCtrlEnableLsb];
+        RegTileEntry[9:2]:    if (!running) entry_d[tile_sel_q] = wdata_i;
+        RegTileBootArg[9:2]:  if (!running) boot_d[tile_sel_q] = wdata_i;
+        RegDmaDescAddr[9:2]:  if (DmaChains) dma_desc_d = wdata_i;
+        RegDmaCtrl[9:2]:      dma_start_o = DmaChains && wdata_i[DmaCtrlStartLsb] && !dma_busy_i;
         default: ;  // read-only or unassigned: ignored
       endcase
     end
@@ -351,7 +355,7 @@ module ipu_card_regs
   // IRQ_STATUS: w1c from the host, set by events (an event wins over a clear in the same cycle).
   always_comb begin
     irq_status_d = irq_status_q;
-    if (wr && addr_i == RegIrqStatus) irq_status_d = irq_status_d & ~wdata_i[4:0];
+    if (wr && low && addr_i[9:2] == RegIrqStatus[9:2]) irq_status_d = irq_status_d & ~wdata_i[4:0];
     if (start_o) irq_status_d = irq_status_d & ~(5'(1) << IrqStatusDoneLsb) & ~(5'(1) << IrqStatusHostSyncLsb);
     irq_status_d = irq_status_d | irq_raise;
   end

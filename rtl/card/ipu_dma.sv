@@ -10,6 +10,10 @@ module ipu_dma
 #(
   parameter int unsigned NumTiles  = 4,
   parameter int unsigned SramBytes = 65536,
+  // 0: no descriptor chains (DMA_CTRL.START is ignored, no DMA error records, DMA_STATUS
+  // and DMA_COMPLETED read 0): only the tiles' host exchanges. The card says so in
+  // CAPS.DMA (ipu_card_regs); boards short of logic (the iCE40UP5K) build it so.
+  parameter bit          Chains    = 1'b1,
   localparam int unsigned Aw = $clog2(SramBytes / 4),
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
 ) (
@@ -103,7 +107,10 @@ module ipu_dma
   logic [31:0] left_q, left_d;                  // bytes left (the length until the check)
   logic [LenW-1:0] len_q, len_d;                // the checked length, for DMA_BYTES
   logic [31:0] data_q, data_d;                  // the word in flight; the device address before the check
-  logic [31:0] tiles_q, tiles_d;                // descriptor word: FIRST_TILE, TILE_COUNT
+  // The descriptor's tiles, judged as the word arrives (flip-flops fed by logic, not by
+  // the bus): the first, the last, whether the range ends past the array, one tile.
+  logic [TileW-1:0] first_q, first_d;
+  logic        tiles_bad_q, tiles_bad_d, one_tile_q, one_tile_d;
   logic        to_host_q, to_host_d, last_q, last_d, rsvd_nz_q, rsvd_nz_d;
   logic [2:0]  word_q, word_d;
   logic [TileW-1:0] tcur_q, tcur_d, tlast_q, tlast_d;
@@ -125,8 +132,8 @@ module ipu_dma
   // Descriptor fields for the check.
   logic [15:0] d_first, d_count_f;
   logic [16:0] d_count;
-  assign d_first   = tiles_q[FirstLsb +: DmaDescFirstTileBits];
-  assign d_count_f = tiles_q[CountLsb +: DmaDescTileCountBits];
+  assign d_first   = hm_rdata_i[FirstLsb +: DmaDescFirstTileBits];
+  assign d_count_f = hm_rdata_i[CountLsb +: DmaDescTileCountBits];
   assign d_count   = d_count_f == 16'd0 ? 17'd1 : {1'b0, d_count_f};
   logic [16:0] d_end;  // one past the last tile
   assign d_end     = {1'b0, d_first} + d_count;
@@ -152,13 +159,13 @@ module ipu_dma
   assign sum_lo = {1'b0, xlat_rdata_i} + {1'b0, diff_q[31:0]};
   assign hwrite     = state_q == DmaHostWr;
   assign perm_ok    = hwrite ? wr_ok_q : rd_ok_q;
-  assign host_state = state_q == DmaDesc || state_q == DmaHostRd || state_q == DmaHostWr;
+  assign host_state = (Chains && state_q == DmaDesc) || state_q == DmaHostRd || state_q == DmaHostWr;
 
   // The ports, from the state alone (grants and answers feed only the next state).
   always_comb begin
     hm_req_o   = host_state && ready_q && perm_ok;
     hm_we_o    = hwrite;
-    hm_word_o  = state_q == DmaDesc || words_q;
+    hm_word_o  = (Chains && state_q == DmaDesc) || words_q;
     hm_wdata_o = data_q;
     hm_addr_o  = haddr_q;
     req_o      = state_q == DmaTileWr || state_q == DmaTileRd;
@@ -199,7 +206,9 @@ module ipu_dma
     left_d      = left_q;
     len_d       = len_q;
     data_d      = data_q;
-    tiles_d     = tiles_q;
+    first_d     = first_q;
+    tiles_bad_d = tiles_bad_q;
+    one_tile_d  = one_tile_q;
     to_host_d   = to_host_q;
     last_d      = last_q;
     rsvd_nz_d   = rsvd_nz_q;
@@ -229,7 +238,7 @@ module ipu_dma
 
     unique case (state_q)
       DmaIdle: begin
-        if (start_i) begin
+        if (Chains && start_i) begin
           if (tiles_run_i) begin
             err          = 1'b1;
             err_cause    = 8'(ErrDmaBadDescriptor);
@@ -255,7 +264,10 @@ module ipu_dma
           taddr_d     = hx_taddr_i;
           left_d      = hx_len_i;
           len_d       = LenW'(hx_len_i);
-          tiles_d     = 32'(hx_tile_i) << FirstLsb;
+          first_d     = hx_tile_i;
+          tlast_d     = hx_tile_i;
+          tiles_bad_d = 1'b0;
+          one_tile_d  = 1'b1;
           to_host_d   = hx_to_host_i;
           last_d      = 1'b1;
           rsvd_nz_d   = 1'b0;
@@ -279,7 +291,7 @@ module ipu_dma
         end else if (hm_done_i) begin
           ready_d = 1'b0;  // the next access looks its entry up again
           unique case (state_q)
-            DmaDesc: begin
+            DmaDesc: if (Chains) begin
               unique case (word_q)
                 WDev:    data_d  = hm_rdata_i;
                 WTile:   taddr_d = hm_rdata_i;
@@ -287,7 +299,12 @@ module ipu_dma
                   left_d = hm_rdata_i;
                   len_d  = LenW'(hm_rdata_i);
                 end
-                WTiles:  tiles_d = hm_rdata_i;
+                WTiles: begin
+                  first_d     = TileW'(d_first);
+                  tlast_d     = TileW'(d_end - 17'd1);
+                  tiles_bad_d = d_end > 17'(NumTiles);
+                  one_tile_d  = d_count == 17'd1;
+                end
                 WFlags: begin
                   to_host_d = hm_rdata_i[DmaFlagsToHostLsb];
                   last_d    = hm_rdata_i[DmaFlagsLastLsb];
@@ -347,26 +364,26 @@ module ipu_dma
         end
       end
       DmaCheck: begin
-        if (left_q == 32'd0 || d_end > 17'(NumTiles) || (to_host_q && d_count != 17'd1) || !span_ok ||
-            rsvd_nz_q) begin
+        // (A host exchange was checked by its tile.)
+        if (Chains && (left_q == 32'd0 || tiles_bad_q || (to_host_q && !one_tile_q) || !span_ok ||
+                       rsvd_nz_q)) begin
           err       = 1'b1;
           err_cause = 8'(ErrDmaBadDescriptor);
           err_addr  = at_q;
         end else begin
-          at_d    = pos_q;  // the descriptor's words were read: pos_q is the next descriptor
+          if (Chains) at_d = pos_q;  // the descriptor's words were read: pos_q is the next descriptor
           pos_d   = data_q;
-          tcur_d  = TileW'(d_first);
-          tlast_d = TileW'(d_end - 17'd1);
+          tcur_d  = first_q;
           words_d = data_q[1:0] == 2'd0 && taddr_q[1:0] == 2'd0 && left_q[1:0] == 2'd0;
           state_d = to_host_q ? DmaTileRd : DmaHostRd;
         end
       end
       DmaTileWr: begin  // the same bytes to every tile of a broadcast
         if (gnt_i) begin
-          if (tcur_q != tlast_q) begin
+          if (Chains && tcur_q != tlast_q) begin
             tcur_d = tcur_q + 1'b1;
           end else begin
-            tcur_d  = TileW'(d_first);
+            tcur_d  = first_q;
             pos_d   = pos_next;
             taddr_d = taddr_next;
             left_d  = left_next;
@@ -374,7 +391,7 @@ module ipu_dma
           end
         end
       end
-      DmaFetch: begin  // the descriptor at at_q
+      DmaFetch: if (Chains) begin  // the descriptor at at_q
         pos_d   = at_q;
         word_d  = 3'd0;
         state_d = DmaDesc;
@@ -390,8 +407,8 @@ module ipu_dma
       end
       DmaNext: begin
         bytes_d     = bytes_q + 64'(len_q);
-        completed_d = completed_q + 17'd1;
-        if (last_q) begin
+        if (Chains) completed_d = completed_q + 17'd1;
+        if (!Chains || last_q) begin
           status_d     = 3'b010;
           done_pulse_o = 1'b1;
           state_d      = DmaIdle;
@@ -413,13 +430,13 @@ module ipu_dma
       status_d = 3'b100;
       state_d  = DmaIdle;
     end
-    err_push_o = err;
+    err_push_o = Chains && err;
     err_data_o = {24'd0, err_cause, err_addr,
                   err_info_max ? MaxChain : err_info_idx ? {16'd0, idx_q} : 32'd0};
 
     // A host exchange reports to its tile; DMA_STATUS and DMA_COMPLETED stay as they were.
     hx_done_o  = hx_q && done_pulse_o;
-    hx_fault_o = hx_q && err_push_o;
+    hx_fault_o = hx_q && err;
     hx_cause_o = {24'd0, err_cause};
     hx_addr_o  = err_addr;
     if (hx_q) begin
@@ -465,7 +482,9 @@ module ipu_dma
     left_q    <= left_d;
     len_q     <= len_d;
     data_q    <= data_d;
-    tiles_q   <= tiles_d;
+    first_q   <= first_d;
+    tiles_bad_q <= tiles_bad_d;
+    one_tile_q  <= one_tile_d;
     to_host_q <= to_host_d;
     last_q    <= last_d;
     rsvd_nz_q <= rsvd_nz_d;
@@ -485,8 +504,8 @@ module ipu_dma
   end
 
   assign busy_o      = state_q != DmaIdle;
-  assign status_o    = status_q;
-  assign completed_o = 32'(completed_q);
+  assign status_o    = Chains ? status_q : 3'd0;
+  assign completed_o = Chains ? 32'(completed_q) : 32'd0;
   assign bytes_o     = bytes_q;
 
 endmodule : ipu_dma
