@@ -136,6 +136,8 @@ void ipudrv_buffer_release(ipudrv_device *dev, struct ipudrv_buffer *buf);
 int ipudrv_buffer_is_live(const ipudrv_device *dev, const struct ipudrv_buffer *buf);
 void ipudrv_buffers_free_all(ipudrv_device *dev);
 int ipudrv_dma_chain(ipudrv_device *dev, const struct ipu_dma_desc *descs, size_t count);
+/* 1 when the card runs DMA descriptor chains (CAPS.DMA), 0 when not, else a negative errno. */
+int ipudrv_has_dma(ipudrv_device *dev);
 
 /* events.c */
 int ipudrv_progress(ipudrv_device *dev, int max_ms);

@@ -106,9 +106,16 @@ static int transfer(ipudrv_device *dev, const char *what, unsigned first, unsign
     int mode = access_mode(dev, what);
     if (mode < 0)
         return mode;
-    /* Link cards (socket, usb) prefer the window: there each DMA word is a round trip. */
-    if (mode == 1 && !dev->t->ops->window_preferred && (len > WINDOW_MAX_BYTES || count > 1) && free_entries(dev) >= 2)
-        return bulk(dev, first, count, addr, data, len, to_card);
+    /* Link cards (socket, usb) prefer the window: there each DMA word is a round trip. A card
+     * without descriptor chains (CAPS.DMA = 0) has only the window. */
+    if (mode == 1 && !dev->t->ops->window_preferred && (len > WINDOW_MAX_BYTES || count > 1) &&
+        free_entries(dev) >= 2) {
+        int dma = ipudrv_has_dma(dev);
+        if (dma < 0)
+            return dma;
+        if (dma)
+            return bulk(dev, first, count, addr, data, len, to_card);
+    }
     for (unsigned t = first; t < first + count; t++)
         if ((rc = window(dev, t, addr, data, len, to_card)))
             return rc;

@@ -8,6 +8,8 @@ module ipu_card
   parameter int unsigned NumWorkers   = 6,
   parameter int unsigned SramBytes    = 65536,
   parameter int unsigned ConsoleDepth = 1024,
+  // 0: the DMA engine runs no descriptor chains, only the tiles' host exchanges (CAPS.DMA = 0).
+  parameter bit          DmaChains    = 1'b1,
   localparam int unsigned Aw = $clog2(SramBytes / 4),
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
 ) (
@@ -235,8 +237,8 @@ module ipu_card
   logic any_running, any_sync, any_error, any_busy;
   logic [31:0] sync_req;
   logic con_full, con_push, err_push;
-  logic [23:0] con_data;
-  logic [147:0] err_data;
+  logic [8+TileW-1:0]   con_data;  // {tile, byte}
+  logic [132+TileW-1:0] err_data;  // {dma, cause, tile, ctx, pc, addr, info}
 
   always_comb begin
     any_running = 1'b0;
@@ -257,12 +259,12 @@ module ipu_card
   // Console: the lowest tile with a byte goes first, while the card FIFO has room.
   always_comb begin
     con_push    = 1'b0;
-    con_data    = 24'd0;
+    con_data    = '0;
     t_con_ready = '0;
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_con_valid[t]) begin
         con_push    = !con_full;
-        con_data    = {16'(t), t_con_byte[t]};
+        con_data    = {TileW'(t), t_con_byte[t]};
         t_con_ready = '0;
         t_con_ready[t] = !con_full;
       end
@@ -277,14 +279,14 @@ module ipu_card
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_err_pending[t]) begin
         err_push  = 1'b1;
-        err_data  = {1'b0, t_err_cause[t], 16'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
+        err_data  = {1'b0, t_err_cause[t], TileW'(t), t_err_ctx[t], t_err_pc[t], t_err_addr[t], t_err_info[t]};
         t_err_ack = '0;
         t_err_ack[t] = 1'b1;
       end
     end
     if (dma_err_push) begin
       err_push  = 1'b1;
-      err_data  = {1'b1, dma_err_data[95:64], 16'd0, 3'd0, 32'd0, dma_err_data[63:0]};
+      err_data  = {1'b1, dma_err_data[95:64], TileW'(0), 3'd0, 32'd0, dma_err_data[63:0]};
       t_err_ack = '0;
     end
   end
@@ -307,7 +309,8 @@ module ipu_card
 
   ipu_dma #(
     .NumTiles  (NumTiles),
-    .SramBytes (SramBytes)
+    .SramBytes (SramBytes),
+    .Chains    (DmaChains)
   ) u_dma (
     .clk_i,
     .rst_ni       (rst_n),
@@ -357,7 +360,8 @@ module ipu_card
     .NumTiles     (NumTiles),
     .NumWorkers   (NumWorkers),
     .SramBytes    (SramBytes),
-    .ConsoleDepth (ConsoleDepth)
+    .ConsoleDepth (ConsoleDepth),
+    .DmaChains    (DmaChains)
   ) u_regs (
     .clk_i,
     .rst_ni            (rst_n),

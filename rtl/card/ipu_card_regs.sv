@@ -8,8 +8,12 @@ module ipu_card_regs
   parameter int unsigned NumWorkers   = 6,
   parameter int unsigned SramBytes    = 65536,
   parameter int unsigned ConsoleDepth = 1024,
+  parameter bit          DmaChains    = 1'b1,  // 0: CAPS.DMA = 0, DMA_DESC_ADDR reads 0, START ignored
   parameter int unsigned ErrDepth     = 64,
-  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
+  localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1,
+  // FIFO entries hold the tile number in TileW bits (block RAM is 16 bits wide a block).
+  localparam int unsigned ConW = 8 + TileW,
+  localparam int unsigned ErrW = 132 + TileW
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -60,10 +64,10 @@ module ipu_card_regs
 
   // Console bytes and error records from the tiles' arbiters.
   input  logic             con_push_i,
-  input  logic [23:0]      con_data_i,     // {tile, byte}
+  input  logic [ConW-1:0]  con_data_i,     // {tile, byte}
   output logic             con_full_o,
   input  logic             err_push_i,
-  input  logic [147:0]     err_data_i,     // {dma, cause, tile[15:0], ctx[2:0], pc, addr, info}
+  input  logic [ErrW-1:0]  err_data_i,     // {dma, cause, tile, ctx[2:0], pc, addr, info}
 
   // DMA engine.
   output logic             dma_start_o,
@@ -93,7 +97,7 @@ module ipu_card_regs
   logic        hsync_pending_q, hsync_pending_d;
   logic        landing_q, landing_d;         // the exchange fabric lands this superstep
   logic [31:0] hsync_id_q, hsync_id_d;
-  logic [63:0] cycles_q, cycles_d;
+  logic [63:0] cycles_q;
   logic [31:0] err_lost_q, err_lost_d;
   logic [31:0] dma_desc_q, dma_desc_d;
   logic [NumTiles-1:0] enable_q, enable_d;
@@ -105,8 +109,9 @@ module ipu_card_regs
   // one copy for the DMA engine's reads, one for the bus's. A bus read of the table
   // therefore needs addr_i one cycle before the read (the link bridge holds it while the
   // frame's check byte arrives; the simulation harness gives it a cycle).
-  logic [31:0] xlat_dma_q [RegXlatCount * 4];
-  logic [31:0] xlat_bus_q [RegXlatCount * 4];
+  // A read in the cycle of a write to the same word is never used (no_rw_check: no bypass).
+  (* no_rw_check *) logic [31:0] xlat_dma_q [RegXlatCount * 4];
+  (* no_rw_check *) logic [31:0] xlat_bus_q [RegXlatCount * 4];
   logic [31:0] xlat_dma_rd_q, xlat_bus_rd_q;
   // Words never written since reset read as zero: after reset a clearer writes zero to
   // every word, one a cycle (RegXlatCount * 4 cycles; the tiles' SRAM clear after the
@@ -117,42 +122,46 @@ module ipu_card_regs
   logic              xclr_q;
   logic [XlatAw-1:0] xclr_addr_q;
 
-  logic wr, rd;
-  assign wr = req_i && we_i;
-  assign rd = req_i && !we_i;
+  // Registers below 0x400 are decoded from addr_i[9:2] (8-bit compares, shared by the
+  // reads and the writes) once a compare of the rest says the offset is one of them.
+  logic wr, rd, low;
+  assign wr  = req_i && we_i;
+  assign rd  = req_i && !we_i;
+  assign low = addr_i[15:10] == 6'd0 && addr_i[1:0] == 2'd0;
 
   // FIFOs.
-  logic [23:0]      con_head;
+  logic [ConW-1:0]  con_head;
   logic             con_empty, con_pop;
   logic [ConAw:0]   con_count;
-  logic [147:0]     err_head;
+  logic [ErrW-1:0]  err_head;
   logic             err_empty, err_full, err_pop;
   logic [ErrAw:0]   err_count;
 
-  assign con_pop = rd && addr_i == RegConsoleData;
-  assign err_pop = wr && addr_i == RegErrPop && wdata_i[0];
+  assign con_pop = rd && low && addr_i[9:2] == RegConsoleData[9:2];
+  assign err_pop = wr && low && addr_i[9:2] == RegErrPop[9:2] && wdata_i[0];
 
-  ipu_fifo #(.Width(24), .Depth(ConsoleDepth)) u_console (
+  ipu_fifo #(.Width(ConW), .Depth(ConsoleDepth)) u_console (
     .clk_i, .rst_ni,
     .push_i (con_push_i), .wdata_i (con_data_i),
     .pop_i (con_pop), .head_o (con_head),
     .empty_o (con_empty), .full_o (con_full_o), .count_o (con_count)
   );
 
-  ipu_fifo #(.Width(148), .Depth(ErrDepth)) u_errors (
+  ipu_fifo #(.Width(ErrW), .Depth(ErrDepth)) u_errors (
     .clk_i, .rst_ni,
     .push_i (err_push_i), .wdata_i (err_data_i),
     .pop_i (err_pop), .head_o (err_head),
     .empty_o (err_empty), .full_o (err_full), .count_o (err_count)
   );
 
+  // The head's fields; an empty FIFO reads as zero (gated once, after the read mux).
   logic [31:0] e_cause, e_tile, e_ctx, e_pc, e_addr, e_info;
-  assign e_cause = err_empty ? 32'd0 : err_head[146:115];
-  assign e_tile  = err_empty ? 32'd0 : err_head[147] ? 32'hffff_ffff : {16'd0, err_head[114:99]};
-  assign e_ctx   = err_empty ? 32'd0 : {29'd0, err_head[98:96]};
-  assign e_pc    = err_empty ? 32'd0 : err_head[95:64];
-  assign e_addr  = err_empty ? 32'd0 : err_head[63:32];
-  assign e_info  = err_empty ? 32'd0 : err_head[31:0];
+  assign e_cause = err_head[99+TileW +: 32];
+  assign e_tile  = err_head[ErrW-1] ? 32'hffff_ffff : 32'(err_head[99 +: TileW]);
+  assign e_ctx   = {29'd0, err_head[98:96]};
+  assign e_pc    = err_head[95:64];
+  assign e_addr  = err_head[63:32];
+  assign e_info  = err_head[31:0];
 
   // ---------------------------------------------------------------------------
   // Reads.
@@ -164,66 +173,78 @@ module ipu_card_regs
   assign xlat_entry = addr_i[9:4];
   assign xlat_word  = addr_i[3:2];
 
+  // The registers' offsets below 0x400 as word indices: a compare of 8 address bits per
+  // register (and one of the rest, shared), not of 16; the fields that read as zero
+  // without a record or a fault are gated once, after the mux.
+  logic [31:0] rd_mux;
+  logic        rd_zero;
   always_comb begin
-    rdata_o = 32'd0;  // write-only and unassigned offsets read as zero
-    if (in_xlat) begin
-      rdata_o = xlat_bus_rd_q;
-    end else begin
-      unique case (addr_i)
-        RegId:                    rdata_o = RegIdResetValue;
-        RegVersion:               rdata_o = (32'(ContractVersionMajor) << 16) | 32'(ContractVersionMinor);
-        RegNumTiles:              rdata_o = 32'(NumTiles);
-        RegTileMemBytes:          rdata_o = 32'(SramBytes);
-        RegNumWorkers:            rdata_o = 32'(NumWorkers);
-        RegCaps:                  rdata_o = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
-                                            (32'(1) << CapsDmaLsb);
-        RegTileClockKhz:          rdata_o = cfg_clock_khz_i;
-        RegExchangeBytesPerCycle: rdata_o = cfg_exch_bytes_i;
-        RegXlatEntries:           rdata_o = 32'(RegXlatCount);
-        RegStatus:                rdata_o = {23'd0, dma_busy_i, state_q};
-        RegCardCyclesLo:          rdata_o = cycles_q[31:0];
-        RegCardCyclesHi:          rdata_o = cycles_q[63:32];
-        RegWatchdogInsns:         rdata_o = watchdog_q;
-        RegIrqStatus:             rdata_o = {27'd0, irq_status_q};
-        RegIrqMask:               rdata_o = {27'd0, irq_mask_q};
-        RegHsyncStatus:           rdata_o = {31'd0, hsync_pending_q};
-        RegHsyncId:               rdata_o = hsync_id_q;
-        RegConsoleStatus:         rdata_o = 32'(con_count);
-        RegConsoleData:           rdata_o = con_empty ? 32'd0 : {1'b1, 7'd0, con_head};
-        RegConsoleLost:           rdata_o = 32'd0;  // tiles wait for room: nothing is dropped
-        RegErrCount:              rdata_o = 32'(err_count);
-        RegErrCause:              rdata_o = e_cause;
-        RegErrTile:               rdata_o = e_tile;
-        RegErrContext:            rdata_o = e_ctx;
-        RegErrPc:                 rdata_o = e_pc;
-        RegErrAddr:               rdata_o = e_addr;
-        RegErrInfo:               rdata_o = e_info;
-        RegErrLost:               rdata_o = err_lost_q;
-        RegTileSel:               rdata_o = 32'(tile_sel_q);
-        RegTileCtrl:              rdata_o = {31'd0, enable_q[tile_sel_q]};
-        RegTileEntry:             rdata_o = entry_q[tile_sel_q];
-        RegTileBootArg:           rdata_o = boot_q[tile_sel_q];
-        RegTileState:             rdata_o = {24'd0, sel_state_i};
-        RegTileExitCode:          rdata_o = sel_exit_code_i;
-        RegTileErrCause:          rdata_o = sel_has_fault_i ? sel_err_cause_i : 32'd0;
-        RegTileErrPc:             rdata_o = sel_has_fault_i ? sel_err_pc_i : 32'd0;
-        RegTileErrAddr:           rdata_o = sel_has_fault_i ? sel_err_addr_i : 32'd0;
-        RegTileCyclesLo:          rdata_o = sel_cycles_i[31:0];
-        RegTileCyclesHi:          rdata_o = sel_cycles_i[63:32];
-        RegTileCtxSel:            rdata_o = 32'(ctx_sel_q);
-        RegTileCtxState:          rdata_o = {24'd0, sel_ctx_state_i};
-        RegTileCtxPc:             rdata_o = sel_ctx_pc_i;
-        RegTileCtxInstret:        rdata_o = sel_ctx_instret_i;
-        RegTilememWindowTile:     rdata_o = 32'(window_q);
-        RegDmaDescAddr:           rdata_o = dma_desc_q;
-        RegDmaStatus:             rdata_o = {29'd0, dma_status_i};
-        RegDmaCompleted:          rdata_o = dma_completed_i;
-        RegDmaBytesLo:            rdata_o = dma_bytes_i[31:0];
-        RegDmaBytesHi:            rdata_o = dma_bytes_i[63:32];
-        default:                  rdata_o = 32'd0;
-      endcase
-    end
+    rd_mux = 32'd0;  // write-only and unassigned offsets read as zero
+    unique case (addr_i[9:2])
+      RegId[9:2]:               rd_mux = RegIdResetValue;
+      RegVersion[9:2]:          rd_mux = (32'(ContractVersionMajor) << 16) | 32'(ContractVersionMinor);
+      RegNumTiles[9:2]:         rd_mux = 32'(NumTiles);
+      RegTileMemBytes[9:2]:     rd_mux = 32'(SramBytes);
+      RegNumWorkers[9:2]:       rd_mux = 32'(NumWorkers);
+      RegCaps[9:2]:             rd_mux = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
+                                               (32'(DmaChains) << CapsDmaLsb);
+      RegTileClockKhz[9:2]:     rd_mux = cfg_clock_khz_i;
+      RegExchangeBytesPerCycle[9:2]: rd_mux = cfg_exch_bytes_i;
+      RegXlatEntries[9:2]:      rd_mux = 32'(RegXlatCount);
+      RegStatus[9:2]:           rd_mux = {23'd0, dma_busy_i, state_q};
+      RegCardCyclesLo[9:2]:     rd_mux = cycles_q[31:0];
+      RegCardCyclesHi[9:2]:     rd_mux = cycles_q[63:32];
+      RegWatchdogInsns[9:2]:    rd_mux = watchdog_q;
+      RegIrqStatus[9:2]:        rd_mux = {27'd0, irq_status_q};
+      RegIrqMask[9:2]:          rd_mux = {27'd0, irq_mask_q};
+      RegHsyncStatus[9:2]:      rd_mux = {31'd0, hsync_pending_q};
+      RegHsyncId[9:2]:          rd_mux = hsync_id_q;
+      RegConsoleStatus[9:2]:    rd_mux = 32'(con_count);
+      RegConsoleData[9:2]:      rd_mux = {1'b1, 7'd0, 16'(con_head[ConW-1:8]), con_head[7:0]};
+      RegErrCount[9:2]:         rd_mux = 32'(err_count);
+      RegErrCause[9:2]:         rd_mux = e_cause;
+      RegErrTile[9:2]:          rd_mux = e_tile;
+      RegErrContext[9:2]:       rd_mux = e_ctx;
+      RegErrPc[9:2]:            rd_mux = e_pc;
+      RegErrAddr[9:2]:          rd_mux = e_addr;
+      RegErrInfo[9:2]:          rd_mux = e_info;
+      RegErrLost[9:2]:          rd_mux = err_lost_q;
+      RegTileSel[9:2]:          rd_mux = 32'(tile_sel_q);
+      RegTileCtrl[9:2]:         rd_mux = {31'd0, enable_q[tile_sel_q]};
+      RegTileEntry[9:2]:        rd_mux = entry_q[tile_sel_q];
+      RegTileBootArg[9:2]:      rd_mux = boot_q[tile_sel_q];
+      RegTileState[9:2]:        rd_mux = {24'd0, sel_state_i};
+      RegTileExitCode[9:2]:     rd_mux = sel_exit_code_i;
+      RegTileErrCause[9:2]:     rd_mux = sel_err_cause_i;
+      RegTileErrPc[9:2]:        rd_mux = sel_err_pc_i;
+      RegTileErrAddr[9:2]:      rd_mux = sel_err_addr_i;
+      RegTileCyclesLo[9:2]:     rd_mux = sel_cycles_i[31:0];
+      RegTileCyclesHi[9:2]:     rd_mux = sel_cycles_i[63:32];
+      RegTileCtxSel[9:2]:       rd_mux = 32'(ctx_sel_q);
+      RegTileCtxState[9:2]:     rd_mux = {24'd0, sel_ctx_state_i};
+      RegTileCtxPc[9:2]:        rd_mux = sel_ctx_pc_i;
+      RegTileCtxInstret[9:2]:   rd_mux = sel_ctx_instret_i;
+      RegTilememWindowTile[9:2]: rd_mux = 32'(window_q);
+      RegDmaDescAddr[9:2]:      rd_mux = dma_desc_q;
+      RegDmaStatus[9:2]:        rd_mux = {29'd0, dma_status_i};
+      RegDmaCompleted[9:2]:     rd_mux = dma_completed_i;
+      RegDmaBytesLo[9:2]:       rd_mux = dma_bytes_i[31:0];
+      RegDmaBytesHi[9:2]:       rd_mux = dma_bytes_i[63:32];
+      default:                        rd_mux = 32'd0;  // RegConsoleLost: tiles wait for room
+    endcase
   end
+  // Zero: the error record's fields without a record, the tile's fault fields without a
+  // fault, CONSOLE_DATA with nothing buffered.
+  always_comb begin
+    unique case (addr_i[9:2])
+      RegErrCause[9:2], RegErrTile[9:2], RegErrContext[9:2], RegErrPc[9:2], RegErrAddr[9:2],
+      RegErrInfo[9:2]:                                              rd_zero = err_empty;
+      RegTileErrCause[9:2], RegTileErrPc[9:2], RegTileErrAddr[9:2]: rd_zero = !sel_has_fault_i;
+      RegConsoleData[9:2]:                                          rd_zero = con_empty;
+      default:                                                                  rd_zero = 1'b0;
+    endcase
+  end
+  assign rdata_o = in_xlat ? xlat_bus_rd_q : low && !rd_zero ? rd_mux : 32'd0;
 
   // ---------------------------------------------------------------------------
   // Writes and the card state machine.
@@ -242,7 +263,6 @@ module ipu_card_regs
     hsync_id_d      = hsync_id_q;
     landing_d       = landing_q;
     xchg_start_o    = 1'b0;
-    cycles_d        = cycles_q + (state_q == CardStateRunning ? 64'd1 : 64'd0);
     err_lost_d      = err_lost_q + (err_push_i && err_full ? 32'd1 : 32'd0);
     dma_desc_d      = dma_desc_q;
     enable_d        = enable_q;
@@ -287,10 +307,10 @@ module ipu_card_regs
       end
     end
 
-    if (wr && !in_xlat) begin
-      unique case (addr_i)
-        RegReset: reset_req_o = wdata_i == ResetKey;
-        RegRunCtrl: begin
+    if (wr && low) begin
+      unique case (addr_i[9:2])
+        RegReset[9:2]: reset_req_o = wdata_i == ResetKey;
+        RegRunCtrl[9:2]: begin
           if (wdata_i[RunCtrlHaltLsb]) begin
             if (running) state_d = CardStateIdle;
             hsync_pending_d = 1'b0;
@@ -300,35 +320,42 @@ module ipu_card_regs
           end else if (wdata_i[RunCtrlStartLsb] && (state_q == CardStateIdle || state_q == CardStateDone)) begin
             state_d  = CardStateRunning;
             start_o  = 1'b1;
-            cycles_d = 64'd0;
           end
         end
-        RegWatchdogInsns: watchdog_d = wdata_i;
-        RegIrqMask:       irq_mask_d = wdata_i[4:0];
-        RegHsyncRelease: begin
+        RegWatchdogInsns[9:2]: watchdog_d = wdata_i;
+        RegIrqMask[9:2]:  irq_mask_d = wdata_i[4:0];
+        RegHsyncRelease[9:2]: begin
           if (wdata_i[0] && hsync_pending_q) begin
             hsync_pending_d = 1'b0;
             release_o = 1'b1;
             state_d = CardStateRunning;
           end
         end
-        RegTileSel:           if (wdata_i < 32'(NumTiles)) tile_sel_d = wdata_i[TileW-1:0];
-        RegTileCtxSel:        if (wdata_i <= 32'(NumWorkers)) ctx_sel_d = wdata_i[CtxW-1:0];
-        RegTilememWindowTile: if (wdata_i < 32'(NumTiles)) window_d = wdata_i[TileW-1:0];
-        RegTileCtrl:          if (!running) enable_d[tile_sel_q] = wdata_i[TileCtrlEnableLsb];
-        RegTileEntry:         if (!running) entry_d[tile_sel_q] = wdata_i;
-        RegTileBootArg:       if (!running) boot_d[tile_sel_q] = wdata_i;
-        RegDmaDescAddr:       dma_desc_d = wdata_i;
-        RegDmaCtrl:           dma_start_o = wdata_i[DmaCtrlStartLsb] && !dma_busy_i;
+        RegTileSel[9:2]:      if (wdata_i < 32'(NumTiles)) tile_sel_d = wdata_i[TileW-1:0];
+        RegTileCtxSel[9:2]:   if (wdata_i <= 32'(NumWorkers)) ctx_sel_d = wdata_i[CtxW-1:0];
+        RegTilememWindowTile[9:2]: if (wdata_i < 32'(NumTiles)) window_d = wdata_i[TileW-1:0];
+        RegTileCtrl[9:2]:     if (!running) enable_d[tile_sel_q] = wdata_i[TileCtrlEnableLsb];
+        RegTileEntry[9:2]:    if (!running) entry_d[tile_sel_q] = wdata_i;
+        RegTileBootArg[9:2]:  if (!running) boot_d[tile_sel_q] = wdata_i;
+        RegDmaDescAddr[9:2]:  if (DmaChains) dma_desc_d = wdata_i;
+        RegDmaCtrl[9:2]:      dma_start_o = DmaChains && wdata_i[DmaCtrlStartLsb] && !dma_busy_i;
         default: ;  // read-only or unassigned: ignored
       endcase
     end
   end
 
+  // CARD_CYCLES: cleared by a start, counts while running. A synchronous clear (the reset
+  // included) and an enable cost no LUT on an iCE40 flip-flop; as a branch of the write
+  // decode it cost a 64-bit mux per level.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || start_o) cycles_q <= 64'd0;
+    else                    cycles_q <= cycles_q + 64'(state_q == CardStateRunning);
+  end
+
   // IRQ_STATUS: w1c from the host, set by events (an event wins over a clear in the same cycle).
   always_comb begin
     irq_status_d = irq_status_q;
-    if (wr && addr_i == RegIrqStatus) irq_status_d = irq_status_d & ~wdata_i[4:0];
+    if (wr && low && addr_i[9:2] == RegIrqStatus[9:2]) irq_status_d = irq_status_d & ~wdata_i[4:0];
     if (start_o) irq_status_d = irq_status_d & ~(5'(1) << IrqStatusDoneLsb) & ~(5'(1) << IrqStatusHostSyncLsb);
     irq_status_d = irq_status_d | irq_raise;
   end
@@ -353,7 +380,6 @@ module ipu_card_regs
       hsync_pending_q <= 1'b0;
       landing_q       <= 1'b0;
       hsync_id_q      <= 32'd0;
-      cycles_q        <= 64'd0;
       err_lost_q      <= 32'd0;
       dma_desc_q      <= 32'd0;
       enable_q        <= '0;
@@ -372,7 +398,6 @@ module ipu_card_regs
       hsync_pending_q <= hsync_pending_d;
       landing_q       <= landing_d;
       hsync_id_q      <= hsync_id_d;
-      cycles_q        <= cycles_d;
       err_lost_q      <= err_lost_d;
       dma_desc_q      <= dma_desc_d;
       enable_q        <= enable_d;

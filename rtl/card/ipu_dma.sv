@@ -10,6 +10,10 @@ module ipu_dma
 #(
   parameter int unsigned NumTiles  = 4,
   parameter int unsigned SramBytes = 65536,
+  // 0: no descriptor chains (DMA_CTRL.START is ignored, no DMA error records, DMA_STATUS
+  // and DMA_COMPLETED read 0): only the tiles' host exchanges. The card says so in
+  // CAPS.DMA (ipu_card_regs); boards short of logic (the iCE40UP5K) build it so.
+  parameter bit          Chains    = 1'b1,
   localparam int unsigned Aw = $clog2(SramBytes / 4),
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
 ) (
@@ -72,79 +76,100 @@ module ipu_dma
 
   localparam logic [31:0] SramSize = 32'(SramBytes);
   localparam logic [31:0] MaxChain = 32'd65536;
-
-  typedef enum logic [3:0] {
-    DmaIdle, DmaDesc, DmaCheck, DmaHostRd, DmaTileWr, DmaTileRd, DmaTileWait, DmaHostWr, DmaNext, DmaSearch
-  } dma_state_e;
-
-  dma_state_e  state_q, state_d, ret_q, ret_d;  // ret: where a table search returns to
-  logic [2:0]  status_q, status_d;
-  logic [31:0] completed_q, completed_d, idx_q, idx_d, at_q, at_d;
-  logic [63:0] bytes_q, bytes_d;
-  // Descriptor words 0..4; of the reserved words 5..7 only whether one is not zero.
-  logic [31:0] desc_q [5];
-  logic [31:0] desc_d [5];
-  logic        rsvd_nz_q, rsvd_nz_d;
-  logic [2:0]  word_q, word_d;
-  logic [31:0] pos_q, pos_d, taddr_q, taddr_d, left_q, left_d, data_q, data_d;
-  logic [15:0] tcur_q, tcur_d;
-  logic        words_q, words_d;
-  // The translation entry in use (the first that covers the address).
-  logic        hit_q, hit_d;
-  logic [31:0] hbase_q, hbase_d, hctrl_q, hctrl_d;
-  logic [63:0] hbus_q, hbus_d;
-  logic [6:0]  sidx_q, sidx_d;
-  logic [1:0]  sword_q, sword_d;               // the word of entry sidx_q on xlat_rdata_i
-  logic [31:0] sbase_q, sbase_d, sctrl_q, sctrl_d, slo_q, slo_d;  // its words read so far
-  logic        hx_q, hx_d;  // serving a host exchange
-
-  // Descriptor fields (the DMA_DESC format).
-  logic [31:0] d_dev, d_taddr, d_len, d_flags, d_count;
-  logic [15:0] d_first;
-  logic        d_to_host;
-  // Descriptor words and fields at the offsets contract/card.toml gives (DMA_DESC).
+  localparam int unsigned LenW = $clog2(SramBytes) + 1;  // a checked length: at most SramBytes
+  localparam int unsigned PagesW = XlatCtrlPagesMinus1Width;
+  // The descriptor's words (DMA_DESC in contract/card.toml).
+  localparam logic [2:0] WDev   = 3'(DmaDescDevAddrOffset / 4);
+  localparam logic [2:0] WTile  = 3'(DmaDescTileAddrOffset / 4);
+  localparam logic [2:0] WLen   = 3'(DmaDescLengthOffset / 4);
+  localparam logic [2:0] WTiles = 3'(DmaDescFirstTileOffset / 4);
+  localparam logic [2:0] WFlags = 3'(DmaDescFlagsOffset / 4);
   localparam int unsigned CountLsb = (DmaDescTileCountOffset % 4) * 8;
   localparam int unsigned FirstLsb = (DmaDescFirstTileOffset % 4) * 8;
-  assign d_dev     = desc_q[DmaDescDevAddrOffset / 4];
-  assign d_taddr   = desc_q[DmaDescTileAddrOffset / 4];
-  assign d_len     = desc_q[DmaDescLengthOffset / 4];
-  assign d_first   = desc_q[DmaDescFirstTileOffset / 4][FirstLsb +: DmaDescFirstTileBits];
-  assign d_count   = desc_q[DmaDescTileCountOffset / 4][CountLsb +: DmaDescTileCountBits] == 16'd0 ? 32'd1
-                   : {16'd0, desc_q[DmaDescTileCountOffset / 4][CountLsb +: DmaDescTileCountBits]};
-  assign d_flags   = desc_q[DmaDescFlagsOffset / 4];
-  assign d_to_host = d_flags[DmaFlagsToHostLsb];
 
-  // Does entry `e` cover `a`? Its size is (PAGES_MINUS_1 + 1) * 4 KiB.
-  // (Assignments to the function name rather than return: yosys 0.23 reads those.)
-  function automatic logic covers(input logic [31:0] base, input logic [31:0] ctrl, input logic [31:0] a);
-    // a - base < size: one subtractor (its borrow: a below base) and a compare of the
-    // page number with PAGES_MINUS_1, not a compare, an adder and a compare.
-    /* verilator lint_off UNUSEDSIGNAL */  // diff[11:0]: within the page
-    logic [32:0] diff;
-    /* verilator lint_on UNUSEDSIGNAL */
-    diff   = {1'b0, a} - {1'b0, base};
-    covers = ctrl[XlatCtrlValidLsb] && !diff[32] &&
-             {5'd0, diff[31:12]} <= 25'(ctrl[XlatCtrlPagesMinus1Lsb +: XlatCtrlPagesMinus1Width]);
-  endfunction
+  typedef enum logic [3:0] {
+    DmaIdle, DmaFetch, DmaDesc, DmaCheck, DmaHostRd, DmaTileWr, DmaTileRd, DmaTileWait, DmaHostWr, DmaNext,
+    DmaSearch
+  } dma_state_e;
 
-  logic [31:0] hpos;       // the host (device) address of the current access
-  logic        hwrite;     // the current host access writes host memory
-  logic        cached_ok;  // the cached entry covers hpos
-  logic        host_state;
-  assign hpos       = state_q == DmaDesc ? at_q + {27'd0, word_q, 2'b00} : pos_q;
+  // Few registers, each loaded from few places: the descriptor's words go straight to the
+  // registers that walk the transfer (the device address waits in data_q until the check),
+  // and pos_q is the host address of every host access (descriptor words included), so
+  // that one subtractor serves the translation's coverage test and the bus address.
+  dma_state_e  state_q, state_d, ret_q, ret_d;  // ret: where a table search returns to
+  logic [2:0]  status_q, status_d;
+  logic [16:0] completed_q, completed_d;        // at most MaxChain descriptors a chain
+  logic [15:0] idx_q, idx_d;                    // the descriptor's index in the chain
+  logic [31:0] at_q, at_d;                      // the descriptor's address; after its check, the next's
+  logic [63:0] bytes_q, bytes_d;
+  logic [31:0] pos_q, pos_d;                    // host (device) address of the next host access
+  logic [31:0] taddr_q, taddr_d;                // tile address (all 32 bits for the check)
+  logic [31:0] left_q, left_d;                  // bytes left (the length until the check)
+  logic [LenW-1:0] len_q, len_d;                // the checked length, for DMA_BYTES
+  logic [31:0] data_q, data_d;                  // the word in flight; the device address before the check
+  // The descriptor's tiles, judged as the word arrives (flip-flops fed by logic, not by
+  // the bus): the first, the last, whether the range ends past the array, one tile.
+  logic [TileW-1:0] first_q, first_d;
+  logic        tiles_bad_q, tiles_bad_d, one_tile_q, one_tile_d;
+  logic        to_host_q, to_host_d, last_q, last_d, rsvd_nz_q, rsvd_nz_d;
+  logic [2:0]  word_q, word_d;
+  logic [TileW-1:0] tcur_q, tcur_d, tlast_q, tlast_d;
+  logic        words_q, words_d;
+  // Translation: every host access reads its entry from the table (block RAM) again, 4
+  // cycles, rather than keeping a copy of it in flip-flops: the entry that covered the
+  // last access first (eidx_q, when hit_q), else the search from entry 0. The words are
+  // used as they stream out: DEV_BASE gives the offset (diff_q), CTRL the coverage and
+  // the permissions, BUS_LO and BUS_HI the bus address (haddr_q).
+  logic        hit_q, hit_d, retry_q, retry_d, ready_q, ready_d;
+  logic [5:0]  eidx_q, eidx_d;
+  logic [32:0] diff_q, diff_d;                 // pos_q - DEV_BASE; bit 32: pos_q below it
+  logic        rd_ok_q, rd_ok_d, wr_ok_q, wr_ok_d, carry_q, carry_d;
+  logic [63:0] haddr_q, haddr_d;
+  logic [6:0]  sidx_q, sidx_d;
+  logic [1:0]  sword_q, sword_d;               // the word of entry sidx_q on xlat_rdata_i
+  logic        hx_q, hx_d;  // serving a host exchange
+
+  // Descriptor fields for the check.
+  logic [15:0] d_first, d_count_f;
+  logic [16:0] d_count;
+  assign d_first   = hm_rdata_i[FirstLsb +: DmaDescFirstTileBits];
+  assign d_count_f = hm_rdata_i[CountLsb +: DmaDescTileCountBits];
+  assign d_count   = d_count_f == 16'd0 ? 17'd1 : {1'b0, d_count_f};
+  logic [16:0] d_end;  // one past the last tile
+  assign d_end     = {1'b0, d_first} + d_count;
+
+  // The tile range [taddr_q, taddr_q + left_q) lies in the SRAM (left_q is not zero there).
+  // For a power-of-two SRAM: the base's upper bits, and the offset plus the length.
+  logic span_ok;
+  if ((SramBytes & (SramBytes - 1)) == 0) begin : g_span_pow2
+    logic [LenW:0] span_end;
+    assign span_end = {1'b0, taddr_q[LenW-2:0]} + {1'b0, left_q[LenW-1:0]};
+    assign span_ok  = left_q <= SramSize && taddr_q[31:LenW-1] == TileSramBase[31:LenW-1] &&
+                      span_end <= (LenW+1)'(SramBytes);
+  end else begin : g_span_any
+    assign span_ok = sram_span_ok(taddr_q, left_q, SramSize);
+  end
+
+  // Does the entry cover pos_q? Its size is (PAGES_MINUS_1 + 1) * 4 KiB: pos_q - base
+  // (diff_q, its borrow: below base) below the size, tested when CTRL is on xlat_rdata_i.
+  logic        covers, host_state, hwrite, perm_ok;
+  logic [32:0] sum_lo;
+  assign covers = xlat_rdata_i[XlatCtrlValidLsb] && !diff_q[32] &&
+                  diff_q[31:12] <= 20'(xlat_rdata_i[XlatCtrlPagesMinus1Lsb +: PagesW]);
+  assign sum_lo = {1'b0, xlat_rdata_i} + {1'b0, diff_q[31:0]};
   assign hwrite     = state_q == DmaHostWr;
-  assign cached_ok  = hit_q && covers(hbase_q, hctrl_q, hpos);
-  assign host_state = state_q == DmaDesc || state_q == DmaHostRd || state_q == DmaHostWr;
+  assign perm_ok    = hwrite ? wr_ok_q : rd_ok_q;
+  assign host_state = (Chains && state_q == DmaDesc) || state_q == DmaHostRd || state_q == DmaHostWr;
 
   // The ports, from the state alone (grants and answers feed only the next state).
   always_comb begin
-    hm_req_o   = host_state && cached_ok && hctrl_q[hwrite ? XlatCtrlWriteLsb : XlatCtrlReadLsb];
+    hm_req_o   = host_state && ready_q && perm_ok;
     hm_we_o    = hwrite;
-    hm_word_o  = state_q == DmaDesc || words_q;
+    hm_word_o  = (Chains && state_q == DmaDesc) || words_q;
     hm_wdata_o = data_q;
-    hm_addr_o  = hbus_q + {32'd0, hpos - hbase_q};
+    hm_addr_o  = haddr_q;
     req_o      = state_q == DmaTileWr || state_q == DmaTileRd;
-    tile_o     = tcur_q[TileW-1:0];
+    tile_o     = tcur_q;
     we_o       = state_q == DmaTileWr;
     be_o       = words_q ? 4'hf : 4'b0001 << taddr_q[1:0];
     waddr_o    = taddr_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
@@ -154,8 +179,19 @@ module ipu_dma
   // The search reads the next cycle's word: the address is where the search goes next.
   assign xlat_raddr_o = {sidx_d[5:0], sword_d};
 
-  logic [31:0] search_pos;  // the address a table search looks for
-  assign search_pos = ret_q == DmaDesc ? at_q + {27'd0, word_q, 2'b00} : pos_q;
+  // One step of a transfer: a word when everything is aligned, else a byte; the tile
+  // address and the count only in the bits a checked transfer uses.
+  logic [31:0] step, pos_next, taddr_next, left_next;
+  assign step       = words_q ? 32'd4 : 32'd1;
+  assign pos_next   = pos_q + (state_q == DmaDesc ? 32'd4 : step);
+  assign taddr_next = {taddr_q[31:Aw+2], taddr_q[Aw+1:0] + step[Aw+1:0]};
+  assign left_next  = {left_q[31:LenW], left_q[LenW-1:0] - step[LenW-1:0]};
+
+  // Error records: {cause, addr, info}.
+  logic        err;
+  logic [7:0]  err_cause;
+  logic [31:0] err_addr;
+  logic        err_info_idx, err_info_max;
 
   always_comb begin
     state_d     = state_q;
@@ -165,129 +201,162 @@ module ipu_dma
     idx_d       = idx_q;
     at_d        = at_q;
     bytes_d     = bytes_q;
-    for (int unsigned k = 0; k < 5; k++) desc_d[k] = desc_q[k];
-    rsvd_nz_d   = rsvd_nz_q;
-    word_d      = word_q;
     pos_d       = pos_q;
     taddr_d     = taddr_q;
     left_d      = left_q;
+    len_d       = len_q;
     data_d      = data_q;
+    first_d     = first_q;
+    tiles_bad_d = tiles_bad_q;
+    one_tile_d  = one_tile_q;
+    to_host_d   = to_host_q;
+    last_d      = last_q;
+    rsvd_nz_d   = rsvd_nz_q;
+    word_d      = word_q;
     tcur_d      = tcur_q;
+    tlast_d     = tlast_q;
     words_d     = words_q;
     hit_d       = hit_q;
-    hbase_d     = hbase_q;
-    hctrl_d     = hctrl_q;
-    hbus_d      = hbus_q;
+    retry_d     = retry_q;
+    ready_d     = ready_q;
+    eidx_d      = eidx_q;
+    diff_d      = diff_q;
+    rd_ok_d     = rd_ok_q;
+    wr_ok_d     = wr_ok_q;
+    carry_d     = carry_q;
+    haddr_d     = haddr_q;
     sidx_d      = sidx_q;
     sword_d     = sword_q;
-    sbase_d     = sbase_q;
-    sctrl_d     = sctrl_q;
-    slo_d       = slo_q;
     hx_d        = hx_q;
     hx_accept_o = 1'b0;
     done_pulse_o = 1'b0;
-    err_push_o  = 1'b0;
-    err_data_o  = 96'd0;
+    err          = 1'b0;
+    err_cause    = 8'(ErrXlatMiss);
+    err_addr     = pos_q;
+    err_info_idx = 1'b1;
+    err_info_max = 1'b0;
 
     unique case (state_q)
       DmaIdle: begin
-        if (start_i) begin
+        if (Chains && start_i) begin
           if (tiles_run_i) begin
-            status_d   = 3'b100;
-            err_push_o = 1'b1;
-            err_data_o = {32'(ErrDmaBadDescriptor), desc_addr_i, 32'd0};
+            err          = 1'b1;
+            err_cause    = 8'(ErrDmaBadDescriptor);
+            err_addr     = desc_addr_i;
+            err_info_idx = 1'b0;
           end else begin
             status_d    = 3'b001;
-            completed_d = 32'd0;
-            idx_d       = 32'd0;
+            completed_d = '0;
+            idx_d       = '0;
             at_d        = desc_addr_i;
-            word_d      = 3'd0;
             hit_d       = 1'b0;
+            ready_d     = 1'b0;
             hx_d        = 1'b0;
-            state_d     = DmaDesc;
+            state_d     = DmaFetch;
           end
         end else if (hx_req_i) begin
           // A host exchange is a one-descriptor chain to or from one tile.
           hx_accept_o = 1'b1;
           hx_d        = 1'b1;
           hit_d       = 1'b0;
-          desc_d[0]   = hx_dev_i;
-          desc_d[1]   = hx_taddr_i;
-          desc_d[2]   = hx_len_i;
-          desc_d[3]   = {16'd0, 16'(hx_tile_i)};
-          desc_d[4]   = (32'(hx_to_host_i) << DmaFlagsToHostLsb) | (32'(1) << DmaFlagsLastLsb);
+          ready_d     = 1'b0;
+          data_d      = hx_dev_i;
+          taddr_d     = hx_taddr_i;
+          left_d      = hx_len_i;
+          len_d       = LenW'(hx_len_i);
+          first_d     = hx_tile_i;
+          tlast_d     = hx_tile_i;
+          tiles_bad_d = 1'b0;
+          one_tile_d  = 1'b1;
+          to_host_d   = hx_to_host_i;
+          last_d      = 1'b1;
           rsvd_nz_d   = 1'b0;
           state_d     = DmaCheck;
         end
       end
       // Host reads and writes first make sure the cached entry covers the address.
       DmaDesc, DmaHostRd, DmaHostWr: begin
-        if (!cached_ok) begin
+        if (!ready_q) begin
           ret_d   = state_q;
-          sidx_d  = 7'd0;
+          retry_d = hit_q;
+          sidx_d  = hit_q ? {1'b0, eidx_q} : 7'd0;
           sword_d = 2'd0;
           state_d = DmaSearch;
-        end else if (!hctrl_q[hwrite ? XlatCtrlWriteLsb : XlatCtrlReadLsb]) begin
-          status_d   = 3'b100;
-          err_push_o = 1'b1;
-          err_data_o = {32'(ErrXlatPermission), hpos, idx_q};
-          state_d    = DmaIdle;
-        end else begin
-          if (hm_done_i && hm_err_i) begin
-            // A bus that refuses (an IOMMU fault) is reported like a miss.
-            status_d   = 3'b100;
-            err_push_o = 1'b1;
-            err_data_o = {32'(ErrXlatMiss), hpos, idx_q};
-            state_d    = DmaIdle;
-          end else if (hm_done_i) begin
-            unique case (state_q)
-              DmaDesc: begin
-                if (word_q < 3'd5) desc_d[word_q] = hm_rdata_i;
-                else rsvd_nz_d = rsvd_nz_q || hm_rdata_i != 32'd0;
-                if (word_q == 3'd0) rsvd_nz_d = 1'b0;
-                word_d = word_q + 3'd1;
-                if (word_q == 3'd7) state_d = DmaCheck;
-              end
-              DmaHostRd: begin
-                data_d  = words_q ? hm_rdata_i : {4{hm_rdata_i[7:0]}};
-                tcur_d  = d_first;
-                state_d = DmaTileWr;
-              end
-              default: begin  // DmaHostWr
-                pos_d   = pos_q + (words_q ? 32'd4 : 32'd1);
-                taddr_d = taddr_q + (words_q ? 32'd4 : 32'd1);
-                left_d  = left_q - (words_q ? 32'd4 : 32'd1);
-                state_d = left_d == 32'd0 ? DmaNext : DmaTileRd;
-              end
-            endcase
-          end
+        end else if (!perm_ok) begin
+          err       = 1'b1;
+          err_cause = 8'(ErrXlatPermission);
+        end else if (hm_done_i && hm_err_i) begin
+          // A bus that refuses (an IOMMU fault) is reported like a miss.
+          err = 1'b1;
+        end else if (hm_done_i) begin
+          ready_d = 1'b0;  // the next access looks its entry up again
+          unique case (state_q)
+            DmaDesc: if (Chains) begin
+              unique case (word_q)
+                WDev:    data_d  = hm_rdata_i;
+                WTile:   taddr_d = hm_rdata_i;
+                WLen: begin
+                  left_d = hm_rdata_i;
+                  len_d  = LenW'(hm_rdata_i);
+                end
+                WTiles: begin
+                  first_d     = TileW'(d_first);
+                  tlast_d     = TileW'(d_end - 17'd1);
+                  tiles_bad_d = d_end > 17'(NumTiles);
+                  one_tile_d  = d_count == 17'd1;
+                end
+                WFlags: begin
+                  to_host_d = hm_rdata_i[DmaFlagsToHostLsb];
+                  last_d    = hm_rdata_i[DmaFlagsLastLsb];
+                end
+                default: rsvd_nz_d = rsvd_nz_q || hm_rdata_i != 32'd0;
+              endcase
+              if (word_q == 3'd0) rsvd_nz_d = 1'b0;
+              pos_d  = pos_next;
+              word_d = word_q + 3'd1;
+              if (word_q == 3'd7) state_d = DmaCheck;
+            end
+            DmaHostRd: begin
+              data_d  = words_q ? hm_rdata_i : {4{hm_rdata_i[7:0]}};
+              state_d = DmaTileWr;
+            end
+            default: begin  // DmaHostWr
+              pos_d   = pos_next;
+              taddr_d = taddr_next;
+              left_d  = left_next;
+              state_d = left_next[LenW-1:0] == '0 ? DmaNext : DmaTileRd;
+            end
+          endcase
         end
       end
       // Lowest index first, as the model: DEV_BASE and CTRL decide (two cycles an
-      // entry), BUS_LO and BUS_HI are read only for the entry that covers.
+      // entry), BUS_LO and BUS_HI are read only for the entry that covers. The entry of
+      // the last access is tried first; when it does not cover, the search starts at 0.
       DmaSearch: begin
         if (sidx_q == 7'd64) begin
-          status_d   = 3'b100;
-          err_push_o = 1'b1;
-          err_data_o = {32'(ErrXlatMiss), search_pos, idx_q};
-          state_d    = DmaIdle;
+          err = 1'b1;
         end else begin
           sword_d = sword_q + 2'd1;
           unique case (sword_q)
-            2'd0: sbase_d = xlat_rdata_i;
+            2'd0: diff_d = {1'b0, pos_q} - {1'b0, xlat_rdata_i};
             2'd1: begin
-              sctrl_d = xlat_rdata_i;
-              if (!covers(sbase_q, xlat_rdata_i, search_pos)) begin
-                sidx_d  = sidx_q + 7'd1;
+              rd_ok_d = xlat_rdata_i[XlatCtrlReadLsb];
+              wr_ok_d = xlat_rdata_i[XlatCtrlWriteLsb];
+              if (!covers) begin
+                sidx_d  = retry_q ? 7'd0 : sidx_q + 7'd1;
+                retry_d = 1'b0;
                 sword_d = 2'd0;
               end
             end
-            2'd2: slo_d = xlat_rdata_i;
+            2'd2: begin
+              haddr_d[31:0] = sum_lo[31:0];
+              carry_d       = sum_lo[32];
+            end
             default: begin
+              haddr_d[63:32] = xlat_rdata_i + 32'(carry_q);
               hit_d   = 1'b1;
-              hbase_d = sbase_q;
-              hctrl_d = sctrl_q;
-              hbus_d  = {xlat_rdata_i, slo_q};
+              eidx_d  = sidx_q[5:0];
+              ready_d = 1'b1;
               sword_d = 2'd0;
               state_d = ret_q;
             end
@@ -295,33 +364,37 @@ module ipu_dma
         end
       end
       DmaCheck: begin
-        if (d_len == 32'd0 || {16'd0, d_first} + d_count > 32'(NumTiles) || (d_to_host && d_count != 32'd1) ||
-            !sram_span_ok(d_taddr, d_len, SramSize) ||
-            rsvd_nz_q) begin
-          status_d   = 3'b100;
-          err_push_o = 1'b1;
-          err_data_o = {32'(ErrDmaBadDescriptor), at_q, idx_q};
-          state_d    = DmaIdle;
+        // (A host exchange was checked by its tile.)
+        if (Chains && (left_q == 32'd0 || tiles_bad_q || (to_host_q && !one_tile_q) || !span_ok ||
+                       rsvd_nz_q)) begin
+          err       = 1'b1;
+          err_cause = 8'(ErrDmaBadDescriptor);
+          err_addr  = at_q;
         end else begin
-          pos_d   = d_dev;
-          taddr_d = d_taddr;
-          left_d  = d_len;
-          tcur_d  = d_first;
-          words_d = d_dev[1:0] == 2'd0 && d_taddr[1:0] == 2'd0 && d_len[1:0] == 2'd0;
-          state_d = d_to_host ? DmaTileRd : DmaHostRd;
+          if (Chains) at_d = pos_q;  // the descriptor's words were read: pos_q is the next descriptor
+          pos_d   = data_q;
+          tcur_d  = first_q;
+          words_d = data_q[1:0] == 2'd0 && taddr_q[1:0] == 2'd0 && left_q[1:0] == 2'd0;
+          state_d = to_host_q ? DmaTileRd : DmaHostRd;
         end
       end
       DmaTileWr: begin  // the same bytes to every tile of a broadcast
         if (gnt_i) begin
-          if ({16'd0, tcur_q} + 32'd1 < {16'd0, d_first} + d_count) begin
-            tcur_d = tcur_q + 16'd1;
+          if (Chains && tcur_q != tlast_q) begin
+            tcur_d = tcur_q + 1'b1;
           end else begin
-            pos_d   = pos_q + (words_q ? 32'd4 : 32'd1);
-            taddr_d = taddr_q + (words_q ? 32'd4 : 32'd1);
-            left_d  = left_q - (words_q ? 32'd4 : 32'd1);
-            state_d = left_d == 32'd0 ? DmaNext : DmaHostRd;
+            tcur_d  = first_q;
+            pos_d   = pos_next;
+            taddr_d = taddr_next;
+            left_d  = left_next;
+            state_d = left_next[LenW-1:0] == '0 ? DmaNext : DmaHostRd;
           end
         end
+      end
+      DmaFetch: if (Chains) begin  // the descriptor at at_q
+        pos_d   = at_q;
+        word_d  = 3'd0;
+        state_d = DmaDesc;
       end
       DmaTileRd: begin
         if (gnt_i) state_d = DmaTileWait;
@@ -333,33 +406,39 @@ module ipu_dma
         end
       end
       DmaNext: begin
-        bytes_d     = bytes_q + {32'd0, d_len};
-        completed_d = completed_q + 32'd1;
-        if (d_flags[DmaFlagsLastLsb]) begin
+        bytes_d     = bytes_q + 64'(len_q);
+        if (Chains) completed_d = completed_q + 17'd1;
+        if (!Chains || last_q) begin
           status_d     = 3'b010;
           done_pulse_o = 1'b1;
           state_d      = DmaIdle;
-        end else if (idx_q + 32'd1 == MaxChain) begin
+        end else if (idx_q == 16'hffff) begin
           // A chain without LAST is bounded, never followed forever.
-          status_d   = 3'b100;
-          err_push_o = 1'b1;
-          err_data_o = {32'(ErrDmaBadDescriptor), desc_addr_i, MaxChain};
-          state_d    = DmaIdle;
+          err          = 1'b1;
+          err_cause    = 8'(ErrDmaBadDescriptor);
+          err_addr     = desc_addr_i;
+          err_info_max = 1'b1;
         end else begin
-          idx_d   = idx_q + 32'd1;
-          at_d    = at_q + 32'd32;
-          word_d  = 3'd0;
-          state_d = DmaDesc;
+          idx_d   = idx_q + 16'd1;
+          state_d = DmaFetch;
         end
       end
       default: state_d = DmaIdle;
     endcase
 
+    if (err) begin
+      status_d = 3'b100;
+      state_d  = DmaIdle;
+    end
+    err_push_o = Chains && err;
+    err_data_o = {24'd0, err_cause, err_addr,
+                  err_info_max ? MaxChain : err_info_idx ? {16'd0, idx_q} : 32'd0};
+
     // A host exchange reports to its tile; DMA_STATUS and DMA_COMPLETED stay as they were.
     hx_done_o  = hx_q && done_pulse_o;
-    hx_fault_o = hx_q && err_push_o;
-    hx_cause_o = err_data_o[95:64];
-    hx_addr_o  = err_data_o[63:32];
+    hx_fault_o = hx_q && err;
+    hx_cause_o = {24'd0, err_cause};
+    hx_addr_o  = err_addr;
     if (hx_q) begin
       done_pulse_o = 1'b0;
       err_push_o   = 1'b0;
@@ -372,67 +451,61 @@ module ipu_dma
     tbyte_of = 8'(w >> {lane, 3'b000});
   endfunction
 
+  // Only the state and the counters the host reads need a reset; the rest is loaded
+  // before it is used (no reset: no LUT in front of each flip-flop's enable).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= DmaIdle;
-      ret_q       <= DmaIdle;
       status_q    <= 3'd0;
-      completed_q <= 32'd0;
-      idx_q       <= 32'd0;
-      at_q        <= 32'd0;
+      completed_q <= '0;
       bytes_q     <= 64'd0;
-      for (int unsigned k = 0; k < 5; k++) desc_q[k] <= 32'd0;
-      rsvd_nz_q   <= 1'b0;
-      word_q      <= 3'd0;
-      pos_q       <= 32'd0;
-      taddr_q     <= 32'd0;
-      left_q      <= 32'd0;
-      data_q      <= 32'd0;
-      tcur_q      <= 16'd0;
-      words_q     <= 1'b0;
       hit_q       <= 1'b0;
-      hbase_q     <= 32'd0;
-      hctrl_q     <= 32'd0;
-      hbus_q      <= 64'd0;
-      sidx_q      <= 7'd0;
-      sword_q     <= 2'd0;
-      sbase_q     <= 32'd0;
-      sctrl_q     <= 32'd0;
-      slo_q       <= 32'd0;
+      ready_q     <= 1'b0;
       hx_q        <= 1'b0;
     end else begin
       state_q     <= state_d;
-      ret_q       <= ret_d;
       status_q    <= status_d;
       completed_q <= completed_d;
-      idx_q       <= idx_d;
-      at_q        <= at_d;
       bytes_q     <= bytes_d;
-      for (int unsigned k = 0; k < 5; k++) desc_q[k] <= desc_d[k];
-      rsvd_nz_q   <= rsvd_nz_d;
-      word_q      <= word_d;
-      pos_q       <= pos_d;
-      taddr_q     <= taddr_d;
-      left_q      <= left_d;
-      data_q      <= data_d;
-      tcur_q      <= tcur_d;
-      words_q     <= words_d;
       hit_q       <= hit_d;
-      hbase_q     <= hbase_d;
-      hctrl_q     <= hctrl_d;
-      hbus_q      <= hbus_d;
-      sidx_q      <= sidx_d;
-      sword_q     <= sword_d;
-      sbase_q     <= sbase_d;
-      sctrl_q     <= sctrl_d;
-      slo_q       <= slo_d;
+      ready_q     <= ready_d;
       hx_q        <= hx_d;
     end
   end
 
+  always_ff @(posedge clk_i) begin
+    ret_q     <= ret_d;
+    idx_q     <= idx_d;
+    at_q      <= at_d;
+    pos_q     <= pos_d;
+    taddr_q   <= taddr_d;
+    left_q    <= left_d;
+    len_q     <= len_d;
+    data_q    <= data_d;
+    first_q   <= first_d;
+    tiles_bad_q <= tiles_bad_d;
+    one_tile_q  <= one_tile_d;
+    to_host_q <= to_host_d;
+    last_q    <= last_d;
+    rsvd_nz_q <= rsvd_nz_d;
+    word_q    <= word_d;
+    tcur_q    <= tcur_d;
+    tlast_q   <= tlast_d;
+    words_q   <= words_d;
+    retry_q   <= retry_d;
+    eidx_q    <= eidx_d;
+    diff_q    <= diff_d;
+    rd_ok_q   <= rd_ok_d;
+    wr_ok_q   <= wr_ok_d;
+    carry_q   <= carry_d;
+    haddr_q   <= haddr_d;
+    sidx_q    <= sidx_d;
+    sword_q   <= sword_d;
+  end
+
   assign busy_o      = state_q != DmaIdle;
-  assign status_o    = status_q;
-  assign completed_o = completed_q;
+  assign status_o    = Chains ? status_q : 3'd0;
+  assign completed_o = Chains ? 32'(completed_q) : 32'd0;
   assign bytes_o     = bytes_q;
 
 endmodule : ipu_dma

@@ -31,14 +31,27 @@ module ipu_exchange
 );
 
   typedef enum logic [2:0] {ExIdle, ExNext, ExRead, ExWait, ExWrite} ex_state_e;
+  // A validated send lies in the SRAMs: its addresses matter in their low Bw bits (the
+  // SRAM's byte offset), its length fits LenW bits.
+  localparam int unsigned Bw = Aw + 2;
+  localparam int unsigned LenW = Bw + 1;
 
   ex_state_e        state_q, state_d;
   logic [TileW-1:0] tile_q, tile_d;     // the sending tile
-  logic [31:0]      dst_tile_q, dst_tile_d, dst_q, dst_d, src_q, src_d, left_q, left_d, data_q, data_d;
+  logic [TileW-1:0] dst_tile_q, dst_tile_d;
+  logic [Bw-1:0]    dst_q, dst_d, src_q, src_d;
+  logic [LenW-1:0]  left_q, left_d;
+  logic [31:0]      data_q, data_d;
   logic             words_q, words_d;
 
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields' upper bits: see Bw
   logic [127:0] head;
+  /* verilator lint_on UNUSEDSIGNAL */
   assign head = out_head_i[tile_q*128 +: 128];
+  logic [Bw-1:0]   step;
+  logic [LenW-1:0] left_next;
+  assign step      = words_q ? Bw'(4) : Bw'(1);
+  assign left_next = left_q - LenW'(step);
 
   logic [7:0] src_byte;
   assign src_byte = 8'(data_q >> {src_q[1:0], 3'b000});
@@ -64,10 +77,10 @@ module ipu_exchange
       ExNext: begin  // the next send of this tile, or the next tile
         if (out_valid_i[tile_q]) begin
           out_pop_o[tile_q] = 1'b1;
-          dst_tile_d = head[127:96];
-          dst_d      = head[95:64];
-          src_d      = head[63:32];
-          left_d     = head[31:0];
+          dst_tile_d = head[96 +: TileW];
+          dst_d      = head[64 +: Bw];
+          src_d      = head[32 +: Bw];
+          left_d     = head[0 +: LenW];
           words_d    = head[1:0] == 2'b00 && head[33:32] == 2'b00 && head[65:64] == 2'b00;
           state_d    = head[31:0] == 32'd0 ? ExNext : ExRead;
         end else if (32'(tile_q) == NumTiles - 1) begin
@@ -87,10 +100,10 @@ module ipu_exchange
       end
       ExWrite: begin
         if (gnt_i) begin
-          dst_d  = dst_q + (words_q ? 32'd4 : 32'd1);
-          src_d  = src_q + (words_q ? 32'd4 : 32'd1);
-          left_d = left_q - (words_q ? 32'd4 : 32'd1);
-          state_d = left_d == 32'd0 ? ExNext : ExRead;
+          dst_d  = dst_q + step;
+          src_d  = src_q + step;
+          left_d = left_next;
+          state_d = left_next == '0 ? ExNext : ExRead;
         end
       end
       default: state_d = ExIdle;
@@ -100,33 +113,26 @@ module ipu_exchange
   // The port, from the state alone (its grant feeds back into the next state only).
   always_comb begin
     req_o   = state_q == ExRead || state_q == ExWrite;
-    tile_o  = state_q == ExWrite ? dst_tile_q[TileW-1:0] : tile_q;
+    tile_o  = state_q == ExWrite ? dst_tile_q : tile_q;
     we_o    = state_q == ExWrite;
     waddr_o = state_q == ExWrite ? dst_q[Aw+1:2] : src_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
     be_o    = words_q ? 4'hf : 4'b0001 << dst_q[1:0];
     wdata_o = words_q ? data_q : {4{src_byte}};
   end
 
+  // Only the state needs a reset: a send's registers are loaded before they are used.
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q    <= ExIdle;
-      tile_q     <= '0;
-      dst_tile_q <= 32'd0;
-      dst_q      <= 32'd0;
-      src_q      <= 32'd0;
-      left_q     <= 32'd0;
-      data_q     <= 32'd0;
-      words_q    <= 1'b0;
-    end else begin
-      state_q    <= state_d;
-      tile_q     <= tile_d;
-      dst_tile_q <= dst_tile_d;
-      dst_q      <= dst_d;
-      src_q      <= src_d;
-      left_q     <= left_d;
-      data_q     <= data_d;
-      words_q    <= words_d;
-    end
+    if (!rst_ni) state_q <= ExIdle;
+    else         state_q <= state_d;
+  end
+  always_ff @(posedge clk_i) begin
+    tile_q     <= tile_d;
+    dst_tile_q <= dst_tile_d;
+    dst_q      <= dst_d;
+    src_q      <= src_d;
+    left_q     <= left_d;
+    data_q     <= data_d;
+    words_q    <= words_d;
   end
 
   assign busy_o = state_q != ExIdle;

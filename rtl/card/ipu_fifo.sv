@@ -19,7 +19,7 @@ module ipu_fifo #(
   output logic [Aw:0]      count_o
 );
 
-  logic [Width-1:0] mem_q [Depth];
+  (* no_rw_check *) logic [Width-1:0] mem_q [Depth];
   logic [Width-1:0] head_q;
   logic [Aw-1:0]    rptr_q, wptr_q, rptr_d;
   logic [Aw:0]      count_q;

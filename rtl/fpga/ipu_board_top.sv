@@ -8,7 +8,10 @@ module ipu_board_top #(
   parameter int unsigned SramBytes  = 65536,
   parameter int unsigned ClockHz    = 12000000,
   parameter int unsigned Baud       = ipu_card_pkg::LinkBaud,
-  parameter int unsigned WithCard   = 1
+  parameter int unsigned WithCard   = 1,
+  // The card's DMA engine without descriptor chains (CAPS.DMA = 0): the iCE40UP5K has no
+  // room for them; the tiles' host exchanges remain. The 4-tile board simulation sets 1.
+  parameter int unsigned DmaChains  = 0
 ) (
   input  logic clk_i,
   input  logic btn_ni,       // user button: resets the card
@@ -76,7 +79,7 @@ module ipu_board_top #(
     logic [NumTiles*ipu_tile_pkg::CtxW-1:0] rvfi_ctx;
     logic [NumTiles*32-1:0]   rvfi_pc, rvfi_insn, rvfi_rd_value;
     logic [NumTiles*5-1:0]    rvfi_rd;
-    ipu_card #(.NumTiles(NumTiles), .NumWorkers(NumWorkers), .SramBytes(SramBytes)) u_card (
+    ipu_card #(.NumTiles(NumTiles), .NumWorkers(NumWorkers), .SramBytes(SramBytes), .DmaChains(DmaChains != 0)) u_card (
       .clk_i, .rst_ni(rst_n),
       .cfg_clock_khz_i(32'(ClockHz / 1000)), .cfg_exch_bytes_i(32'd4),
       .reg_req_i(reg_req), .reg_we_i(reg_we), .reg_addr_i(reg_addr), .reg_wdata_i(reg_wdata),

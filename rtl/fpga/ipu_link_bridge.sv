@@ -75,11 +75,6 @@ module ipu_link_bridge #(
   localparam logic [7:0] NakType   = 8'(ipu_card_pkg::LinkNakType);
   localparam logic [7:0] NakLength = 8'(ipu_card_pkg::LinkNakLength);
   localparam logic [7:0] NakUnexpected = 8'(ipu_card_pkg::LinkNakUnexpected);
-  // The longest message out: DMA_REQ with a word to write (address 8, length,
-  // direction, 4 data bytes) plus TYPE and LEN (16 bytes; CHECK is summed as it goes
-  // out); one more so that the index of the CHECK byte is in range for the simulator.
-  localparam int unsigned OutMax = 17;
-
   // Bw*: a BLOCK_WRITE word waits for the window; Br*: a BLOCK_READ answer streams
   // out (header, then per word a read and its 4 bytes, then the check).
   typedef enum logic [3:0] {RxSof, RxType, RxLen, RxPayload, RxCheck, Exec, MemWait, Send,
@@ -87,8 +82,11 @@ module ipu_link_bridge #(
   state_e      state_q;
   logic [7:0]  type_q, len_q, got_q, sum_q;
   logic [7:0]  pay_q [8];
-  // The message out after SOF: TYPE, LEN, payload, CHECK, shifted out in order.
-  logic [7:0]  out_q [OutMax];
+  // The message out: SOF, TYPE, LEN, payload, CHECK, each byte made as it goes out (no
+  // copy of the message): a response's payload is blk_word_q (up to 4 bytes), a DMA_REQ's
+  // comes from the host-memory port, which holds the request until it is answered.
+  logic        out_dma_q;   // the message is a DMA_REQ
+  logic [7:0]  out_type_q, out_n_q;
   logic [4:0]  out_len_q, out_idx_q;
   logic [7:0]  out_sum_q;   // byte sum of the message sent so far: its CHECK is the negation
   logic [3:0]  irq_seen_q;
@@ -96,11 +94,10 @@ module ipu_link_bridge #(
   // The host-memory access sent as DMA_REQ and not yet answered: its shape.
   logic        dma_sent_q, dma_we_q, dma_word_q;
   logic        hm_done_q, hm_err_q;
-  logic [31:0] hm_rdata_q;
   // Block transfers: the word address, the words left, the word in hand.
   logic [Aw-1:0] blk_addr_q;
   logic [7:0]    blk_left_q;
-  logic [31:0]   blk_word_q;
+  logic [31:0]   blk_word_q;  // also a response's payload
   logic          blk_bad_q;  // a BLOCK_WRITE whose LEN is not 4 + 4N: received, not written, NAKed
   logic [7:0]    blk_sum_q;  // the streamed answer's running byte sum
 
@@ -119,7 +116,8 @@ module ipu_link_bridge #(
   // The window wraps: word addresses past the tile's SRAM alias, as BAR2 offsets do.
   logic unused_word;
   assign unused_word = ^word[31:Aw];
-  assign mem_wdata_o = state_q == BwWrite ? blk_word_q : {pay_q[7], pay_q[6], pay_q[5], pay_q[4]};
+  // MEM_WRITE's data and each BLOCK_WRITE word: payload bytes 4..7.
+  assign mem_wdata_o = {pay_q[7], pay_q[6], pay_q[5], pay_q[4]};
   assign mem_we_o    = state_q == BwWrite || (state_q == MemWait && type_q == TMemWrite);
   assign mem_req_o   = (state_q == MemWait && !granted_q) || block_state;
 
@@ -133,15 +131,36 @@ module ipu_link_bridge #(
     endcase
   end
   assign tx_valid_o = state_q == Send || state_q == BrHead || state_q == BrSend || state_q == BrCheck;
-  logic [7:0] send_byte;
-  assign send_byte  = out_idx_q == 5'd0 ? Sof : out_idx_q + 5'd1 == out_len_q ? 8'd0 - out_sum_q :
-                      out_q[out_idx_q - 5'd1];
+  // A DMA_REQ's payload: bus address (8 bytes), length (4 or 1), direction (1: to the
+  // host), and the bytes when writing.
+  logic [3:0] pay_idx;
+  logic [7:0] dma_byte, send_byte;
+  logic [1:0] wlane;    // the data byte of payload bytes 10..13
+  assign pay_idx = 4'(out_idx_q - 5'd3);
+  assign wlane   = 2'(pay_idx - 4'd10);
+  always_comb begin
+    if (pay_idx < 4'd8)       dma_byte = hm_addr_i[8*pay_idx[2:0] +: 8];
+    else if (pay_idx == 4'd8) dma_byte = hm_word_i ? 8'd4 : 8'd1;
+    else if (pay_idx == 4'd9) dma_byte = {7'd0, hm_we_i};
+    else                      dma_byte = hm_wdata_i[8*wlane +: 8];  // 10..13
+  end
+  always_comb begin
+    unique case (out_idx_q)
+      5'd0:    send_byte = Sof;
+      5'd1:    send_byte = out_type_q;
+      5'd2:    send_byte = out_n_q;
+      default: send_byte = out_idx_q + 5'd1 == out_len_q ? 8'd0 - out_sum_q :
+                           out_dma_q ? dma_byte : blk_word_q[8*pay_idx[1:0] +: 8];
+    endcase
+  end
   assign tx_data_o  = state_q == Send ? send_byte : br_byte;
   assign rx_ready_o = state_q == RxSof || state_q == RxType || state_q == RxLen || state_q == RxPayload ||
                       state_q == RxCheck;
   assign hm_done_o  = hm_done_q;
   assign hm_err_o   = hm_err_q;
-  assign hm_rdata_o = hm_rdata_q;
+  // DMA_DATA's bytes read, as long as the payload stays (until the next frame): a byte
+  // read's byte is the low one (the others are not defined).
+  assign hm_rdata_o = {pay_q[4], pay_q[3], pay_q[2], pay_q[1]};
 
   // What a DMA_DATA answer carries: a status byte, then the bytes read (none for a write).
   logic [7:0] dma_data_len;
@@ -150,9 +169,16 @@ module ipu_link_bridge #(
   // Loads the response: type, len and up to 4 data bytes; the check is summed as they
   // go out (one adder, not one per kind of message).
   task automatic respond(input logic [7:0] t, input logic [7:0] n, input logic [31:0] d);
-    out_q[0] <= t;
-    out_q[1] <= n;
-    for (int unsigned i = 0; i < 4; i++) out_q[2 + i] <= d[8*i +: 8];
+    respond_code(t, n, d[7:0]);
+    blk_word_q[31:8] <= d[31:8];
+  endtask
+
+  // A response of at most one payload byte: the rest of blk_word_q is not sent.
+  task automatic respond_code(input logic [7:0] t, input logic [7:0] n, input logic [7:0] code);
+    out_dma_q  <= 1'b0;
+    out_type_q <= t;
+    out_n_q    <= n;
+    blk_word_q[7:0] <= code;
     out_len_q <= 5'd4 + 5'(n[3:0]);  // SOF, type, len, data, check
     out_idx_q <= '0;
     out_sum_q <= '0;
@@ -162,16 +188,11 @@ module ipu_link_bridge #(
   // Loads a DMA_REQ for the access on the host-memory port: bus address, length
   // (4 or 1), direction (1: to the host), and the bytes when writing.
   task automatic request_dma();
-    logic [7:0] p [14];
     logic [7:0] n;
-    for (int unsigned i = 0; i < 8; i++) p[i] = hm_addr_i[8*i +: 8];
-    p[8] = hm_word_i ? 8'd4 : 8'd1;
-    p[9] = {7'd0, hm_we_i};
-    for (int unsigned i = 0; i < 4; i++) p[10 + i] = hm_wdata_i[8*i +: 8];
-    n = 8'd10 + (hm_we_i ? p[8] : 8'd0);
-    out_q[0] <= TDmaReq;
-    out_q[1] <= n;
-    for (int unsigned i = 0; i < 14; i++) out_q[2 + i] <= p[i];
+    n = 8'd10 + (hm_we_i ? (hm_word_i ? 8'd4 : 8'd1) : 8'd0);
+    out_dma_q  <= 1'b1;
+    out_type_q <= TDmaReq;
+    out_n_q    <= n;
     out_len_q  <= 5'd4 + 5'(n[4:0]);
     out_idx_q  <= '0;
     out_sum_q  <= '0;
@@ -198,14 +219,15 @@ module ipu_link_bridge #(
       dma_word_q <= 1'b0;
       hm_done_q  <= 1'b0;
       hm_err_q   <= 1'b0;
-      hm_rdata_q <= '0;
+      out_dma_q  <= 1'b0;
+      out_type_q <= '0;
+      out_n_q    <= '0;
       blk_addr_q <= '0;
       blk_left_q <= '0;
       blk_word_q <= '0;
       blk_bad_q  <= 1'b0;
       blk_sum_q  <= '0;
       for (int unsigned i = 0; i < 8; i++) pay_q[i] <= '0;
-      for (int unsigned i = 0; i < OutMax; i++) out_q[i] <= '0;
     end else begin
       hm_done_q <= 1'b0;
       // A request that went away unanswered (the card was reset) is forgotten;
@@ -218,7 +240,7 @@ module ipu_link_bridge #(
             if (rx_data_i == Sof) state_q <= RxType;  // other bytes are dropped: resynchronisation
           end else if ((irq_i & ~irq_seen_q) != '0) begin
             // A line rose since it was last reported: tell the host.
-            respond(TIrq, 8'd1, {28'd0, irq_i});
+            respond_code(TIrq, 8'd1, {4'd0, irq_i});
             irq_seen_q <= irq_i;
           end else if (hm_req_i && !dma_sent_q && !hm_done_q) begin
             request_dma();
@@ -239,14 +261,14 @@ module ipu_link_bridge #(
           state_q   <= rx_data_i == 8'd0 ? RxCheck : RxPayload;
         end
         RxPayload: if (rx_valid_i) begin
-          if (got_q < 8'd8) pay_q[got_q[2:0]] <= rx_data_i;
+          // Bytes past the eighth go to 4..7 in turn: a BLOCK_WRITE's words after its
+          // index, each written once its fourth byte is in (longer frames of other
+          // types are refused).
+          pay_q[got_q < 8'd8 ? got_q[2:0] : {1'b1, got_q[1:0]}] <= rx_data_i;
           sum_q <= sum_q + rx_data_i;
           got_q <= got_q + 1'b1;
           if (type_q == TBlkWrite && got_q == 8'd3) begin
             blk_addr_q <= Aw'({rx_data_i, pay_q[2], pay_q[1], pay_q[0]});
-          end else if (type_q == TBlkWrite && got_q > 8'd3) begin
-            // The words after the index, each written once its fourth byte is in.
-            blk_word_q[8*got_q[1:0] +: 8] <= rx_data_i;
           end
           if (type_q == TBlkWrite && got_q > 8'd3 && got_q[1:0] == 2'd3 && !blk_bad_q) state_q <= BwWrite;
           else if (got_q + 1'b1 == len_q) state_q <= RxCheck;
@@ -256,23 +278,23 @@ module ipu_link_bridge #(
           state_q    <= got_q == len_q ? RxCheck : RxPayload;
         end
         RxCheck: if (rx_valid_i) begin
-          if (sum_q + rx_data_i != 8'd0) respond(TNak, 8'd1, {24'd0, NakCheck});
+          if (sum_q + rx_data_i != 8'd0) respond_code(TNak, 8'd1, NakCheck);
           else state_q <= Exec;
         end
         Exec: begin
           unique case (type_q)
             TRegRead:  if (len_q == 8'd2) respond(TRegData, 8'd4, reg_rdata_i);
-                       else respond(TNak, 8'd1, {24'd0, NakLength});
-            TRegWrite: if (len_q == 8'd6) respond(TAck, 8'd0, 32'd0);
-                       else respond(TNak, 8'd1, {24'd0, NakLength});
+                       else respond_code(TNak, 8'd1, NakLength);
+            TRegWrite: if (len_q == 8'd6) respond_code(TAck, 8'd0, 8'd0);
+                       else respond_code(TNak, 8'd1, NakLength);
             TMemRead:  if (len_q == 8'd4) state_q <= MemWait;
-                       else respond(TNak, 8'd1, {24'd0, NakLength});
+                       else respond_code(TNak, 8'd1, NakLength);
             TMemWrite: if (len_q == 8'd8) state_q <= MemWait;
-                       else respond(TNak, 8'd1, {24'd0, NakLength});
-            TBlkWrite: if (blk_bad_q) respond(TNak, 8'd1, {24'd0, NakLength});
-                       else respond(TAck, 8'd0, 32'd0);
+                       else respond_code(TNak, 8'd1, NakLength);
+            TBlkWrite: if (blk_bad_q) respond_code(TNak, 8'd1, NakLength);
+                       else respond_code(TAck, 8'd0, 8'd0);
             TBlkRead:  if (len_q != 8'd5 || pay_q[4] == 8'd0 || pay_q[4] > 8'd63)
-                         respond(TNak, 8'd1, {24'd0, NakLength});
+                         respond_code(TNak, 8'd1, NakLength);
                        else begin
                          blk_addr_q <= Aw'(word);
                          blk_left_q <= pay_q[4];
@@ -280,23 +302,22 @@ module ipu_link_bridge #(
                          out_idx_q  <= '0;
                          state_q    <= BrHead;
                        end
-            TDmaData:  if (!dma_sent_q) respond(TNak, 8'd1, {24'd0, NakUnexpected});
-                       else if (len_q != dma_data_len) respond(TNak, 8'd1, {24'd0, NakLength});
+            TDmaData:  if (!dma_sent_q) respond_code(TNak, 8'd1, NakUnexpected);
+                       else if (len_q != dma_data_len) respond_code(TNak, 8'd1, NakLength);
                        else begin
                          // Status 0: done (with the bytes read); anything else: the host refused.
                          hm_done_q  <= 1'b1;
                          hm_err_q   <= pay_q[0] != 8'd0;
-                         hm_rdata_q <= dma_word_q ? {pay_q[4], pay_q[3], pay_q[2], pay_q[1]} : {24'd0, pay_q[1]};
                          dma_sent_q <= 1'b0;
-                         respond(TAck, 8'd0, 32'd0);
+                         respond_code(TAck, 8'd0, 8'd0);
                        end
-            default:   respond(TNak, 8'd1, {24'd0, NakType});
+            default:   respond_code(TNak, 8'd1, NakType);
           endcase
         end
         MemWait: begin
           // Writes finish at the grant; reads when their data comes back.
           if (mem_gnt_i) granted_q <= 1'b1;
-          if (mem_we_o && mem_gnt_i) respond(TAck, 8'd0, 32'd0);
+          if (mem_we_o && mem_gnt_i) respond_code(TAck, 8'd0, 8'd0);
           else if (!mem_we_o && mem_rvalid_i) respond(TMemData, 8'd4, mem_rdata_i);
         end
         BrHead: if (tx_ready_i) begin

@@ -1,6 +1,8 @@
 // An attached card and the mapping of driver error codes to runtime error classes (see device.hpp).
 #include "ipu_runtime/device.hpp"
 
+#include "ipu_card/hw.h"
+
 #include <cerrno>
 
 namespace ipu {
@@ -97,7 +99,10 @@ void Device::writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *d
   check(ipudrv_tile_write(dev_, tile, tileAddr, data, len), "write tile " + std::to_string(tile) + " memory");
 }
 
-bool Device::loadByDma() const noexcept { return (info_.flags & IPUDRV_INFO_WINDOW_PREFERRED) == 0; }
+bool Device::loadByDma() const noexcept
+{
+  return (info_.flags & IPUDRV_INFO_WINDOW_PREFERRED) == 0 && (info_.caps & IPU_REG_CAPS_DMA_MASK) != 0;
+}
 
 void Device::readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len) {
   check(ipudrv_tile_read(dev_, tile, tileAddr, data, len), "read tile " + std::to_string(tile) + " memory");

@@ -74,8 +74,9 @@ public:
   void writeTile(std::uint32_t tile, std::uint32_t tileAddr, const void *data, std::size_t len);
   void readTile(std::uint32_t tile, std::uint32_t tileAddr, void *data, std::size_t len);
 
-  /// Whether images are best loaded by DMA: the driver's answer (IPUDRV_INFO_WINDOW_PREFERRED is set for cards behind
-  /// the host link, socket and usb, where each DMA word is a round trip and the tile window is faster).
+  /// Whether images are best loaded by DMA: not on a card without descriptor chains (CAPS.DMA = 0), nor where the
+  /// driver prefers the window (IPUDRV_INFO_WINDOW_PREFERRED: cards behind the host link, socket and usb, where each
+  /// DMA word is a round trip and the tile window is faster).
   bool loadByDma() const noexcept;
 
   /// Throws as checkDriver() with this device's last driver message, except -ENODEV (the attached card went away:
