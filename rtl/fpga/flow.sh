@@ -134,7 +134,10 @@ nextpnr-ice40 --up5k --package sg48 --pcf "$pcf" --json "$out/$name.json" --pack
 cells=$(sed -n 's/.*ICESTORM_LC: *\([0-9]*\)\/.*/\1/p' "$out/pack.log" | head -1)
 if [[ -n "$cells" ]]; then
     printf "   logic cells %d/%d (LUTs and the flip-flops that cannot share a cell with one)\n" "$cells" $max_lut
-    (( cells > max_lut )) && over="$over ${cells} logic cells of $max_lut ($lut LUTs + $(( cells - lut )) cells for flip-flops that cannot share one),"
+    if (( cells > max_lut )); then
+        over="$over ${cells} logic cells of $max_lut ($lut LUTs + $(( cells - lut )) cells for flip-flops that cannot share one),"
+        python3 "$here/lone_flip_flops.py" "$out/$name.json" 10 || true
+    fi
 elif [[ -z "$over" ]]; then
     grep -E "ERROR" "$out/pack.log" | head -5 >&2 || true
     echo "bitstream: nextpnr cannot pack $name; see $out/pack.log" >&2
