@@ -80,8 +80,7 @@ static void board_from_registers(ipudrv_device *dev)
 {
     static const char *const known[] = {"tiny", "small", "ipu1", "ipu2", "rtl-tiny", "icebreaker",
                                         "tiny2", "tiny4", "ipu2x2", "ipu2x4", "ipu2x16"};
-    uint32_t caps = 0, clock_khz = 0, ipus = 0;
-    int have_caps = ipudrv_rd(dev, IPU_REG_CAPS, &caps) == 0;
+    uint32_t clock_khz = 0, ipus = 0;
     if (ipudrv_rd(dev, IPU_REG_TILE_CLOCK_KHZ, &clock_khz))
         clock_khz = 0;
     /* Cards of contract 1.0 (and the RTL card) read 0: one IPU. */
@@ -94,7 +93,7 @@ static void board_from_registers(ipudrv_device *dev)
             continue;
         /* An FPU-less card cannot run a board's rv32imf code, and the reverse would waste its FPU. */
         int board_fpu = strlen(b.isa) > 4 && (strchr(b.isa + 4, 'f') || strchr(b.isa + 4, 'g'));
-        if (have_caps && board_fpu != ((caps & IPU_REG_CAPS_FPU_MASK) != 0))
+        if (board_fpu != ((dev->caps & IPU_REG_CAPS_FPU_MASK) != 0))
             continue;
         if (clock_khz && b.tile_clock_hz && b.tile_clock_hz / 1000 != clock_khz)
             continue;
@@ -124,6 +123,7 @@ static int probe_card(ipudrv_device *dev)
     if ((rc = ipudrv_rd(dev, IPU_REG_NUM_TILES, &dev->num_tiles)) ||
         (rc = ipudrv_rd(dev, IPU_REG_TILE_MEM_BYTES, &dev->tile_mem_bytes)) ||
         (rc = ipudrv_rd(dev, IPU_REG_NUM_WORKERS, &dev->num_workers)) ||
+        (rc = ipudrv_rd(dev, IPU_REG_CAPS, &dev->caps)) ||
         (rc = ipudrv_rd(dev, IPU_REG_XLAT_ENTRIES, &dev->xlat_entries)))
         return rc;
     if (dev->xlat_entries > IPU_REG_XLAT_COUNT)

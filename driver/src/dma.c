@@ -92,11 +92,9 @@ static int chain_error(ipudrv_device *dev)
                        line);
 }
 
-int ipudrv_has_dma(ipudrv_device *dev)
+int ipudrv_has_dma(const ipudrv_device *dev)
 {
-    uint32_t caps;
-    int rc = ipudrv_rd(dev, IPU_REG_CAPS, &caps);
-    return rc ? rc : (caps & IPU_REG_CAPS_DMA_MASK) != 0;
+    return (dev->caps & IPU_REG_CAPS_DMA_MASK) != 0;
 }
 
 int ipudrv_dma_chain(ipudrv_device *dev, const struct ipu_dma_desc *descs, size_t count)
@@ -108,10 +106,9 @@ int ipudrv_dma_chain(ipudrv_device *dev, const struct ipu_dma_desc *descs, size_
     if (state == IPU_CARD_STATE_RUNNING || state == IPU_CARD_STATE_HOST_SYNC)
         return ipudrv_fail(dev, -EBUSY, "DMA: the card is %s and its DMA engine only runs while tiles are stopped; "
                            "wait for the run to finish or halt it", ipudrv_card_state_name(state));
-    if ((rc = ipudrv_has_dma(dev)) <= 0)
-        return rc < 0 ? rc
-                      : ipudrv_fail(dev, -EOPNOTSUPP, "this card has no DMA engine (CAPS.DMA = 0): use the tile "
-                                    "window (ipudrv_tile_write/ipudrv_tile_read)");
+    if (!ipudrv_has_dma(dev))
+        return ipudrv_fail(dev, -EOPNOTSUPP, "this card has no DMA engine (CAPS.DMA = 0): use the tile "
+                           "window (ipudrv_tile_write/ipudrv_tile_read)");
     size_t bytes = ipudrv_page_round(count * sizeof *descs);
     if (!dev->chain || dev->chain->size < bytes) {
         if (dev->chain)

@@ -55,6 +55,7 @@ struct ipudrv_device {
     uint32_t num_tiles;
     uint32_t tile_mem_bytes;
     uint32_t num_workers;
+    uint32_t caps; /* CAPS, read once at open: constant for a card */
     uint32_t xlat_entries;
     struct ipudrv_buffer *buffers;
     struct ipudrv_xlat_slot xlat[IPU_REG_XLAT_COUNT];
@@ -136,8 +137,8 @@ void ipudrv_buffer_release(ipudrv_device *dev, struct ipudrv_buffer *buf);
 int ipudrv_buffer_is_live(const ipudrv_device *dev, const struct ipudrv_buffer *buf);
 void ipudrv_buffers_free_all(ipudrv_device *dev);
 int ipudrv_dma_chain(ipudrv_device *dev, const struct ipu_dma_desc *descs, size_t count);
-/* 1 when the card runs DMA descriptor chains (CAPS.DMA), 0 when not, else a negative errno. */
-int ipudrv_has_dma(ipudrv_device *dev);
+/* 1 when the card runs DMA descriptor chains (CAPS.DMA, read at open), 0 when not. */
+int ipudrv_has_dma(const ipudrv_device *dev);
 
 /* events.c */
 int ipudrv_progress(ipudrv_device *dev, int max_ms);

@@ -109,13 +109,8 @@ static int transfer(ipudrv_device *dev, const char *what, unsigned first, unsign
     /* Link cards (socket, usb) prefer the window: there each DMA word is a round trip. A card
      * without descriptor chains (CAPS.DMA = 0) has only the window. */
     if (mode == 1 && !dev->t->ops->window_preferred && (len > WINDOW_MAX_BYTES || count > 1) &&
-        free_entries(dev) >= 2) {
-        int dma = ipudrv_has_dma(dev);
-        if (dma < 0)
-            return dma;
-        if (dma)
-            return bulk(dev, first, count, addr, data, len, to_card);
-    }
+        free_entries(dev) >= 2 && ipudrv_has_dma(dev))
+        return bulk(dev, first, count, addr, data, len, to_card);
     for (unsigned t = first; t < first + count; t++)
         if ((rc = window(dev, t, addr, data, len, to_card)))
             return rc;
