@@ -173,9 +173,12 @@ module ipu_tile_core
   logic [CtxW-1:0] f_ctx_q;
   logic        con_valid_q;
   logic [7:0]  con_byte_q;
-  // Retired this run, for the watchdog: its limit is below 2^42, so 42 bits that stop at
-  // their maximum (still above any limit) do what 64 would.
-  logic [41:0] insns_q, insns_inc;
+  // The watchdog's budget left this run: START loads WATCHDOG_INSNS x 1024 (below 2^42)
+  // and every retired instruction takes one; the tile faults when one retires with
+  // nothing left. Counting down needs no compare against the limit (the model also
+  // takes the budget at START).
+  logic [41:0] wd_left_q;
+  logic        wd_on_q;
   logic [63:0] cycles_q;
   logic        hx_pend_q, hx_th_q;
   logic [30:0] hx_len_q;
@@ -194,9 +197,11 @@ module ipu_tile_core
   logic [CtxW-1:0] wb_ctx_q;
   logic [31:0]     wb_pc_q, wb_insn_q, wb_value_q;
   logic [4:0]      wb_rd_q;
-  logic            wb_load_q;
-  logic [2:0]      wb_f3_q;
-  logic [1:0]      wb_off_q;
+  // A load's byte lanes, one-hot (see WB); all zero unless a load retires into rd != x0.
+  logic [3:0]      wb_lane_q;        // bits 7:0 from byte lane i
+  logic [1:0]      wb_hi_q;          // bits 15:8 from byte 1 (bit 0) or byte 3 (bit 1)
+  logic            wb_word_q;        // bits 31:16 from bytes 3:2
+  logic            wb_sb_q, wb_sh_q; // sign-extend from bit 7 (LB) or bit 15 (LH)
 
   logic running;
   assign running = state_q == TileStateRunning;
@@ -282,7 +287,7 @@ module ipu_tile_core
     .rdata_b_o (rs2v),
     .we_i      ((wb_valid_q && wb_rd_q != 5'd0) || clr_step),
     .waddr_i   (wb_valid_q ? {wb_ctx_q, wb_rd_q} : {clr_ctx_q, clr_reg_q}),
-    .wdata_i   (wb_valid_q ? rvfi_rd_value_o : (clr_reg_q == 5'd10 ? clr_a0_q : 32'd0))
+    .wdata_i   (wb_value | ({32{!wb_valid_q && clr_reg_q == 5'd10}} & clr_a0_q))
   );
 
   logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
@@ -583,16 +588,14 @@ module ipu_tile_core
   assign xu_consume_o = ex_exchange && xu_done_i;
 
   // Watchdog: the instruction that exceeds the budget retires, then the tile faults
-  // (insns_q + 1 > units * 1024, compared on the high bits). The compare is registered,
-  // off the commit path: wd_cur_q for the count as it is, wd_next_q for one more, taken
-  // when the previous cycle retired (wb_valid_q); the count only grows by one a cycle.
-  logic wd_hit, wd_cur_q, wd_next_q, insns_sat;
-  assign insns_inc = insns_q + 42'd1;
-  assign insns_sat = insns_q == '1;
-  assign wd_hit    = commit && watchdog_units_i != 32'd0 && (wb_valid_q ? wd_next_q : wd_cur_q);
+  // (it retires with nothing left). Whether the budget is spent is registered, off the
+  // commit path: wd_cur_q for the count as it is, wd_next_q for one less, taken when the
+  // previous cycle retired (wb_valid_q); the count only falls by one a cycle.
+  logic wd_hit, wd_cur_q, wd_next_q;
+  assign wd_hit = commit && wd_on_q && (wb_valid_q ? wd_next_q : wd_cur_q);
   always_ff @(posedge clk_i) begin
-    wd_cur_q  <= !run_clr && insns_q[41:10] >= watchdog_units_i;
-    wd_next_q <= !run_clr && (insns_sat ? insns_q[41:10] : insns_inc[41:10]) >= watchdog_units_i;
+    wd_cur_q  <= !run_clr && wd_left_q == 42'd0;
+    wd_next_q <= !run_clr && wd_left_q == 42'd1;
   end
 
   // Data port.
@@ -707,8 +710,9 @@ module ipu_tile_core
   always_ff @(posedge clk_i) begin
     if (run_clr) cycles_q <= 64'd0;
     else if (state_q == TileStateRunning || state_q == TileStateSyncWait) cycles_q <= cycles_q + 64'd1;
-    if (run_clr) insns_q <= '0;
-    else if (commit && !insns_sat) insns_q <= insns_inc;
+    if (run_clr) wd_left_q <= {watchdog_units_i, 10'd0};
+    else if (commit) wd_left_q <= wd_left_q - 42'd1;  // wraps only with the watchdog off
+    if (run_clr) wd_on_q <= watchdog_units_i != 32'd0;
     if (run_clr) exit_code_q <= 32'd0;
     else if (commit && w_texit) exit_code_q <= wo_val;
     if (run_clr) fail_mask_q <= '0;
@@ -746,14 +750,16 @@ module ipu_tile_core
     end
     if (commit && w_console) con_byte_q <= wo_val[7:0];
     // The fault record shows only with has_fault_q, which is set with it. HX_START loads
-    // its context, PC and length (no other fault can come while the card moves the bytes,
-    // and none came before: the tile would have stopped), so that a failed host exchange
-    // adds only its cause and address.
+    // its context and PC (no other fault can come while the card moves the bytes, and
+    // none came before: the tile would have stopped), so that a failed host exchange adds
+    // only its cause, address and length. START loads the watchdog's info (the budget in
+    // units: the count that exceeds it, shifted down) for a fault that may never come.
     if ((record && !hx_fail) || (commit && w_hxstart)) begin
       f_ctx_q  <= ex_ctx_q;
       f_pc_q   <= wd_hit ? ex_next_pc : ex_pc;
-      f_info_q <= wd_hit ? insns_inc[41:10] | {32{insns_sat}} : ex_finfo;
     end
+    if (run_clr) f_info_q <= watchdog_units_i;
+    else if (record && !wd_hit) f_info_q <= hx_fail ? {1'b0, hx_len_q} : ex_finfo;
     if (record) begin
       f_cause_q <= trap ? ex_cause : (hx_fail ? hx_cause_i : 32'(ErrWatchdog));
       f_addr_q  <= trap ? ex_faddr : (hx_fail ? hx_addr_i : ex_next_pc);
@@ -798,11 +804,7 @@ module ipu_tile_core
       wb_ctx_q         <= '0;
       wb_pc_q          <= 32'd0;
       wb_insn_q        <= 32'd0;
-      wb_value_q       <= 32'd0;
       wb_rd_q          <= 5'd0;
-      wb_load_q        <= 1'b0;
-      wb_f3_q          <= 3'd0;
-      wb_off_q         <= 2'd0;
     end else begin
       rf_valid_q       <= if_issue;
       rf_ctx_q         <= slot_q;
@@ -817,28 +819,41 @@ module ipu_tile_core
         wb_ctx_q   <= ex_ctx_q;
         wb_pc_q    <= ex_pc;
         wb_insn_q  <= insn;
-        wb_value_q <= ex_result;
         wb_rd_q    <= ex_wr ? rd : 5'd0;
-        wb_load_q  <= ex_load;
-        wb_f3_q    <= f3;
-        wb_off_q   <= rs_imm[1:0];
       end
     end
+  end
+
+  // WB's value as AND-OR terms that are zero unless they apply: the result of an
+  // instruction that retires with a value for rd != x0 (zero otherwise, also in the cycles
+  // nothing retires: a synchronous clear, free), or a load's bytes by one-hot lane selects.
+  // The register file's write data is then one flat OR with the clearer's a0.
+  logic wb_ld;
+  assign wb_ld = commit && ex_load && rd != 5'd0;
+  always_ff @(posedge clk_i) begin
+    wb_value_q <= (commit && ex_wr && !ex_load && rd != 5'd0) ? ex_result : 32'd0;
+    for (int unsigned i = 0; i < 4; i++) wb_lane_q[i] <= wb_ld && rs_imm[1:0] == 2'(i);
+    wb_hi_q   <= {wb_ld && f3[1:0] != 2'd0 && rs_imm[1], wb_ld && f3[1:0] != 2'd0 && !rs_imm[1]};
+    wb_word_q <= wb_ld && f3[1];
+    wb_sb_q   <= wb_ld && f3 == 3'd0;
+    wb_sh_q   <= wb_ld && f3 == 3'd1;
   end
 
   // ---------------------------------------------------------------------------
   // WB: load alignment and the retire trace.
   // ---------------------------------------------------------------------------
-  logic [31:0] ld_shift, wb_value;
-  assign ld_shift = data_rdata_i >> {wb_off_q, 3'b000};
+  // Loads are aligned (misaligned ones faulted): a byte from any lane, a halfword from
+  // lanes 0-1 or 2-3, a word from lane 0.
+  logic [7:0]  ld_b0, ld_b1;
+  logic        ld_sign;
+  logic [31:0] wb_value;
   always_comb begin
-    unique case (wb_f3_q)
-      3'd0:    wb_value = {{24{ld_shift[7]}}, ld_shift[7:0]};
-      3'd1:    wb_value = {{16{ld_shift[15]}}, ld_shift[15:0]};
-      3'd4:    wb_value = {24'd0, ld_shift[7:0]};
-      3'd5:    wb_value = {16'd0, ld_shift[15:0]};
-      default: wb_value = ld_shift;
-    endcase
+    ld_b0 = 8'd0;
+    for (int unsigned i = 0; i < 4; i++) ld_b0 |= {8{wb_lane_q[i]}} & data_rdata_i[8*i +: 8];
+    ld_b1    = ({8{wb_hi_q[0]}} & data_rdata_i[15:8]) | ({8{wb_hi_q[1]}} & data_rdata_i[31:24]);
+    ld_sign  = (wb_sb_q && ld_b0[7]) || (wb_sh_q && ld_b1[7]);
+    wb_value = wb_value_q | {{16{ld_sign}} | ({16{wb_word_q}} & data_rdata_i[31:16]),
+                             ld_b1 | {8{wb_sb_q && ld_b0[7]}}, ld_b0};
   end
 
   assign rvfi_valid_o    = wb_valid_q;
@@ -846,7 +861,7 @@ module ipu_tile_core
   assign rvfi_pc_o       = wb_pc_q;
   assign rvfi_insn_o     = wb_insn_q;
   assign rvfi_rd_o       = wb_rd_q;
-  assign rvfi_rd_value_o = wb_rd_q == 5'd0 ? 32'd0 : (wb_load_q ? wb_value : wb_value_q);
+  assign rvfi_rd_value_o = wb_value;  // zero for x0 (and when nothing retires)
 
   // Status outputs.
   logic [CtxIdxW-1:0] sel_pos;

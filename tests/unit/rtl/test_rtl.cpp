@@ -64,6 +64,20 @@ void test_fault_ebreak(void **) { expect_fault(8, IPU_ERR_EBREAK, "fault_8"); }
 void test_fault_bad_exchange(void **) { expect_fault(9, IPU_ERR_BAD_EXCHANGE, "fault_9", IPU_TILE_SRAM_BASE); }
 void test_fault_worker_misuse(void **) { expect_fault(10, IPU_ERR_WORKER_MISUSE, "fault_15", 7); }
 void test_fault_watchdog(void **) { expect_fault(11, IPU_ERR_WATCHDOG, nullptr); }
+// The watchdog's record: the budget it took at START, in units (the count that exceeded
+// it, shifted down), and the PC the spinning context would run next as both pc and addr.
+void test_fault_watchdog_record(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    h.set_reg(IPU_REG_WATCHDOG_INSNS, 3);
+    h.load_elf(prog("faults"), {1}, 11);
+    RtlRunResult r = h.run(1u << 14);
+    expect_no_divergence(h);
+    assert_int_equal(r.errors.size(), 1);
+    assert_int_equal(r.errors[0].cause, IPU_ERR_WATCHDOG);
+    assert_int_equal(r.errors[0].info, 3);
+    assert_int_equal(r.errors[0].addr, r.errors[0].pc);
+}
 void test_fault_firmware_fail(void **) { expect_fault(12, IPU_ERR_VERTEX_FAILED, "fault_13"); }
 void test_fault_missing_csr(void **) { expect_fault(13, IPU_ERR_ILLEGAL_INSTRUCTION, "fault_csr"); }
 void test_fault_host_exchange_miss(void **) { expect_fault(14, IPU_ERR_XLAT_MISS, "fault_10", 0x40000000); }
@@ -358,6 +372,7 @@ int main()
         cmocka_unit_test(test_fault_bad_exchange),
         cmocka_unit_test(test_fault_worker_misuse),
         cmocka_unit_test(test_fault_watchdog),
+        cmocka_unit_test(test_fault_watchdog_record),
         cmocka_unit_test(test_fault_firmware_fail),
         cmocka_unit_test(test_fault_missing_csr),
         cmocka_unit_test(test_fault_host_exchange_miss),
