@@ -531,7 +531,7 @@ module ipu_tile_core
   assign ex_store = op_store && !ex_fault;
 
   logic [7:0]  ex_code;
-  logic [31:0] ex_cause, ex_faddr, ex_finfo, ex_next_pc, ex_result;
+  logic [31:0] ex_faddr, ex_finfo, ex_next_pc, ex_result;
   always_comb begin
     if (s_fetch)                          ex_code = ErrFetchFault;
     else if (illegal)                     ex_code = ErrIllegalInstruction;
@@ -543,9 +543,7 @@ module ipu_tile_core
     else if (xu_bad)                      ex_code = ErrBadExchange;
     else                                  ex_code = ErrWorkerMisuse;
   end
-  assign ex_cause = (s_other && w_fail) ? wo_val : {24'd0, ex_code};  // FAIL takes any cause
-  assign ex_faddr = ({32{s_fetch}} & ex_pc) |
-                    ({32{s_ill}} & insn) |
+  assign ex_faddr = ({32{s_ill}} & insn) |
                     ({32{s_other && mem_fault}} & rs_imm) |
                     ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
                     ({32{s_other && ws_bad}} & wo_val) |
@@ -614,6 +612,8 @@ module ipu_tile_core
   // Next state.
   // ---------------------------------------------------------------------------
   logic hx_fail, record;
+  logic [31:0] f_pc_d;
+  assign f_pc_d  = wd_hit ? ex_next_pc : ex_pc;
   assign hx_fail = hx_pend_q && hx_fault_i;
   assign record  = !has_fault_q && (trap || wd_hit || hx_fail);  // the first fault of a run
 
@@ -756,13 +756,19 @@ module ipu_tile_core
     // units: the count that exceeds it, shifted down) for a fault that may never come.
     if ((record && !hx_fail) || (commit && w_hxstart)) begin
       f_ctx_q  <= ex_ctx_q;
-      f_pc_q   <= wd_hit ? ex_next_pc : ex_pc;
+      f_pc_q   <= f_pc_d;
     end
-    if (run_clr) f_info_q <= watchdog_units_i;
-    else if (record && !wd_hit) f_info_q <= hx_fail ? {1'b0, hx_len_q} : ex_finfo;
+    if (run_clr || (record && !wd_hit))
+      f_info_q <= ({32{run_clr}} & watchdog_units_i) | ({32{!run_clr && hx_fail}} & {1'b0, hx_len_q}) |
+                  ({32{!run_clr && trap}} & ex_finfo);
+    // Each field one flat AND-OR of its sources (one applies): fewer LUTs than nested
+    // multiplexers. FAIL takes any cause.
     if (record) begin
-      f_cause_q <= trap ? ex_cause : (hx_fail ? hx_cause_i : 32'(ErrWatchdog));
-      f_addr_q  <= trap ? ex_faddr : (hx_fail ? hx_addr_i : ex_next_pc);
+      f_cause_q <= ({32{trap && s_other && w_fail}} & wo_val) | {24'd0, {8{trap && !(s_other && w_fail)}} & ex_code} |
+                   ({32{hx_fail}} & hx_cause_i) | ({32{wd_hit}} & 32'(ErrWatchdog));
+      // A fetch fault's address and the watchdog's are the PC the record takes.
+      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & f_pc_d) | ({32{trap}} & ex_faddr) |
+                   ({32{hx_fail}} & hx_addr_i);
     end
   end
 
