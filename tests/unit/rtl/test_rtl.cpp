@@ -279,6 +279,12 @@ void test_dma_through_translation(void **)
     ipu::test::expect_dma_through_translation(h);
 }
 
+void test_dma_ignores_entry_page_offsets(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    ipu::test::expect_dma_ignores_entry_page_offsets(h);
+}
+
 void test_dma_faults(void **)
 {
     RtlHarness h(Backend::Rtl);
@@ -340,6 +346,7 @@ int main()
         cmocka_unit_test(test_reset_clears),
         cmocka_unit_test(test_create_rejects_boards_without_rtl),
         cmocka_unit_test(test_dma_through_translation),
+        cmocka_unit_test(test_dma_ignores_entry_page_offsets),
         cmocka_unit_test(test_dma_faults),
         cmocka_unit_test(test_dma_in_slices),
         cmocka_unit_test(test_dma_lockstep),
