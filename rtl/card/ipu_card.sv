@@ -227,7 +227,6 @@ module ipu_card
     .waddr_o     (x_waddr),
     .wdata_o     (x_wdata),
     .gnt_i       (|t_host_gnt),
-    .rvalid_i    (|t_host_rvalid),
     .rdata_i     (mem_rdata_o)
   );
 
@@ -324,9 +323,10 @@ module ipu_card
     .done_pulse_o (dma_done),
     .hx_req_i     (hx_req),
     .hx_tile_i    (hx_tile),
-    .hx_dev_i     (t_hx_dev[hx_tile]),
-    .hx_taddr_i   (t_hx_taddr[hx_tile]),
-    .hx_len_i     (t_hx_len[hx_tile]),
+    // The served tile holds its request until it is done: read from the accept on.
+    .hx_dev_i     (t_hx_dev[hx_served_q]),
+    .hx_taddr_i   (t_hx_taddr[hx_served_q]),
+    .hx_len_i     (t_hx_len[hx_served_q]),
     .hx_to_host_i (t_hx_to_host[hx_tile]),
     .hx_accept_o  (hx_accept),
     .hx_done_o    (hx_done),

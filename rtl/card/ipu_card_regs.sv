@@ -22,7 +22,10 @@ module ipu_card_regs
   input  logic [31:0]      cfg_clock_khz_i,
   input  logic [31:0]      cfg_exch_bytes_i,
 
-  // BAR0: a read returns rdata_o in the cycle of the request; effects apply at the clock edge.
+  // BAR0: addr_i must hold the register's offset for one cycle before a read's request
+  // (the link bridge holds it while the frame's check byte arrives; the simulation
+  // harness gives it a cycle): a read returns what the register held at the start of
+  // that cycle, as rdata_o in the request's cycle. Effects apply at the clock edge.
   input  logic             req_i,
   input  logic             we_i,
   input  logic [15:0]      addr_i,
@@ -105,22 +108,26 @@ module ipu_card_regs
   logic [31:0] entry_d [NumTiles];
   logic [31:0] boot_q [NumTiles];
   logic [31:0] boot_d [NumTiles];
-  // The translation table is read synchronously, so that it is block RAM on an FPGA:
-  // one copy for the DMA engine's reads, one for the bus's. A bus read of the table
-  // therefore needs addr_i one cycle before the read (the link bridge holds it while the
-  // frame's check byte arrives; the simulation harness gives it a cycle).
+  // Reads are registered (rd_q), so the state the bus reads back can live in block RAM:
+  // the translation table, one copy for the DMA engine's reads and one for the bus's
+  // (bus_q, its upper half), and beside it in bus_q (lower half) a read-back copy of the
+  // host-written 32-bit registers (WATCHDOG_INSNS, TILE_ENTRY, TILE_BOOT_ARG,
+  // DMA_DESC_ADDR), whose flip-flops the tiles and the DMA engine need but whose read
+  // would cost a LUT a bit in the read multiplexer.
   // A read in the cycle of a write to the same word is never used (no_rw_check: no bypass).
-  (* no_rw_check *) logic [31:0] xlat_dma_q [RegXlatCount * 4];
-  (* no_rw_check *) logic [31:0] xlat_bus_q [RegXlatCount * 4];
-  logic [31:0] xlat_dma_rd_q, xlat_bus_rd_q;
-  // Words never written since reset read as zero: after reset a clearer writes zero to
-  // every word, one a cycle (RegXlatCount * 4 cycles; the tiles' SRAM clear after the
-  // same reset takes longer, and hosts wait for that). A per-word written mask would
-  // cost a flip-flop and its decode per word.
   localparam int unsigned XlatWords = RegXlatCount * 4;
   localparam int unsigned XlatAw = $clog2(XlatWords);
-  logic              xclr_q;
-  logic [XlatAw-1:0] xclr_addr_q;
+  localparam int unsigned BusAw = XlatAw + 1;
+  (* no_rw_check *) logic [31:0] xlat_dma_q [XlatWords];
+  (* no_rw_check *) logic [31:0] bus_q [2 * XlatWords];
+  logic [31:0] xlat_dma_rd_q, bus_rd_q, rd_q;
+  logic        from_bus_q;  // the read in rd_q is bus_rd_q's
+  // Words never written since reset read as zero: after reset a clearer writes zero to
+  // every word, one a cycle (2 * RegXlatCount * 4 cycles; the tiles' SRAM clear after the
+  // same reset takes longer, and hosts wait for that). A per-word written mask would
+  // cost a flip-flop and its decode per word.
+  logic             xclr_q;
+  logic [BusAw-1:0] xclr_addr_q;
 
   // Registers below 0x400 are decoded from addr_i[9:2] (8-bit compares, shared by the
   // reads and the writes) once a compare of the rest says the offset is one of them.
@@ -137,7 +144,8 @@ module ipu_card_regs
   logic             err_empty, err_full, err_pop;
   logic [ErrAw:0]   err_count;
 
-  assign con_pop = rd && low && addr_i[9:2] == RegConsoleData[9:2];
+  // A pop only takes the byte the read returns (rd_q[31]: a byte was there when read).
+  assign con_pop = rd && low && addr_i[9:2] == RegConsoleData[9:2] && rd_q[31];
   assign err_pop = wr && low && addr_i[9:2] == RegErrPop[9:2] && wdata_i[0];
 
   ipu_fifo #(.Width(ConW), .Depth(ConsoleDepth)) u_console (
@@ -194,7 +202,6 @@ module ipu_card_regs
       RegStatus[9:2]:           rd_mux = {23'd0, dma_busy_i, state_q};
       RegCardCyclesLo[9:2]:     rd_mux = cycles_q[31:0];
       RegCardCyclesHi[9:2]:     rd_mux = cycles_q[63:32];
-      RegWatchdogInsns[9:2]:    rd_mux = watchdog_q;
       RegIrqStatus[9:2]:        rd_mux = {27'd0, irq_status_q};
       RegIrqMask[9:2]:          rd_mux = {27'd0, irq_mask_q};
       RegHsyncStatus[9:2]:      rd_mux = {31'd0, hsync_pending_q};
@@ -211,8 +218,6 @@ module ipu_card_regs
       RegErrLost[9:2]:          rd_mux = err_lost_q;
       RegTileSel[9:2]:          rd_mux = 32'(tile_sel_q);
       RegTileCtrl[9:2]:         rd_mux = {31'd0, enable_q[tile_sel_q]};
-      RegTileEntry[9:2]:        rd_mux = entry_q[tile_sel_q];
-      RegTileBootArg[9:2]:      rd_mux = boot_q[tile_sel_q];
       RegTileState[9:2]:        rd_mux = {24'd0, sel_state_i};
       RegTileExitCode[9:2]:     rd_mux = sel_exit_code_i;
       RegTileErrCause[9:2]:     rd_mux = sel_err_cause_i;
@@ -225,7 +230,6 @@ module ipu_card_regs
       RegTileCtxPc[9:2]:        rd_mux = sel_ctx_pc_i;
       RegTileCtxInstret[9:2]:   rd_mux = sel_ctx_instret_i;
       RegTilememWindowTile[9:2]: rd_mux = 32'(window_q);
-      RegDmaDescAddr[9:2]:      rd_mux = dma_desc_q;
       RegDmaStatus[9:2]:        rd_mux = {29'd0, dma_status_i};
       RegDmaCompleted[9:2]:     rd_mux = dma_completed_i;
       RegDmaBytesLo[9:2]:       rd_mux = dma_bytes_i[31:0];
@@ -244,7 +248,25 @@ module ipu_card_regs
       default:                                                                  rd_zero = 1'b0;
     endcase
   end
-  assign rdata_o = in_xlat ? xlat_bus_rd_q : low && !rd_zero ? rd_mux : 32'd0;
+  // The registers kept in bus_q: {0, tile, word} for the TILE_* ones (offsets 0x1xx), {1, 0,
+  // word} for the others (WATCHDOG_INSNS and DMA_DESC_ADDR differ in addr_i[3:2]); the
+  // table's words at {1, entry, word}.
+  localparam int unsigned ShAw = 3 + $clog2(NumTiles);
+  logic             shadowed;
+  logic [ShAw-1:0]  sh_addr;
+  logic [BusAw-1:0] bus_raddr;
+  assign shadowed = low && (addr_i[9:2] == RegWatchdogInsns[9:2] || addr_i[9:2] == RegTileEntry[9:2] ||
+                            addr_i[9:2] == RegTileBootArg[9:2] || addr_i[9:2] == RegDmaDescAddr[9:2]);
+  assign sh_addr  = (ShAw'(!addr_i[8]) << (ShAw - 1)) | ShAw'(addr_i[3:2]) |
+                    (NumTiles > 1 && addr_i[8] ? ShAw'(32'(tile_sel_q) << 2) : '0);
+  assign bus_raddr = in_xlat ? {1'b1, xlat_entry, xlat_word} : BusAw'(sh_addr);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || !low || rd_zero) rd_q <= 32'd0;
+    else                            rd_q <= rd_mux;
+    from_bus_q <= in_xlat || shadowed;
+  end
+  assign rdata_o = from_bus_q ? bus_rd_q : rd_q;
 
   // ---------------------------------------------------------------------------
   // Writes and the card state machine.
@@ -411,19 +433,27 @@ module ipu_card_regs
   // The translation table: host-programmed, read by the DMA engine.
   // The generated package has no XLAT_ENTRY field offsets yet, so the words are stored
   // as written (the model also clears the low 12 bits of DEV_BASE and BUS_LO).
-  logic              xlat_we;
-  logic [XlatAw-1:0] xlat_waddr;
-  logic [31:0]       xlat_wdata;
-  assign xlat_we    = xclr_q || (wr && in_xlat);
-  assign xlat_waddr = xclr_q ? xclr_addr_q : {xlat_entry, xlat_word};
-  assign xlat_wdata = xclr_q ? 32'd0 : wdata_i;
+  // The read-back copy takes a host write when the register does.
+  logic              sh_we, xlat_we, bus_we;
+  logic [BusAw-1:0]  bus_waddr;
+  logic [31:0]       bus_wdata;
+  always_comb begin
+    unique case (addr_i[9:2])
+      RegWatchdogInsns[9:2]:                    sh_we = 1'b1;
+      RegTileEntry[9:2], RegTileBootArg[9:2]:   sh_we = !running;
+      RegDmaDescAddr[9:2]:                      sh_we = DmaChains;
+      default:                                  sh_we = 1'b0;
+    endcase
+  end
+  assign xlat_we   = xclr_q || (wr && in_xlat);
+  assign bus_we    = xlat_we || (wr && low && sh_we);
+  assign bus_waddr = xclr_q ? xclr_addr_q : bus_raddr;
+  assign bus_wdata = xclr_q ? 32'd0 : wdata_i;
   always_ff @(posedge clk_i) begin
-    if (xlat_we) begin
-      xlat_dma_q[xlat_waddr] <= xlat_wdata;
-      xlat_bus_q[xlat_waddr] <= xlat_wdata;
-    end
+    if (xlat_we) xlat_dma_q[bus_waddr[XlatAw-1:0]] <= bus_wdata;
+    if (bus_we)  bus_q[bus_waddr] <= bus_wdata;
     xlat_dma_rd_q <= xlat_dma_q[xlat_raddr_i];
-    xlat_bus_rd_q <= xlat_bus_q[{xlat_entry, xlat_word}];
+    bus_rd_q      <= bus_q[bus_raddr];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -432,7 +462,7 @@ module ipu_card_regs
       xclr_addr_q <= '0;
     end else if (xclr_q) begin
       xclr_addr_q <= xclr_addr_q + 1'b1;
-      if (32'(xclr_addr_q) == XlatWords - 1) xclr_q <= 1'b0;
+      if (32'(xclr_addr_q) == 2 * XlatWords - 1) xclr_q <= 1'b0;
     end
   end
 

@@ -30,12 +30,16 @@ module ipu_dma
   output logic             done_pulse_o,   // a chain completed: IRQ DMA_DONE
 
   // Host exchange for a tile: the same moves, one tile, no descriptor; the result goes
-  // back to the tile (a fault there), not to DMA_STATUS or the error FIFO.
+  // back to the tile (a fault there), not to DMA_STATUS or the error FIFO. The tile holds
+  // its request until it is done: from the accept on, hx_dev_i, hx_taddr_i and hx_len_i
+  // are the served tile's (hx_tile_i and hx_to_host_i are read at the accept).
   input  logic             hx_req_i,
   input  logic [TileW-1:0] hx_tile_i,
   input  logic [31:0]      hx_dev_i,
+  /* verilator lint_off UNUSEDSIGNAL */  // checked by the tile: an SRAM offset's bits, LenW bits
   input  logic [31:0]      hx_taddr_i,
   input  logic [31:0]      hx_len_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic             hx_to_host_i,
   output logic             hx_accept_o,
   output logic             hx_done_o,
@@ -89,23 +93,27 @@ module ipu_dma
 
   typedef enum logic [3:0] {
     DmaIdle, DmaFetch, DmaDesc, DmaCheck, DmaHostRd, DmaTileWr, DmaTileRd, DmaTileWait, DmaHostWr, DmaNext,
-    DmaSearch
+    DmaSearch, DmaStep
   } dma_state_e;
 
-  // Few registers, each loaded from few places: the descriptor's words go straight to the
-  // registers that walk the transfer (the device address waits in data_q until the check),
-  // and pos_q is the host address of every host access (descriptor words included), so
-  // that one subtractor serves the translation's coverage test and the bus address.
-  dma_state_e  state_q, state_d, ret_q, ret_d;  // ret: where a table search returns to
+  // Few registers, each loaded from few places. A transfer is its device address, tile
+  // address and length (a descriptor's: pos_q, taddr_q, len_q; a host exchange's: the
+  // tile's request, which it holds until it is done) and one offset, off_q, the bytes
+  // moved so far: hpos, the host address of every host access (descriptor words
+  // included: pos_q then, off_q 0), is the device address plus the offset, so that one
+  // subtractor serves the translation's coverage test and the bus address. The
+  // descriptor's device address waits in data_q until the check.
+  // ret: where a table search returns to (without chains: the transfer's host access)
+  dma_state_e  state_q, state_d, ret_q, ret_d;
   logic [2:0]  status_q, status_d;
   logic [16:0] completed_q, completed_d;        // at most MaxChain descriptors a chain
   logic [15:0] idx_q, idx_d;                    // the descriptor's index in the chain
   logic [31:0] at_q, at_d;                      // the descriptor's address; after its check, the next's
   logic [63:0] bytes_q, bytes_d;
-  logic [31:0] pos_q, pos_d;                    // host (device) address of the next host access
-  logic [31:0] taddr_q, taddr_d;                // tile address (all 32 bits for the check)
-  logic [31:0] left_q, left_d;                  // bytes left (the length until the check)
-  logic [LenW-1:0] len_q, len_d;                // the checked length, for DMA_BYTES
+  logic [31:0] pos_q, pos_d;                    // the descriptor's word; its device address
+  logic [31:0] taddr_q, taddr_d;                // its tile address (all 32 bits for the check)
+  logic [31:0] len_q, len_d;                    // its length (all 32 bits for the check)
+  logic [LenW-1:0] off_q, off_d;                // bytes of the transfer moved
   logic [31:0] data_q, data_d;                  // the word in flight; the device address before the check
   // The descriptor's tiles, judged as the word arrives (flip-flops fed by logic, not by
   // the bus): the first, the last, whether the range ends past the array, one tile.
@@ -117,14 +125,16 @@ module ipu_dma
   logic        words_q, words_d;
   // Translation: every host access reads its entry from the table (block RAM) again, 4
   // cycles, rather than keeping a copy of it in flip-flops: the entry that covered the
-  // last access first (eidx_q, when hit_q), else the search from entry 0. The words are
-  // used as they stream out: DEV_BASE gives the offset (diff_q), CTRL the coverage and
-  // the permissions, BUS_LO and BUS_HI the bus address (haddr_q).
+  // last access first (when hit_q: a search that found its entry leaves sidx_q there),
+  // else the search from entry 0. The words are used as they stream out: DEV_BASE gives
+  // the offset (diff_q), CTRL the coverage and the permissions, BUS_LO and BUS_HI the bus
+  // address (haddr_q). DEV_BASE and BUS_LO are 4 KiB aligned (the model clears their low
+  // 12 bits as they are written; so do we, as they are read): only the page numbers are
+  // subtracted and added, the offset in the page is hpos's.
   logic        hit_q, hit_d, retry_q, retry_d, ready_q, ready_d;
-  logic [5:0]  eidx_q, eidx_d;
-  logic [32:0] diff_q, diff_d;                 // pos_q - DEV_BASE; bit 32: pos_q below it
+  logic [32:12] diff_q, diff_d;               // hpos - DEV_BASE; bit 32: hpos below it
   logic        rd_ok_q, rd_ok_d, wr_ok_q, wr_ok_d, carry_q, carry_d;
-  logic [63:0] haddr_q, haddr_d;
+  logic [63:12] haddr_q, haddr_d;
   logic [6:0]  sidx_q, sidx_d;
   logic [1:0]  sword_q, sword_d;               // the word of entry sidx_q on xlat_rdata_i
   logic        hx_q, hx_d;  // serving a host exchange
@@ -138,25 +148,37 @@ module ipu_dma
   logic [16:0] d_end;  // one past the last tile
   assign d_end     = {1'b0, d_first} + d_count;
 
-  // The tile range [taddr_q, taddr_q + left_q) lies in the SRAM (left_q is not zero there).
+  // The tile range [taddr_q, taddr_q + len_q) lies in the SRAM (len_q is not zero there).
   // For a power-of-two SRAM: the base's upper bits, and the offset plus the length.
   logic span_ok;
   if ((SramBytes & (SramBytes - 1)) == 0) begin : g_span_pow2
     logic [LenW:0] span_end;
-    assign span_end = {1'b0, taddr_q[LenW-2:0]} + {1'b0, left_q[LenW-1:0]};
-    assign span_ok  = left_q <= SramSize && taddr_q[31:LenW-1] == TileSramBase[31:LenW-1] &&
+    assign span_end = {1'b0, taddr_q[LenW-2:0]} + {1'b0, len_q[LenW-1:0]};
+    assign span_ok  = len_q <= SramSize && taddr_q[31:LenW-1] == TileSramBase[31:LenW-1] &&
                       span_end <= (LenW+1)'(SramBytes);
   end else begin : g_span_any
-    assign span_ok = sram_span_ok(taddr_q, left_q, SramSize);
+    assign span_ok = sram_span_ok(taddr_q, len_q, SramSize);
   end
 
-  // Does the entry cover pos_q? Its size is (PAGES_MINUS_1 + 1) * 4 KiB: pos_q - base
+  // The transfer: a descriptor's, else the host exchange's.
+  logic          desc;
+  logic [31:0]   dev, hpos;
+  logic [Aw+1:0] tbase, taddr;
+  logic [LenW-1:0] len, off_next;
+  assign desc  = Chains && !hx_q;
+  assign dev   = desc ? pos_q : hx_dev_i;
+  assign tbase = desc ? taddr_q[Aw+1:0] : hx_taddr_i[Aw+1:0];
+  assign len   = desc ? len_q[LenW-1:0] : hx_len_i[LenW-1:0];  // checked: at most SramBytes
+  assign hpos  = dev + 32'(off_q);
+  assign taddr = tbase + (Aw+2)'(off_q);  // SRAM_BASE is 1 MiB aligned
+
+  // Does the entry cover hpos? Its size is (PAGES_MINUS_1 + 1) * 4 KiB: hpos - base
   // (diff_q, its borrow: below base) below the size, tested when CTRL is on xlat_rdata_i.
   logic        covers, host_state, hwrite, perm_ok;
-  logic [32:0] sum_lo;
+  logic [32:12] sum_lo;
   assign covers = xlat_rdata_i[XlatCtrlValidLsb] && !diff_q[32] &&
                   diff_q[31:12] <= 20'(xlat_rdata_i[XlatCtrlPagesMinus1Lsb +: PagesW]);
-  assign sum_lo = {1'b0, xlat_rdata_i} + {1'b0, diff_q[31:0]};
+  assign sum_lo = {1'b0, xlat_rdata_i[31:12]} + {1'b0, diff_q[31:12]};
   assign hwrite     = state_q == DmaHostWr;
   assign perm_ok    = hwrite ? wr_ok_q : rd_ok_q;
   assign host_state = (Chains && state_q == DmaDesc) || state_q == DmaHostRd || state_q == DmaHostWr;
@@ -167,25 +189,22 @@ module ipu_dma
     hm_we_o    = hwrite;
     hm_word_o  = (Chains && state_q == DmaDesc) || words_q;
     hm_wdata_o = data_q;
-    hm_addr_o  = haddr_q;
+    hm_addr_o  = {haddr_q, hpos[11:0]};
     req_o      = state_q == DmaTileWr || state_q == DmaTileRd;
     tile_o     = tcur_q;
     we_o       = state_q == DmaTileWr;
-    be_o       = words_q ? 4'hf : 4'b0001 << taddr_q[1:0];
-    waddr_o    = taddr_q[Aw+1:2];  // SRAM_BASE is 1 MiB aligned
+    be_o       = words_q ? 4'hf : 4'b0001 << taddr[1:0];
+    waddr_o    = taddr[Aw+1:2];
     wdata_o    = data_q;
   end
 
   // The search reads the next cycle's word: the address is where the search goes next.
   assign xlat_raddr_o = {sidx_d[5:0], sword_d};
 
-  // One step of a transfer: a word when everything is aligned, else a byte; the tile
-  // address and the count only in the bits a checked transfer uses.
-  logic [31:0] step, pos_next, taddr_next, left_next;
-  assign step       = words_q ? 32'd4 : 32'd1;
-  assign pos_next   = pos_q + (state_q == DmaDesc ? 32'd4 : step);
-  assign taddr_next = {taddr_q[31:Aw+2], taddr_q[Aw+1:0] + step[Aw+1:0]};
-  assign left_next  = {left_q[31:LenW], left_q[LenW-1:0] - step[LenW-1:0]};
+  // One step of a transfer: a word when everything is aligned, else a byte. The transfer
+  // is done when the offset reaches the length, tested in DmaStep after each step (the
+  // offset's flip-flops are then fed by its adder alone: they share its logic cells).
+  assign off_next = off_q + (words_q ? LenW'(4) : LenW'(1));
 
   // Error records: {cause, addr, info}.
   logic        err;
@@ -203,8 +222,8 @@ module ipu_dma
     bytes_d     = bytes_q;
     pos_d       = pos_q;
     taddr_d     = taddr_q;
-    left_d      = left_q;
     len_d       = len_q;
+    off_d       = off_q;
     data_d      = data_q;
     first_d     = first_q;
     tiles_bad_d = tiles_bad_q;
@@ -219,7 +238,6 @@ module ipu_dma
     hit_d       = hit_q;
     retry_d     = retry_q;
     ready_d     = ready_q;
-    eidx_d      = eidx_q;
     diff_d      = diff_q;
     rd_ok_d     = rd_ok_q;
     wr_ok_d     = wr_ok_q;
@@ -232,7 +250,7 @@ module ipu_dma
     done_pulse_o = 1'b0;
     err          = 1'b0;
     err_cause    = 8'(ErrXlatMiss);
-    err_addr     = pos_q;
+    err_addr     = hpos;
     err_info_idx = 1'b1;
     err_info_max = 1'b0;
 
@@ -260,10 +278,7 @@ module ipu_dma
           hx_d        = 1'b1;
           hit_d       = 1'b0;
           ready_d     = 1'b0;
-          data_d      = hx_dev_i;
-          taddr_d     = hx_taddr_i;
-          left_d      = hx_len_i;
-          len_d       = LenW'(hx_len_i);
+          off_d       = '0;
           first_d     = hx_tile_i;
           tlast_d     = hx_tile_i;
           tiles_bad_d = 1'b0;
@@ -279,7 +294,7 @@ module ipu_dma
         if (!ready_q) begin
           ret_d   = state_q;
           retry_d = hit_q;
-          sidx_d  = hit_q ? {1'b0, eidx_q} : 7'd0;
+          sidx_d  = hit_q ? sidx_q : 7'd0;
           sword_d = 2'd0;
           state_d = DmaSearch;
         end else if (!perm_ok) begin
@@ -295,10 +310,7 @@ module ipu_dma
               unique case (word_q)
                 WDev:    data_d  = hm_rdata_i;
                 WTile:   taddr_d = hm_rdata_i;
-                WLen: begin
-                  left_d = hm_rdata_i;
-                  len_d  = LenW'(hm_rdata_i);
-                end
+                WLen:    len_d   = hm_rdata_i;
                 WTiles: begin
                   first_d     = TileW'(d_first);
                   tlast_d     = TileW'(d_end - 17'd1);
@@ -312,7 +324,7 @@ module ipu_dma
                 default: rsvd_nz_d = rsvd_nz_q || hm_rdata_i != 32'd0;
               endcase
               if (word_q == 3'd0) rsvd_nz_d = 1'b0;
-              pos_d  = pos_next;
+              pos_d  = pos_q + 32'd4;
               word_d = word_q + 3'd1;
               if (word_q == 3'd7) state_d = DmaCheck;
             end
@@ -321,10 +333,8 @@ module ipu_dma
               state_d = DmaTileWr;
             end
             default: begin  // DmaHostWr
-              pos_d   = pos_next;
-              taddr_d = taddr_next;
-              left_d  = left_next;
-              state_d = left_next[LenW-1:0] == '0 ? DmaNext : DmaTileRd;
+              off_d   = off_next;
+              state_d = DmaStep;
             end
           endcase
         end
@@ -338,7 +348,7 @@ module ipu_dma
         end else begin
           sword_d = sword_q + 2'd1;
           unique case (sword_q)
-            2'd0: diff_d = {1'b0, pos_q} - {1'b0, xlat_rdata_i};
+            2'd0: diff_d = {1'b0, hpos[31:12]} - {1'b0, xlat_rdata_i[31:12]};
             2'd1: begin
               rd_ok_d = xlat_rdata_i[XlatCtrlReadLsb];
               wr_ok_d = xlat_rdata_i[XlatCtrlWriteLsb];
@@ -349,32 +359,37 @@ module ipu_dma
               end
             end
             2'd2: begin
-              haddr_d[31:0] = sum_lo[31:0];
-              carry_d       = sum_lo[32];
+              haddr_d[31:12] = sum_lo[31:12];
+              carry_d        = sum_lo[32];
             end
             default: begin
               haddr_d[63:32] = xlat_rdata_i + 32'(carry_q);
               hit_d   = 1'b1;
-              eidx_d  = sidx_q[5:0];
               ready_d = 1'b1;
               sword_d = 2'd0;
-              state_d = ret_q;
+              state_d = Chains ? ret_q : to_host_q ? DmaHostWr : DmaHostRd;
             end
           endcase
         end
       end
       DmaCheck: begin
         // (A host exchange was checked by its tile.)
-        if (Chains && (left_q == 32'd0 || tiles_bad_q || (to_host_q && !one_tile_q) || !span_ok ||
-                       rsvd_nz_q)) begin
+        if (desc && (len_q == 32'd0 || tiles_bad_q || (to_host_q && !one_tile_q) || !span_ok ||
+                     rsvd_nz_q)) begin
           err       = 1'b1;
           err_cause = 8'(ErrDmaBadDescriptor);
           err_addr  = at_q;
         end else begin
-          if (Chains) at_d = pos_q;  // the descriptor's words were read: pos_q is the next descriptor
-          pos_d   = data_q;
+          // A descriptor's device address waits in data_q (pos_q read its words and is
+          // the next descriptor's address).
+          if (desc) begin
+            at_d  = pos_q;
+            pos_d = data_q;
+          end
+          off_d   = '0;
           tcur_d  = first_q;
-          words_d = data_q[1:0] == 2'd0 && taddr_q[1:0] == 2'd0 && left_q[1:0] == 2'd0;
+          words_d = (desc ? data_q[1:0] : hx_dev_i[1:0]) == 2'd0 && tbase[1:0] == 2'd0 &&
+                    len[1:0] == 2'd0;
           state_d = to_host_q ? DmaTileRd : DmaHostRd;
         end
       end
@@ -384,29 +399,32 @@ module ipu_dma
             tcur_d = tcur_q + 1'b1;
           end else begin
             tcur_d  = first_q;
-            pos_d   = pos_next;
-            taddr_d = taddr_next;
-            left_d  = left_next;
-            state_d = left_next[LenW-1:0] == '0 ? DmaNext : DmaHostRd;
+            off_d   = off_next;
+            state_d = DmaStep;
           end
         end
       end
       DmaFetch: if (Chains) begin  // the descriptor at at_q
         pos_d   = at_q;
+        off_d   = '0;
         word_d  = 3'd0;
         state_d = DmaDesc;
+      end
+      DmaStep: begin
+        if (off_q == len) state_d = DmaNext;
+        else              state_d = to_host_q ? DmaTileRd : DmaHostRd;
       end
       DmaTileRd: begin
         if (gnt_i) state_d = DmaTileWait;
       end
       DmaTileWait: begin
         if (rvalid_i) begin
-          data_d  = words_q ? rdata_i : {24'd0, tbyte_of(rdata_i, taddr_q[1:0])};
+          data_d  = words_q ? rdata_i : {24'd0, tbyte_of(rdata_i, taddr[1:0])};
           state_d = DmaHostWr;
         end
       end
       DmaNext: begin
-        bytes_d     = bytes_q + 64'(len_q);
+        bytes_d     = bytes_q + 64'(len);
         if (Chains) completed_d = completed_q + 17'd1;
         if (!Chains || last_q) begin
           status_d     = 3'b010;
@@ -479,8 +497,8 @@ module ipu_dma
     at_q      <= at_d;
     pos_q     <= pos_d;
     taddr_q   <= taddr_d;
-    left_q    <= left_d;
     len_q     <= len_d;
+    off_q     <= off_d;
     data_q    <= data_d;
     first_q   <= first_d;
     tiles_bad_q <= tiles_bad_d;
@@ -493,7 +511,6 @@ module ipu_dma
     tlast_q   <= tlast_d;
     words_q   <= words_d;
     retry_q   <= retry_d;
-    eidx_q    <= eidx_d;
     diff_q    <= diff_d;
     rd_ok_q   <= rd_ok_d;
     wr_ok_q   <= wr_ok_d;

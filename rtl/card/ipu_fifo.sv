@@ -19,42 +19,45 @@ module ipu_fifo #(
   output logic [Aw:0]      count_o
 );
 
+  // Depth is a power of two: the pointers carry one bit more than the address, so the
+  // count is their difference (no count register, no wrap compares).
   (* no_rw_check *) logic [Width-1:0] mem_q [Depth];
   logic [Width-1:0] head_q;
-  logic [Aw-1:0]    rptr_q, wptr_q, rptr_d;
-  logic [Aw:0]      count_q;
+  logic [Aw:0]      rptr_q, wptr_q, rptr_d, count;
   logic             do_push, do_pop, hidden_q;
 
-  assign empty_o = count_q == '0 || hidden_q;
-  assign full_o  = 32'(count_q) == Depth;
-  assign count_o = count_q - {{Aw{1'b0}}, hidden_q};
+  assign count   = wptr_q - rptr_q;
+  assign empty_o = wptr_q == rptr_q || hidden_q;
+  assign full_o  = count[Aw];
+  assign count_o = count - {{Aw{1'b0}}, hidden_q};
   assign head_o  = head_q;
   assign do_push = push_i && !full_o;
   assign do_pop  = pop_i && !empty_o;
-  assign rptr_d  = do_pop ? ((32'(rptr_q) == Depth - 1) ? '0 : rptr_q + 1'b1) : rptr_q;
+  assign rptr_d  = rptr_q + {{Aw{1'b0}}, do_pop};
 
   always_ff @(posedge clk_i) begin
-    if (do_push) mem_q[wptr_q] <= wdata_i;
-    head_q <= mem_q[rptr_d];
+    if (do_push) mem_q[wptr_q[Aw-1:0]] <= wdata_i;
+    head_q <= mem_q[rptr_d[Aw-1:0]];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rptr_q   <= '0;
       wptr_q   <= '0;
-      count_q  <= '0;
       hidden_q <= 1'b0;
     end else begin
-      if (do_push) wptr_q <= (32'(wptr_q) == Depth - 1) ? '0 : wptr_q + 1'b1;
+      if (do_push) wptr_q <= wptr_q + 1'b1;
       rptr_q   <= rptr_d;
-      count_q  <= count_q + {{Aw{1'b0}}, do_push} - {{Aw{1'b0}}, do_pop};
-      hidden_q <= do_push && wptr_q == rptr_d;  // the read above missed this push
+      hidden_q <= do_push && wptr_q[Aw-1:0] == rptr_d[Aw-1:0];  // the read above missed this push
     end
   end
 
 `ifndef SYNTHESIS
-  CountInRange: assert property (@(posedge clk_i) disable iff (!rst_ni) 32'(count_q) <= Depth)
+  CountInRange: assert property (@(posedge clk_i) disable iff (!rst_ni) 32'(count) <= Depth)
     else $error("fifo count overflow");
+  if (Depth != (1 << Aw)) begin : g_bad_depth
+    $error("ipu_fifo: Depth must be a power of two");
+  end
 `endif
 
 endmodule : ipu_fifo

@@ -221,12 +221,13 @@ private:
         top_->eval();
     }
 
-    // After a reset the card clears its translation table, a word a cycle, and drops
+    // After a reset the card clears its bus memory (the translation table and, as many
+    // words again, the registers' read-back copy: ipu_card_regs), a word a cycle, and drops
     // register writes to it meanwhile; the model is ready at once, so the harness
     // clocks through the clear (the tiles' SRAM clear goes on; the window waits for it).
     void settle_reset()
     {
-        for (unsigned i = 0; i <= IPU_REG_XLAT_COUNT * IPU_REG_XLAT_STRIDE / 4; i++)
+        for (unsigned i = 0; i <= 2 * IPU_REG_XLAT_COUNT * IPU_REG_XLAT_STRIDE / 4; i++)
             tick();
     }
 

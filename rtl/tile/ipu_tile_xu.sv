@@ -66,38 +66,44 @@ module ipu_tile_xu
   // Narrow where the range is known (area on an FPGA): a list has at most SramSize / 16
   // sends, and the descriptor pointer is a word in the SRAM (SRAM_BASE is 1 MiB aligned).
   localparam int unsigned CountW = $clog2(SramBytes / 16) + 1;
-  logic [W-1:0] list_q, list_d;        // the list's offset in the SRAM (when list_ok_q)
   logic        list_ok_q, list_ok_d;
-  logic [CountW-1:0] count_q, count_d, idx_q, idx_d;
+  logic [CountW-1:0] idx_q, idx_d;
   logic [Aw-1:0] dptr_q, dptr_d;        // the descriptor being read
   logic [1:0]  step_q, step_d;
-  // Its LENGTH, DST_ADDR and SRC_ADDR words, as wide as a send keeps them (a faulty
-  // address is read again for the fault record).
   localparam int unsigned OffW = Aw + 2;
   localparam int unsigned LenW = Aw + 3;
-  logic [LenW-1:0] len_q;
   logic            len_big_q;           // LENGTH has bits above LenW: beyond any SRAM
-  logic [OffW-1:0] dst_q, src_q;
-  logic        dst_bad_q, src_bad_q;    // their ranges checked as they came
+  logic        dst_bad_q, src_bad_q;    // DST_ADDR's and SRC_ADDR's ranges, checked as they came
   logic        fault_q, fault_d;
+  // The fault record's words hold what the list's reading needs until a fault is known
+  // (each word kept once, in flip-flops fed by logic rather than by the RAM): faddr_q the
+  // list's address (its offset in the SRAM: list_off), then a descriptor's LENGTH (len),
+  // then the faulty address; finfo_q the count, then the faulty descriptor's index.
   logic [31:0] faddr_q, faddr_d, finfo_q, finfo_d;
+  logic [W-1:0]      list_off;
+  logic [LenW-1:0]   len;
+  logic [CountW-1:0] count;
+  assign list_off = faddr_q[W-1:0];
+  assign len      = faddr_q[LenW-1:0];
+  assign count    = finfo_q[CountW-1:0];
   logic [Ow:0] wptr_q, wptr_d, wstart_q, wstart_d, rptr_q, rptr_d;
   logic        push;
 
   // Stored narrow (fewer block RAMs on an FPGA): a validated send's addresses are SRAM
-  // offsets and its length at most the SRAM size; the head is widened again below.
+  // offsets and its length at most the SRAM size; the head is widened again below. The
+  // addresses go into their own RAMs as they arrive (no flip-flops hold them), DST_TILE
+  // and LENGTH when the send is pushed. A read of the slot being written is read again
+  // the next cycle (below): yosys need not emulate that case around the block RAM.
   localparam int unsigned EntryW = 16 + 2 * OffW + LenW;
-  // A read of the slot being pushed is read again the next cycle (below): yosys need not
-  // emulate that case around the block RAM.
-  (* no_rw_check *)
-  logic [EntryW-1:0] outbox_q [Depth];
-  logic [EntryW-1:0] push_entry;
+  (* no_rw_check *) logic [15 + LenW:0] outbox_tl_q [Depth];  // {dst_tile, length}
+  (* no_rw_check *) logic [OffW-1:0]    outbox_dst_q [Depth];
+  (* no_rw_check *) logic [OffW-1:0]    outbox_src_q [Depth];
 
   // A descriptor's words are read LENGTH (3), DST_ADDR (1), SRC_ADDR (2), DST_TILE (0),
   // so that one range check on the arriving word serves both addresses; it completes
   // with DST_TILE on rdata_i.
   logic span_here, tile_ok, dst_ok, src_ok;
-  assign span_here = span_ok(rdata_i, {{(32 - LenW){len_big_q}}, len_q});
+  assign span_here = span_ok(rdata_i, {{(32 - LenW){len_big_q}}, len});
   assign tile_ok   = rdata_i[31:16] == 16'd0 && rdata_i[15:0] < num_tiles_i;
   assign dst_ok    = tile_ok && !dst_bad_q;
   assign src_ok    = !src_bad_q;
@@ -106,17 +112,17 @@ module ipu_tile_xu
   assign list_ok_d = list_i[1:0] == 2'b00 && in_sram(list_i);
   // The count and its descriptors (16 bytes each) fit after the list's start.
   logic [W+1:0] list_end;
-  assign list_end = (W + 2)'(list_q) + (W + 2)'(4) + {rdata_i[W-4:0], 4'd0};
+  assign list_end = (W + 2)'(list_off) + (W + 2)'(4) + {rdata_i[W-4:0], 4'd0};
   assign count_ok = rdata_i <= SramSize / 32'd16 &&
                     (SramPow2 ? list_end <= (W + 2)'(SramBytes)
-                              : 32'(list_q) + 32'd4 <= SramSize - {rdata_i[27:0], 4'd0});
+                              : 32'(list_off) + 32'd4 <= SramSize - {rdata_i[27:0], 4'd0});
   assign full     = wptr_q - rptr_q == (Ow + 1)'(Depth);
 
   // The word read next: step 0..3 reads word 3, 1, 2, 0 of the descriptor at dptr_q;
   // after the last, word 3 of the next descriptor (dptr_q + 4 + 3).
   logic [2:0]    rd_off;
   logic [Aw-1:0] list_word;
-  assign list_word = list_q[W-1:2];
+  assign list_word = list_off[W-1:2];
   always_comb begin
     unique case (step_q)
       2'd0:    rd_off = 3'd1;
@@ -128,8 +134,6 @@ module ipu_tile_xu
 
   always_comb begin
     state_d  = state_q;
-    list_d   = list_q;
-    count_d  = count_q;
     idx_d    = idx_q;
     dptr_d   = dptr_q;
     step_d   = step_q;
@@ -147,9 +151,8 @@ module ipu_tile_xu
       XuIdle: begin
         if (start_i) begin
           state_d  = XuDrain;  // the core issued nothing in the start cycle: port B is free
-          list_d   = list_i[W-1:0];  // an offset: SRAM_BASE is 1 MiB aligned
           fault_d  = 1'b0;
-          faddr_d  = list_i;        // the address of a bad list's fault
+          faddr_d  = list_i;        // the address of a bad list's fault; list_off
           wstart_d = wptr_q;
         end
       end
@@ -165,11 +168,11 @@ module ipu_tile_xu
         end
       end
       XuList: begin  // rdata_i is the count
-        count_d = rdata_i[CountW-1:0];  // kept only when count_ok: at most SramSize / 16
+        finfo_d = rdata_i;  // count: kept only when count_ok, at most SramSize / 16
         idx_d   = '0;
         step_d  = 2'd0;
         if (!count_ok) begin
-          state_d = XuDone; fault_d = 1'b1; finfo_d = rdata_i;
+          state_d = XuDone; fault_d = 1'b1;
         end else if (rdata_i == 32'd0) begin
           state_d = XuDone;
         end else begin
@@ -180,6 +183,7 @@ module ipu_tile_xu
       end
       XuDesc: begin  // rdata_i is word 3, 1, 2, 0 (step_q) of descriptor idx_q
         if (step_q != 2'd3) begin
+          if (step_q == 2'd0) faddr_d = rdata_i;  // LENGTH: len, len_big_q
           step_d = step_q + 2'd1;
           req_o  = 1'b1;
         end else if (!dst_ok || !src_ok || full) begin
@@ -194,7 +198,7 @@ module ipu_tile_xu
           wptr_d = wptr_q + (Ow + 1)'(1);
           idx_d  = idx_q + 1'b1;
           step_d = 2'd0;
-          if (idx_q + 1'b1 == count_q) begin
+          if (idx_q + 1'b1 == count) begin
             state_d = XuDone;
           end else begin
             req_o  = 1'b1;
@@ -220,13 +224,13 @@ module ipu_tile_xu
     end
   end
 
-  // The descriptor's words as they arrive (read only in XuDesc, after they are loaded).
+  // The descriptor's checks as its words arrive (read only in XuDesc, after they are loaded).
   always_ff @(posedge clk_i) begin
     if (state_q == XuDesc) begin
       unique case (step_q)
-        2'd0:    begin len_q <= rdata_i[LenW-1:0]; len_big_q <= rdata_i[31:LenW] != '0; end
-        2'd1:    begin dst_q <= rdata_i[OffW-1:0]; dst_bad_q <= !span_here; end
-        2'd2:    begin src_q <= rdata_i[OffW-1:0]; src_bad_q <= !span_here; end
+        2'd0:    len_big_q <= rdata_i[31:LenW] != '0;
+        2'd1:    dst_bad_q <= !span_here;
+        2'd2:    src_bad_q <= !span_here;
         default: ;
       endcase
     end
@@ -235,13 +239,19 @@ module ipu_tile_xu
   // The outbox is read synchronously (block RAM on an FPGA): the head of the next cycle
   // is read each cycle. A push into the slot being read is seen a cycle later; it is not
   // visible before then anyway (a list's sends show once the unit is idle again).
+  // The addresses are written into slot wptr_q as they arrive, unless the outbox is full
+  // (the slot then holds the oldest send); a send that is not pushed leaves them unused.
   logic [EntryW-1:0] head_q;
   // Validated: the tile is below num_tiles_i (16 bits), the offsets and length in range;
   // SRAM_BASE is 1 MiB aligned and the SRAM at most 1 MiB, so an offset is the low bits.
-  assign push_entry = {rdata_i[15:0], dst_q, src_q, len_q};
+  logic addr_we;
+  assign addr_we = state_q == XuDesc && !full;
   always_ff @(posedge clk_i) begin
-    if (push) outbox_q[wptr_q[Ow-1:0]] <= push_entry;
-    head_q <= outbox_q[rptr_d[Ow-1:0]];
+    if (push) outbox_tl_q[wptr_q[Ow-1:0]] <= {rdata_i[15:0], len};
+    if (addr_we && step_q == 2'd1) outbox_dst_q[wptr_q[Ow-1:0]] <= rdata_i[OffW-1:0];
+    if (addr_we && step_q == 2'd2) outbox_src_q[wptr_q[Ow-1:0]] <= rdata_i[OffW-1:0];
+    head_q <= {outbox_tl_q[rptr_d[Ow-1:0]][15 + LenW -: 16], outbox_dst_q[rptr_d[Ow-1:0]],
+               outbox_src_q[rptr_d[Ow-1:0]], outbox_tl_q[rptr_d[Ow-1:0]][LenW-1:0]};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -258,9 +268,7 @@ module ipu_tile_xu
 
   // Read only in the states that load them first.
   always_ff @(posedge clk_i) begin
-    list_q   <= list_d;
     if (state_q == XuIdle) list_ok_q <= list_ok_d;
-    count_q  <= count_d;
     idx_q    <= idx_d;
     dptr_q   <= dptr_d;
     step_q   <= step_d;

@@ -185,6 +185,31 @@ void expect_dma_through_translation(CardAccess &h)
     assert_true(h.reg(IPU_REG_IRQ_STATUS) & IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
 }
 
+void expect_dma_ignores_entry_page_offsets(CardAccess &h)
+{
+    expect_tiny_shape(h);
+    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
+    uint8_t *a = h.alloc_host(4096);
+    h.map(0, 0x0, ring, 4096, true, false);
+    h.map(1, 0x100000, a, 4096, true, true);
+    for (int i = 0; i < 4096; i++)
+        a[i] = static_cast<uint8_t>(i * 3 + 1);
+    const uint32_t entry = IPU_REG_XLAT_BASE + 1 * IPU_REG_XLAT_STRIDE;
+    h.set_reg(entry + IPU_XLAT_ENTRY_DEV_BASE_OFFSET, 0x100000 | 0x123);
+    h.set_reg(entry + IPU_XLAT_ENTRY_BUS_LO_OFFSET, static_cast<uint32_t>(h.bus_address(a)) | 0x456);
+    const uint32_t sram = IPU_TILE_SRAM_BASE + 0x3000;
+    const uint32_t last = IPU_DMA_FLAGS_LAST_MASK;
+    assert_int_equal(run_chain(h, ring, {desc(0x100010, sram, 64, 0, 1, last)}), IPU_REG_DMA_STATUS_DONE_MASK);
+    uint8_t got[64];
+    h.read_tile(0, sram, got, sizeof got);
+    assert_memory_equal(got, a + 0x10, sizeof got);
+    // Below the written DEV_BASE but in its page: still the entry's.
+    assert_int_equal(run_chain(h, ring, {desc(0x100000, sram, 16, 0, 1, last | IPU_DMA_FLAGS_TO_HOST_MASK)}),
+                     IPU_REG_DMA_STATUS_DONE_MASK);
+    assert_memory_equal(a, a + 0x10, 16);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+}
+
 void expect_dma_faults(CardAccess &h)
 {
     expect_tiny_shape(h);

@@ -47,6 +47,10 @@ void expect_bad_bus_accesses_survive(Harness &h);
 // completion count, byte count and the DMA_DONE interrupt.
 void expect_dma_through_translation(CardAccess &h);
 
+// DEV_BASE and BUS_LO are 4 KiB aligned: DMA ignores the low 12 bits written to
+// them (an entry whose fields carry page offsets translates as if they were 0).
+void expect_dma_ignores_entry_page_offsets(CardAccess &h);
+
 // DMA faults (miss, running off an entry, permission, bad descriptors, an
 // IOMMU refusal) are recorded with cause and address and raise the error
 // interrupt; the card stays usable.

@@ -166,6 +166,12 @@ void test_dma_through_translation(void **)
     ipu::test::expect_dma_through_translation(h);
 }
 
+void test_dma_ignores_entry_page_offsets(void **)
+{
+    Harness h("tiny");
+    ipu::test::expect_dma_ignores_entry_page_offsets(h);
+}
+
 void test_dma_faults(void **)
 {
     Harness h("tiny");
@@ -421,6 +427,7 @@ int main()
         cmocka_unit_test(test_bad_bus_accesses_survive),
         cmocka_unit_test(test_reset_clears),
         cmocka_unit_test(test_dma_through_translation),
+        cmocka_unit_test(test_dma_ignores_entry_page_offsets),
         cmocka_unit_test(test_dma_faults),
         cmocka_unit_test(test_lazy_memory),
         cmocka_unit_test(test_create_rejects_bad_arguments),

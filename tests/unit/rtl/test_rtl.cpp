@@ -270,6 +270,46 @@ void test_reset_clears(void **)
     assert_int_equal(h.reg(IPU_REG_IRQ_MASK), 0x3);
 }
 
+// The host-written 32-bit registers read back from a block-RAM copy (ipu_card_regs): each
+// tile's own TILE_ENTRY/TILE_BOOT_ARG, writes ignored while running, zero after a reset.
+void test_setup_registers_read_back(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    for (uint32_t t = 0; t < 4; t++) {
+        h.set_reg(IPU_REG_TILE_SEL, t);
+        h.set_reg(IPU_REG_TILE_ENTRY, 0x1000u + t);
+        h.set_reg(IPU_REG_TILE_BOOT_ARG, 0xb0070000u + t);
+    }
+    h.set_reg(IPU_REG_WATCHDOG_INSNS, 0x89abcdefu);
+    h.set_reg(IPU_REG_DMA_DESC_ADDR, 0x76543210u);
+    for (uint32_t t = 0; t < 4; t++) {
+        h.set_reg(IPU_REG_TILE_SEL, t);
+        assert_int_equal(h.reg(IPU_REG_TILE_ENTRY), 0x1000u + t);
+        assert_int_equal(h.reg(IPU_REG_TILE_BOOT_ARG), 0xb0070000u + t);
+    }
+    assert_int_equal(h.reg(IPU_REG_WATCHDOG_INSNS), 0x89abcdefu);
+    assert_int_equal(h.reg(IPU_REG_DMA_DESC_ADDR), 0x76543210u);
+    // Back to back: each read returns its own register, not the one before.
+    assert_int_equal(h.reg(IPU_REG_NUM_TILES), 4);
+    assert_int_equal(h.reg(IPU_REG_TILE_BOOT_ARG), 0xb0070003u);
+    assert_int_equal(h.reg(IPU_REG_TILE_SEL), 3);
+
+    h.load_elf(prog("compute"), {0}, 1000000);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    const uint32_t entry = h.reg(IPU_REG_TILE_ENTRY);
+    h.set_reg(IPU_REG_TILE_ENTRY, entry + 4);  // ignored while the card runs
+    assert_int_equal(h.reg(IPU_REG_TILE_ENTRY), entry);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
+
+    h.reset();
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    assert_int_equal(h.reg(IPU_REG_TILE_ENTRY), 0);
+    assert_int_equal(h.reg(IPU_REG_TILE_BOOT_ARG), 0);
+    assert_int_equal(h.reg(IPU_REG_WATCHDOG_INSNS), 0);
+    assert_int_equal(h.reg(IPU_REG_DMA_DESC_ADDR), 0);
+}
+
 void test_halt_and_restart(void **)
 {
     RtlHarness h(Backend::Rtl);
@@ -291,6 +331,12 @@ void test_dma_through_translation(void **)
 {
     RtlHarness h(Backend::Rtl);
     ipu::test::expect_dma_through_translation(h);
+}
+
+void test_dma_ignores_entry_page_offsets(void **)
+{
+    RtlHarness h(Backend::Rtl);
+    ipu::test::expect_dma_ignores_entry_page_offsets(h);
 }
 
 void test_dma_faults(void **)
@@ -354,6 +400,7 @@ int main()
         cmocka_unit_test(test_reset_clears),
         cmocka_unit_test(test_create_rejects_boards_without_rtl),
         cmocka_unit_test(test_dma_through_translation),
+        cmocka_unit_test(test_dma_ignores_entry_page_offsets),
         cmocka_unit_test(test_dma_faults),
         cmocka_unit_test(test_dma_in_slices),
         cmocka_unit_test(test_dma_lockstep),
@@ -383,6 +430,7 @@ int main()
         cmocka_unit_test(test_host_exchange_lockstep),
         cmocka_unit_test(test_console_every_tile),
         cmocka_unit_test(test_console_lockstep),
+        cmocka_unit_test(test_setup_registers_read_back),
         cmocka_unit_test(test_halt_and_restart),
         cmocka_unit_test(test_lockstep_detects_divergence),
         cmocka_unit_test(test_lockstep_divergence_is_an_error_and_stops_both_cards),
