@@ -133,17 +133,13 @@ module ipu_link_bridge #(
   assign tx_valid_o = state_q == Send || state_q == BrHead || state_q == BrSend || state_q == BrCheck;
   // A DMA_REQ's payload: bus address (8 bytes), length (4 or 1), direction (1: to the
   // host), and the bytes when writing.
-  logic [3:0] pay_idx;
-  logic [7:0] dma_byte, send_byte;
-  logic [1:0] wlane;    // the data byte of payload bytes 10..13
-  assign pay_idx = 4'(out_idx_q - 5'd3);
-  assign wlane   = 2'(pay_idx - 4'd10);
-  always_comb begin
-    if (pay_idx < 4'd8)       dma_byte = hm_addr_i[8*pay_idx[2:0] +: 8];
-    else if (pay_idx == 4'd8) dma_byte = hm_word_i ? 8'd4 : 8'd1;
-    else if (pay_idx == 4'd9) dma_byte = {7'd0, hm_we_i};
-    else                      dma_byte = hm_wdata_i[8*wlane +: 8];  // 10..13
-  end
+  // The payload as one vector indexed by the byte (one byte multiplexer, no range compares).
+  logic [3:0]   pay_idx;
+  logic [7:0]   dma_byte, send_byte;
+  logic [127:0] dma_payload;
+  assign pay_idx     = 4'(out_idx_q - 5'd3);
+  assign dma_payload = {16'd0, hm_wdata_i, 7'd0, hm_we_i, 5'd0, hm_word_i, 1'b0, !hm_word_i, hm_addr_i};
+  assign dma_byte    = dma_payload[8*pay_idx +: 8];
   always_comb begin
     unique case (out_idx_q)
       5'd0:    send_byte = Sof;
