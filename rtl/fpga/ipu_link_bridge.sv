@@ -88,7 +88,7 @@ module ipu_link_bridge #(
   logic        out_dma_q;   // the message is a DMA_REQ
   logic [7:0]  out_type_q, out_n_q;
   logic [4:0]  out_len_q, out_idx_q;
-  logic [7:0]  out_sum_q;   // byte sum of the message sent so far: its CHECK is the negation
+  logic [7:0]  out_sum_q;   // byte sum of the message sent so far (a streamed answer's too): its CHECK is the negation
   logic [3:0]  irq_seen_q;
   logic        granted_q;   // the window took the MEM_READ; its data is on the way
   // The host-memory access sent as DMA_REQ and not yet answered: its shape.
@@ -99,7 +99,6 @@ module ipu_link_bridge #(
   logic [7:0]    blk_left_q;
   logic [31:0]   blk_word_q;  // also a response's payload
   logic          blk_bad_q;  // a BLOCK_WRITE whose LEN is not 4 + 4N: received, not written, NAKed
-  logic [7:0]    blk_sum_q;  // the streamed answer's running byte sum
 
   logic [31:0] word, data;
   assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
@@ -127,7 +126,7 @@ module ipu_link_bridge #(
     unique case (state_q)
       BrHead:  br_byte = out_idx_q == 5'd0 ? Sof : out_idx_q == 5'd1 ? TMemData : {blk_left_q[5:0], 2'b00};
       BrSend:  br_byte = blk_word_q[8*out_idx_q[1:0] +: 8];
-      default: br_byte = 8'd0 - blk_sum_q;  // BrCheck
+      default: br_byte = 8'd0 - out_sum_q;  // BrCheck
     endcase
   end
   assign tx_valid_o = state_q == Send || state_q == BrHead || state_q == BrSend || state_q == BrCheck;
@@ -222,7 +221,6 @@ module ipu_link_bridge #(
       blk_left_q <= '0;
       blk_word_q <= '0;
       blk_bad_q  <= 1'b0;
-      blk_sum_q  <= '0;
       for (int unsigned i = 0; i < 8; i++) pay_q[i] <= '0;
     end else begin
       hm_done_q <= 1'b0;
@@ -294,7 +292,7 @@ module ipu_link_bridge #(
                        else begin
                          blk_addr_q <= Aw'(word);
                          blk_left_q <= pay_q[4];
-                         blk_sum_q  <= TMemData + {pay_q[4][5:0], 2'b00};
+                         out_sum_q  <= TMemData + {pay_q[4][5:0], 2'b00};
                          out_idx_q  <= '0;
                          state_q    <= BrHead;
                        end
@@ -335,7 +333,7 @@ module ipu_link_bridge #(
           state_q    <= BrSend;
         end
         BrSend: if (tx_ready_i) begin
-          blk_sum_q <= blk_sum_q + br_byte;
+          out_sum_q <= out_sum_q + tx_data_o;
           out_idx_q <= out_idx_q + 1'b1;
           if (out_idx_q == 5'd3) begin
             blk_addr_q <= blk_addr_q + 1'b1;
@@ -347,7 +345,7 @@ module ipu_link_bridge #(
         default: begin  // Send
           if (tx_ready_i) begin
             out_idx_q <= out_idx_q + 1'b1;
-            if (out_idx_q != 5'd0) out_sum_q <= out_sum_q + send_byte;
+            if (out_idx_q != 5'd0) out_sum_q <= out_sum_q + tx_data_o;
             if (out_idx_q + 5'd1 == out_len_q) state_q <= RxSof;
           end
         end
