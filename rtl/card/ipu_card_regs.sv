@@ -25,7 +25,8 @@ module ipu_card_regs
   // BAR0: addr_i must hold the register's offset for one cycle before a read's request
   // (the link bridge holds it while the frame's check byte arrives; the simulation
   // harness gives it a cycle): a read returns what the register held at the start of
-  // that cycle, as rdata_o in the request's cycle. Effects apply at the clock edge.
+  // that cycle, as rdata_o in the request's cycle; so must a write of RUN_CTRL (see
+  // EntryFromBus). Effects apply at the clock edge.
   input  logic             req_i,
   input  logic             we_i,
   input  logic [15:0]      addr_i,
@@ -259,7 +260,14 @@ module ipu_card_regs
                             addr_i[9:2] == RegTileBootArg[9:2] || addr_i[9:2] == RegDmaDescAddr[9:2]);
   assign sh_addr  = (ShAw'(!addr_i[8]) << (ShAw - 1)) | ShAw'(addr_i[3:2]) |
                     (NumTiles > 1 && addr_i[8] ? ShAw'(32'(tile_sel_q) << 2) : '0);
-  assign bus_raddr = in_xlat ? {1'b1, xlat_entry, xlat_word} : BusAw'(sh_addr);
+  // One tile (the iCE40 board): the tile takes TILE_ENTRY straight from bus_q, at START, the
+  // one cycle it reads entry_i: RUN_CTRL's address cycle reads the word, so bus_rd_q holds
+  // it when the write starts the tile (32 flip-flops fewer).
+  localparam bit EntryFromBus = NumTiles == 1;
+  localparam logic [BusAw-1:0] Entry0Addr = BusAw'(RegTileEntry[3:2]);  // {0, tile 0, word}
+  logic run_ctrl_addr;
+  assign run_ctrl_addr = EntryFromBus && low && addr_i[9:2] == RegRunCtrl[9:2];
+  assign bus_raddr = in_xlat ? {1'b1, xlat_entry, xlat_word} : run_ctrl_addr ? Entry0Addr : BusAw'(sh_addr);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni || !low || rd_zero) rd_q <= 32'd0;
@@ -467,8 +475,14 @@ module ipu_card_regs
   end
 
   assign tile_enable_o    = enable_q;
+  if (EntryFromBus) begin : g_entry_from_bus
+    assign tile_entry_o = bus_rd_q;
+  end else begin : g_entry_from_ff
+    for (genvar t = 0; t < NumTiles; t++) begin : g_tile
+      assign tile_entry_o[t*32 +: 32] = entry_q[t];
+    end : g_tile
+  end
   for (genvar t = 0; t < NumTiles; t++) begin : g_tile_setup
-    assign tile_entry_o[t*32 +: 32]    = entry_q[t];
     assign tile_boot_arg_o[t*32 +: 32] = boot_q[t];
   end : g_tile_setup
   assign watchdog_units_o = watchdog_q;

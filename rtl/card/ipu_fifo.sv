@@ -29,7 +29,8 @@ module ipu_fifo #(
   assign count   = wptr_q - rptr_q;
   assign empty_o = wptr_q == rptr_q || hidden_q;
   assign full_o  = count[Aw];
-  assign count_o = count - {{Aw{1'b0}}, hidden_q};
+  // wptr - rptr - hidden as one carry chain: the carry into bit 0 is !hidden_q.
+  assign count_o = (Aw+1)'(({wptr_q, 1'b1} + {~rptr_q, !hidden_q}) >> 1);
   assign head_o  = head_q;
   assign do_push = push_i && !full_o;
   assign do_pop  = pop_i && !empty_o;

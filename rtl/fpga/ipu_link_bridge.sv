@@ -88,7 +88,7 @@ module ipu_link_bridge #(
   logic        out_dma_q;   // the message is a DMA_REQ
   logic [7:0]  out_type_q, out_n_q;
   logic [4:0]  out_len_q, out_idx_q;
-  logic [7:0]  out_sum_q;   // byte sum of the message sent so far: its CHECK is the negation
+  logic [7:0]  out_sum_q;   // byte sum of the message sent so far (a streamed answer's too): its CHECK is the negation
   logic [3:0]  irq_seen_q;
   logic        granted_q;   // the window took the MEM_READ; its data is on the way
   // The host-memory access sent as DMA_REQ and not yet answered: its shape.
@@ -99,7 +99,6 @@ module ipu_link_bridge #(
   logic [7:0]    blk_left_q;
   logic [31:0]   blk_word_q;  // also a response's payload
   logic          blk_bad_q;  // a BLOCK_WRITE whose LEN is not 4 + 4N: received, not written, NAKed
-  logic [7:0]    blk_sum_q;  // the streamed answer's running byte sum
 
   logic [31:0] word, data;
   assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
@@ -127,23 +126,19 @@ module ipu_link_bridge #(
     unique case (state_q)
       BrHead:  br_byte = out_idx_q == 5'd0 ? Sof : out_idx_q == 5'd1 ? TMemData : {blk_left_q[5:0], 2'b00};
       BrSend:  br_byte = blk_word_q[8*out_idx_q[1:0] +: 8];
-      default: br_byte = 8'd0 - blk_sum_q;  // BrCheck
+      default: br_byte = 8'd0 - out_sum_q;  // BrCheck
     endcase
   end
   assign tx_valid_o = state_q == Send || state_q == BrHead || state_q == BrSend || state_q == BrCheck;
   // A DMA_REQ's payload: bus address (8 bytes), length (4 or 1), direction (1: to the
   // host), and the bytes when writing.
-  logic [3:0] pay_idx;
-  logic [7:0] dma_byte, send_byte;
-  logic [1:0] wlane;    // the data byte of payload bytes 10..13
-  assign pay_idx = 4'(out_idx_q - 5'd3);
-  assign wlane   = 2'(pay_idx - 4'd10);
-  always_comb begin
-    if (pay_idx < 4'd8)       dma_byte = hm_addr_i[8*pay_idx[2:0] +: 8];
-    else if (pay_idx == 4'd8) dma_byte = hm_word_i ? 8'd4 : 8'd1;
-    else if (pay_idx == 4'd9) dma_byte = {7'd0, hm_we_i};
-    else                      dma_byte = hm_wdata_i[8*wlane +: 8];  // 10..13
-  end
+  // The payload as one vector indexed by the byte (one byte multiplexer, no range compares).
+  logic [3:0]   pay_idx;
+  logic [7:0]   dma_byte, send_byte;
+  logic [127:0] dma_payload;
+  assign pay_idx     = 4'(out_idx_q - 5'd3);
+  assign dma_payload = {16'd0, hm_wdata_i, 7'd0, hm_we_i, 5'd0, hm_word_i, 1'b0, !hm_word_i, hm_addr_i};
+  assign dma_byte    = dma_payload[8*pay_idx +: 8];
   always_comb begin
     unique case (out_idx_q)
       5'd0:    send_byte = Sof;
@@ -226,7 +221,6 @@ module ipu_link_bridge #(
       blk_left_q <= '0;
       blk_word_q <= '0;
       blk_bad_q  <= 1'b0;
-      blk_sum_q  <= '0;
       for (int unsigned i = 0; i < 8; i++) pay_q[i] <= '0;
     end else begin
       hm_done_q <= 1'b0;
@@ -298,7 +292,7 @@ module ipu_link_bridge #(
                        else begin
                          blk_addr_q <= Aw'(word);
                          blk_left_q <= pay_q[4];
-                         blk_sum_q  <= TMemData + {pay_q[4][5:0], 2'b00};
+                         out_sum_q  <= TMemData + {pay_q[4][5:0], 2'b00};
                          out_idx_q  <= '0;
                          state_q    <= BrHead;
                        end
@@ -339,7 +333,7 @@ module ipu_link_bridge #(
           state_q    <= BrSend;
         end
         BrSend: if (tx_ready_i) begin
-          blk_sum_q <= blk_sum_q + br_byte;
+          out_sum_q <= out_sum_q + tx_data_o;
           out_idx_q <= out_idx_q + 1'b1;
           if (out_idx_q == 5'd3) begin
             blk_addr_q <= blk_addr_q + 1'b1;
@@ -351,7 +345,7 @@ module ipu_link_bridge #(
         default: begin  // Send
           if (tx_ready_i) begin
             out_idx_q <= out_idx_q + 1'b1;
-            if (out_idx_q != 5'd0) out_sum_q <= out_sum_q + send_byte;
+            if (out_idx_q != 5'd0) out_sum_q <= out_sum_q + tx_data_o;
             if (out_idx_q + 5'd1 == out_len_q) state_q <= RxSof;
           end
         end
