@@ -104,25 +104,6 @@ module ipu_tile_core
 
   localparam logic [31:0] SramSize = 32'(SramBytes);
 
-  // Is `a` in the tile's SRAM? With a power-of-two SRAM (SRAM_BASE is 1 MiB aligned, the
-  // SRAM at most 1 MiB) that is a compare of the high address bits, not two 32-bit ones.
-  localparam bit SramPow2 = SramBytes == 2 ** (Aw + 2);
-  function automatic logic in_sram(input logic [31:0] a);
-    if (SramPow2) in_sram = a[31:Aw+2] == TileSramBase[31:Aw+2];
-    else          in_sram = a >= TileSramBase && a - TileSramBase < SramSize;
-  endfunction
-  // Do `len` bytes from `a` lie in the SRAM (sram_span_ok)? For a power-of-two SRAM, on the
-  // high address bits and an offset sum Aw + 4 bits wide (as the exchange unit checks).
-  function automatic logic span_ok(input logic [31:0] a, input logic [31:0] len);
-    logic [Aw+3:0] end_off;
-    end_off = (Aw + 4)'(a[Aw+1:0]) + (Aw + 4)'(len[Aw+2:0]);
-    if (SramPow2)
-      span_ok = len[31:Aw+3] == '0 && ((in_sram(a) && end_off <= (Aw + 4)'(SramBytes)) ||
-                                       (a == TileSramBase + SramSize && len == 32'd0));
-    else
-      span_ok = sram_span_ok(a, len, SramSize);
-  endfunction
-
   // Per-context state has NumCtx slots (not MaxCtx): the board's worker count sizes
   // the core. Context numbers on ports stay CtxW bits wide; every one used as an index
   // is below NumCtx (the barrel's slot, WORKER_START's checked number, TILE_CTX_SEL's).
@@ -231,7 +212,7 @@ module ipu_tile_core
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
   assign if_pc    = pc_ring_q[2];  // the slot is two ahead of EX
   assign ex_pc    = pc_ring_q[0];  // still the PC it fetched from (no pipeline copies)
-  assign if_pc_ok = if_pc[1:0] == 2'b00 && in_sram(if_pc);
+  assign if_pc_ok = if_pc[1:0] == 2'b00 && sram_contains(if_pc, SramSize);
   assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
                     !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy_q;
 
@@ -489,7 +470,7 @@ module ipu_tile_core
       !(op_lui || op_auipc || op_jal || op_jalr || op_branch || op_load || op_store || op_imm || op_reg ||
         op_fence || op_system);
   assign mem_mis    = (f3[1:0] == 2'd1 && rs_imm[0]) || (f3[1:0] == 2'd2 && rs_imm[1:0] != 2'd0);
-  assign mem_fault  = (op_load || op_store) && (mem_mis || !in_sram(rs_imm));
+  assign mem_fault  = (op_load || op_store) && (mem_mis || !sram_contains(rs_imm, SramSize));
   assign sys_ecall  = insn == InsnEcall;
   assign sys_ebreak = insn == InsnEbreak;
   assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
@@ -700,7 +681,7 @@ module ipu_tile_core
     end else if (ex_go && s_other && w_hxstart && !hx_chk_ok_q) begin
       hx_chk_ok_q  <= 1'b1;
       hx_chk_ctx_q <= ex_ctx_q;
-      hx_chk_bad_q <= hx_len == 31'd0 || !span_ok(hx_tile_q, {1'b0, hx_len});
+      hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile_q, {1'b0, hx_len}, SramSize);
     end else if (ex_go && w_hxstart && hx_mine) begin
       hx_chk_ok_q <= 1'b0;  // used: HX_START retired or faulted
     end

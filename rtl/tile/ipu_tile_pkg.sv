@@ -38,6 +38,15 @@ package ipu_tile_pkg;
     CsrActHxStart
   } csr_act_e;
 
+  // Is `a` in a tile's SRAM of `size` bytes at TILE_SRAM_BASE? For a power-of-two size a
+  // compare of the high address bits (the SRAM base is aligned to it), not two 32-bit ones.
+  function automatic logic sram_contains(input logic [31:0] a, input logic [31:0] size);
+    if ((size & (size - 32'd1)) != 32'd0)
+      sram_contains = a >= ipu_card_pkg::TileSramBase && a - ipu_card_pkg::TileSramBase < size;
+    else
+      sram_contains = (a & ~(size - 32'd1)) == ipu_card_pkg::TileSramBase;
+  endfunction
+
   // Do `len` bytes from `a` lie in a tile's SRAM of `size` bytes at TILE_SRAM_BASE
   // (len <= size, a >= base, a - base <= size - len)? For a power-of-two size (SRAM_BASE
   // is 1 MiB aligned, the SRAM at most 1 MiB) the same answer from the high address bits

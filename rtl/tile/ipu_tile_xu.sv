@@ -45,20 +45,6 @@ module ipu_tile_xu
   // bounds checks compare high address bits and add offsets only Aw + 3 bits wide.
   localparam bit SramPow2 = SramBytes == 2 ** (Aw + 2);
   localparam int unsigned W = Aw + 2;  // an SRAM offset's bits
-  function automatic logic in_sram(input logic [31:0] a);
-    if (SramPow2) in_sram = a[31:W] == TileSramBase[31:W];
-    else          in_sram = a >= TileSramBase && a - TileSramBase < SramSize;
-  endfunction
-  // Do `len` bytes from `a` lie in the SRAM (sram_span_ok)?
-  function automatic logic span_ok(input logic [31:0] a, input logic [31:0] len);
-    logic [W+1:0] end_off;
-    end_off = (W + 2)'(a[W-1:0]) + (W + 2)'(len[W:0]);
-    if (SramPow2)
-      span_ok = len[31:W+1] == '0 && ((in_sram(a) && end_off <= (W + 2)'(SramBytes)) ||
-                                      (a == TileSramBase + SramSize && len == 32'd0));
-    else
-      span_ok = sram_span_ok(a, len, SramSize);
-  endfunction
 
   typedef enum logic [2:0] {XuIdle, XuDrain, XuList, XuDesc, XuRefetch, XuDone} xu_state_e;
 
@@ -103,13 +89,13 @@ module ipu_tile_xu
   // so that one range check on the arriving word serves both addresses; it completes
   // with DST_TILE on rdata_i.
   logic span_here, tile_ok, dst_ok, src_ok;
-  assign span_here = span_ok(rdata_i, {{(32 - LenW){len_big_q}}, len});
+  assign span_here = sram_span_ok(rdata_i, {{(32 - LenW){len_big_q}}, len}, SramSize);
   assign tile_ok   = rdata_i[31:16] == 16'd0 && rdata_i[15:0] < num_tiles_i;
   assign dst_ok    = tile_ok && !dst_bad_q;
   assign src_ok    = !src_bad_q;
 
   logic count_ok, full;
-  assign list_ok_d = list_i[1:0] == 2'b00 && in_sram(list_i);
+  assign list_ok_d = list_i[1:0] == 2'b00 && sram_contains(list_i, SramSize);
   // The count and its descriptors (16 bytes each) fit after the list's start.
   logic [W+1:0] list_end;
   assign list_end = (W + 2)'(list_off) + (W + 2)'(4) + {rdata_i[W-4:0], 4'd0};
