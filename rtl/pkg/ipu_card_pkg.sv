@@ -3,7 +3,7 @@
 package ipu_card_pkg;
 
   localparam int unsigned ContractVersionMajor = 1;
-  localparam int unsigned ContractVersionMinor = 1;
+  localparam int unsigned ContractVersionMinor = 2;
   localparam logic [15:0] PciVendorId = 16'h1234;
   localparam logic [15:0] PciDeviceId = 16'h11e9;
   localparam logic [31:0] TileSramBase = 32'h00100000;
@@ -71,6 +71,14 @@ package ipu_card_pkg;
     SyncKindInternal = 8'd1,
     SyncKindExternal = 8'd2
   } sync_kind_e;
+
+  // What a request in SVC_REQ asks of the host on a CAPS.HOST_SERVICE card. The requesting tile (or, for LAND, every tile) waits until the host completes it with SVC_DONE or SVC_FAULT_ADDR.
+  typedef enum logic [7:0] {
+    SvcKindNone = 8'd0,
+    SvcKindHostExchange = 8'd1,
+    SvcKindExchange = 8'd2,
+    SvcKindLand = 8'd3
+  } svc_kind_e;
 
   // Element types named in control programs (PRINT_TENSOR) and vertex descriptions.
   typedef enum logic [7:0] {
@@ -185,6 +193,15 @@ package ipu_card_pkg;
   localparam logic [15:0] RegDmaCompleted = 16'h020c;
   localparam logic [15:0] RegDmaBytesLo = 16'h0210;
   localparam logic [15:0] RegDmaBytesHi = 16'h0214;
+  localparam logic [15:0] RegSvcReq = 16'h0220;
+  localparam logic [15:0] RegSvcTile = 16'h0224;
+  localparam logic [15:0] RegSvcArg0 = 16'h0228;
+  localparam logic [15:0] RegSvcArg1 = 16'h022c;
+  localparam logic [15:0] RegSvcArg2 = 16'h0230;
+  localparam logic [15:0] RegSvcFaultCause = 16'h0234;
+  localparam logic [15:0] RegSvcFaultInfo = 16'h0238;
+  localparam logic [15:0] RegSvcFaultAddr = 16'h023c;
+  localparam logic [15:0] RegSvcDone = 16'h0240;
   localparam logic [15:0] RegXlatBase = 16'h1000;
   localparam int unsigned RegXlatCount = 64;
 
@@ -203,6 +220,8 @@ package ipu_card_pkg;
   localparam int unsigned CapsExchangeWidth = 1;
   localparam int unsigned CapsRtlLsb = 4;
   localparam int unsigned CapsRtlWidth = 1;
+  localparam int unsigned CapsHostServiceLsb = 5;
+  localparam int unsigned CapsHostServiceWidth = 1;
   localparam int unsigned ResetKeyLsb = 0;
   localparam int unsigned ResetKeyWidth = 32;
   localparam int unsigned RunCtrlStartLsb = 0;
@@ -213,6 +232,8 @@ package ipu_card_pkg;
   localparam int unsigned StatusStateWidth = 4;
   localparam int unsigned StatusDmaBusyLsb = 8;
   localparam int unsigned StatusDmaBusyWidth = 1;
+  localparam int unsigned StatusSvcPendingLsb = 9;
+  localparam int unsigned StatusSvcPendingWidth = 1;
   localparam int unsigned IrqStatusHostSyncLsb = 0;
   localparam int unsigned IrqStatusHostSyncWidth = 1;
   localparam int unsigned IrqStatusDoneLsb = 1;
@@ -223,6 +244,8 @@ package ipu_card_pkg;
   localparam int unsigned IrqStatusDmaDoneWidth = 1;
   localparam int unsigned IrqStatusConsoleLsb = 4;
   localparam int unsigned IrqStatusConsoleWidth = 1;
+  localparam int unsigned IrqStatusServiceLsb = 5;
+  localparam int unsigned IrqStatusServiceWidth = 1;
   localparam int unsigned HsyncStatusPendingLsb = 0;
   localparam int unsigned HsyncStatusPendingWidth = 1;
   localparam int unsigned ConsoleDataByteLsb = 0;
@@ -241,6 +264,16 @@ package ipu_card_pkg;
   localparam int unsigned DmaStatusDoneWidth = 1;
   localparam int unsigned DmaStatusErrorLsb = 2;
   localparam int unsigned DmaStatusErrorWidth = 1;
+  localparam int unsigned SvcReqKindLsb = 0;
+  localparam int unsigned SvcReqKindWidth = 2;
+  localparam int unsigned SvcReqToHostLsb = 2;
+  localparam int unsigned SvcReqToHostWidth = 1;
+  localparam int unsigned SvcReqPendingLsb = 31;
+  localparam int unsigned SvcReqPendingWidth = 1;
+  localparam int unsigned SvcDoneDoneLsb = 0;
+  localparam int unsigned SvcDoneDoneWidth = 1;
+  localparam int unsigned SvcDoneLandDueLsb = 1;
+  localparam int unsigned SvcDoneLandDueWidth = 1;
   localparam int unsigned XlatCtrlValidLsb = 0;
   localparam int unsigned XlatCtrlValidWidth = 1;
   localparam int unsigned XlatCtrlReadLsb = 1;
