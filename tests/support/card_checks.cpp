@@ -64,6 +64,106 @@ void expect_fault_case(CardAccess &h, const std::string &faults_elf, unsigned wh
 
 namespace {
 
+// One host exchange of services.S: {device address, tile address, length | TO_HOST << 31}.
+struct HostExchange {
+    uint32_t dev, tile_addr, length_dir;
+};
+constexpr uint32_t kToHost = 1u << 31;
+constexpr uint32_t kListAddr = IPU_TILE_SRAM_BASE + 0xc000;
+
+// Loads services.elf on tile 0 with these host exchanges and, when `list` is
+// not empty, that exchange list (written at kListAddr), and runs it.
+RunResult run_services(CardAccess &h, const std::string &elf, const std::vector<HostExchange> &hx,
+                       const std::vector<uint32_t> &list)
+{
+    h.load_elf(elf, {0});
+    const uint32_t plan = h.symbol("plan");
+    assert_int_not_equal(plan, 0);
+    assert_true(hx.size() <= 8);
+    std::vector<uint32_t> words{static_cast<uint32_t>(hx.size()), list.empty() ? 0u : kListAddr};
+    for (const HostExchange &x : hx)
+        words.insert(words.end(), {x.dev, x.tile_addr, x.length_dir});
+    h.write_tile(0, plan, words.data(), words.size() * 4);
+    if (!list.empty())
+        h.write_tile(0, kListAddr, list.data(), list.size() * 4);
+    return h.run(1u << 14);
+}
+
+void expect_service_fault(CardAccess &h, const RunResult &r, uint32_t cause, const char *label, uint32_t addr,
+                          uint32_t info)
+{
+    assert_int_equal(r.card_state, IPU_CARD_STATE_ERROR);
+    assert_int_equal(r.errors.size(), 1);
+    assert_int_equal(r.errors[0].cause, cause);
+    assert_int_equal(r.errors[0].tile, 0);
+    assert_int_equal(r.errors[0].context, 0);
+    assert_int_equal(r.errors[0].pc, h.symbol(label));
+    assert_int_equal(r.errors[0].addr, addr);
+    assert_int_equal(r.errors[0].info, info);
+    assert_int_equal(r.tile_state[0], IPU_TILE_STATE_ERROR);
+}
+
+} // namespace
+
+void expect_tile_services(CardAccess &h, const std::string &elf)
+{
+    assert_int_equal(h.reg(IPU_REG_TILE_MEM_BYTES), 65536);
+    uint8_t *a = h.alloc_host(8192), *b = h.alloc_host(4096);
+    for (int i = 0; i < 8192; i++)
+        a[i] = static_cast<uint8_t>(i * 5 + 1);
+    for (int i = 0; i < 4096; i++)
+        b[i] = static_cast<uint8_t>(i * 7);
+    // Two entries contiguous in device space but not on the host, and a read-only one.
+    auto map_all = [&] {
+        h.reset();
+        h.map(1, 0x100000, a, 4096, true, true);
+        h.map(2, 0x101000, b, 4096, true, true);
+        h.map(3, 0x200000, a + 4096, 4096, true, false);
+    };
+    const uint32_t in = IPU_TILE_SRAM_BASE + 0x8000, landed = IPU_TILE_SRAM_BASE + 0xa000;
+    map_all();
+    // Words into the tile across both entries; 13 bytes back to the host at odd
+    // addresses; 13 bytes in at odd addresses; then two sends to tile 0 itself.
+    RunResult r = run_services(h, elf,
+                               {{0x100800, in, 4096}, {0x101f01, in + 1, 13 | kToHost}, {0x100003, in + 0x1001, 13}},
+                               {2, 0, landed, in, 100, 0, landed + 0x101, in + 0x10, 7});
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.errors.size(), 0);
+    assert_int_equal(r.exit_code[0], 42);
+    std::vector<uint8_t> got(4096);
+    h.read_tile(0, in, got.data(), 4096);
+    assert_memory_equal(got.data(), a + 0x800, 2048);
+    assert_memory_equal(got.data() + 2048, b, 2048);
+    assert_memory_equal(b + 0xf01, a + 0x801, 13);
+    h.read_tile(0, in + 0x1001, got.data(), 13);
+    assert_memory_equal(got.data(), a + 3, 13);
+    h.read_tile(0, landed, got.data(), 100); // the sends landed at the sync
+    assert_memory_equal(got.data(), a + 0x800, 100);
+    h.read_tile(0, landed + 0x101, got.data(), 7);
+    assert_memory_equal(got.data(), a + 0x810, 7);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+
+    // Faults: the tile's record, with the translation's cause and address.
+    map_all();
+    expect_service_fault(h, run_services(h, elf, {{0x300000, in, 64}}, {}), IPU_ERR_XLAT_MISS, "hx_insn", 0x300000, 64);
+    map_all(); // runs off entry 2 into unmapped device space
+    expect_service_fault(h, run_services(h, elf, {{0x101f00, in, 512}}, {}), IPU_ERR_XLAT_MISS, "hx_insn", 0x102000,
+                         512);
+    map_all(); // entry 3 is read-only for the card
+    expect_service_fault(h, run_services(h, elf, {{0x200000, in, 64 | kToHost}}, {}), IPU_ERR_XLAT_PERMISSION,
+                         "hx_insn", 0x200000, 64);
+    map_all(); // a send to a tile that does not exist: its destination address, descriptor 0
+    expect_service_fault(h, run_services(h, elf, {}, {1, h.num_tiles(), landed, in, 4}), IPU_ERR_BAD_EXCHANGE,
+                         "xchg_insn", landed, 0);
+    // The card stays usable.
+    map_all();
+    r = run_services(h, elf, {{0x100000, in, 64}}, {});
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.exit_code[0], 42);
+}
+
+namespace {
+
 void expect_tiny_shape(CardAccess &h)
 {
     assert_int_equal(h.reg(IPU_REG_NUM_TILES), 4);

@@ -27,6 +27,16 @@ void expect_isa_program_passes(CardAccess &h, const std::string &elf, const Afte
 void expect_fault_case(CardAccess &h, const std::string &faults_elf, unsigned which, uint32_t cause, const char *label,
                        uint32_t addr_expected, const AfterRun &after_run = {});
 
+// The requests tile 0 makes of the card's host-side engines, with
+// services.elf (tests/unit/isa/services.S), on any card of 64 KiB tiles: host
+// exchanges both ways (words across two translation entries, bytes), an
+// EXCHANGE to itself that lands at the sync, and the records of a translation
+// miss at the start, one running off an entry, a permission fault and a bad
+// exchange list (cause, tile, context, the PC of the instruction, address,
+// INFO). On a card with CAPS.HOST_SERVICE the driver services them: the same
+// expectations hold.
+void expect_tile_services(CardAccess &h, const std::string &services_elf);
+
 // The checks below need a 4-tile card with 64 KiB per tile (the tiny and
 // rtl-tiny boards); they assert that first.
 

@@ -1,8 +1,11 @@
 // The model/RTL conformance checks (tests/support/card_checks) against the
-// out-of-process board simulation: ipu-board-sim --board rtl-tiny (the RTL card
-// behind the FPGA board top's host link) on a Unix socket, driven through
-// libipudrv's socket transport by the driver harness (DriverCard). The same
-// check functions and expected values as the in-process RTL test (test_rtl).
+// out-of-process board simulation: ipu-board-sim (the RTL card behind the FPGA
+// board top's host link) on a Unix socket, driven through libipudrv's socket
+// transport by the driver harness (DriverCard). The same check functions and
+// expected values as the in-process RTL test (test_rtl), in two groups: the
+// 4-tile rtl-tiny card, whose DMA engine and exchange fabric serve the tiles'
+// requests, and the icebreaker board's 1-tile card (CAPS.HOST_SERVICE), whose
+// tile requests the driver services (host exchanges, exchange lists, landing).
 //
 // Not run here, because they need a hook of the in-process backend interface
 // that neither the link nor libipudrv has (test_rtl and test_model run them):
@@ -25,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <exception>
 #include <string>
@@ -41,19 +45,21 @@ using ipu::test::DriverCard;
 
 namespace {
 
+const char *g_board = "rtl-tiny"; // the board shape of the running group
 pid_t g_sim = -1;
 char g_dir[] = "/tmp/ipu-checks-XXXXXX";
 std::string g_path;
 
 int group_setup(void **)
 {
+    std::strcpy(g_dir, "/tmp/ipu-checks-XXXXXX"); // mkdtemp fills in the template: renew it for each group
     if (!mkdtemp(g_dir))
         return -1;
     g_path = std::string(g_dir) + "/link";
     g_sim = fork();
     if (g_sim == 0) {
         prctl(PR_SET_PDEATHSIG, SIGTERM); // a check that aborts the test must not leave the sim running
-        execl(IPU_BOARD_SIM, IPU_BOARD_SIM, "--board", "rtl-tiny", "--socket", g_path.c_str(),
+        execl(IPU_BOARD_SIM, IPU_BOARD_SIM, "--board", g_board, "--socket", g_path.c_str(),
               static_cast<char *>(nullptr));
         _exit(127);
     }
@@ -63,6 +69,12 @@ int group_setup(void **)
         nanosleep(&ts, nullptr);
     }
     return access(g_path.c_str(), F_OK);
+}
+
+int icebreaker_setup(void **state)
+{
+    g_board = "icebreaker";
+    return group_setup(state);
 }
 
 int group_teardown(void **)
@@ -112,6 +124,20 @@ void test_shape_over_the_socket(void **state)
     assert_false(h.reg(IPU_REG_CAPS) & IPU_REG_CAPS_FPU_MASK);
 }
 
+// The icebreaker board's card: one tile, no DMA engine, the driver services the tiles' requests.
+void test_icebreaker_shape(void **state)
+{
+    DriverCard &h = card(state);
+    assert_int_equal(h.num_tiles(), 1);
+    const uint32_t caps = h.reg(IPU_REG_CAPS);
+    assert_true(caps & IPU_REG_CAPS_RTL_MASK);
+    assert_true(caps & IPU_REG_CAPS_HOST_SERVICE_MASK);
+    assert_false(caps & IPU_REG_CAPS_DMA_MASK);
+    assert_int_equal(h.reg(IPU_REG_SVC_REQ), 0);
+}
+
+void test_tile_services(void **state) { ipu::test::expect_tile_services(card(state), prog("services")); }
+
 void test_bad_register_writes_ignored(void **state) { ipu::test::expect_bad_register_writes_ignored(card(state)); }
 
 void test_dma_through_translation(void **state) { ipu::test::expect_dma_through_translation(card(state)); }
@@ -150,6 +176,7 @@ int main()
         cmocka_unit_test_setup_teardown(test_bad_register_writes_ignored, open_card, close_card),
         cmocka_unit_test_setup_teardown(test_dma_through_translation, open_card, close_card),
         cmocka_unit_test_setup_teardown(test_dma_faults, open_card, close_card),
+        cmocka_unit_test_setup_teardown(test_tile_services, open_card, close_card),
         cmocka_unit_test_setup_teardown(test_rv32ui, open_card, close_card),
         cmocka_unit_test_setup_teardown(test_rv32um, open_card, close_card),
         cmocka_unit_test_setup_teardown(test_fault_illegal, open_card, close_card),
@@ -167,5 +194,12 @@ int main()
         cmocka_unit_test_setup_teardown(test_fault_missing_csr, open_card, close_card),
         cmocka_unit_test_setup_teardown(test_fault_host_exchange_miss, open_card, close_card),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    const CMUnitTest icebreaker[] = {
+        cmocka_unit_test_setup_teardown(test_icebreaker_shape, open_card, close_card),
+        cmocka_unit_test_setup_teardown(test_rv32ui, open_card, close_card),
+        cmocka_unit_test_setup_teardown(test_rv32um, open_card, close_card),
+        cmocka_unit_test_setup_teardown(test_tile_services, open_card, close_card),
+    };
+    const int failed = cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return failed + cmocka_run_group_tests(icebreaker, icebreaker_setup, group_teardown);
 }

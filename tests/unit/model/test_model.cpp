@@ -178,6 +178,12 @@ void test_dma_faults(void **)
     ipu::test::expect_dma_faults(h);
 }
 
+void test_tile_services(void **)
+{
+    Harness h("tiny");
+    ipu::test::expect_tile_services(h, prog("services"));
+}
+
 void test_lazy_memory(void **)
 {
     // An ipu2 card costs only what is touched: far below 1472 x 624 KiB.
@@ -429,6 +435,7 @@ int main()
         cmocka_unit_test(test_dma_through_translation),
         cmocka_unit_test(test_dma_ignores_entry_page_offsets),
         cmocka_unit_test(test_dma_faults),
+        cmocka_unit_test(test_tile_services),
         cmocka_unit_test(test_lazy_memory),
         cmocka_unit_test(test_create_rejects_bad_arguments),
         cmocka_unit_test(test_retire_observer),

@@ -368,6 +368,14 @@ void test_dma_faults(void **)
     ipu::test::expect_dma_faults(h);
 }
 
+// Host exchanges, an exchange to itself and their faults on tile 0, in lock-step with the model.
+void test_tile_services_lockstep(void **)
+{
+    RtlHarness h(Backend::Lockstep);
+    ipu::test::expect_tile_services(h, prog("services"));
+    expect_no_divergence(h);
+}
+
 void test_dma_in_slices(void **)
 {
     RtlHarness h(Backend::Rtl);
@@ -425,6 +433,7 @@ int main()
         cmocka_unit_test(test_dma_through_translation),
         cmocka_unit_test(test_dma_ignores_entry_page_offsets),
         cmocka_unit_test(test_dma_faults),
+        cmocka_unit_test(test_tile_services_lockstep),
         cmocka_unit_test(test_dma_in_slices),
         cmocka_unit_test(test_dma_lockstep),
         cmocka_unit_test(test_retire_observer),
