@@ -130,7 +130,7 @@ package ipu_card_pkg;
   localparam logic [15:0] RegId = 16'h0000;
   localparam logic [31:0] RegIdResetValue = 32'h49505531;
   localparam logic [15:0] RegVersion = 16'h0004;
-  localparam logic [31:0] RegVersionResetValue = 32'h00010001;
+  localparam logic [31:0] RegVersionResetValue = 32'h00010002;
   localparam logic [15:0] RegNumTiles = 16'h0008;
   localparam logic [15:0] RegTileMemBytes = 16'h000c;
   localparam logic [15:0] RegNumWorkers = 16'h0010;
