@@ -107,7 +107,7 @@ static int refresh_mirror(ipudrv_device *dev)
     for (uint32_t e = 0; dev->xlat_raw_dirty && e < IPU_REG_XLAT_COUNT; e++) {
         if (!(dev->xlat_raw_dirty & (1ull << e)))
             continue;
-        if (dev->xlat_raw[e][ctrl_word] & IPU_XLAT_CTRL_VALID_MASK) {
+        if (e < dev->xlat_entries && (dev->xlat_raw[e][ctrl_word] & IPU_XLAT_CTRL_VALID_MASK)) {
             int rc = ipudrv_rd(dev, IPU_REG_XLAT_BASE + e * IPU_REG_XLAT_STRIDE + IPU_XLAT_ENTRY_CTRL_OFFSET,
                                &dev->xlat_raw[e][ctrl_word]);
             if (rc)
@@ -143,7 +143,8 @@ static uint32_t translate(const ipudrv_device *dev, uint32_t dev_addr, uint32_t 
     while (pos < end) {
         const uint32_t *hit = NULL;
         uint64_t base = 0, bytes = 0;
-        for (uint32_t e = 0; e < IPU_REG_XLAT_COUNT && !hit; e++) {
+        /* Only the entries the card has (XLAT_ENTRIES, read at open). */
+        for (uint32_t e = 0; e < dev->xlat_entries && !hit; e++) {
             const uint32_t *w = dev->xlat_raw[e];
             const uint32_t ctrl = w[IPU_XLAT_ENTRY_CTRL_OFFSET / 4];
             base = w[IPU_XLAT_ENTRY_DEV_BASE_OFFSET / 4] & ~0xfffu;

@@ -483,6 +483,24 @@ static void hx_mirror_follows_the_card(void **state)
     rig_free(r);
 }
 
+/* A card with fewer entries (XLAT_ENTRIES) translates through those only. */
+static void hx_only_the_cards_entries(void **state)
+{
+    (void)state;
+    struct rig *r = rig_new(IPU_REG_CAPS_HOST_SERVICE_MASK);
+    r->dev->xlat_entries = 4;
+    xlat(r, 4, 0x100000, 1, RW, BUS0);
+    push(r, hx(0, 0, 0x100000, BASE, 4));
+    xlat(r, 3, 0x200000, 1, RW, BUS0);
+    push(r, hx(0, 0, 0x200000, BASE, 4));
+    assert_int_equal(poll_state(r), 0);
+    assert_int_equal(r->f->nfaults, 1);
+    assert_int_equal(r->f->faults[0].cause, IPU_ERR_XLAT_MISS);
+    assert_int_equal(r->f->faults[0].addr, 0x100000);
+    assert_int_equal(r->f->ndones, 1);
+    rig_free(r);
+}
+
 /* ---- EXCHANGE and LAND ------------------------------------------------------ */
 
 static void put32(uint8_t *p, uint32_t v)
@@ -744,6 +762,7 @@ int main(void)
         cmocka_unit_test(hx_permission_each_direction),
         cmocka_unit_test(hx_bus_in_no_buffer_is_a_miss),
         cmocka_unit_test(hx_mirror_follows_the_card),
+        cmocka_unit_test(hx_only_the_cards_entries),
         cmocka_unit_test(exchange_good_list_snapshots),
         cmocka_unit_test(exchange_empty_list),
         cmocka_unit_test(exchange_bad_lists),
