@@ -318,7 +318,8 @@ int ipudrv_svc_service(ipudrv_device *dev)
     if (rc || !(req & IPU_REG_SVC_REQ_PENDING_MASK))
         return rc;
     const uint32_t kind = (req & IPU_REG_SVC_REQ_KIND_MASK) >> IPU_REG_SVC_REQ_KIND_SHIFT;
-    if (kind != IPU_SVC_KIND_LAND && (rc = ipudrv_rd(dev, IPU_REG_SVC_TILE, &tile)))
+    /* A one-tile card (the iCEBreaker) saves the read: a round trip on its UART. */
+    if (kind != IPU_SVC_KIND_LAND && dev->num_tiles > 1 && (rc = ipudrv_rd(dev, IPU_REG_SVC_TILE, &tile)))
         return rc;
     if (kind == IPU_SVC_KIND_NONE || tile >= dev->num_tiles)
         return ipudrv_fail(dev, -EIO, "%s shows a request the driver cannot service (SVC_REQ 0x%08x, SVC_TILE %u of "

@@ -45,6 +45,7 @@ struct fake {
     struct fault faults[8];
     unsigned nfaults;
     unsigned svc_accesses; /* any access to SVC_REQ..SVC_DONE */
+    unsigned tile_reads;   /* of SVC_TILE */
     unsigned calls, fail_after;
     int fail_rc;
     unsigned seq, irq_clear_seq, complete_seq;
@@ -98,7 +99,7 @@ static int fake_reg_read(struct ipudrv_transport *t, uint32_t offset, uint32_t *
     case IPU_REG_SVC_REQ:
         *value = r ? IPU_REG_SVC_REQ_PENDING_MASK | r->kind | r->to_host << IPU_REG_SVC_REQ_TO_HOST_SHIFT : 0;
         return 0;
-    case IPU_REG_SVC_TILE: *value = r ? r->tile : 0; return 0;
+    case IPU_REG_SVC_TILE: f->tile_reads++; *value = r ? r->tile : 0; return 0;
     case IPU_REG_SVC_ARG0: *value = r ? r->arg0 : 0; return 0;
     case IPU_REG_SVC_ARG1: *value = r ? r->arg1 : 0; return 0;
     case IPU_REG_SVC_ARG2: *value = r ? r->arg2 : 0; return 0;
@@ -483,6 +484,21 @@ static void hx_mirror_follows_the_card(void **state)
     rig_free(r);
 }
 
+/* A one-tile card (the iCEBreaker): SVC_TILE is 0, and not read (a UART round trip). */
+static void hx_one_tile_card(void **state)
+{
+    (void)state;
+    struct rig *r = rig_new(IPU_REG_CAPS_HOST_SERVICE_MASK);
+    r->dev->num_tiles = 1;
+    xlat(r, 0, 0x100000, 1, RW, BUS0);
+    push(r, hx(0, 0, 0x100040, BASE + 0x20, 16));
+    assert_int_equal(poll_state(r), 0);
+    expect_done(r, IPU_REG_SVC_DONE_DONE_MASK);
+    assert_memory_equal(&r->f->sram[0][0x20], r->host0 + 0x40, 16);
+    assert_int_equal(r->f->tile_reads, 0);
+    rig_free(r);
+}
+
 /* A card with fewer entries (XLAT_ENTRIES) translates through those only. */
 static void hx_only_the_cards_entries(void **state)
 {
@@ -763,6 +779,7 @@ int main(void)
         cmocka_unit_test(hx_bus_in_no_buffer_is_a_miss),
         cmocka_unit_test(hx_mirror_follows_the_card),
         cmocka_unit_test(hx_only_the_cards_entries),
+        cmocka_unit_test(hx_one_tile_card),
         cmocka_unit_test(exchange_good_list_snapshots),
         cmocka_unit_test(exchange_empty_list),
         cmocka_unit_test(exchange_bad_lists),
