@@ -134,8 +134,7 @@ static int probe_card(ipudrv_device *dev)
     /* Stale entries would point at another process's memory: start empty. */
     if ((rc = ipudrv_xlat_clear_card(dev)))
         return rc;
-    return ipudrv_wr(dev, IPU_REG_IRQ_MASK, IPU_REG_IRQ_STATUS_HOST_SYNC_MASK | IPU_REG_IRQ_STATUS_DONE_MASK |
-                                                IPU_REG_IRQ_STATUS_ERROR_MASK | IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
+    return ipudrv_wr(dev, IPU_REG_IRQ_MASK, ipudrv_irq_mask(dev));
 }
 
 /* Attaches dev to the card that `params` describe; dev->node.id and label are set. */
@@ -192,6 +191,7 @@ static void destroy(ipudrv_device *dev)
         ipudrv_buffers_free_all(dev);
         dev->t->ops->close(dev->t);
     }
+    ipudrv_svc_free(dev);
     ipudrv_lock_release(dev->lock_fd);
     ipudrv_error_free(dev);
     pthread_mutex_destroy(&dev->mutex);
@@ -275,8 +275,7 @@ int ipudrv_reset(ipudrv_device *dev)
             rc = ipudrv_fail(dev, -EIO, "reset: the card is %s instead of IDLE after a reset; power-cycle it (or "
                              "restart QEMU)", ipudrv_card_state_name(state));
         else if (!(rc = ipudrv_xlat_reinstall(dev)))
-            rc = ipudrv_wr(dev, IPU_REG_IRQ_MASK, IPU_REG_IRQ_STATUS_HOST_SYNC_MASK | IPU_REG_IRQ_STATUS_DONE_MASK |
-                                                      IPU_REG_IRQ_STATUS_ERROR_MASK | IPU_REG_IRQ_STATUS_DMA_DONE_MASK);
+            rc = ipudrv_wr(dev, IPU_REG_IRQ_MASK, ipudrv_irq_mask(dev));
     }
     ipudrv_leave(dev);
     return rc;

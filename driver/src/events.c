@@ -83,6 +83,23 @@ static const char *context_role(unsigned c, char *buf, size_t len)
     return buf;
 }
 
+/* On a HOST_SERVICE card, a request still pending after the wait serviced it
+ * (it reads STATUS through ipudrv_status) is why the tiles do not move on:
+ * name it. */
+static void waiting_request(ipudrv_device *dev, struct text *t)
+{
+    uint32_t req = 0, tile = 0;
+    if (!(dev->caps & IPU_REG_CAPS_HOST_SERVICE_MASK) || ipudrv_rd(dev, IPU_REG_SVC_REQ, &req) ||
+        !(req & IPU_REG_SVC_REQ_PENDING_MASK) || ipudrv_rd(dev, IPU_REG_SVC_TILE, &tile))
+        return;
+    const uint32_t kind = (req & IPU_REG_SVC_REQ_KIND_MASK) >> IPU_REG_SVC_REQ_KIND_SHIFT;
+    if (kind == IPU_SVC_KIND_LAND)
+        text_add(t, "; every tile waits for the host to land the exchanges (SVC_REQ 0x%08x unserviced)", req);
+    else
+        text_add(t, "; tile %u waits for the host to service its %s request (SVC_REQ 0x%08x unserviced)", tile,
+                 ipudrv_svc_kind_name(kind), req);
+}
+
 /* Names at most this many stuck contexts on the report's first line (the
  * line gc-run prints without --verbose); the per-tile lines name them all. */
 #define STUCK_IN_HEADLINE 4
@@ -119,6 +136,7 @@ char *ipudrv_report_alloc(ipudrv_device *dev, const char *headline)
     }
     if (stuck > STUCK_IN_HEADLINE)
         text_add(&t, " and %u more", stuck - STUCK_IN_HEADLINE);
+    waiting_request(dev, &t);
     text_add(&t, "; per tile (context: state@pc):");
     for (unsigned i = 0; i < dev->num_tiles; i++) {
         const struct ipudrv_tile_status *st = &tiles[i];

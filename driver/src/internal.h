@@ -10,6 +10,7 @@
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
 #include "ipudrv/ipudrv.h"
+#include "svc.h"
 #include "transport.h"
 
 /* One card, resolved from ipudrv_open_params (or found by discovery, which
@@ -61,6 +62,14 @@ struct ipudrv_device {
     struct ipudrv_xlat_slot xlat[IPU_REG_XLAT_COUNT];
     struct ipudrv_buffer *chain;   /* descriptor chains */
     struct ipudrv_buffer *staging; /* bulk tile transfers */
+    /* The translation table as written through ipudrv_wr by anyone (xlat.c and
+     * raw ipudrv_reg_write users such as the card checks), word i of entry e at
+     * XLAT_BASE + 16e + 4i; zeroed by RESET. A HOST_SERVICE card's host
+     * exchanges are translated from it (svc.c), which saves reading the table
+     * back for each request over a slow link. */
+    uint32_t xlat_raw[IPU_REG_XLAT_COUNT][IPU_XLAT_ENTRY_SIZE / 4];
+    uint64_t xlat_raw_dirty; /* entries written since svc.c last read their CTRL back */
+    struct ipudrv_svc_outbox *outboxes; /* num_tiles of them; NULL until the first EXCHANGE */
     char *last_error;
 };
 
@@ -121,6 +130,13 @@ int ipudrv_lock_path(const struct ipudrv_node *node, char *buf, size_t len);
 int ipudrv_rd(ipudrv_device *dev, uint32_t offset, uint32_t *value);
 int ipudrv_wr(ipudrv_device *dev, uint32_t offset, uint32_t value);
 int ipudrv_card_state(ipudrv_device *dev, uint32_t *state);
+/* Reads STATUS; on a CAPS.HOST_SERVICE card it first services the requests
+ * the card shows (STATUS.SVC_PENDING) and returns STATUS as it is after them.
+ * Every wait reads the card's state through this. */
+int ipudrv_status(ipudrv_device *dev, uint32_t *status);
+/* The IRQ_MASK the driver keeps: the causes it waits for (SERVICE only on a
+ * HOST_SERVICE card). */
+uint32_t ipudrv_irq_mask(const ipudrv_device *dev);
 
 /* xlat.c: the translation table. */
 int ipudrv_xlat_map(ipudrv_device *dev, struct ipudrv_buffer *buf, size_t offset, size_t length, unsigned perms,
@@ -144,6 +160,11 @@ int ipudrv_has_dma(const ipudrv_device *dev);
 int ipudrv_progress(ipudrv_device *dev, int max_ms);
 uint64_t ipudrv_now_ms(void);
 char *ipudrv_report_alloc(ipudrv_device *dev, const char *headline);
+
+/* tilemem.c: moves `len` bytes between `data` and tile `tile`'s SRAM at `addr`
+ * through the BAR2 window, whatever the card's state (the caller knows the
+ * tile is not running or is stalled waiting for the host). */
+int ipudrv_tile_window(ipudrv_device *dev, unsigned tile, uint32_t addr, void *data, size_t len, int to_card);
 
 /* status.c */
 int ipudrv_tile_status_locked(ipudrv_device *dev, unsigned tile, struct ipudrv_tile_status *out);

@@ -165,14 +165,23 @@ static void group_close(struct ipudrv_transport *t)
 /* Each member must be the IPU discovery found it to be, and of one shape. */
 static int check_member(struct group_transport *g, uint32_t i, const char *slot, char *err, size_t err_len)
 {
-    uint32_t group = 0, index = 0, size = 0, tiles = 0;
+    uint32_t group = 0, index = 0, size = 0, tiles = 0, caps = 0;
     int rc;
     if ((rc = member_rd(g->member[i], IPU_REG_LINK_GROUP, &group)) ||
         (rc = member_rd(g->member[i], IPU_REG_LINK_INDEX, &index)) ||
         (rc = member_rd(g->member[i], IPU_REG_LINK_SIZE, &size)) ||
-        (rc = member_rd(g->member[i], IPU_REG_NUM_TILES, &tiles))) {
+        (rc = member_rd(g->member[i], IPU_REG_NUM_TILES, &tiles)) ||
+        (rc = member_rd(g->member[i], IPU_REG_CAPS, &caps))) {
         snprintf(err, err_len, "IPU %u of link group %u (%s) does not answer its registers", i, g->group, slot);
         return rc;
+    }
+    /* The driver services a HOST_SERVICE card's exchanges within that card only:
+     * there is no fabric to carry its tiles' sends to another IPU. */
+    if (caps & IPU_REG_CAPS_HOST_SERVICE_MASK) {
+        snprintf(err, err_len, "%s (IPU %u of link group %u) is a CAPS.HOST_SERVICE card, whose exchanges the host "
+                 "driver services within the card: it cannot be part of a link group; open it as a card of its own "
+                 "(without link-group= on its QEMU device)", slot, i, g->group);
+        return -EINVAL;
     }
     if (group != g->group || index != i || size != g->size) {
         snprintf(err, err_len, "%s's registers say link group %u, IPU %u of %u, but its config space says group %u, "

@@ -38,7 +38,7 @@ static int access_mode(ipudrv_device *dev, const char *what)
     return state != IPU_CARD_STATE_HOST_SYNC;
 }
 
-static int window(ipudrv_device *dev, unsigned tile, uint32_t addr, void *data, size_t len, int to_card)
+int ipudrv_tile_window(ipudrv_device *dev, unsigned tile, uint32_t addr, void *data, size_t len, int to_card)
 {
     int rc = ipudrv_wr(dev, IPU_REG_TILEMEM_WINDOW_TILE, tile);
     if (rc)
@@ -112,7 +112,7 @@ static int transfer(ipudrv_device *dev, const char *what, unsigned first, unsign
         free_entries(dev) >= 2 && ipudrv_has_dma(dev))
         return bulk(dev, first, count, addr, data, len, to_card);
     for (unsigned t = first; t < first + count; t++)
-        if ((rc = window(dev, t, addr, data, len, to_card)))
+        if ((rc = ipudrv_tile_window(dev, t, addr, data, len, to_card)))
             return rc;
     return 0;
 }

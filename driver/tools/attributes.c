@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipu_card/hw.h"
 #include "output.h"
 
 void gc_emit_desc_fields(const struct gc_tool *tool, struct out *o, unsigned id)
@@ -60,6 +61,9 @@ void gc_emit_info_fields(struct out *o, const struct ipudrv_info *in)
     out_u64(o, "tile_mem_bytes", in->tile_mem_bytes);
     out_u64(o, "num_workers", in->num_workers);
     out_hex(o, "caps", in->caps);
+    /* Only on such cards, so that other cards' listings stay as they were. */
+    if (in->caps & IPU_REG_CAPS_HOST_SERVICE_MASK)
+        out_str(o, "host_service", "the driver services the tiles' host exchanges and exchanges");
     out_u64(o, "tile_clock_khz", in->tile_clock_khz);
     out_u64(o, "xlat_entries", in->xlat_entries);
     out_u64(o, "xlat_used", in->xlat_used);

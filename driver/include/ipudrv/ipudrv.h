@@ -178,7 +178,8 @@ struct ipudrv_info {
     uint32_t num_tiles;                      /* NUM_TILES register */
     uint32_t tile_mem_bytes;                 /* TILE_MEM_BYTES register */
     uint32_t num_workers;                    /* NUM_WORKERS register */
-    uint32_t caps;                           /* CAPS register (IPU_REG_CAPS_*_MASK) */
+    uint32_t caps;                           /* CAPS register (IPU_REG_CAPS_*_MASK; HOST_SERVICE: the
+                                                driver services the tiles' host exchanges and exchanges) */
     uint32_t tile_clock_khz;                 /* TILE_CLOCK_KHZ register */
     uint32_t xlat_entries;                   /* XLAT_ENTRIES register */
     uint32_t xlat_used;                      /* translation entries mapped by this handle */
@@ -211,7 +212,16 @@ const char *ipudrv_err_name(uint32_t cause);        /* IPU_ERR_* -> "XLAT_PERMIS
 int ipudrv_reset(ipudrv_device *dev);
 
 /* 32-bit access to BAR0 at `offset` (an IPU_REG_* value). Returns 0, -EBADF,
- * -EINVAL (offset not 4-byte aligned or beyond BAR0, NULL value), -EIO. */
+ * -EINVAL (offset not 4-byte aligned or beyond BAR0, NULL value), -EIO.
+ * On a CAPS.HOST_SERVICE card (no DMA engine or exchange unit: the driver does
+ * their work) a read of STATUS first services the tile requests the card shows
+ * (STATUS.SVC_PENDING, SVC_REQ) and returns STATUS as it is after them, so a
+ * loop that polls STATUS lets the card make progress, as every wait of this
+ * library does; it may then fail as the service's transport calls do
+ * (-EIO, -ENODEV). Writes of RESET and RUN_CTRL.START/HALT drop the exchange
+ * sends such a card's tiles asked for and that have not landed, and XLAT
+ * writes are remembered for the service's translation; other cards see only
+ * the register access. */
 int ipudrv_reg_read(ipudrv_device *dev, uint32_t offset, uint32_t *value);
 int ipudrv_reg_write(ipudrv_device *dev, uint32_t offset, uint32_t value);
 

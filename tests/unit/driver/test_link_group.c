@@ -182,6 +182,7 @@ struct fake {
 };
 static struct fake *fakes[2];
 static const struct ipudrv_transport_ops fake_ops;
+static uint32_t fake_extra_caps; /* CAPS bits IPU 1 adds */
 
 static int fake_open(const struct ipudrv_node *node, const struct ipu_board *board, struct ipudrv_transport **out,
                      char *err, size_t err_len)
@@ -200,6 +201,8 @@ static int fake_open(const struct ipudrv_node *node, const struct ipu_board *boa
     };
     for (size_t i = 0; i < sizeof init / sizeof init[0]; i++)
         f->regs[init[i].reg / 4] = init[i].value;
+    if (f->index == 1)
+        f->regs[IPU_REG_CAPS / 4] |= fake_extra_caps;
     fakes[f->index] = f;
     *out = &f->base;
     return 0;
@@ -334,10 +337,30 @@ static void test_group_is_one_card(void **state)
     ipudrv_group_member_ops = &ipudrv_transport_vfio;
 }
 
+/* A host-serviced card has no fabric to another IPU: the group is refused, naming why. */
+static void test_group_refuses_host_service(void **state)
+{
+    (void)state;
+    ipudrv_group_member_ops = &fake_ops;
+    fake_extra_caps = IPU_REG_CAPS_HOST_SERVICE_MASK;
+    struct ipudrv_node node = {.transport = "vfio", .location = "0000:00:05.0"};
+    struct ipudrv_transport *t = NULL;
+    char err[512] = "";
+    assert_int_equal(ipudrv_transport_group.open(&node, NULL, &t, err, sizeof err), -EINVAL);
+    assert_null(t);
+    assert_non_null(strstr(err, "HOST_SERVICE"));
+    assert_non_null(strstr(err, "0000:00:03.0"));
+    assert_null(fakes[0]);
+    assert_null(fakes[1]);
+    fake_extra_caps = 0;
+    ipudrv_group_member_ops = &ipudrv_transport_vfio;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_link_cap_read),
+        cmocka_unit_test(test_group_refuses_host_service),
         cmocka_unit_test(test_discovery_groups),
         cmocka_unit_test(test_members),
         cmocka_unit_test(test_open_refused),
