@@ -33,6 +33,13 @@ def validate(c):
             raise SystemExit(f"card.toml: registers {seen[off]} and {r['name']} share offset {off:#x}")
         seen[off] = r["name"]
         check_fields(r["name"], r.get("fields", []))
+    # VERSION's reset value is what the card reads back: it must be [meta]'s version.
+    m = c["meta"]
+    want = (m["version_major"] << 16) | m["version_minor"]
+    for r in c["registers"]:
+        if r["name"] == "VERSION" and r.get("reset") != want:
+            raise SystemExit(f"card.toml: VERSION's reset {r.get('reset', 0):#010x} is not [meta]'s version "
+                             f"{m['version_major']}.{m['version_minor']} ({want:#010x}): change one to match")
     for b in c["bitfields"]:
         check_fields(b["name"], b["fields"])
     for fmt in c["formats"]:
