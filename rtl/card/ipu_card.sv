@@ -428,9 +428,11 @@ module ipu_card
     always_comb begin
       unique case (svc_kind)
         2'(SvcKindHostExchange): begin
+          // The tile has checked the range: the address is inside its SRAM (1 MiB aligned,
+          // at most 1 MiB) and the length at most its size, so only those bits are read.
           svc_arg0 = t_hx_dev[svc_tile];
-          svc_arg1 = t_hx_taddr[svc_tile];
-          svc_arg2 = t_hx_len[svc_tile];
+          svc_arg1 = TileSramBase | 32'(t_hx_taddr[svc_tile][Aw+1:0]);
+          svc_arg2 = 32'(t_hx_len[svc_tile][Aw+2:0]);
         end
         2'(SvcKindExchange): begin
           svc_arg0 = t_xs_list[svc_tile];

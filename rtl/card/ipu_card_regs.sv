@@ -273,7 +273,7 @@ module ipu_card_regs
       // Constant zero without HostService (svc_pending is then 0): no mux inputs.
       RegSvcReq[9:2]:           rd_mux = HostService ? {1'b1, 28'd0, svc_to_host_i && svc_kind_q == 2'(SvcKindHostExchange),
                                                         svc_kind_q} : 32'd0;
-      RegSvcTile[9:2]:          rd_mux = HostService ? 32'(svc_tile_q) : 32'd0;
+      RegSvcTile[9:2]:          rd_mux = HostService && NumTiles > 1 ? 32'(svc_tile_q) : 32'd0;
       RegSvcArg0[9:2]:          rd_mux = HostService ? svc_arg0_i : 32'd0;
       RegSvcArg1[9:2]:          rd_mux = HostService ? svc_arg1_i : 32'd0;
       RegSvcArg2[9:2]:          rd_mux = HostService ? svc_arg2_i : 32'd0;

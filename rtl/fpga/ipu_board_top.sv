@@ -65,7 +65,9 @@ module ipu_board_top #(
   logic [63:0]   hm_addr;
   logic [31:0]   hm_wdata, hm_rdata;
 
-  ipu_link_bridge #(.Aw(Aw), .HostMem(!(WithCard != 0 && HostService != 0))) u_bridge (
+  // With HostService the card's host-memory port is tied to zero: yosys then removes the
+  // bridge's DMA_REQ path when it flattens (the cell count is the same with it cut out).
+  ipu_link_bridge #(.Aw(Aw)) u_bridge (
     .clk_i, .rst_ni(rst_n),
     .rx_valid_i(!rxq_empty), .rx_data_i(rxq_head), .rx_ready_o(bridge_rx_ready),
     .tx_valid_o(tx_valid), .tx_data_o(tx_data), .tx_ready_i(tx_ready),

@@ -13,11 +13,7 @@
 // while it receives (rx_ready_o): the board top buffers the host's bytes that
 // arrive while a message goes out.
 module ipu_link_bridge #(
-  parameter int unsigned Aw = 14,  // word address width of the BAR2 window
-  // 0: the card has no host-memory port (a host-serviced card, CAPS.HOST_SERVICE): the
-  // bridge never sends DMA_REQ, so a DMA_DATA gets NAK UNEXPECTED, and the DMA_REQ path
-  // is left out.
-  parameter bit          HostMem = 1'b1
+  parameter int unsigned Aw = 14  // word address width of the BAR2 window
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -103,9 +99,6 @@ module ipu_link_bridge #(
   logic [7:0]    blk_left_q;
   logic [31:0]   blk_word_q;  // also a response's payload
   logic          blk_bad_q;  // a BLOCK_WRITE whose LEN is not 4 + 4N: received, not written, NAKed
-
-  logic hm_req;
-  assign hm_req = HostMem && hm_req_i;
 
   logic [31:0] word, data;
   assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
@@ -233,7 +226,7 @@ module ipu_link_bridge #(
       hm_done_q <= 1'b0;
       // A request that went away unanswered (the card was reset) is forgotten;
       // a late DMA_DATA for it gets NAK UNEXPECTED.
-      if (!hm_req) dma_sent_q <= 1'b0;
+      if (!hm_req_i) dma_sent_q <= 1'b0;
       unique case (state_q)
         RxSof: begin
           granted_q <= 1'b0;
@@ -243,7 +236,7 @@ module ipu_link_bridge #(
             // A line rose since it was last reported: tell the host.
             respond_code(TIrq, 8'd1, {4'd0, irq_i});
             irq_seen_q <= irq_i;
-          end else if (hm_req && !dma_sent_q && !hm_done_q) begin
+          end else if (hm_req_i && !dma_sent_q && !hm_done_q) begin
             request_dma();
           end else begin
             irq_seen_q <= irq_seen_q & irq_i;  // a line that fell may be reported again
