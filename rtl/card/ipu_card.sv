@@ -283,7 +283,7 @@ module ipu_card
     any_running = 1'b0;
     any_sync    = 1'b0;
     any_error   = 1'b0;
-    sync_req    = 32'd0;
+    sync_req    = t_sync_req[NumTiles-1];  // read only while a tile is in a sync
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_state[t] == TileStateRunning) any_running = 1'b1;
       if (t_state[t] == TileStateError) any_error = 1'b1;
@@ -295,10 +295,12 @@ module ipu_card
     any_busy = |t_err_pending || |t_con_valid;
   end
 
-  // Console: the lowest tile with a byte goes first, while the card FIFO has room.
+  // Console: the lowest tile with a byte goes first, while the card FIFO has room. The
+  // FIFOs take their data only with a push, so without one it is the last tile's (not
+  // zero: gating every bit costs a LUT each).
   always_comb begin
     con_push    = 1'b0;
-    con_data    = '0;
+    con_data    = {TileW'(NumTiles - 1), t_con_byte[NumTiles-1]};
     t_con_ready = '0;
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_con_valid[t]) begin
@@ -313,7 +315,8 @@ module ipu_card
   // Error records: the DMA engine's (a pulse) first, else one tile per cycle, lowest first.
   always_comb begin
     err_push  = 1'b0;
-    err_data  = '0;
+    err_data  = {1'b0, t_err_cause[NumTiles-1], TileW'(NumTiles - 1), t_err_ctx[NumTiles-1],
+                 t_err_pc[NumTiles-1], t_err_addr[NumTiles-1], t_err_info[NumTiles-1]};
     t_err_ack = '0;
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_err_pending[t]) begin
@@ -425,27 +428,12 @@ module ipu_card
         end
       end
     end
-    always_comb begin
-      unique case (svc_kind)
-        2'(SvcKindHostExchange): begin
-          // The tile has checked the range: the address is inside its SRAM (1 MiB aligned,
-          // at most 1 MiB) and the length at most its size, so only those bits are read.
-          svc_arg0 = t_hx_dev[svc_tile];
-          svc_arg1 = TileSramBase | 32'(t_hx_taddr[svc_tile][Aw+1:0]);
-          svc_arg2 = 32'(t_hx_len[svc_tile][Aw+2:0]);
-        end
-        2'(SvcKindExchange): begin
-          svc_arg0 = t_xs_list[svc_tile];
-          svc_arg1 = 32'd0;
-          svc_arg2 = 32'd0;
-        end
-        default: begin
-          svc_arg0 = 32'd0;
-          svc_arg1 = 32'd0;
-          svc_arg2 = 32'd0;
-        end
-      endcase
-    end
+    // The operands by kind; the registers read 0 where the kind has none. The tile has
+    // checked a host exchange's range: the address is inside its SRAM (1 MiB aligned, at
+    // most 1 MiB) and the length at most its size, so only those bits are read.
+    assign svc_arg0 = svc_kind == 2'(SvcKindExchange) ? t_xs_list[svc_tile] : t_hx_dev[svc_tile];
+    assign svc_arg1 = TileSramBase | 32'(t_hx_taddr[svc_tile][Aw+1:0]);
+    assign svc_arg2 = 32'(t_hx_len[svc_tile][Aw+2:0]);
     // A host exchange completes through the tile's DMA ports.
     assign hx_served_q = svc_tile;
     assign hx_done     = svc_done && svc_kind == 2'(SvcKindHostExchange);

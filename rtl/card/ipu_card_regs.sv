@@ -95,7 +95,8 @@ module ipu_card_regs
   input  logic             svc_req_xs_i,   // its request is an EXCHANGE (else a host exchange)
   output logic [TileW-1:0] svc_tile_o,     // the tile served
   output logic [1:0]       svc_kind_o,     // an SVC_KIND value while a request is held
-  input  logic [31:0]      svc_arg0_i,     // the served tile's operands, by kind
+  input  logic [31:0]      svc_arg0_i,     // the served tile's operands, by kind (any
+                                           // value where the kind has none: read as 0)
   input  logic [31:0]      svc_arg1_i,
   input  logic [31:0]      svc_arg2_i,
   input  logic             svc_to_host_i,
@@ -271,9 +272,10 @@ module ipu_card_regs
       RegDmaBytesLo[9:2]:       rd_mux = dma_bytes_i[31:0];
       RegDmaBytesHi[9:2]:       rd_mux = dma_bytes_i[63:32];
       // Constant zero without HostService (svc_pending is then 0): no mux inputs.
-      RegSvcReq[9:2]:           rd_mux = HostService ? {1'b1, 28'd0, svc_to_host_i && svc_kind_q == 2'(SvcKindHostExchange),
-                                                        svc_kind_q} : 32'd0;
-      RegSvcTile[9:2]:          rd_mux = HostService && NumTiles > 1 ? 32'(svc_tile_q) : 32'd0;
+      // svc_kind_o is NONE while no request is held; the operands are gated by rd_zero.
+      RegSvcReq[9:2]:           rd_mux = HostService ? {svc_held_q, 28'd0, svc_to_host_i && svc_kind_o == 2'(SvcKindHostExchange),
+                                                        svc_kind_o} : 32'd0;
+      RegSvcTile[9:2]:          rd_mux = HostService && NumTiles > 1 && svc_held_q ? 32'(svc_tile_q) : 32'd0;
       RegSvcArg0[9:2]:          rd_mux = HostService ? svc_arg0_i : 32'd0;
       RegSvcArg1[9:2]:          rd_mux = HostService ? svc_arg1_i : 32'd0;
       RegSvcArg2[9:2]:          rd_mux = HostService ? svc_arg2_i : 32'd0;
@@ -288,8 +290,8 @@ module ipu_card_regs
       RegErrInfo[9:2]:                                              rd_zero = err_empty;
       RegTileErrCause[9:2], RegTileErrPc[9:2], RegTileErrAddr[9:2]: rd_zero = !sel_has_fault_i;
       RegConsoleData[9:2]:                                          rd_zero = con_empty;
-      RegSvcReq[9:2], RegSvcTile[9:2], RegSvcArg0[9:2], RegSvcArg1[9:2],
-      RegSvcArg2[9:2]:                                              rd_zero = !svc_pending;
+      RegSvcArg0[9:2]:                  rd_zero = !svc_held_q || svc_kind_q == 2'(SvcKindLand);
+      RegSvcArg1[9:2], RegSvcArg2[9:2]: rd_zero = !svc_held_q || svc_kind_q != 2'(SvcKindHostExchange);
       default:                                                                  rd_zero = 1'b0;
     endcase
   end
