@@ -242,7 +242,9 @@ module ipu_card_regs
       RegIrqStatus[9:2]:        rd_mux = {26'd0, irq_status_q};
       RegIrqMask[9:2]:          rd_mux = {26'd0, irq_mask_q};
       RegHsyncStatus[9:2]:      rd_mux = {31'd0, hsync_pending_q};
-      RegHsyncId[9:2]:          rd_mux = hsync_id_q;
+      // HostService (the iCE40 card): the id straight from the tiles, which hold it while the
+      // host sync waits, and 0 when none does (24 flip-flops fewer).
+      RegHsyncId[9:2]:          rd_mux = HostService ? {8'd0, sync_req_i[31:8]} : hsync_id_q;
       RegConsoleStatus[9:2]:    rd_mux = 32'(con_count);
       RegConsoleData[9:2]:      rd_mux = {1'b1, 7'd0, 16'(con_head[ConW-1:8]), con_head[7:0]};
       RegErrCount[9:2]:         rd_mux = 32'(err_count);
@@ -290,6 +292,7 @@ module ipu_card_regs
       RegErrInfo[9:2]:                                              rd_zero = err_empty;
       RegTileErrCause[9:2], RegTileErrPc[9:2], RegTileErrAddr[9:2]: rd_zero = !sel_has_fault_i;
       RegConsoleData[9:2]:                                          rd_zero = con_empty;
+      RegHsyncId[9:2]:                  rd_zero = HostService && !hsync_pending_q;
       RegSvcArg0[9:2]:                  rd_zero = !svc_held_q || svc_kind_q == 2'(SvcKindLand);
       RegSvcArg1[9:2], RegSvcArg2[9:2]: rd_zero = !svc_held_q || svc_kind_q != 2'(SvcKindHostExchange);
       default:                                                                  rd_zero = 1'b0;

@@ -133,7 +133,11 @@ module ipu_tile
   logic [Aw-1:0] xu_addr;
   logic          data_req;
 
-  assign data_req   = xu_busy ? xu_req : d_req;
+  // The exchange unit owns the data path while it reads a list (never with HostService:
+  // the core then issues nothing while its EXCHANGE waits, and the port needs no mux).
+  logic xu_owns;
+  assign xu_owns    = !HostService && xu_busy;
+  assign data_req   = xu_owns ? xu_req : d_req;
   assign host_gnt_o    = host_req_i && !clear_q && !data_req;
   assign host_rvalid_o = host_rvalid_q;
 
@@ -141,8 +145,8 @@ module ipu_tile
     if (clear_q) begin
       m_req = 1'b1; m_we = 1'b1; m_be = 4'hf; m_addr = clear_addr_q; m_wdata = 32'd0;
     end else if (data_req) begin
-      m_req = 1'b1; m_we = !xu_busy && d_we; m_be = xu_busy ? 4'h0 : d_be;
-      m_addr = xu_busy ? xu_addr : d_addr; m_wdata = d_wdata;
+      m_req = 1'b1; m_we = !xu_owns && d_we; m_be = xu_owns ? 4'h0 : d_be;
+      m_addr = xu_owns ? xu_addr : d_addr; m_wdata = d_wdata;
     end else if (host_req_i) begin
       m_req = 1'b1; m_we = host_we_i; m_be = host_be_i; m_addr = host_addr_i; m_wdata = host_wdata_i;
     end else begin

@@ -203,6 +203,8 @@ void test_exchange_without_land(void **)
     RtlRunResult r = h.resume(4096, 64);
     assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
     assert_int_equal(r.exit_code[0], 0); // nothing landed
+    // This card reads the id from the tiles while the host sync waits, 0 after it.
+    assert_int_equal(h.reg(IPU_REG_HSYNC_ID), 0);
 }
 
 // (c) EXCHANGE done with LAND_DUE: the sync raises LAND, the tile waits in the sync until
