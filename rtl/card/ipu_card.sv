@@ -10,6 +10,10 @@ module ipu_card
   parameter int unsigned ConsoleDepth = 1024,
   // 0: the DMA engine runs no descriptor chains, only the tiles' host exchanges (CAPS.DMA = 0).
   parameter bit          DmaChains    = 1'b1,
+  // 1 (the iCE40 board, with DmaChains = 0): no DMA engine, exchange units or exchange
+  // fabric; the host driver services the tiles' host exchanges and EXCHANGEs and lands
+  // the sends at a sync through the SVC_ registers (CAPS.HOST_SERVICE).
+  parameter bit          HostService  = 1'b0,
   localparam int unsigned Aw = $clog2(SramBytes / 4),
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1
 ) (
@@ -58,6 +62,10 @@ module ipu_card
   output logic [NumTiles*5-1:0]    rvfi_rd_o,
   output logic [NumTiles*32-1:0]   rvfi_rd_value_o
 );
+
+  if (HostService && DmaChains) begin : g_bad_config
+    $error("ipu_card: HostService = 1 has no DMA engine, so it needs DmaChains = 0");
+  end
 
   // RESET.KEY resets the whole card (and clears tile SRAM) through the reset tree.
   logic reset_req, soft_rst_q, rst_n;
@@ -124,18 +132,30 @@ module ipu_card
   logic [31:0]      hx_cause, hx_addr;
   logic [31:0]         t_host_rdata [NumTiles];
 
+  // HostService: the tiles' EXCHANGE requests, and the request the registers hold.
+  logic [NumTiles-1:0] t_xs_req, t_xs_done, t_xs_fault;
+  logic [31:0]      t_xs_list [NumTiles];
+  logic             svc_req, svc_req_xs, svc_done, svc_fault;
+  logic [TileW-1:0] svc_req_tile, svc_tile;
+  logic [1:0]       svc_kind;
+  logic [31:0]      svc_arg0, svc_arg1, svc_arg2, svc_addr, svc_info;
+  logic [7:0]       svc_cause;
+
   // ---------------------------------------------------------------------------
   // The tile array.
   // ---------------------------------------------------------------------------
   for (genvar t = 0; t < NumTiles; t++) begin : g_tile
     assign t_hx_done[t]  = hx_done && hx_served_q == TileW'(t);
     assign t_hx_fault[t] = hx_fault && hx_served_q == TileW'(t);
+    assign t_xs_done[t]  = svc_done && svc_kind == 2'(SvcKindExchange) && svc_tile == TileW'(t);
+    assign t_xs_fault[t] = svc_fault && svc_kind == 2'(SvcKindExchange) && svc_tile == TileW'(t);
     assign t_host_req[t] = xchg_busy ? x_req && x_tile == TileW'(t) :
                            dma_busy ? d_req && d_tile == TileW'(t) : mem_req_i && window_tile == TileW'(t);
 
     ipu_tile #(
-      .NumWorkers (NumWorkers),
-      .SramBytes  (SramBytes)
+      .NumWorkers  (NumWorkers),
+      .SramBytes   (SramBytes),
+      .HostService (HostService)
     ) u_tile (
       .clk_i,
       .rst_ni           (rst_n),
@@ -187,6 +207,12 @@ module ipu_card
       .out_valid_o      (t_out_valid[t]),
       .out_head_o       (t_out_head[t*128 +: 128]),
       .out_pop_i        (t_out_pop[t]),
+      .xs_req_o         (t_xs_req[t]),
+      .xs_list_o        (t_xs_list[t]),
+      .xs_done_i        (t_xs_done[t]),
+      .xs_fault_i       (t_xs_fault[t]),
+      .xs_fault_addr_i  (svc_addr),
+      .xs_fault_info_i  (svc_info),
       .rvfi_valid_o     (rvfi_valid_o[t]),
       .rvfi_ctx_o       (rvfi_ctx_o[t*CtxW +: CtxW]),
       .rvfi_pc_o        (rvfi_pc_o[t*32 +: 32]),
@@ -209,26 +235,40 @@ module ipu_card
   assign mem_rvalid_o = |t_host_rvalid;
   assign mem_rdata_o  = t_host_rdata[rsp_tile_q];
 
-  ipu_exchange #(
-    .NumTiles  (NumTiles),
-    .SramBytes (SramBytes)
-  ) u_exchange (
-    .clk_i,
-    .rst_ni      (rst_n),
-    .start_i     (xchg_start),
-    .busy_o      (xchg_busy),
-    .out_valid_i (t_out_valid),
-    .out_head_i  (t_out_head),
-    .out_pop_o   (t_out_pop),
-    .req_o       (x_req),
-    .tile_o      (x_tile),
-    .we_o        (x_we),
-    .be_o        (x_be),
-    .waddr_o     (x_waddr),
-    .wdata_o     (x_wdata),
-    .gnt_i       (|t_host_gnt),
-    .rdata_i     (mem_rdata_o)
-  );
+  if (!HostService) begin : g_exchange
+    ipu_exchange #(
+      .NumTiles  (NumTiles),
+      .SramBytes (SramBytes)
+    ) u_exchange (
+      .clk_i,
+      .rst_ni      (rst_n),
+      .start_i     (xchg_start),
+      .busy_o      (xchg_busy),
+      .out_valid_i (t_out_valid),
+      .out_head_i  (t_out_head),
+      .out_pop_o   (t_out_pop),
+      .req_o       (x_req),
+      .tile_o      (x_tile),
+      .we_o        (x_we),
+      .be_o        (x_be),
+      .waddr_o     (x_waddr),
+      .wdata_o     (x_wdata),
+      .gnt_i       (|t_host_gnt),
+      .rdata_i     (mem_rdata_o)
+    );
+  end else begin : g_no_exchange
+    // The host lands the sends through the window (SVC_KIND LAND).
+    assign xchg_busy = 1'b0;
+    assign x_req     = 1'b0;
+    assign x_tile    = '0;
+    assign x_we      = 1'b0;
+    assign x_be      = 4'h0;
+    assign x_waddr   = '0;
+    assign x_wdata   = 32'd0;
+    assign t_out_pop = '0;
+    logic unused_exchange;
+    assign unused_exchange = ^{xchg_start, t_out_valid, t_out_head};
+  end
 
   // ---------------------------------------------------------------------------
   // Tiles taken together: run state, the sync controller's view, arbitration.
@@ -243,7 +283,7 @@ module ipu_card
     any_running = 1'b0;
     any_sync    = 1'b0;
     any_error   = 1'b0;
-    sync_req    = 32'd0;
+    sync_req    = t_sync_req[NumTiles-1];  // read only while a tile is in a sync
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_state[t] == TileStateRunning) any_running = 1'b1;
       if (t_state[t] == TileStateError) any_error = 1'b1;
@@ -255,10 +295,12 @@ module ipu_card
     any_busy = |t_err_pending || |t_con_valid;
   end
 
-  // Console: the lowest tile with a byte goes first, while the card FIFO has room.
+  // Console: the lowest tile with a byte goes first, while the card FIFO has room. The
+  // FIFOs take their data only with a push, so without one it is the last tile's (not
+  // zero: gating every bit costs a LUT each).
   always_comb begin
     con_push    = 1'b0;
-    con_data    = '0;
+    con_data    = {TileW'(NumTiles - 1), t_con_byte[NumTiles-1]};
     t_con_ready = '0;
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_con_valid[t]) begin
@@ -273,7 +315,8 @@ module ipu_card
   // Error records: the DMA engine's (a pulse) first, else one tile per cycle, lowest first.
   always_comb begin
     err_push  = 1'b0;
-    err_data  = '0;
+    err_data  = {1'b0, t_err_cause[NumTiles-1], TileW'(NumTiles - 1), t_err_ctx[NumTiles-1],
+                 t_err_pc[NumTiles-1], t_err_addr[NumTiles-1], t_err_info[NumTiles-1]};
     t_err_ack = '0;
     for (int t = NumTiles - 1; t >= 0; t--) begin
       if (t_err_pending[t]) begin
@@ -290,78 +333,148 @@ module ipu_card
     end
   end
 
-  always_comb begin
-    hx_req  = 1'b0;
-    hx_tile = '0;
-    for (int t = NumTiles - 1; t >= 0; t--) begin
-      if (t_hx_req[t]) begin
-        hx_req  = 1'b1;
-        hx_tile = TileW'(t);
+  if (!HostService) begin : g_dma
+    always_comb begin
+      hx_req  = 1'b0;
+      hx_tile = '0;
+      for (int t = NumTiles - 1; t >= 0; t--) begin
+        if (t_hx_req[t]) begin
+          hx_req  = 1'b1;
+          hx_tile = TileW'(t);
+        end
       end
     end
-  end
 
-  always_ff @(posedge clk_i or negedge rst_n) begin
-    if (!rst_n)         hx_served_q <= '0;
-    else if (hx_accept) hx_served_q <= hx_tile;
-  end
+    always_ff @(posedge clk_i or negedge rst_n) begin
+      if (!rst_n)         hx_served_q <= '0;
+      else if (hx_accept) hx_served_q <= hx_tile;
+    end
 
-  ipu_dma #(
-    .NumTiles  (NumTiles),
-    .SramBytes (SramBytes),
-    .Chains    (DmaChains)
-  ) u_dma (
-    .clk_i,
-    .rst_ni       (rst_n),
-    .start_i      (dma_start),
-    .tiles_run_i  (tiles_run),
-    .desc_addr_i  (dma_desc_addr),
-    .busy_o       (dma_busy),
-    .status_o     (dma_status),
-    .completed_o  (dma_completed),
-    .bytes_o      (dma_bytes),
-    .done_pulse_o (dma_done),
-    .hx_req_i     (hx_req),
-    .hx_tile_i    (hx_tile),
-    // The served tile holds its request until it is done: read from the accept on.
-    .hx_dev_i     (t_hx_dev[hx_served_q]),
-    .hx_taddr_i   (t_hx_taddr[hx_served_q]),
-    .hx_len_i     (t_hx_len[hx_served_q]),
-    .hx_to_host_i (t_hx_to_host[hx_tile]),
-    .hx_accept_o  (hx_accept),
-    .hx_done_o    (hx_done),
-    .hx_fault_o   (hx_fault),
-    .hx_cause_o   (hx_cause),
-    .hx_addr_o    (hx_addr),
-    .err_push_o   (dma_err_push),
-    .err_data_o   (dma_err_data),
-    .xlat_raddr_o (xlat_raddr),
-    .xlat_rdata_i (xlat_rdata),
-    .hm_req_o,
-    .hm_we_o,
-    .hm_addr_o,
-    .hm_word_o,
-    .hm_wdata_o,
-    .hm_done_i,
-    .hm_err_i,
-    .hm_rdata_i,
-    .req_o        (d_req),
-    .tile_o       (d_tile),
-    .we_o         (d_we),
-    .be_o         (d_be),
-    .waddr_o      (d_waddr),
-    .wdata_o      (d_wdata),
-    .gnt_i        (|t_host_gnt),
-    .rvalid_i     (|t_host_rvalid),
-    .rdata_i      (mem_rdata_o)
-  );
+    ipu_dma #(
+      .NumTiles  (NumTiles),
+      .SramBytes (SramBytes),
+      .Chains    (DmaChains)
+    ) u_dma (
+      .clk_i,
+      .rst_ni       (rst_n),
+      .start_i      (dma_start),
+      .tiles_run_i  (tiles_run),
+      .desc_addr_i  (dma_desc_addr),
+      .busy_o       (dma_busy),
+      .status_o     (dma_status),
+      .completed_o  (dma_completed),
+      .bytes_o      (dma_bytes),
+      .done_pulse_o (dma_done),
+      .hx_req_i     (hx_req),
+      .hx_tile_i    (hx_tile),
+      // The served tile holds its request until it is done: read from the accept on.
+      .hx_dev_i     (t_hx_dev[hx_served_q]),
+      .hx_taddr_i   (t_hx_taddr[hx_served_q]),
+      .hx_len_i     (t_hx_len[hx_served_q]),
+      .hx_to_host_i (t_hx_to_host[hx_tile]),
+      .hx_accept_o  (hx_accept),
+      .hx_done_o    (hx_done),
+      .hx_fault_o   (hx_fault),
+      .hx_cause_o   (hx_cause),
+      .hx_addr_o    (hx_addr),
+      .err_push_o   (dma_err_push),
+      .err_data_o   (dma_err_data),
+      .xlat_raddr_o (xlat_raddr),
+      .xlat_rdata_i (xlat_rdata),
+      .hm_req_o,
+      .hm_we_o,
+      .hm_addr_o,
+      .hm_word_o,
+      .hm_wdata_o,
+      .hm_done_i,
+      .hm_err_i,
+      .hm_rdata_i,
+      .req_o        (d_req),
+      .tile_o       (d_tile),
+      .we_o         (d_we),
+      .be_o         (d_be),
+      .waddr_o      (d_waddr),
+      .wdata_o      (d_wdata),
+      .gnt_i        (|t_host_gnt),
+      .rvalid_i     (|t_host_rvalid),
+      .rdata_i      (mem_rdata_o)
+    );
+    // The DMA engine serves requests; the SVC_ registers read 0.
+    assign svc_req      = 1'b0;
+    assign svc_req_tile = '0;
+    assign svc_req_xs   = 1'b0;
+    assign svc_arg0     = 32'd0;
+    assign svc_arg1     = 32'd0;
+    assign svc_arg2     = 32'd0;
+    logic unused_svc;
+    assign unused_svc = ^{t_xs_req, svc_tile, svc_kind, svc_done, svc_fault, svc_cause,
+                          svc_addr, svc_info};
+    for (genvar t = 0; t < NumTiles; t++) begin : g_unused_xs
+      logic unused_xs_list;
+      assign unused_xs_list = ^t_xs_list[t];
+    end
+  end else begin : g_svc
+    // The lowest tile with a request (a tile has at most one: either stalls it), held by
+    // the registers until the host completes it; the tile holds its operands meanwhile.
+    always_comb begin
+      svc_req      = 1'b0;
+      svc_req_tile = '0;
+      svc_req_xs   = 1'b0;
+      for (int t = NumTiles - 1; t >= 0; t--) begin
+        if (t_hx_req[t] || t_xs_req[t]) begin
+          svc_req      = 1'b1;
+          svc_req_tile = TileW'(t);
+          svc_req_xs   = t_xs_req[t];
+        end
+      end
+    end
+    // The operands by kind; the registers read 0 where the kind has none. The tile has
+    // checked a host exchange's range: the address is inside its SRAM (1 MiB aligned, at
+    // most 1 MiB) and the length at most its size, so only those bits are read.
+    assign svc_arg0 = svc_kind == 2'(SvcKindExchange) ? t_xs_list[svc_tile] : t_hx_dev[svc_tile];
+    assign svc_arg1 = TileSramBase | 32'(t_hx_taddr[svc_tile][Aw+1:0]);
+    assign svc_arg2 = 32'(t_hx_len[svc_tile][Aw+2:0]);
+    // A host exchange completes through the tile's DMA ports.
+    assign hx_served_q = svc_tile;
+    assign hx_done     = svc_done && svc_kind == 2'(SvcKindHostExchange);
+    assign hx_fault    = svc_fault && svc_kind == 2'(SvcKindHostExchange);
+    assign hx_cause    = 32'(svc_cause);
+    assign hx_addr     = svc_addr;
+    assign hx_req      = 1'b0;
+    assign hx_tile     = '0;
+    assign hx_accept   = 1'b0;
+    // No DMA engine: nothing uses the tiles' port A but the window.
+    assign dma_busy      = 1'b0;
+    assign dma_done      = 1'b0;
+    assign dma_status    = 3'd0;
+    assign dma_completed = 32'd0;
+    assign dma_bytes     = 64'd0;
+    assign dma_err_push  = 1'b0;
+    assign dma_err_data  = '0;
+    assign xlat_raddr    = 8'd0;
+    assign d_req   = 1'b0;
+    assign d_tile  = '0;
+    assign d_we    = 1'b0;
+    assign d_be    = 4'h0;
+    assign d_waddr = '0;
+    assign d_wdata = 32'd0;
+    assign hm_req_o   = 1'b0;
+    assign hm_we_o    = 1'b0;
+    assign hm_addr_o  = 64'd0;
+    assign hm_word_o  = 1'b0;
+    assign hm_wdata_o = 32'd0;
+    logic unused_dma;
+    assign unused_dma = ^{dma_start, tiles_run, dma_desc_addr, xlat_rdata, hm_done_i, hm_err_i,
+                          hm_rdata_i, hx_req, hx_tile, hx_accept};
+  end
 
   ipu_card_regs #(
     .NumTiles     (NumTiles),
     .NumWorkers   (NumWorkers),
     .SramBytes    (SramBytes),
     .ConsoleDepth (ConsoleDepth),
-    .DmaChains    (DmaChains)
+    .DmaChains    (DmaChains),
+    .HostService  (HostService)
   ) u_regs (
     .clk_i,
     .rst_ni            (rst_n),
@@ -399,6 +512,20 @@ module ipu_card
     .dma_done_i        (dma_done),
     .xlat_raddr_i      (xlat_raddr),
     .xlat_rdata_o      (xlat_rdata),
+    .svc_req_i         (svc_req),
+    .svc_req_tile_i    (svc_req_tile),
+    .svc_req_xs_i      (svc_req_xs),
+    .svc_tile_o        (svc_tile),
+    .svc_kind_o        (svc_kind),
+    .svc_arg0_i        (svc_arg0),
+    .svc_arg1_i        (svc_arg1),
+    .svc_arg2_i        (svc_arg2),
+    .svc_to_host_i     (t_hx_to_host[svc_tile]),
+    .svc_done_o        (svc_done),
+    .svc_fault_o       (svc_fault),
+    .svc_cause_o       (svc_cause),
+    .svc_addr_o        (svc_addr),
+    .svc_info_o        (svc_info),
     .sync_req_i        (sync_req),
     .sel_state_i       (t_state[tile_sel]),
     .sel_exit_code_i   (t_exit_code[tile_sel]),

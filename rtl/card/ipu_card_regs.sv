@@ -9,6 +9,9 @@ module ipu_card_regs
   parameter int unsigned SramBytes    = 65536,
   parameter int unsigned ConsoleDepth = 1024,
   parameter bit          DmaChains    = 1'b1,  // 0: CAPS.DMA = 0, DMA_DESC_ADDR reads 0, START ignored
+  // 1: the host services the tiles' requests through the SVC_ registers (CAPS.HOST_SERVICE);
+  // no DMA engine reads the translation table and no exchange fabric lands a superstep.
+  parameter bit          HostService  = 1'b0,
   parameter int unsigned ErrDepth     = 64,
   localparam int unsigned TileW = NumTiles > 1 ? $clog2(NumTiles) : 1,
   // FIFO entries hold the tile number in TileW bits (block RAM is 16 bits wide a block).
@@ -85,6 +88,24 @@ module ipu_card_regs
   input  logic [7:0]       xlat_raddr_i,   // the DMA engine's read: {entry, word}
   output logic [31:0]      xlat_rdata_o,   // the word at last cycle's xlat_raddr_i
 
+  // HostService: the lowest tile's request (the card's arbiter), the one served and its
+  // operands, and its completion (a pulse in the host's write cycle).
+  input  logic             svc_req_i,      // a tile requests (the lowest one below)
+  input  logic [TileW-1:0] svc_req_tile_i,
+  input  logic             svc_req_xs_i,   // its request is an EXCHANGE (else a host exchange)
+  output logic [TileW-1:0] svc_tile_o,     // the tile served
+  output logic [1:0]       svc_kind_o,     // an SVC_KIND value while a request is held
+  input  logic [31:0]      svc_arg0_i,     // the served tile's operands, by kind (any
+                                           // value where the kind has none: read as 0)
+  input  logic [31:0]      svc_arg1_i,
+  input  logic [31:0]      svc_arg2_i,
+  input  logic             svc_to_host_i,
+  output logic             svc_done_o,     // in the cycle of the host's write
+  output logic             svc_fault_o,
+  output logic [7:0]       svc_cause_o,
+  output logic [31:0]      svc_addr_o,     // with svc_fault_o
+  output logic [31:0]      svc_info_o,
+
   output card_state_e      state_o,
   output logic [3:0]       irq_o           // one pulse per MSI-X vector
 );
@@ -94,12 +115,27 @@ module ipu_card_regs
   localparam logic [15:0] XlatEnd = RegXlatBase + 16'(RegXlatCount * 16);
 
   card_state_e state_q, state_d;
-  logic [4:0]  irq_status_q, irq_status_d, irq_mask_q, irq_mask_d, irq_raise;
+  logic [5:0]  irq_status_q, irq_status_d, irq_mask_q, irq_mask_d, irq_raise;
+  // IRQ_STATUS/IRQ_MASK bits this card has (SERVICE only with HostService).
+  localparam logic [5:0] IrqBits = HostService ? 6'h3f : 6'h1f;
   logic [31:0] watchdog_q, watchdog_d;
   logic [TileW-1:0] tile_sel_q, tile_sel_d, window_q, window_d;
   logic [CtxW-1:0]  ctx_sel_q, ctx_sel_d;
   logic        hsync_pending_q, hsync_pending_d;
-  logic        landing_q, landing_d;         // the exchange fabric lands this superstep
+  logic        landing_q, landing_d;         // the exchange fabric (or the host) lands this superstep
+  // HostService: one request held until the host completes it (svc_held_q, what and whose);
+  // the host's SVC_DONE or SVC_FAULT_ADDR write completes it in its own cycle (the tile drops
+  // its request in the same edge, taking a fault's address from the write's data), and
+  // land_due_q: an EXCHANGE kept sends for the next sync. SVC_FAULT_CAUSE and SVC_FAULT_INFO
+  // write one register (svc_info_q, the cause its low 8 bits): a host exchange's fault
+  // records CAUSE, an EXCHANGE's INFO, and the host writes the one its request needs.
+  logic        svc_held_q, svc_held_d, land_due_q, land_due_d, svc_done, svc_fault,
+               svc_pending, land_busy;
+  logic [1:0]  svc_kind_q, svc_kind_d;
+  logic [TileW-1:0] svc_tile_q, svc_tile_d;
+  logic [31:0] svc_info_q;
+  assign svc_pending = svc_held_q;
+  assign land_busy   = svc_held_q && svc_kind_q == 2'(SvcKindLand);
   logic [31:0] hsync_id_q, hsync_id_d;
   logic [63:0] cycles_q;
   logic [31:0] err_lost_q, err_lost_d;
@@ -119,7 +155,6 @@ module ipu_card_regs
   localparam int unsigned XlatWords = RegXlatCount * 4;
   localparam int unsigned XlatAw = $clog2(XlatWords);
   localparam int unsigned BusAw = XlatAw + 1;
-  (* no_rw_check *) logic [31:0] xlat_dma_q [XlatWords];
   (* no_rw_check *) logic [31:0] bus_q [2 * XlatWords];
   logic [31:0] xlat_dma_rd_q, bus_rd_q, rd_q;
   logic        from_bus_q;  // the read in rd_q is bus_rd_q's
@@ -196,17 +231,20 @@ module ipu_card_regs
       RegTileMemBytes[9:2]:     rd_mux = 32'(SramBytes);
       RegNumWorkers[9:2]:       rd_mux = 32'(NumWorkers);
       RegCaps[9:2]:             rd_mux = (32'(1) << CapsRtlLsb) | (32'(1) << CapsExchangeLsb) |
-                                               (32'(DmaChains) << CapsDmaLsb);
+                                               (32'(DmaChains) << CapsDmaLsb) |
+                                               (32'(HostService) << CapsHostServiceLsb);
       RegTileClockKhz[9:2]:     rd_mux = cfg_clock_khz_i;
       RegExchangeBytesPerCycle[9:2]: rd_mux = cfg_exch_bytes_i;
       RegXlatEntries[9:2]:      rd_mux = 32'(RegXlatCount);
-      RegStatus[9:2]:           rd_mux = {23'd0, dma_busy_i, state_q};
+      RegStatus[9:2]:           rd_mux = {22'd0, svc_pending, dma_busy_i, state_q};
       RegCardCyclesLo[9:2]:     rd_mux = cycles_q[31:0];
       RegCardCyclesHi[9:2]:     rd_mux = cycles_q[63:32];
-      RegIrqStatus[9:2]:        rd_mux = {27'd0, irq_status_q};
-      RegIrqMask[9:2]:          rd_mux = {27'd0, irq_mask_q};
+      RegIrqStatus[9:2]:        rd_mux = {26'd0, irq_status_q};
+      RegIrqMask[9:2]:          rd_mux = {26'd0, irq_mask_q};
       RegHsyncStatus[9:2]:      rd_mux = {31'd0, hsync_pending_q};
-      RegHsyncId[9:2]:          rd_mux = hsync_id_q;
+      // HostService (the iCE40 card): the id straight from the tiles, which hold it while the
+      // host sync waits, and 0 when none does (24 flip-flops fewer).
+      RegHsyncId[9:2]:          rd_mux = HostService ? {8'd0, sync_req_i[31:8]} : hsync_id_q;
       RegConsoleStatus[9:2]:    rd_mux = 32'(con_count);
       RegConsoleData[9:2]:      rd_mux = {1'b1, 7'd0, 16'(con_head[ConW-1:8]), con_head[7:0]};
       RegErrCount[9:2]:         rd_mux = 32'(err_count);
@@ -235,6 +273,14 @@ module ipu_card_regs
       RegDmaCompleted[9:2]:     rd_mux = dma_completed_i;
       RegDmaBytesLo[9:2]:       rd_mux = dma_bytes_i[31:0];
       RegDmaBytesHi[9:2]:       rd_mux = dma_bytes_i[63:32];
+      // Constant zero without HostService (svc_pending is then 0): no mux inputs.
+      // svc_kind_o is NONE while no request is held; the operands are gated by rd_zero.
+      RegSvcReq[9:2]:           rd_mux = HostService ? {svc_held_q, 28'd0, svc_to_host_i && svc_kind_o == 2'(SvcKindHostExchange),
+                                                        svc_kind_o} : 32'd0;
+      RegSvcTile[9:2]:          rd_mux = HostService && NumTiles > 1 && svc_held_q ? 32'(svc_tile_q) : 32'd0;
+      RegSvcArg0[9:2]:          rd_mux = HostService ? svc_arg0_i : 32'd0;
+      RegSvcArg1[9:2]:          rd_mux = HostService ? svc_arg1_i : 32'd0;
+      RegSvcArg2[9:2]:          rd_mux = HostService ? svc_arg2_i : 32'd0;
       default:                        rd_mux = 32'd0;  // RegConsoleLost: tiles wait for room
     endcase
   end
@@ -246,6 +292,9 @@ module ipu_card_regs
       RegErrInfo[9:2]:                                              rd_zero = err_empty;
       RegTileErrCause[9:2], RegTileErrPc[9:2], RegTileErrAddr[9:2]: rd_zero = !sel_has_fault_i;
       RegConsoleData[9:2]:                                          rd_zero = con_empty;
+      RegHsyncId[9:2]:                  rd_zero = HostService && !hsync_pending_q;
+      RegSvcArg0[9:2]:                  rd_zero = !svc_held_q || svc_kind_q == 2'(SvcKindLand);
+      RegSvcArg1[9:2], RegSvcArg2[9:2]: rd_zero = !svc_held_q || svc_kind_q != 2'(SvcKindHostExchange);
       default:                                                                  rd_zero = 1'b0;
     endcase
   end
@@ -293,6 +342,12 @@ module ipu_card_regs
     hsync_id_d      = hsync_id_q;
     landing_d       = landing_q;
     xchg_start_o    = 1'b0;
+    svc_held_d      = svc_held_q;
+    svc_kind_d      = svc_kind_q;
+    svc_tile_d      = svc_tile_q;
+    svc_done        = 1'b0;
+    svc_fault       = 1'b0;
+    land_due_d      = land_due_q;
     err_lost_d      = err_lost_q + (err_push_i && err_full ? 32'd1 : 32'd0);
     dma_desc_d      = dma_desc_q;
     enable_d        = enable_q;
@@ -300,7 +355,7 @@ module ipu_card_regs
       entry_d[t] = entry_q[t];
       boot_d[t]  = boot_q[t];
     end
-    irq_raise   = 5'd0;
+    irq_raise   = 6'd0;
     start_o     = 1'b0;
     halt_o      = 1'b0;
     release_o   = 1'b0;
@@ -318,10 +373,18 @@ module ipu_card_regs
         state_d = CardStateError;
         halt_o  = 1'b1;
       end else if (!any_running_i && any_sync_i && !landing_q) begin
-        // Buffered exchange writes land first, then the tiles go on or ask the host.
+        // Buffered exchange writes land first, then the tiles go on or ask the host. With
+        // HostService the host lands them (a LAND request) if an EXCHANGE kept sends.
         landing_d    = 1'b1;
-        xchg_start_o = 1'b1;
-      end else if (!any_running_i && any_sync_i && landing_q && !xchg_busy_i) begin
+        xchg_start_o = !HostService;
+        if (HostService && land_due_q && !svc_held_q) begin
+          svc_held_d = 1'b1;
+          svc_kind_d = 2'(SvcKindLand);
+          svc_tile_d = '0;
+          irq_raise[IrqStatusServiceLsb] = 1'b1;
+        end
+      end else if (!any_running_i && any_sync_i && landing_q &&
+                   !(HostService ? land_busy : xchg_busy_i)) begin
         landing_d = 1'b0;
         if (sync_req_i[7:0] == SyncKindExternal) begin
           state_d         = CardStateHostSync;
@@ -337,6 +400,15 @@ module ipu_card_regs
       end
     end
 
+    // A tile's request is held while the card runs (a halted tile keeps its own request
+    // until the next START; it is not offered again). Tiles in a sync request nothing.
+    if (HostService && state_q == CardStateRunning && !svc_held_q && svc_req_i) begin
+      svc_held_d = 1'b1;
+      svc_kind_d = svc_req_xs_i ? 2'(SvcKindExchange) : 2'(SvcKindHostExchange);
+      svc_tile_d = svc_req_tile_i;
+      irq_raise[IrqStatusServiceLsb] = 1'b1;
+    end
+
     if (wr && low) begin
       unique case (addr_i[9:2])
         RegReset[9:2]: reset_req_o = wdata_i == ResetKey;
@@ -350,10 +422,11 @@ module ipu_card_regs
           end else if (wdata_i[RunCtrlStartLsb] && (state_q == CardStateIdle || state_q == CardStateDone)) begin
             state_d  = CardStateRunning;
             start_o  = 1'b1;
+            land_due_d = 1'b0;  // START empties the tiles' exchanges
           end
         end
         RegWatchdogInsns[9:2]: watchdog_d = wdata_i;
-        RegIrqMask[9:2]:  irq_mask_d = wdata_i[4:0];
+        RegIrqMask[9:2]:  irq_mask_d = wdata_i[5:0] & IrqBits;
         RegHsyncRelease[9:2]: begin
           if (wdata_i[0] && hsync_pending_q) begin
             hsync_pending_d = 1'b0;
@@ -369,9 +442,30 @@ module ipu_card_regs
         RegTileBootArg[9:2]:  if (!running) boot_d[tile_sel_q] = wdata_i;
         RegDmaDescAddr[9:2]:  if (DmaChains) dma_desc_d = wdata_i;
         RegDmaCtrl[9:2]:      dma_start_o = DmaChains && wdata_i[DmaCtrlStartLsb] && !dma_busy_i;
+        RegSvcFaultAddr[9:2]: svc_fault = HostService && svc_pending && svc_kind_q != 2'(SvcKindLand);
+        RegSvcDone[9:2]: begin
+          if (HostService && svc_pending && wdata_i[SvcDoneDoneLsb]) begin
+            svc_done = 1'b1;
+            if (svc_kind_q == 2'(SvcKindExchange) && wdata_i[SvcDoneLandDueLsb]) land_due_d = 1'b1;
+            if (svc_kind_q == 2'(SvcKindLand)) land_due_d = 1'b0;
+          end
+        end
         default: ;  // read-only or unassigned: ignored
       endcase
     end
+
+    // A completion ends the held request in the edge the tile drops its own; HALT (or a
+    // fault stopping the run) stops the tiles: a held request is dropped.
+    if (svc_done || svc_fault || halt_o) svc_held_d = 1'b0;
+    if (halt_o) land_due_d = 1'b0;
+  end
+
+  // A fault's cause or info as the host writes it (an EXCHANGE's tile takes the info when it
+  // consumes the result, a few cycles after the completion; no other request completes
+  // before). Enable-loaded flip-flops without a reset: nothing reads them before a write.
+  always_ff @(posedge clk_i) begin
+    if (wr && low && (addr_i[9:2] == RegSvcFaultCause[9:2] || addr_i[9:2] == RegSvcFaultInfo[9:2]))
+      svc_info_q <= wdata_i;
   end
 
   // CARD_CYCLES: cleared by a start, counts while running. A synchronous clear (the reset
@@ -385,15 +479,15 @@ module ipu_card_regs
   // IRQ_STATUS: w1c from the host, set by events (an event wins over a clear in the same cycle).
   always_comb begin
     irq_status_d = irq_status_q;
-    if (wr && low && addr_i[9:2] == RegIrqStatus[9:2]) irq_status_d = irq_status_d & ~wdata_i[4:0];
-    if (start_o) irq_status_d = irq_status_d & ~(5'(1) << IrqStatusDoneLsb) & ~(5'(1) << IrqStatusHostSyncLsb);
+    if (wr && low && addr_i[9:2] == RegIrqStatus[9:2]) irq_status_d = irq_status_d & ~wdata_i[5:0];
+    if (start_o) irq_status_d = irq_status_d & ~(6'(1) << IrqStatusDoneLsb) & ~(6'(1) << IrqStatusHostSyncLsb);
     irq_status_d = irq_status_d | irq_raise;
   end
 
   // MSI-X vectors of newly raised, unmasked causes.
-  logic [4:0] irq_fire;
+  logic [5:0] irq_fire;
   assign irq_fire = irq_raise & irq_mask_q;
-  assign irq_o[2'(IrqVectorHostSync)] = irq_fire[IrqStatusHostSyncLsb];
+  assign irq_o[2'(IrqVectorHostSync)] = irq_fire[IrqStatusHostSyncLsb] | irq_fire[IrqStatusServiceLsb];
   assign irq_o[2'(IrqVectorDone)]     = irq_fire[IrqStatusDoneLsb] | irq_fire[IrqStatusDmaDoneLsb];
   assign irq_o[2'(IrqVectorError)]    = irq_fire[IrqStatusErrorLsb];
   assign irq_o[2'(IrqVectorConsole)]  = irq_fire[IrqStatusConsoleLsb];
@@ -401,14 +495,18 @@ module ipu_card_regs
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q         <= CardStateIdle;
-      irq_status_q    <= 5'd0;
-      irq_mask_q      <= 5'd0;
+      irq_status_q    <= 6'd0;
+      irq_mask_q      <= 6'd0;
       watchdog_q      <= 32'd0;
       tile_sel_q      <= '0;
       ctx_sel_q       <= '0;
       window_q        <= '0;
       hsync_pending_q <= 1'b0;
       landing_q       <= 1'b0;
+      svc_held_q      <= 1'b0;
+      land_due_q      <= 1'b0;
+      svc_kind_q      <= 2'd0;
+      svc_tile_q      <= '0;
       hsync_id_q      <= 32'd0;
       err_lost_q      <= 32'd0;
       dma_desc_q      <= 32'd0;
@@ -427,6 +525,10 @@ module ipu_card_regs
       window_q        <= window_d;
       hsync_pending_q <= hsync_pending_d;
       landing_q       <= landing_d;
+      svc_held_q      <= HostService && svc_held_d;
+      land_due_q      <= HostService && land_due_d;
+      svc_kind_q      <= svc_kind_d;
+      svc_tile_q      <= svc_tile_d;
       hsync_id_q      <= hsync_id_d;
       err_lost_q      <= err_lost_d;
       dma_desc_q      <= dma_desc_d;
@@ -458,10 +560,20 @@ module ipu_card_regs
   assign bus_waddr = xclr_q ? xclr_addr_q : bus_raddr;
   assign bus_wdata = xclr_q ? 32'd0 : wdata_i;
   always_ff @(posedge clk_i) begin
-    if (xlat_we) xlat_dma_q[bus_waddr[XlatAw-1:0]] <= bus_wdata;
     if (bus_we)  bus_q[bus_waddr] <= bus_wdata;
-    xlat_dma_rd_q <= xlat_dma_q[xlat_raddr_i];
     bus_rd_q      <= bus_q[bus_raddr];
+  end
+  if (!HostService) begin : g_xlat_dma
+    (* no_rw_check *) logic [31:0] xlat_dma_q [XlatWords];
+    always_ff @(posedge clk_i) begin
+      if (xlat_we) xlat_dma_q[bus_waddr[XlatAw-1:0]] <= bus_wdata;
+      xlat_dma_rd_q <= xlat_dma_q[xlat_raddr_i];
+    end
+  end else begin : g_no_xlat_dma
+    // No DMA engine: the host keeps its own copy of the table (bus_q has the read-back).
+    assign xlat_dma_rd_q = 32'd0;
+    logic unused_xlat_raddr;
+    assign unused_xlat_raddr = ^xlat_raddr_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -493,5 +605,12 @@ module ipu_card_regs
   assign tiles_run_o      = running;
   assign xlat_rdata_o = xlat_dma_rd_q;
   assign state_o          = state_q;
+  assign svc_tile_o       = svc_tile_q;
+  assign svc_kind_o       = svc_held_q ? svc_kind_q : 2'(SvcKindNone);
+  assign svc_done_o       = svc_done;
+  assign svc_fault_o      = svc_fault;
+  assign svc_cause_o      = svc_info_q[7:0];
+  assign svc_addr_o       = wdata_i;  // with svc_fault_o, the write's data
+  assign svc_info_o       = svc_info_q;
 
 endmodule : ipu_card_regs

@@ -10,8 +10,12 @@ module ipu_board_top #(
   parameter int unsigned Baud       = ipu_card_pkg::LinkBaud,
   parameter int unsigned WithCard   = 1,
   // The card's DMA engine without descriptor chains (CAPS.DMA = 0): the iCE40UP5K has no
-  // room for them; the tiles' host exchanges remain. The 4-tile board simulation sets 1.
-  parameter int unsigned DmaChains  = 0
+  // room for them. The 4-tile board simulation sets 1 (and HostService = 0).
+  parameter int unsigned DmaChains  = 0,
+  // No DMA engine, exchange units or exchange fabric (CAPS.HOST_SERVICE): the host driver
+  // services the tiles' host exchanges and EXCHANGEs over the link instead. The iCE40
+  // board's default (the only way the card fits the iCE40UP5K); needs DmaChains = 0.
+  parameter int unsigned HostService = 1
 ) (
   input  logic clk_i,
   input  logic btn_ni,       // user button: resets the card
@@ -61,6 +65,8 @@ module ipu_board_top #(
   logic [63:0]   hm_addr;
   logic [31:0]   hm_wdata, hm_rdata;
 
+  // With HostService the card's host-memory port is tied to zero: yosys then removes the
+  // bridge's DMA_REQ path when it flattens (the cell count is the same with it cut out).
   ipu_link_bridge #(.Aw(Aw)) u_bridge (
     .clk_i, .rst_ni(rst_n),
     .rx_valid_i(!rxq_empty), .rx_data_i(rxq_head), .rx_ready_o(bridge_rx_ready),
@@ -79,7 +85,8 @@ module ipu_board_top #(
     logic [NumTiles*ipu_tile_pkg::CtxW-1:0] rvfi_ctx;
     logic [NumTiles*32-1:0]   rvfi_pc, rvfi_insn, rvfi_rd_value;
     logic [NumTiles*5-1:0]    rvfi_rd;
-    ipu_card #(.NumTiles(NumTiles), .NumWorkers(NumWorkers), .SramBytes(SramBytes), .DmaChains(DmaChains != 0)) u_card (
+    ipu_card #(.NumTiles(NumTiles), .NumWorkers(NumWorkers), .SramBytes(SramBytes), .DmaChains(DmaChains != 0),
+             .HostService(HostService != 0)) u_card (
       .clk_i, .rst_ni(rst_n),
       .cfg_clock_khz_i(32'(ClockHz / 1000)), .cfg_exch_bytes_i(32'd4),
       .reg_req_i(reg_req), .reg_we_i(reg_we), .reg_addr_i(reg_addr), .reg_wdata_i(reg_wdata),

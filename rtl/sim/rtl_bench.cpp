@@ -72,7 +72,7 @@ int create_lockstep(const ipu_board *board, const ipu_backend_host *host, const 
 int create_threaded(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
                     ipu_backend **out)
 {
-    static const ipu::rtl::Variant variant{IPU_RTL_BENCH_SHAPE, ipu::rtl::make_bench_mt};
+    static const ipu::rtl::Variant variant{IPU_RTL_BENCH_SHAPE, false, ipu::rtl::make_bench_mt};
     return ipu::rtl::create_variant(variant, *board, *host, options, out);
 }
 

@@ -22,6 +22,7 @@ public:
 // One Verilated configuration of ipu_card.
 struct Variant {
     uint32_t tiles, sram_bytes, workers;
+    bool host_service; // CAPS.HOST_SERVICE: the host services the tiles' requests (the iCE40 card)
     std::unique_ptr<CardIf> (*make)(const ipu_board &board, const ipu_backend_host &host,
                                     const ipu_backend_options &options);
 };

@@ -5,6 +5,9 @@ module ipu_tile
 #(
   parameter int unsigned NumWorkers = 6,
   parameter int unsigned SramBytes  = 65536,
+  // 1: no exchange unit; the core's EXCHANGE goes to the card as a request (xs_*) that
+  // the host driver services (CAPS.HOST_SERVICE), and the outbox ports are tied off.
+  parameter bit          HostService = 1'b0,
   localparam int unsigned Words = SramBytes / 4,
   localparam int unsigned Aw = $clog2(Words)
 ) (
@@ -64,10 +67,21 @@ module ipu_tile
   input  logic [31:0]     hx_cause_i,
   input  logic [31:0]     hx_addr_i,
 
-  // Exchange outbox, drained by the card's exchange fabric at a sync.
+  // Exchange outbox, drained by the card's exchange fabric at a sync (0 with HostService).
   output logic            out_valid_o,
   output logic [127:0]    out_head_o,
   input  logic            out_pop_i,
+
+  // HostService: the supervisor's EXCHANGE waits for the host (xs_req_o, the list address
+  // held with it) until the card completes it (a pulse); the tile keeps a fault's address
+  // (given with the pulse) in the list's register, and the card holds the info until the
+  // core takes it (it serves one request at a time). Unused (req 0) otherwise.
+  output logic            xs_req_o,
+  output logic [31:0]     xs_list_o,
+  input  logic            xs_done_i,
+  input  logic            xs_fault_i,
+  input  logic [31:0]     xs_fault_addr_i,  // with xs_fault_i
+  input  logic [31:0]     xs_fault_info_i,
 
   output logic            rvfi_valid_o,
   output logic [CtxW-1:0] rvfi_ctx_o,
@@ -119,7 +133,11 @@ module ipu_tile
   logic [Aw-1:0] xu_addr;
   logic          data_req;
 
-  assign data_req   = xu_busy ? xu_req : d_req;
+  // The exchange unit owns the data path while it reads a list (never with HostService:
+  // the core then issues nothing while its EXCHANGE waits, and the port needs no mux).
+  logic xu_owns;
+  assign xu_owns    = !HostService && xu_busy;
+  assign data_req   = xu_owns ? xu_req : d_req;
   assign host_gnt_o    = host_req_i && !clear_q && !data_req;
   assign host_rvalid_o = host_rvalid_q;
 
@@ -127,8 +145,8 @@ module ipu_tile
     if (clear_q) begin
       m_req = 1'b1; m_we = 1'b1; m_be = 4'hf; m_addr = clear_addr_q; m_wdata = 32'd0;
     end else if (data_req) begin
-      m_req = 1'b1; m_we = !xu_busy && d_we; m_be = xu_busy ? 4'h0 : d_be;
-      m_addr = xu_busy ? xu_addr : d_addr; m_wdata = d_wdata;
+      m_req = 1'b1; m_we = !xu_owns && d_we; m_be = xu_owns ? 4'h0 : d_be;
+      m_addr = xu_owns ? xu_addr : d_addr; m_wdata = d_wdata;
     end else if (host_req_i) begin
       m_req = 1'b1; m_we = host_we_i; m_be = host_be_i; m_addr = host_addr_i; m_wdata = host_wdata_i;
     end else begin
@@ -137,26 +155,74 @@ module ipu_tile
   end
   assign host_rdata_o = m_rdata;
 
-  ipu_tile_xu #(.SramBytes(SramBytes)) u_xu (
-    .clk_i,
-    .rst_ni,
-    .clear_i      (start_i),
-    .num_tiles_i,
-    .start_i      (xu_start),
-    .list_i       (xu_list),
-    .busy_o       (xu_busy),
-    .done_o       (xu_done),
-    .consume_i    (xu_consume),
-    .fault_o      (xu_fault),
-    .fault_addr_o (xu_faddr),
-    .fault_info_o (xu_finfo),
-    .req_o        (xu_req),
-    .addr_o       (xu_addr),
-    .rdata_i      (m_rdata),
-    .out_valid_o,
-    .out_head_o,
-    .out_pop_i
-  );
+  if (!HostService) begin : g_xu
+    ipu_tile_xu #(.SramBytes(SramBytes)) u_xu (
+      .clk_i,
+      .rst_ni,
+      .clear_i      (start_i),
+      .num_tiles_i,
+      .start_i      (xu_start),
+      .list_i       (xu_list),
+      .busy_o       (xu_busy),
+      .done_o       (xu_done),
+      .consume_i    (xu_consume),
+      .fault_o      (xu_fault),
+      .fault_addr_o (xu_faddr),
+      .fault_info_o (xu_finfo),
+      .req_o        (xu_req),
+      .addr_o       (xu_addr),
+      .rdata_i      (m_rdata),
+      .out_valid_o,
+      .out_head_o,
+      .out_pop_i
+    );
+    assign xs_req_o  = 1'b0;
+    assign xs_list_o = 32'd0;
+    logic unused_xs;
+    assign unused_xs = ^{xs_done_i, xs_fault_i, xs_fault_addr_i, xs_fault_info_i};
+  end else begin : g_xs
+    // The exchange unit's handshake with the host in its place: busy (the core issues
+    // nothing) from the start until the card completes the request, then done (with the
+    // fault flag) until the core consumes it. A START clears it, as it clears the unit.
+    logic xs_pend_q, xs_done_q, xs_fault_q;
+    logic [31:0] xs_list_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        xs_pend_q  <= 1'b0;
+        xs_done_q  <= 1'b0;
+        xs_fault_q <= 1'b0;
+      end else if (start_i) begin
+        xs_pend_q  <= 1'b0;
+        xs_done_q  <= 1'b0;
+      end else if (xu_start) begin
+        xs_pend_q  <= 1'b1;
+      end else if (xs_pend_q && (xs_done_i || xs_fault_i)) begin
+        xs_pend_q  <= 1'b0;
+        xs_done_q  <= 1'b1;
+        xs_fault_q <= xs_fault_i;
+      end else if (xu_consume) begin
+        xs_done_q  <= 1'b0;
+      end
+    end
+    // The list's address while the request waits, then a fault's address.
+    always_ff @(posedge clk_i) begin
+      if (xu_start) xs_list_q <= xu_list;
+      else if (xs_pend_q && xs_fault_i) xs_list_q <= xs_fault_addr_i;
+    end
+    assign xu_busy  = xs_pend_q;
+    assign xu_done  = xs_done_q;
+    assign xu_fault = xs_fault_q;
+    assign xu_faddr = xs_list_q;
+    assign xu_finfo = xs_fault_info_i;
+    assign xu_req   = 1'b0;
+    assign xu_addr  = '0;
+    assign xs_req_o  = xs_pend_q;
+    assign xs_list_o = xs_list_q;
+    assign out_valid_o = 1'b0;
+    assign out_head_o  = '0;
+    logic unused_out;
+    assign unused_out = out_pop_i;
+  end
 
   ipu_tile_sram #(.Words(Words)) u_sram (
     .clk_i,
