@@ -531,7 +531,6 @@ module ipu_tile_core
                     ({32{s_other && hx_bad}} & hx_tile_q) |
                     ({32{s_other && xu_bad}} & xu_fault_addr_i);
   assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
-                    ({32{s_other && w_hxstart}} & {1'b0, hx_len}) |
                     ({32{s_other && xu_bad}} & xu_fault_info_i);
 
   assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
@@ -592,10 +591,10 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   // Next state.
   // ---------------------------------------------------------------------------
-  logic hx_fail, record;
-  logic [31:0] f_pc_d;
-  assign f_pc_d  = wd_hit ? ex_next_pc : ex_pc;
-  assign hx_fail = hx_pend_q && hx_fault_i;
+  logic hx_fail, record, hx_check;
+  assign hx_fail  = hx_pend_q && hx_fault_i;
+  // HX_START's first turn: it checks the range and retries (see hx_chk_ok_q).
+  assign hx_check = ex_go && s_other && w_hxstart && !hx_chk_ok_q;
   assign record  = !has_fault_q && (trap || wd_hit || hx_fail);  // the first fault of a run
 
   // Context and tile states.
@@ -658,10 +657,14 @@ module ipu_tile_core
 
   // The rings turn every cycle. START clears them (and reset); the clearer then writes the
   // started context's first PC as the ring brings it to the write position.
+  // ring_in, the EX context's PC as it moves to the end, is also the fault record's PC:
+  // the faulting instruction's (it does not commit), or for the watchdog the one after
+  // the instruction that retired (no multiplexer of its own for the record).
   logic        pc_we;
-  logic [31:0] pc_wdata;
+  logic [31:0] pc_wdata, ring_in;
   assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
   assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
+  assign ring_in  = pc_we ? pc_wdata : pc_ring_q[0];
   // INSTRET counts a retired instruction a cycle later, as its entry moves on from the end
   // (commit does not feed the 64-bit carry chain); the context's next EX is turns away.
   logic ir_pend_q;
@@ -670,7 +673,7 @@ module ipu_tile_core
       pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
       ir_ring_q[j] <= run_clr ? 64'd0 : ir_ring_q[j + 1] + 64'(j == NumCtx - 2 && ir_pend_q);
     end
-    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : (pc_we ? pc_wdata : pc_ring_q[0]);
+    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ring_in;
     ir_ring_q[NumCtx - 1] <= run_clr ? 64'd0 : ir_ring_q[0];
     ir_pend_q <= commit && !run_clr;
   end
@@ -678,7 +681,7 @@ module ipu_tile_core
   always_ff @(posedge clk_i) begin
     if (run_clr || (commit && w_hxtile)) begin
       hx_chk_ok_q <= 1'b0;
-    end else if (ex_go && s_other && w_hxstart && !hx_chk_ok_q) begin
+    end else if (hx_check) begin
       hx_chk_ok_q  <= 1'b1;
       hx_chk_ctx_q <= ex_ctx_q;
       hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile_q, {1'b0, hx_len}, SramSize);
@@ -725,22 +728,26 @@ module ipu_tile_core
       clr_a0_q  <= worker_arg_q;
       clr_pc_q  <= worker_entry_q;
     end
-    if (commit && w_hxstart) begin
+    // HX_START's length and direction, taken at its check turn (the card reads them only
+    // after it retired; no other context checks meanwhile): its range fault's info.
+    if (hx_check) begin
       hx_len_q <= hx_len;
       hx_th_q  <= wo_val[31];
     end
     if (commit && w_console) con_byte_q <= wo_val[7:0];
-    // The fault record shows only with has_fault_q, which is set with it. HX_START loads
-    // its context and PC (no other fault can come while the card moves the bytes, and
-    // none came before: the tile would have stopped), so that a failed host exchange adds
-    // only its cause, address and length. START loads the watchdog's info (the budget in
-    // units: the count that exceeds it, shifted down) for a fault that may never come.
-    if ((record && !hx_fail) || (commit && w_hxstart)) begin
+    // The fault record shows only with has_fault_q, which is set with it. HX_START's check
+    // turn loads its context and PC (it retries there, so ring_in is its own PC; no other
+    // fault can come while the card moves the bytes, and none came before: the tile would
+    // have stopped), so that a failed host exchange adds only its cause, address and
+    // length. START loads the watchdog's info (the budget in units: the count that
+    // exceeds it, shifted down) for a fault that may never come.
+    if ((record && !hx_fail) || hx_check) begin
       f_ctx_q  <= ex_ctx_q;
-      f_pc_q   <= f_pc_d;
+      f_pc_q   <= ring_in;
     end
     if (run_clr || (record && !wd_hit))
-      f_info_q <= ({32{run_clr}} & watchdog_units_i) | ({32{!run_clr && hx_fail}} & {1'b0, hx_len_q}) |
+      f_info_q <= ({32{run_clr}} & watchdog_units_i) |
+                  ({32{!run_clr && (hx_fail || (trap && s_other && hx_bad))}} & {1'b0, hx_len_q}) |
                   ({32{!run_clr && trap}} & ex_finfo);
     // Each field one flat AND-OR of its sources (one applies): fewer LUTs than nested
     // multiplexers. FAIL takes any cause.
@@ -748,7 +755,7 @@ module ipu_tile_core
       f_cause_q <= ({32{trap && s_other && w_fail}} & wo_val) | {24'd0, {8{trap && !(s_other && w_fail)}} & ex_code} |
                    ({32{hx_fail}} & hx_cause_i) | ({32{wd_hit}} & 32'(ErrWatchdog));
       // A fetch fault's address and the watchdog's are the PC the record takes.
-      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & f_pc_d) | ({32{trap}} & ex_faddr) |
+      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & ring_in) | ({32{trap}} & ex_faddr) |
                    ({32{hx_fail}} & hx_addr_i);
     end
   end
