@@ -130,12 +130,20 @@ module ipu_tile_core
   ctx_state_e  cstate_q [NumCtx];
   ctx_state_e  cstate_d [NumCtx];
 
-  // PC and INSTRET of every context in rings that turn with the barrel: entry j holds the
-  // context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots ahead) entry 2,
-  // and the one write and the one INSTRET incrementer sit where entry 0 moves to the end:
-  // no per-context adders or write multiplexers.
+  // PC and INSTRET's low word of every context in rings that turn with the barrel: entry
+  // j holds the context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots
+  // ahead) entry 2, and the one write and the one INSTRET incrementer sit where entry 0
+  // moves to the end: no per-context adders or write multiplexers.
   logic [31:0] pc_ring_q [NumCtx];
-  logic [63:0] ir_ring_q [NumCtx];
+  logic [31:0] ir_ring_q [NumCtx];
+  // INSTRET's high words in block RAM (only CSR INSTRETH and the carry out of the low word
+  // need them): read in RF for the context EX runs next, written back in WB, one more when
+  // the low word wraps. After START the register clearer's cycles sweep them to zero.
+  (* no_rw_check, ram_style = "block" *)
+  logic [31:0] irh_mem_q [2**CtxIdxW];
+  logic [31:0] irh_rd_q, irh_wd_q;
+  logic [CtxIdxW-1:0] irh_wa_q;
+  logic        irh_we_q, irh_sweep_q, ir_ones_q;
 
   // Register clearer: a context's registers read as zero when it starts (a0: its start
   // argument). START clears the supervisor's, WORKER_START the worker's: 32 writes through
@@ -545,8 +553,8 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelLink]}} & pc_plus4) |
                      ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
                      ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
-                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0][31:0]) |
-                     ({32{ex_sel_q[SelIrHi]}} & ir_ring_q[0][63:32]) |
+                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & irh_rd_q) |
                      ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
                      ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
                      ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
@@ -671,11 +679,26 @@ module ipu_tile_core
   always_ff @(posedge clk_i) begin
     for (int unsigned j = 0; j + 1 < NumCtx; j++) begin
       pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
-      ir_ring_q[j] <= run_clr ? 64'd0 : ir_ring_q[j + 1] + 64'(j == NumCtx - 2 && ir_pend_q);
+      ir_ring_q[j] <= run_clr ? 32'd0 : ir_ring_q[j + 1] + 32'(j == NumCtx - 2 && ir_pend_q);
     end
     pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ring_in;
-    ir_ring_q[NumCtx - 1] <= run_clr ? 64'd0 : ir_ring_q[0];
+    ir_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ir_ring_q[0];
     ir_pend_q <= commit && !run_clr;
+  end
+
+  // The high words: entry 1 moves to EX next, so ir_ones_q says whether the EX context's
+  // low word is all ones (its retiring instruction carries into the high word).
+  always_ff @(posedge clk_i) begin
+    irh_rd_q  <= irh_mem_q[cx(rf_ctx_q)];
+    ir_ones_q <= !run_clr && ir_ring_q[1] == 32'hffff_ffff;
+    irh_we_q  <= commit && ir_ones_q && !run_clr;
+    irh_wa_q  <= cx(ex_ctx_q);
+    irh_wd_q  <= (run_clr || irh_sweep_q) ? 32'd0 : irh_rd_q + 32'd1;
+    if (start_i) irh_sweep_q <= 1'b1;
+    else if (!clr_busy_q || init_q) irh_sweep_q <= 1'b0;
+    // No context runs while the clearer does, so the sweep has the write port (irh_wd_q
+    // is zero meanwhile).
+    if (irh_we_q || irh_sweep_q) irh_mem_q[irh_sweep_q ? clr_reg_q[CtxIdxW-1:0] : irh_wa_q] <= irh_wd_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -868,7 +891,7 @@ module ipu_tile_core
   // A started context's PC reaches its ring entry within a turn of the barrel; the
   // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
   assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
-  assign ctx_instret_o   = ir_ring_q[sel_pos][31:0];
+  assign ctx_instret_o   = ir_ring_q[sel_pos];
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;
   assign err_cause_o     = f_cause_q;
