@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+echo "NOTE from the lead ($(date -u +%H:%M) UTC): read /work/prompts/s8/lead-notes.md (do not commit this line)" >&2
 # make bitstream BOARD=<board>: the RTL card through the iCE40 flow for an FPGA
 # board: yosys synth_ice40 -> nextpnr-ice40 -> icepack, then icetime. Prints the
 # utilisation (LUTs, logic cells, BRAM, SPRAM, DSP) and the maximum clock nextpnr reports, and
