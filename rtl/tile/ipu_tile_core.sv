@@ -130,12 +130,20 @@ module ipu_tile_core
   ctx_state_e  cstate_q [NumCtx];
   ctx_state_e  cstate_d [NumCtx];
 
-  // PC and INSTRET of every context in rings that turn with the barrel: entry j holds the
-  // context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots ahead) entry 2,
-  // and the one write and the one INSTRET incrementer sit where entry 0 moves to the end:
-  // no per-context adders or write multiplexers.
+  // PC and INSTRET's low word of every context in rings that turn with the barrel: entry
+  // j holds the context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots
+  // ahead) entry 2, and the one write and the one INSTRET incrementer sit where entry 0
+  // moves to the end: no per-context adders or write multiplexers.
   logic [31:0] pc_ring_q [NumCtx];
-  logic [63:0] ir_ring_q [NumCtx];
+  logic [31:0] ir_ring_q [NumCtx];
+  // INSTRET's high words in block RAM (only CSR INSTRETH and the carry out of the low word
+  // need them): read in RF for the context EX runs next, written back in WB, one more when
+  // the low word wraps. After START the register clearer's cycles sweep them to zero.
+  (* no_rw_check, ram_style = "block" *)
+  logic [31:0] irh_mem_q [2**CtxIdxW];
+  logic [31:0] irh_rd_q, irh_wd_q;
+  logic [CtxIdxW-1:0] irh_wa_q;
+  logic        irh_we_q, irh_sweep_q, ir_ones_q;
 
   // Register clearer: a context's registers read as zero when it starts (a0: its start
   // argument). START clears the supervisor's, WORKER_START the worker's: 32 writes through
@@ -531,7 +539,6 @@ module ipu_tile_core
                     ({32{s_other && hx_bad}} & hx_tile_q) |
                     ({32{s_other && xu_bad}} & xu_fault_addr_i);
   assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
-                    ({32{s_other && w_hxstart}} & {1'b0, hx_len}) |
                     ({32{s_other && xu_bad}} & xu_fault_info_i);
 
   assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
@@ -546,8 +553,8 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelLink]}} & pc_plus4) |
                      ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
                      ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
-                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0][31:0]) |
-                     ({32{ex_sel_q[SelIrHi]}} & ir_ring_q[0][63:32]) |
+                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & irh_rd_q) |
                      ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
                      ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
                      ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
@@ -592,10 +599,10 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   // Next state.
   // ---------------------------------------------------------------------------
-  logic hx_fail, record;
-  logic [31:0] f_pc_d;
-  assign f_pc_d  = wd_hit ? ex_next_pc : ex_pc;
-  assign hx_fail = hx_pend_q && hx_fault_i;
+  logic hx_fail, record, hx_check;
+  assign hx_fail  = hx_pend_q && hx_fault_i;
+  // HX_START's first turn: it checks the range and retries (see hx_chk_ok_q).
+  assign hx_check = ex_go && s_other && w_hxstart && !hx_chk_ok_q;
   assign record  = !has_fault_q && (trap || wd_hit || hx_fail);  // the first fault of a run
 
   // Context and tile states.
@@ -658,27 +665,46 @@ module ipu_tile_core
 
   // The rings turn every cycle. START clears them (and reset); the clearer then writes the
   // started context's first PC as the ring brings it to the write position.
+  // ring_in, the EX context's PC as it moves to the end, is also the fault record's PC:
+  // the faulting instruction's (it does not commit), or for the watchdog the one after
+  // the instruction that retired (no multiplexer of its own for the record).
   logic        pc_we;
-  logic [31:0] pc_wdata;
+  logic [31:0] pc_wdata, ring_in;
   assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
   assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
+  assign ring_in  = pc_we ? pc_wdata : pc_ring_q[0];
   // INSTRET counts a retired instruction a cycle later, as its entry moves on from the end
   // (commit does not feed the 64-bit carry chain); the context's next EX is turns away.
   logic ir_pend_q;
   always_ff @(posedge clk_i) begin
     for (int unsigned j = 0; j + 1 < NumCtx; j++) begin
       pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
-      ir_ring_q[j] <= run_clr ? 64'd0 : ir_ring_q[j + 1] + 64'(j == NumCtx - 2 && ir_pend_q);
+      ir_ring_q[j] <= run_clr ? 32'd0 : ir_ring_q[j + 1] + 32'(j == NumCtx - 2 && ir_pend_q);
     end
-    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : (pc_we ? pc_wdata : pc_ring_q[0]);
-    ir_ring_q[NumCtx - 1] <= run_clr ? 64'd0 : ir_ring_q[0];
+    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ring_in;
+    ir_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ir_ring_q[0];
     ir_pend_q <= commit && !run_clr;
+  end
+
+  // The high words: entry 1 moves to EX next, so ir_ones_q says whether the EX context's
+  // low word is all ones (its retiring instruction carries into the high word).
+  always_ff @(posedge clk_i) begin
+    irh_rd_q  <= irh_mem_q[cx(rf_ctx_q)];
+    ir_ones_q <= !run_clr && ir_ring_q[1] == 32'hffff_ffff;
+    irh_we_q  <= commit && ir_ones_q && !run_clr;
+    irh_wa_q  <= cx(ex_ctx_q);
+    irh_wd_q  <= (run_clr || irh_sweep_q) ? 32'd0 : irh_rd_q + 32'd1;
+    if (start_i) irh_sweep_q <= 1'b1;
+    else if (!clr_busy_q || init_q) irh_sweep_q <= 1'b0;
+    // No context runs while the clearer does, so the sweep has the write port (irh_wd_q
+    // is zero meanwhile).
+    if (irh_we_q || irh_sweep_q) irh_mem_q[irh_sweep_q ? clr_reg_q[CtxIdxW-1:0] : irh_wa_q] <= irh_wd_q;
   end
 
   always_ff @(posedge clk_i) begin
     if (run_clr || (commit && w_hxtile)) begin
       hx_chk_ok_q <= 1'b0;
-    end else if (ex_go && s_other && w_hxstart && !hx_chk_ok_q) begin
+    end else if (hx_check) begin
       hx_chk_ok_q  <= 1'b1;
       hx_chk_ctx_q <= ex_ctx_q;
       hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile_q, {1'b0, hx_len}, SramSize);
@@ -725,22 +751,26 @@ module ipu_tile_core
       clr_a0_q  <= worker_arg_q;
       clr_pc_q  <= worker_entry_q;
     end
-    if (commit && w_hxstart) begin
+    // HX_START's length and direction, taken at its check turn (the card reads them only
+    // after it retired; no other context checks meanwhile): its range fault's info.
+    if (hx_check) begin
       hx_len_q <= hx_len;
       hx_th_q  <= wo_val[31];
     end
     if (commit && w_console) con_byte_q <= wo_val[7:0];
-    // The fault record shows only with has_fault_q, which is set with it. HX_START loads
-    // its context and PC (no other fault can come while the card moves the bytes, and
-    // none came before: the tile would have stopped), so that a failed host exchange adds
-    // only its cause, address and length. START loads the watchdog's info (the budget in
-    // units: the count that exceeds it, shifted down) for a fault that may never come.
-    if ((record && !hx_fail) || (commit && w_hxstart)) begin
+    // The fault record shows only with has_fault_q, which is set with it. HX_START's check
+    // turn loads its context and PC (it retries there, so ring_in is its own PC; no other
+    // fault can come while the card moves the bytes, and none came before: the tile would
+    // have stopped), so that a failed host exchange adds only its cause, address and
+    // length. START loads the watchdog's info (the budget in units: the count that
+    // exceeds it, shifted down) for a fault that may never come.
+    if ((record && !hx_fail) || hx_check) begin
       f_ctx_q  <= ex_ctx_q;
-      f_pc_q   <= f_pc_d;
+      f_pc_q   <= ring_in;
     end
     if (run_clr || (record && !wd_hit))
-      f_info_q <= ({32{run_clr}} & watchdog_units_i) | ({32{!run_clr && hx_fail}} & {1'b0, hx_len_q}) |
+      f_info_q <= ({32{run_clr}} & watchdog_units_i) |
+                  ({32{!run_clr && (hx_fail || (trap && s_other && hx_bad))}} & {1'b0, hx_len_q}) |
                   ({32{!run_clr && trap}} & ex_finfo);
     // Each field one flat AND-OR of its sources (one applies): fewer LUTs than nested
     // multiplexers. FAIL takes any cause.
@@ -748,7 +778,7 @@ module ipu_tile_core
       f_cause_q <= ({32{trap && s_other && w_fail}} & wo_val) | {24'd0, {8{trap && !(s_other && w_fail)}} & ex_code} |
                    ({32{hx_fail}} & hx_cause_i) | ({32{wd_hit}} & 32'(ErrWatchdog));
       // A fetch fault's address and the watchdog's are the PC the record takes.
-      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & f_pc_d) | ({32{trap}} & ex_faddr) |
+      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & ring_in) | ({32{trap}} & ex_faddr) |
                    ({32{hx_fail}} & hx_addr_i);
     end
   end
@@ -861,7 +891,7 @@ module ipu_tile_core
   // A started context's PC reaches its ring entry within a turn of the barrel; the
   // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
   assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
-  assign ctx_instret_o   = ir_ring_q[sel_pos][31:0];
+  assign ctx_instret_o   = ir_ring_q[sel_pos];
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;
   assign err_cause_o     = f_cause_q;
