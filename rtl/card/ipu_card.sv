@@ -79,9 +79,10 @@ module ipu_card
   logic [NumTiles-1:0] tile_enable;
   logic [NumTiles*32-1:0] tile_entry, tile_boot_arg;
   logic [31:0]         watchdog_units;
+  logic                boot_load, wd_load;
   logic                start, halt, release_sync;
   logic [TileW-1:0]    tile_sel, window_tile;
-  logic [CtxW-1:0]     ctx_sel;
+  logic [CtxW-1:0]     ctx_sel, ctx_sel_next;
   card_state_e         card_state;
 
   tile_state_e         t_state [NumTiles];
@@ -164,7 +165,9 @@ module ipu_card
       .enable_i         (tile_enable[t]),
       .entry_i          (tile_entry[t*32 +: 32]),
       .boot_arg_i       (tile_boot_arg[t*32 +: 32]),
+      .boot_load_i      (boot_load),
       .watchdog_units_i (watchdog_units),
+      .wd_load_i        (wd_load),
       .start_i          (start),
       .halt_i           (halt),
       .release_i        (release_sync),
@@ -173,6 +176,7 @@ module ipu_card
       .sync_req_o       (t_sync_req[t]),
       .cycles_o         (t_cycles[t]),
       .ctx_sel_i        (ctx_sel),
+      .ctx_sel_next_i   (ctx_sel_next),
       .ctx_state_o      (t_ctx_state[t]),
       .ctx_pc_o         (t_ctx_pc[t]),
       .ctx_instret_o    (t_ctx_instret[t]),
@@ -489,12 +493,15 @@ module ipu_card
     .tile_enable_o     (tile_enable),
     .tile_entry_o      (tile_entry),
     .tile_boot_arg_o   (tile_boot_arg),
+    .boot_load_o       (boot_load),
     .watchdog_units_o  (watchdog_units),
+    .wd_load_o         (wd_load),
     .start_o           (start),
     .halt_o            (halt),
     .release_o         (release_sync),
     .tile_sel_o        (tile_sel),
     .ctx_sel_o         (ctx_sel),
+    .ctx_sel_next_o    (ctx_sel_next),
     .window_tile_o     (window_tile),
     .any_running_i     (any_running),
     .any_sync_i        (any_sync),

@@ -42,12 +42,15 @@ module ipu_card_regs
   output logic [NumTiles-1:0] tile_enable_o,
   output logic [NumTiles*32-1:0] tile_entry_o,     // tile t at [t*32 +: 32]
   output logic [NumTiles*32-1:0] tile_boot_arg_o,
+  output logic             boot_load_o,    // the tiles take tile_boot_arg_o (START, or see StartFromRam)
   output logic [31:0]      watchdog_units_o,
+  output logic             wd_load_o,      // the tiles take watchdog_units_o
   output logic             start_o,
   output logic             halt_o,
   output logic             release_o,
   output logic [TileW-1:0] tile_sel_o,
   output logic [CtxW-1:0]  ctx_sel_o,
+  output logic [CtxW-1:0]  ctx_sel_next_o,  // ctx_sel_o after this edge (read ahead from block RAM)
   output logic [TileW-1:0] window_tile_o,
 
   // The tiles taken together, and the one TILE_SEL selects.
@@ -468,13 +471,14 @@ module ipu_card_regs
       svc_info_q <= wdata_i;
   end
 
-  // CARD_CYCLES: cleared by a start, counts while running. A synchronous clear (the reset
-  // included) and an enable cost no LUT on an iCE40 flip-flop; as a branch of the write
-  // decode it cost a 64-bit mux per level.
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni || start_o) cycles_q <= 64'd0;
-    else                    cycles_q <= cycles_q + 64'(state_q == CardStateRunning);
-  end
+  // CARD_CYCLES: cleared by a start (and the reset), counts while running (two SB_MAC16 on
+  // the iCE40; as a branch of the write decode it would cost a 64-bit mux per level).
+  ipu_counter64 u_cycles (
+    .clk_i,
+    .clear_i (!rst_ni || start_o),
+    .inc_i   (state_q == CardStateRunning),
+    .count_o (cycles_q)
+  );
 
   // IRQ_STATUS: w1c from the host, set by events (an event wins over a clear in the same cycle).
   always_comb begin
@@ -594,12 +598,42 @@ module ipu_card_regs
       assign tile_entry_o[t*32 +: 32] = entry_q[t];
     end : g_tile
   end
-  for (genvar t = 0; t < NumTiles; t++) begin : g_tile_setup
-    assign tile_boot_arg_o[t*32 +: 32] = boot_q[t];
-  end : g_tile_setup
-  assign watchdog_units_o = watchdog_q;
+  // One tile (the iCE40 board): TILE_BOOT_ARG and WATCHDOG_INSNS reach the tile from a
+  // block-RAM copy of their own (start_mem_q, 64 flip-flops fewer), read after START: the
+  // budget's word in START's own cycle (no host write can come in it), the boot
+  // argument's in the next (a TILE_BOOT_ARG write is ignored then: the card runs). The
+  // tile takes them one and two cycles after START, while its register clearer runs.
+  // The clearer of the translation table zeroes the copy after a reset.
+  localparam bit StartFromRam = NumTiles == 1;
+  if (StartFromRam) begin : g_start_from_ram
+    (* no_rw_check, ram_style = "block" *) logic [31:0] start_mem_q [2];
+    logic [31:0] start_rd_q;
+    logic        st_we, st_wd, wd_load_q, boot_load_q;
+    assign st_wd = low && addr_i[9:2] == RegWatchdogInsns[9:2];  // word 1; TILE_BOOT_ARG word 0
+    assign st_we = xclr_q || (wr && (st_wd || (low && addr_i[9:2] == RegTileBootArg[9:2] && !running)));
+    always_ff @(posedge clk_i) begin
+      if (st_we) start_mem_q[xclr_q ? xclr_addr_q[0] : st_wd] <= xclr_q ? 32'd0 : wdata_i;
+      start_rd_q  <= start_mem_q[start_o];
+      wd_load_q   <= start_o;
+      boot_load_q <= wd_load_q;
+    end
+    assign tile_boot_arg_o  = start_rd_q;
+    assign watchdog_units_o = start_rd_q;
+    assign wd_load_o        = wd_load_q;
+    assign boot_load_o      = boot_load_q;
+    logic unused_start_ff;
+    assign unused_start_ff = ^{boot_q[0], watchdog_q};
+  end else begin : g_start_from_ff
+    for (genvar t = 0; t < NumTiles; t++) begin : g_tile_setup
+      assign tile_boot_arg_o[t*32 +: 32] = boot_q[t];
+    end : g_tile_setup
+    assign watchdog_units_o = watchdog_q;
+    assign wd_load_o        = start_o;
+    assign boot_load_o      = start_o;
+  end
   assign tile_sel_o       = tile_sel_q;
   assign ctx_sel_o        = ctx_sel_q;
+  assign ctx_sel_next_o   = ctx_sel_d;
   assign window_tile_o    = window_q;
   assign dma_desc_addr_o  = dma_desc_q;
   assign tiles_run_o      = running;

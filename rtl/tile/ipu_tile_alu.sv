@@ -29,13 +29,11 @@ module ipu_tile_alu (
   // of a * 2^(32 - n). Signed high words subtract the other operand for each negative
   // one: (a - 2^32 a31)(b - 2^32 b31) = ab - 2^32 (a31 b + b31 a) mod 2^64; that makes
   // MULH, MULHSU and SRA (a signed, 2^(32 - n) unsigned). Unsigned arithmetic keeps the
-  // simulator's C++ free of signed overflow, and the product is computed only for a
-  // multiply or a shift, so the simulator skips it otherwise.
-  logic        is_mul, is_shift, shift_right, use_hi, a_signed, b_signed;
+  // simulator's C++ free of signed overflow.
+  logic        is_shift, shift_right, use_hi, a_signed, b_signed;
   logic [4:0]  shamt, pow;
   logic [31:0] mul_b, pow2, fix_a, fix_b, md_res;
   logic [63:0] product;
-  assign is_mul      = muldiv_i && !funct3_i[2];
   assign is_shift    = !muldiv_i && funct3_i[1:0] == 2'd1;  // SLL (1), SRL/SRA (5)
   assign shift_right = funct3_i[2];
   assign shamt       = b_i[4:0];
@@ -47,17 +45,12 @@ module ipu_tile_alu (
   assign a_signed    = is_shift ? alt_i : funct3_i[1:0] != 2'd3;  // SRA; MULH, MULHSU
   assign b_signed    = !is_shift && funct3_i[1:0] == 2'd1;        // MULH
 
-  always_comb begin
-    product = 64'd0;
-    fix_a   = 32'd0;
-    fix_b   = 32'd0;
-    if (is_mul || is_shift) begin
-      product = 64'(a_i) * 64'(mul_b);
-      fix_a   = (a_signed && a_i[31]) ? mul_b : 32'd0;
-      fix_b   = (b_signed && b_i[31]) ? a_i : 32'd0;
-    end
-    md_res = use_hi ? product[63:32] - fix_a - fix_b : product[31:0];
-  end
+  // The product is formed whatever the instruction (the core takes mul_o only for a
+  // multiply or a shift): gating it to zero otherwise cost 64 LUTs for nothing.
+  assign product = 64'(a_i) * 64'(mul_b);
+  assign fix_a   = (a_signed && a_i[31]) ? mul_b : 32'd0;
+  assign fix_b   = (b_signed && b_i[31]) ? a_i : 32'd0;
+  assign md_res  = use_hi ? product[63:32] - fix_a - fix_b : product[31:0];
 
   assign sum_o   = sum[31:0];
   assign logic_o = funct3_i[1] ? (funct3_i[0] ? a_i & b_i : a_i | b_i) : a_i ^ b_i;

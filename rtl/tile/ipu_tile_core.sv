@@ -30,7 +30,9 @@ module ipu_tile_core
   input  logic          enable_i,
   input  logic [31:0]   entry_i,
   input  logic [31:0]   boot_arg_i,
+  input  logic          boot_load_i,  // boot_arg_i holds the started supervisor's a0
   input  logic [31:0]   watchdog_units_i,
+  input  logic          wd_load_i,    // watchdog_units_i holds the run's budget
   input  logic          start_i,    // RUN_CTRL.START: reset run state, start if enabled
   input  logic          halt_i,     // RUN_CTRL.HALT or another tile faulted: stop where we are
   input  logic          release_i,  // the sync this tile waits in completed
@@ -41,6 +43,7 @@ module ipu_tile_core
   output logic [31:0]   sync_req_o,
   output logic [63:0]   cycles_o,
   input  logic [CtxW-1:0] ctx_sel_i,
+  input  logic [CtxW-1:0] ctx_sel_next_i,  // ctx_sel_i after this edge (TILE_CTX_SEL written now)
   output ctx_state_e    ctx_state_o,
   output logic [31:0]   ctx_pc_o,
   output logic [31:0]   ctx_instret_o,
@@ -130,20 +133,25 @@ module ipu_tile_core
   ctx_state_e  cstate_q [NumCtx];
   ctx_state_e  cstate_d [NumCtx];
 
-  // PC and INSTRET's low word of every context in rings that turn with the barrel: entry
-  // j holds the context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots
-  // ahead) entry 2, and the one write and the one INSTRET incrementer sit where entry 0
-  // moves to the end: no per-context adders or write multiplexers.
+  // The PC of every context in a ring that turns with the barrel: entry j holds the
+  // context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots ahead) entry 2,
+  // and the one write sits where entry 0 moves to the end: no per-context write
+  // multiplexers.
   logic [31:0] pc_ring_q [NumCtx];
-  logic [31:0] ir_ring_q [NumCtx];
-  // INSTRET's high words in block RAM (only CSR INSTRETH and the carry out of the low word
-  // need them): read in RF for the context EX runs next, written back in WB, one more when
-  // the low word wraps. After START the register clearer's cycles sweep them to zero.
+  // INSTRET of every context in block RAM, {high, low} a word (4 BRAMs on the iCE40
+  // instead of 96 flip-flops): RF reads the word of the context EX runs next (ir_rd_q),
+  // WB writes it back plus one when that instruction retired; the context's next read is
+  // a turn later. A copy of the low words (ir_host_q) answers the host's TILE_CTX_INSTRET,
+  // read at the context TILE_CTX_SEL selects from this edge on. After START the register
+  // clearer's cycles sweep both to zero.
   (* no_rw_check, ram_style = "block" *)
-  logic [31:0] irh_mem_q [2**CtxIdxW];
-  logic [31:0] irh_rd_q, irh_wd_q;
-  logic [CtxIdxW-1:0] irh_wa_q;
-  logic        irh_we_q, irh_sweep_q, ir_ones_q;
+  logic [63:0] ir_mem_q [2**CtxIdxW];
+  (* no_rw_check, ram_style = "block" *)
+  logic [31:0] ir_host_q [2**CtxIdxW];
+  logic [63:0] ir_rd_q, ir_wd_q;
+  logic [31:0] ir_host_rd_q;
+  logic [CtxIdxW-1:0] ir_wa_q;
+  logic        ir_we_q, ir_sweep_q;
 
   // Register clearer: a context's registers read as zero when it starts (a0: its start
   // argument). START clears the supervisor's, WORKER_START the worker's: 32 writes through
@@ -155,7 +163,13 @@ module ipu_tile_core
   logic [4:0]        clr_reg_q;
   logic [31:0]       clr_a0_q, clr_pc_q;
 
-  logic [31:0] exit_code_q, worker_entry_q, worker_arg_q, fail_info_q, hx_dev_q, hx_tile_q, sync_req_q;
+  logic [31:0] worker_entry_q, worker_arg_q, fail_info_q, hx_dev_q, hx_tile_q;
+  // The value of the last SYNC or EXIT, one register for both (32 flip-flops fewer): both
+  // are the supervisor's, EXIT is its last instruction, and the card reads the SYNC value
+  // only while the tile waits in that sync. The exit code shows once EXIT retired
+  // (exited_q); the model reads 0 before.
+  logic [31:0] ctl_word_q;
+  logic        exited_q;
   logic [MaxCtx-1:0] fail_mask_q;
   logic        has_fault_q, err_pending_q;
   logic [31:0] f_cause_q, f_pc_q, f_addr_q, f_info_q;
@@ -553,8 +567,8 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelLink]}} & pc_plus4) |
                      ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
                      ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
-                     ({32{ex_sel_q[SelIrLo]}} & ir_ring_q[0]) |
-                     ({32{ex_sel_q[SelIrHi]}} & irh_rd_q) |
+                     ({32{ex_sel_q[SelIrLo]}} & ir_rd_q[31:0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & ir_rd_q[63:32]) |
                      ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
                      ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
                      ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
@@ -580,8 +594,8 @@ module ipu_tile_core
   logic wd_hit, wd_cur_q, wd_next_q;
   assign wd_hit = commit && wd_on_q && (wb_valid_q ? wd_next_q : wd_cur_q);
   always_ff @(posedge clk_i) begin
-    wd_cur_q  <= !run_clr && wd_left_q == 42'd0;
-    wd_next_q <= !run_clr && wd_left_q == 42'd1;
+    wd_cur_q  <= !wd_load_i && wd_left_q == 42'd0;
+    wd_next_q <= !wd_load_i && wd_left_q == 42'd1;
   end
 
   // Data port.
@@ -673,32 +687,27 @@ module ipu_tile_core
   assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
   assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
   assign ring_in  = pc_we ? pc_wdata : pc_ring_q[0];
-  // INSTRET counts a retired instruction a cycle later, as its entry moves on from the end
-  // (commit does not feed the 64-bit carry chain); the context's next EX is turns away.
-  logic ir_pend_q;
   always_ff @(posedge clk_i) begin
-    for (int unsigned j = 0; j + 1 < NumCtx; j++) begin
-      pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
-      ir_ring_q[j] <= run_clr ? 32'd0 : ir_ring_q[j + 1] + 32'(j == NumCtx - 2 && ir_pend_q);
-    end
+    for (int unsigned j = 0; j + 1 < NumCtx; j++) pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
     pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ring_in;
-    ir_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ir_ring_q[0];
-    ir_pend_q <= commit && !run_clr;
   end
 
-  // The high words: entry 1 moves to EX next, so ir_ones_q says whether the EX context's
-  // low word is all ones (its retiring instruction carries into the high word).
+  // INSTRET: the EX context's count is read in RF, the retirement writes it back plus one
+  // in WB (one 64-bit incrementer for all contexts).
   always_ff @(posedge clk_i) begin
-    irh_rd_q  <= irh_mem_q[cx(rf_ctx_q)];
-    ir_ones_q <= !run_clr && ir_ring_q[1] == 32'hffff_ffff;
-    irh_we_q  <= commit && ir_ones_q && !run_clr;
-    irh_wa_q  <= cx(ex_ctx_q);
-    irh_wd_q  <= (run_clr || irh_sweep_q) ? 32'd0 : irh_rd_q + 32'd1;
-    if (start_i) irh_sweep_q <= 1'b1;
-    else if (!clr_busy_q || init_q) irh_sweep_q <= 1'b0;
-    // No context runs while the clearer does, so the sweep has the write port (irh_wd_q
+    ir_rd_q      <= ir_mem_q[cx(rf_ctx_q)];
+    ir_host_rd_q <= ir_host_q[cx(ctx_sel_next_i)];
+    ir_we_q      <= commit && !run_clr;
+    ir_wa_q      <= cx(ex_ctx_q);
+    ir_wd_q      <= (run_clr || ir_sweep_q) ? 64'd0 : ir_rd_q + 64'd1;
+    if (start_i) ir_sweep_q <= 1'b1;
+    else if (!clr_busy_q || init_q) ir_sweep_q <= 1'b0;
+    // No context runs while the clearer does, so the sweep has the write port (ir_wd_q
     // is zero meanwhile).
-    if (irh_we_q || irh_sweep_q) irh_mem_q[irh_sweep_q ? clr_reg_q[CtxIdxW-1:0] : irh_wa_q] <= irh_wd_q;
+    if (ir_we_q || ir_sweep_q) begin
+      ir_mem_q[ir_sweep_q ? clr_reg_q[CtxIdxW-1:0] : ir_wa_q]  <= ir_wd_q;
+      ir_host_q[ir_sweep_q ? clr_reg_q[CtxIdxW-1:0] : ir_wa_q] <= ir_wd_q[31:0];
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -713,15 +722,24 @@ module ipu_tile_core
     end
   end
 
+  // CYCLE: counts while the tile runs or waits in a sync (two SB_MAC16 on the iCE40).
+  ipu_counter64 u_cycles (
+    .clk_i,
+    .clear_i (run_clr),
+    .inc_i   (state_q == TileStateRunning || state_q == TileStateSyncWait),
+    .count_o (cycles_q)
+  );
+
   // Counters and run state that START clears (and reset).
   always_ff @(posedge clk_i) begin
-    if (run_clr) cycles_q <= 64'd0;
-    else if (state_q == TileStateRunning || state_q == TileStateSyncWait) cycles_q <= cycles_q + 64'd1;
-    if (run_clr) wd_left_q <= {watchdog_units_i, 10'd0};
+    // The card gives the budget with START or, from its block RAM, a cycle after it (the
+    // register clearer runs meanwhile: nothing retires before the load).
+    if (wd_load_i) wd_left_q <= {watchdog_units_i, 10'd0};
     else if (commit) wd_left_q <= wd_left_q - 42'd1;  // wraps only with the watchdog off
-    if (run_clr) wd_on_q <= watchdog_units_i != 32'd0;
-    if (run_clr) exit_code_q <= 32'd0;
-    else if (commit && w_texit) exit_code_q <= wo_val;
+    if (init_q) wd_on_q <= 1'b0;
+    else if (wd_load_i) wd_on_q <= watchdog_units_i != 32'd0;
+    if (run_clr) exited_q <= 1'b0;
+    else if (commit && w_texit) exited_q <= 1'b1;
     if (run_clr) fail_mask_q <= '0;
     else if (commit && csr_join) fail_mask_q <= '0;
     else if (commit && w_exit && wo_val != 32'd0) fail_mask_q[ex_ctx_q] <= 1'b1;
@@ -744,13 +762,15 @@ module ipu_tile_core
   always_ff @(posedge clk_i) begin
     if (start_i) begin
       clr_ctx_q <= '0;
-      clr_a0_q  <= boot_arg_i;
       clr_pc_q  <= entry_i;
     end else if (commit && w_start) begin
       clr_ctx_q <= start_w;
-      clr_a0_q  <= worker_arg_q;
       clr_pc_q  <= worker_entry_q;
     end
+    // The supervisor's a0 comes with START or up to two cycles later (the card's block
+    // RAM); the clearer writes a0 at its eleventh step at the earliest.
+    if (boot_load_i) clr_a0_q <= boot_arg_i;
+    else if (commit && w_start) clr_a0_q <= worker_arg_q;
     // HX_START's length and direction, taken at its check turn (the card reads them only
     // after it retired; no other context checks meanwhile): its range fault's info.
     if (hx_check) begin
@@ -762,16 +782,16 @@ module ipu_tile_core
     // turn loads its context and PC (it retries there, so ring_in is its own PC; no other
     // fault can come while the card moves the bytes, and none came before: the tile would
     // have stopped), so that a failed host exchange adds only its cause, address and
-    // length. START loads the watchdog's info (the budget in units: the count that
-    // exceeds it, shifted down) for a fault that may never come.
+    // length. The budget's load after START gives the watchdog's info (the budget in
+    // units: the count that exceeds it, shifted down) for a fault that may never come.
     if ((record && !hx_fail) || hx_check) begin
       f_ctx_q  <= ex_ctx_q;
       f_pc_q   <= ring_in;
     end
-    if (run_clr || (record && !wd_hit))
-      f_info_q <= ({32{run_clr}} & watchdog_units_i) |
-                  ({32{!run_clr && (hx_fail || (trap && s_other && hx_bad))}} & {1'b0, hx_len_q}) |
-                  ({32{!run_clr && trap}} & ex_finfo);
+    if (wd_load_i || (record && !wd_hit))
+      f_info_q <= ({32{wd_load_i}} & watchdog_units_i) |
+                  ({32{!wd_load_i && (hx_fail || (trap && s_other && hx_bad))}} & {1'b0, hx_len_q}) |
+                  ({32{!wd_load_i && trap}} & ex_finfo);
     // Each field one flat AND-OR of its sources (one applies): fewer LUTs than nested
     // multiplexers. FAIL takes any cause.
     if (record) begin
@@ -791,7 +811,7 @@ module ipu_tile_core
       fail_info_q    <= 32'd0;
       hx_dev_q       <= 32'd0;
       hx_tile_q      <= 32'd0;
-      sync_req_q     <= 32'd0;
+      ctl_word_q     <= 32'd0;
       con_valid_q    <= 1'b0;
     end else begin
       if (commit && w_entry)  worker_entry_q <= csr_new(worker_entry_q, csr_src, f3[1:0]);
@@ -799,7 +819,7 @@ module ipu_tile_core
       if (commit && w_finfo)  fail_info_q    <= csr_new(fail_info_q, csr_src, f3[1:0]);
       if (commit && w_hxdev)  hx_dev_q       <= csr_new(hx_dev_q, csr_src, f3[1:0]);
       if (commit && w_hxtile) hx_tile_q      <= csr_new(hx_tile_q, csr_src, f3[1:0]);
-      if (commit && w_sync)   sync_req_q     <= wo_val;
+      if (commit && (w_sync || w_texit)) ctl_word_q <= wo_val;
       if (commit && w_console) con_valid_q <= 1'b1;
       else if (console_ready_i) con_valid_q <= 1'b0;
     end
@@ -884,14 +904,14 @@ module ipu_tile_core
   logic [CtxIdxW-1:0] sel_pos;
   assign sel_pos         = ring_pos(ctx_sel_i, ex_ctx_q);
   assign state_o         = state_q;
-  assign exit_code_o     = exit_code_q;
-  assign sync_req_o      = sync_req_q;
+  assign exit_code_o     = ctl_word_q & {32{exited_q}};
+  assign sync_req_o      = ctl_word_q;
   assign cycles_o        = cycles_q;
   assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
   // A started context's PC reaches its ring entry within a turn of the barrel; the
   // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
   assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
-  assign ctx_instret_o   = ir_ring_q[sel_pos];
+  assign ctx_instret_o   = ir_host_rd_q;
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;
   assign err_cause_o     = f_cause_q;

@@ -292,6 +292,53 @@ void test_reset_drops_request(void **)
     assert_int_equal(card_state(h), IPU_CARD_STATE_IDLE);
 }
 
+// (f) The one-tile card takes TILE_BOOT_ARG and WATCHDOG_INSNS from a block RAM of their
+// own after START (not from flip-flops): faults.elf runs the case its boot argument names
+// (0: EXIT 42; 7: ECALL; 11: spin until the watchdog's budget is spent, the record's info
+// being the budget). A START after a finished run takes the values written since; after
+// a RESET both read and act as zero (case 11 then runs past the old budget, no fault).
+void expect_watchdog_fault(RtlHarness &h, uint32_t budget)
+{
+    const RtlRunResult r = h.run(1u << 14);
+    assert_int_equal(r.errors.size(), 1);
+    assert_int_equal(r.errors[0].cause, IPU_ERR_WATCHDOG);
+    assert_int_equal(r.errors[0].info, budget);
+}
+
+void test_start_values_from_block_ram(void **)
+{
+    RtlHarness h(Backend::Rtl, kIceBoard);
+    h.load_elf(prog("faults"), {0}, 0);
+    RtlRunResult r = h.run(1u << 14);
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.exit_code[0], 42);
+    h.set_reg(IPU_REG_WATCHDOG_INSNS, 3);
+    h.set_reg(IPU_REG_TILE_BOOT_ARG, 11);
+    expect_watchdog_fault(h, 3);
+
+    h.reset();
+    h.set_reg(IPU_REG_WATCHDOG_INSNS, 5);
+    h.load_elf(prog("faults"), {0}, 11);
+    expect_watchdog_fault(h, 5);
+
+    h.reset();
+    h.load_elf(prog("faults"), {0}, 7);
+    r = h.run(1u << 14);
+    assert_int_equal(r.errors.size(), 1);
+    assert_int_equal(r.errors[0].cause, IPU_ERR_ECALL);
+
+    h.reset();
+    assert_int_equal(h.reg(IPU_REG_WATCHDOG_INSNS), 0);
+    assert_int_equal(h.reg(IPU_REG_TILE_BOOT_ARG), 0);
+    h.load_elf(prog("faults"), {0}, 11);
+    start(h);
+    h.advance(8u * 5u * 1024u * 3u); // 8 times the last budget's instructions, 3 cycles each
+    assert_int_equal(card_state(h), IPU_CARD_STATE_RUNNING);
+    assert_int_equal(h.reg(IPU_REG_ERR_COUNT), 0);
+    h.set_reg(IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_HALT_MASK);
+    assert_int_equal(card_state(h), IPU_CARD_STATE_IDLE);
+}
+
 // (e) A card without the service (tiny4): CAPS.HOST_SERVICE = 0, the SVC_ registers
 // read 0 and their writes do nothing, during a host exchange too.
 void test_tiny4_has_no_service(void **)
@@ -334,6 +381,7 @@ int main()
         cmocka_unit_test(test_exchange_fault),
         cmocka_unit_test(test_halt_drops_request),
         cmocka_unit_test(test_reset_drops_request),
+        cmocka_unit_test(test_start_values_from_block_ram),
         cmocka_unit_test(test_tiny4_has_no_service),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
