@@ -138,12 +138,13 @@ module ipu_tile_core
   // and the one write sits where entry 0 moves to the end: no per-context write
   // multiplexers.
   logic [31:0] pc_ring_q [NumCtx];
-  // INSTRET of every context in block RAM, {high, low} a word (4 BRAMs on the iCE40
-  // instead of 96 flip-flops): RF reads the word of the context EX runs next (ir_rd_q),
-  // WB writes it back plus one when that instruction retired; the context's next read is
-  // a turn later. A copy of the low words (ir_host_q) answers the host's TILE_CTX_INSTRET,
-  // read at the context TILE_CTX_SEL selects from this edge on. After START the register
-  // clearer's cycles sweep both to zero.
+  // INSTRET of every context in block RAM, {high, low} a word (4 BRAMs on the iCE40, and 2
+  // for the host's copy, instead of a ring of the low words in 96 flip-flops and a second
+  // incrementer): RF reads the word of the context EX runs next (ir_rd_q), WB writes it
+  // back plus one when that instruction retired; the context's next read is a turn later.
+  // A copy of the low words (ir_host_q) answers the host's TILE_CTX_INSTRET, read at the
+  // context TILE_CTX_SEL selects from this edge on. After START or a reset a sweep writes
+  // both to zero, a word a cycle (ir_sw_q), before anything retires or the host reads.
   (* no_rw_check, ram_style = "block" *)
   logic [63:0] ir_mem_q [2**CtxIdxW];
   (* no_rw_check, ram_style = "block" *)
@@ -151,6 +152,7 @@ module ipu_tile_core
   logic [63:0] ir_rd_q, ir_wd_q;
   logic [31:0] ir_host_rd_q;
   logic [CtxIdxW-1:0] ir_wa_q;
+  logic [CtxIdxW-1:0] ir_sw_q;
   logic        ir_we_q, ir_sweep_q;
 
   // Register clearer: a context's registers read as zero when it starts (a0: its start
@@ -700,13 +702,18 @@ module ipu_tile_core
     ir_we_q      <= commit && !run_clr;
     ir_wa_q      <= cx(ex_ctx_q);
     ir_wd_q      <= (run_clr || ir_sweep_q) ? 64'd0 : ir_rd_q + 64'd1;
-    if (start_i) ir_sweep_q <= 1'b1;
-    else if (!clr_busy_q || init_q) ir_sweep_q <= 1'b0;
-    // No context runs while the clearer does, so the sweep has the write port (ir_wd_q
-    // is zero meanwhile).
+    if (run_clr) begin
+      ir_sweep_q <= 1'b1;
+      ir_sw_q    <= '0;
+    end else if (ir_sweep_q) begin
+      ir_sw_q <= ir_sw_q + 1'b1;
+      if (&ir_sw_q) ir_sweep_q <= 1'b0;
+    end
+    // Nothing retires while the sweep runs (the register clearer takes longer after a
+    // START), so the sweep has the write port; ir_wd_q is zero meanwhile.
     if (ir_we_q || ir_sweep_q) begin
-      ir_mem_q[ir_sweep_q ? clr_reg_q[CtxIdxW-1:0] : ir_wa_q]  <= ir_wd_q;
-      ir_host_q[ir_sweep_q ? clr_reg_q[CtxIdxW-1:0] : ir_wa_q] <= ir_wd_q[31:0];
+      ir_mem_q[ir_sweep_q ? ir_sw_q : ir_wa_q]  <= ir_wd_q;
+      ir_host_q[ir_sweep_q ? ir_sw_q : ir_wa_q] <= ir_wd_q[31:0];
     end
   end
 

@@ -296,6 +296,17 @@ void test_bad_bus_accesses_survive(void **)
 void test_reset_clears(void **)
 {
     RtlHarness h(Backend::Rtl);
+    // INSTRET (block RAM, swept after a reset) reads 0 for every context after a run.
+    h.load_elf(prog("workers"), {0});
+    assert_int_equal(h.run().card_state, IPU_CARD_STATE_DONE);
+    h.set_reg(IPU_REG_TILE_SEL, 0);
+    h.set_reg(IPU_REG_TILE_CTX_SEL, 0);
+    assert_true(h.reg(IPU_REG_TILE_CTX_INSTRET) > 0);
+    h.reset();
+    for (uint32_t c = 0; c <= h.reg(IPU_REG_NUM_WORKERS); c++) {
+        h.set_reg(IPU_REG_TILE_CTX_SEL, c);
+        assert_int_equal(h.reg(IPU_REG_TILE_CTX_INSTRET), 0);
+    }
     const uint32_t word = 0x12345678;
     h.write_tile(0, IPU_TILE_SRAM_BASE, &word, 4);
     h.set_reg(IPU_REG_IRQ_MASK, 0x1f);
