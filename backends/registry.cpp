@@ -1,6 +1,6 @@
-// The registry of card embodiments (ipu_card/registry.h): the one place that
+// The registry of card embodiments (ipu_backends/registry.h): the one place that
 // maps a name to a constructor, for QEMU, the driver and the tests alike.
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -136,7 +136,7 @@ int create_lockstep(const ipu_board *board, const ipu_backend_host *, const ipu_
 }
 #endif
 
-const ipu_backend_factory model_factory = {"model", "the functional card model (qemu-device/core)", 1,
+const ipu_backend_factory model_factory = {"model", "the functional card model (model/)", 1,
                                            create_model};
 const ipu_backend_factory rtl_factory = {"rtl", "the Verilated RTL tile array (rtl/sim)", IPU_BACKENDS_HAVE_RTL,
                                          create_rtl};

@@ -3,13 +3,13 @@
  *
  * The card itself -- registers, tiles, DMA engine, translation table -- lives
  * behind the device backend interface (contract/include/ipu_card/backend.h):
- * the functional model (qemu-device/core) or, when QEMU was built with
+ * the functional model (model/) or, when QEMU was built with
  * Verilator present, the Verilated RTL card (rtl/sim). This file only
  * connects it to QEMU: BARs, MSI-X with INTx fallback, DMA through
  * pci_dma_read/write (so a virtual IOMMU translates it), reset, migration and
  * savevm (the backend's save/restore), trace events, guest-error logging and a
  * worker thread that lets simulated time pass. The card is made by the registry
- * of embodiments (ipu_card/registry.h), as the driver makes its in-process
+ * of embodiments (ipu_backends/registry.h), as the driver makes its in-process
  * cards, and behaves exactly as there: DMA_CTRL.START only starts a chain, the
  * card reports DMA_STATUS.BUSY itself, and the worker moves the chain in
  * bounded advance() slices.
@@ -55,7 +55,7 @@
 #include "ipu_backends/record.h"
 #include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 #include "ipu_model/inject.h"
 
 #define TYPE_IPU_CARD "ipu-card"

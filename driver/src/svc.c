@@ -1,7 +1,7 @@
 /* The host service of a CAPS.HOST_SERVICE card: the driver does the work of
  * the engines the card lacks, for the request SVC_REQ shows (contract
  * SVC_KIND). The rules and records are the card model's
- * (qemu-device/core/src/card_dma.cpp translate/host_read/host_write for host
+ * (model/src/card_dma.cpp translate/host_read/host_write for host
  * exchanges, tile_csr.cpp send_exchange for exchange lists, card_run.cpp for
  * landing), so a program faults the same way on every card.
  *

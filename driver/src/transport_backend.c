@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "internal.h"
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 
 struct region {
     struct region *next;

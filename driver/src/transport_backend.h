@@ -1,7 +1,7 @@
 /* The shared half of the in-process transports (`model`, `rtl`): a card
  * simulated inside this process behind the device backend interface
  * (ipu_card/backend.h), made by the registry of embodiments
- * (ipu_card/registry.h) that QEMU uses too. Only the registry entry differs
+ * (ipu_backends/registry.h) that QEMU uses too. Only the registry entry differs
  * between them, so everything else (register and window access, host memory
  * with an emulated IOMMU, letting time pass and DMA chains move) lives here once. */
 #ifndef IPUDRV_TRANSPORT_BACKEND_H

@@ -1,4 +1,4 @@
-/* The `model` transport: the functional card model (qemu-device/core) in this
+/* The `model` transport: the functional card model (model/) in this
  * process, made by the registry's "model" entry; the shared part is in
  * transport_backend.c. */
 #include "internal.h"

@@ -4,7 +4,7 @@
 Layout, from SRAM_BASE up: code, read-only data, init/fini arrays, data, small
 data (gp-relative), bss, host-written data (not cleared by crt0), the heap, an optional free region for the host's
 tensors, then the per-context stacks at the top of SRAM: worker 1 .. worker N,
-then the supervisor. The arithmetic matches firmware/common/layout.c (a unit
+then the supervisor. The arithmetic matches codec/layout.c (a unit
 test compares them). Sizes default to the board's and can be overridden.
 """
 import argparse

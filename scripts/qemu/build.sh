@@ -27,12 +27,12 @@ src=${src%/}
 version=${src##*/qemu-}
 
 # The key: everything that ends up in the binary from this project (the registry
-# of embodiments and lock-step in backends/ included), including the RTL card (rtl/cmake, rtl/sim but its benchmark, and the SystemVerilog) and
+# of embodiments and lock-step in backends/ included), including the RTL card (rtl/cmake, rtl/sim and the SystemVerilog) and
 # the Verilator that builds it, or its absence: installing Verilator later gives
 # a new binary with backend=rtl.
-inputs=$(cd "$root" && find qemu-device contract/include boards/lib backends scripts/qemu/build.sh scripts/qemu/patches \
+inputs=$(cd "$root" && find qemu-device model contract/include boards/lib backends scripts/qemu/build.sh scripts/qemu/patches \
            rtl/cmake rtl/sim rtl/pkg rtl/tile rtl/card rtl/lint rtl/sources.txt \
-           \( -path qemu-device/README.md -o -path rtl/sim/rtl_bench.cpp \) -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
+           -path qemu-device/README.md -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
            -o -name '*.hpp' -o -name '*.txt' -o -name '*.cmake' -o -name '*.build' -o -name '*.mak' \
            -o -name 'Kconfig' -o -name 'trace-events' -o -name '*.sh' -o -name '*.sv' -o -name '*.vlt' \
            -o -name '*.in' -o -name '*.patch' \) -print | LC_ALL=C sort)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "ipu_card/backend.h"
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,14 +1,14 @@
 /* The device backend interface: "a card" as seen from a bus.
  *
  * One C interface that every embodiment of the card implements -- the
- * functional card model (qemu-device/core) and the Verilator RTL harness
+ * functional card model (model/) and the Verilator RTL harness
  * (rtl/sim) -- and that every host of a card uses: the QEMU PCIe device and the
  * driver's in-process transports. The card sees the bus through the callbacks
  * in struct ipu_backend_host (DMA into host memory, interrupts); the bus sees
  * the card through the operations in struct ipu_backend_ops (BAR accesses,
  * letting simulated time advance).
  *
- * Creating a card: the registry (ipu_card/registry.h) names every embodiment
+ * Creating a card: the registry (ipu_backends/registry.h) names every embodiment
  * ("model", "rtl", "lockstep") for every host, so that QEMU and the driver
  * choose the same way.
  *

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 #include "ipu_model/model.h"
 #include "card_checks.hpp"
 #include "tile_harness.hpp"

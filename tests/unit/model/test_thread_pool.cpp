@@ -1,4 +1,4 @@
-// The card model's host thread pool (qemu-device/core/src/thread_pool.hpp):
+// The card model's host thread pool (model/src/thread_pool.hpp):
 // every index of a job runs exactly once, for any count and thread count,
 // whether the workers still spin from the last job or sleep; jobs really are
 // spread over the threads; and the shares cover the indices without a gap.

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "ipu_backends/lockstep.h"
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 
 namespace ipu::test {
 

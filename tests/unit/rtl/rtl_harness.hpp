@@ -1,4 +1,4 @@
-// Test harness for the RTL card: the model tests' Harness (tests/support), over
+// Test harness for the RTL card: the model tests' Harness (testkit/), over
 // the registry's "rtl", "lockstep" or (for comparisons) "model" card, plus the
 // lock-step report.
 #pragma once

@@ -1,5 +1,5 @@
 /* The Verilator RTL card behind the device backend interface (ipu_card/backend.h).
- * Hosts create it through the registry (ipu_card/registry.h, entry "rtl");
+ * Hosts create it through the registry (ipu_backends/registry.h, entry "rtl");
  * lock-step against the model is backends/lockstep (entry "lockstep"). */
 #ifndef IPU_RTL_RTL_H
 #define IPU_RTL_RTL_H

@@ -19,7 +19,7 @@
 namespace ipu::test {
 
 // Creates a card behind the device backend interface: ipu_model_create, or
-// the registry (ipu_card/registry.h) entries "rtl" and "lockstep".
+// the registry (ipu_backends/registry.h) entries "rtl" and "lockstep".
 using CardFactory = int (*)(const ipu_board *, const ipu_backend_host *, const ipu_backend_options *, ipu_backend **);
 
 class Harness : public CardAccess {

@@ -18,7 +18,7 @@
 
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
-#include "ipu_card/registry.h"
+#include "ipu_backends/registry.h"
 #include "ipu_rtl/rtl.h"
 #include "rtl_card.hpp"
 

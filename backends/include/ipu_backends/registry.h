@@ -3,7 +3,7 @@
  * into a card behind the device backend interface (ipu_card/backend.h), so
  * that no host chooses constructors on its own.
  *
- * Entries: "model" (the functional model, qemu-device/core), "rtl" (the
+ * Entries: "model" (the functional model, model/), "rtl" (the
  * Verilated RTL card, rtl/sim), "lockstep" (the RTL with the model beside it,
  * compared instruction by instruction: backends/lockstep). An entry whose
  * embodiment is not in this build is still listed; its create() says how to
