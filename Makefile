@@ -10,6 +10,11 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS := -G "$(GENERATOR)" -DIPU_EMU_CACHE=$(IPU_EMU_CACHE) -DIPU_REQUIRE_ALL=$(if $(filter true,$(CI)),ON,OFF)
 CTEST_ARGS := --output-on-failure -j$(JOBS) --timeout 600
 export IPU_EMU_CACHE
+# ccache hashes paths relative to the checkout, so that another clone or worktree of the same sources (CI's fresh
+# clone, a developer's second tree) reuses what an earlier build compiled. It only speeds builds: without ccache or
+# with an empty cache everything is compiled.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= true
 
 .PHONY: all deps build build-asan test test-fast demo bench regen install clean help qemu-shell qemu-test synth bitstream
 
