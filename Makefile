@@ -47,12 +47,13 @@ build: deps $(BUILD)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
 build-asan: deps $(ASAN_BUILD)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
-# The README's test command: deps, both builds, every test. ctest's summary is the last thing printed.
+# The README's test command: deps, both builds, every test. ctest's summary is the last thing printed. Under CI=true
+# a skipped test fails the run (scripts/ctest-strict.sh).
 test: build build-asan
 	@echo "== tests: sanitizer build (ASan + UBSan) =="
-	cd $(ASAN_BUILD) && ctest $(CTEST_ARGS) -LE slow
+	cd $(ASAN_BUILD) && $(CURDIR)/scripts/ctest-strict.sh $(CTEST_ARGS) -LE slow
 	@echo "== tests: release build =="
-	cd $(BUILD) && ctest $(CTEST_ARGS)
+	cd $(BUILD) && $(CURDIR)/scripts/ctest-strict.sh $(CTEST_ARGS)
 
 # The release build's tests only: the quick loop while developing.
 test-fast: build
