@@ -4,27 +4,17 @@
 #include <cstring>
 
 #include "fpu.h"
+#include "rv32_fields.hpp"
 #include "tile_csr.hpp"
 
 namespace ipu::model {
 namespace {
 
-inline int32_t sext(uint32_t v, unsigned bits) { return static_cast<int32_t>(v << (32 - bits)) >> (32 - bits); }
-inline uint32_t imm_i(uint32_t i) { return static_cast<uint32_t>(static_cast<int32_t>(i) >> 20); }
-inline uint32_t imm_s(uint32_t i)
-{
-    return static_cast<uint32_t>(sext(((i >> 25) << 5) | ((i >> 7) & 0x1f), 12));
-}
-inline uint32_t imm_b(uint32_t i)
-{
-    uint32_t v = ((i >> 31) << 12) | (((i >> 7) & 1) << 11) | (((i >> 25) & 0x3f) << 5) | (((i >> 8) & 0xf) << 1);
-    return static_cast<uint32_t>(sext(v, 13));
-}
-inline uint32_t imm_j(uint32_t i)
-{
-    uint32_t v = ((i >> 31) << 20) | (((i >> 12) & 0xff) << 12) | (((i >> 20) & 1) << 11) | (((i >> 21) & 0x3ff) << 1);
-    return static_cast<uint32_t>(sext(v, 21));
-}
+using rv32::imm_b;
+using rv32::imm_i;
+using rv32::imm_j;
+using rv32::imm_s;
+using rv32::imm_u;
 
 // Resolves an instruction's rounding-mode field; returns false for the
 // reserved encodings, which are illegal instructions.
@@ -105,8 +95,8 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
         bool writes_rd = true;
 
         switch (insn & 0x7f) {
-        case 0x37: result = insn & 0xfffff000u; break;                 // LUI
-        case 0x17: result = pc + (insn & 0xfffff000u); break;          // AUIPC
+        case 0x37: result = imm_u(insn); break;                        // LUI
+        case 0x17: result = pc + imm_u(insn); break;                   // AUIPC
         case 0x6f: result = next; next = pc + imm_j(insn); break;      // JAL
         case 0x67:                                                     // JALR
             if (f3 != 0)

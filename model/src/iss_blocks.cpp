@@ -5,6 +5,7 @@
 #include "iss_blocks.hpp"
 
 #include "iss_native.hpp"
+#include "rv32_fields.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -16,19 +17,11 @@ namespace {
 
 constexpr uint32_t kMaxBlockLen = 128;
 
-inline int32_t sext(uint32_t v, unsigned bits) { return static_cast<int32_t>(v << (32 - bits)) >> (32 - bits); }
-inline uint32_t imm_i(uint32_t i) { return static_cast<uint32_t>(static_cast<int32_t>(i) >> 20); }
-inline uint32_t imm_s(uint32_t i) { return static_cast<uint32_t>(sext(((i >> 25) << 5) | ((i >> 7) & 0x1f), 12)); }
-inline uint32_t imm_b(uint32_t i)
-{
-    uint32_t v = ((i >> 31) << 12) | (((i >> 7) & 1) << 11) | (((i >> 25) & 0x3f) << 5) | (((i >> 8) & 0xf) << 1);
-    return static_cast<uint32_t>(sext(v, 13));
-}
-inline uint32_t imm_j(uint32_t i)
-{
-    uint32_t v = ((i >> 31) << 20) | (((i >> 12) & 0xff) << 12) | (((i >> 20) & 1) << 11) | (((i >> 21) & 0x3ff) << 1);
-    return static_cast<uint32_t>(sext(v, 21));
-}
+using rv32::imm_b;
+using rv32::imm_i;
+using rv32::imm_j;
+using rv32::imm_s;
+using rv32::imm_u;
 
 // A rounding-mode field the fast path may use: a static mode or 7 (dynamic,
 // checked against frm when executed). 5 and 6 are reserved (illegal).
@@ -138,8 +131,8 @@ Op decode_insn(uint32_t insn, uint32_t pc)
     const uint32_t f3 = (insn >> 12) & 7;
     const Op slow = make(OpKind::SLOW, 0, 0, 0, 0);
     switch (insn & 0x7f) {
-    case 0x37: return int_result(OpKind::LI, rd, 0, 0, insn & 0xfffff000u);
-    case 0x17: return int_result(OpKind::LI, rd, 0, 0, pc + (insn & 0xfffff000u));
+    case 0x37: return int_result(OpKind::LI, rd, 0, 0, imm_u(insn));
+    case 0x17: return int_result(OpKind::LI, rd, 0, 0, pc + imm_u(insn));
     case 0x6f: return rd == 2 ? slow : make(OpKind::JAL, rd, 0, 0, pc + imm_j(insn));
     case 0x67: return rd == 2 || f3 ? slow : make(OpKind::JALR, rd, rs1, 0, imm_i(insn));
     case 0x63: {

@@ -26,6 +26,9 @@
 #include <string>
 #include <thread>
 
+#define XXH_INLINE_ALL // header-only: no library to link (libxxhash-dev)
+#include <xxhash.h>
+
 #include "fpu.h"
 #include "ipu_card/hw.h"
 
@@ -278,15 +281,10 @@ private:
     mutable std::string out_pre_;
 };
 
-// FNV-1a of the generated C: any change of the code or of the translator gives a new name.
+// XXH3 of the generated C: any change of the code or of the translator gives a new name.
 uint64_t content_hash(const std::string &c)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char ch : c) {
-        h ^= ch;
-        h *= 1099511628211ull;
-    }
-    return h;
+    return XXH3_64bits(c.data(), c.size());
 }
 
 std::string translate(const std::vector<const Block *> &blocks, const std::set<uint32_t> &native)
@@ -540,14 +538,13 @@ std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &un
     // Tiles running the same code (every tile of a Poplar program) ask for the
     // same translation: found by a hash of the blocks' addresses and code
     // words, before any C is generated.
-    uint64_t key = 1469598103934665603ull;
-    auto mix = [&key](uint32_t v) { key = (key ^ v) * 1099511628211ull; };
+    std::vector<uint32_t> words;
     for (const Block *b : blocks) {
-        mix(b->pc);
-        mix(b->len);
-        for (uint32_t w : b->raw)
-            mix(w);
+        words.push_back(b->pc);
+        words.push_back(b->len);
+        words.insert(words.end(), b->raw.begin(), b->raw.end());
     }
+    const uint64_t key = XXH3_64bits(words.data(), words.size() * sizeof(uint32_t));
     static std::mutex mutex;
     static std::map<uint64_t, std::shared_ptr<NativeJob>> by_code;
     {

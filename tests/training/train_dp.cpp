@@ -28,6 +28,9 @@
 #include <string>
 #include <vector>
 
+#define XXH_INLINE_ALL // header-only: no library to link (libxxhash-dev)
+#include <xxhash.h>
+
 #include <gcl/Collectives.hpp>
 #include <gcl/FoldOrder.hpp>
 #include <poplar/Engine.hpp>
@@ -173,17 +176,13 @@ double hostLoss(const std::vector<std::vector<float> > &p, const DataSet &d) {
   return sum / double(n);
 }
 
-// FNV-1a over the bytes of every parameter, in order.
+// XXH3 over the bytes of every parameter, in order.
 std::uint64_t hashOf(const std::vector<std::vector<float> > &p) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const unsigned char *b = reinterpret_cast<const unsigned char *>(p[i].data());
-    for (std::size_t j = 0; j < p[i].size() * sizeof(float); ++j) {
-      h ^= b[j];
-      h *= 1099511628211ull;
-    }
-  }
-  return h;
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  for (std::size_t i = 0; i < p.size(); ++i)
+    XXH3_64bits_update(&state, p[i].data(), p[i].size() * sizeof(float));
+  return XXH3_64bits_digest(&state);
 }
 
 } // namespace

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <unistd.h>
 #include <utility>
+#define XXH_INLINE_ALL // header-only: no library to link (libxxhash-dev)
+#include <xxhash.h>
 
 #include "poplar/exceptions.hpp"
 
@@ -147,11 +149,7 @@ std::string cacheDir() {
 }
 
 std::string contentHash(const std::string &data) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
+  const std::uint64_t h = XXH3_64bits(data.data(), data.size());
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;

@@ -72,7 +72,7 @@ TargetOptionValues parseTargetOptions(const OptionFlags &opts);
 std::string writeBoardFile(const ipu_board &board);
 /// ~/.cache/ipu-emu (or $IPU_EMU_CACHE), created if missing.
 std::string cacheDir();
-/// 64-bit FNV-1a of `data`, as 16 hex digits.
+/// XXH3-64 of `data`, as 16 hex digits.
 std::string contentHash(const std::string &data);
 
 } // namespace poplar::detail

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#define XXH_INLINE_ALL // header-only: no library to link (libxxhash-dev)
+#include <xxhash.h>
 
 namespace ipu {
 namespace runtime {
@@ -67,10 +69,7 @@ class PayloadPool {
 public:
   explicit PayloadPool(std::vector<std::uint8_t> &bytes) : bytes_(bytes) {}
   std::uint64_t intern(const std::vector<std::uint8_t> &data) {
-    std::uint64_t h = 1469598103934665603ull; // FNV-1a
-    for (std::uint8_t b : data)
-      h = (h ^ b) * 1099511628211ull;
-    h ^= data.size();
+    const std::uint64_t h = XXH3_64bits(data.data(), data.size());
     auto &candidates = index_[h];
     for (std::uint64_t off : candidates)
       if (std::equal(data.begin(), data.end(), bytes_.begin() + std::ptrdiff_t(off)))

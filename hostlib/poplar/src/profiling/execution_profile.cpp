@@ -29,6 +29,8 @@ std::vector<VertexSummary> summariseVertices(const GraphImpl &graph, const Profi
 ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &cg, const ProfilingOptions &opts,
                                    const std::vector<VertexSummary> &vertices, const std::vector<RunRecord> &runs) {
   const std::size_t numTiles = gp["target"]["numTiles"].asUInt();
+  // A tile's thread balance: its vertices over the worker contexts it has (the board's, not a fixed six).
+  const unsigned workers = std::max(1u, unsigned(gp["target"]["numWorkerContexts"].asUInt()));
   const std::size_t numCS = gp["computeSets"]["names"].size();
   const double tilesInUse = double(cg.tiles.size());
   // Vertices per compute set per tile: which tiles compute in a step and how many threads they can keep busy.
@@ -96,7 +98,7 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
         activeBalance = ratio(sumBusy, maxBusy * active);
         double threads = 0;
         for (const auto &[t, n] : tiles)
-          threads += std::min(n, 6u) / 6.0;
+          threads += double(std::min(n, workers)) / double(workers);
         step["threadBalance"] = ratio(threads, active);
         step["computeSet"] = s.computeSet;
         step["cyclesOverlapped"] = 0u; // every step ends with a sync, so steps never overlap

@@ -66,6 +66,7 @@ ProfileValue target(const Target &t) {
   m["numIPUs"] = t.getNumIPUs();
   m["tilesPerIPU"] = t.getTilesPerIPU();
   m["numTiles"] = t.getNumTiles();
+  m["numWorkerContexts"] = t.getNumWorkerContexts();
   m["totalMemory"] = (unsigned long long)t.getMemoryBytes();
   // The card's sync costs the same from every tile (one hardware barrier), so the relative delays are all zero.
   m["relativeSyncDelayByTile"] = uints(std::vector<std::uint64_t>(t.getTilesPerIPU(), 0));
