@@ -28,11 +28,11 @@ int inject_from_env(ipu_backend *card, char *err, size_t err_len)
     const char *spec = std::getenv("IPU_EMU_INJECT");
     if (!spec || !*spec)
         return 0;
-    ipu_model_faults faults{};
+    ipu_backend_faults faults{};
     char why[256] = "";
-    int rc = ipu_model_faults_parse(spec, &faults, why, sizeof why);
+    int rc = ipu_backend_faults_parse(spec, &faults, why, sizeof why);
     if (rc == 0)
-        rc = ipu_model_inject(card, &faults);
+        rc = ipu_backend_inject(card, &faults);
     if (rc)
         std::snprintf(err, err_len, "IPU_EMU_INJECT='%s': %s", spec, why[0] ? why : std::strerror(-rc));
     return rc;
@@ -163,4 +163,21 @@ extern "C" const char *ipu_backend_default_for(const ipu_board *board)
     if (board && board->transport[0] && ipu_backend_find(board->transport))
         return board->transport;
     return "model";
+}
+
+extern "C" int ipu_backend_create(const ipu_backend_factory *factory, const ipu_board *board,
+                                  const ipu_backend_host *host, const ipu_backend_options *options, ipu_backend **out,
+                                  char *err, size_t err_len)
+{
+    if (!factory) {
+        std::snprintf(err, err_len, "no card embodiment given (model, rtl or lockstep)");
+        return -EINVAL;
+    }
+    if (options && options->record_path && *options->record_path) {
+        // The recorder creates the card through the factory itself; the inner card records nothing more.
+        ipu_backend_options inner = *options;
+        inner.record_path = nullptr;
+        return ipu_record_create(factory, board, host, &inner, options->record_path, out, err, err_len);
+    }
+    return factory->create(board, host, options, out, err, err_len);
 }

@@ -52,11 +52,9 @@
 #include "trace.h"
 
 #include "ipu_board.h"
-#include "ipu_backends/record.h"
 #include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
 #include "ipu_backends/registry.h"
-#include "ipu_model/inject.h"
 
 #define TYPE_IPU_CARD "ipu-card"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
@@ -90,7 +88,7 @@ struct IpuCardState {
     uint32_t host_threads;
     bool msix_wanted;
     char *record_path;               /* record=FILE: the session's trace */
-    struct ipu_model_faults faults;  /* inject-*: armed on the model card */
+    struct ipu_backend_faults faults; /* inject-*: armed through the backend interface */
     uint32_t link_group;             /* link-group: 0 alone, else the group's id */
     uint32_t ipu_index;              /* ipu-index: this device's IPU in the group */
     uint32_t ipus;                   /* ipus: IPUs in the group */
@@ -469,22 +467,23 @@ static void *ipu_card_worker(void *opaque)
  *
  * Class properties with their own setters, so that QMP's qom-set changes them
  * on a running VM as well as -device sets them at start (static qdev
- * properties are frozen at realize). Each arms the model's injection
- * (ipu_model/inject.h); the RTL card has none and refuses them. */
+ * properties are frozen at realize). Each arms the card's injection through
+ * the backend interface (ipu_backend_inject: the model has it, a recording
+ * card passes it on, the RTL and lock-step cards refuse it). */
 
 static int ipu_card_apply_faults(IpuCardState *s, Error **errp)
 {
-    static const struct ipu_model_faults none;
+    static const struct ipu_backend_faults none;
     if (!s->core) {
         return 0; /* before realize: realize applies them */
     }
-    int rc = ipu_model_inject(ipu_record_inner(s->core->card), &s->faults);
+    int rc = ipu_backend_inject(s->core->card, &s->faults);
     if (rc == -ENOTSUP && memcmp(&s->faults, &none, sizeof(none)) == 0) {
         return 0; /* nothing to arm on a card without injection */
     }
     if (rc != 0) {
         error_setg(errp, "%s: cannot inject faults into the %s card (%s): injection needs backend=model",
-                   TYPE_IPU_CARD, ipu_record_inner(s->core->card)->ops->name, strerror(-rc));
+                   TYPE_IPU_CARD, s->core->backend_name, strerror(-rc));
     }
     return rc;
 }
@@ -493,29 +492,29 @@ static int ipu_card_apply_faults(IpuCardState *s, Error **errp)
 static void ipu_card_sync_faults(IpuCardState *s)
 {
     if (s->core) {
-        ipu_model_injected(ipu_record_inner(s->core->card), &s->faults);
+        ipu_backend_injected(s->core->card, &s->faults);
     }
 }
 
 typedef struct IpuCardFaultProp {
     const char *name;
-    size_t offset; /* of the uint32_t or int in struct ipu_model_faults */
+    size_t offset; /* of the uint32_t or int in struct ipu_backend_faults */
     bool is_bool;
     const char *desc;
 } IpuCardFaultProp;
 
 static const IpuCardFaultProp ipu_card_fault_props[] = {
-    { "inject-dma-error", offsetof(struct ipu_model_faults, dma_error), false,
+    { "inject-dma-error", offsetof(struct ipu_backend_faults, dma_error), false,
       "ERR_* code (1-255): the next DMA chain fails with this cause; 0 none; clears when it fires" },
-    { "inject-drop-irq", offsetof(struct ipu_model_faults, drop_irq_mask), false,
+    { "inject-drop-irq", offsetof(struct ipu_backend_faults, drop_irq_mask), false,
       "bit mask of MSI-X vectors whose next message is lost" },
-    { "inject-delay-irq", offsetof(struct ipu_model_faults, delay_irq_mask), false,
+    { "inject-delay-irq", offsetof(struct ipu_backend_faults, delay_irq_mask), false,
       "bit mask of MSI-X vectors whose messages are held back for inject-irq-delay steps" },
-    { "inject-irq-delay", offsetof(struct ipu_model_faults, irq_delay), false,
+    { "inject-irq-delay", offsetof(struct ipu_backend_faults, irq_delay), false,
       "steps (advance calls) a delayed message waits" },
-    { "inject-removed", offsetof(struct ipu_model_faults, removed), true,
+    { "inject-removed", offsetof(struct ipu_backend_faults, removed), true,
       "surprise removal: BAR reads return all ones, writes are dropped, no DMA or interrupts" },
-    { "inject-stall-dma", offsetof(struct ipu_model_faults, stall_dma), true,
+    { "inject-stall-dma", offsetof(struct ipu_backend_faults, stall_dma), true,
       "a DMA chain in flight makes no progress (DMA_STATUS stays BUSY)" },
 };
 
@@ -537,7 +536,7 @@ static void ipu_card_fault_set(Object *obj, Visitor *v, const char *name, void *
 {
     IpuCardState *s = IPU_CARD(obj);
     const IpuCardFaultProp *p = opaque;
-    struct ipu_model_faults old;
+    struct ipu_backend_faults old;
     ipu_card_sync_faults(s);
     old = s->faults;
     if (p->is_bool) {
@@ -583,7 +582,7 @@ static int ipu_card_backend_create(IpuCardCore *core, IpuCardState *s, Error **e
         .dma_write = ipu_card_dma_write,
         .irq = ipu_card_irq,
     };
-    const struct ipu_backend_options options = { .host_threads = s->host_threads };
+    const struct ipu_backend_options options = { .host_threads = s->host_threads, .record_path = s->record_path };
     const char *name = s->backend_name ? s->backend_name : ipu_backend_default_for(&core->board);
     const struct ipu_backend_factory *factory = ipu_backend_find(name);
     core->backend_name = g_strdup(name);
@@ -592,10 +591,7 @@ static int ipu_card_backend_create(IpuCardCore *core, IpuCardState *s, Error **e
         return -EINVAL;
     }
     char err[512] = "";
-    int rc = s->record_path && *s->record_path
-                 ? ipu_record_create(factory, &core->board, &host, &options, s->record_path, &core->card, err,
-                                     sizeof(err))
-                 : factory->create(&core->board, &host, &options, &core->card, err, sizeof(err));
+    int rc = ipu_backend_create(factory, &core->board, &host, &options, &core->card, err, sizeof(err));
     if (rc != 0) {
         error_setg(errp, "%s: backend '%s': %s", TYPE_IPU_CARD, name, err);
     }
@@ -823,7 +819,7 @@ static void ipu_card_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     /* A later member without inject-* must not disarm what the first armed. */
-    static const struct ipu_model_faults no_faults;
+    static const struct ipu_backend_faults no_faults;
     if ((s->core->live == 1 || memcmp(&s->faults, &no_faults, sizeof(no_faults)) != 0) &&
         ipu_card_apply_faults(s, errp) != 0) {
         goto fail;

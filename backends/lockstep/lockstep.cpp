@@ -361,6 +361,9 @@ int ls_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *o
 size_t ls_save_size(ipu_backend *) { return 0; }
 int ls_save(ipu_backend *, void *, size_t) { return -ENOTSUP; }
 int ls_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
+// A fault armed on one card of the pair would be a difference by construction; not offered.
+int ls_inject(ipu_backend *, const ipu_backend_faults *) { return -ENOTSUP; }
+int ls_injected(ipu_backend *, ipu_backend_faults *) { return -ENOTSUP; }
 
 const ipu_backend_ops lockstep_ops = {
     .name = "lockstep",
@@ -372,6 +375,8 @@ const ipu_backend_ops lockstep_ops = {
     .save_size = ls_save_size,
     .save = ls_save,
     .restore = ls_restore,
+    .inject = ls_inject,
+    .injected = ls_injected,
 };
 
 } // namespace

@@ -122,6 +122,9 @@ size_t rec_save_size(ipu_backend *b) { return rec(b)->inner->ops->save_size(rec(
 int rec_save(ipu_backend *b, void *buf, size_t len) { return rec(b)->inner->ops->save(rec(b)->inner, buf, len); }
 // A restored card is not the card the trace started from: replay could not follow.
 int rec_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
+// Faults go to the card underneath: their effects (BAR reads, DMA, interrupts) are what the trace records.
+int rec_inject(ipu_backend *b, const ipu_backend_faults *f) { return ipu_backend_inject(rec(b)->inner, f); }
+int rec_injected(ipu_backend *b, ipu_backend_faults *f) { return ipu_backend_injected(rec(b)->inner, f); }
 
 // The host callbacks the inner card sees: pass through, then record.
 int rec_dma(Recorder *r, tr::Kind kind, uint64_t bus, void *buf, size_t len)
@@ -177,14 +180,11 @@ const ipu_backend_ops record_ops = {
     .save_size = rec_save_size,
     .save = rec_save,
     .restore = rec_restore,
+    .inject = rec_inject,
+    .injected = rec_injected,
 };
 
 } // namespace
-
-extern "C" ipu_backend *ipu_record_inner(ipu_backend *card)
-{
-    return card && card->ops == &record_ops ? rec(card)->inner : card;
-}
 
 extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_board *board,
                                  const ipu_backend_host *host, const ipu_backend_options *options, const char *path,

@@ -106,7 +106,7 @@ int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embo
     b->budget = 4096 > b->min_budget ? 4096 : b->min_budget;
     struct ipu_backend_host host = {.opaque = b, .dma_read = host_dma_read, .dma_write = host_dma_write};
     struct ipu_backend_options options = {.host_threads = node->host_threads, .trace = node->trace};
-    int rc = factory->create(board, &host, &options, &b->card, err, err_len);
+    int rc = ipu_backend_create(factory, board, &host, &options, &b->card, err, err_len);
     if (rc) {
         free(b);
         return rc;

@@ -73,8 +73,8 @@ public:
     size_t resident_bytes() const { return memory_.resident_bytes(); }
 
     // card_inject.cpp: fault injection (ipu_model/inject.h).
-    void set_faults(const ipu_model_faults &f);
-    ipu_model_faults faults();
+    void set_faults(const ipu_backend_faults &f);
+    ipu_backend_faults faults();
 
 private:
     std::vector<uint8_t> snapshot();
@@ -188,7 +188,7 @@ private:
 
     // Fault injection: what is armed, and interrupts held back (vector,
     // advance() calls still to wait).
-    ipu_model_faults faults_{};
+    ipu_backend_faults faults_{};
     std::deque<std::pair<unsigned, uint32_t>> delayed_irqs_;
 };
 

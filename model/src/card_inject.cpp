@@ -12,7 +12,7 @@
 
 namespace ipu::model {
 
-void Card::set_faults(const ipu_model_faults &f)
+void Card::set_faults(const ipu_backend_faults &f)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
     faults_ = f;
@@ -25,7 +25,7 @@ void Card::set_faults(const ipu_model_faults &f)
     }
 }
 
-ipu_model_faults Card::faults()
+ipu_backend_faults Card::faults()
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
     return faults_;
@@ -90,11 +90,11 @@ int bad(char *err, size_t err_len, const std::string &item)
 
 } // namespace
 
-extern "C" int ipu_model_faults_parse(const char *spec, ipu_model_faults *out, char *err, size_t err_len)
+extern "C" int ipu_backend_faults_parse(const char *spec, ipu_backend_faults *out, char *err, size_t err_len)
 {
     if (!spec || !out)
         return -EINVAL;
-    ipu_model_faults f{};
+    ipu_backend_faults f{};
     std::string rest = spec;
     while (!rest.empty()) {
         const size_t comma = rest.find(',');

@@ -69,6 +69,21 @@ size_t model_save_size(ipu_backend *b) { return card_of(b).save_size(); }
 int model_save(ipu_backend *b, void *buf, size_t len) { return card_of(b).save(buf, len); }
 int model_restore(ipu_backend *b, const void *buf, size_t len) { return card_of(b).restore(buf, len); }
 
+int model_inject(ipu_backend *b, const ipu_backend_faults *faults)
+{
+    if (faults->dma_error > 255 || faults->drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
+        faults->delay_irq_mask >> IPU_PCI_MSIX_VECTORS)
+        return -EINVAL;
+    card_of(b).set_faults(*faults);
+    return 0;
+}
+
+int model_injected(ipu_backend *b, ipu_backend_faults *faults)
+{
+    *faults = card_of(b).faults();
+    return 0;
+}
+
 const ipu_backend_ops model_ops = {
     .name = "model",
     .bar_read = model_bar_read,
@@ -79,6 +94,8 @@ const ipu_backend_ops model_ops = {
     .save_size = model_save_size,
     .save = model_save,
     .restore = model_restore,
+    .inject = model_inject,
+    .injected = model_injected,
 };
 
 } // namespace
@@ -101,26 +118,6 @@ extern "C" int ipu_model_create(const ipu_board *board, const ipu_backend_host *
     return 0;
 }
 
-extern "C" int ipu_model_inject(ipu_backend *card, const ipu_model_faults *faults)
-{
-    if (!card || !faults || faults->dma_error > 255 || faults->drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
-        faults->delay_irq_mask >> IPU_PCI_MSIX_VECTORS)
-        return -EINVAL;
-    if (card->ops != &model_ops)
-        return -ENOTSUP;
-    card_of(card).set_faults(*faults);
-    return 0;
-}
-
-extern "C" int ipu_model_injected(ipu_backend *card, ipu_model_faults *faults)
-{
-    if (!card || !faults)
-        return -EINVAL;
-    if (card->ops != &model_ops)
-        return -ENOTSUP;
-    *faults = card_of(card).faults();
-    return 0;
-}
 
 extern "C" uint64_t ipu_model_parallel_phase_ns(void) { return ipu::model::parallel_phase_ns(); }
 extern "C" uint64_t ipu_model_phase_ns(enum ipu_model_phase phase) { return ipu::model::phase_ns(phase); }

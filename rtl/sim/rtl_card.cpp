@@ -54,6 +54,9 @@ int rtl_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *
 size_t rtl_save_size(ipu_backend *) { return 0; }
 int rtl_save(ipu_backend *, void *, size_t) { return -ENOTSUP; }
 int rtl_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
+// Faults are the model's (its DMA engine and interrupt paths are software); the RTL has no injection points.
+int rtl_inject(ipu_backend *, const ipu_backend_faults *) { return -ENOTSUP; }
+int rtl_injected(ipu_backend *, ipu_backend_faults *) { return -ENOTSUP; }
 
 const ipu_backend_ops rtl_ops = {
     .name = "rtl",
@@ -65,6 +68,8 @@ const ipu_backend_ops rtl_ops = {
     .save_size = rtl_save_size,
     .save = rtl_save,
     .restore = rtl_restore,
+    .inject = rtl_inject,
+    .injected = rtl_injected,
 };
 
 } // namespace

@@ -33,10 +33,6 @@ int ipu_record_create(const struct ipu_backend_factory *factory, const struct ip
                       const struct ipu_backend_host *host, const struct ipu_backend_options *options,
                       const char *path, struct ipu_backend **out, char *err, size_t err_len);
 
-/* The card a recording card wraps; `card` itself when it is not recording
- * (so that model-only calls such as ipu_model_inject reach the model). */
-struct ipu_backend *ipu_record_inner(struct ipu_backend *card);
-
 /* What a replay came to. */
 struct ipu_replay_result {
     uint64_t records;     /* trace records replayed */

@@ -34,6 +34,14 @@ struct ipu_backend_factory {
                   const struct ipu_backend_options *options, struct ipu_backend **out, char *err, size_t err_len);
 };
 
+/* Creates a card with `factory` as its create() does, and when
+ * options->record_path names a file, records the card's session there
+ * (ipu_backends/record.h): the one way hosts make cards, so that none of them
+ * needs to know about the recorder. Returns as create(). */
+int ipu_backend_create(const struct ipu_backend_factory *factory, const struct ipu_board *board,
+                       const struct ipu_backend_host *host, const struct ipu_backend_options *options,
+                       struct ipu_backend **out, char *err, size_t err_len);
+
 /* The entry named `name`, or NULL for an unknown name. */
 const struct ipu_backend_factory *ipu_backend_find(const char *name);
 

@@ -21,6 +21,7 @@
 #ifndef IPU_CARD_BACKEND_H
 #define IPU_CARD_BACKEND_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,34 @@ typedef int (*ipu_retire_observer)(void *opaque, const struct ipu_retire_event *
  * DMA_CTRL write (see advance below). */
 #define IPU_BACKEND_DMA_BYTES_PER_BUDGET 64u
 
+/* Faults a card can be made to show, for driver developers: what a real card
+ * and its PCIe link do when things go wrong, on demand. The functional model
+ * implements them (model/src/card_inject.cpp); decorators (the recorder)
+ * forward them; the RTL and lock-step cards refuse them. Zero-initialise for
+ * none. The QEMU device's inject-* properties and $IPU_EMU_INJECT
+ * (ipu_model_faults_parse in ipu_model/inject.h) fill this struct. */
+struct ipu_backend_faults {
+    /* An ERR_* code (contract/card.toml, 1-255): the next DMA chain started
+     * fails at its first descriptor with an error record of this cause, as a
+     * bus or engine error would (DMA_STATUS.ERROR, IRQ ERROR). One-shot:
+     * cleared when it fires. 0: none. */
+    uint32_t dma_error;
+    /* Bit v: the next MSI-X message of vector v is lost (IRQ_STATUS still
+     * records the cause, as on a real card whose message was dropped).
+     * One-shot per vector. */
+    uint32_t drop_irq_mask;
+    /* Bit v: messages of vector v are held for `irq_delay` advance() calls
+     * before they reach the host. */
+    uint32_t delay_irq_mask;
+    uint32_t irq_delay;
+    /* Surprise removal: every BAR read returns all ones, writes are dropped,
+     * the card does no DMA and raises no interrupt, until cleared. */
+    int removed;
+    /* A DMA chain in flight makes no progress (DMA_STATUS stays BUSY) until
+     * cleared: a stalled completion. */
+    int stall_dma;
+};
+
 /* The operations of one embodiment of the card. Every member is set by every
  * implementation; an embodiment that cannot do something returns -ENOTSUP. */
 struct ipu_backend_ops {
@@ -113,6 +142,13 @@ struct ipu_backend_ops {
     size_t (*save_size)(struct ipu_backend *card);
     int (*save)(struct ipu_backend *card, void *buf, size_t len);
     int (*restore)(struct ipu_backend *card, const void *buf, size_t len);
+    /* Arms `faults` (replacing what was armed). Returns 0, -EINVAL (dma_error
+     * not an ERR code, a mask with bits past the MSI-X vectors) or -ENOTSUP
+     * (an embodiment without fault injection). */
+    int (*inject)(struct ipu_backend *card, const struct ipu_backend_faults *faults);
+    /* What is armed now (one-shot faults that fired read as cleared). Returns
+     * 0 or -ENOTSUP. */
+    int (*injected)(struct ipu_backend *card, struct ipu_backend_faults *faults);
 };
 
 /* Every implementation's instance starts with this header. */
@@ -124,6 +160,10 @@ struct ipu_backend {
 struct ipu_backend_options {
     unsigned host_threads; /* host threads simulating tiles; 0 = one per core */
     int trace;             /* non-zero: per-instruction trace to stderr */
+    /* Non-NULL and non-empty: the card's session is recorded to this file
+     * (docs/trace-format.md). Honoured by ipu_backend_create
+     * (ipu_backends/registry.h), which wraps the card in the recorder. */
+    const char *record_path;
 };
 
 /* Convenience wrappers over the operations table. */
@@ -138,6 +178,16 @@ static inline int ipu_backend_read32(struct ipu_backend *card, uint32_t offset, 
 static inline int ipu_backend_write32(struct ipu_backend *card, uint32_t offset, uint32_t value)
 {
     return card->ops->bar_write(card, 0, offset, 4, value);
+}
+
+static inline int ipu_backend_inject(struct ipu_backend *card, const struct ipu_backend_faults *faults)
+{
+    return card && faults ? card->ops->inject(card, faults) : -EINVAL;
+}
+
+static inline int ipu_backend_injected(struct ipu_backend *card, struct ipu_backend_faults *faults)
+{
+    return card && faults ? card->ops->injected(card, faults) : -EINVAL;
 }
 
 #ifdef __cplusplus
