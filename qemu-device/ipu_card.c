@@ -8,7 +8,9 @@
  * connects it to QEMU: BARs, MSI-X with INTx fallback, DMA through
  * pci_dma_read/write (so a virtual IOMMU translates it), reset, migration and
  * savevm (the backend's save/restore), trace events, guest-error logging and a
- * worker thread that lets simulated time pass. The card is made by the registry
+ * worker thread that lets simulated time pass. Link groups are in
+ * ipu_card_group.c, the inject-* properties in ipu_card_faults.c, what the
+ * three share in ipu_card.h. The card is made by the registry
  * of embodiments (ipu_backends/registry.h), as the driver makes its in-process
  * cards, and behaves exactly as there: DMA_CTRL.START only starts a chain, the
  * card reports DMA_STATUS.BUSY itself, and the worker moves the chain in
@@ -42,7 +44,6 @@
 #include "qemu/thread.h"
 #include "sysemu/runstate.h"
 #include "qapi/error.h"
-#include "qapi/visitor.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
@@ -51,93 +52,13 @@
 #include "qom/object.h"
 #include "trace.h"
 
-#include "ipu_board.h"
-#include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
 #include "ipu_backends/registry.h"
-
-#define TYPE_IPU_CARD "ipu-card"
-OBJECT_DECLARE_SIMPLE_TYPE(IpuCardState, IPU_CARD)
-
-/* MSI-X table at the start of BAR4, pending-bit array in its upper half. */
-#define IPU_CARD_MSIX_PBA_OFFSET (IPU_BAR_MSIX_SIZE / 2)
-
-/* Property ranges, checked at realize. A step of `budget` instructions per tile
- * is made with the BQL held, so it bounds how long a vCPU can wait for the card:
- * 65536 on ipu2's 1472 tiles is already about 10^8 instructions per step;
- * 4294967295 froze QEMU. */
-#define IPU_CARD_BUDGET_MAX 65536u
-#define IPU_CARD_THREADS_MAX 256u
-
-/* The most IPUs of one link group (the largest board, ipu2x16, has 16). */
-#define IPU_CARD_GROUP_MAX 16u
-
-typedef struct IpuCardCore IpuCardCore;
-
-struct IpuCardState {
-    PCIDevice pdev;
-    MemoryRegion regs;
-    MemoryRegion tilemem;
-    MemoryRegion msix_bar;
-
-    /* Properties. */
-    char *backend_name;
-    char *board_name;
-    char *board_path;
-    uint32_t budget;
-    uint32_t host_threads;
-    bool msix_wanted;
-    char *record_path;               /* record=FILE: the session's trace */
-    struct ipu_backend_faults faults; /* inject-*: armed through the backend interface */
-    uint32_t link_group;             /* link-group: 0 alone, else the group's id */
-    uint32_t ipu_index;              /* ipu-index: this device's IPU in the group */
-    uint32_t ipus;                   /* ipus: IPUs in the group */
-
-    IpuCardCore *core;     /* the card this device shows (shared in a group) */
-    bool msix_ok;
-    /* A group member's own selections: the shared card has one TILE_SEL,
-     * TILE_CTX_SEL and TILEMEM_WINDOW_TILE, so each member keeps its own and
-     * sets the card's before each tile access (all under the BQL). */
-    uint32_t tile_sel;
-    uint32_t ctx_sel;
-    uint32_t window_tile;
-
-    /* The backend's snapshot while vmstate saves or loads it. */
-    uint32_t snap_size;
-    uint8_t *snap;
-};
-
-/* The card behind one device, or behind every member of a link group. */
-struct IpuCardCore {
-    uint32_t group;          /* link-group id; 0: the card of one device */
-    uint32_t size;           /* IPUs (member devices) */
-    uint32_t tiles_per_ipu;
-    uint32_t budget;         /* the creating member's properties */
-    char *board_name;        /* ...which later members must repeat */
-    char *backend_name;
-    struct ipu_board board;  /* with `size` IPUs */
-    struct ipu_backend *card;
-    IpuCardState *members[IPU_CARD_GROUP_MAX]; /* by IPU index; NULL until realized */
-    unsigned live;           /* realized members */
-    bool in_dma;             /* a DMA of ours is on the bus: catches re-entry */
-    bool in_msi;             /* an MSI-X message of ours is on the bus: likewise */
-    bool dma_loop_logged;    /* ...and that access was already logged as looping */
-
-    VMChangeStateEntry *vmstate_entry;
-    QemuThread thread;
-    QemuMutex thr_mutex;
-    QemuCond thr_cond;
-    bool kicked;
-    bool stopping;
-    QLIST_ENTRY(IpuCardCore) next;
-};
-
-/* The link groups of this QEMU process (cores of lone devices are not listed). */
-static QLIST_HEAD(, IpuCardCore) ipu_card_groups = QLIST_HEAD_INITIALIZER(ipu_card_groups);
+#include "ipu_card.h"
 
 /* Helpers ------------------------------------------------------------------ */
 
-static uint32_t ipu_card_reg(IpuCardCore *core, uint32_t offset)
+uint32_t ipu_card_reg(IpuCardCore *core, uint32_t offset)
 {
     uint64_t v = 0;
     core->card->ops->bar_read(core->card, IPU_BAR_REGS, offset, 4, &v);
@@ -146,7 +67,7 @@ static uint32_t ipu_card_reg(IpuCardCore *core, uint32_t offset)
 
 /* INTx is level-triggered: asserted while an unmasked cause is pending. The
  * card's interrupts are IPU 0's (the only member of a lone card). */
-static void ipu_card_update_intx(IpuCardCore *core)
+void ipu_card_update_intx(IpuCardCore *core)
 {
     IpuCardState *s = core->members[0];
     bool level = false;
@@ -159,7 +80,7 @@ static void ipu_card_update_intx(IpuCardCore *core)
     pci_set_irq(&s->pdev, level);
 }
 
-static void ipu_card_kick(IpuCardCore *core)
+void ipu_card_kick(IpuCardCore *core)
 {
     qemu_mutex_lock(&core->thr_mutex);
     core->kicked = true;
@@ -243,87 +164,6 @@ static MemTxResult ipu_card_dma_loop(IpuCardCore *core, unsigned bar, hwaddr add
         core->dma_loop_logged = true;
     }
     return MEMTX_ERROR;
-}
-
-/* Link-group members: each shows its own IPU -------------------------------- */
-
-/* Sets the shared card's tile selection (TILE_SEL and TILE_CTX_SEL, or with
- * `window` TILEMEM_WINDOW_TILE) to this member's, in group-wide tile ids. */
-static void ipu_card_select(IpuCardState *s, bool window)
-{
-    struct ipu_backend *card = s->core->card;
-    const uint32_t first = s->ipu_index * s->core->tiles_per_ipu;
-    if (window) {
-        card->ops->bar_write(card, IPU_BAR_REGS, IPU_REG_TILEMEM_WINDOW_TILE, 4, first + s->window_tile);
-    } else {
-        card->ops->bar_write(card, IPU_BAR_REGS, IPU_REG_TILE_SEL, 4, first + s->tile_sel);
-        card->ops->bar_write(card, IPU_BAR_REGS, IPU_REG_TILE_CTX_SEL, 4, s->ctx_sel);
-    }
-}
-
-static bool ipu_card_is_tile_reg(hwaddr addr)
-{
-    return addr >= IPU_REG_TILE_SEL && addr < IPU_REG_TILEMEM_WINDOW_TILE;
-}
-
-/* A BAR0 read of a group member: answers what differs per IPU (true), or
- * selects this member's tile for a register the shared card answers (false). */
-static bool ipu_card_member_read(IpuCardState *s, hwaddr addr, unsigned size, uint64_t *val)
-{
-    IpuCardCore *core = s->core;
-    if (size != 4) {
-        return false; /* the card refuses it, logged */
-    }
-    switch (addr) {
-    case IPU_REG_NUM_TILES: *val = core->tiles_per_ipu; return true;
-    case IPU_REG_NUM_IPUS: *val = 1; return true;
-    case IPU_REG_LINK_GROUP: *val = core->group; return true;
-    case IPU_REG_LINK_INDEX: *val = s->ipu_index; return true;
-    case IPU_REG_LINK_SIZE: *val = core->size; return true;
-    case IPU_REG_TILE_SEL: *val = s->tile_sel; return true;
-    case IPU_REG_TILE_CTX_SEL: *val = s->ctx_sel; return true;
-    case IPU_REG_TILEMEM_WINDOW_TILE: *val = s->window_tile; return true;
-    }
-    if (ipu_card_is_tile_reg(addr)) {
-        ipu_card_select(s, false);
-    }
-    return false;
-}
-
-/* A BAR0 write of a group member: keeps its selections (true), or selects its
- * tile before the shared card takes the write (false). */
-static bool ipu_card_member_write(IpuCardState *s, hwaddr addr, unsigned size, uint64_t val)
-{
-    IpuCardCore *core = s->core;
-    if (size != 4) {
-        return false;
-    }
-    if (addr == IPU_REG_TILE_SEL || addr == IPU_REG_TILEMEM_WINDOW_TILE) {
-        const char *name = addr == IPU_REG_TILE_SEL ? "TILE_SEL" : "TILEMEM_WINDOW_TILE";
-        if (val >= core->tiles_per_ipu) {
-            qemu_log_mask(LOG_GUEST_ERROR, "%s: %s=%" PRIu64 " is past the %" PRIu32 " tiles of IPU %" PRIu32
-                          " (link-group=%" PRIu32 "): ignored\n", TYPE_IPU_CARD, name, val, core->tiles_per_ipu,
-                          s->ipu_index, core->group);
-        } else if (addr == IPU_REG_TILE_SEL) {
-            s->tile_sel = (uint32_t)val;
-        } else {
-            s->window_tile = (uint32_t)val;
-        }
-        return true;
-    }
-    if (addr == IPU_REG_TILE_CTX_SEL) {
-        /* The card checks the context; its answer becomes this member's. */
-        uint64_t now = 0;
-        ipu_card_select(s, false);
-        core->card->ops->bar_write(core->card, IPU_BAR_REGS, addr, 4, val);
-        core->card->ops->bar_read(core->card, IPU_BAR_REGS, addr, 4, &now);
-        s->ctx_sel = (uint32_t)now;
-        return true;
-    }
-    if (ipu_card_is_tile_reg(addr)) {
-        ipu_card_select(s, false);
-    }
-    return false;
 }
 
 static MemTxResult ipu_card_read(IpuCardState *s, unsigned bar, hwaddr addr, uint64_t *data, unsigned size)
@@ -463,112 +303,6 @@ static void *ipu_card_worker(void *opaque)
     return NULL;
 }
 
-/* Fault injection: the inject-* properties ---------------------------------------
- *
- * Class properties with their own setters, so that QMP's qom-set changes them
- * on a running VM as well as -device sets them at start (static qdev
- * properties are frozen at realize). Each arms the card's injection through
- * the backend interface (ipu_backend_inject: the model has it, a recording
- * card passes it on, the RTL and lock-step cards refuse it). */
-
-static int ipu_card_apply_faults(IpuCardState *s, Error **errp)
-{
-    static const struct ipu_backend_faults none;
-    if (!s->core) {
-        return 0; /* before realize: realize applies them */
-    }
-    int rc = ipu_backend_inject(s->core->card, &s->faults);
-    if (rc == -ENOTSUP && memcmp(&s->faults, &none, sizeof(none)) == 0) {
-        return 0; /* nothing to arm on a card without injection */
-    }
-    if (rc != 0) {
-        error_setg(errp, "%s: cannot inject faults into the %s card (%s): injection needs backend=model",
-                   TYPE_IPU_CARD, s->core->backend_name, strerror(-rc));
-    }
-    return rc;
-}
-
-/* Re-reads what the card did with one-shot faults (a fired DMA error clears). */
-static void ipu_card_sync_faults(IpuCardState *s)
-{
-    if (s->core) {
-        ipu_backend_injected(s->core->card, &s->faults);
-    }
-}
-
-typedef struct IpuCardFaultProp {
-    const char *name;
-    size_t offset; /* of the uint32_t or int in struct ipu_backend_faults */
-    bool is_bool;
-    const char *desc;
-} IpuCardFaultProp;
-
-static const IpuCardFaultProp ipu_card_fault_props[] = {
-    { "inject-dma-error", offsetof(struct ipu_backend_faults, dma_error), false,
-      "ERR_* code (1-255): the next DMA chain fails with this cause; 0 none; clears when it fires" },
-    { "inject-drop-irq", offsetof(struct ipu_backend_faults, drop_irq_mask), false,
-      "bit mask of MSI-X vectors whose next message is lost" },
-    { "inject-delay-irq", offsetof(struct ipu_backend_faults, delay_irq_mask), false,
-      "bit mask of MSI-X vectors whose messages are held back for inject-irq-delay steps" },
-    { "inject-irq-delay", offsetof(struct ipu_backend_faults, irq_delay), false,
-      "steps (advance calls) a delayed message waits" },
-    { "inject-removed", offsetof(struct ipu_backend_faults, removed), true,
-      "surprise removal: BAR reads return all ones, writes are dropped, no DMA or interrupts" },
-    { "inject-stall-dma", offsetof(struct ipu_backend_faults, stall_dma), true,
-      "a DMA chain in flight makes no progress (DMA_STATUS stays BUSY)" },
-};
-
-static void ipu_card_fault_get(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
-{
-    IpuCardState *s = IPU_CARD(obj);
-    const IpuCardFaultProp *p = opaque;
-    ipu_card_sync_faults(s);
-    if (p->is_bool) {
-        bool b = *(int *)((char *)&s->faults + p->offset) != 0;
-        visit_type_bool(v, name, &b, errp);
-    } else {
-        uint32_t u = *(uint32_t *)((char *)&s->faults + p->offset);
-        visit_type_uint32(v, name, &u, errp);
-    }
-}
-
-static void ipu_card_fault_set(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
-{
-    IpuCardState *s = IPU_CARD(obj);
-    const IpuCardFaultProp *p = opaque;
-    struct ipu_backend_faults old;
-    ipu_card_sync_faults(s);
-    old = s->faults;
-    if (p->is_bool) {
-        bool b;
-        if (!visit_type_bool(v, name, &b, errp)) {
-            return;
-        }
-        *(int *)((char *)&s->faults + p->offset) = b;
-    } else {
-        uint32_t u;
-        if (!visit_type_uint32(v, name, &u, errp)) {
-            return;
-        }
-        *(uint32_t *)((char *)&s->faults + p->offset) = u;
-    }
-    if (s->faults.dma_error > 255 || s->faults.drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
-        s->faults.delay_irq_mask >> IPU_PCI_MSIX_VECTORS) {
-        error_setg(errp, "%s: %s is out of range (ERR codes 1-255; vector masks below 0x%x)", TYPE_IPU_CARD,
-                   name, 1u << IPU_PCI_MSIX_VECTORS);
-        s->faults = old;
-        return;
-    }
-    if (ipu_card_apply_faults(s, errp) != 0) {
-        s->faults = old;
-        return;
-    }
-    if (s->core) {
-        ipu_card_update_intx(s->core);
-        ipu_card_kick(s->core); /* a cleared stall or a released interrupt has work */
-    }
-}
-
 /* Realize, reset, class ------------------------------------------------------ */
 
 /* Creates the embodiment named by the `backend` property or, without one, by
@@ -614,67 +348,6 @@ static int ipu_card_load_board(IpuCardState *s, struct ipu_board *board, Error *
     return rc;
 }
 
-/* The link-group properties: link-group=0 (none) with ipu-index=0, ipus=1, or
- * a group id with 2..IPU_CARD_GROUP_MAX IPUs and an index below that. */
-static int ipu_card_check_link(IpuCardState *s, Error **errp)
-{
-    if (s->link_group == 0) {
-        if (s->ipu_index != 0 || s->ipus != 1) {
-            error_setg(errp, "%s: ipu-index=%" PRIu32 ",ipus=%" PRIu32 " need link-group=<id>: give every IPU "
-                       "of one multi-IPU card the same non-zero link-group", TYPE_IPU_CARD, s->ipu_index, s->ipus);
-            return -EINVAL;
-        }
-        return 0;
-    }
-    if (s->ipus < 2 || s->ipus > IPU_CARD_GROUP_MAX) {
-        error_setg(errp, "%s: link-group=%" PRIu32 ": ipus=%" PRIu32 " is out of range: a group has 2 to %u IPUs "
-                   "(one device each)", TYPE_IPU_CARD, s->link_group, s->ipus, IPU_CARD_GROUP_MAX);
-        return -EINVAL;
-    }
-    if (s->ipu_index >= s->ipus) {
-        error_setg(errp, "%s: link-group=%" PRIu32 ": ipu-index=%" PRIu32 " is past the group's %" PRIu32
-                   " IPUs: give 0 to %" PRIu32, TYPE_IPU_CARD, s->link_group, s->ipu_index, s->ipus, s->ipus - 1);
-        return -EINVAL;
-    }
-    if (s->record_path && *s->record_path) {
-        error_setg(errp, "%s: link-group=%" PRIu32 ": record= records a card of one device; drop it or the "
-                   "link group", TYPE_IPU_CARD, s->link_group);
-        return -EINVAL;
-    }
-    return 0;
-}
-
-static IpuCardCore *ipu_card_find_group(uint32_t group)
-{
-    IpuCardCore *core;
-    QLIST_FOREACH(core, &ipu_card_groups, next) {
-        if (core->group == group) {
-            return core;
-        }
-    }
-    return NULL;
-}
-
-/* A later member must describe the same card as the one that made the group. */
-static int ipu_card_check_member(IpuCardCore *core, IpuCardState *s, Error **errp)
-{
-    const char *backend = s->backend_name ? s->backend_name : core->backend_name;
-    if (strcmp(s->board_name, core->board_name) != 0 || s->ipus != core->size ||
-        strcmp(backend, core->backend_name) != 0) {
-        error_setg(errp, "%s: link-group=%" PRIu32 ",ipu-index=%" PRIu32 " gives board=%s,ipus=%" PRIu32
-                   ",backend=%s but the group was made with board=%s,ipus=%" PRIu32 ",backend=%s: give every "
-                   "member the same", TYPE_IPU_CARD, core->group, s->ipu_index, s->board_name, s->ipus, backend,
-                   core->board_name, core->size, core->backend_name);
-        return -EINVAL;
-    }
-    if (core->members[s->ipu_index]) {
-        error_setg(errp, "%s: link-group=%" PRIu32 ": ipu-index=%" PRIu32 " is already taken by another device: "
-                   "give each IPU of the group its own index", TYPE_IPU_CARD, core->group, s->ipu_index);
-        return -EINVAL;
-    }
-    return 0;
-}
-
 static void ipu_card_core_vm_state_change(void *opaque, bool running, RunState state)
 {
     if (running) {
@@ -702,7 +375,7 @@ static void ipu_card_core_free(IpuCardCore *core)
         core->card->ops->destroy(core->card);
     }
     if (core->group) {
-        QLIST_REMOVE(core, next);
+        ipu_card_group_remove(core);
     }
     g_free(core->board_name);
     g_free(core->backend_name);
@@ -720,7 +393,7 @@ static IpuCardCore *ipu_card_core_new(IpuCardState *s, Error **errp)
     core->budget = s->budget;
     core->board_name = g_strdup(s->board_name);
     if (core->group) {
-        QLIST_INSERT_HEAD(&ipu_card_groups, core, next);
+        ipu_card_group_add(core);
     }
     if (ipu_card_load_board(s, &core->board, errp) != 0) {
         goto fail;
@@ -777,22 +450,6 @@ static void ipu_card_detach(IpuCardState *s)
     if (--core->live == 0) {
         ipu_card_core_free(core);
     }
-}
-
-/* The LINK_CAP vendor capability: the group as discovery reads it (contract/card.toml). */
-static int ipu_card_add_link_cap(IpuCardState *s, Error **errp)
-{
-    int off = pci_add_capability(&s->pdev, IPU_PCI_LINK_CAP_ID, 0, IPU_LINK_CAP_SIZE, errp);
-    if (off < 0) {
-        return off;
-    }
-    uint8_t *cap = s->pdev.config + off;
-    cap[IPU_LINK_CAP_LENGTH_OFFSET] = IPU_LINK_CAP_SIZE;
-    cap[IPU_LINK_CAP_KIND_OFFSET] = IPU_PCI_LINK_CAP_KIND;
-    pci_set_long(cap + IPU_LINK_CAP_GROUP_OFFSET, s->core->group);
-    pci_set_long(cap + IPU_LINK_CAP_INDEX_OFFSET, s->ipu_index);
-    pci_set_long(cap + IPU_LINK_CAP_SIZE_OFFSET, s->core->size);
-    return 0;
 }
 
 static void ipu_card_realize(PCIDevice *pdev, Error **errp)
@@ -993,13 +650,7 @@ static void ipu_card_class_init(ObjectClass *klass, void *data)
     dc->reset = ipu_card_reset;
     dc->vmsd = &vmstate_ipu_card;
     device_class_set_props(dc, ipu_card_properties);
-    for (size_t i = 0; i < ARRAY_SIZE(ipu_card_fault_props); i++) {
-        const IpuCardFaultProp *p = &ipu_card_fault_props[i];
-        ObjectProperty *op = object_class_property_add(klass, p->name, p->is_bool ? "bool" : "uint32",
-                                                       ipu_card_fault_get, ipu_card_fault_set, NULL, (void *)p);
-        (void)op;
-        object_class_property_set_description(klass, p->name, p->desc);
-    }
+    ipu_card_add_fault_properties(klass);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

@@ -95,7 +95,9 @@ sed -e "s|@IPU_INCLUDES@|$incs|" -e "s|@IPU_LIBS@|$libs|" -e "s|@IPU_DEFINES@|$d
     -e "s|@IPU_LDFLAGS@|$ldflags|" "$dev/meson.build" >> "$qsrc/hw/misc/meson.build"
 cat "$dev/Kconfig" >> "$qsrc/hw/misc/Kconfig"
 cat "$dev/trace-events" >> "$qsrc/hw/misc/trace-events"
-install_file "$dev/ipu_card.c" "$qsrc/hw/misc/ipu_card.c"
+for f in ipu_card.c ipu_card.h ipu_card_group.c ipu_card_faults.c; do
+  install_file "$dev/$f" "$qsrc/hw/misc/$f"
+done
 install_file "$dev/ipu-card.mak" "$qsrc/configs/devices/x86_64-softmmu/ipu-card.mak"
 
 # Fixes to QEMU itself (scripts/qemu/patches/*.patch, each explained in its header), applied to fresh copies of
