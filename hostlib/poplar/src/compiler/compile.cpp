@@ -4,6 +4,8 @@
 // operands: its exchange lists, its compute-set tables, its host-exchange lists. Steps follow the bulk-synchronous
 // pattern: exchange, sync, compute, sync. Control flow reads a copy of the predicate that an exchange has first
 // brought to every tile (local consensus).
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include "../codelets.hpp"
@@ -42,6 +44,43 @@ void describeForProfile(const ir::Module &m, const ir::Step *step, StepInfo &inf
     info.kind = "PrintTensor";
   }
 }
+/// Verification between passes: always in builds without NDEBUG (the sanitizer build the tests run), else when
+/// IPU_EMU_VERIFY_IR=1.
+bool verifyBetweenPasses() {
+#ifndef NDEBUG
+  return true;
+#else
+  const char *v = std::getenv("IPU_EMU_VERIFY_IR");
+  return v && std::strcmp(v, "1") == 0;
+#endif
+}
+
+void writeDump(const std::string &path, const std::string &text) {
+  std::ofstream f(path);
+  f << text;
+  if (!f)
+    throw poplar_error("debug.dumpCompiledGraph: cannot write '" + path + "'; name a file in a writable directory");
+}
+
+/// What runs after each pass: the verifier, and with debug.dumpCompiledGraph=FILE the form as that pass left it
+/// (FILE.after-<pass>; FILE itself gets the final form, with addresses).
+class AfterPass {
+public:
+  AfterPass(const ir::Module &m, const LinkedImage &image, const CompileOptions &options)
+      : m_(m), image_(image), dumpPath_(options.dumpPath), verify_(verifyBetweenPasses()) {}
+  void operator()(const char *pass) const {
+    if (verify_)
+      ir::verify(m_, pass);
+    if (!dumpPath_.empty())
+      writeDump(dumpPath_ + ".after-" + pass, ir::dumpUnplaced(m_, image_));
+  }
+
+private:
+  const ir::Module &m_;
+  const LinkedImage &image_;
+  std::string dumpPath_;
+  bool verify_;
+};
 } // namespace
 
 CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Program> &programs,
@@ -69,30 +108,32 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   out.image = linkTileImage(objects, out.board, keep, kTileHeapBytes);
 
   ir::Module m;
+  const AfterPass after(m, out.image, options);
   lower::Lowering(g, out.image, m).run(programs);
+  after("lower");
   if (options.replicaToProfile >= g.replicationFactor)
     throw invalid_option("profiler.replicaToProfile " + std::to_string(options.replicaToProfile) +
                          ": the graph has " + std::to_string(g.replicationFactor) + " replica(s); profile one of 0.." +
                          std::to_string(g.replicationFactor - 1));
   // The replicas run in lock-step, so any one replica's tile measures every step; the option picks which.
   m.instrumentTile = m.tiles.front() + options.replicaToProfile * (g.target.getNumTiles() / g.replicationFactor);
-  if (g.replicationFactor > 1)
+  if (g.replicationFactor > 1) {
     ir::replicate(m, g.replicationFactor, g.target.getNumTiles() / g.replicationFactor);
+    after("replicate");
+  }
   out.replicas = g.replicationFactor;
   std::vector<std::vector<ir::BufferId>> stampSlots;
-  if (options.instrument)
+  if (options.instrument) {
     stampSlots = ir::instrument(m, out.image.symbols.at(stampEntry));
+    after("instrument");
+  }
   std::vector<std::vector<ir::BufferId>> controlPrograms = ir::reserveControlPrograms(m);
+  after("reserve-control-programs");
   ir::Liveness live = options.reuseMemory ? ir::analyseLiveness(m) : ir::everythingLive(m);
   ir::Layout layout = ir::layOut(m, live, out.image, out.board);
   ir::encode(m, layout, controlPrograms, out.image, out);
-  if (!options.dumpPath.empty()) {
-    std::ofstream f(options.dumpPath);
-    f << ir::dump(m, layout, live, out.image);
-    if (!f)
-      throw poplar_error("debug.dumpCompiledGraph: cannot write '" + options.dumpPath +
-                         "'; name a file in a writable directory");
-  }
+  if (!options.dumpPath.empty())
+    writeDump(options.dumpPath, ir::dump(m, layout, live, out.image));
 
   out.tiles = m.tiles;
   for (const auto &s : m.streams)

@@ -13,7 +13,8 @@ namespace {
 
 class Dumper {
 public:
-  Dumper(const Module &m, const Layout &l, const Liveness &live, const LinkedImage &image)
+  // Before layout (a per-pass dump) `l` and `live` are null: buffers show no address and no live ranges.
+  Dumper(const Module &m, const Layout *l, const Liveness *live, const LinkedImage &image)
       : m_(m), l_(l), live_(live), image_(image) {}
 
   std::string run() {
@@ -23,11 +24,13 @@ public:
     os_ << "\n\nbuffers (id tile +offset size lifetime category 'name'):\n";
     for (BufferId id = 0; id < m_.buffers.size(); ++id) {
       const Buffer &b = m_.buffers[id];
-      os_ << "  b" << id << " t" << b.tile << " " << at(id, 0) << " " << b.size << " "
-          << (live_.wholeRun[id] ? "run" : "shared");
-      for (std::size_t p = 0; p < live_.ranges.size(); ++p)
-        if (live_.ranges[p][id].first <= live_.ranges[p][id].second)
-          os_ << " p" << p << ":" << live_.ranges[p][id].first << "-" << live_.ranges[p][id].second;
+      os_ << "  b" << id << " t" << b.tile << " " << at(id, 0) << " " << b.size;
+      if (live_) {
+        os_ << " " << (live_->wholeRun[id] ? "run" : "shared");
+        for (std::size_t p = 0; p < live_->ranges.size(); ++p)
+          if (live_->ranges[p][id].first <= live_->ranges[p][id].second)
+            os_ << " p" << p << ":" << live_->ranges[p][id].first << "-" << live_->ranges[p][id].second;
+      }
       os_ << " " << b.category << " '" << b.name << "'\n";
     }
     for (std::size_t p = 0; p < m_.programs.size(); ++p) {
@@ -37,8 +40,8 @@ public:
         os_ << "  " << std::setw(3) << i << " " << std::string(2 * lines[i].depth, ' ') << lines[i].what;
         if (lines[i].bytes)
           os_ << ", " << lines[i].bytes << " B";
-        if (p < live_.liveBytes.size() && i < live_.liveBytes[p].size())
-          os_ << "  [live " << live_.liveBytes[p][i] << " B]";
+        if (live_ && p < live_->liveBytes.size() && i < live_->liveBytes[p].size())
+          os_ << "  [live " << live_->liveBytes[p][i] << " B]";
         os_ << "\n";
         if (lines[i].step)
           details(*lines[i].step, std::string(2 * lines[i].depth + 8, ' '));
@@ -50,7 +53,10 @@ public:
 private:
   std::string at(BufferId id, std::uint32_t offset) const {
     std::ostringstream s;
-    s << "+0x" << std::hex << (l_.addr[id] + offset - image_.freeStart);
+    if (l_)
+      s << "+0x" << std::hex << (l_->addr[id] + offset - image_.freeStart);
+    else
+      s << "+" << offset; // not placed yet: the offset inside the buffer
     return s.str();
   }
 
@@ -84,8 +90,8 @@ private:
   }
 
   const Module &m_;
-  const Layout &l_;
-  const Liveness &live_;
+  const Layout *l_;
+  const Liveness *live_;
   const LinkedImage &image_;
   std::ostringstream os_;
 };
@@ -93,7 +99,9 @@ private:
 } // namespace
 
 std::string dump(const Module &m, const Layout &layout, const Liveness &live, const LinkedImage &image) {
-  return Dumper(m, layout, live, image).run();
+  return Dumper(m, &layout, &live, image).run();
 }
+
+std::string dumpUnplaced(const Module &m, const LinkedImage &image) { return Dumper(m, nullptr, nullptr, image).run(); }
 
 } // namespace poplar::detail::ir

@@ -5,8 +5,10 @@
 // are defined before the run, its bytes. Nothing has an address yet: where one buffer's contents name another's
 // address (a vertex state pointing at an edge, an exchange list naming a destination), the buffer carries a
 // relocation, and a step names buffers by id. The later passes read or rewrite this form:
-//   instrument (adds cycle-stamp steps) -> liveness (when each buffer is in use) -> layout (addresses)
-//   -> encode (control programs and tile bytes; the only pass that writes output).
+//   replicate (copies per replica) -> instrument (adds cycle-stamp steps) -> reserve-control-programs
+//   -> liveness (when each buffer is in use) -> layout (addresses) -> encode (control programs and tile bytes);
+// compileGraph then copies what the engine needs (streams, handles, step lists) into CompiledGraph. verify.cpp
+// checks the form's invariants after each pass that rewrites it.
 #pragma once
 
 #include <cstdint>

@@ -64,5 +64,13 @@ void encode(const Module &m, const Layout &layout, const std::vector<std::vector
 /// dump.cpp: the intermediate form after layout as text (debug.dumpCompiledGraph), addresses relative to the
 /// start of the free data region so that the dump does not change with the size of the tile runtime.
 std::string dump(const Module &m, const Layout &layout, const Liveness &live, const LinkedImage &image);
+/// The same before layout (the per-pass dumps): buffers with no address and no live ranges.
+std::string dumpUnplaced(const Module &m, const LinkedImage &image);
+
+/// verify.cpp: the intermediate form's invariants (tiles ascending; every buffer on a taking-part tile, aligned to
+/// a power of two, its bytes and relocations inside it; every step's buffers existing, on the tile they are listed
+/// for, and every range inside its buffer; exchange byte counts equal to their transfers). Throws poplar_error
+/// naming `afterPass` and the first broken rule. compile.cpp runs it after every pass when verification is on.
+void verify(const Module &m, const std::string &afterPass);
 
 } // namespace poplar::detail::ir
