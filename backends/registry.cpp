@@ -30,7 +30,7 @@ int inject_from_env(ipu_backend *card, char *err, size_t err_len)
         return 0;
     ipu_backend_faults faults{};
     char why[256] = "";
-    int rc = ipu_backend_faults_parse(spec, &faults, why, sizeof why);
+    int rc = ipu_model_faults_parse(spec, &faults, why, sizeof why);
     if (rc == 0)
         rc = ipu_backend_inject(card, &faults);
     if (rc)

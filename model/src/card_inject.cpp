@@ -90,7 +90,7 @@ int bad(char *err, size_t err_len, const std::string &item)
 
 } // namespace
 
-extern "C" int ipu_backend_faults_parse(const char *spec, ipu_backend_faults *out, char *err, size_t err_len)
+extern "C" int ipu_model_faults_parse(const char *spec, ipu_backend_faults *out, char *err, size_t err_len)
 {
     if (!spec || !out)
         return -EINVAL;
