@@ -113,25 +113,45 @@ static const struct board_key *find_key(const char *key)
     return NULL;
 }
 
-/* Parses a TOML integer: decimal, 0x hex, with '_' separators. */
+/* Parses a board integer: decimal without leading zeros, or 0x hex, with '_'
+ * only between digits (TOML's rules). strtoull's base 0 would read "010" as
+ * octal 8, which a board file never means. Returns 0, -1 (not an integer) or
+ * -2 (a decimal with a leading zero). */
 static int parse_integer(const char *text, uint64_t *out)
 {
-    char digits[64];
-    size_t n = 0;
-    for (const char *p = text; *p; p++) {
-        if (*p == '_')
-            continue;
-        if (n + 1 >= sizeof digits)
-            return -1;
-        digits[n++] = *p;
+    const char *p = text;
+    unsigned base = 10;
+    if (p[0] == '0' && p[1] == 'x') {
+        base = 16;
+        p += 2;
+    } else if (p[0] == '0' && p[1] != '\0') {
+        return isdigit((unsigned char)p[1]) || p[1] == '_' ? -2 : -1;
     }
-    digits[n] = '\0';
-    if (n == 0 || digits[0] == '-' || digits[0] == '+')
-        return -1;
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(digits, &end, 0);
-    if (errno || *end)
+    uint64_t v = 0;
+    int digits = 0, after_digit = 0;
+    for (; *p; p++) {
+        if (*p == '_') {
+            if (!after_digit || !isxdigit((unsigned char)p[1]))
+                return -1;
+            after_digit = 0;
+            continue;
+        }
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if (base == 16 && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (base == 16 && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            return -1;
+        if (v > (UINT64_MAX - d) / base)
+            return -1; /* does not fit 64 bits: out of every key's range */
+        v = v * base + d;
+        digits++;
+        after_digit = 1;
+    }
+    if (!digits)
         return -1;
     *out = v;
     return 0;
@@ -151,10 +171,18 @@ static int set_value(struct ipu_board *board, const struct board_key *k, char *v
                         k->key, k->text_size - 1);
         memcpy(field, value + 1, len - 2);
         field[len - 2] = '\0';
+        if (strcmp(k->key, "transport") == 0 && strcmp(field, "model") != 0 && strcmp(field, "rtl") != 0)
+            return fail(err, err_len, -EINVAL, "%s:%d: key 'transport': expected \"model\" or \"rtl\", got %s", path,
+                        line, value);
         return 0;
     }
-    uint64_t v;
-    if (parse_integer(value, &v) != 0 || v < k->min || v > k->max)
+    uint64_t v = 0;
+    const int parsed = parse_integer(value, &v);
+    if (parsed == -2)
+        return fail(err, err_len, -EINVAL, "%s:%d: key '%s': '%s' has a leading zero, which a board file does not "
+                    "read as octal or decimal; write the number in decimal without leading zeros, or in hex with "
+                    "0x", path, line, k->key, value);
+    if (parsed != 0 || v < k->min || v > k->max)
         return fail(err, err_len, -EINVAL, "%s:%d: key '%s': expected an integer from %" PRIu64 " to %" PRIu64
                     " (%s), got '%s'", path, line, k->key, k->min, k->max, k->meaning, value);
     if (k->kind == KEY_U32) {
@@ -166,16 +194,46 @@ static int set_value(struct ipu_board *board, const struct board_key *k, char *v
     return 0;
 }
 
-static int check_board(const struct ipu_board *b, const char *path, char *err, size_t err_len)
+int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size_t err_len)
 {
+    if (!what)
+        what = "board";
+    for (size_t i = 0; i < NUM_KEYS; i++) {
+        const struct board_key *k = &board_keys[i];
+        const char *field = (const char *)b + k->offset;
+        if (k->kind == KEY_TEXT) {
+            /* A string read from a file or a trace may lack its terminator: never read past the array. */
+            if (!memchr(field, '\0', k->text_size))
+                return fail(err, err_len, -EINVAL, "%s: key '%s' is not a NUL-terminated string of at most %zu "
+                            "characters (%s)", what, k->key, k->text_size - 1, k->meaning);
+            continue;
+        }
+        uint64_t v;
+        if (k->kind == KEY_U32) {
+            uint32_t v32;
+            memcpy(&v32, field, sizeof v32);
+            v = v32;
+        } else {
+            memcpy(&v, field, sizeof v);
+        }
+        if (v < k->min || v > k->max)
+            return fail(err, err_len, -EINVAL, "%s: key '%s' is %" PRIu64 "; expected an integer from %" PRIu64
+                        " to %" PRIu64 " (%s)", what, k->key, v, k->min, k->max, k->meaning);
+    }
+    if (!b->name[0])
+        return fail(err, err_len, -EINVAL, "%s: key 'name' is empty; give the board a name", what);
+    if (b->transport[0] && strcmp(b->transport, "model") != 0 && strcmp(b->transport, "rtl") != 0)
+        return fail(err, err_len, -EINVAL, "%s: key 'transport': expected \"model\" or \"rtl\", got \"%s\"", what,
+                    b->transport);
     if (b->bytes_per_tile % 4096)
-        return fail(err, err_len, -EINVAL, "%s: key 'bytes_per_tile': %" PRIu32 " is not a multiple of 4096", path,
+        return fail(err, err_len, -EINVAL, "%s: key 'bytes_per_tile': %" PRIu32 " is not a multiple of 4096", what,
                     b->bytes_per_tile);
-    if (ipu_board_num_tiles(b) > 65535)
-        return fail(err, err_len, -EINVAL, "%s: num_ipus * tiles_per_ipu = %" PRIu32 " exceeds 65535 tiles", path,
-                    ipu_board_num_tiles(b));
+    const uint64_t tiles = (uint64_t)b->num_ipus * b->tiles_per_ipu;
+    if (tiles > 65535)
+        return fail(err, err_len, -EINVAL, "%s: num_ipus * tiles_per_ipu = %" PRIu64 " exceeds 65535 tiles", what,
+                    tiles);
     if (strncmp(b->isa, "rv32i", 5) != 0)
-        return fail(err, err_len, -EINVAL, "%s: key 'isa': expected a string starting \"rv32i\", got \"%s\"", path,
+        return fail(err, err_len, -EINVAL, "%s: key 'isa': expected a string starting \"rv32i\", got \"%s\"", what,
                     b->isa);
     return 0;
 }
@@ -215,40 +273,70 @@ static FILE *open_board_file(const char *path, int *rc, char *err, size_t err_le
     return f;
 }
 
+/* Reads the whole file (at most IPU_BOARD_FILE_MAX_BYTES) into a NUL-terminated
+ * buffer, so that a line of any length is one line: a fixed line buffer split
+ * long lines and parsed the tail of a long comment as a key. */
+static char *read_board_text(FILE *f, const char *path, int *rc, char *err, size_t err_len)
+{
+    char *text = malloc(IPU_BOARD_FILE_MAX_BYTES + 2);
+    if (!text) {
+        *rc = fail(err, err_len, -ENOMEM, "%s: out of memory reading the board file", path);
+        return NULL;
+    }
+    size_t n = fread(text, 1, IPU_BOARD_FILE_MAX_BYTES + 1, f);
+    if (n > IPU_BOARD_FILE_MAX_BYTES) { /* a file that grew while read */
+        *rc = fail(err, err_len, -EFBIG, "%s: longer than %d bytes; not a board file", path,
+                   IPU_BOARD_FILE_MAX_BYTES);
+        free(text);
+        return NULL;
+    }
+    if (ferror(f) || memchr(text, '\0', n)) {
+        *rc = fail(err, err_len, -EINVAL, "%s: %s; a board file is a small .toml text file, see boards/README.md",
+                   path, ferror(f) ? strerror(errno) : "contains a NUL byte, so it is not text");
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    return text;
+}
+
 int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, size_t err_len)
 {
-    int open_rc = 0;
-    FILE *f = open_board_file(path, &open_rc, err, err_len);
+    int rc = 0;
+    FILE *f = open_board_file(path, &rc, err, err_len);
     if (!f)
-        return open_rc;
+        return rc;
+    char *text = read_board_text(f, path, &rc, err, err_len);
+    fclose(f);
+    if (!text)
+        return rc;
     struct ipu_board b;
     memset(&b, 0, sizeof b);
     unsigned char seen[NUM_KEYS] = {0};
-    char buf[512];
-    int line = 0, rc = 0;
-    long read_bytes = 0;
-    while (rc == 0 && fgets(buf, sizeof buf, f)) {
-        line++;
-        read_bytes += (long)strlen(buf);
-        if (read_bytes > IPU_BOARD_FILE_MAX_BYTES) { /* a file that grows while read */
-            rc = fail(err, err_len, -EFBIG, "%s: longer than %d bytes; not a board file", path,
-                      IPU_BOARD_FILE_MAX_BYTES);
-            break;
+    int line = 0;
+    for (char *next = text; rc == 0 && *next;) {
+        char *buf = next, *nl = strchr(buf, '\n');
+        if (nl) {
+            *nl = '\0';
+            next = nl + 1;
+        } else {
+            next = buf + strlen(buf);
         }
+        line++;
         strip_comment(buf);
         char *s = trim(buf);
         if (!*s)
             continue;
         char *eq = strchr(s, '=');
         if (!eq) {
-            rc = fail(err, err_len, -EINVAL, "%s:%d: expected 'key = value', got '%s'", path, line, s);
+            rc = fail(err, err_len, -EINVAL, "%s:%d: expected 'key = value', got '%.200s'", path, line, s);
             break;
         }
         *eq = '\0';
         char *key = trim(s), *value = trim(eq + 1);
         const struct board_key *k = find_key(key);
         if (!k) {
-            rc = fail(err, err_len, -EINVAL, "%s:%d: unknown key '%s' (see boards/README.md for the keys)", path,
+            rc = fail(err, err_len, -EINVAL, "%s:%d: unknown key '%.200s' (see boards/README.md for the keys)", path,
                       line, key);
             break;
         }
@@ -259,14 +347,14 @@ int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, si
         seen[k - board_keys] = 1;
         rc = set_value(&b, k, value, path, line, err, err_len);
     }
-    fclose(f);
+    free(text);
     if (rc)
         return rc;
     for (size_t i = 0; i < NUM_KEYS; i++)
         if (!seen[i])
             return fail(err, err_len, -EINVAL, "%s: missing key '%s' (%s)", path, board_keys[i].key,
                         board_keys[i].meaning);
-    rc = check_board(&b, path, err, err_len);
+    rc = ipu_board_check(&b, path, err, err_len);
     if (rc == 0)
         *board = b;
     return rc;

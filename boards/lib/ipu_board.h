@@ -68,6 +68,16 @@ int ipu_board_has_fpu(const struct ipu_board *board);
  * naming the file, line, key and the expected value. */
 int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, size_t err_len);
 
+/* Checks a board that did not come from ipu_board_load (one stored in a trace
+ * or an executable, or built in memory) as a board file is checked: every
+ * string NUL-terminated inside its array, every integer in its key's range
+ * (boards/README.md), bytes_per_tile a multiple of 4096, at most 65535 tiles,
+ * an rv32i ISA, a transport of "model", "rtl" or "" (the default, model).
+ * Returns 0 or -EINVAL; `err` (if not NULL) then receives a one-line message
+ * that starts with `what` (e.g. the file the board came from) and names the
+ * key, its value and the allowed range. */
+int ipu_board_check(const struct ipu_board *board, const char *what, char *err, size_t err_len);
+
 /* Loads a board by name ("tiny", "ipu2") or by path (contains '/' or ends in
  * ".toml"). Names are looked up in the directories of $IPU_BOARD_PATH
  * (colon-separated), then in the installed and source board directories.

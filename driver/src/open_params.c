@@ -15,7 +15,7 @@ static int board_string_ok(const char *s, size_t size)
 }
 
 /* What a card needs of a board given in memory (a board file gets the same
- * checks and more from ipu_board_load; the card model refuses the rest). */
+ * checks from ipu_board_load). */
 static int check_board_values(const struct ipu_board *b)
 {
     if (!board_string_ok(b->name, sizeof b->name) || !b->name[0] || !board_string_ok(b->isa, sizeof b->isa) ||
@@ -28,6 +28,11 @@ static int check_board_values(const struct ipu_board *b)
         return ipudrv_fail(NULL, -EINVAL, "ipudrv_open_with: board_values '%s' has %u tiles of %u bytes; a card has "
                            "1..65535 tiles and a non-zero multiple of 4096 bytes per tile", b->name, tiles,
                            b->bytes_per_tile);
+    /* Every other field in its board-file range: the card model refuses the rest, and this names the field. */
+    char why[400];
+    if (ipu_board_check(b, "ipudrv_open_with: board_values", why, sizeof why) != 0)
+        return ipudrv_fail(NULL, -EINVAL, "%s; fill it from ipu_board_load or ipu_board_default and then change it",
+                           why);
     return 0;
 }
 

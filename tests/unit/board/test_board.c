@@ -132,6 +132,76 @@ static void test_unquoted_string(void **state)
     expect_error(tiny_with("isa", "isa = rv32imf\n"), "key 'isa'", "quoted string");
 }
 
+/* Issue 36: "010" was read as octal 8 (boards/README.md says decimal or 0x hex). */
+static void test_leading_zero_refused(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("tiles_per_ipu", "tiles_per_ipu = 010\n"), "key 'tiles_per_ipu'", "leading zero");
+    expect_error(tiny_with("tiles_per_ipu", "tiles_per_ipu = 0_4\n"), "key 'tiles_per_ipu'", "leading zero");
+    expect_error(tiny_with("tiles_per_ipu", "tiles_per_ipu = 4_\n"), "key 'tiles_per_ipu'", "expected an integer");
+    expect_error(tiny_with("tiles_per_ipu", "tiles_per_ipu = 0o4\n"), "key 'tiles_per_ipu'", "expected an integer");
+    expect_error(tiny_with("tiles_per_ipu", "tiles_per_ipu = 99999999999999999999999\n"), "key 'tiles_per_ipu'",
+                 "expected an integer");
+    /* What the README allows still reads: 0x hex, '_' between digits, a plain 0. */
+    char err[512] = "", path[64];
+    assert_int_equal(load_text(tiny_with("tiles_per_ipu", "tiles_per_ipu = 0x1_0\n"), err, sizeof err, path,
+                               sizeof path), 0);
+    assert_int_equal(load_text(tiny_with("min_ipu_sync_delay", "min_ipu_sync_delay = 0\n"), err, sizeof err, path,
+                               sizeof path), 0);
+}
+
+/* Issue 36: a comment line longer than the reader's line buffer had its tail
+ * parsed as a key; a line is a line whatever its length. */
+static void test_long_lines(void **state)
+{
+    (void)state;
+    static char text[8192];
+    char line[2048];
+    /* 511 bytes of comment, then what the old reader took for the next line: a second 'name'. */
+    memset(line, 'c', 511);
+    memcpy(line, "# ", 2);
+    snprintf(line + 511, sizeof line - 511, "name = \"evil\"\n");
+    snprintf(text, sizeof text, "%s%s", line, tiny_with("zzz", ""));
+    char err[512] = "", path[64];
+    if (load_text(text, err, sizeof err, path, sizeof path) != 0)
+        fail_msg("a long comment line was not skipped: %s", err);
+    /* A long value still gets its error, with the right line number. */
+    memset(line, '1', 1500);
+    snprintf(line + 1500, sizeof line - 1500, "\n");
+    snprintf(text, sizeof text, "%sbytes_per_tile = %s", tiny_with("bytes_per_tile", ""), line);
+    expect_error(text, ":32: key 'bytes_per_tile'", "expected an integer");
+}
+
+/* Issue 36: transport = "" was read as the model. */
+static void test_empty_transport_refused(void **state)
+{
+    (void)state;
+    expect_error(tiny_with("transport", "transport = \"\"\n"), "key 'transport'", "\"model\" or \"rtl\"");
+    expect_error(tiny_with("transport", "transport = \"qemu\"\n"), "key 'transport'", "\"model\" or \"rtl\"");
+}
+
+/* ipu_board_check: a board from memory (a trace, an executable) gets the ranges of a board file. */
+static void test_check_in_memory(void **state)
+{
+    (void)state;
+    struct ipu_board b;
+    char err[512] = "";
+    ipu_board_default(&b);
+    assert_int_equal(ipu_board_check(&b, "x", err, sizeof err), 0);
+    b.worker_contexts = 7;
+    assert_int_equal(ipu_board_check(&b, "the trace's board", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "the trace's board: key 'worker_contexts' is 7; expected an integer from 1 to 6"));
+    ipu_board_default(&b);
+    b.tiles_per_ipu = 4096;
+    b.num_ipus = 64;
+    assert_int_equal(ipu_board_check(&b, "b", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "262144 exceeds 65535 tiles"));
+    ipu_board_default(&b);
+    memset(b.isa, 'r', sizeof b.isa);
+    assert_int_equal(ipu_board_check(&b, "b", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "key 'isa' is not a NUL-terminated string"));
+}
+
 static void test_not_found(void **state)
 {
     (void)state;
@@ -203,7 +273,9 @@ int main(void)
         cmocka_unit_test(test_not_page_multiple), cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_missing_key),      cmocka_unit_test(test_duplicate_key),
         cmocka_unit_test(test_unquoted_string),  cmocka_unit_test(test_not_found),
-        cmocka_unit_test(test_not_a_regular_file),
+        cmocka_unit_test(test_not_a_regular_file), cmocka_unit_test(test_leading_zero_refused),
+        cmocka_unit_test(test_long_lines),       cmocka_unit_test(test_empty_transport_refused),
+        cmocka_unit_test(test_check_in_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
