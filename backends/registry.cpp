@@ -47,7 +47,10 @@ int create_plain_model(const ipu_board *board, const ipu_backend_host *host, con
         *out = nullptr;
         return rc;
     }
-    if (rc == -EINVAL)
+    char why[320] = "";
+    if (rc == -EINVAL && board && ipu_board_check(board, "the card model refused the board", why, sizeof why))
+        std::snprintf(err, err_len, "%s; fix the board file", why); // names the field and its range
+    else if (rc == -EINVAL)
         std::snprintf(err, err_len, "the card model refused board '%s': it needs 1 or more tiles, 1 to %u bytes "
                       "per tile and at most %u worker contexts; fix the board file", name_of(board),
                       IPU_TILE_SRAM_MAX_BYTES, IPU_TILE_CONTEXTS_MAX - 1);

@@ -166,6 +166,11 @@ extern "C" int ipu_replay_file(const char *path, unsigned host_threads, ipu_repl
     if (!rp.in.ok || !b || !name)
         return fail(res, -EINVAL, std::string(path) + ": the trace header is cut short");
     std::memcpy(&board, b, sizeof board);
+    // The board sizes the card: a corrupted one must be refused here, naming the field, not crash the model.
+    char why[400];
+    const std::string what = std::string(path) + ": the board stored in the trace";
+    if (ipu_board_check(&board, what.c_str(), why, sizeof why) != 0)
+        return fail(res, -EINVAL, std::string(why) + "; the trace is corrupt (record it again)");
     if (std::string(reinterpret_cast<const char *>(name), name_len) != "model")
         return fail(res, -ENOTSUP, std::string(path) + ": recorded on the '" +
                                        std::string(reinterpret_cast<const char *>(name), name_len) +
@@ -204,6 +209,14 @@ extern "C" int ipu_replay_file(const char *path, unsigned host_threads, ipu_repl
             const uint64_t budget = rp.in.get<uint64_t>();
             if (!rp.in.ok)
                 break;
+            if (budget > IPU_REPLAY_BUDGET_MAX) {
+                card->ops->destroy(card);
+                return fail(res, -EINVAL, std::string(path) + ": record " + std::to_string(res->records) +
+                                              " (byte " + std::to_string(rp.record_start) + ") is an advance of " +
+                                              std::to_string(budget) + " instructions per tile, more than the " +
+                                              std::to_string(IPU_REPLAY_BUDGET_MAX) + " any host asks for; the "
+                                              "trace is corrupt (record it again)");
+            }
             const int more = card->ops->advance(card, budget);
             if (rp.expect(tr::kAdvanceEnd, "the end of an advance")) {
                 const int32_t want = rp.in.get<int32_t>();

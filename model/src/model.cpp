@@ -103,8 +103,11 @@ const ipu_backend_ops model_ops = {
 extern "C" int ipu_model_create(const ipu_board *board, const ipu_backend_host *host,
                                 const ipu_backend_options *options, ipu_backend **out)
 {
-    if (!board || !host || !out || ipu_board_num_tiles(board) == 0 || board->bytes_per_tile == 0 ||
-        board->bytes_per_tile > IPU_TILE_SRAM_MAX_BYTES || board->worker_contexts + 1 > IPU_TILE_CONTEXTS_MAX)
+    // Every field in its board-file range (a board from a trace or an executable is no board file, and a
+    // zero bandwidth would divide by zero in the time model), then what the card's arrays hold; compared
+    // without adding, so that no field can wrap past a check.
+    if (!board || !host || !out || ipu_board_check(board, "ipu_model_create", nullptr, 0) != 0 ||
+        board->bytes_per_tile > IPU_TILE_SRAM_MAX_BYTES || board->worker_contexts >= IPU_TILE_CONTEXTS_MAX)
         return -EINVAL;
     const ipu_backend_options defaults{};
     auto *m = new (std::nothrow) ModelBackend(&model_ops, *board, *host, options ? *options : defaults);

@@ -33,6 +33,12 @@ int ipu_record_create(const struct ipu_backend_factory *factory, const struct ip
                       const struct ipu_backend_host *host, const struct ipu_backend_options *options,
                       const char *path, struct ipu_backend **out, char *err, size_t err_len);
 
+/* The largest advance() budget (instructions per tile) a replay makes: the most
+ * any host asks for (the driver's adaptive slice tops out at 2^26, QEMU's
+ * budget property at 65536). A trace with a larger one is refused, not run:
+ * 2^64-1 on tiles that loop would run for ever. */
+#define IPU_REPLAY_BUDGET_MAX (1ull << 26)
+
 /* What a replay came to. */
 struct ipu_replay_result {
     uint64_t records;     /* trace records replayed */
@@ -45,7 +51,9 @@ struct ipu_replay_result {
 /* Replays the trace at `path` on a new card model (host_threads as in
  * ipu_backend_options). Returns 0 when every record matched, 1 at the first
  * difference (result->message has the record number, what it was and both
- * values), or a negative code when the trace cannot be read (message says why). */
+ * values), or a negative code when the trace cannot be read: not a trace, cut
+ * short, a board no card can have, an advance budget above IPU_REPLAY_BUDGET_MAX
+ * (message says why). */
 int ipu_replay_file(const char *path, unsigned host_threads, struct ipu_replay_result *result);
 
 #ifdef __cplusplus

@@ -14,7 +14,8 @@ struct ipu_board;
 
 /* Creates a card for `board` attached to the bus described by `host` (both are
  * copied). `options` may be NULL for defaults.
- * Returns 0 and sets *out, or -EINVAL (bad board or NULL argument) or -ENOMEM.
+ * Returns 0 and sets *out, or -EINVAL (NULL argument, or a board that
+ * ipu_board_check refuses: call it for the message) or -ENOMEM.
  * Free with (*out)->ops->destroy(*out). */
 int ipu_model_create(const struct ipu_board *board, const struct ipu_backend_host *host,
                      const struct ipu_backend_options *options, struct ipu_backend **out);
