@@ -54,6 +54,9 @@ void Card::log_guest_error(const std::string &what)
         std::fprintf(stderr, "ipu-model: guest error: %s\n", what.c_str());
 }
 
+// BAR2 accesses are checked as `offset > bytes_per_tile - size` (size is at most
+// 8, a tile at least 4 KiB): `offset + size` would wrap for an offset near 2^64
+// and let an access land before the window's tile.
 int Card::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
@@ -69,7 +72,7 @@ int Card::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value
         return 0;
     }
     if (bar == IPU_BAR_TILEMEM) {
-        if ((size != 1 && size != 2 && size != 4 && size != 8) || offset + size > board_.bytes_per_tile ||
+        if ((size != 1 && size != 2 && size != 4 && size != 8) || offset > board_.bytes_per_tile - size ||
             window_tile_ >= tiles_.size()) {
             log_guest_error("BAR2 read out of range: offset " + std::to_string(offset));
             return -EINVAL;
@@ -97,7 +100,7 @@ int Card::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value
         return 0;
     }
     if (bar == IPU_BAR_TILEMEM) {
-        if ((size != 1 && size != 2 && size != 4 && size != 8) || offset + size > board_.bytes_per_tile ||
+        if ((size != 1 && size != 2 && size != 4 && size != 8) || offset > board_.bytes_per_tile - size ||
             window_tile_ >= tiles_.size()) {
             log_guest_error("BAR2 write out of range: offset " + std::to_string(offset));
             return -EINVAL;

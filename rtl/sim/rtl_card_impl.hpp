@@ -74,6 +74,7 @@ public:
 #endif
     }
 
+    // BAR2 bounds are `offset > bytes_per_tile - size`, which cannot wrap as `offset + size` did.
     int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value) override
     {
         *value = ~0ull;
@@ -85,7 +86,7 @@ public:
             return 0;
         }
         if (bar == IPU_BAR_TILEMEM) {
-            if (!mem_size_ok(size) || offset + size > board_.bytes_per_tile)
+            if (!mem_size_ok(size) || offset > board_.bytes_per_tile - size)
                 return -EINVAL;
             uint64_t v = 0;
             for (unsigned i = 0; i < size;) {
@@ -121,7 +122,7 @@ public:
             return 0;
         }
         if (bar == IPU_BAR_TILEMEM) {
-            if (!mem_size_ok(size) || offset + size > board_.bytes_per_tile)
+            if (!mem_size_ok(size) || offset > board_.bytes_per_tile - size)
                 return -EINVAL;
             for (unsigned i = 0; i < size;) {
                 const uint64_t at = offset + i;

@@ -218,6 +218,18 @@ void expect_bad_bus_accesses_refused(Harness &h)
     assert_int_equal(c->ops->bar_read(c, 0, 0x10000, 4, &v), -EINVAL); // past BAR0
     assert_int_equal(c->ops->bar_write(c, 2, 65536, 4, 1), -EINVAL);   // past tile SRAM
     assert_int_equal(c->ops->bar_read(c, 7, 0, 4, &v), -EINVAL);       // no such BAR
+    // Offsets near 2^64: `offset + size` wrapped and the write landed 8 bytes before the window's tile (issue 36).
+    const uint64_t before = 0x1122334455667788ull;
+    h.write_tile(0, IPU_TILE_SRAM_BASE + 65536 - 8, &before, 8);
+    h.set_reg(IPU_REG_TILEMEM_WINDOW_TILE, 1); // after write_tile, which moves the window
+    assert_int_equal(c->ops->bar_write(c, 2, UINT64_MAX - 7, 8, 0), -EINVAL);
+    assert_int_equal(c->ops->bar_write(c, 2, UINT64_MAX, 1, 0), -EINVAL);
+    assert_int_equal(c->ops->bar_read(c, 2, UINT64_MAX - 3, 4, &v), -EINVAL);
+    assert_int_equal(c->ops->bar_read(c, 2, 65536 - 8, 8, &v), 0); // the last word of a tile is still in range
+    uint64_t after = 0;
+    h.read_tile(0, IPU_TILE_SRAM_BASE + 65536 - 8, &after, 8);
+    assert_true(after == before);
+    h.set_reg(IPU_REG_TILEMEM_WINDOW_TILE, 0);
     const uint32_t word = 0xa5a5a5a5u;
     h.write_tile(3, IPU_TILE_SRAM_BASE + 400, &word, 4);
     assert_int_equal(c->ops->bar_read(c, 2, 401, 1, &v), 0); // a byte read of the window
