@@ -2,10 +2,12 @@
 // the spec parser shared by $IPU_EMU_INJECT and the tools. The DMA error,
 // stall and surprise removal act where the card does that work (card_dma.cpp,
 // card_run.cpp, card_regs.cpp).
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "card.hpp"
@@ -65,14 +67,19 @@ void Card::tick_delayed_irqs()
 
 namespace {
 
+// A number in decimal or 0x hex. strtoul's base 0 would read "012" as octal 10,
+// which nobody writing a fault spec means: a leading zero is refused.
 bool parse_number(const std::string &text, uint32_t &out)
 {
-    if (text.empty())
+    if (text.empty() || text[0] == '-' || text[0] == '+' || std::isspace(static_cast<unsigned char>(text[0])))
+        return false;
+    const bool hex = text.size() > 2 && text[0] == '0' && text[1] == 'x';
+    if (!hex && text.size() > 1 && text[0] == '0')
         return false;
     char *end = nullptr;
     errno = 0;
-    const unsigned long v = std::strtoul(text.c_str(), &end, 0);
-    if (errno || *end || text[0] == '-' || v > 0xffffffffu)
+    const unsigned long v = std::strtoul(text.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
+    if (errno || *end || v > 0xffffffffu || !std::isxdigit(static_cast<unsigned char>(text[hex ? 2 : 0])))
         return false;
     out = static_cast<uint32_t>(v);
     return true;
@@ -83,7 +90,8 @@ int bad(char *err, size_t err_len, const std::string &item)
     if (err && err_len)
         std::snprintf(err, err_len,
                       "fault injection: cannot use '%s'; give a comma-separated list of dma_error=ERR_CODE (1-255), "
-                      "drop_irq=VECTOR (0-3), delay_irq=VECTOR:ADVANCES, removed, stall_dma",
+                      "drop_irq=VECTOR (0-3), delay_irq=VECTOR:ADVANCES, removed, stall_dma, each at most once, "
+                      "numbers in decimal (no leading zero) or 0x hex",
                       item.c_str());
     return -EINVAL;
 }
@@ -95,6 +103,7 @@ extern "C" int ipu_model_faults_parse(const char *spec, ipu_backend_faults *out,
     if (!spec || !out)
         return -EINVAL;
     ipu_backend_faults f{};
+    std::set<std::string> seen;
     std::string rest = spec;
     while (!rest.empty()) {
         const size_t comma = rest.find(',');
@@ -103,6 +112,13 @@ extern "C" int ipu_model_faults_parse(const char *spec, ipu_backend_faults *out,
         const size_t eq = item.find('=');
         const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
         uint32_t n = 0, m = 0;
+        // A key given twice would silently override the first (or merge masks): say so instead.
+        if (!item.empty() && !seen.insert(key).second) {
+            if (err && err_len)
+                std::snprintf(err, err_len, "fault injection: '%s' is given twice in '%s'; give each fault once",
+                              key.c_str(), spec);
+            return -EINVAL;
+        }
         if (key == "removed" && eq == std::string::npos) {
             f.removed = 1;
         } else if (key == "stall_dma" && eq == std::string::npos) {

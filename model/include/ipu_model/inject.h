@@ -17,8 +17,9 @@ extern "C" {
 
 /* Parses a comma-separated spec: "dma_error=N", "drop_irq=V", "delay_irq=V:N"
  * (vector V, N advances), "removed", "stall_dma"; V is a vector number 0-3,
- * N a number (decimal or 0x hex). Returns 0, or -EINVAL with a message in err
- * naming the bad item and the accepted forms. */
+ * N a number (decimal without a leading zero, or 0x hex: "012" is refused, not
+ * read as octal). Each key at most once. Returns 0, or -EINVAL with a message
+ * in err naming the bad item (or the repeated key) and the accepted forms. */
 int ipu_model_faults_parse(const char *spec, struct ipu_backend_faults *out, char *err, size_t err_len);
 
 #ifdef __cplusplus

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ipu_backends/registry.h"
+#include "ipu_model/inject.h"
 #include "ipu_model/model.h"
 #include "card_checks.hpp"
 #include "tile_harness.hpp"
@@ -205,6 +206,44 @@ void test_create_rejects_bad_arguments(void **)
     b.bytes_per_tile = 4u << 20;
     assert_int_equal(ipu_model_create(&b, &host, nullptr, &card), -EINVAL);
     assert_null(card);
+    // Issue 36: fields that wrapped a check, divided by zero or asked for 2^31 IPUs of tiles.
+    ipu_board_default(&b);
+    b.worker_contexts = 0xffffffffu;
+    assert_int_equal(ipu_model_create(&b, &host, nullptr, &card), -EINVAL);
+    ipu_board_default(&b);
+    b.host_link_bytes_per_second = 0;
+    assert_int_equal(ipu_model_create(&b, &host, nullptr, &card), -EINVAL);
+    ipu_board_default(&b);
+    b.num_ipus = 0x7fffffff;
+    assert_int_equal(ipu_model_create(&b, &host, nullptr, &card), -EINVAL);
+    assert_null(card);
+    char why[256] = "";
+    assert_int_equal(ipu_board_check(&b, "board", why, sizeof why), -EINVAL);
+    assert_non_null(std::strstr(why, "key 'num_ipus' is 2147483647; expected an integer from 1 to 64"));
+}
+
+// Issue 36: $IPU_EMU_INJECT read "dma_error=012" as octal 10 and let a repeated key override the first.
+void test_fault_spec_parse(void **)
+{
+    ipu_backend_faults f{};
+    char err[400] = "";
+    assert_int_equal(ipu_model_faults_parse("dma_error=12,delay_irq=0x1:5,removed", &f, err, sizeof err), 0);
+    assert_int_equal(f.dma_error, 12);
+    assert_int_equal(f.delay_irq_mask, 2);
+    assert_int_equal(f.irq_delay, 5);
+    assert_int_equal(f.removed, 1);
+    assert_int_equal(ipu_model_faults_parse("dma_error=0x0c", &f, err, sizeof err), 0);
+    assert_int_equal(f.dma_error, 12);
+    assert_int_equal(ipu_model_faults_parse("dma_error=012", &f, err, sizeof err), -EINVAL);
+    assert_non_null(std::strstr(err, "cannot use 'dma_error=012'"));
+    assert_non_null(std::strstr(err, "no leading zero"));
+    assert_int_equal(ipu_model_faults_parse("delay_irq=1:010", &f, err, sizeof err), -EINVAL);
+    assert_int_equal(ipu_model_faults_parse("dma_error=0x", &f, err, sizeof err), -EINVAL);
+    assert_int_equal(ipu_model_faults_parse("dma_error= 12", &f, err, sizeof err), -EINVAL);
+    assert_int_equal(ipu_model_faults_parse("dma_error=12,dma_error=5", &f, err, sizeof err), -EINVAL);
+    assert_non_null(std::strstr(err, "'dma_error' is given twice"));
+    assert_int_equal(ipu_model_faults_parse("removed,removed", &f, err, sizeof err), -EINVAL);
+    assert_non_null(std::strstr(err, "'removed' is given twice"));
 }
 
 // The retire observer sees exactly the instructions the card counts as retired.
@@ -398,7 +437,7 @@ void test_registry(void **)
     card = nullptr;
     assert_int_equal(ipu_backend_find("model")->create(&b, &host, nullptr, &card, err, sizeof err), -EINVAL);
     assert_null(card);
-    assert_non_null(std::strstr(err, "bytes per tile"));
+    assert_non_null(std::strstr(err, "key 'bytes_per_tile' is 67108864; expected an integer from 4096"));
     // The RTL refuses an rv32imf board (or, without Verilator, says how to get it).
     ipu_board_default(&b);
     assert_true(ipu_backend_find("rtl")->create(&b, &host, nullptr, &card, err, sizeof err) < 0);
@@ -499,6 +538,7 @@ int main()
         cmocka_unit_test(test_tile_services),
         cmocka_unit_test(test_lazy_memory),
         cmocka_unit_test(test_create_rejects_bad_arguments),
+        cmocka_unit_test(test_fault_spec_parse),
         cmocka_unit_test(test_retire_observer),
         cmocka_unit_test(test_dma_in_slices),
         cmocka_unit_test(test_xlat_entry_ranges_checked),
