@@ -5,6 +5,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "json_string.hpp"
 #include "poplar/exceptions.hpp"
 
 namespace poplar {
@@ -85,14 +86,10 @@ private:
                          " (write a flat object such as {\"debug.instrument\": \"true\"})");
   }
   std::string string() {
-    expect('"');
     std::string out;
-    while (pos_ < s_.size() && s_[pos_] != '"') {
-      if (s_[pos_] == '\\' && pos_ + 1 < s_.size())
-        ++pos_;
-      out += s_[pos_++];
-    }
-    expect('"');
+    std::string problem = detail::readJsonString(s_, pos_, out);
+    if (!problem.empty())
+      fail(problem);
     return out;
   }
   std::string value() {
@@ -119,28 +116,14 @@ void readJSON(std::istream &is, OptionFlags &flags) {
   readJSON(text, flags);
 }
 
-static void writeJsonString(std::ostream &os, const std::string &text) {
-  os << '"';
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      os << '\\' << c;
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      const char *hex = "0123456789abcdef";
-      os << "\\u00" << hex[(c >> 4) & 0xf] << hex[c & 0xf];
-    } else
-      os << c;
-  }
-  os << '"';
-}
-
 std::ostream &operator<<(std::ostream &os, const OptionFlags &flags) {
   os << '{';
   bool first = true;
   for (const auto &o : flags) {
     os << (first ? "" : ", ");
-    writeJsonString(os, o.first);
+    detail::writeJsonString(os, o.first);
     os << ": ";
-    writeJsonString(os, o.second);
+    detail::writeJsonString(os, o.second);
     first = false;
   }
   return os << '}';

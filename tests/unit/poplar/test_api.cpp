@@ -141,6 +141,39 @@ void test_options(void **) {
   expectThrow<invalid_option>([&] { readJSON(std::string("{\"a\" \"b\"}"), o); }, "expected ':'");
 }
 
+/// Issue 36: the reader dropped the backslash of every escape ("tab\u0009here" read back "tabu0009here").
+std::string optionFromJSON(const std::string &jsonValue) {
+  OptionFlags o;
+  readJSON("{\"k\": \"" + jsonValue + "\"}", o);
+  return o.at("k");
+}
+
+void test_options_json_escapes(void **) {
+  assert_true(optionFromJSON("r\\u0065p") == "rep");
+  assert_true(optionFromJSON("tab\\u0009here") == "tab\there");
+  assert_true(optionFromJSON("x\\ny") == "x\ny");
+  assert_true(optionFromJSON("q\\\"b\\\\s\\/\\b\\f\\r\\t") == "q\"b\\s/\b\f\r\t");
+  assert_true(optionFromJSON("\\u00e9\\u20AC") == "\xC3\xA9\xE2\x82\xAC");
+  assert_true(optionFromJSON("\\ud83d\\ude00") == "\xF0\x9F\x98\x80"); // a surrogate pair: one code point
+  expectThrow<invalid_option>([] { optionFromJSON("\\ud83d"); }, "high surrogate");
+  expectThrow<invalid_option>([] { optionFromJSON("\\ude00"); }, "low surrogate");
+  expectThrow<invalid_option>([] { optionFromJSON("\\u12"); }, "four hex digits");
+  expectThrow<invalid_option>([] { optionFromJSON("\\q"); }, "unknown escape '\\q'");
+  // Every byte, and every option the writer writes, reads back unchanged.
+  std::string all;
+  for (int c = 1; c < 256; ++c)
+    all += char(c);
+  OptionFlags out{{"autoReport.directory", "r\\u0065p"}, {"all", all}, {"key\n\"quoted\"", "x\ny"}, {"e", ""}};
+  std::ostringstream os;
+  os << out;
+  OptionFlags back;
+  readJSON(os.str(), back);
+  assert_int_equal(back.size(), out.size());
+  for (const auto &kv : out)
+    if (!back.contains(kv.first) || back.at(kv.first) != kv.second)
+      fail_msg("option '%s' did not survive the round trip through %s", kv.first.c_str(), os.str().c_str());
+}
+
 void test_programs(void **) {
   Graph g(Target::createIPUTarget("tiny"));
   Tensor a = g.addVariable(FLOAT, {4}, "a");
@@ -167,6 +200,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_types),    cmocka_unit_test(test_targets), cmocka_unit_test(test_tensor_views),
       cmocka_unit_test(test_mapping),  cmocka_unit_test(test_options), cmocka_unit_test(test_programs),
+      cmocka_unit_test(test_options_json_escapes),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
