@@ -19,14 +19,19 @@ bool readFile(const std::string &path, std::string &out) {
 }
 
 /// Reads `<dir>/<stem>.json`, else `<dir>/<stem>.cbor`; false when neither exists.
+/// A reader's error says what and where in the document; this adds which file.
 bool readProfile(const std::string &dir, const std::string &stem, ProfileValue &out) {
   std::string text;
-  if (readFile(dir + "/" + stem + ".json", text)) {
-    out = poplar::parseProfileJSON(text);
-    return true;
-  }
-  if (readFile(dir + "/" + stem + ".cbor", text)) {
-    out = poplar::parseProfileCBOR(text);
+  for (const char *ext : {".json", ".cbor"}) {
+    const std::string path = dir + "/" + stem + ext;
+    if (!readFile(path, text))
+      continue;
+    try {
+      out = ext[1] == 'j' ? poplar::parseProfileJSON(text) : poplar::parseProfileCBOR(text);
+    } catch (const poplar::profiling_error &e) {
+      throw poplar::profiling_error("pva: " + path + ": " + e.what() +
+                                    "; write the report again (autoReport.all=true)");
+    }
     return true;
   }
   return false;

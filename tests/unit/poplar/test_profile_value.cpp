@@ -141,6 +141,40 @@ void test_cbor_rfc8949(void **) {
   expectError([] { poplar::parseProfileCBOR(std::string("\x9f", 1)); }, "indefinite length");
 }
 
+/// Issue 36: 30,000 nested arrays crashed the readers (they recurse); now a clear error at a documented depth.
+void test_nesting_limit(void **) {
+  const std::string deepJson = std::string(30000, '[') + std::string(30000, ']');
+  expectError([&] { poplar::parseProfileJSON(deepJson); }, "nested deeper than 512 levels");
+  const std::string deepCbor = std::string(30000, '\x81') + std::string(1, '\0');
+  expectError([&] { poplar::parseProfileCBOR(deepCbor); }, "nested deeper than 512 levels");
+  // 512 levels (the limit) still read, in both formats.
+  ProfileValue v(1u);
+  for (int i = 1; i < 512; ++i)
+    v = ProfileValue(ProfileValue::Vector{v});
+  assert_true(poplar::parseProfileJSON(json(v)) == v);
+  std::ostringstream os;
+  poplar::serializeToCBOR(os, v);
+  assert_true(poplar::parseProfileCBOR(os.str()) == v);
+}
+
+/// Issue 36: numbers that do not fit were shown as something else (2^64 as 2^64-1, 1e300 as 0).
+void test_numbers_out_of_range(void **) {
+  expectError([] { poplar::parseProfileJSON("18446744073709551616"); }, "out of range");
+  expectError([] { poplar::parseProfileJSON("-9223372036854775809"); }, "out of range");
+  expectError([] { poplar::parseProfileJSON("1e999"); }, "out of range");
+  expectError([] { poplar::parseProfileJSON("[1-2]"); }, "not a number");
+  assert_true(poplar::parseProfileJSON("18446744073709551615").asUInt() == 18446744073709551615ull);
+  expectError([] { poplar::parseProfileJSON("1e300").asUInt(); }, "not a whole number from 0 to 2^64-1");
+  expectError([] { ProfileValue(18446744073709551616.0).asUInt(); }, "2^64-1");
+  expectError([] { ProfileValue(1e300).asInt(); }, "not a whole number from -2^63");
+  expectError([] { ProfileValue(18446744073709551615ull).asInt(); }, "above 2^63-1");
+  assert_true(ProfileValue(9007199254740992.0).asUInt() == 9007199254740992ull);
+  expectError([] { poplar::parseProfileCBOR(std::string("\x3b\xff\xff\xff\xff\xff\xff\xff\xff", 9)); },
+              "below -2^63");
+  // Surrogate pairs in profile strings (one JSON string reader for options and profiles).
+  assert_true(poplar::parseProfileJSON("\"\\ud83d\\ude00\"").asString() == "\xF0\x9F\x98\x80");
+}
+
 } // namespace
 
 int main() {
@@ -148,6 +182,8 @@ int main() {
       cmocka_unit_test(test_access),
       cmocka_unit_test(test_json),
       cmocka_unit_test(test_cbor_rfc8949),
+      cmocka_unit_test(test_nesting_limit),
+      cmocka_unit_test(test_numbers_out_of_range),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

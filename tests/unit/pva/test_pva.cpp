@@ -1,7 +1,10 @@
 // libpva: a report written by autoReport, reopened, gives the numbers the engine gave. With PVA_TEST_REPORT_DIR
 // set, the report is written there and kept (the popvis page test renders it).
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -89,9 +92,33 @@ void test_reopen(void **) {
   }
 }
 
+/// Issue 36: a profile nested 30,000 levels deep crashed `popvis report`; the error now names the file.
+void test_corrupt_profiles(void **) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("pva-deep-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::pair<const char *, std::string> files[] = {
+      {"profile.json", std::string(30000, '[') + std::string(30000, ']')},
+      {"profile.cbor", std::string(30000, '\x81') + std::string(1, '\0')},
+  };
+  for (const auto &f : files) {
+    std::filesystem::remove(dir / "profile.json");
+    std::ofstream(dir / f.first, std::ios::binary) << f.second;
+    const std::string want = (dir / f.first).string() + ": parseProfile";
+    try {
+      pva::Report::open(dir.string());
+      fail_msg("%s was read", f.first);
+    } catch (const profiling_error &e) {
+      if (!std::strstr(e.what(), want.c_str()) || !std::strstr(e.what(), "nested deeper than 512"))
+        fail_msg("message '%s' lacks '%s'", e.what(), want.c_str());
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 } // namespace
 
 int main() {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_reopen)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_corrupt_profiles), cmocka_unit_test(test_reopen)};
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

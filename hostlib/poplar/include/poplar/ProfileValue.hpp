@@ -107,10 +107,11 @@ void serializeToJSON(std::ostream &out, const ProfileValue &value, bool prettyPr
 /// Writes `value` as CBOR (RFC 8949): maps with text keys, arrays, text strings, unsigned and negative integers,
 /// doubles (IEEE 754 binary64), true and false.
 void serializeToCBOR(std::ostream &out, const ProfileValue &value);
-/// Reads a JSON document written by serializeToJSON (or any JSON); throws profiling_error with the offset of the
-/// first character it cannot read.
+/// Reads a JSON document written by serializeToJSON (or any JSON nested at most 512 levels deep); throws
+/// profiling_error with the offset of the first character it cannot read.
 ProfileValue parseProfileJSON(const std::string &text);
-/// Reads a CBOR document of the kinds serializeToCBOR writes; throws profiling_error on anything else.
+/// Reads a CBOR document of the kinds serializeToCBOR writes (nested at most 512 levels deep); throws
+/// profiling_error on anything else.
 ProfileValue parseProfileCBOR(const std::string &bytes);
 
 } // namespace poplar

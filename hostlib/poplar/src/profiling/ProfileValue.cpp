@@ -2,6 +2,8 @@
 #include "poplar/ProfileValue.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 
 namespace poplar {
 
@@ -21,6 +23,12 @@ const char *typeName(ProfileValue::Type t) {
     return "a bool";
   }
   return "?";
+}
+
+std::string shortText(double d) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
 }
 
 [[noreturn]] void wrongType(ProfileValue::Type actual, const char *wanted) {
@@ -93,9 +101,10 @@ std::uint64_t ProfileValue::asUInt() const {
     return u_;
   if (kind_ == INT)
     throw profiling_error("ProfileValue::asUInt: the value " + std::to_string(i_) + " is negative; use asInt");
-  if (d_ < 0 || d_ != std::floor(d_))
-    throw profiling_error("ProfileValue::asUInt: the value " + std::to_string(d_) +
-                          " is not a whole non-negative number; use asDouble");
+  // 2^64 as a double is the first value that does not convert (the conversion would be undefined, 0 in practice).
+  if (!(d_ >= 0) || d_ != std::floor(d_) || d_ >= 18446744073709551616.0)
+    throw profiling_error("ProfileValue::asUInt: the value " + shortText(d_) +
+                          " is not a whole number from 0 to 2^64-1; use asDouble");
   return std::uint64_t(d_);
 }
 std::int64_t ProfileValue::asInt() const {
@@ -103,10 +112,14 @@ std::int64_t ProfileValue::asInt() const {
     wrongType(type_, "a number");
   if (kind_ == INT)
     return i_;
-  if (kind_ == UINT)
+  if (kind_ == UINT) {
+    if (u_ > std::uint64_t(INT64_MAX))
+      throw profiling_error("ProfileValue::asInt: the value " + std::to_string(u_) + " is above 2^63-1; use asUInt");
     return std::int64_t(u_);
-  if (d_ != std::floor(d_))
-    throw profiling_error("ProfileValue::asInt: the value " + std::to_string(d_) + " has a fraction; use asDouble");
+  }
+  if (d_ != std::floor(d_) || !(d_ >= -9223372036854775808.0 && d_ < 9223372036854775808.0))
+    throw profiling_error("ProfileValue::asInt: the value " + shortText(d_) +
+                          " is not a whole number from -2^63 to 2^63-1; use asDouble");
   return std::int64_t(d_);
 }
 

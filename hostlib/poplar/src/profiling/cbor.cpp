@@ -1,7 +1,9 @@
 // ProfileValue as CBOR (RFC 8949): definite-length items only, integers in their shortest form, doubles as
 // binary64. Written here rather than with libcbor because these few major types are all a profile needs.
+#include <cstdint>
 #include <cstring>
 
+#include "profile_limits.hpp"
 #include "poplar/ProfileValue.hpp"
 
 namespace poplar {
@@ -74,6 +76,7 @@ public:
 private:
   const std::string &b_;
   std::size_t p_ = 0;
+  unsigned depth_ = 0;
 
   [[noreturn]] void fail(const std::string &what) const {
     throw profiling_error("parseProfileCBOR: " + what + " at offset " + std::to_string(p_));
@@ -101,14 +104,27 @@ private:
     p_ += std::size_t(n);
     return s;
   }
+  /// One data item. Arrays and maps recurse, so the nesting is bounded (a crafted file would exhaust the stack).
   ProfileValue item() {
+    if (++depth_ > kProfileMaxDepth)
+      fail("arrays and maps nested deeper than " + std::to_string(kProfileMaxDepth) +
+           " levels (a profile nests a few; the file is corrupt)");
+    ProfileValue v = itemAtDepth();
+    --depth_;
+    return v;
+  }
+  ProfileValue itemAtDepth() {
     unsigned ib = byte();
     unsigned major = ib >> 5, info = ib & 31;
     switch (major) {
     case 0:
       return ProfileValue((unsigned long long)argument(info));
-    case 1:
-      return ProfileValue((long long)(-1 - std::int64_t(argument(info))));
+    case 1: {
+      std::uint64_t n = argument(info);
+      if (n > std::uint64_t(INT64_MAX))
+        fail("a negative integer below -2^63");
+      return ProfileValue((long long)(-1 - std::int64_t(n)));
+    }
     case 3:
       return ProfileValue(text(argument(info)));
     case 4: {

@@ -1,45 +1,18 @@
 // ProfileValue as JSON: the writer (compact or indented) and a reader for report files.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
+#include "json_string.hpp"
+#include "profile_limits.hpp"
 #include "poplar/ProfileValue.hpp"
 
 namespace poplar {
 
 namespace {
 
-void writeString(std::ostream &out, const std::string &s) {
-  out << '"';
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      out << "\\\"";
-      break;
-    case '\\':
-      out << "\\\\";
-      break;
-    case '\n':
-      out << "\\n";
-      break;
-    case '\t':
-      out << "\\t";
-      break;
-    case '\r':
-      out << "\\r";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out << buf;
-      } else {
-        out << char(c);
-      }
-    }
-  }
-  out << '"';
-}
+void writeString(std::ostream &out, const std::string &s) { detail::writeJsonString(out, s); }
 
 void writeNumber(std::ostream &out, const ProfileValue &v) {
   if (v.isInteger()) {
@@ -120,6 +93,7 @@ public:
 private:
   const std::string &t_;
   std::size_t p_ = 0;
+  unsigned depth_ = 0;
 
   [[noreturn]] void fail(const std::string &what) const {
     throw profiling_error("parseProfileJSON: " + what + " at offset " + std::to_string(p_));
@@ -149,57 +123,11 @@ private:
     return false;
   }
   std::string string() {
-    expect('"');
+    skip();
     std::string s;
-    while (p_ < t_.size() && t_[p_] != '"') {
-      char c = t_[p_++];
-      if (c != '\\') {
-        s += c;
-        continue;
-      }
-      if (p_ >= t_.size())
-        break;
-      char e = t_[p_++];
-      switch (e) {
-      case 'n':
-        s += '\n';
-        break;
-      case 't':
-        s += '\t';
-        break;
-      case 'r':
-        s += '\r';
-        break;
-      case 'b':
-        s += '\b';
-        break;
-      case 'f':
-        s += '\f';
-        break;
-      case 'u': {
-        if (p_ + 4 > t_.size())
-          fail("a short \\u escape");
-        unsigned cp = unsigned(std::strtoul(t_.substr(p_, 4).c_str(), nullptr, 16));
-        p_ += 4;
-        if (cp < 0x80) {
-          s += char(cp);
-        } else if (cp < 0x800) {
-          s += char(0xC0 | (cp >> 6));
-          s += char(0x80 | (cp & 0x3F));
-        } else {
-          s += char(0xE0 | (cp >> 12));
-          s += char(0x80 | ((cp >> 6) & 0x3F));
-          s += char(0x80 | (cp & 0x3F));
-        }
-        break;
-      }
-      default:
-        s += e;
-      }
-    }
-    if (p_ >= t_.size())
-      fail("an unterminated string");
-    ++p_;
+    std::string problem = detail::readJsonString(t_, p_, s);
+    if (!problem.empty())
+      fail(problem);
     return s;
   }
   ProfileValue number() {
@@ -212,42 +140,33 @@ private:
     std::string s = t_.substr(start, p_ - start);
     if (s.empty() || s == "-")
       fail("expected a value");
+    // Out of range is an error, not the nearest value: 2^64 read as 2^64-1 would be shown as a count.
+    errno = 0;
+    char *end = nullptr;
+    ProfileValue v;
     if (isDouble)
-      return ProfileValue(std::strtod(s.c_str(), nullptr));
-    if (s[0] == '-')
-      return ProfileValue((long long)std::strtoll(s.c_str(), nullptr, 10));
-    return ProfileValue((unsigned long long)std::strtoull(s.c_str(), nullptr, 10));
+      v = ProfileValue(std::strtod(s.c_str(), &end));
+    else if (s[0] == '-')
+      v = ProfileValue((long long)std::strtoll(s.c_str(), &end, 10));
+    else
+      v = ProfileValue((unsigned long long)std::strtoull(s.c_str(), &end, 10));
+    if (!end || *end) {
+      p_ = start;
+      fail("'" + s + "' is not a number");
+    }
+    if (errno == ERANGE && !(isDouble && !std::isinf(v.asDouble()))) { // a double's underflow is kept (0, denormal)
+      p_ = start;
+      fail("the number " + s + " is out of range (" + (isDouble ? "a double" : "a 64-bit integer") + ")");
+    }
+    return v;
   }
   ProfileValue value() {
     skip();
     if (p_ >= t_.size())
       fail("unexpected end of the document");
     char c = t_[p_];
-    if (c == '{') {
-      ++p_;
-      ProfileValue::Map m;
-      if (take('}'))
-        return ProfileValue(m);
-      do {
-        skip();
-        std::string key = string();
-        expect(':');
-        m[key] = value();
-      } while (take(','));
-      expect('}');
-      return ProfileValue(m);
-    }
-    if (c == '[') {
-      ++p_;
-      ProfileValue::Vector v;
-      if (take(']'))
-        return ProfileValue(v);
-      do
-        v.push_back(value());
-      while (take(','));
-      expect(']');
-      return ProfileValue(v);
-    }
+    if (c == '{' || c == '[')
+      return nested(c);
     if (c == '"')
       return ProfileValue(string());
     if (word("true"))
@@ -257,6 +176,40 @@ private:
     if (word("null"))
       return ProfileValue(std::nan(""));
     return number();
+  }
+  /// An object or array: the reader recurses, so the nesting is bounded (a crafted file would exhaust the stack).
+  ProfileValue nested(char c) {
+    if (++depth_ > kProfileMaxDepth)
+      fail("arrays and objects nested deeper than " + std::to_string(kProfileMaxDepth) +
+           " levels (a profile nests a few; the file is corrupt)");
+    ProfileValue v = c == '{' ? object() : array();
+    --depth_;
+    return v;
+  }
+  ProfileValue object() {
+    ++p_;
+    ProfileValue::Map m;
+    if (take('}'))
+      return ProfileValue(m);
+    do {
+      skip();
+      std::string key = string();
+      expect(':');
+      m[key] = value();
+    } while (take(','));
+    expect('}');
+    return ProfileValue(m);
+  }
+  ProfileValue array() {
+    ++p_;
+    ProfileValue::Vector v;
+    if (take(']'))
+      return ProfileValue(v);
+    do
+      v.push_back(value());
+    while (take(','));
+    expect(']');
+    return ProfileValue(v);
   }
 };
 
