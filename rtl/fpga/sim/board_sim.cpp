@@ -12,9 +12,11 @@
 //   --cycles N  stop after N clock cycles (tests); default: run until killed.
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -125,7 +127,30 @@ int listen_on(const std::string &path)
     }
     addr.sun_family = AF_UNIX;
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-    unlink(path.c_str());
+    // Only a stale socket is replaced: a regular file (or anything else) at PATH is the user's and stays, and a
+    // socket another simulation still listens on is not taken from it.
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0) {
+        if (!S_ISSOCK(st.st_mode)) {
+            std::fprintf(stderr, "ipu-board-sim: %s exists and is not a socket; remove it or give another --socket "
+                                 "path\n", path.c_str());
+            close(fd);
+            return -1;
+        }
+        // Non-blocking: a listener whose backlog is full answers EAGAIN (it is live), a stale path ECONNREFUSED.
+        const int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        const bool live = probe >= 0 && (connect(probe, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 ||
+                                         errno == EAGAIN || errno == EINPROGRESS);
+        if (probe >= 0)
+            close(probe);
+        if (live) {
+            std::fprintf(stderr, "ipu-board-sim: another simulation is listening on %s; stop it or give another "
+                                 "--socket path\n", path.c_str());
+            close(fd);
+            return -1;
+        }
+        unlink(path.c_str());
+    }
     if (bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 || listen(fd, 1) != 0) {
         std::fprintf(stderr, "ipu-board-sim: cannot listen on %s: %s\n", path.c_str(), std::strerror(errno));
         close(fd);
@@ -205,7 +230,15 @@ int main(int argc, char **argv)
         } else if (a == "--board" && i + 1 < argc) {
             board = argv[++i];
         } else if (a == "--cycles" && i + 1 < argc) {
-            max_cycles = std::strtoull(argv[++i], nullptr, 0);
+            const char *text = argv[++i];
+            char *end = nullptr;
+            errno = 0;
+            max_cycles = std::strtoull(text, &end, 10);
+            if (!std::isdigit(static_cast<unsigned char>(text[0])) || *end || errno) {
+                std::fprintf(stderr, "ipu-board-sim: --cycles '%s' is not a number of clock cycles; give a whole "
+                                     "number (0: run until killed)\n", text);
+                return 2;
+            }
         } else {
             std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]\n"
                                  "  the FPGA board top (icebreaker: 1 tile x 64 KiB, 2 workers; rtl-tiny: 4 tiles)\n"

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -134,6 +135,49 @@ static int group_setup(void **state)
     }
     fprintf(stderr, "ipu-board-sim did not listen on %s within 30 s\n", g_path);
     return -1;
+}
+
+/* Runs ipu-board-sim with `args` (shell words), its output in `out`; returns its exit status. */
+static int run_sim(const char *args, char *out, size_t out_len)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", IPU_BOARD_SIM, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, out_len - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Issue 36: --socket FILE deleted a regular file, a second simulation took a
+ * live socket's path, --cycles abc was accepted as 0. */
+static void command_line_refusals(void **state)
+{
+    (void)state;
+    char out[1024], args[256], file[128];
+    snprintf(file, sizeof file, "%s/precious.txt", g_dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "--socket %s --cycles 1", file);
+    assert_int_equal(run_sim(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "exists and is not a socket"));
+    struct stat st;
+    assert_int_equal(stat(file, &st), 0);
+    assert_true(S_ISREG(st.st_mode) && st.st_size == 8);
+    unlink(file);
+    snprintf(args, sizeof args, "--socket %s --cycles 1", g_path); /* the group's simulation listens there */
+    assert_int_equal(run_sim(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "another simulation is listening"));
+    assert_int_equal(stat(g_path, &st), 0);
+    assert_true(S_ISSOCK(st.st_mode));
+    snprintf(args, sizeof args, "--socket %s/other --cycles abc", g_dir);
+    assert_int_equal(run_sim(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--cycles 'abc' is not a number"));
+    /* The group's simulation still answers on its socket. */
+    assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
 }
 
 static int group_teardown(void **state)
@@ -260,6 +304,7 @@ int main(void)
         cmocka_unit_test(tile_memory_round_trips_through_the_window),
         cmocka_unit_test(bad_frames_are_refused_with_the_reason),
         cmocka_unit_test(block_transfers_round_trip),
+        cmocka_unit_test(command_line_refusals),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
