@@ -22,6 +22,11 @@ check "replicas not divisible" 2 "--num-replicas 3 is not divisible by --num-ins
   --num-instances 2 --num-replicas 3 true
 check "zero instances" 2 "argument --num-instances: 0 is too small" -- --num-instances 0 true
 check "non-numeric replicas" 2 "argument --num-replicas: 'x' is not a number" -- --num-replicas x true
+check "instances past mpirun's int (issue 36)" 2 "argument --num-instances: 99999999999999999999 is out of range; give a whole number from 1 to 65535" -- \
+  --num-instances 99999999999999999999 true
+check "replicas out of range" 2 "argument --num-replicas: 65536 is out of range" -- --num-replicas 65536 true
+check "output instance out of range" 2 "argument --only-output-from-instance: 99999999999999999999 is out of range" -- \
+  --only-output-from-instance 99999999999999999999 true
 check "zero ipus per replica" 2 "argument --ipus-per-replica: 0 is too small" -- --ipus-per-replica 0 true
 check "output instance out of range" 2 "--only-output-from-instance 2 does not exist" -- \
   --num-instances 2 --only-output-from-instance 2 true
