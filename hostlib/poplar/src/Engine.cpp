@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <vector>
+#include <new>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
@@ -202,11 +203,32 @@ using detail::EngineImpl;
 
 namespace {
 
-/// Adds the Poplar-level recovery to a runtime error's text: the runtime names the driver's reset, a Poplar
-/// program has device.reset() and engine.load(device).
+/// A runtime error's text without the driver's advice: that names the driver's own calls (ipudrv_map,
+/// ipudrv_reset), which a Poplar program does not make. The text is "; "-separated parts; those go.
+std::string withoutDriverAdvice(const std::string &what) {
+  std::string kept, rest = what;
+  while (!rest.empty()) {
+    std::size_t cut = rest.find("; ");
+    std::string part = rest.substr(0, cut);
+    rest = cut == std::string::npos ? "" : rest.substr(cut + 2);
+    if (part.find("ipudrv_") == std::string::npos)
+      kept += (kept.empty() ? "" : "; ") + part;
+  }
+  return kept;
+}
+
+/// Adds the Poplar-level recovery to a runtime error's text: a Poplar program has device.reset() and
+/// engine.load(device).
 std::string withPoplarRecovery(const std::string &what) {
-  return what + "\nin Poplar: call device.reset() or engine.load(device) (load resets a faulted device), then "
-                "engine.run() again";
+  return withoutDriverAdvice(what) + "\nin Poplar: call device.reset() or engine.load(device) (load resets a "
+                                     "faulted device), then engine.run() again";
+}
+
+/// The same for a failed Engine::load.
+std::string withPoplarLoadRecovery(const std::string &what) {
+  return "Engine::load: the card failed while the program was loaded: " + withoutDriverAdvice(what) +
+         "\nin Poplar: call engine.load(device) again (load resets a faulted device) or device.reset() first; if "
+         "the load fails again, the device or its board is at fault: try another device";
 }
 
 } // namespace
@@ -224,8 +246,15 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
   impl_->cg = std::move(x.cg);
   impl_->target = Target(x.target);
   impl_->phases["compile"] = x.compileSeconds;
-  for (const auto &r : impl_->cg.remoteBuffers)
-    impl_->remoteData[r.name].assign(std::size_t(r.rowBytes * r.repeats) * impl_->cg.replicas, 0);
+  for (const auto &r : impl_->cg.remoteBuffers) {
+    const std::uint64_t bytes = r.rowBytes * r.repeats * impl_->cg.replicas; // bounded when deserialized
+    try {
+      impl_->remoteData[r.name].assign(std::size_t(bytes), 0);
+    } catch (const std::bad_alloc &) {
+      throw poplar_error("Engine: remote buffer '" + r.name + "' needs " + std::to_string(bytes) +
+                         " bytes of host memory, which cannot be allocated; make it smaller");
+    }
+  }
   impl_->makeReplicaFans();
   impl_->connectRemoteBuffers();
   impl_->connectErrorStreams();
@@ -374,7 +403,13 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
     image.perTile[t] = initialisedSegments(cg, t);
     image.boot[t] = ipu::runtime::TileBoot{cg.image.image.entry, cg.programAddr.empty() ? 0 : cg.programAddr[0].at(t)};
   }
-  ipu::runtime::LoadStats stats = ipu::runtime::loadImage(*d.dev, image);
+  ipu::runtime::LoadStats stats;
+  try {
+    stats = ipu::runtime::loadImage(*d.dev, image);
+  } catch (const ipu::runtime::recoverable_runtime_error &e) {
+    d.faulted = true; // the next load resets the card first
+    throw ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarLoadRecovery(e.what()));
+  }
   d.loadedBy = this;
   resetsAtLoad = d.dev->resetCount();
   streams.reset(new ipu::runtime::StreamRegistry(*d.dev));

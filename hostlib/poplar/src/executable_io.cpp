@@ -2,11 +2,15 @@
 // compiled graph in a fixed order. Integers are little-endian 64-bit, strings and byte vectors are a length then
 // their bytes, containers are a count then their items. A reader checks every length against what is left, so a
 // truncated or foreign file fails with a message instead of a huge allocation.
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
 #include <type_traits>
 
 #include "executable_impl.hpp"
+#include "ipu_board.h"
+#include "ipu_card/hw.h"
 #include "poplar/exceptions.hpp"
 
 namespace poplar::detail {
@@ -256,6 +260,108 @@ void getBoard(Reader &r, ipu_board &b) {
   b.abi[sizeof b.abi - 1] = b.transport[sizeof b.transport - 1] = '\0';
 }
 
+/// True when [addr, addr + len) lies in a tile's SRAM (64-bit sums: no field can wrap past the check).
+bool inSram(const ipu_board &b, std::uint64_t addr, std::uint64_t len) {
+  return addr >= IPU_TILE_SRAM_BASE && len <= b.bytes_per_tile && addr - IPU_TILE_SRAM_BASE <= b.bytes_per_tile - len;
+}
+
+/// Every field that the Engine indexes with, allocates by or copies through is checked against the others, so
+/// that a corrupted file is refused here, naming the field, instead of crashing or writing past a buffer later.
+void checkExecutable(Reader &r, const ExecutableImpl &exe) {
+  const CompiledGraph &cg = exe.cg;
+  char why[400];
+  if (ipu_board_check(&exe.target.board, "field 'target.board'", why, sizeof why) ||
+      ipu_board_check(&cg.board, "field 'board'", why, sizeof why))
+    r.fail(why);
+  if (unsigned(exe.target.type) > unsigned(TargetType::CPU))
+    r.fail("field 'target.type' is " + std::to_string(unsigned(exe.target.type)) + ", not a TargetType");
+  const ipu_board &b = cg.board;
+  const std::uint64_t numTiles = std::uint64_t(b.num_ipus) * b.tiles_per_ipu;
+  auto field = [&](const std::string &name, bool ok, const std::string &what) {
+    if (!ok)
+      r.fail("field '" + name + "' " + what + " (corrupt file?)");
+  };
+  field("replicas", cg.replicas >= 1 && cg.replicas <= numTiles,
+        "is " + std::to_string(cg.replicas) + ", not 1 .. the board's " + std::to_string(numTiles) + " tiles");
+  for (const auto &seg : cg.image.image.segments)
+    field("image.segments", inSram(b, seg.vaddr, seg.memsz) && seg.bytes.size() <= seg.memsz,
+          "has a segment at 0x" + std::to_string(seg.vaddr) + " of " + std::to_string(seg.memsz) +
+              " bytes outside tile SRAM or with more bytes than it covers");
+  field("image.freeStart", inSram(b, cg.image.freeStart, 0) && cg.image.freeStart <= cg.image.freeEnd &&
+                               inSram(b, cg.image.freeEnd, 0),
+        "or 'image.freeEnd' lies outside tile SRAM");
+  std::uint32_t previous = 0;
+  for (std::size_t i = 0; i < cg.tiles.size(); ++i) {
+    const std::uint32_t t = cg.tiles[i];
+    field("tiles", t < numTiles && (i == 0 || t > previous),
+          "names tile " + std::to_string(t) + " (not ascending, or not below the board's " + std::to_string(numTiles) +
+              " tiles)");
+    previous = t;
+    field("tileData", cg.tileData.count(t) != 0, "has no entry for tile " + std::to_string(t));
+    for (std::size_t p = 0; p < cg.programAddr.size(); ++p)
+      field("programAddr", cg.programAddr[p].count(t) != 0,
+            "of program " + std::to_string(p) + " has no entry for tile " + std::to_string(t));
+  }
+  for (const auto &[t, td] : cg.tileData) {
+    const std::uint64_t dataEnd = std::uint64_t(cg.image.freeStart) + td.bytes.size();
+    field("tileData", t < numTiles && inSram(b, cg.image.freeStart, td.bytes.size()),
+          "of tile " + std::to_string(t) + " has " + std::to_string(td.bytes.size()) + " bytes from 0x" +
+              std::to_string(cg.image.freeStart) + ", past tile SRAM or the board's tiles");
+    for (const auto &item : td.items)
+      field("tileData.items", !item.initialised || item.size == 0 ||
+                                  (item.addr >= cg.image.freeStart && std::uint64_t(item.addr) + item.size <= dataEnd),
+            "'" + item.name + "' of tile " + std::to_string(t) + " starts at " + std::to_string(item.addr) +
+                " with " + std::to_string(item.size) + " initialised bytes outside the tile's data");
+  }
+  for (const auto &prog : cg.programAddr)
+    for (const auto &[t, addr] : prog)
+      field("programAddr", inSram(b, addr, 4), "of tile " + std::to_string(t) + " lies outside tile SRAM");
+  std::map<std::string, const CompiledStream *> streams;
+  for (const auto &st : cg.streams) {
+    field("streams", st.replicas >= 1 && st.replicas <= cg.replicas && st.bytes <= b.bytes_per_tile,
+          "'" + st.name + "' has " + std::to_string(st.replicas) + " replicas of " + std::to_string(st.bytes) +
+              " bytes (at most " + std::to_string(cg.replicas) + " replicas of one tile's memory)");
+    streams[st.name] = &st;
+  }
+  for (const auto &[name, h] : cg.handles)
+    for (const auto &piece : h.pieces)
+      field("handles", piece.tile < numTiles && inSram(b, piece.addr, piece.len) && piece.hostOffset <= h.bytes &&
+                           piece.len <= h.bytes - piece.hostOffset,
+            "'" + name + "' has a piece of " + std::to_string(piece.len) + " bytes at host offset " +
+                std::to_string(piece.hostOffset) + " of its " + std::to_string(h.bytes) +
+                " bytes, or outside a tile's SRAM");
+  for (const auto &rb : cg.remoteBuffers) {
+    for (const std::string *sn : {&rb.offsetStream, &rb.toDeviceStream, &rb.toHostStream}) {
+      auto it = streams.find(*sn);
+      field("remoteBuffers", it != streams.end() && (sn == &rb.offsetStream ? it->second->bytes == 4
+                                                                                : it->second->bytes == rb.rowBytes),
+            "'" + rb.name + "' names stream '" + *sn + "', which is missing or of another size than its rows");
+    }
+    field("remoteBuffers", rb.repeats <= (std::uint64_t(1) << 40) / std::max<std::uint64_t>(1, rb.rowBytes) / cg.replicas,
+          "'" + rb.name + "' holds " + std::to_string(rb.repeats) + " rows of " + std::to_string(rb.rowBytes) +
+              " bytes per replica, more than 1 TiB");
+  }
+  for (const auto &es : cg.errorStreams)
+    field("errorStreams", streams.count(es.stream) != 0, "names stream '" + es.stream + "', which is missing");
+  field("steps", cg.steps.size() == cg.programAddr.size(),
+        "has " + std::to_string(cg.steps.size()) + " programs, 'programAddr' " + std::to_string(cg.programAddr.size()));
+  if (cg.instr.enabled) {
+    field("instr.tile", cg.instr.tile < numTiles, "is " + std::to_string(cg.instr.tile) + ", not a tile of the board");
+    field("instr.slots", cg.instr.slots.size() == cg.programAddr.size() &&
+                             cg.instr.topSteps.size() == cg.programAddr.size(),
+          "has " + std::to_string(cg.instr.slots.size()) + " programs of cycle stamps for " +
+              std::to_string(cg.programAddr.size()) + " programs");
+    for (std::size_t p = 0; p < cg.instr.slots.size(); ++p) {
+      for (std::uint32_t slot : cg.instr.slots[p])
+        field("instr.slots", inSram(b, slot, 4), "of program " + std::to_string(p) + " lies outside tile SRAM");
+      for (const auto &[first, last] : cg.instr.topSteps[p])
+        field("instr.topSteps", first <= last && last <= cg.steps[p].size(),
+              "of program " + std::to_string(p) + " names steps past the program's " +
+                  std::to_string(cg.steps[p].size()));
+    }
+  }
+}
+
 } // namespace
 
 void writeExecutable(std::ostream &out, const ExecutableImpl &exe) {
@@ -355,6 +461,7 @@ ExecutableImpl readExecutable(std::istream &in) {
   r.get(end);
   if (end != "end")
     r.fail("the executable's last field is not its end marker (corrupt file?)");
+  checkExecutable(r, exe);
   return exe;
 }
 

@@ -142,6 +142,32 @@ void test_recover_after_fault(void **) {
   }
 }
 
+/// Issue 36: a DMA error while Engine::load copies the program told a Poplar user to call ipudrv_map and
+/// ipudrv_reset; the text now names what Poplar offers, and loading again recovers.
+void test_load_dma_error_recovery_text(void **) {
+  Fixture f;
+  Tensor x = f.scalar(INT, 0, "x");
+  f.graph.createHostRead("xr", x);
+  Engine e(f.graph, {f.inc(x, 0)});
+  IPUModel model("tiny");
+  Device device = model.createDevice();
+  setenv("IPU_EMU_INJECT", "dma_error=10", 1); // the card's first DMA chain fails with XLAT_MISS (one-shot)
+  bool caught = false;
+  try {
+    e.load(device); // the card is made (and armed) here, at attach
+  } catch (const recoverable_runtime_error &err) {
+    caught = true;
+    if (std::strstr(err.what(), "ipudrv_") || !std::strstr(err.what(), "engine.load(device) again") ||
+        !std::strstr(err.what(), "XLAT_MISS"))
+      fail_msg("the load error names driver calls or lacks the Poplar recovery: %s", err.what());
+  }
+  unsetenv("IPU_EMU_INJECT");
+  assert_true(caught);
+  e.load(device); // resets the faulted device first
+  e.run(0);
+  assert_int_equal(readInt(e, "xr"), 1);
+}
+
 void test_set_field_size_of_scalar(void **) {
   Fixture f;
   ComputeSet cs = f.graph.addComputeSet("cs");
@@ -200,6 +226,129 @@ void test_executable_round_trip(void **) {
   expectThrow<poplar_error>([&] { Executable::deserialize(cut); }, "ends early");
   expectThrow<poplar_error>([&] { exe.impl(); Engine moved(std::move(exe)); Engine again(std::move(exe)); },
                             "moved from");
+}
+
+/// Walks a serialized executable (the layout of hostlib/poplar/src/executable_io.cpp) and notes where the fields
+/// that the corruption test changes are.
+struct ExecutableLayout {
+  const std::string &f;
+  std::size_t p = 0;
+  std::size_t replicas = 0, firstItemAddr = 0, firstProgramTile = 0, firstHostOffset = 0, instrEnabled = 0;
+  std::uint64_t u64() {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+      v |= std::uint64_t(static_cast<unsigned char>(f.at(p + i))) << (8 * i);
+    p += 8;
+    return v;
+  }
+  void str() { p += std::size_t(u64()); }
+  template <typename Fn> void vec(Fn item) {
+    for (std::uint64_t n = u64(), i = 0; i < n; ++i)
+      item();
+  }
+  explicit ExecutableLayout(const std::string &file) : f(file) {
+    p = std::strlen("poplar-executable\n");
+    u64(); // version
+    u64(); // target type
+    str(); // board
+    str(); // boardSpec
+    u64(); // deviceId
+    str(); // image path
+    str(); // image name
+    u64(); // entry
+    u64(); // flags
+    vec([&] { u64(), u64(), u64(), str(); }); // segments
+    u64(); // freeStart
+    u64(); // freeEnd
+    vec([&] { str(), u64(); }); // symbols
+    u64(); // codeBytes
+    str(); // board
+    replicas = p;
+    u64();
+    vec([&] { u64(); }); // tiles
+    vec([&] { // tileData
+      u64(), u64(), str();
+      vec([&] {
+        str(), str();
+        std::size_t at = p;
+        u64(), u64();
+        if (u64() && !firstItemAddr)
+          firstItemAddr = at;
+      });
+    });
+    vec([&] { vec([&] { firstProgramTile = firstProgramTile ? firstProgramTile : p; u64(), u64(); }); });
+    vec([&] { str(), u64(), u64(), u64(), u64(), u64(); }); // streams
+    vec([&] { // handles
+      str(), u64(), u64();
+      vec([&] {
+        u64(), u64(), u64();
+        firstHostOffset = firstHostOffset ? firstHostOffset : p;
+        u64();
+      });
+    });
+    vec([&] { str(), str(), vec([&] { u64(); }), u64(); });                      // prints
+    vec([&] { str(), u64(), u64(), str(), str(), str(); });                       // remote buffers
+    vec([&] { str(), str(), vec([&] { u64(); }), u64(); });                      // error streams
+    vec([&] { vec([&] { str(), u64(), u64(); }); });                             // steps
+    vec([&] { vec([&] { u64(); }); });                                           // live bytes
+    for (int i = 0; i < 5; ++i)
+      u64(); // numVars .. exchangeBytes
+    vec([&] { str(), u64(); }); // bytesByCategory
+    instrEnabled = p;
+  }
+};
+
+/// Issue 36: a corrupted executable crashed the Engine (reads and writes out of bounds, a null dereference,
+/// bad_alloc, a bare std::out_of_range); now deserialize refuses it, naming the field.
+void test_corrupted_executable_refused(void **) {
+  Fixture f;
+  Tensor x = f.scalar(INT, 3, "x");
+  f.graph.setInitialValue(x, 40);
+  f.graph.createHostRead("xr", x);
+  Program prog = f.inc(x, 3);
+  std::stringstream file(std::ios::in | std::ios::out | std::ios::binary);
+  compileGraph(f.graph, {prog}).serialize(file); // instrumented: the default
+  const std::string good = file.str();
+  ExecutableLayout at(good);
+  assert_true(at.firstItemAddr && at.firstProgramTile && at.firstHostOffset && at.instrEnabled);
+  std::stringstream plainFile(std::ios::in | std::ios::out | std::ios::binary);
+  compileGraph(f.graph, {prog}, OptionFlags{{"debug.instrument", "false"}}).serialize(plainFile);
+  const std::string plain = plainFile.str();
+  ExecutableLayout plainAt(plain);
+  auto corrupt = [&](std::size_t offset, std::uint64_t value, const char *needle, const std::string &from = {}) {
+    std::string bad = from.empty() ? good : from;
+    for (int i = 0; i < 8; ++i)
+      bad[offset + i] = char(value >> (8 * i));
+    std::stringstream in(bad, std::ios::in | std::ios::binary);
+    try {
+      Executable exe = Executable::deserialize(in);
+      Engine e(std::move(exe));
+      e.load(f.device);
+      e.run();
+      int v[64];
+      e.readTensor("xr", v);
+    } catch (const poplar_error &err) {
+      if (!std::strstr(err.what(), needle))
+        fail_msg("message '%s' lacks '%s'", err.what(), needle);
+      return;
+    } catch (const std::exception &err) {
+      fail_msg("not a poplar_error: %s", err.what());
+    }
+    fail_msg("the corrupted executable was accepted (expected '%s')", needle);
+  };
+  corrupt(at.replicas, 0xffffffffull, "field 'replicas' is 4294967295");
+  corrupt(at.firstItemAddr, 0x7ffffff0ull, "field 'tileData.items'");
+  corrupt(at.firstProgramTile, 9999, "field 'programAddr' of program 0 has no entry for tile");
+  corrupt(at.firstHostOffset, 1ull << 40, "field 'handles' 'xr' has a piece");
+  corrupt(at.instrEnabled + 8, 9999, "field 'instr.tile' is 9999");
+  corrupt(at.instrEnabled + 32, 0, "field 'instr.slots' of program 0 lies outside tile SRAM"); // the first slot
+  corrupt(plainAt.instrEnabled, 1, "field 'instr.slots' has 0 programs of cycle stamps for 1 programs", plain);
+  // The same bytes unchanged still load and run.
+  std::stringstream in(good, std::ios::in | std::ios::binary);
+  Engine e(Executable::deserialize(in));
+  e.load(f.device);
+  e.run();
+  assert_int_equal(readInt(e, "xr"), 41);
 }
 
 void test_remote_buffer(void **) {
@@ -349,9 +498,11 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_option_validation),   cmocka_unit_test(test_no_programs),
       cmocka_unit_test(test_second_engine_on_device), cmocka_unit_test(test_recover_after_fault),
+      cmocka_unit_test(test_load_dma_error_recovery_text),
       cmocka_unit_test(test_set_field_size_of_scalar), cmocka_unit_test(test_engine_moves),
       cmocka_unit_test(test_engine_outlives_device),
       cmocka_unit_test(test_executable_round_trip), cmocka_unit_test(test_remote_buffer),
+      cmocka_unit_test(test_corrupted_executable_refused),
       cmocka_unit_test(test_programs_and_prints), cmocka_unit_test(test_error_program),
       cmocka_unit_test(test_callbacks_with_index), cmocka_unit_test(test_graph_forms),
       cmocka_unit_test(test_load_forms_and_graph_output),
