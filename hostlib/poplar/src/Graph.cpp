@@ -158,7 +158,8 @@ static void checkTensor(const GraphImpl &g, const Tensor &t, const char *what) {
     throw graph_connection_error(std::string(what) + ": the tensor belongs to another graph");
 }
 
-Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName) {
+Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext) {
+  const std::string debugName = debugContext.getPathName();
   if (!type.isValid())
     throw poplar_error("addVariable(" + debugName + "): invalid element type");
   Variable v;
@@ -178,14 +179,14 @@ Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shap
 }
 
 Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
-                          const std::string &debugName) {
-  return mapping == VariableMappingMethod::LINEAR ? addLinearlyMappedVariable(type, shape, debugName)
-                                                  : addVariable(type, shape, debugName);
+                          const DebugContext &debugContext) {
+  return mapping == VariableMappingMethod::LINEAR ? addLinearlyMappedVariable(type, shape, debugContext)
+                                                  : addVariable(type, shape, debugContext);
 }
 
 Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
-                                        const std::string &debugName) {
-  Tensor t = addVariable(type, shape, debugName);
+                                        const DebugContext &debugContext) {
+  Tensor t = addVariable(type, shape, debugContext);
   Tensor flat = t.flatten();
   std::size_t n = flat.numElements(), tiles = target_.getNumTiles();
   std::size_t per = (n + tiles - 1) / tiles;
@@ -194,9 +195,9 @@ Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std:
   return t;
 }
 
-Tensor Graph::clone(const Tensor &t, const std::string &debugName) {
+Tensor Graph::clone(const Tensor &t, const DebugContext &debugContext) {
   checkTensor(*impl_, t, "clone");
-  Tensor c = addVariable(t.elementType(), t.shape(), debugName);
+  Tensor c = addVariable(t.elementType(), t.shape(), debugContext);
   setTileMapping(c, getTileMapping(t, false));
   return c;
 }
@@ -315,8 +316,8 @@ unsigned Graph::getTileMapping(VertexRef v) const {
   return t == kUnmapped ? t : localTile(t);
 }
 
-ComputeSet Graph::addComputeSet(const std::string &debugName) {
-  impl_->computeSets.push_back(ComputeSetInfo{debugName, {}});
+ComputeSet Graph::addComputeSet(const DebugContext &debugContext) {
+  impl_->computeSets.push_back(ComputeSetInfo{debugContext.getPathName(), {}});
   return ComputeSet(impl_.get(), unsigned(impl_->computeSets.size() - 1));
 }
 
