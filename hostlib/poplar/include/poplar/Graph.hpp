@@ -241,6 +241,12 @@ private:
   unsigned replication_ = 1;    ///< copies of this graph that run (the GraphImpl holds the one the compiler uses)
 };
 
+/// The Poplar SDK version this library emulates and its package hash, as "3.4.0 (0123456789)"; `popc --version`
+/// prints the same ("POPLAR version 3.4.0 (0123456789)").
+std::string versionString();
+/// The package hash alone: ten hex digits identifying this ipu-emu release and the SDK version it emulates.
+std::string packageHash();
+
 } // namespace poplar
 
 #endif // POPLAR_GRAPH_HPP
