@@ -6,6 +6,8 @@
 #include <ostream>
 #include <string>
 
+#include "poplar/detail/StandardHeaders.hpp"
+
 namespace poplar {
 
 /// An element type. The values are the contract's DTYPE codes (docs/hardware.md), so the graph compiler can
