@@ -327,6 +327,10 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
   Vertex v;
   v.computeSet = cs.getId();
   v.type = vertexType;
+  // The SDK's CPU target runs every vertex on its one tile: programs written for it never map vertices. Start
+  // them on the first tile (setTileMapping still moves one, e.g. to another IPU's tile of a multi-IPU CPU target).
+  if (impl_->target.getTargetType() == TargetType::CPU)
+    v.tile = 0;
   unsigned id = unsigned(impl_->vertices.size());
   impl_->vertices.push_back(std::move(v));
   impl_->computeSets[cs.getId()].vertices.push_back(id);
