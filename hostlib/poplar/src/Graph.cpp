@@ -9,6 +9,7 @@
 #include "poplar/Device.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
+#include "type_codes.hpp"
 
 namespace poplar {
 
@@ -230,13 +231,23 @@ void convertValue(const void *in, std::size_t hostSize, int kind, const Type &ty
   case 2: case 3: { std::uint32_t x = std::uint32_t(iv); std::memcpy(out, &x, 4); break; }
   case 4: case 5: { std::uint16_t x = std::uint16_t(iv); std::memcpy(out, &x, 2); break; }
   case 8: out[0] = d != 0; break;
+  case kTypeLong: case kTypeUnsignedLong: case kTypeLongLong: case kTypeUnsignedLongLong: {
+    std::uint64_t x = std::uint64_t(iv);
+    std::memcpy(out, &x, 8);
+    break;
+  }
+  case kTypeQuarter: case kTypeQuarterMetadata:
+    throw poplar_error("values of type " + type.toString() + " cannot be given from the host here: an fp8 value "
+                       "needs its metadata (format and scale), which this emulator does not model; create the "
+                       "tensor in half or float");
   default: out[0] = std::uint8_t(iv); break;
   }
 }
 } // namespace
 
 Tensor Graph::addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
-                              std::size_t count, std::size_t hostSize, int hostKind, const std::string &debugName) {
+                              std::size_t count, std::size_t hostSize, int hostKind, const DebugContext &debugContext) {
+  const std::string debugName = debugContext.getPathName();
   Tensor t = addVariable(type, shape, debugName.empty() ? "constant" + std::to_string(impl_->vars.size()) : debugName);
   Variable &v = impl_->vars.back();
   v.constant = true;
