@@ -15,12 +15,10 @@
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/DebugContext.hpp"
+#include "poplar/SyncType.hpp"
 #include "poplar/Tensor.hpp"
 
 namespace poplar {
-
-/// Kinds of explicit sync (each is a sync of every tile of the card here: all IPUs, all replicas).
-enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
 
 class Function;
 
