@@ -6,8 +6,11 @@
 # Usage: run_sdk.sh <install-prefix> <program-dir>
 # The program folder <dir> holds <name>.cpp (name = the folder's name), expected.txt (lines that must appear,
 # exactly), and optionally: libs (extra link flags, e.g. -lpopops), args (the program's arguments on one line),
-# exit-status (the expected exit status, default 0), run-path (the PATH the program runs with), other *.cpp files
-# (codelets) copied next to the program.
+# exit-status (the expected exit status, default 0), run-path (the PATH the program runs with), cxxflags (extra
+# compiler flags, e.g. -std=c++17 after the seed's --std=c++11), link-rpath (present: the program is linked with
+# a RUNPATH to <prefix>/lib, as Ubuntu's g++ records -Wl,-rpath, and runs with no LD_LIBRARY_PATH, so only the
+# RUNPATHs of the program and of the installed libraries find libraries), other *.cpp files (codelets) copied
+# next to the program.
 # SDK_KEEP_HOME=1 keeps HOME (only for developing a program before the install is self-contained).
 set -eu
 support=$(cd "$(dirname "$0")/../support" && pwd)
@@ -27,12 +30,18 @@ libs=""
 [ -f "$src/libs" ] && libs=$(cat "$src/libs")
 args=""
 [ -f "$src/args" ] && args=$(cat "$src/args")
+cxxflags=""
+[ -f "$src/cxxflags" ] && cxxflags=$(cat "$src/cxxflags")
+if [ -f "$src/link-rpath" ]; then
+  libs="$libs -Wl,--enable-new-dtags -Wl,-rpath,$prefix/lib"
+  unset LD_LIBRARY_PATH
+fi
 want_status=0
 [ -f "$src/exit-status" ] && want_status=$(cat "$src/exit-status")
 # SDK_CXXFLAGS: extra flags the sanitizer build needs (its libpoplar carries the ASan runtime).
-echo "+ g++ --std=c++11 ${SDK_CXXFLAGS:-}${SDK_CXXFLAGS:+ }$name.cpp -lpoplar $libs -o prog"
+echo "+ g++ --std=c++11 ${SDK_CXXFLAGS:-}${SDK_CXXFLAGS:+ }$cxxflags${cxxflags:+ }$name.cpp -lpoplar $libs -o prog"
 # shellcheck disable=SC2086 # word lists
-g++ --std=c++11 ${SDK_CXXFLAGS:-} "$name.cpp" -lpoplar $libs -o prog
+g++ --std=c++11 ${SDK_CXXFLAGS:-} $cxxflags "$name.cpp" -lpoplar $libs -o prog
 status=0
 if [ -f "$src/run-path" ]; then
   # shellcheck disable=SC2086

@@ -82,4 +82,38 @@ Device Device::createCPUDevice(unsigned numIPUs) {
   return Device(d);
 }
 
+Device Device::createSimulatorDevice(const Target &target, const OptionFlags &opts) {
+  if (target.getTargetType() == TargetType::CPU)
+    throw poplar_error("Device::createSimulatorDevice: the target is the CPU target; use Device::createCPUDevice() "
+                       "for it, or give an IPU target (Target::createIPUTarget)");
+  for (const auto &o : opts) {
+    if (o.first != "debug.trace")
+      throw invalid_option("Device::createSimulatorDevice: unknown option '" + o.first +
+                           "'; the simulator accepts debug.trace (true/false)");
+    if (o.second != "true" && o.second != "false")
+      throw invalid_option("Device::createSimulatorDevice: debug.trace must be true or false, not '" + o.second +
+                           "'");
+  }
+  auto d = std::make_shared<detail::DeviceImpl>();
+  d->target = target;
+  d->model = true;
+  return Device(d);
+}
+
+Device Device::createVirtualDevice(unsigned tilesPerIPU) const {
+  const detail::DeviceImpl &self = impl();
+  unsigned have = self.target.getTilesPerIPU();
+  if (tilesPerIPU == 0 || tilesPerIPU > have)
+    throw poplar_error("Device::createVirtualDevice(" + std::to_string(tilesPerIPU) + "): the device has " +
+                       std::to_string(have) + " tiles per IPU; ask for 1 to " + std::to_string(have));
+  detail::TargetValues v = self.target.values();
+  v.board.tiles_per_ipu = tilesPerIPU;
+  auto d = std::make_shared<detail::DeviceImpl>();
+  d->target = Target(v);
+  d->model = self.model;
+  d->driverId = self.driverId;
+  d->id = self.id;
+  return Device(d);
+}
+
 } // namespace poplar

@@ -52,9 +52,10 @@ struct EngineImpl {
   CompiledGraph cg;
   Target target;
   EngineOptions options;
-  /// The device loaded on, held weakly: a Device destroyed before the engine makes later calls fail cleanly.
-  std::weak_ptr<DeviceImpl> device;
-  std::weak_ptr<DeviceImpl> prepared; ///< the device of prepare(), for deploy()
+  /// The device loaded on. The engine shares its ownership, as the SDK's does: the card stays attached for the
+  /// engine's life whatever becomes of the caller's Device object (destroyed, moved from, a temporary).
+  std::shared_ptr<DeviceImpl> device;
+  std::shared_ptr<DeviceImpl> prepared; ///< the device of prepare(), for deploy()
   std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
@@ -133,16 +134,15 @@ struct EngineImpl {
   void connectErrorStreams();
   void connectLibraryStreams();
   ~EngineImpl() {
-    if (auto d = device.lock(); d && d->loadedBy == this)
-      d->loadedBy = nullptr;
+    if (device && device->loadedBy == this)
+      device->loadedBy = nullptr;
   }
   /// The device this engine was loaded on, attached; throws when there is none (not loaded, detached, destroyed).
   DeviceImpl &liveDevice() const {
-    auto d = device.lock();
-    if (!d || !d->dev)
+    if (!device || !device->dev)
       throw ipu::runtime::application_runtime_error("the engine is not loaded on an attached device: call "
                                                     "engine.load(device) first");
-    return *d; // the user's Device object keeps it alive
+    return *device;
   }
   void loadOn(const std::shared_ptr<DeviceImpl> &dp);
   /// The device, with this engine's graph on it: loads it again when another engine was loaded since, or the
@@ -392,8 +392,8 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
   if (d.faulted)
     d.reset(); // the card keeps its error state until reset: make load(device) the whole recovery
   streams.reset();
-  if (auto old = device.lock(); old && old != dp && old->loadedBy == this)
-    old->loadedBy = nullptr;
+  if (device && device != dp && device->loadedBy == this)
+    device->loadedBy = nullptr;
   device = dp;
   ipu::runtime::DeviceImage image;
   image.tiles = cg.tiles;
@@ -431,21 +431,21 @@ ipu::runtime::Device &EngineImpl::loaded() {
     log(LogLevel::Info, std::string("the device was ") +
                             (di.loadedBy != this ? "loaded with another engine" : "reset") +
                             " since this engine was loaded: loading it again (its tensors start over)");
-    loadOn(device.lock());
+    loadOn(std::shared_ptr<DeviceImpl>(device)); // a copy: loadOn assigns `device`
   }
   return *di.dev;
 }
 
 } // namespace detail
 
-void Engine::load(Device &device) { impl_->loadOn(device.implPtr()); }
+void Engine::load(const Device &device) { impl_->loadOn(device.implPtr()); }
 
-void Engine::loadAndRun(Device &device) {
+void Engine::loadAndRun(const Device &device) {
   load(device);
   run(0);
 }
 
-void Engine::prepare(Device &device) {
+void Engine::prepare(const Device &device) {
   detail::DeviceImpl &d = device.impl();
   if (!d.attach())
     throw ipu::runtime::application_runtime_error("Engine::prepare: device " + std::to_string(d.id) +
@@ -454,7 +454,7 @@ void Engine::prepare(Device &device) {
 }
 
 void Engine::deploy() {
-  auto d = impl_->prepared.lock();
+  std::shared_ptr<detail::DeviceImpl> d = impl_->prepared;
   if (!d)
     throw ipu::runtime::application_runtime_error("Engine::deploy: no device; call engine.prepare(device) first");
   impl_->loadOn(d);

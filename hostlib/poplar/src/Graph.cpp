@@ -9,6 +9,7 @@
 #include "poplar/Device.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
+#include "type_codes.hpp"
 
 namespace poplar {
 
@@ -158,7 +159,8 @@ static void checkTensor(const GraphImpl &g, const Tensor &t, const char *what) {
     throw graph_connection_error(std::string(what) + ": the tensor belongs to another graph");
 }
 
-Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName) {
+Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext) {
+  const std::string debugName = debugContext.getPathName();
   if (!type.isValid())
     throw poplar_error("addVariable(" + debugName + "): invalid element type");
   Variable v;
@@ -178,14 +180,14 @@ Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shap
 }
 
 Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
-                          const std::string &debugName) {
-  return mapping == VariableMappingMethod::LINEAR ? addLinearlyMappedVariable(type, shape, debugName)
-                                                  : addVariable(type, shape, debugName);
+                          const DebugContext &debugContext) {
+  return mapping == VariableMappingMethod::LINEAR ? addLinearlyMappedVariable(type, shape, debugContext)
+                                                  : addVariable(type, shape, debugContext);
 }
 
 Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
-                                        const std::string &debugName) {
-  Tensor t = addVariable(type, shape, debugName);
+                                        const DebugContext &debugContext) {
+  Tensor t = addVariable(type, shape, debugContext);
   Tensor flat = t.flatten();
   std::size_t n = flat.numElements(), tiles = target_.getNumTiles();
   std::size_t per = (n + tiles - 1) / tiles;
@@ -194,9 +196,9 @@ Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std:
   return t;
 }
 
-Tensor Graph::clone(const Tensor &t, const std::string &debugName) {
+Tensor Graph::clone(const Tensor &t, const DebugContext &debugContext) {
   checkTensor(*impl_, t, "clone");
-  Tensor c = addVariable(t.elementType(), t.shape(), debugName);
+  Tensor c = addVariable(t.elementType(), t.shape(), debugContext);
   setTileMapping(c, getTileMapping(t, false));
   return c;
 }
@@ -229,13 +231,23 @@ void convertValue(const void *in, std::size_t hostSize, int kind, const Type &ty
   case 2: case 3: { std::uint32_t x = std::uint32_t(iv); std::memcpy(out, &x, 4); break; }
   case 4: case 5: { std::uint16_t x = std::uint16_t(iv); std::memcpy(out, &x, 2); break; }
   case 8: out[0] = d != 0; break;
+  case kTypeLong: case kTypeUnsignedLong: case kTypeLongLong: case kTypeUnsignedLongLong: {
+    std::uint64_t x = std::uint64_t(iv);
+    std::memcpy(out, &x, 8);
+    break;
+  }
+  case kTypeQuarter: case kTypeQuarterMetadata:
+    throw poplar_error("values of type " + type.toString() + " cannot be given from the host here: an fp8 value "
+                       "needs its metadata (format and scale), which this emulator does not model; create the "
+                       "tensor in half or float");
   default: out[0] = std::uint8_t(iv); break;
   }
 }
 } // namespace
 
 Tensor Graph::addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
-                              std::size_t count, std::size_t hostSize, int hostKind, const std::string &debugName) {
+                              std::size_t count, std::size_t hostSize, int hostKind, const DebugContext &debugContext) {
+  const std::string debugName = debugContext.getPathName();
   Tensor t = addVariable(type, shape, debugName.empty() ? "constant" + std::to_string(impl_->vars.size()) : debugName);
   Variable &v = impl_->vars.back();
   v.constant = true;
@@ -315,8 +327,8 @@ unsigned Graph::getTileMapping(VertexRef v) const {
   return t == kUnmapped ? t : localTile(t);
 }
 
-ComputeSet Graph::addComputeSet(const std::string &debugName) {
-  impl_->computeSets.push_back(ComputeSetInfo{debugName, {}});
+ComputeSet Graph::addComputeSet(const DebugContext &debugContext) {
+  impl_->computeSets.push_back(ComputeSetInfo{debugContext.getPathName(), {}});
   return ComputeSet(impl_.get(), unsigned(impl_->computeSets.size() - 1));
 }
 
@@ -326,6 +338,10 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
   Vertex v;
   v.computeSet = cs.getId();
   v.type = vertexType;
+  // The SDK's CPU target runs every vertex on its one tile: programs written for it never map vertices. Start
+  // them on the first tile (setTileMapping still moves one, e.g. to another IPU's tile of a multi-IPU CPU target).
+  if (impl_->target.getTargetType() == TargetType::CPU)
+    v.tile = 0;
   unsigned id = unsigned(impl_->vertices.size());
   impl_->vertices.push_back(std::move(v));
   impl_->computeSets[cs.getId()].vertices.push_back(id);

@@ -24,9 +24,9 @@ Program::Program(std::shared_ptr<Node> n) : node_(std::move(n)) {}
 Program::~Program() = default;
 bool Program::isEmpty() const { return node_->kind == Kind::Sequence && node_->children.empty(); }
 
-Sequence::Sequence(const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {}
-Sequence::Sequence(std::initializer_list<Program> programs, const std::string &debugName)
-    : Program(makeNode(Kind::Sequence, debugName)) {
+Sequence::Sequence(const DebugContext &debugContext) : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {}
+Sequence::Sequence(std::initializer_list<Program> programs, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
   for (const auto &p : programs)
     add(p);
 }
@@ -36,7 +36,8 @@ void Sequence::add(const Program &p) {
   node_->children.push_back(p.node());
 }
 
-Execute::Execute(ComputeSet cs, const std::string &debugName) : Program(makeNode(Kind::Execute, debugName)) {
+Execute::Execute(ComputeSet cs, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Execute, debugContext.getPathName())) {
   if (!cs.valid())
     throw poplar_error("Execute: invalid compute set (create one with graph.addComputeSet)");
   node_->cs = cs;
@@ -53,8 +54,8 @@ static void checkSameSize(const Tensor &a, std::size_t n, const Type &t, const s
                        "); copies do not convert types");
 }
 
-Copy::Copy(const Tensor &src, const Tensor &dst, bool, const std::string &debugName)
-    : Program(makeNode(Kind::Copy, debugName)) {
+Copy::Copy(const Tensor &src, const Tensor &dst, bool, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Copy, debugContext.getPathName())) {
   if (!src.valid() || !dst.valid())
     throw poplar_error("Copy: invalid tensor");
   checkSameSize(dst, src.numElements(), src.elementType(), "Copy");
@@ -63,8 +64,8 @@ Copy::Copy(const Tensor &src, const Tensor &dst, bool, const std::string &debugN
 }
 
 CrossReplicaCopy::CrossReplicaCopy(const Tensor &src, const Tensor &dst, std::map<unsigned, unsigned> replicaMap,
-                                   const std::string &debugName)
-    : Program(makeNode(Kind::Copy, debugName)) {
+                                   const DebugContext &debugContext)
+    : Program(makeNode(Kind::Copy, debugContext.getPathName())) {
   if (!src.valid() || !dst.valid())
     throw poplar_error("CrossReplicaCopy: invalid tensor");
   checkSameSize(dst, src.numElements(), src.elementType(), "CrossReplicaCopy");
@@ -80,8 +81,8 @@ CrossReplicaCopy::CrossReplicaCopy(const Tensor &src, const Tensor &dst, std::ma
   node_->replicaMap = std::move(replicaMap);
 }
 
-Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const std::string &debugName)
-    : Program(makeNode(Kind::StreamIn, debugName)) {
+Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const DebugContext &debugContext)
+    : Program(makeNode(Kind::StreamIn, debugContext.getPathName())) {
   if (stream.type() != DataStreamType::HostToDeviceFIFO)
     throw poplar_error("Copy(stream '" + stream.handle() + "', tensor): the stream goes to the host; "
                        "copy from a stream made by addHostToDeviceFIFO");
@@ -90,8 +91,8 @@ Copy::Copy(const DataStream &stream, const Tensor &dst, bool, const std::string 
   node_->dst = dst;
 }
 
-Copy::Copy(const Tensor &src, const DataStream &stream, bool, const std::string &debugName)
-    : Program(makeNode(Kind::StreamOut, debugName)) {
+Copy::Copy(const Tensor &src, const DataStream &stream, bool, const DebugContext &debugContext)
+    : Program(makeNode(Kind::StreamOut, debugContext.getPathName())) {
   if (stream.type() != DataStreamType::DeviceToHostFIFO)
     throw poplar_error("Copy(tensor, stream '" + stream.handle() + "'): the stream comes from the host; "
                        "copy to a stream made by addDeviceToHostFIFO");
@@ -100,8 +101,8 @@ Copy::Copy(const Tensor &src, const DataStream &stream, bool, const std::string 
   node_->src = src;
 }
 
-Repeat::Repeat(unsigned count, const Program &body, const std::string &debugName)
-    : Program(makeNode(Kind::Repeat, debugName)) {
+Repeat::Repeat(unsigned count, const Program &body, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Repeat, debugContext.getPathName())) {
   node_->count = count;
   node_->children.push_back(body.node());
 }
@@ -115,44 +116,44 @@ static void checkPredicate(const Tensor &p, const std::string &what) {
 }
 
 RepeatWhileTrue::RepeatWhileTrue(const Program &cond, const Tensor &predicate, const Program &body,
-                                 const std::string &debugName)
-    : Program(makeNode(Kind::WhileTrue, debugName)) {
+                                 const DebugContext &debugContext)
+    : Program(makeNode(Kind::WhileTrue, debugContext.getPathName())) {
   checkPredicate(predicate, "RepeatWhileTrue");
   node_->src = predicate;
   node_->children = {cond.node(), body.node()};
 }
 
 RepeatWhileFalse::RepeatWhileFalse(const Program &cond, const Tensor &predicate, const Program &body,
-                                   const std::string &debugName)
-    : Program(makeNode(Kind::WhileFalse, debugName)) {
+                                   const DebugContext &debugContext)
+    : Program(makeNode(Kind::WhileFalse, debugContext.getPathName())) {
   checkPredicate(predicate, "RepeatWhileFalse");
   node_->src = predicate;
   node_->children = {cond.node(), body.node()};
 }
 
-If::If(const Tensor &predicate, const Program &thenBody, const Program &elseBody, const std::string &debugName)
-    : Program(makeNode(Kind::If, debugName)) {
+If::If(const Tensor &predicate, const Program &thenBody, const Program &elseBody, const DebugContext &debugContext)
+    : Program(makeNode(Kind::If, debugContext.getPathName())) {
   checkPredicate(predicate, "If");
   node_->src = predicate;
   node_->children = {thenBody.node(), elseBody.node()};
 }
 
-Switch::Switch(const Tensor &control, const std::string &debugName) : Switch(control, Sequence(), debugName) {}
+Switch::Switch(const Tensor &control, const DebugContext &debugContext) : Switch(control, Sequence(), debugContext) {}
 
-Switch::Switch(const Tensor &control, const Program &defaultBody, const std::string &debugName)
-    : Program(makeNode(Kind::Switch, debugName)) {
+Switch::Switch(const Tensor &control, const Program &defaultBody, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Switch, debugContext.getPathName())) {
   checkPredicate(control, "Switch");
   node_->src = control;
   node_->children = {defaultBody.node()};
 }
 
 Switch::Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program>> &cases,
-               const std::string &debugName)
-    : Switch(control, cases, Sequence(), debugName) {}
+               const DebugContext &debugContext)
+    : Switch(control, cases, Sequence(), debugContext) {}
 
 Switch::Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program>> &cases,
-               const Program &defaultBody, const std::string &debugName)
-    : Switch(control, defaultBody, debugName) {
+               const Program &defaultBody, const DebugContext &debugContext)
+    : Switch(control, defaultBody, debugContext) {
   for (const auto &c : cases)
     add(c.first, c.second);
 }
@@ -166,28 +167,31 @@ Switch &Switch::add(std::int32_t value, const Program &body) {
   return *this;
 }
 
-PrintTensor::PrintTensor(const Tensor &t, const std::string &debugName) : PrintTensor("", t, debugName) {}
+PrintTensor::PrintTensor(const Tensor &t, const DebugContext &debugContext) : PrintTensor("", t, debugContext) {}
 
-PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const std::string &debugName)
-    : Program(makeNode(Kind::Print, debugName.empty() ? title : debugName)) {
+PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Print, debugContext.getPathName().empty() ? title : debugContext.getPathName())) {
   if (!t.valid())
     throw poplar_error("PrintTensor(" + title + "): invalid tensor");
   node_->src = t;
   node_->name = title;
 }
 
-Sync::Sync(SyncType, const std::string &debugName) : Program(makeNode(Kind::Sync, debugName)) {}
+Sync::Sync(SyncType, const DebugContext &debugContext) : Program(makeNode(Kind::Sync, debugContext.getPathName())) {}
 
-Block::Block(const Program &body, const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {
+Block::Block(const Program &body, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
   node_->children.push_back(body.node());
 }
 
-WriteUndef::WriteUndef(const Tensor &t, const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {
+WriteUndef::WriteUndef(const Tensor &t, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
   if (!t.valid())
     throw poplar_error("WriteUndef: invalid tensor");
 }
 
-Call::Call(const Function &f, const std::string &debugName) : Program(makeNode(Kind::Sequence, debugName)) {
+Call::Call(const Function &f, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
   node_->children.push_back(f.body().node());
 }
 
@@ -232,14 +236,14 @@ static std::shared_ptr<Node> remoteCopy(const RemoteBuffer &rb, const Tensor &da
   return seq;
 }
 
-Copy::Copy(const RemoteBuffer &buffer, const Tensor &dst, const std::string &debugName)
-    : Program(remoteCopy(buffer, dst, nullptr, true, debugName)) {}
-Copy::Copy(const RemoteBuffer &buffer, const Tensor &dst, const Tensor &offset, const std::string &debugName)
-    : Program(remoteCopy(buffer, dst, &offset, true, debugName)) {}
-Copy::Copy(const Tensor &src, const RemoteBuffer &buffer, const std::string &debugName)
-    : Program(remoteCopy(buffer, src, nullptr, false, debugName)) {}
-Copy::Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const std::string &debugName)
-    : Program(remoteCopy(buffer, src, &offset, false, debugName)) {}
+Copy::Copy(const RemoteBuffer &buffer, const Tensor &dst, const DebugContext &debugContext)
+    : Program(remoteCopy(buffer, dst, nullptr, true, debugContext.getPathName())) {}
+Copy::Copy(const RemoteBuffer &buffer, const Tensor &dst, const Tensor &offset, const DebugContext &debugContext)
+    : Program(remoteCopy(buffer, dst, &offset, true, debugContext.getPathName())) {}
+Copy::Copy(const Tensor &src, const RemoteBuffer &buffer, const DebugContext &debugContext)
+    : Program(remoteCopy(buffer, src, nullptr, false, debugContext.getPathName())) {}
+Copy::Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const DebugContext &debugContext)
+    : Program(remoteCopy(buffer, src, &offset, false, debugContext.getPathName())) {}
 
 /// The error program sends `debugTensor` to the host through a stream of its own; the Engine's callback for it
 /// stops the run with the message and the values.
@@ -254,14 +258,14 @@ static std::shared_ptr<Node> errorNode(const std::string &message, const Tensor 
   return n;
 }
 
-ErrorProgram::ErrorProgram(const std::string &message, const Tensor &debugTensor, const std::string &debugName)
-    : Program(errorNode(message, debugTensor, debugName)) {}
+ErrorProgram::ErrorProgram(const std::string &message, const Tensor &debugTensor, const DebugContext &debugContext)
+    : Program(errorNode(message, debugTensor, debugContext.getPathName())) {}
 
 AbortOnCondition::AbortOnCondition(const Tensor &predicate, const std::string &message,
-                                   const std::string &debugName)
+                                   const DebugContext &debugContext)
     : Program(If(predicate, ErrorProgram(message.empty() ? "AbortOnCondition: the condition is true" : message,
-                                         predicate, debugName),
-                 Sequence(), debugName)
+                                         predicate, debugContext),
+                 Sequence(), debugContext)
                   .node()) {}
 
 } // namespace poplar::program

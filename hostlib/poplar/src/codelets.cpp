@@ -409,6 +409,8 @@ Type typeForCName(const std::string &n, std::uint32_t size) {
     return isUnsigned ? UNSIGNED_SHORT : SHORT;
   if (size == 4 && n.find("float") == std::string::npos)
     return isUnsigned ? UNSIGNED_INT : INT;
+  if (size == 8 && n.find("double") == std::string::npos)
+    return isUnsigned ? UNSIGNED_LONGLONG : LONGLONG; // long long on the tiles; also LONG's 8 bytes
   return Type();
 }
 

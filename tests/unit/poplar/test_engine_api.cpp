@@ -190,7 +190,15 @@ void test_engine_outlives_device(void **) {
     e.load(d);
     e.run();
   }
+  // The engine shares its device, as the SDK's does: the card stays attached after the caller's Device is gone.
+  e.run();
+  // Detaching is how a caller lets go of the card; then the engine has nothing to run on until loaded again.
+  Device other = model.createDevice();
+  e.load(other);
+  other.detach();
   expectThrow<application_runtime_error>([&] { e.run(); }, "not loaded on an attached device");
+  e.load(other);
+  e.run();
 }
 
 void test_engine_moves(void **) {

@@ -8,6 +8,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include "poplar/detail/StandardHeaders.hpp"
+
 namespace poplar {
 
 /// A non-owning view of `size()` elements of type T. The elements must outlive the ArrayRef: keep one only for

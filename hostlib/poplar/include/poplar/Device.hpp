@@ -43,9 +43,17 @@ public:
   bool isValid() const { return impl_ != 0; }
   /// The CPU device: one tile, one worker.
   static Device createCPUDevice(unsigned numIPUs = 1);
+  /// A simulated card shaped as `target` (an IPU target from Target::createIPUTarget, or an IPU Model's), private
+  /// to the process like an IPU Model device; the emulator's card model is the simulator. Option "debug.trace"
+  /// ("true"/"false") is accepted and has no effect (the card's own trace is IPU_EMU_RECORD); any other option
+  /// throws invalid_option. Throws poplar_error for a CPU target (use createCPUDevice).
+  static Device createSimulatorDevice(const Target &target, const OptionFlags &opts = OptionFlags());
+  /// A device of the same kind on the first `tilesPerIPU` tiles of each IPU of this one (1 .. its tiles per IPU,
+  /// else poplar_error): graphs for it are built with its getTarget() and run on this device's card.
+  Device createVirtualDevice(unsigned tilesPerIPU) const;
   /// Internal.
   detail::DeviceImpl &impl() const;
-  /// Internal: the shared description (engines hold it weakly).
+  /// Internal: the shared description (an engine loaded on the device shares it).
   std::shared_ptr<detail::DeviceImpl> implPtr() const;
 
 private:

@@ -54,12 +54,15 @@ public:
 
   /// Attaches `device` if needed and loads the compiled graph on it (constants and initial values set; other
   /// variables are undefined until written). A device that faulted is reset first, so after a
-  /// recoverable_runtime_error load(device) then run() is the whole recovery.
-  void load(Device &device);
+  /// recoverable_runtime_error load(device) then run() is the whole recovery. The engine shares the device: it
+  /// stays attached for the engine's life even when the caller's Device object is destroyed or was a temporary
+  /// (engine.load(Device::createCPUDevice())).
+  void load(const Device &device);
   /// load(device), then run(0).
-  void loadAndRun(Device &device);
-  /// The first half of load(): attaches `device` and remembers it; deploy() then loads the graph on it.
-  void prepare(Device &device);
+  void loadAndRun(const Device &device);
+  /// The first half of load(): attaches `device` and remembers it (shared, as load does); deploy() then loads the
+  /// graph on it.
+  void prepare(const Device &device);
   /// The second half of load(): loads the graph on the device given to prepare().
   void deploy();
   /// Runs program `prog`; returns when the tiles are done. Throws poplar::application_runtime_error for misuse

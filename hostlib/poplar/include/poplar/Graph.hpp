@@ -13,6 +13,7 @@
 
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
+#include "poplar/DebugContext.hpp"
 #include "poplar/Interval.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/Program.hpp"
@@ -90,35 +91,35 @@ public:
   Tensor getNonReplicatedTensor(const Tensor &t) const;
 
   /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
-  Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const std::string &debugName = "");
+  Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext = {});
   /// A new variable mapped as `mapping` says.
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
-                     const std::string &debugName = "");
+                     const DebugContext &debugContext = {});
   /// A new variable spread over the tiles in contiguous runs of about numElements / numTiles elements.
   Tensor addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
-                                   const std::string &debugName = "");
+                                   const DebugContext &debugContext = {});
   /// A new variable with `t`'s type and shape, each element on the tile of the same element of `t`.
-  Tensor clone(const Tensor &t, const std::string &debugName = "");
+  Tensor clone(const Tensor &t, const DebugContext &debugContext = {});
   /// A new constant with `values` (row-major, one per element).
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const std::vector<T> &values,
-                     const std::string &debugName = "") {
-    return addConstantFrom(type, shape, values.data(), values.size(), sizeof(T), hostKind<T>(), debugName);
+                     const DebugContext &debugContext = {}) {
+    return addConstantFrom(type, shape, values.data(), values.size(), sizeof(T), hostKind<T>(), debugContext);
   }
   /// A new constant with every element `value`.
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, T value,
-                     const std::string &debugName = "") {
-    return addConstantFrom(type, shape, &value, 1, sizeof(T), hostKind<T>(), debugName);
+                     const DebugContext &debugContext = {}) {
+    return addConstantFrom(type, shape, &value, 1, sizeof(T), hostKind<T>(), debugContext);
   }
   /// A new constant from `values`, one per element.
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const T *values,
-                     const std::string &debugName = "") {
+                     const DebugContext &debugContext = {}) {
     std::size_t n = 1;
     for (std::size_t i = 0; i < shape.size(); ++i)
       n *= shape[i];
-    return addConstantFrom(type, shape, values, n, sizeof(T), hostKind<T>(), debugName);
+    return addConstantFrom(type, shape, values, n, sizeof(T), hostKind<T>(), debugContext);
   }
 
   /// Maps every element of `t` to `tile`.
@@ -133,9 +134,9 @@ public:
   unsigned getTileMapping(VertexRef v) const;
 
   /// A new, empty compute set.
-  ComputeSet addComputeSet(const std::string &debugName = "");
+  ComputeSet addComputeSet(const DebugContext &debugContext = {});
   /// Poplar's former name of addComputeSet().
-  ComputeSet createComputeSet(const std::string &debugName = "") { return addComputeSet(debugName); }
+  ComputeSet createComputeSet(const DebugContext &debugContext = {}) { return addComputeSet(debugContext); }
   /// A vertex of codelet class `vertexType` in `cs`.
   VertexRef addVertex(ComputeSet cs, const std::string &vertexType);
   /// As above, connecting each field to its tensor.
@@ -227,7 +228,7 @@ private:
            : std::is_signed<T>::value ? 2 : 3;
   }
   Tensor addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
-                         std::size_t count, std::size_t hostSize, int hostKind, const std::string &debugName);
+                         std::size_t count, std::size_t hostSize, int hostKind, const DebugContext &debugContext);
   void setInitialValueBytes(FieldRef field, const void *value, std::size_t size);
   void setInitialValueFrom(const Tensor &t, const void *values, std::size_t count, std::size_t hostSize,
                            int hostKind);
@@ -239,6 +240,12 @@ private:
   std::vector<unsigned> tiles_; ///< a virtual graph's tiles in the top-level graph (empty: all, unchanged)
   unsigned replication_ = 1;    ///< copies of this graph that run (the GraphImpl holds the one the compiler uses)
 };
+
+/// The Poplar SDK version this library emulates and its package hash, as "3.4.0 (0123456789)"; `popc --version`
+/// prints the same ("POPLAR version 3.4.0 (0123456789)").
+std::string versionString();
+/// The package hash alone: ten hex digits identifying this ipu-emu release and the SDK version it emulates.
+std::string packageHash();
 
 } // namespace poplar
 

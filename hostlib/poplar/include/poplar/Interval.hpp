@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <ostream>
 
+#include "poplar/detail/StandardHeaders.hpp"
+
 namespace poplar {
 
 /// The elements begin() .. end()-1 of a flattened tensor.

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "poplar/detail/StandardHeaders.hpp"
+
 namespace poplar {
 
 /// A set of option names and string values ("debug.instrument": "true").

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "poplar/detail/StandardHeaders.hpp"
 #include "poplar/exceptions.hpp"
 
 namespace poplar {

@@ -14,12 +14,11 @@
 
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
+#include "poplar/DebugContext.hpp"
+#include "poplar/SyncType.hpp"
 #include "poplar/Tensor.hpp"
 
 namespace poplar {
-
-/// Kinds of explicit sync (each is a sync of every tile of the card here: all IPUs, all replicas).
-enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
 
 class Function;
 
@@ -49,9 +48,9 @@ protected:
 class Sequence : public Program {
 public:
   /// An empty sequence.
-  explicit Sequence(const std::string &debugName = "");
+  explicit Sequence(const DebugContext &debugContext = {});
   /// A sequence of the given programs.
-  Sequence(std::initializer_list<Program> programs, const std::string &debugName = "");
+  Sequence(std::initializer_list<Program> programs, const DebugContext &debugContext = {});
   /// A sequence of the given programs (any number, each a Program subclass).
   template <typename P1, typename... Ps,
             typename = typename std::enable_if<std::is_base_of<Program, P1>::value>::type>
@@ -72,31 +71,31 @@ private:
 /// A program run as one unit: the same as its body here (the SDK uses it to stop merging across it).
 class Block : public Program {
 public:
-  explicit Block(const Program &body, const std::string &debugName = "");
+  explicit Block(const Program &body, const DebugContext &debugContext = {});
 };
 
 /// Runs every vertex of a compute set: exchange of the vertices' inputs, compute, exchange of remote outputs.
 class Execute : public Program {
 public:
-  explicit Execute(ComputeSet cs, const std::string &debugName = "");
+  explicit Execute(ComputeSet cs, const DebugContext &debugContext = {});
 };
 
 /// Copies data: tensor to tensor (the views may rearrange elements and span tiles), stream to tensor, or tensor to
 /// stream. Tensors must have the same number of elements and type.
 class Copy : public Program {
 public:
-  Copy(const Tensor &src, const Tensor &dst, bool dontOutline = false, const std::string &debugName = "");
-  Copy(const DataStream &stream, const Tensor &dst, bool optimiseMemory = false, const std::string &debugName = "");
-  Copy(const Tensor &src, const DataStream &stream, bool optimiseMemory = false, const std::string &debugName = "");
+  Copy(const Tensor &src, const Tensor &dst, bool dontOutline = false, const DebugContext &debugContext = {});
+  Copy(const DataStream &stream, const Tensor &dst, bool optimiseMemory = false, const DebugContext &debugContext = {});
+  Copy(const Tensor &src, const DataStream &stream, bool optimiseMemory = false, const DebugContext &debugContext = {});
   /// Copies row 0 of a remote buffer to `dst` (numElements() elements).
-  Copy(const RemoteBuffer &buffer, const Tensor &dst, const std::string &debugName = "");
+  Copy(const RemoteBuffer &buffer, const Tensor &dst, const DebugContext &debugContext = {});
   /// Copies rows of a remote buffer to `dst`: `offset` (UNSIGNED_INT, one element per row copied) holds the row
   /// indices, `dst` holds offset.numElements() rows of buffer.numElements() elements.
-  Copy(const RemoteBuffer &buffer, const Tensor &dst, const Tensor &offset, const std::string &debugName = "");
+  Copy(const RemoteBuffer &buffer, const Tensor &dst, const Tensor &offset, const DebugContext &debugContext = {});
   /// Copies `src` to row 0 of a remote buffer.
-  Copy(const Tensor &src, const RemoteBuffer &buffer, const std::string &debugName = "");
+  Copy(const Tensor &src, const RemoteBuffer &buffer, const DebugContext &debugContext = {});
   /// Copies the rows of `src` to the rows of a remote buffer that `offset` names (see above).
-  Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const std::string &debugName = "");
+  Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const DebugContext &debugContext = {});
 };
 
 /// Copies `src` of replica i to `dst` of replica replicaMap[i], for every entry of the map, in a replicated graph
@@ -106,45 +105,45 @@ public:
 class CrossReplicaCopy : public Program {
 public:
   CrossReplicaCopy(const Tensor &src, const Tensor &dst, std::map<unsigned, unsigned> replicaMap,
-                   const std::string &debugName = "");
+                   const DebugContext &debugContext = {});
 };
 
 /// Runs `body` `count` times.
 class Repeat : public Program {
 public:
-  Repeat(unsigned count, const Program &body, const std::string &debugName = "");
+  Repeat(unsigned count, const Program &body, const DebugContext &debugContext = {});
 };
 
 /// Runs `cond`, then `body` while the scalar `predicate` (set by cond) is non-zero, then `cond` again.
 class RepeatWhileTrue : public Program {
 public:
   RepeatWhileTrue(const Program &cond, const Tensor &predicate, const Program &body,
-                  const std::string &debugName = "");
+                  const DebugContext &debugContext = {});
 };
 
 /// Runs `cond`, then `body` while the scalar `predicate` is zero.
 class RepeatWhileFalse : public Program {
 public:
   RepeatWhileFalse(const Program &cond, const Tensor &predicate, const Program &body,
-                   const std::string &debugName = "");
+                   const DebugContext &debugContext = {});
 };
 
 /// Runs `thenBody` when the scalar `predicate` is non-zero, else `elseBody`.
 class If : public Program {
 public:
   If(const Tensor &predicate, const Program &thenBody, const Program &elseBody = Sequence(),
-     const std::string &debugName = "");
+     const DebugContext &debugContext = {});
 };
 
 /// Runs the case whose value equals the scalar integer `control`, or the default.
 class Switch : public Program {
 public:
-  Switch(const Tensor &control, const std::string &debugName = "");
-  Switch(const Tensor &control, const Program &defaultBody, const std::string &debugName = "");
+  Switch(const Tensor &control, const DebugContext &debugContext = {});
+  Switch(const Tensor &control, const Program &defaultBody, const DebugContext &debugContext = {});
   Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program> > &cases,
-         const std::string &debugName = "");
+         const DebugContext &debugContext = {});
   Switch(const Tensor &control, const std::vector<std::pair<std::int32_t, Program> > &cases,
-         const Program &defaultBody, const std::string &debugName = "");
+         const Program &defaultBody, const DebugContext &debugContext = {});
   /// Adds a case; throws poplar_error when `value` already has one.
   Switch &add(std::int32_t value, const Program &body);
 };
@@ -152,40 +151,40 @@ public:
 /// Prints the tensor's values on the host console as "title: {1,1.5,2}" (nested braces for each dimension).
 class PrintTensor : public Program {
 public:
-  explicit PrintTensor(const Tensor &t, const std::string &debugName = "");
-  PrintTensor(const std::string &title, const Tensor &t, const std::string &debugName = "");
+  explicit PrintTensor(const Tensor &t, const DebugContext &debugContext = {});
+  PrintTensor(const std::string &title, const Tensor &t, const DebugContext &debugContext = {});
 };
 
 /// A sync of every tile.
 class Sync : public Program {
 public:
-  explicit Sync(SyncType type, const std::string &debugName = "");
+  explicit Sync(SyncType type, const DebugContext &debugContext = {});
 };
 
 /// Marks the contents of `t` undefined from here on (its memory may be reused); does nothing on the device here.
 class WriteUndef : public Program {
 public:
-  explicit WriteUndef(const Tensor &t, const std::string &debugName = "");
+  explicit WriteUndef(const Tensor &t, const DebugContext &debugContext = {});
 };
 
 /// Runs a function made by Graph::addFunction.
 class Call : public Program {
 public:
-  explicit Call(const Function &f, const std::string &debugName = "");
+  explicit Call(const Function &f, const DebugContext &debugContext = {});
 };
 
 /// Stops the run with poplar::application_runtime_error: its message is `message` followed by the values of
 /// `debugTensor` (printed as PrintTensor prints them).
 class ErrorProgram : public Program {
 public:
-  ErrorProgram(const std::string &message, const Tensor &debugTensor, const std::string &debugName = "");
+  ErrorProgram(const std::string &message, const Tensor &debugTensor, const DebugContext &debugContext = {});
 };
 
 /// Stops the run as ErrorProgram does when the scalar `predicate` is non-zero.
 class AbortOnCondition : public Program {
 public:
   explicit AbortOnCondition(const Tensor &predicate, const std::string &message = "",
-                            const std::string &debugName = "");
+                            const DebugContext &debugContext = {});
 };
 
 } // namespace program

@@ -23,9 +23,12 @@ public:
   virtual void invalidatePrefetched() {}
 };
 
-/// A StreamCallback built from one function: it fills (host to device) or reads (device to host) the buffer.
+/// A StreamCallback that serves each copy in fetch() alone (no prefetch): derive from it and override fetch(), as
+/// with the SDK, or build it from one function that fills (host to device) or reads (device to host) the buffer.
 class LegacyStreamCallback : public StreamCallback {
 public:
+  /// For a derived class that overrides fetch(); fetch() of this class itself throws poplar_error.
+  LegacyStreamCallback();
   explicit LegacyStreamCallback(std::function<void(void *)> f);
   Result prefetch(void *p);
   void fetch(void *p);

@@ -6,6 +6,8 @@
 #include <ostream>
 #include <string>
 
+#include "poplar/detail/StandardHeaders.hpp"
+
 namespace poplar {
 
 /// An element type. The values are the contract's DTYPE codes (docs/hardware.md), so the graph compiler can
@@ -21,11 +23,12 @@ public:
   /// Bytes per element on the device (HALF is 2, BOOL is 1).
   std::size_t getSize() const;
   /// The Poplar name: "float", "half", "int", "unsigned int", "short", "unsigned short", "char",
-  /// "unsigned char", "bool".
+  /// "unsigned char", "bool", "signed char", "long", "unsigned long", "long long", "unsigned long long",
+  /// "quarter", "quarter_metadata".
   std::string toString() const;
-  /// True for FLOAT and HALF.
+  /// True for FLOAT, HALF and QUARTER.
   bool isFloatingPoint() const;
-  /// True when the type is one of the nine named constants.
+  /// True when the type is one of the named constants.
   bool isValid() const;
   bool operator==(const Type &o) const { return id_ == o.id_; }
   bool operator!=(const Type &o) const { return id_ != o.id_; }
@@ -44,6 +47,17 @@ extern const Type UNSIGNED_SHORT; ///< uint16_t
 extern const Type CHAR;           ///< int8_t
 extern const Type UNSIGNED_CHAR;  ///< uint8_t
 extern const Type BOOL;           ///< bool, one byte
+extern const Type SIGNED_CHAR;    ///< signed char: int8_t, a type of its own (CHAR is char)
+/// long: 8 bytes, as the host's (a codelet takes it as long long: the tiles' long is 4 bytes)
+extern const Type LONG;
+extern const Type UNSIGNED_LONG;  ///< unsigned long: 8 bytes (as LONG)
+extern const Type LONGLONG;       ///< long long: int64_t (a codelet field of long long takes it)
+extern const Type UNSIGNED_LONGLONG; ///< unsigned long long: uint64_t (as LONGLONG)
+/// The 8-bit float of IPU21 (with QUARTER_METADATA, its scale and format). Tensors of it can be created, mapped,
+/// copied and moved to and from the host; vertices, PrintTensor and constants of it are refused with an error that
+/// says so (the emulated tiles have no fp8 arithmetic).
+extern const Type QUARTER;
+extern const Type QUARTER_METADATA; ///< the metadata (format and scale) of QUARTER data, one byte
 
 /// The type named like Type::toString() ("float", "int", ...); throws poplar_error for an unknown name.
 Type typeFromString(const std::string &name);
@@ -58,7 +72,11 @@ template <> struct equivalent_device_type<int> { const Type &value = INT; };
 template <> struct equivalent_device_type<unsigned> { const Type &value = UNSIGNED_INT; };
 template <> struct equivalent_device_type<short> { const Type &value = SHORT; };
 template <> struct equivalent_device_type<unsigned short> { const Type &value = UNSIGNED_SHORT; };
-template <> struct equivalent_device_type<signed char> { const Type &value = CHAR; };
+template <> struct equivalent_device_type<signed char> { const Type &value = SIGNED_CHAR; };
+template <> struct equivalent_device_type<long> { const Type &value = LONG; };
+template <> struct equivalent_device_type<unsigned long> { const Type &value = UNSIGNED_LONG; };
+template <> struct equivalent_device_type<long long> { const Type &value = LONGLONG; };
+template <> struct equivalent_device_type<unsigned long long> { const Type &value = UNSIGNED_LONGLONG; };
 template <> struct equivalent_device_type<char> { const Type &value = CHAR; };
 template <> struct equivalent_device_type<unsigned char> { const Type &value = UNSIGNED_CHAR; };
 template <> struct equivalent_device_type<bool> { const Type &value = BOOL; };

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "poplar/detail/StandardHeaders.hpp"
 #include "ipu_runtime/errors.hpp"
 
 namespace poplar {

@@ -67,7 +67,17 @@ ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir di
 }
 
 void Lowering::checkEdgeType(const Vertex &v, unsigned vid, const FieldInfo &f, const Tensor &t) const {
-  Type want = typeForCName(f.elemTypeName, f.elemSize);
+  Type want = typeForCName(f.elemTypeName, f.elemSize), have = t.elementType();
+  if (have == QUARTER || have == QUARTER_METADATA)
+    throw graph_program_compilation_error(
+        "vertex " + std::to_string(vid) + " (" + v.type + "): field '" + f.name + "' is connected to a " +
+        have.toString() + " tensor " + describe(t) + "; the emulated tiles have no fp8 (quarter) arithmetic: cast "
+        "the data to half or float on the host, or keep quarter tensors to copies and host transfers");
+  // Types with the same bytes on the tiles: signed char is char; LONG/UNSIGNED_LONG are 8 bytes like long long.
+  if (have == SIGNED_CHAR && want == CHAR)
+    want = SIGNED_CHAR;
+  if ((have == LONG && want == LONGLONG) || (have == UNSIGNED_LONG && want == UNSIGNED_LONGLONG))
+    want = have;
   if (want != t.elementType())
     throw graph_program_compilation_error(
         "vertex " + std::to_string(vid) + " (" + v.type + "): field '" + f.name + "' holds " + f.elemTypeName +

@@ -5,6 +5,7 @@
 #include "ipu_fw/cp.h"
 #include "lower.hpp"
 #include "poplar/exceptions.hpp"
+#include "type_codes.hpp"
 #include "../program_node.hpp"
 
 namespace poplar::detail::lower {
@@ -185,7 +186,11 @@ void Lowering::lowerPrint(const Node &n, ir::Body &out) {
   s.title = n.name;
   s.tile = ps.empty() ? m_.tiles.front() : ps[0].tile;
   s.count = std::uint32_t(t.numElements());
-  s.dtype = t.elementType().id();
+  s.dtype = deviceTypeCode(t.elementType());
+  if (s.dtype == ~0u)
+    throw graph_program_compilation_error("PrintTensor(" + n.name + "): tensors of type " +
+                                          t.elementType().toString() + " cannot be printed by the tiles here; "
+                                          "cast to a 4-byte type (popops::cast) or read the tensor on the host");
   if (ps.size() == 1) {
     s.data = ps[0].at;
     s.effects.reads.push_back(ir::Access{ps[0].at.buf, ps[0].at.offset, ps[0].at.offset + ps[0].len});
