@@ -1,6 +1,8 @@
 // poputil: linear tile mappings (grains, minimum per tile, offsets), cloneN and duplicate (shape, mapping, copied
-// values), createBroadcastOperand's mapping, and the argument errors.
+// values), createBroadcastOperand's mapping, and the argument errors; templateVertex's names (one of them used to
+// add and run a vertex), flattenIndex and unflattenIndex against a host row-major count.
 #include <poputil/Util.hpp>
+#include <poputil/VertexTemplates.hpp>
 
 #include "poplibs_test.hpp"
 
@@ -90,10 +92,69 @@ void test_clone_duplicate_broadcast(void **) {
       assert_int_equal(hd[c * 5 + r], ha[r * 3 + c]);
 }
 
+enum class Colour { RED, BLUE };
+
+} // namespace
+
+// A user's enumeration as a template argument, by specialising VertexTemplateToString.
+template <> struct poputil::VertexTemplateToString<Colour> {
+  static std::string to_string(const Colour &c) { return c == Colour::RED ? "Colour::RED" : "Colour::BLUE"; }
+};
+
+namespace {
+
+void test_vertex_templates(void **) {
+  assert_string_equal(poputil::templateVertex("ns::V").c_str(), "ns::V");
+  assert_string_equal(poputil::templateVertex("ns::V", FLOAT).c_str(), "ns::V<float>");
+  assert_string_equal(poputil::templateVertex("ns::V", UNSIGNED_INT, HALF).c_str(), "ns::V<unsigned int,half>");
+  const std::string s = "extra";
+  assert_string_equal(poputil::templateVertex("ns::V", INT, 4, true, "lit", s, 7u, Colour::BLUE).c_str(),
+                      "ns::V<int,4,true,lit,extra,7,Colour::BLUE>");
+  assert_string_equal(poputil::templateVertexParams(true).c_str(), "");
+  assert_string_equal(poputil::templateVertexParams(false).c_str(), ">");
+  // A name made this way adds a vertex of popops' codelets, which runs: popops::ForLoopCounter<int>.
+  Fixture f(4);
+  Tensor count = f.var(INT, {}, "count"), limit = f.var(INT, {}, "limit");
+  Tensor pred = f.graph.addVariable(UNSIGNED_INT, {}, "pred");
+  f.graph.setTileMapping(pred, 0);
+  f.readable(pred, "pred.r");
+  ComputeSet cs = f.graph.addComputeSet("cs");
+  VertexRef v = f.graph.addVertex(cs, poputil::templateVertex("popops::ForLoopCounter", INT),
+                                  {{"count", count}, {"limit", limit}, {"comparisonResult", pred}});
+  f.graph.setInitialValue(v["increment"], -2);
+  f.graph.setTileMapping(v, 0);
+  f.prog.add(Execute(cs));
+  f.build();
+  f.write("count", std::vector<int>{5});
+  f.write("limit", std::vector<int>{3});
+  f.engine->run(0);
+  expectEqual(f.read<int>("count.r", 1), {3}, "count after the vertex");
+  expectEqual(f.read<unsigned>("pred.r", 1), {0u}, "predicate at the limit");
+}
+
+void test_flatten_index(void **) {
+  const std::vector<std::size_t> shape = {3, 4, 5};
+  std::size_t flat = 0;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 4; ++j)
+      for (std::size_t k = 0; k < 5; ++k, ++flat) {
+        const std::vector<std::size_t> want = {i, j, k};
+        assert_true(poputil::unflattenIndex(shape, flat) == want);
+        assert_int_equal(poputil::flattenIndex(shape, want), flat);
+      }
+  const std::vector<unsigned> ushape = {2, 7};
+  const std::vector<unsigned> at = poputil::unflattenIndex(ushape, 9);
+  assert_int_equal(at[0], 1);
+  assert_int_equal(at[1], 2);
+  assert_int_equal(poputil::flattenIndex(ushape, at), 9);
+  assert_true(poputil::unflattenIndex(std::vector<std::size_t>{}, 0).empty());
+}
+
 } // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_linear_mapping),
-                                     cmocka_unit_test(test_clone_duplicate_broadcast)};
+                                     cmocka_unit_test(test_clone_duplicate_broadcast),
+                                     cmocka_unit_test(test_vertex_templates), cmocka_unit_test(test_flatten_index)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -514,5 +514,6 @@ template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce
                                 Reduce<int, int>, Reduce<unsigned, unsigned>, Reduce<bool, bool>>;
 
 } // namespace popops
+#include "loop_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"
