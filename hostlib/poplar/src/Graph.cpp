@@ -455,8 +455,7 @@ static DataStream addStream(GraphImpl &g, const std::string &handle, const Type 
   for (const auto &s : g.streams)
     if (s.name == handle)
       throw poplar_error("stream '" + handle + "' already exists; give each stream its own name");
-  if (n == 0)
-    throw poplar_error("stream '" + handle + "' must move at least one element per copy");
+  // A stream of 0 elements is allowed (as in the SDK): its copies move nothing and its connections are accepted.
   g.streams.push_back(StreamInfo{handle, type, n, dir, broadcast});
   return DataStream(&g, unsigned(g.streams.size() - 1));
 }
