@@ -123,13 +123,30 @@ void test_vertex_templates(void **) {
                                   {{"count", count}, {"limit", limit}, {"comparisonResult", pred}});
   f.graph.setInitialValue(v["increment"], -2);
   f.graph.setTileMapping(v, 0);
+  // Two arguments: templateVertex writes "popops::Reduce<float,half>", the codelets define "popops::Reduce<float,
+  // half>"; the graph takes either spelling for the same class.
+  Tensor in = f.var(FLOAT, {3}, "in");
+  Tensor counts = f.graph.addConstant(UNSIGNED_INT, {1}, 1u, "counts");
+  Tensor sum = f.graph.addVariable(HALF, {1}, "sum");
+  f.graph.setTileMapping(counts, 1);
+  f.graph.setTileMapping(sum, 1);
+  f.readable(sum, "sum.r");
+  const std::string reduceName = poputil::templateVertex("popops::Reduce", FLOAT, HALF);
+  assert_string_equal(reduceName.c_str(), "popops::Reduce<float,half>");
+  VertexRef r = f.graph.addVertex(cs, reduceName, {{"counts", counts}, {"out", sum}});
+  f.graph.setFieldSize(r["in"], 1);
+  f.graph.connect(r["in"][0], in);
+  f.graph.setInitialValue(r["op"], 0u); // ADD
+  f.graph.setTileMapping(r, 1);
   f.prog.add(Execute(cs));
   f.build();
   f.write("count", std::vector<int>{5});
   f.write("limit", std::vector<int>{3});
+  f.write("in", std::vector<float>{1.5f, 2.0f, -0.25f});
   f.engine->run(0);
   expectEqual(f.read<int>("count.r", 1), {3}, "count after the vertex");
   expectEqual(f.read<unsigned>("pred.r", 1), {0u}, "predicate at the limit");
+  expectNear(f.readHalf("sum.r", 1), {3.25f}, "a two-argument vertex named by templateVertex", 0);
 }
 
 void test_flatten_index(void **) {
