@@ -1,6 +1,8 @@
 // poputil: linear tile mappings (grains, minimum per tile, offsets), cloneN and duplicate (shape, mapping, copied
 // values), createBroadcastOperand's mapping, and the argument errors; templateVertex's names (one of them used to
-// add and run a vertex), flattenIndex and unflattenIndex against a host row-major count.
+// add and run a vertex), flattenIndex and unflattenIndex against a host row-major count; Broadcast.hpp's shape
+// matching (shapes, and a broadcast view copied on the device against a host numpy-style broadcast).
+#include <poputil/Broadcast.hpp>
 #include <poputil/Util.hpp>
 #include <poputil/VertexTemplates.hpp>
 
@@ -167,11 +169,63 @@ void test_flatten_index(void **) {
   assert_true(poputil::unflattenIndex(std::vector<std::size_t>{}, 0).empty());
 }
 
+void test_broadcast(void **) {
+  Fixture f(4);
+  Tensor a = f.var(FLOAT, {3, 1}, "a"), b = f.var(FLOAT, {4}, "b"), c = f.var(FLOAT, {2, 1, 1}, "c");
+  Tensor ea = a, eb = b;
+  poputil::expandToMatchRanks(ea, eb);
+  assert_true(ea.shape() == (std::vector<std::size_t>{3, 1}) && eb.shape() == (std::vector<std::size_t>{1, 4}));
+  assert_true(poputil::canBroadcastToMatch(a, b));
+  Tensor x24 = f.graph.addVariable(FLOAT, {2, 4}, "x24");
+  f.graph.setTileMapping(x24, 0);
+  assert_false(poputil::canBroadcastToMatch(a, x24));
+  Tensor ba = a, bb = b, bc = c;
+  poputil::broadcastToMatch(ba, bb, bc);
+  const std::vector<std::size_t> want = {2, 3, 4};
+  assert_true(ba.shape() == want && bb.shape() == want && bc.shape() == want);
+  Tensor ta = a, tb = b;
+  poputil::broadcastToMatch(ta, tb);
+  assert_true(ta.shape() == (std::vector<std::size_t>{3, 4}) && tb.shape() == (std::vector<std::size_t>{3, 4}));
+  Tensor s = b;
+  poputil::broadcastToMatch(s, std::vector<std::size_t>{2, 4});
+  assert_true(s.shape() == (std::vector<std::size_t>{2, 4}));
+  // The views read the right elements: copy them out on the device.
+  Tensor outA = f.graph.addVariable(FLOAT, want, "outA"), outB = f.graph.addVariable(FLOAT, want, "outB");
+  poputil::mapTensorLinearly(f.graph, outA);
+  poputil::mapTensorLinearly(f.graph, outB);
+  f.prog.add(Copy(ba, outA));
+  f.prog.add(Copy(bb, outB));
+  f.readable(outA, "outA");
+  f.readable(outB, "outB");
+  f.build();
+  const std::vector<float> ha = {1, 2, 3}, hb = {10, 20, 30, 40};
+  f.write("a", ha);
+  f.write("b", hb);
+  f.engine->run(0);
+  std::vector<float> wa, wb;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t k = 0; k < 4; ++k) {
+        wa.push_back(ha[j]);
+        wb.push_back(hb[k]);
+      }
+  expectNear(f.read<float>("outA", 24), wa, "a broadcast to [2,3,4]", 0);
+  expectNear(f.read<float>("outB", 24), wb, "b broadcast to [2,3,4]", 0);
+  using poputil::poplibs_error;
+  Tensor x = a, y = x24;
+  expectThrow<poplibs_error>([&] { poputil::broadcastToMatch(x, y); }, "do not broadcast");
+  expectThrow<poplibs_error>([&] { poputil::broadcastToMatch(x, std::vector<std::size_t>{5}); },
+                             "more dimensions than the shape");
+  expectThrow<poplibs_error>([&] { poputil::broadcastToMatch(x, std::vector<std::size_t>{2, 4}); },
+                             "neither 1 nor 2");
+}
+
 } // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_linear_mapping),
                                      cmocka_unit_test(test_clone_duplicate_broadcast),
-                                     cmocka_unit_test(test_vertex_templates), cmocka_unit_test(test_flatten_index)};
+                                     cmocka_unit_test(test_vertex_templates), cmocka_unit_test(test_flatten_index),
+                                     cmocka_unit_test(test_broadcast)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
