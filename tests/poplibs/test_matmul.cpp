@@ -173,6 +173,34 @@ void test_grouped(void **) {
   expectNear(f.read<float>("c2", G * m * n), want, "c2");
 }
 
+// Grouped operands created for HALF inputs and a FLOAT result (the planner's problem for those types), the product
+// into FLOAT, and matmulValidateOptions.
+void test_grouped_mixed_types_and_options(void **) {
+  MatMulFixture f;
+  const std::size_t G = 2, m = 3, k = 40, n = 5;
+  const std::vector<std::size_t> aShape = {G, m, k}, bShape = {G, k, n};
+  Tensor a = poplin::createMatMulGroupedInputLHS(f.graph, HALF, FLOAT, aShape, bShape, "a");
+  Tensor b = poplin::createMatMulGroupedInputRHS(f.graph, HALF, FLOAT, aShape, bShape, "b");
+  assert_true(a.elementType() == HALF && a.shape() == aShape && b.elementType() == HALF && b.shape() == bShape);
+  f.graph.createHostWrite("a", a);
+  f.graph.createHostWrite("b", b);
+  Tensor c = poplin::matMulGrouped(f.graph, a, b, f.prog, FLOAT);
+  assert_true(c.elementType() == FLOAT);
+  f.readable(c, "c");
+  f.build();
+  auto ha = floats(G * m * k, 3), hb = floats(G * k * n, 4); // exact in half
+  f.writeHalf("a", ha);
+  f.writeHalf("b", hb);
+  f.engine->run(0);
+  expectNear(f.read<float>("c", G * m * n), reference(ha, hb, G, m, k, n), "HALF x HALF -> FLOAT grouped", 1e-5f);
+  poplin::matmulValidateOptions({{"partialsType", "float"}, {"availableMemoryProportion", "0.3"}});
+  poplin::matmulValidateOptions({});
+  expectThrow<poplar::invalid_option>([&] { poplin::matmulValidateOptions({{"noSuchOption", "1"}}); },
+                                      "noSuchOption");
+  expectThrow<poplar::invalid_option>(
+      [&] { poplin::matmulValidateOptions({{"availableMemoryProportion", "lots"}}); }, "availableMemoryProportion");
+}
+
 void test_acc_and_with_output(void **) {
   MatMulFixture f;
   const std::size_t m = 6, k = 5, n = 7;
@@ -462,6 +490,7 @@ int main(void) {
       cmocka_unit_test(test_shape_grid),       cmocka_unit_test(test_multi_stage_reduction),
       cmocka_unit_test(test_larger_than_one_tile), cmocka_unit_test(test_transposed_operands),
       cmocka_unit_test(test_grouped),          cmocka_unit_test(test_acc_and_with_output),
+      cmocka_unit_test(test_grouped_mixed_types_and_options),
       cmocka_unit_test(test_half),             cmocka_unit_test(test_half_partials),
       cmocka_unit_test(test_fully_connected_passes), cmocka_unit_test(test_cache_and_report),
       cmocka_unit_test(test_errors),

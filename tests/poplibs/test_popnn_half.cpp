@@ -204,6 +204,9 @@ void test_loss_and_accuracy(void **) {
   f.writeHalf("p", hp);
   f.writeHalf("oneHot", hot);
   f.write("labels", hl);
+  // calcLoss and calcAccuracy add to numCorrect (as PopLibs does): start both counts at 0.
+  f.write("correct", std::vector<unsigned>{0});
+  f.write("correctHot", std::vector<unsigned>{0});
   f.writeHalf("s", {s});
   f.write("ds", std::vector<float>{ds});
   f.engine->run(0);

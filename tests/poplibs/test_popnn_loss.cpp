@@ -122,16 +122,21 @@ void test_loss_against_labels(void **) {
   f.write("oh", hoh);
   f.write("s", std::vector<float>{scale});
   f.write("ds", std::vector<float>{deltasScale});
+  // numCorrect accumulates, as in PopLibs: each count starts at a different value and gets this batch's added.
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    f.write(std::string(cases[i].name) + ".correct", std::vector<unsigned>{unsigned(100 + i)});
+  f.write("acc", std::vector<unsigned>{7});
   f.engine->run(0);
 
-  for (const Case &c : cases) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case &c = cases[i];
     const bool isInt = c.expected.elementType() == INT;
     const HostLoss h = hostLoss(c.type, c.scaled ? hps : hp, isInt ? hli : hl, c.scaled ? scale : 1,
                                 c.scaled ? deltasScale : 1);
     const std::string n = c.name;
     expectNear(f.read<float>(n + ".loss.r", B), h.loss, (n + " loss").c_str(), 1e-5f);
     expectNear(f.read<float>(n + ".deltas.r", B * C), h.deltas, (n + " deltas").c_str(), 1e-5f);
-    expectEqual(f.read<unsigned>(n + ".correct.r", 1), {h.correct}, (n + " numCorrect").c_str());
+    expectEqual(f.read<unsigned>(n + ".correct.r", 1), {unsigned(100 + i) + h.correct}, (n + " numCorrect").c_str());
     assert_true(h.correct >= 2); // rows 0 and 2 are correct by construction
   }
   const HostLoss h2 = hostLoss(popnn::CROSS_ENTROPY_LOSS, hp, hl, 1, 1);
@@ -140,7 +145,10 @@ void test_loss_against_labels(void **) {
   const HostLoss h3 = hostLoss(popnn::CROSS_ENTROPY_LOSS, hps, hl, scale, deltasScale);
   expectNear(f.read<float>("loss3.r", B), h3.loss, "scaled loss without numCorrect");
   expectNear(f.read<float>("deltas3.r", B * C), h3.deltas, "scaled deltas without numCorrect");
-  expectEqual(f.read<unsigned>("acc.r", 1), {h2.correct}, "calcAccuracy against one-hot rows");
+  expectEqual(f.read<unsigned>("acc.r", 1), {7 + h2.correct}, "calcAccuracy against one-hot rows");
+  // A second batch adds its count again (MNIST-style loops sum numCorrect over the batches of an epoch).
+  f.engine->run(0);
+  expectEqual(f.read<unsigned>("acc.r", 1), {7 + 2 * h2.correct}, "calcAccuracy accumulated over two runs");
 }
 
 // The host's first index of the extreme of each row.
@@ -169,9 +177,15 @@ void test_arg_max_min_top_k(void **) {
   f.readable(mn, "min");
   f.readable(amn, "amin");
   Tensor idx, idxi;
-  f.readable(popnn::topK(f.graph, x, idx, K, true, f.prog), "top");
+  Tensor top = popnn::topK(f.graph, x, idx, K, true, f.prog), topi = popnn::topK(f.graph, xi, idxi, K, false, f.prog);
+  // PopLibs' shape: [batch, 1, K] for the values and the indices.
+  const std::vector<std::size_t> topShape = {R, 1, K};
+  assert_true(top.shape() == topShape && idx.shape() == topShape);
+  assert_true(topi.shape() == topShape && idxi.shape() == topShape);
+  assert_true(idx.elementType() == UNSIGNED_INT);
+  f.readable(top, "top");
   f.readable(idx, "top.idx");
-  f.readable(popnn::topK(f.graph, xi, idxi, K, false, f.prog), "top.i");
+  f.readable(topi, "top.i");
   f.readable(idxi, "top.i.idx");
   f.build();
   // Few distinct values, so rows have ties.
@@ -228,6 +242,67 @@ void test_arg_max_min_top_k(void **) {
   expectEqual(f.read<unsigned>("top.i.idx", R * K), wtidxi, "topK int indices");
 }
 
+// The host's topK of each row: a stable sort by descending value, first K indices.
+template <typename T> std::vector<unsigned> hostTopK(const std::vector<T> &v, std::size_t cols, std::size_t K) {
+  std::vector<unsigned> out;
+  for (std::size_t r = 0; r * cols < v.size(); ++r) {
+    std::vector<unsigned> order(cols);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return v[r * cols + a] > v[r * cols + b]; });
+    out.insert(out.end(), order.begin(), order.begin() + long(K));
+  }
+  return out;
+}
+
+// topK on rows with many lowest values (0 of UNSIGNED_INT, false of BOOL: each index is taken once), BOOL input,
+// and a batch of 0 (accepted, empty [0, 1, K] results) next to a calcAccuracy of 0 rows (adds nothing).
+void test_top_k_lowest_bool_and_empty(void **) {
+  NnFixture f(8);
+  const std::size_t R = 6, N = 5, K = 4;
+  Tensor xu = f.var(UNSIGNED_INT, {R, N}, "xu"), xb = f.var(BOOL, {R, N}, "xb");
+  Tensor idxu, idxb, idx0, idx0b;
+  f.readable(popnn::topK(f.graph, xu, idxu, K, true, f.prog), "top.u");
+  f.readable(idxu, "top.u.idx");
+  Tensor topb = popnn::topK(f.graph, xb, idxb, K, true, f.prog);
+  assert_true(topb.elementType() == BOOL);
+  f.readable(topb, "top.b");
+  f.readable(idxb, "top.b.idx");
+  Tensor empty = f.graph.addVariable(FLOAT, {0, N}, "empty");
+  f.graph.setTileMapping(empty, 0);
+  Tensor top0 = popnn::topK(f.graph, empty, idx0, 2, true, f.prog);
+  const std::vector<std::size_t> emptyShape = {0, 1, 2};
+  assert_true(top0.shape() == emptyShape && idx0.shape() == emptyShape && idx0.elementType() == UNSIGNED_INT);
+  Tensor top0b = popnn::topK(f.graph, empty.reshape({0, N}), idx0b, 0, false, f.prog);
+  assert_int_equal(top0b.numElements(), 0);
+  Tensor n0 = f.var(UNSIGNED_INT, {1}, "n0");
+  Tensor labels0 = f.graph.addVariable(UNSIGNED_INT, {0}, "labels0");
+  f.graph.setTileMapping(labels0, 0);
+  f.prog.add(popnn::calcAccuracy(f.graph, empty, labels0, n0));
+  f.build();
+  std::vector<unsigned> hu(R * N, 0);
+  std::vector<unsigned char> hb(R * N, 0);
+  for (std::size_t i = 0; i < R * N; ++i) {
+    hu[i] = (i * 7) % 4 == 0 ? unsigned(i % 3) : 0u; // mostly zeros
+    hb[i] = (i * 5) % 3 == 0;
+  }
+  f.write("xu", hu);
+  f.write("xb", hb);
+  f.write("n0", std::vector<unsigned>{42});
+  f.engine->run(0);
+  const std::vector<unsigned> wu = hostTopK(hu, N, K), wb = hostTopK(hb, N, K);
+  std::vector<unsigned> wuv, wbv;
+  for (std::size_t i = 0; i < wu.size(); ++i) {
+    wuv.push_back(hu[(i / K) * N + wu[i]]);
+    wbv.push_back(hb[(i / K) * N + wb[i]]);
+  }
+  expectEqual(f.read<unsigned>("top.u.idx", R * K), wu, "topK indices among zeros");
+  expectEqual(f.read<unsigned>("top.u", R * K), wuv, "topK values among zeros");
+  expectEqual(f.read<unsigned>("top.b.idx", R * K), wb, "topK BOOL indices");
+  std::vector<unsigned char> gotb = f.read<unsigned char>("top.b", R * K);
+  expectEqual(std::vector<unsigned>(gotb.begin(), gotb.end()), wbv, "topK BOOL values");
+  expectEqual(f.read<unsigned>("n0.r", 1), {42}, "calcAccuracy of an empty batch");
+}
+
 void test_errors(void **) {
   NnFixture f(4);
   Tensor p = f.var(FLOAT, {B, C}, "p"), lu = f.var(UNSIGNED_INT, {B}, "lu"), loss = f.var(FLOAT, {B}, "loss");
@@ -267,6 +342,7 @@ void test_errors(void **) {
 
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_loss_against_labels),
-                                     cmocka_unit_test(test_arg_max_min_top_k), cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_arg_max_min_top_k),
+                                     cmocka_unit_test(test_top_k_lowest_bool_and_empty), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

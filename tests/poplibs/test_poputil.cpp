@@ -1,6 +1,10 @@
 // poputil: linear tile mappings (grains, minimum per tile, offsets), cloneN and duplicate (shape, mapping, copied
-// values), createBroadcastOperand's mapping, and the argument errors.
+// values), createBroadcastOperand's mapping, and the argument errors; templateVertex's names (one of them used to
+// add and run a vertex), flattenIndex and unflattenIndex against a host row-major count; Broadcast.hpp's shape
+// matching (shapes, and a broadcast view copied on the device against a host numpy-style broadcast).
+#include <poputil/Broadcast.hpp>
 #include <poputil/Util.hpp>
+#include <poputil/VertexTemplates.hpp>
 
 #include "poplibs_test.hpp"
 
@@ -90,10 +94,138 @@ void test_clone_duplicate_broadcast(void **) {
       assert_int_equal(hd[c * 5 + r], ha[r * 3 + c]);
 }
 
+enum class Colour { RED, BLUE };
+
+} // namespace
+
+// A user's enumeration as a template argument, by specialising VertexTemplateToString.
+template <> struct poputil::VertexTemplateToString<Colour> {
+  static std::string to_string(const Colour &c) { return c == Colour::RED ? "Colour::RED" : "Colour::BLUE"; }
+};
+
+namespace {
+
+void test_vertex_templates(void **) {
+  assert_string_equal(poputil::templateVertex("ns::V").c_str(), "ns::V");
+  assert_string_equal(poputil::templateVertex("ns::V", FLOAT).c_str(), "ns::V<float>");
+  assert_string_equal(poputil::templateVertex("ns::V", UNSIGNED_INT, HALF).c_str(), "ns::V<unsigned int,half>");
+  const std::string s = "extra";
+  assert_string_equal(poputil::templateVertex("ns::V", INT, 4, true, "lit", s, 7u, Colour::BLUE).c_str(),
+                      "ns::V<int,4,true,lit,extra,7,Colour::BLUE>");
+  assert_string_equal(poputil::templateVertexParams(true).c_str(), "");
+  assert_string_equal(poputil::templateVertexParams(false).c_str(), ">");
+  // A name made this way adds a vertex of popops' codelets, which runs: popops::ForLoopCounter<int>.
+  Fixture f(4);
+  Tensor count = f.var(INT, {}, "count"), limit = f.var(INT, {}, "limit");
+  Tensor pred = f.graph.addVariable(UNSIGNED_INT, {}, "pred");
+  f.graph.setTileMapping(pred, 0);
+  f.readable(pred, "pred.r");
+  ComputeSet cs = f.graph.addComputeSet("cs");
+  VertexRef v = f.graph.addVertex(cs, poputil::templateVertex("popops::ForLoopCounter", INT),
+                                  {{"count", count}, {"limit", limit}, {"comparisonResult", pred}});
+  f.graph.setInitialValue(v["increment"], -2);
+  f.graph.setTileMapping(v, 0);
+  // Two arguments: templateVertex writes "popops::Reduce<float,half>", the codelets define "popops::Reduce<float,
+  // half>"; the graph takes either spelling for the same class.
+  Tensor in = f.var(FLOAT, {3}, "in");
+  Tensor counts = f.graph.addConstant(UNSIGNED_INT, {1}, 1u, "counts");
+  Tensor sum = f.graph.addVariable(HALF, {1}, "sum");
+  f.graph.setTileMapping(counts, 1);
+  f.graph.setTileMapping(sum, 1);
+  f.readable(sum, "sum.r");
+  const std::string reduceName = poputil::templateVertex("popops::Reduce", FLOAT, HALF);
+  assert_string_equal(reduceName.c_str(), "popops::Reduce<float,half>");
+  VertexRef r = f.graph.addVertex(cs, reduceName, {{"counts", counts}, {"out", sum}});
+  f.graph.setFieldSize(r["in"], 1);
+  f.graph.connect(r["in"][0], in);
+  f.graph.setInitialValue(r["op"], 0u); // ADD
+  f.graph.setTileMapping(r, 1);
+  f.prog.add(Execute(cs));
+  f.build();
+  f.write("count", std::vector<int>{5});
+  f.write("limit", std::vector<int>{3});
+  f.write("in", std::vector<float>{1.5f, 2.0f, -0.25f});
+  f.engine->run(0);
+  expectEqual(f.read<int>("count.r", 1), {3}, "count after the vertex");
+  expectEqual(f.read<unsigned>("pred.r", 1), {0u}, "predicate at the limit");
+  expectNear(f.readHalf("sum.r", 1), {3.25f}, "a two-argument vertex named by templateVertex", 0);
+}
+
+void test_flatten_index(void **) {
+  const std::vector<std::size_t> shape = {3, 4, 5};
+  std::size_t flat = 0;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 4; ++j)
+      for (std::size_t k = 0; k < 5; ++k, ++flat) {
+        const std::vector<std::size_t> want = {i, j, k};
+        assert_true(poputil::unflattenIndex(shape, flat) == want);
+        assert_int_equal(poputil::flattenIndex(shape, want), flat);
+      }
+  const std::vector<unsigned> ushape = {2, 7};
+  const std::vector<unsigned> at = poputil::unflattenIndex(ushape, 9);
+  assert_int_equal(at[0], 1);
+  assert_int_equal(at[1], 2);
+  assert_int_equal(poputil::flattenIndex(ushape, at), 9);
+  assert_true(poputil::unflattenIndex(std::vector<std::size_t>{}, 0).empty());
+}
+
+void test_broadcast(void **) {
+  Fixture f(4);
+  Tensor a = f.var(FLOAT, {3, 1}, "a"), b = f.var(FLOAT, {4}, "b"), c = f.var(FLOAT, {2, 1, 1}, "c");
+  Tensor ea = a, eb = b;
+  poputil::expandToMatchRanks(ea, eb);
+  assert_true(ea.shape() == (std::vector<std::size_t>{3, 1}) && eb.shape() == (std::vector<std::size_t>{1, 4}));
+  assert_true(poputil::canBroadcastToMatch(a, b));
+  Tensor x24 = f.graph.addVariable(FLOAT, {2, 4}, "x24");
+  f.graph.setTileMapping(x24, 0);
+  assert_false(poputil::canBroadcastToMatch(a, x24));
+  Tensor ba = a, bb = b, bc = c;
+  poputil::broadcastToMatch(ba, bb, bc);
+  const std::vector<std::size_t> want = {2, 3, 4};
+  assert_true(ba.shape() == want && bb.shape() == want && bc.shape() == want);
+  Tensor ta = a, tb = b;
+  poputil::broadcastToMatch(ta, tb);
+  assert_true(ta.shape() == (std::vector<std::size_t>{3, 4}) && tb.shape() == (std::vector<std::size_t>{3, 4}));
+  Tensor s = b;
+  poputil::broadcastToMatch(s, std::vector<std::size_t>{2, 4});
+  assert_true(s.shape() == (std::vector<std::size_t>{2, 4}));
+  // The views read the right elements: copy them out on the device.
+  Tensor outA = f.graph.addVariable(FLOAT, want, "outA"), outB = f.graph.addVariable(FLOAT, want, "outB");
+  poputil::mapTensorLinearly(f.graph, outA);
+  poputil::mapTensorLinearly(f.graph, outB);
+  f.prog.add(Copy(ba, outA));
+  f.prog.add(Copy(bb, outB));
+  f.readable(outA, "outA");
+  f.readable(outB, "outB");
+  f.build();
+  const std::vector<float> ha = {1, 2, 3}, hb = {10, 20, 30, 40};
+  f.write("a", ha);
+  f.write("b", hb);
+  f.engine->run(0);
+  std::vector<float> wa, wb;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t k = 0; k < 4; ++k) {
+        wa.push_back(ha[j]);
+        wb.push_back(hb[k]);
+      }
+  expectNear(f.read<float>("outA", 24), wa, "a broadcast to [2,3,4]", 0);
+  expectNear(f.read<float>("outB", 24), wb, "b broadcast to [2,3,4]", 0);
+  using poputil::poplibs_error;
+  Tensor x = a, y = x24;
+  expectThrow<poplibs_error>([&] { poputil::broadcastToMatch(x, y); }, "do not broadcast");
+  expectThrow<poplibs_error>([&] { poputil::broadcastToMatch(x, std::vector<std::size_t>{5}); },
+                             "more dimensions than the shape");
+  expectThrow<poplibs_error>([&] { poputil::broadcastToMatch(x, std::vector<std::size_t>{2, 4}); },
+                             "neither 1 nor 2");
+}
+
 } // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_linear_mapping),
-                                     cmocka_unit_test(test_clone_duplicate_broadcast)};
+                                     cmocka_unit_test(test_clone_duplicate_broadcast),
+                                     cmocka_unit_test(test_vertex_templates), cmocka_unit_test(test_flatten_index),
+                                     cmocka_unit_test(test_broadcast)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,7 +111,8 @@ struct EngineImpl {
                         (names.empty() ? "none" : names) + ")");
   }
   void connect(const std::string &handle, std::function<void(ipu::runtime::StreamRegistry &)> f) {
-    stream(handle);
+    if (stream(handle).bytes == 0)
+      return; // nothing ever moves through a stream of 0 elements: any connection is accepted and unused
     connections[handle] = f;
     if (streams)
       f(*streams);
@@ -283,7 +284,7 @@ namespace detail {
 /// A replicated stream is one runtime stream of replicas x bytes whose callback is the stream's fan.
 void EngineImpl::makeReplicaFans() {
   for (const auto &s : cg.streams) {
-    if (s.replicas <= 1)
+    if (s.replicas <= 1 || s.bytes == 0)
       continue;
     auto f = std::make_shared<ReplicaFan>(s.name, s.toDevice, s.bytes, s.replicas);
     fans[s.name] = f;
@@ -365,7 +366,7 @@ void EngineImpl::connectErrorStreams() {
 void EngineImpl::connectLibraryStreams() {
   for (const auto &s : cg.streams) {
     LibraryStreamFunction f = libraryStream(s.name);
-    if (!f)
+    if (!f || s.bytes == 0)
       continue;
     if (ReplicaFan *fn = fan(s.name)) {
       for (unsigned r = 0; r < cg.replicas; ++r)
@@ -414,10 +415,11 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
   resetsAtLoad = d.dev->resetCount();
   streams.reset(new ipu::runtime::StreamRegistry(*d.dev));
   for (const auto &s : cg.streams)
-    streams->declare(s.id, s.name,
-                     s.toDevice ? ipu::runtime::StreamDirection::HostToDevice
-                                : ipu::runtime::StreamDirection::DeviceToHost,
-                     s.bytes * s.replicas, s.devAddr);
+    if (s.bytes > 0) // a stream of 0 elements never reaches the runtime: its copies were lowered to nothing
+      streams->declare(s.id, s.name,
+                       s.toDevice ? ipu::runtime::StreamDirection::HostToDevice
+                                  : ipu::runtime::StreamDirection::DeviceToHost,
+                       s.bytes * s.replicas, s.devAddr);
   for (auto &[name, f] : connections)
     f(*streams);
   phases["load"] = seconds(start);

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "graph_impl.hpp"
@@ -332,6 +333,47 @@ ComputeSet Graph::addComputeSet(const DebugContext &debugContext) {
   return ComputeSet(impl_.get(), unsigned(impl_->computeSets.size() - 1));
 }
 
+namespace {
+
+// The tile compiler's spelling of a template argument that poplar::Type::toString() (and so
+// poputil::templateVertex) spells otherwise.
+std::string compilerSpelling(const std::string &arg) {
+  static const std::map<std::string, std::string> kSpellings = {
+      {"short", "short int"},           {"unsigned short", "short unsigned int"}, {"unsigned", "unsigned int"},
+      {"long", "long int"},             {"unsigned long", "long unsigned int"},   {"long long", "long long int"},
+      {"unsigned long long", "long long unsigned int"}};
+  auto it = kSpellings.find(arg);
+  return it == kSpellings.end() ? arg : it->second;
+}
+
+// A vertex class name as a comparison key: the template arguments (top level) trimmed, spelled as the tile
+// compiler spells them and joined by "," alone. popc records "ns::V<short unsigned int, half>";
+// poputil::templateVertex writes "ns::V<unsigned short,half>": both give the same key.
+std::string vertexNameKey(const std::string &name) {
+  const std::size_t open = name.find('<'), close = name.rfind('>');
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    return name;
+  std::string key = name.substr(0, open + 1), arg;
+  int depth = 0;
+  auto flush = [&](char sep) {
+    const std::size_t b = arg.find_first_not_of(' '), e = arg.find_last_not_of(' ');
+    key += compilerSpelling(b == std::string::npos ? std::string() : arg.substr(b, e - b + 1)) + sep;
+    arg.clear();
+  };
+  for (std::size_t i = open + 1; i < close; ++i) {
+    const char c = name[i];
+    depth += c == '<' ? 1 : c == '>' ? -1 : 0;
+    if (c == ',' && depth == 0)
+      flush(',');
+    else
+      arg += c;
+  }
+  flush('>');
+  return key + name.substr(close + 1);
+}
+
+} // namespace
+
 VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
   if (cs.graphImpl() != impl_.get() || cs.getId() >= impl_->computeSets.size())
     throw graph_connection_error("addVertex(" + vertexType + "): the compute set does not belong to this graph");
@@ -342,6 +384,16 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
   // them on the first tile (setTileMapping still moves one, e.g. to another IPU's tile of a multi-IPU CPU target).
   if (impl_->target.getTargetType() == TargetType::CPU)
     v.tile = 0;
+  // A class template instance named with other spacing or type spellings (poputil::templateVertex's) is the class
+  // the codelets define under the compiler's name.
+  if (vertexType.find('<') != std::string::npos && !impl_->codelets.classes.count(vertexType)) {
+    const std::string key = vertexNameKey(vertexType);
+    for (const auto &kv : impl_->codelets.classes)
+      if (vertexNameKey(kv.first) == key) {
+        v.type = kv.first;
+        break;
+      }
+  }
   unsigned id = unsigned(impl_->vertices.size());
   impl_->vertices.push_back(std::move(v));
   impl_->computeSets[cs.getId()].vertices.push_back(id);
@@ -471,8 +523,7 @@ static DataStream addStream(GraphImpl &g, const std::string &handle, const Type 
   for (const auto &s : g.streams)
     if (s.name == handle)
       throw poplar_error("stream '" + handle + "' already exists; give each stream its own name");
-  if (n == 0)
-    throw poplar_error("stream '" + handle + "' must move at least one element per copy");
+  // A stream of 0 elements is allowed (as in the SDK): its copies move nothing and its connections are accepted.
   g.streams.push_back(StreamInfo{handle, type, n, dir, broadcast});
   return DataStream(&g, unsigned(g.streams.size() - 1));
 }

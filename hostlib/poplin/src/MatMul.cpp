@@ -529,6 +529,26 @@ Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &typ
                        "createMatMulGroupedInputRHS");
 }
 
+Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
+                                   const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
+                                   const std::string &name, const poplar::OptionFlags &options,
+                                   matmul::PlanningCache *cache) {
+  return createGrouped(graph, inputType, outputType, aShape, bShape, name, options, cache, Operand::A,
+                       "createMatMulGroupedInputLHS");
+}
+
+Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
+                                   const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
+                                   const std::string &name, const poplar::OptionFlags &options,
+                                   matmul::PlanningCache *cache) {
+  return createGrouped(graph, inputType, outputType, aShape, bShape, name, options, cache, Operand::B,
+                       "createMatMulGroupedInputRHS");
+}
+
+void matmulValidateOptions(const poplar::OptionFlags &options) {
+  detail::parseMatMulOptions(options, "poplin::matmulValidateOptions");
+}
+
 Tensor createMatMulGroupedOutput(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                                  const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
                                  const std::string &name, const poplar::OptionFlags &options,

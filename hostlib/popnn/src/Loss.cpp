@@ -8,7 +8,9 @@
 #include <cmath>
 #include <limits>
 
+#include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
+#include <popops/Zero.hpp>
 #include <popops/Reduce.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -228,22 +230,29 @@ std::pair<Tensor, Tensor> minAndArgMin(poplar::Graph &graph, const Tensor &input
   return extremeAndIndex(graph, input, false, prog, nameOf(debugPrefix, "minAndArgMin"));
 }
 
-Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned K, bool, Sequence &prog,
-            const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "topK");
-  checkArgInput(input, name);
+namespace {
+
+// topK of FLOAT, HALF, INT or UNSIGNED_INT rows as [rows, K] values and indices (checked by the caller).
+Tensor topKRows(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned K, Sequence &prog,
+                const std::string &name) {
   const std::size_t rows = input.dim(0), cols = input.dim(1);
-  if (K > cols)
-    throw poplibs_error(name + ": K is " + std::to_string(K) + " but the rows have " + std::to_string(cols) +
-                        " values; pass K <= " + std::to_string(cols));
-  if (K == 0) {
-    indices = graph.addVariable(poplar::UNSIGNED_INT, {rows, 0}, name + "/indices");
-    return graph.addVariable(input.elementType(), {rows, 0}, name + "/values");
+  if (K == 0 || rows == 0) {
+    // Nothing to select: empty results, mapped (they have no elements) so that callers may use them freely.
+    indices = graph.addVariable(poplar::UNSIGNED_INT, {rows, K}, name + "/indices");
+    Tensor values = graph.addVariable(input.elementType(), {rows, K}, name + "/values");
+    graph.setTileMapping(indices, 0);
+    graph.setTileMapping(values, 0);
+    return values;
   }
-  // Selection: take each row's largest, then replace it by the lowest value of the type and repeat.
-  Tensor work = graph.clone(input, name + "/work");
+  // Selection: take each row's largest, then mark it taken and lower it to the lowest value of the type, and
+  // repeat. The mark keeps an element equal to that lowest value (0 of UNSIGNED_INT, false of BOOL) from being
+  // taken twice.
   detail::completeMapping(graph, input, name);
+  Tensor work = graph.clone(input, name + "/work");
   prog.add(poplar::program::Copy(input, work));
+  Tensor taken = graph.addVariable(poplar::BOOL, {rows, cols}, name + "/taken");
+  graph.setTileMapping(taken, graph.getTileMapping(input));
+  popops::zero(graph, taken, prog, name + "/untaken");
   Tensor classes = classIndices(graph, poplar::UNSIGNED_INT, cols, name + "/select");
   const poplar::Type type = input.elementType();
   const bool floating = type == poplar::FLOAT || type == poplar::HALF;
@@ -253,15 +262,53 @@ Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned
   std::vector<Tensor> values, idx;
   for (unsigned k = 0; k < K; ++k) {
     const std::string step = name + "/" + std::to_string(k);
-    auto [best, at] = extremeAndIndex(graph, work, true, prog, step);
+    Tensor best = popops::reduce(graph, work, {1}, popops::Operation::MAX, prog, step + "/value");
+    // Each untaken element's index where it equals its row's largest, else `cols`; the smallest is the answer.
+    Tensor where = popops::map(graph, pe::Select(pe::_3, pe::Const(unsigned(cols)), pe::_1 == pe::_2 && !pe::_4),
+                               {work, best.reshape({rows, 1}), classes, taken}, prog, step + "/where");
+    Tensor at = popops::reduce(graph, where, {1}, popops::Operation::MIN, prog, step + "/index");
     values.push_back(best.reshape({rows, 1}));
     idx.push_back(at.reshape({rows, 1}));
-    if (k + 1 < K)
+    if (k + 1 < K) {
       popops::mapInPlace(graph, pe::Select(lowest, pe::_1, pe::_2 == pe::_3), {work, classes, at.reshape({rows, 1})},
                          prog, step + "/remove");
+      popops::mapInPlace(graph, pe::_1 || pe::_2 == pe::_3, {taken, classes, at.reshape({rows, 1})}, prog,
+                         step + "/take");
+    }
   }
   indices = poplar::concat(idx, 1);
   return poplar::concat(values, 1);
+}
+
+} // namespace
+
+// PopLibs returns the values and the indices with a singleton dimension between the batch and K: [rows, 1, K].
+Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned K, bool, Sequence &prog,
+            const std::string &debugPrefix) {
+  const std::string name = nameOf(debugPrefix, "topK");
+  if (!input.valid())
+    throw poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
+  if (input.rank() != 2)
+    throw poplibs_error(name + ": the input has shape " + shapeOf(input) + "; pass a 2-D tensor [batch, values]");
+  const std::size_t cols = input.dim(1);
+  if (K > cols)
+    throw poplibs_error(name + ": K is " + std::to_string(K) + " but the rows have " + std::to_string(cols) +
+                        " values; pass K <= " + std::to_string(cols));
+  const poplar::Type type = input.elementType();
+  if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT && type != poplar::UNSIGNED_INT &&
+      type != poplar::BOOL)
+    throw poplibs_error(name + ": the input holds " + type.toString() +
+                        "; FLOAT, HALF, INT, UNSIGNED_INT and BOOL are supported (cast it with popops::cast)");
+  Tensor values;
+  if (type == poplar::BOOL && input.dim(0) > 0 && K > 0) {
+    // BOOL rows are ranked as 0/1 and the values cast back.
+    Tensor asInt = popops::cast(graph, input, poplar::UNSIGNED_INT, prog, name + "/toUnsigned");
+    values = popops::cast(graph, topKRows(graph, asInt, indices, K, prog, name), poplar::BOOL, prog, name + "/toBool");
+  } else {
+    values = topKRows(graph, input, indices, K, prog, name);
+  }
+  indices = indices.expand({1});
+  return values.expand({1});
 }
 
 poplar::program::Program calcAccuracy(poplar::Graph &graph, const Tensor &modelOutputs, const Tensor &expected,
@@ -271,13 +318,17 @@ poplar::program::Program calcAccuracy(poplar::Graph &graph, const Tensor &modelO
   const bool labels = checkExpected(modelOutputs, expected, name);
   checkNumCorrect(graph, numCorrect, name);
   Sequence prog;
+  // PopLibs adds this batch's count to numCorrect (a training loop sums it over batches); an empty batch adds 0.
+  if (modelOutputs.dim(0) == 0)
+    return prog;
   Tensor predicted = argMax(graph, modelOutputs, prog, name + "/predicted");
   Tensor wanted = labels ? expected : argMax(graph, expected, prog, name + "/expected");
   // An INT label of -1 (masked) becomes 0xffffffff, which no index equals.
   Tensor correct =
       popops::map(graph, pe::Cast(pe::_1 == pe::Cast(pe::_2, poplar::UNSIGNED_INT), poplar::UNSIGNED_INT),
                   {predicted, wanted}, prog, name + "/correct");
-  popops::reduceWithOutput(graph, correct, numCorrect.flatten(), {0}, popops::Operation::ADD, prog, name + "/count");
+  popops::reduceWithOutput(graph, correct, numCorrect.flatten(), {0}, popops::ReduceParams(popops::Operation::ADD, true),
+                           prog, name + "/count");
   return prog;
 }
 

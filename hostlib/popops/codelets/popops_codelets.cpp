@@ -418,12 +418,13 @@ public:
 
 namespace {
 
-// Reduction operators (popops::Operation order): ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, SQUARE_ADD.
+// Reduction operators (popops::Operation order): ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, SQUARE_ADD, LOG_ADD.
 template <typename T> T reduceInit(unsigned op, T lowest, T highest) {
   switch (op) {
   case 1: return T(1);
   case 2: return highest;
   case 3: return lowest;
+  case 7: return lowest; // log(0): -inf for the float accumulator (LOG_ADD reduces FLOAT and HALF only)
   case 4: return T(1);
   default: return T(0);
   }
@@ -436,6 +437,15 @@ template <typename T> struct StepMax { static T f(T a, T x) { return x > a ? x :
 template <typename T> struct StepAnd { static T f(T a, T x) { return T(a && x); } };
 template <typename T> struct StepOr { static T f(T a, T x) { return T(a || x); } };
 template <typename T> struct StepSquareAdd { static T f(T a, T x) { return a + x * x; } };
+// log(exp(a) + exp(x)) without overflow: the larger plus log1p of the exponential of the (non-positive) difference;
+// exactly the larger when the smaller is log(0). The host only asks for it on float accumulators.
+template <typename T> struct StepLogAdd { static T f(T a, T x) { return a + x; } };
+template <> struct StepLogAdd<float> {
+  static float f(float a, float x) {
+    const float hi = a > x ? a : x, lo = a > x ? x : a;
+    return lo == -INFINITY ? hi : hi + log1pf(expf(lo - hi));
+  }
+};
 
 // out[o] = the reduction of the next counts[o] runs of `in`, with the operation's step inlined in the loop.
 template <typename T, typename Step, typename In, typename Out, typename Counts>
@@ -462,6 +472,7 @@ void reduceRuns(unsigned op, T lowest, T highest, const In &in, const Counts &co
   case 4: reduceWith<T, StepAnd<T> >(init, in, counts, out); break;
   case 5: reduceWith<T, StepOr<T> >(init, in, counts, out); break;
   case 6: reduceWith<T, StepSquareAdd<T> >(init, in, counts, out); break;
+  case 7: reduceWith<T, StepLogAdd<T> >(init, in, counts, out); break;
   default: reduceWith<T, StepAdd<T> >(init, in, counts, out); break;
   }
 }
@@ -514,5 +525,6 @@ template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce
                                 Reduce<int, int>, Reduce<unsigned, unsigned>, Reduce<bool, bool>>;
 
 } // namespace popops
+#include "loop_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"

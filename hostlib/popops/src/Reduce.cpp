@@ -7,6 +7,7 @@
 #include "popops/Reduce.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -308,6 +309,9 @@ void checkArgs(const Tensor &in, const std::vector<std::size_t> &dims, const Red
       in.elementType() != poplar::BOOL)
     throw poplibs_error(name + ": LOGICAL_AND and LOGICAL_OR reduce BOOL tensors, not " +
                         in.elementType().toString() + "; compare or cast the input first");
+  if (params.op == Operation::LOG_ADD && !isFloating(in.elementType()))
+    throw poplibs_error(name + ": LOG_ADD reduces FLOAT or HALF log-probabilities, not " +
+                        in.elementType().toString() + "; cast the input first");
   if (params.useScale && (!params.scale.valid() || params.scale.numElements() != 1))
     throw poplibs_error(name + ": the scale must be a one-element tensor");
 }
@@ -326,6 +330,9 @@ void reduceToOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, c
   const Tensor outFlat = out.flatten();
   const poplar::Type inT = in.elementType(), t = out.elementType();
   const bool convertible = t == inT || (isFloating(t) && isFloating(inT));
+  if (params.op == Operation::LOG_ADD && !isFloating(t))
+    throw poplibs_error(name + ": LOG_ADD writes FLOAT or HALF outputs, not " + t.toString() +
+                        "; pass a FLOAT or HALF output");
   if (!params.useScale && !params.update && convertible) {
     reduceInto(graph, in, dims, params.op, outFlat, css, name);
     return;
@@ -337,6 +344,26 @@ void reduceToOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, c
   using namespace expr;
   // HALF results are computed in float and rounded once.
   const poplar::Type ct = t == poplar::HALF ? poplar::FLOAT : t;
+  if (params.op == Operation::LOG_ADD) {
+    // Log-probabilities: a scale multiplies the probabilities (adds to the logs), an update log-adds the old value.
+    // Operands: _1 the reduction, then the scale when there is one, then the old output for an update.
+    std::vector<Tensor> ops = {tmp};
+    std::unique_ptr<Expr> e = Cast(_1, poplar::FLOAT).clone();
+    if (params.useScale) {
+      ops.push_back(params.scale.flatten());
+      e = (*e + Cast(_2, poplar::FLOAT)).clone();
+    }
+    if (params.update) {
+      ops.push_back(outFlat);
+      const Cast old(PlaceHolder(unsigned(ops.size())), poplar::FLOAT);
+      // log(exp(a) + exp(b)) = hi + log1p(exp(lo - hi)), exactly hi when lo is log(0) = -inf.
+      const Max hi(old, *e);
+      const Min lo(old, *e);
+      e = Select(hi + Log1p(Exp(lo - hi)), hi, lo == Const(-std::numeric_limits<float>::infinity())).clone();
+    }
+    detail::mapIntoComputeSet(graph, Cast(*e, t), ops, outFlat, cs, name + "/logAdd");
+    return;
+  }
   if (params.useScale) {
     const poplar::Type st = params.scale.elementType() == poplar::FLOAT ? poplar::FLOAT : ct;
     Tensor scale = params.scale.flatten();

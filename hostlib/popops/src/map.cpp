@@ -43,9 +43,11 @@ std::size_t mappedElements(const poplar::TileToTensorMapping &m) {
   return n;
 }
 
-// Adds to `cs` the vertices that evaluate `c` over `ts` into `out` (of the broadcast shape).
+// Adds to `cs` the vertices that evaluate `c` over `ts` into `out` (of the broadcast shape): on each tile, the
+// output elements `given` lists for it (indices of the flattened output), or by default those the tile holds.
 void buildMapVertices(poplar::Graph &graph, const detail::CompiledExpr &c, const std::vector<Tensor> &ts,
-                      const Tensor &out, poplar::ComputeSet cs, const std::string &name) {
+                      const Tensor &out, poplar::ComputeSet cs, const std::string &name,
+                      const poplar::TileToTensorMapping *given = nullptr) {
   if (out.numElements() == 0)
     return;
   const std::vector<std::size_t> &shape = out.shape();
@@ -55,8 +57,8 @@ void buildMapVertices(poplar::Graph &graph, const detail::CompiledExpr &c, const
   const Tensor outFlat = out.flatten();
   const unsigned resultList = detail::valueTypeOf(c.resultType, name);
   const std::uint32_t *counts = c.code.data(); // the header's operand counts per list
-  poplar::TileToTensorMapping mapping = graph.getTileMapping(out, false);
-  if (mappedElements(mapping) != out.numElements())
+  poplar::TileToTensorMapping mapping = given ? *given : graph.getTileMapping(out, false);
+  if (!given && mappedElements(mapping) != out.numElements())
     throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
                                "before the call");
   std::size_t numVertices = 0, numTiles = 0;
@@ -186,6 +188,26 @@ CompiledExpr checkMapWithOutput(const expr::Expr &e, const std::vector<Tensor> &
 void mapIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
                        poplar::ComputeSet cs, const std::string &name) {
   buildMapVertices(graph, checkMapWithOutput(e, ts, out, name), ts, out, cs, name);
+}
+
+void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const Tensor &out,
+                              const poplar::TileToTensorMapping &regions, poplar::ComputeSet cs,
+                              const std::string &name) {
+  const CompiledExpr c = checkMapWithOutput(e, {}, out, name);
+  if (regions.size() > graph.getTarget().getNumTiles())
+    throw poplibs_error(name + ": the regions name tile " + std::to_string(regions.size() - 1) + " but the graph has " +
+                        std::to_string(graph.getTarget().getNumTiles()) + " tiles; pass regions of existing tiles");
+  poplar::TileToTensorMapping used(regions.size());
+  for (std::size_t tile = 0; tile < regions.size(); ++tile)
+    for (const poplar::Interval &iv : regions[tile]) {
+      if (iv.end() > out.numElements() || iv.begin() > iv.end())
+        throw poplibs_error(name + ": region [" + std::to_string(iv.begin()) + ", " + std::to_string(iv.end()) +
+                            ") on tile " + std::to_string(tile) + " is outside the tensor's " +
+                            std::to_string(out.numElements()) + " elements; pass regions of the flattened tensor");
+      if (iv.size() > 0)
+        used[tile].push_back(iv);
+    }
+  buildMapVertices(graph, c, {}, out, cs, name, &used);
 }
 
 } // namespace detail

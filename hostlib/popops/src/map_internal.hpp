@@ -21,4 +21,10 @@ CompiledExpr checkMapWithOutput(const expr::Expr &e, const std::vector<poplar::T
 void mapIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const std::vector<poplar::Tensor> &ts,
                        const poplar::Tensor &out, poplar::ComputeSet cs, const std::string &name);
 
+/// Adds to `cs` the vertices that write `e` (an expression of no operands, such as a constant) into the elements of
+/// `out` that `regions` lists per tile (intervals of the flattened `out`), each on that tile whatever its mapping.
+void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const poplar::Tensor &out,
+                              const poplar::TileToTensorMapping &regions, poplar::ComputeSet cs,
+                              const std::string &name);
+
 } // namespace popops::detail

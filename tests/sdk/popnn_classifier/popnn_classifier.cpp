@@ -11,6 +11,7 @@
 #include <popnn/NonLinearity.hpp>
 #include <popnn/Pooling.hpp>
 #include <popnn/codelets.hpp>
+#include <popops/Zero.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -38,6 +39,7 @@ int main() {
   poputil::mapTensorLinearly(graph, deltas);
   graph.setTileMapping(numCorrect, 0);
   Tensor probs = popnn::nonLinearity(graph, popnn::NonLinearityType::SOFTMAX_STABLE, logits, prog, "softmax");
+  popops::zero(graph, numCorrect, prog, "zeroCorrect"); // calcLoss adds the batch's count to numCorrect
   prog.add(popnn::calcLoss(graph, probs, labels, loss, deltas, numCorrect, popnn::CROSS_ENTROPY_LOSS, "loss"));
   Tensor predicted = popnn::argMax(graph, logits, prog, "argMax");
 

@@ -451,6 +451,36 @@ void test_callbacks_with_index(void **) {
   assert_int_equal(got[1], 4);
 }
 
+// Streams and copies of 0 elements are accepted, as in the SDK: they move nothing, their buffers and callbacks are
+// accepted (and never called), and the copies around them still run.
+void test_zero_element_streams(void **) {
+  Fixture f;
+  Tensor x = f.graph.addVariable(INT, {2}, "x"), none = f.graph.addVariable(INT, {0}, "none");
+  Tensor none2 = f.graph.addVariable(INT, {3, 0}, "none2");
+  f.graph.setTileMapping(x, 1);
+  f.graph.setTileMapping(none, 0);
+  f.graph.setTileMapping(none2, 2);
+  DataStream in = f.graph.addHostToDeviceFIFO("in", INT, 2), in0 = f.graph.addHostToDeviceFIFO("in0", INT, 0);
+  DataStream out = f.graph.addDeviceToHostFIFO("out", INT, 2), out0 = f.graph.addDeviceToHostFIFO("out0", INT, 0);
+  DataStream cb0 = f.graph.addHostToDeviceFIFO("cb0", INT, 0);
+  Engine e(f.graph, Sequence(Copy(in0, none), Copy(in, x), Copy(none, none2.flatten()), Copy(cb0, none2),
+                             Copy(x, out), Copy(none2, out0)));
+  int src[2] = {7, -5}, got[2] = {0, 0}, unused = 42;
+  unsigned calls = 0;
+  e.connectStream("in", src, src + 2);
+  e.connectStream("out", got, got + 2);
+  e.connectStream("in0", &unused, &unused);
+  e.connectStream("out0", &unused);
+  e.connectStreamToCallback("cb0", [&](void *) { ++calls; });
+  e.load(f.device);
+  e.run();
+  assert_int_equal(got[0], 7);
+  assert_int_equal(got[1], -5);
+  assert_int_equal(unused, 42);
+  assert_int_equal(calls, 0);
+  expectThrow<poplar_error>([&] { Copy(in0, x); }, "the tensor has 2 elements, the other side 0");
+}
+
 void test_load_forms_and_graph_output(void **) {
   Fixture f;
   Tensor x = f.scalar(INT, 1, "x");
@@ -513,7 +543,7 @@ int main(void) {
       cmocka_unit_test(test_corrupted_executable_refused),
       cmocka_unit_test(test_programs_and_prints), cmocka_unit_test(test_error_program),
       cmocka_unit_test(test_callbacks_with_index), cmocka_unit_test(test_graph_forms),
-      cmocka_unit_test(test_load_forms_and_graph_output),
+      cmocka_unit_test(test_load_forms_and_graph_output), cmocka_unit_test(test_zero_element_streams),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -185,8 +185,9 @@ public:
   void createHostWrite(const std::string &handle, const Tensor &t, bool rearrangeOnHost = false);
   /// A handle `handle` through which Engine::readTensor reads all of `t`.
   void createHostRead(const std::string &handle, const Tensor &t, bool rearrangeOnHost = false);
-  /// A stream from the host: each copy moves `numElements` elements of `type`. In a replicated graph, `mode` says
-  /// whether each replica has its own data (REPLICATE) or all get the same (BROADCAST).
+  /// A stream from the host: each copy moves `numElements` elements of `type` (0 is allowed: such copies move
+  /// nothing and the stream's connections are never used). In a replicated graph, `mode` says whether each replica
+  /// has its own data (REPLICATE) or all get the same (BROADCAST).
   DataStream addHostToDeviceFIFO(const std::string &handle, const Type &type, std::size_t numElements,
                                  ReplicatedStreamMode mode = ReplicatedStreamMode::REPLICATE,
                                  const OptionFlags &options = OptionFlags());

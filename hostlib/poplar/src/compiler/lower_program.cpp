@@ -144,6 +144,8 @@ ir::BufferId Lowering::emptyHostList(std::uint32_t t) {
 
 void Lowering::lowerStream(const Node &n, ir::Body &out) {
   const ir::Stream &st = m_.streams.at(n.stream.getId());
+  if (st.bytes == 0)
+    return; // a copy of 0 elements moves nothing: no step, no sync with the host
   bool in = n.kind == Kind::StreamIn;
   const Tensor &t = in ? n.dst : n.src;
   ir::StreamCopyStep s;

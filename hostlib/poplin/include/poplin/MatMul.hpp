@@ -170,11 +170,26 @@ poplar::Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::T
                                            const std::vector<std::size_t> &bShape, const std::string &name,
                                            const poplar::OptionFlags &options = poplar::OptionFlags(),
                                            matmul::PlanningCache *cache = 0);
+/// The grouped operands of a product whose result has `outputType` (e.g. HALF operands, a FLOAT result).
+poplar::Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &inputType,
+                                           const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                           matmul::PlanningCache *cache = 0);
+poplar::Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &inputType,
+                                           const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
+                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                           matmul::PlanningCache *cache = 0);
 poplar::Tensor createMatMulGroupedOutput(poplar::Graph &graph, const poplar::Type &inputType,
                                          const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
                                          const std::vector<std::size_t> &bShape, const std::string &name,
                                          const poplar::OptionFlags &options = poplar::OptionFlags(),
                                          matmul::PlanningCache *cache = 0);
+
+/// Checks the matMul family's options as every matMul function does; throws poplar::invalid_option naming an
+/// unknown option or a bad value.
+void matmulValidateOptions(const poplar::OptionFlags &options);
 
 /// The transpose of each group's matrix: {G, m, n} -> {G, n, m} (a view).
 poplar::Tensor transposeGroupedMatrix(const poplar::Tensor &A);

@@ -46,7 +46,7 @@ poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &mo
                                   const poplar::Tensor &expected, const poplar::Tensor &loss,
                                   const poplar::Tensor &deltas, LossType lossType,
                                   const std::string &debugPrefix = "");
-/// As the first form, also writing the number of correctly classified rows into `numCorrect` (UNSIGNED_INT, one
+/// As the first form, also adding the number of correctly classified rows to `numCorrect` (UNSIGNED_INT, one
 /// element): calcLoss followed by calcAccuracy.
 poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
                                   const poplar::Tensor &expected, const poplar::Tensor &loss,
@@ -59,8 +59,9 @@ poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &mo
                                   const poplar::Tensor &deltas, const poplar::Tensor &numCorrect,
                                   LossType lossType, const std::string &debugPrefix = "");
 
-/// A program writing into `numCorrect` (UNSIGNED_INT, one element) how many rows of `modelOutputs` have their
-/// largest element (the first of equal ones) at the expected class (the label, or the one-hot row's argMax).
+/// A program adding to `numCorrect` (UNSIGNED_INT, one element) how many rows of `modelOutputs` have their
+/// largest element (the first of equal ones) at the expected class (the label, or the one-hot row's argMax). As in
+/// PopLibs the count accumulates: zero numCorrect before the first batch. A batch of 0 rows adds nothing.
 poplar::program::Program calcAccuracy(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
                                       const poplar::Tensor &expected, const poplar::Tensor &numCorrect,
                                       const std::string &debugPrefix = "");
@@ -80,9 +81,10 @@ poplar::Tensor argMin(poplar::Graph &graph, const poplar::Tensor &input, poplar:
 std::pair<poplar::Tensor, poplar::Tensor> minAndArgMin(poplar::Graph &graph, const poplar::Tensor &input,
                                                        poplar::program::Sequence &prog,
                                                        const std::string &debugPrefix = "");
-/// The `K` largest elements of each row of 2-D `input` as [rows, K], in descending order (whatever `sort` says:
-/// the selection finds them in that order), with their indices (UNSIGNED_INT [rows, K]) assigned to `indices`.
-/// Equal elements come in index order. Throws poputil::poplibs_error when K exceeds the row length.
+/// The `K` largest elements of each row of 2-D `input` (FLOAT, HALF, INT, UNSIGNED_INT or BOOL [batch, n]) as
+/// [batch, 1, K], in descending order (whatever `sort` says: the selection finds them in that order), with their
+/// indices (UNSIGNED_INT [batch, 1, K]) assigned to `indices`; the singleton dimension is PopLibs'. Equal elements
+/// come in index order. A batch of 0 gives empty results. Throws poputil::poplibs_error when K exceeds n.
 poplar::Tensor topK(poplar::Graph &graph, const poplar::Tensor &input, poplar::Tensor &indices, unsigned K,
                     bool sort, poplar::program::Sequence &prog, const std::string &debugPrefix = "");
 

@@ -1,19 +1,18 @@
-// The operations of a reduction.
+// The operations of a reduction, and their names on streams ("ADD", "LOG_ADD", ...).
 #ifndef POPOPS_OPERATION_HPP
 #define POPOPS_OPERATION_HPP
 
+#include <iosfwd>
+
+#include "popops/OperationDef.hpp"
+
 namespace popops {
 
-/// How a reduction combines elements (the values are also the tile code's opcodes).
-enum class Operation {
-  ADD,
-  MUL,
-  MIN,
-  MAX,
-  LOGICAL_AND, ///< BOOL only
-  LOGICAL_OR,  ///< BOOL only
-  SQUARE_ADD   ///< the sum of squares
-};
+/// Reads an operation's name ("ADD", "MUL", ...); throws poputil::poplibs_error for another word.
+std::istream &operator>>(std::istream &is, Operation &op);
+
+/// Writes the operation's name ("ADD", "MUL", ...).
+std::ostream &operator<<(std::ostream &os, const Operation &op);
 
 } // namespace popops
 

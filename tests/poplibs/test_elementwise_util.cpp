@@ -1,0 +1,58 @@
+// popops/ElementWiseUtil.hpp: createOutputForElementWiseOp takes the layout of the input spread over the most tiles
+// (or a linear one when no input is fully mapped), and a map into that output gives the host's results; errors.
+#include <popops/ElementWise.hpp>
+#include <popops/ElementWiseUtil.hpp>
+
+#include "poplibs_test.hpp"
+
+using namespace poplar;
+using namespace poplar::program;
+using namespace poplibs_test;
+namespace pe = popops::expr;
+
+namespace {
+
+void test_output_for_element_wise_op(void **) {
+  Fixture f(8);
+  const std::size_t n = 40;
+  Tensor onOne = f.graph.addVariable(FLOAT, {n}, "onOne");
+  f.graph.setTileMapping(onOne, 5);
+  f.graph.createHostWrite("onOne", onOne);
+  Tensor spread = f.var(HALF, {n}, "spread"); // 3 or more per tile over the 8 tiles
+  Tensor out = popops::createOutputForElementWiseOp(f.graph, {onOne, spread}, FLOAT);
+  assert_true(out.elementType() == FLOAT && out.shape() == spread.shape());
+  assert_true(f.graph.getTileMapping(out) == f.graph.getTileMapping(spread));
+  popops::mapWithOutput(f.graph, pe::_1 + pe::Cast(pe::_2, FLOAT), {onOne, spread}, out, f.prog);
+  f.readable(out, "out");
+  // No input fully mapped: the output is mapped linearly anyway.
+  Tensor unmapped = f.graph.addVariable(INT, {2, 5}, "unmapped");
+  Tensor lin = popops::createOutputForElementWiseOp(f.graph, {unmapped}, BOOL);
+  assert_true(lin.elementType() == BOOL && lin.shape() == unmapped.shape());
+  std::size_t mapped = 0;
+  for (const auto &tile : f.graph.getTileMapping(lin))
+    for (const auto &iv : tile)
+      mapped += iv.size();
+  assert_int_equal(mapped, 10);
+  f.graph.setTileMapping(unmapped, 0);
+  f.build();
+  const std::vector<float> a = floats(n, 1), b = f.rh(floats(n, 2));
+  f.write("onOne", a);
+  f.writeHalf("spread", b);
+  f.engine->run(0);
+  std::vector<float> want(n);
+  for (std::size_t i = 0; i < n; ++i)
+    want[i] = a[i] + b[i];
+  expectNear(f.read<float>("out", n), want, "a map into the created output", 0);
+
+  using poputil::poplibs_error;
+  expectThrow<poplibs_error>([&] { popops::createOutputForElementWiseOp(f.graph, {}, FLOAT); }, "no inputs");
+  expectThrow<poplibs_error>([&] { popops::createOutputForElementWiseOp(f.graph, {spread, unmapped}, FLOAT); },
+                             "pass inputs of one shape");
+}
+
+} // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_output_for_element_wise_op)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
