@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "poplar/detail/StandardHeaders.hpp"
-#include "poplar/exceptions.hpp"
+#include "poplar/detail/PoplarError.hpp"
 
 namespace poplar {
 
 /// A profile value was read as the wrong type, a key or index is missing, or a serialised profile is malformed.
 struct profiling_error : poplar_error {
-  explicit profiling_error(const std::string &s) : poplar_error(s) {}
+  explicit profiling_error(const std::string &s) : poplar_error(s) { type = "profiling_error"; }
 };
 
 /// One node of a profile: a string, a number, a bool, a vector of values or a map from strings to values.

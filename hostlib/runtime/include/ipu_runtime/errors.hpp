@@ -4,6 +4,7 @@
 
 // Public headers stay C++11 so that user programs built with older standards can include them.
 #include <cstdint>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -18,12 +19,26 @@ enum class RecoveryAction {
 };
 
 /// The name of a recovery action as Poplar prints it ("IPU_RESET", ...).
-const char *toString(RecoveryAction action);
+std::string toString(RecoveryAction action);
+/// Writes toString(action).
+std::ostream &operator<<(std::ostream &os, RecoveryAction action);
 
-/// Base of every error the runtime throws; the message names the problem and, where there is one, the fix.
-class runtime_error : public std::runtime_error {
+/// Root of every error the host libraries throw (Poplar names it poplar::poplar_error): the runtime's errors derive
+/// from it so that a Poplar program's `catch (const poplar::poplar_error &)` sees run-time failures too, as in the SDK.
+class error : public std::runtime_error {
+public:
+  explicit error(const std::string &message);
+  explicit error(const char *message);
+  /// The name of the most-derived error class ("poplar_error", "graph_cycle_error", ...), as Poplar's `type` field.
+  std::string type;
+};
+
+/// Base of every error the runtime throws while running; the message names the problem and, where there is one,
+/// the fix.
+class runtime_error : public error {
 public:
   explicit runtime_error(const std::string &message);
+  explicit runtime_error(const char *message);
 };
 
 /// The caller misused the runtime (bad argument, bad ELF, unconnected stream, wrong size, callback threw):
@@ -31,10 +46,19 @@ public:
 class application_runtime_error : public runtime_error {
 public:
   explicit application_runtime_error(const std::string &message);
+  explicit application_runtime_error(const char *message);
+};
+
+/// The system (device, link, driver) failed rather than the program: the base of the recoverable, unrecoverable
+/// and unknown run-time errors.
+class system_runtime_error : public runtime_error {
+public:
+  explicit system_runtime_error(const std::string &message);
+  explicit system_runtime_error(const char *message);
 };
 
 /// The device faulted or hung; it can be used again after the recovery action (see getRecoveryAction()).
-class recoverable_runtime_error : public runtime_error {
+class recoverable_runtime_error : public system_runtime_error {
 public:
   recoverable_runtime_error(RecoveryAction action, const std::string &message);
   /// What to do before using the device again.
@@ -52,9 +76,17 @@ public:
 };
 
 /// The device or its driver is gone or broken in a way that no reset can repair in this process.
-class unrecoverable_runtime_error : public runtime_error {
+class unrecoverable_runtime_error : public system_runtime_error {
 public:
   explicit unrecoverable_runtime_error(const std::string &message);
+  explicit unrecoverable_runtime_error(const char *message);
+};
+
+/// A system failure the runtime cannot classify; treat it as unrecoverable.
+class unknown_runtime_error : public system_runtime_error {
+public:
+  explicit unknown_runtime_error(const std::string &message);
+  explicit unknown_runtime_error(const char *message);
 };
 
 /// A tile ELF was rejected. field() names the ELF field ("e_phoff", "p_filesz", ...) and value() its value,
