@@ -16,6 +16,13 @@ std::string DataStream::handle() const { return info(graph_, id_).name; }
 Type DataStream::elementType() const { return info(graph_, id_).type; }
 std::size_t DataStream::numElements() const { return info(graph_, id_).numElements; }
 DataStreamType DataStream::type() const { return info(graph_, id_).direction; }
+ReplicatedStreamMode DataStream::replicatedMode() const {
+  return info(graph_, id_).broadcast ? ReplicatedStreamMode::BROADCAST : ReplicatedStreamMode::REPLICATE;
+}
+unsigned DataStream::replicationFactor() const {
+  info(graph_, id_); // throws for an invalid stream
+  return graph_->replicationFactor;
+}
 
 static const detail::RemoteBufferInfo &remoteInfo(detail::GraphImpl *g, unsigned id) {
   if (!g || id >= g->remoteBuffers.size())

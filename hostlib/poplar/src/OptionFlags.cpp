@@ -31,6 +31,10 @@ const std::string &OptionFlags::at(const std::string &option) const {
 }
 
 bool OptionFlags::contains(const std::string &option) const { return values_.count(option) != 0; }
+const std::string *OptionFlags::find(const std::string &option) const {
+  auto it = values_.find(option);
+  return it == values_.end() ? nullptr : &it->second;
+}
 void OptionFlags::remove(const std::string &option) { values_.erase(option); }
 void OptionFlags::clear() { values_.clear(); }
 

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <numeric>
+#include <sstream>
 
 #include "graph_impl.hpp"
 #include "half.hpp"
@@ -473,6 +475,16 @@ std::string Tensor::getDebugStr() const {
 }
 
 std::ostream &Tensor::output(std::ostream &os) const { return os << *this; }
+
+void Tensor::dump() const { output(std::cout) << "\n"; }
+
+void Tensor::dumpRegions() const { outputRegions(std::cout) << "\n"; }
+
+std::string Tensor::getVarStr() const {
+  std::ostringstream os;
+  outputRegions(os);
+  return os.str();
+}
 
 std::ostream &Tensor::outputRegions(std::ostream &os) const {
   os << "{";

@@ -42,6 +42,7 @@ static_assert(sizeof kTypes / sizeof kTypes[0] == detail::kNumTypes, "one row pe
 } // namespace
 
 bool Type::isValid() const { return id_ < sizeof kTypes / sizeof kTypes[0]; }
+bool Type::requiresMetadata() const { return *this == QUARTER; }
 
 std::size_t Type::getSize() const {
   if (!isValid())

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Type.hpp"
 
 namespace poplar {
@@ -30,6 +31,11 @@ public:
   std::size_t numElements() const;
   /// Direction.
   DataStreamType type() const;
+  /// How a host-to-device stream feeds the replicas of a replicated graph: REPLICATE (each its own data) or
+  /// BROADCAST (one copy for all); device-to-host streams report REPLICATE.
+  ReplicatedStreamMode replicatedMode() const;
+  /// The replication factor of the graph the stream belongs to.
+  unsigned replicationFactor() const;
   /// Internal: the stream's index in its graph.
   unsigned getId() const { return id_; }
   /// Internal.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "poplar/ArrayRef.hpp"
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/DebugContext.hpp"
@@ -21,6 +22,7 @@
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
+#include "poplar/VariableRef.hpp"
 #include "poplar/VertexRef.hpp"
 
 namespace poplar {
@@ -209,6 +211,42 @@ public:
                                std::size_t repeats = 1, bool rearrangeOnHost = false, bool optimiseMemory = false);
   /// A function: a program that program::Call runs wherever it is called.
   Function addFunction(const program::Program &program);
+
+  /// The number of vertices in the graph, over all compute sets.
+  unsigned getNumVertices() const;
+  /// Whether a vertex class named `codeletName` has been added (addCodelets, or a library's addCodelets).
+  bool hasCodelet(const std::string &codeletName) const;
+  /// Whether variable `v` is a constant (made by addConstant), whose values no program may change.
+  bool isConstant(VariableRef v) const;
+  /// Whether every element of `t` belongs to a constant.
+  bool isConstant(const Tensor &t) const;
+  /// The whole of variable `v` as a tensor with the shape it was created with.
+  Tensor getVariable(VariableRef v) const;
+  /// A HALF (or FLOAT) constant with every element `val`, given as IEEE half-precision bits.
+  Tensor addConstantHalf(const Type &type, const std::vector<std::size_t> &shape, std::uint16_t val,
+                         const DebugContext &debugContext = {"<const>"});
+  /// A HALF (or FLOAT) constant from `val`, one IEEE half-precision bit pattern per element.
+  Tensor addConstantHalf(const Type &type, const std::vector<std::size_t> &shape, const std::uint16_t *val,
+                         const DebugContext &debugContext = {"<const>"});
+  /// Gives the elements of `t` the initial values `values`, IEEE half-precision bit patterns, one per element.
+  void setInitialValueHalf(const Tensor &t, ArrayRef<std::uint16_t> values);
+  /// Groups the elements `regions` of `t` into sequences that are each one contiguous run of memory (the same
+  /// variable, consecutive elements, one tile), the sequences in memory order (by variable, then element). Each
+  /// sequence lists intervals of `t`'s flattened indices, adjacent ones merged. With `removeAliasedIntervals`, an
+  /// element of a variable reached twice (a broadcast view) is kept once; `aliases`, when given, then receives
+  /// for each dropped interval's first index of `t` the index of `t` it duplicates, in pairs (dropped, kept).
+  std::vector<std::vector<Interval>> getSortedContiguousRegions(const Tensor &t, ArrayRef<Interval> regions,
+                                                                bool removeAliasedIntervals = false,
+                                                                std::vector<std::size_t> *aliases = nullptr) const;
+  /// The tile of the top-level graph that is tile `tile` of this (virtual) graph.
+  unsigned convertTileToTopLevelGraphTile(unsigned tile) const;
+  /// The tile of this graph that is tile `tile` of the top-level graph; throws index_error when it is not in it.
+  unsigned convertTopLevelGraphTileToTile(unsigned tile) const;
+  /// The physical tile id behind virtual tile id `virtualTileId`. The emulated IPUs number tiles the same way in
+  /// both schemes, so this is the identity within the target's tiles (index_error outside them).
+  unsigned convertVirtualTileToPhysicalTile(unsigned virtualTileId) const;
+  /// The inverse of convertVirtualTileToPhysicalTile.
+  unsigned convertPhysicalTileToVirtualTile(unsigned physicalTileId) const;
 
   /// Writes the vertices, the variables they are connected to and the direction of each edge as GraphViz dot.
   /// `progs` is accepted for the SDK's signature (every vertex is shown).

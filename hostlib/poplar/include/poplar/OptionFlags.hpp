@@ -31,6 +31,8 @@ public:
   const std::string &at(const std::string &option) const;
   /// True when `option` is set.
   bool contains(const std::string &option) const;
+  /// The value of `option`, or a null pointer when it is not set (valid until the flags change).
+  const std::string *find(const std::string &option) const;
   /// Removes `option` if set.
   void remove(const std::string &option);
   /// Removes every option.

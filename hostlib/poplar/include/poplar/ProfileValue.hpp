@@ -66,6 +66,10 @@ public:
   /// A number as an integer; throws profiling_error for a negative value (asUInt) or a double with a fraction.
   std::uint64_t asUInt() const;
   std::int64_t asInt() const;
+  /// The SDK's spelling of asUInt.
+  std::uint64_t asUint() const { return asUInt(); }
+  /// The numbers of a vector as unsigned integers (each as asUInt converts it).
+  std::vector<std::uint64_t> toUintVector() const;
 
   /// Elements of a vector, entries of a map, characters of a string; throws for a number or bool.
   std::size_t size() const;
@@ -81,11 +85,18 @@ public:
   ProfileValue &operator[](const char *key) { return (*this)[std::string(key)]; }
   /// True when a map holds `key`.
   bool contains(const std::string &key) const;
+  /// The entry `key` of a map, or a null pointer when the map has no such entry (or this is not a map).
+  const ProfileValue *getOrNull(const std::string &key) const;
 
   /// Sum of the numbers of a vector, recursively through nested vectors (a number sums to itself).
   std::uint64_t sumUInt() const;
   std::int64_t sumInt() const;
   double sumDouble() const;
+  /// The SDK's spellings: sumUint as sumUInt; sum2DUint and sum2DInt sum a vector of vectors (a profile's
+  /// per-step, per-tile figures) over both dimensions, which the recursive sums already do.
+  std::uint64_t sumUint() const { return sumUInt(); }
+  std::uint64_t sum2DUint() const { return sumUInt(); }
+  std::int64_t sum2DInt() const { return sumInt(); }
 
   bool operator==(const ProfileValue &other) const;
   bool operator!=(const ProfileValue &other) const { return !(*this == other); }

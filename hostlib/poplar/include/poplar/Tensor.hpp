@@ -127,6 +127,12 @@ public:
   std::ostream &output(std::ostream &os) const;
   /// Prints the variable regions ("{var[0,3), var[5,6)}").
   std::ostream &outputRegions(std::ostream &os) const;
+  /// Writes output() to standard output, with a newline (for a debugger's `call t.dump()`).
+  void dump() const;
+  /// Writes outputRegions() to standard output, with a newline.
+  void dumpRegions() const;
+  /// The variables and element runs behind the tensor, as outputRegions() writes them.
+  std::string getVarStr() const;
   /// True when both tensors are the same view: same graph, type, shape and elements in the same order.
   bool operator==(const Tensor &o) const;
   bool operator!=(const Tensor &o) const { return !(*this == o); }

@@ -30,6 +30,10 @@ public:
   bool isFloatingPoint() const;
   /// True when the type is one of the named constants.
   bool isValid() const;
+  /// A hash of the type, equal for equal types (for unordered containers).
+  std::size_t hash() const { return std::size_t(id_) * 0x9e3779b97f4a7c15ull; }
+  /// Whether tensors of this type carry metadata (QUARTER: the fp8 format and scale, see QUARTER_METADATA).
+  bool requiresMetadata() const;
   bool operator==(const Type &o) const { return id_ == o.id_; }
   bool operator!=(const Type &o) const { return id_ != o.id_; }
   bool operator<(const Type &o) const { return id_ < o.id_; }

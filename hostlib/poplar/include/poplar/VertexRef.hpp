@@ -3,6 +3,7 @@
 #define POPLAR_VERTEX_REF_HPP
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 
 namespace poplar {
@@ -28,6 +29,14 @@ public:
   unsigned vertexId() const { return vertex_; }
   /// The VectorList element, or ~0 for the whole field.
   std::size_t index() const { return index_; }
+  /// Whether this reference names one element of a vector field (made with operator[]).
+  bool isIndexed() const { return index_ != ~std::size_t(0); }
+  /// The element index of an indexed reference; throws std::logic_error for a reference to a whole field.
+  std::size_t getIndex() const {
+    if (!isIndexed())
+      throw std::logic_error("FieldRef::getIndex: field '" + name_ + "' is not indexed; check isIndexed() first");
+    return index_;
+  }
   /// Internal.
   detail::GraphImpl *graphImpl() const { return graph_; }
 

@@ -161,6 +161,20 @@ ProfileValue &ProfileValue::operator[](const std::string &key) { return asMap()[
 
 bool ProfileValue::contains(const std::string &key) const { return type_ == Type::MAP && m_.count(key) != 0; }
 
+const ProfileValue *ProfileValue::getOrNull(const std::string &key) const {
+  if (type_ != Type::MAP)
+    return nullptr;
+  auto it = m_.find(key);
+  return it == m_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::uint64_t> ProfileValue::toUintVector() const {
+  std::vector<std::uint64_t> out;
+  for (const ProfileValue &v : asVector())
+    out.push_back(v.asUInt());
+  return out;
+}
+
 std::uint64_t ProfileValue::sumUInt() const {
   if (type_ != Type::VECTOR)
     return asUInt();
