@@ -1,6 +1,7 @@
 // The engine: compile on construction, load a device image through the host runtime, run with streams, move data.
 #include "poplar/Engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -157,14 +158,17 @@ struct EngineImpl {
 /// them out keeps the upload to what the program needs.
 static std::vector<ipu::runtime::TileSegment> initialisedSegments(const CompiledGraph &cg, std::uint32_t t) {
   const TileData &td = cg.tileData.at(t);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
-  for (const auto &item : td.items) {
-    if (!item.initialised || item.size == 0)
-      continue;
-    if (!ranges.empty() && item.addr <= ranges.back().second + 64)
-      ranges.back().second = std::max(ranges.back().second, item.addr + item.size);
+  // Items come in placement order, which need not be address order: sort before merging neighbours.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> items, ranges;
+  for (const auto &item : td.items)
+    if (item.initialised && item.size != 0)
+      items.emplace_back(item.addr, item.addr + item.size);
+  std::sort(items.begin(), items.end());
+  for (const auto &[b, e] : items) {
+    if (!ranges.empty() && b <= ranges.back().second + 64)
+      ranges.back().second = std::max(ranges.back().second, e);
     else
-      ranges.emplace_back(item.addr, item.addr + item.size);
+      ranges.emplace_back(b, e);
   }
   std::vector<ipu::runtime::TileSegment> out;
   for (const auto &[b, e] : ranges) {
