@@ -478,8 +478,9 @@ private:
     // so a compiler started just now is killed by one side or the other.
     void stop_compiler()
     {
-        if (const pid_t pid = child_.load())
-            kill(-pid, SIGKILL);
+        std::lock_guard<std::mutex> g(child_mutex_);
+        if (child_)
+            kill(-child_, SIGKILL);
     }
 
     // The private build folder in `cache` (made on first use, and again when
@@ -530,13 +531,23 @@ private:
         posix_spawn_file_actions_destroy(&files);
         if (spawned != 0)
             return false;
-        child_.store(pid);
+        {
+            std::lock_guard<std::mutex> g(child_mutex_);
+            child_ = pid;
+        }
         if (stopping_)
             stop_compiler();
+        // Waits without reaping, so that the pid (and group) stop_compiler
+        // may kill stays this compiler's until child_ is cleared.
+        siginfo_t info{};
+        while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+        }
+        {
+            std::lock_guard<std::mutex> g(child_mutex_);
+            child_ = 0;
+        }
         int status = 0;
-        const bool ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        child_.store(0);
-        return ok;
+        return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     }
 
     // Writes the C, compiles it in the private folder and renames the shared
@@ -591,7 +602,8 @@ private:
     std::map<uint64_t, std::shared_ptr<NativeJob>> jobs_;
     std::deque<Work> queue_;
     std::atomic<bool> stopping_{false}; // written under mutex_, read by build() without it
-    std::atomic<pid_t> child_{0};       // the running compiler (its process group), 0 if none
+    std::mutex child_mutex_;
+    pid_t child_ = 0;                   // the running compiler (its process group), 0 if none; under child_mutex_
     std::string tmp_dir_;               // the private build folder; used by the worker, removed at exit
     std::string tmp_parent_;            // the cache folder it is in
     std::unique_ptr<std::thread> worker_;
