@@ -219,7 +219,8 @@ void BlockCache::translate(uint64_t retired_now)
     if (!pending_) {
         std::vector<const Block *> all;
         for (const auto &[pc, b] : blocks_)
-            all.push_back(b.get());
+            if (b->reached)
+                all.push_back(b.get());
         if (all.empty()) {
             translate_at_ = std::max<uint64_t>(2 * retired_now, 1);
             return;

@@ -53,6 +53,12 @@ struct Block {
     // the taken branch or jump (1); each is used only if its pc matches.
     Block *next[2] = {nullptr, nullptr};
     bool native = false; // the cache's native code can start here
+    // Entered other than as the first block of a call of the fast ISS. A slice
+    // whose budget ended mid-block resumes mid-block, and the block decoded
+    // there depends on where the driver's wall-time-sized slices ended: only
+    // reached blocks are translated, so that the translation (and its cache
+    // key) depends on the code, not on timing.
+    bool reached = false;
     std::vector<Op> ops;      // len ops, plus END when the last one is not a terminator
     std::vector<uint32_t> raw; // the instruction words the ops came from
 

@@ -11,10 +11,11 @@ namespace ipu::model {
 class BlockCache;
 
 // Which ISS runs a tile's contexts when no retire hook is set (a hook always
-// gets the reference interpreter, which reports every instruction). Native is
-// Fast plus hot code compiled to host code (iss_native.hpp), waiting for the
-// compiler; Background (the default where a host compiler is present) is Fast
-// with native code compiled in the background and switched in when ready.
+// gets the reference interpreter, which reports every instruction). Fast is
+// the default. Native (IPU_EMU_ISS=native) is Fast plus hot code compiled to
+// host code by cc (iss_native.hpp), waiting for the compiler; Background
+// (IPU_EMU_ISS=background) is Fast with that code compiled in the background
+// and switched in when ready. Both are opt-in experiments.
 enum class IssMode { Unset, Interp, Fast, Native, Background };
 
 class IssCacheSlot {

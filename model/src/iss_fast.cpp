@@ -53,6 +53,7 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     unsigned from_slot = 0;
     uint64_t from_flushes = 0;
     const Op *op = nullptr;
+    bool first_lookup = true; // where the caller resumes: not a reached block (Block::reached)
 
 // The index of the current op in its block, and the stop at it (it does not retire).
 #define OP_INDEX() static_cast<uint32_t>(op - blk->ops.data())
@@ -122,6 +123,8 @@ lookup: {
     }
     if (from && from_flushes == bc.flushes)
         from->next[from_slot] = b;
+    b->reached |= !first_lookup;
+    first_lookup = false;
     blk = b;
     if (bc.wants_translation(bc.retired + n))
         bc.translate(bc.retired + n); // blocks stay valid; blk may now be native
@@ -453,42 +456,29 @@ uint64_t native_hot()
     return 1000000;
 }
 
-namespace {
-// The default: native code built in the background where a compiler is
-// there, else the fast ISS. Looked up once per process.
-IssMode default_mode()
-{
-    static const IssMode mode = [] {
-        if (!native_compiler_present())
-            return IssMode::Fast;
-        native_quiet_failures(); // no compiler that works, or no cache: fast, silently
-        return IssMode::Background;
-    }();
-    return mode;
-}
-} // namespace
-
 IssMode iss_mode_from_env()
 {
     const char *v = std::getenv("IPU_EMU_ISS");
     if (!v || !*v)
-        return default_mode();
+        return IssMode::Fast; // the default: no compiler, no helper process
     if (std::strcmp(v, "fast") == 0)
         return IssMode::Fast;
     if (std::strcmp(v, "interp") == 0)
         return IssMode::Interp;
     if (std::strcmp(v, "native") == 0)
         return IssMode::Native;
+    if (std::strcmp(v, "background") == 0)
+        return IssMode::Background;
     static std::once_flag once;
     std::call_once(once, [v] {
         std::fprintf(stderr,
                      "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter), "
-                     "'fast' (pre-decoded blocks), or 'native' (fast, and hot code compiled to host code, waiting "
-                     "for the compiler); unset, hot code is compiled in the background where a C compiler is "
-                     "present. Running the default.\n",
+                     "'fast' (pre-decoded blocks, the default), or the experiments 'native' (fast, and hot code "
+                     "compiled to host code by cc, waiting for the compiler) and 'background' (the same, compiled "
+                     "in the background). Running the default.\n",
                      v);
     });
-    return default_mode();
+    return IssMode::Fast;
 }
 
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)

@@ -14,11 +14,11 @@ namespace ipu::model {
 Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed);
 
 // The ISS mode IPU_EMU_ISS selects: "interp" (the reference interpreter),
-// "fast", or "native" (fast, and hot code compiled to host code, waiting for
-// the compiler). Unset or empty: the default, Background where a host C
-// compiler is present (native code compiled in the background and switched in
-// when ready), else Fast. Any other value is reported once on stderr, naming
-// the accepted values, and the default is used.
+// "fast" (the default when unset or empty; it starts no process), and two
+// opt-in experiments that compile hot code to host code with cc (iss_native.hpp):
+// "native" (waiting for the compiler) and "background" (fast until the
+// compiler is done). Any other value is reported once on stderr, naming the
+// accepted values, and the default is used.
 IssMode iss_mode_from_env();
 
 // Instructions a tile retires in native mode before its code is translated:

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -340,46 +341,37 @@ bool make_dirs(const std::string &path)
     return true;
 }
 
-// Runs the compiler with its output discarded (a background build must not
-// write into a program's output); returns true if it wrote `so`. *child holds
-// the compiler's pid while it runs, so that the service can stop it at exit.
-bool compile(const std::string &c_path, const std::string &so, std::atomic<pid_t> *child)
+// The environment of a compiler run: the process's, with TMPDIR set to the
+// service's private folder, where the compiler driver writes its own
+// temporary files (cc*.s, cc*.o): a compiler stopped at exit leaves them
+// there, and that folder is removed, not the user's temp folder.
+std::vector<std::string> compiler_environment(const std::string &tmpdir)
 {
-    const char *cc = std::getenv("IPU_EMU_ISS_CC");
-    std::vector<std::string> args{cc && *cc ? cc : "cc", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-w",
-                                  "-o", so, c_path};
-    std::vector<char *> argv;
-    for (auto &a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    const int spawned = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&files);
-    if (spawned != 0)
-        return false;
-    child->store(pid);
-    int status = 0;
-    const bool ok = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    child->store(0);
-    return ok;
+    std::vector<std::string> env;
+    for (char **e = environ; *e; e++)
+        if (std::strncmp(*e, "TMPDIR=", 7) != 0)
+            env.emplace_back(*e);
+    env.push_back("TMPDIR=" + tmpdir);
+    return env;
 }
 
-bool quiet_failures = false; // the default mode falls back to fast without a word
+std::vector<char *> pointers(std::vector<std::string> &strings)
+{
+    std::vector<char *> p;
+    for (auto &s : strings)
+        p.push_back(s.data());
+    p.push_back(nullptr);
+    return p;
+}
 
 void report_once(const std::string &why)
 {
     static std::once_flag once;
-    if (quiet_failures)
-        return;
     std::call_once(once, [&] {
         std::fprintf(stderr,
-                     "ipu-emu: IPU_EMU_ISS=native: %s; running the fast ISS without native code. Install a C "
-                     "compiler (cc) or set IPU_EMU_ISS_CC, and IPU_EMU_ISS_CACHE to a writable folder.\n",
-                     why.c_str());
+                     "ipu-emu: IPU_EMU_ISS=%s: %s; running the fast ISS without native code. Install a C compiler "
+                     "(cc) or set IPU_EMU_ISS_CC, and IPU_EMU_ISS_CACHE to a writable folder.\n",
+                     std::getenv("IPU_EMU_ISS") ? std::getenv("IPU_EMU_ISS") : "", why.c_str());
     });
 }
 
@@ -398,10 +390,25 @@ std::shared_ptr<const NativeCode> load(const std::string &so, const std::set<uin
     return code;
 }
 
+// A build folder a process made (tmp-PID-XXXXXX in the cache) whose process
+// is gone: that process was killed before it could remove it.
+bool orphaned_build_dir(const std::string &name)
+{
+    if (name.rfind("tmp-", 0) != 0)
+        return false;
+    char *end = nullptr;
+    const long pid = std::strtol(name.c_str() + 4, &end, 10);
+    return pid > 0 && *end == '-' && pid != getpid() && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
 // The process's translations: loaded ones by content hash (tiles with the same
-// code share one), and one thread that compiles the missing ones in turn. At
-// exit it stops the compiler it is running and is joined, so a program never
-// waits for a build it no longer needs.
+// code share one), and one thread that compiles the missing ones in turn.
+// Every file a build writes (the C, the shared object before it is renamed
+// into the cache, the compiler's temporaries) is in a private folder of the
+// cache, and each compiler runs in a process group of its own. At exit the
+// service kills that group (the driver cc and its cc1, as and ld), waits for
+// the driver, joins its thread and removes the folder: nothing it started
+// is left running and nothing is left in any temp folder.
 class Service {
 public:
     ~Service()
@@ -409,8 +416,8 @@ public:
         if (!worker_)
             return;
         if (getpid() != owner_) {
-            // A forked child that exits: the thread is the parent's, not ours
-            // to stop or join (and its lock may be held forever).
+            // A forked child that exits: the thread, its compiler and its
+            // folder are the parent's, not ours to stop, join or remove.
             (void)worker_.release();
             return;
         }
@@ -419,9 +426,10 @@ public:
             stopping_ = true;
         }
         wake_.notify_all();
-        if (const pid_t pid = child_.load())
-            kill(pid, SIGKILL);
+        stop_compiler();
         worker_->join();
+        std::error_code ec;
+        std::filesystem::remove_all(tmp_dir_, ec);
     }
 
     std::shared_ptr<NativeJob> request(const std::string &c, uint64_t hash, std::set<uint32_t> entries)
@@ -465,24 +473,102 @@ private:
         w.job->done.store(true, std::memory_order_release);
     }
 
-    // Writes the C, compiles it to a private name and renames it into the
-    // cache (another process may build the same file: the rename is atomic).
+    // Kills the running compiler's process group, if any. The worker stores
+    // the pid before it reads stopping_ and this runs after stopping_ is set,
+    // so a compiler started just now is killed by one side or the other.
+    void stop_compiler()
+    {
+        std::lock_guard<std::mutex> g(child_mutex_);
+        if (child_)
+            kill(-child_, SIGKILL);
+    }
+
+    // The private build folder in `cache` (made on first use, and again when
+    // IPU_EMU_ISS_CACHE changed: the rename into the cache stays in one file
+    // system), after removing the folders of processes killed before they could.
+    bool ensure_tmp_dir(const std::string &cache)
+    {
+        std::error_code ec;
+        if (!tmp_dir_.empty() && tmp_parent_ == cache && std::filesystem::is_directory(tmp_dir_, ec))
+            return true;
+        if (!tmp_dir_.empty())
+            std::filesystem::remove_all(tmp_dir_, ec);
+        tmp_dir_.clear();
+        if (!make_dirs(cache))
+            return false;
+        for (const auto &e : std::filesystem::directory_iterator(cache, ec))
+            if (orphaned_build_dir(e.path().filename().string()))
+                std::filesystem::remove_all(e.path(), ec);
+        std::string t = cache + "/tmp-" + std::to_string(getpid()) + "-XXXXXX";
+        if (!mkdtemp(t.data()))
+            return false;
+        tmp_dir_ = t;
+        tmp_parent_ = cache;
+        return true;
+    }
+
+    // Runs the compiler in a process group of its own with its output
+    // discarded (a background build must not write into a program's output);
+    // returns true if it wrote `so`.
+    bool compile(const std::string &c_path, const std::string &so)
+    {
+        const char *cc = std::getenv("IPU_EMU_ISS_CC");
+        std::vector<std::string> args{cc && *cc ? cc : "cc", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
+                                      "-w", "-o", so, c_path};
+        std::vector<std::string> env = compiler_environment(tmp_dir_);
+        std::vector<char *> argv = pointers(args), envp = pointers(env);
+        posix_spawn_file_actions_t files;
+        posix_spawn_file_actions_init(&files);
+        posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+        posix_spawnattr_t attr;
+        posix_spawnattr_init(&attr);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0); // its own group: cc, cc1, as and ld are killed together
+        pid_t pid;
+        const int spawned = posix_spawnp(&pid, argv[0], &files, &attr, argv.data(), envp.data());
+        posix_spawnattr_destroy(&attr);
+        posix_spawn_file_actions_destroy(&files);
+        if (spawned != 0)
+            return false;
+        {
+            std::lock_guard<std::mutex> g(child_mutex_);
+            child_ = pid;
+        }
+        if (stopping_)
+            stop_compiler();
+        // Waits without reaping, so that the pid (and group) stop_compiler
+        // may kill stays this compiler's until child_ is cleared.
+        siginfo_t info{};
+        while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+        }
+        {
+            std::lock_guard<std::mutex> g(child_mutex_);
+            child_ = 0;
+        }
+        int status = 0;
+        return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+
+    // Writes the C, compiles it in the private folder and renames the shared
+    // object into the cache (another process may build the same file: the
+    // rename is atomic).
     bool build(const Work &w)
     {
-        if (!make_dirs(w.dir)) {
-            report_once("cannot create " + w.dir);
+        if (!ensure_tmp_dir(w.dir)) {
+            report_once("cannot create a build folder in " + w.dir);
             return false;
         }
-        const std::string tmp = w.dir + "/" + w.name + "." + std::to_string(getpid());
-        const std::string c_path = tmp + ".c", so = w.dir + "/" + w.name + ".so";
+        const std::string c_path = tmp_dir_ + "/" + w.name + ".c", tmp_so = tmp_dir_ + "/" + w.name + ".so";
+        const std::string so = w.dir + "/" + w.name + ".so";
         if (FILE *out = std::fopen(c_path.c_str(), "w")) {
             std::fwrite(w.c.data(), 1, w.c.size(), out);
             std::fclose(out);
         }
-        const bool ok = compile(c_path, tmp + ".so", &child_) && std::rename((tmp + ".so").c_str(), so.c_str()) == 0;
+        const bool ok = compile(c_path, tmp_so) && std::rename(tmp_so.c_str(), so.c_str()) == 0;
         std::remove(c_path.c_str());
         if (!ok) {
-            std::remove((tmp + ".so").c_str());
+            std::remove(tmp_so.c_str());
             if (!stopping_) // not the compiler stopped at exit
                 report_once("compiling " + c_path + " failed");
         }
@@ -516,7 +602,10 @@ private:
     std::map<uint64_t, std::shared_ptr<NativeJob>> jobs_;
     std::deque<Work> queue_;
     std::atomic<bool> stopping_{false}; // written under mutex_, read by build() without it
-    std::atomic<pid_t> child_{0};
+    std::mutex child_mutex_;
+    pid_t child_ = 0;                   // the running compiler (its process group), 0 if none; under child_mutex_
+    std::string tmp_dir_;               // the private build folder; used by the worker, removed at exit
+    std::string tmp_parent_;            // the cache folder it is in
     std::unique_ptr<std::thread> worker_;
     pid_t owner_ = 0; // the process that started worker_
 };
@@ -561,27 +650,6 @@ std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &un
     std::shared_ptr<NativeJob> job = service().request(c, content_hash(c), std::move(native));
     std::lock_guard<std::mutex> g(mutex);
     return by_code.emplace(key, job).first->second;
-}
-
-void native_quiet_failures() { quiet_failures = true; }
-
-bool native_compiler_present()
-{
-    const char *cc = std::getenv("IPU_EMU_ISS_CC");
-    if (cc && *cc)
-        return true;
-    const char *path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
-    for (size_t at = 0; at <= dirs.size();) {
-        size_t end = dirs.find(':', at);
-        if (end == std::string::npos)
-            end = dirs.size();
-        const std::string dir = end > at ? dirs.substr(at, end - at) : ".";
-        if (access((dir + "/cc").c_str(), X_OK) == 0)
-            return true;
-        at = end + 1;
-    }
-    return false;
 }
 
 } // namespace ipu::model

@@ -1,4 +1,5 @@
-// Native code for hot tile code (IPU_EMU_ISS=native): a tile's decoded
+// Native code for hot tile code, an opt-in experiment (IPU_EMU_ISS=native or
+// background; the default is the fast ISS, which starts no process): a tile's decoded
 // blocks are translated to one C function (blocks jump to each other with
 // goto, registers live in locals), compiled by the host C compiler into a
 // shared object cached on disk by content hash, and loaded with dlopen.
@@ -59,16 +60,12 @@ struct NativeJob {
 // that loads it: done at once when a shared object with the same content hash
 // is loaded or cached on disk (IPU_EMU_ISS_CACHE, else
 // $XDG_CACHE_HOME/ipu-emu/iss, else ~/.cache/ipu-emu/iss); otherwise a
-// background thread compiles it with $IPU_EMU_ISS_CC or cc. Failures are
-// reported once on stderr (unless native_quiet_failures was called).
+// background thread compiles it with $IPU_EMU_ISS_CC or cc, in a process
+// group and a build folder of its own (in the cache) that are killed and
+// removed at exit. Failures are reported once on stderr. Only the opt-in
+// modes (IPU_EMU_ISS=native or background) get here: the default starts no
+// process.
 std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &blocks);
-
-// The default ISS mode uses native code where it can: it falls back without
-// a message when it cannot.
-void native_quiet_failures();
-
-// True if a host C compiler is there to use ($IPU_EMU_ISS_CC set, or cc on PATH).
-bool native_compiler_present();
 
 // The FP helpers the generated code calls, in the order it expects.
 void *const *native_fpu_table();

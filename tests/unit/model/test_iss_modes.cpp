@@ -1,5 +1,5 @@
-// The card model's ISS modes (IPU_EMU_ISS=interp|fast|native, and the default
-// that builds native code in the background): code written
+// The card model's ISS modes (IPU_EMU_ISS=interp|fast|native|background; the
+// default is fast): code written
 // after it was decoded or compiled, faults in the middle of a block, and
 // identical results and cycle counts for every mode and host thread count.
 #include <csetjmp>
@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "tile_harness.hpp"
 
@@ -112,11 +114,11 @@ void test_modes_agree_exchange(void **) { expect_modes_agree(prog("exchange"), 0
 // Compiled C (sorting, CRC32, float matrix multiply: calls, loads, stores, FP).
 void test_modes_agree_c_kernel(void **) { expect_modes_agree(IPU_TEST_ISS_KERNEL_ELF, 2, 1009); }
 
-// The default mode (IPU_EMU_ISS unset, a C compiler on PATH) compiles hot code
-// in the background into a fresh cache and switches it in when ready: runs
+// The opt-in background mode (IPU_EMU_ISS=background) compiles hot code in
+// the background into a fresh cache and switches it in when ready: runs
 // before and after give the reference's exit codes and cycles. Runs first in
 // this program, so that no earlier native run has compiled the same code.
-void test_default_mode_builds_native_in_background(void **)
+void test_background_mode_builds_native(void **)
 {
     char dir[] = "/tmp/ipu-iss-bg-XXXXXX";
     assert_non_null(mkdtemp(dir));
@@ -124,10 +126,7 @@ void test_default_mode_builds_native_in_background(void **)
     const std::string old_cache = old ? old : "";
     setenv("IPU_EMU_ISS_CACHE", dir, 1);
     auto run = [](const char *mode) {
-        if (mode)
-            setenv("IPU_EMU_ISS", mode, 1);
-        else
-            unsetenv("IPU_EMU_ISS");
+        setenv("IPU_EMU_ISS", mode, 1);
         Harness h("tiny");
         h.load_elf(IPU_TEST_ISS_KERNEL_ELF, {}, 2);
         RunResult r = h.run(1009, 1u << 20);
@@ -142,12 +141,33 @@ void test_default_mode_builds_native_in_background(void **)
     bool switched = false;
     for (int i = 0; i < 600 && !switched; i++) { // up to a few minutes on a loaded machine
         switched = built();                     // the last run below then loads it from the cache
-        const RunResult r = run(nullptr);
+        const RunResult r = run("background");
         assert_true(r.exit_code == ref.exit_code);
         assert_int_equal(r.cycles, ref.cycles);
     }
     assert_true(switched);
     assert_int_equal(std::system((std::string("rm -rf ") + dir).c_str()), 0);
+    if (old)
+        setenv("IPU_EMU_ISS_CACHE", old_cache.c_str(), 1);
+    else
+        unsetenv("IPU_EMU_ISS_CACHE");
+}
+
+// The default (IPU_EMU_ISS unset) is the fast ISS: however hot the code, it
+// compiles nothing and starts no process, so its cache stays empty.
+void test_default_mode_compiles_nothing(void **)
+{
+    char dir[] = "/tmp/ipu-iss-default-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *old = std::getenv("IPU_EMU_ISS_CACHE");
+    const std::string old_cache = old ? old : "";
+    setenv("IPU_EMU_ISS_CACHE", dir, 1);
+    unsetenv("IPU_EMU_ISS");
+    Harness h("tiny");
+    h.load_elf(IPU_TEST_ISS_KERNEL_ELF, {}, 2);
+    const RunResult r = h.run(1009, 1u << 20); // far more than IPU_EMU_ISS_HOT instructions
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(rmdir(dir), 0); // empty: nothing was built, no build folder was made
     if (old)
         setenv("IPU_EMU_ISS_CACHE", old_cache.c_str(), 1);
     else
@@ -170,7 +190,8 @@ int main()
 {
     setenv("IPU_EMU_ISS_HOT", "200", 1);
     const CMUnitTest tests[] = {
-        cmocka_unit_test(test_default_mode_builds_native_in_background),
+        cmocka_unit_test(test_background_mode_builds_native),
+        cmocka_unit_test(test_default_mode_compiles_nothing),
         cmocka_unit_test(test_store_into_executed_block),
         cmocka_unit_test(test_store_into_own_block),
         cmocka_unit_test(test_host_rewrites_code),
