@@ -21,6 +21,7 @@
 #include <poputil/exceptions.hpp>
 
 #include "instances.hpp"
+#include "rows.hpp"
 
 namespace gcl {
 
@@ -115,6 +116,13 @@ Tensor reduceAll(Graph &graph, const Tensor &data, CollectiveOperator op, Sequen
 }
 
 } // namespace
+
+namespace detail {
+Tensor gatherRowsEverywhere(Graph &graph, const Tensor &data, const ReplicaLayout &layout, Sequence &prog,
+                            const std::string &debug) {
+  return gatherRows(graph, data, layout, true, prog, debug);
+}
+} // namespace detail
 
 Tensor foldInReplicaOrder(Graph &graph, const std::vector<Tensor> &parts, CollectiveOperator op, Sequence &prog,
                           const std::string &debugPrefix) {

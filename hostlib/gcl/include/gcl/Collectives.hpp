@@ -10,7 +10,9 @@
 #define GCL_COLLECTIVES_HPP
 
 #include <string>
+#include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
@@ -64,6 +66,95 @@ poplar::Tensor reduceScatterWithOutput(poplar::Graph &graph, const poplar::Tenso
 poplar::Tensor broadcastWithOutput(poplar::Graph &graph, const poplar::Tensor &data, poplar::program::Sequence &prog,
                                    unsigned rootReplica = 0, const std::string &debugPrefix = "",
                                    const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// How the replicas are split into groups that communicate among themselves (Graphcore's GCL names).
+enum class CommGroupType {
+  ALL,         ///< one group of every replica (the group size is ignored)
+  CONSECUTIVE, ///< groups of replicaGroupSize consecutive replicas: {0..k-1}, {k..2k-1}, ...
+  ORTHOGONAL   ///< replicaGroupSize replicas spaced total/k apart: {0, n, 2n, ...}, {1, n+1, ...} with n = total / k
+};
+
+/// A replica group: the type and the number of replicas in each group (which must divide the replica count).
+struct CommGroup {
+  CommGroupType type;
+  unsigned replicaGroupSize;
+  CommGroup() : type(CommGroupType::ALL), replicaGroupSize(0) {}
+  CommGroup(const CommGroupType &groupType, unsigned groupSize) : type(groupType), replicaGroupSize(groupSize) {}
+};
+
+/// `op` over the `data` of the replicas of each group, as a new tensor of data's shape in every member. Throws
+/// poputil::poplibs_error when the group size does not divide the replica count.
+poplar::Tensor allReduceCrossReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                     poplar::program::Sequence &prog, const CommGroup &group,
+                                     const poplar::DebugContext &debugContext = {},
+                                     const poplar::OptionFlags &options = poplar::OptionFlags());
+/// allReduceCrossReplica over one group of every replica.
+poplar::Tensor allReduceCrossReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                                     const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As allReduceCrossReplica, into `destination` (data's shape and type).
+void allReduceToDestinationCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                        const poplar::Tensor &destination, CollectiveOperator op,
+                                        poplar::program::Sequence &prog, const CommGroup &group,
+                                        const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags());
+void allReduceToDestinationCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                        const poplar::Tensor &destination, CollectiveOperator op,
+                                        poplar::program::Sequence &prog,
+                                        const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As allReduceCrossReplica, into `data` itself.
+void allReduceInPlaceCrossReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                  poplar::program::Sequence &prog, const CommGroup &group,
+                                  const poplar::DebugContext &debugContext = {},
+                                  const poplar::OptionFlags &options = poplar::OptionFlags());
+void allReduceInPlaceCrossReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                                  const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A new [group size, data's shape] tensor whose row i is the `data` of the i-th member of the replica's group.
+poplar::Tensor allGatherCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                     poplar::program::Sequence &prog, const CommGroup &group,
+                                     const poplar::DebugContext &debugContext = {},
+                                     const poplar::OptionFlags &options = poplar::OptionFlags());
+poplar::Tensor allGatherCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                                     const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As allGatherCrossReplica, into `destination` ([group size, data's shape], data's type).
+void allGatherToDestinationCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                        const poplar::Tensor &destination, poplar::program::Sequence &prog,
+                                        const CommGroup &group, const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags());
+void allGatherToDestinationCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                        const poplar::Tensor &destination, poplar::program::Sequence &prog,
+                                        const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags());
+/// `op` over the group's `data` (flattened), scattered: the i-th member of a group gets elements [i * k, (i+1) * k)
+/// of the result as a new 1-D tensor, k = ceil(numElements / group size), zero past the end of the data.
+poplar::Tensor reduceScatterCrossReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                         poplar::program::Sequence &prog, const CommGroup &group,
+                                         const poplar::DebugContext &debugContext = {},
+                                         const poplar::OptionFlags &options = poplar::OptionFlags());
+poplar::Tensor reduceScatterCrossReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                         poplar::program::Sequence &prog,
+                                         const poplar::DebugContext &debugContext = {},
+                                         const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As reduceScatterCrossReplica, into `destination` (k elements of data's type).
+void reduceScatterToDestinationCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                            const poplar::Tensor &destination, CollectiveOperator op,
+                                            poplar::program::Sequence &prog, const CommGroup &group,
+                                            const poplar::DebugContext &debugContext = {},
+                                            const poplar::OptionFlags &options = poplar::OptionFlags());
+void reduceScatterToDestinationCrossReplica(poplar::Graph &graph, const poplar::Tensor &data,
+                                            const poplar::Tensor &destination, CollectiveOperator op,
+                                            poplar::program::Sequence &prog,
+                                            const poplar::DebugContext &debugContext = {},
+                                            const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// Tiles for collective work on every IPU of `graph`: `count` tiles from tile `offset` of each IPU (numbered in
+/// `graph`), IPU by IPU. `sorted` orders them ascending (they already are); `tilePairs` is accepted for the SDK's
+/// signature (tiles here are not paired).
+std::vector<unsigned> perIPUTiles(const poplar::Graph &graph, unsigned offset, unsigned count, bool sorted = true,
+                                  bool tilePairs = true);
 
 } // namespace gcl
 
