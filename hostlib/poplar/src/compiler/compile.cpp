@@ -11,9 +11,9 @@
 
 #include "../codelets.hpp"
 #include "../compiler.hpp"
+#include "../program_node.hpp"
 #include "lower.hpp"
 #include "passes.hpp"
-#include "../program_node.hpp"
 #include "poplar/exceptions.hpp"
 #include "steps.hpp"
 
