@@ -30,8 +30,14 @@ int32_t ipu_rt_execute(const uint32_t *table)
             ipu_csr_write(IPU_CSR_WORKER_START, w);
         }
         uint32_t failed = ipu_csr_read(IPU_CSR_WORKER_JOIN);
-        if (failed != 0) /* bit w: worker w ran vertex base + w - 1 */
-            return (int32_t)(base + (uint32_t)__builtin_ctz(failed) - 1u);
+        if (failed != 0) { /* bit w: worker w ran vertex base + w - 1 */
+            /* A loop, not __builtin_ctz: without Zbb that is libgcc's __ctzsi2 and its 256-byte table on
+             * every tile, for a path taken once per failed program. */
+            uint32_t w = 0;
+            while ((failed & (1u << w)) == 0)
+                w++;
+            return (int32_t)(base + w - 1u);
+        }
     }
     return -1;
 }

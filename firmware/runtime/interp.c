@@ -7,6 +7,11 @@
 #include "ipu_rt/runtime.h"
 #include "ipu_rt/tile.h"
 
+/* PRINT_TENSOR formats through newlib's stdio, which costs about 30 KB of code (printf, dtoa, soft double
+ * arithmetic) on every tile. A weak reference keeps print_tensor.o out of images whose programs do not print:
+ * the graph compiler asks for it (-u ipu_rt_print_tensor) only when a program has a PrintTensor step. */
+#pragma weak ipu_rt_print_tensor
+
 /* How a block ended: it ran to its last word, or an END ended the program. */
 enum block_result { BLOCK_DONE, BLOCK_END };
 
@@ -124,6 +129,8 @@ static enum block_result run_block(const struct interp *it, size_t start, size_t
             r = run_while(it, &in, depth);
             break;
         case IPU_CP_OP_PRINT_TENSOR:
+            if (ipu_rt_print_tensor == NULL) /* the image was linked without it */
+                bad_program(pc);
             ipu_rt_print_tensor(tile_ptr(ops[IPU_CP_PRINT_NAME]), in.imm, tile_ptr(ops[IPU_CP_PRINT_ADDR]),
                                 ops[IPU_CP_PRINT_COUNT]);
             break;

@@ -15,12 +15,6 @@ extern void __libc_fini_array(void);
  * image has none. */
 extern int main(int argc, char **argv);
 
-uint32_t ipu_boot_arg;
-
-/* The handle C++ passes to __cxa_atexit for static destructors; crtbegin.o
- * would define it, but tile images link without gcc's startfiles. */
-void *__dso_handle = &__dso_handle;
-
 /* Called by crt0 with a0 = TILE_BOOT_ARG. Never returns: exit() ends in
  * _exit(), which reports the code to the host through the EXIT CSR. */
 __attribute__((noreturn)) void __ipu_start(uint32_t boot_arg);

@@ -176,6 +176,9 @@ def generate(board, source, supervisor_stack=None, worker_stack=None, heap=None)
     if heap is None or heap == 0:
         heap_end = "__ipu_stacks_base"
         heap_text = "everything between bss and the stacks"
+    elif heap < 0:  # --no-heap: an image that never calls malloc (_sbrk) reserves nothing for it
+        heap_end = "__ipu_heap_start"
+        heap_text = "none, everything up to the stacks is free for tensors"
     else:
         heap_end = f"__ipu_heap_start + 0x{align_up(heap, STACK_ALIGN):x}"
         heap_text = f"{align_up(heap, STACK_ALIGN)} bytes, the rest up to the stacks is free for tensors"
@@ -202,6 +205,8 @@ def main():
     parser.add_argument("--worker-stack", type=lambda s: int(s, 0), help="bytes of each worker stack")
     parser.add_argument("--heap", type=lambda s: int(s, 0),
                         help="heap bytes (default 0: all memory between bss and the stacks)")
+    parser.add_argument("--no-heap", action="store_const", const=-1, dest="heap",
+                        help="reserve no heap (for images without malloc)")
     parser.add_argument("--print-layout", action="store_true", help="print the layout as key=value lines")
     parser.add_argument("-o", "--output", help="write here instead of stdout (only if changed)")
     args = parser.parse_args()

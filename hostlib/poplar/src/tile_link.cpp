@@ -63,8 +63,12 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
   std::string runtimeDir = data + "/tile/" + board.isa + "-" + board.abi + "/lib";
   if (!fs::exists(runtimeDir + "/libipurt.a"))
     runtimeDir = data + "/tile/lib";
-  std::string runtimeLib = runtimeDir + "/libipurt.a", crt0 = runtimeDir + "/crt0.o";
-  std::string key = slurp(boardPath) + slurp(runtimeLib) + std::to_string(heapBytes);
+  std::string runtimeLib = runtimeDir + "/libipurt.a", crt0 = runtimeDir + "/crt0.o",
+              graphStart = runtimeDir + "/graph_start.o";
+  // The script generator and the start symbol are part of the image too (kLinkRecipe names this recipe).
+  static constexpr const char *kLinkRecipe = "graph-start/no-heap v1";
+  std::string key = slurp(boardPath) + slurp(runtimeLib) + slurp(graphStart) + slurp(data + "/tile/gen-ldscript.py") + kLinkRecipe +
+                    std::to_string(heapBytes);
   for (const auto &o : objects)
     key += slurp(o);
   for (const auto &s : keepSymbols)
@@ -77,8 +81,8 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
   if (!fs::exists(elf)) {
     std::string tag = std::to_string(::getpid());
     fs::path ld = dir / ("tile-" + hash + "-" + tag + ".ld");
-    if (runCommand("python3 '" + data + "/tile/gen-ldscript.py' '" + boardPath + "' --heap " +
-                       std::to_string(heapBytes) + " -o '" + ld.string() + "'", log) != 0)
+    if (runCommand("python3 '" + data + "/tile/gen-ldscript.py' '" + boardPath + "' " +
+                       (heapBytes ? "--heap " + std::to_string(heapBytes) : std::string("--no-heap")) + " -o '" + ld.string() + "'", log) != 0)
       throw graph_program_compilation_error("cannot generate the tile linker script for board " +
                                             std::string(board.name) + ":\n" + log);
     requireTileCompiler();
@@ -86,6 +90,8 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
     std::string cmd = "riscv64-unknown-elf-gcc -march=" + std::string(board.isa) + " -mabi=" + board.abi +
                       " -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -T '" + ld.string() +
                       "' '" + crt0 + "'";
+    // The lean start (firmware/crt/graph_start.c) in place of libipurt's start.c: see there why.
+    cmd += " '" + graphStart + "'";
     for (const auto &o : objects)
       cmd += " '" + o + "'";
     for (const auto &s : keepSymbols)

@@ -74,12 +74,13 @@ unsigned long maxTileBytes(Engine &e) {
 }
 
 // A chain of 16 temporaries of 4 KiB on one tile, each in use only between the compute set that writes it and the
-// one that reads it: 72 KiB laid out one after the other, which a 96 KiB tile (about 45 KiB free for data) cannot
+// one that reads it: 72 KiB laid out one after the other, which a 64 KiB tile (about 50 KiB free for data once the
+// lean tile image and the stacks are placed) cannot
 // hold; with liveness the chain needs the input, the output and two temporaries at a time.
 void test_disjoint_temporaries_share_memory(void **) {
   const std::size_t n = 1024;
   const unsigned stages = 16;
-  Fixture f(96 * 1024);
+  Fixture f(64 * 1024);
   Tensor in = f.var(FLOAT, n, 0, "in"), out = f.var(FLOAT, n, 0, "out");
   f.graph.createHostWrite("in", in);
   f.graph.createHostRead("out", out);

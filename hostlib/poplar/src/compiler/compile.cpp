@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 
 #include "../codelets.hpp"
 #include "../compiler.hpp"
+#include "../program_node.hpp"
 #include "lower.hpp"
 #include "passes.hpp"
 #include "poplar/exceptions.hpp"
@@ -18,8 +20,20 @@
 namespace poplar::detail {
 
 namespace {
-constexpr std::uint32_t kTileHeapBytes = 4096; // newlib stdio (PRINT_TENSOR) needs about 1.5 KiB
+// The heap of images that call malloc (newlib stdio for PRINT_TENSOR or a codelet's printf needs about 1.5 KiB);
+// images without malloc reserve none.
+constexpr std::uint32_t kTileHeapBytes = 4096;
 constexpr const char *kStampVertex = "poplar_rt::CycleStamp";
+
+/// True if `n` or a program under it prints a tensor (the image then needs the runtime's PRINT_TENSOR and stdio).
+bool printsTensor(const program::detail::Node &n) {
+  if (n.kind == program::detail::Kind::Print)
+    return true;
+  for (const auto &c : n.children)
+    if (c && printsTensor(*c))
+      return true;
+  return false;
+}
 
 /// Fills the graph profile's view of one step: its kind and the bytes each tile sends and receives.
 void describeForProfile(const ir::Module &m, const ir::Step *step, StepInfo &info) {
@@ -91,10 +105,19 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   out.numVertices = g.vertices.size();
   out.numComputeSets = g.computeSets.size();
 
+  // Only the vertex types the graph has vertices of, and the runtime pieces its programs call: --gc-sections drops
+  // the rest of the codelets and of the runtime.
   std::vector<std::string> keep;
-  for (const auto &[name, vc] : g.codelets.classes)
-    for (const std::string &entry : entrySymbols(vc))
-      keep.push_back(entry);
+  std::set<const VertexClass *> used;
+  for (unsigned v = 0; v < g.vertices.size(); ++v)
+    if (used.insert(&g.vertexClass(v)).second)
+      for (const std::string &entry : entrySymbols(g.vertexClass(v)))
+        keep.push_back(entry);
+  for (const auto &p : programs)
+    if (p.node() && printsTensor(*p.node())) {
+      keep.push_back("ipu_rt_print_tensor");
+      break;
+    }
   std::vector<std::string> objects = g.codelets.objects;
   std::string stampEntry;
   if (options.instrument) {
@@ -105,7 +128,15 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
     objects.push_back(gp);
     keep.push_back(stampEntry);
   }
-  out.image = linkTileImage(objects, out.board, keep, kTileHeapBytes);
+  // Without a heap first. An image that turns out to call malloc (_sbrk) is linked again with one; one that
+  // registers exit functions (a codelet's C++ static destructor) also gets newlib's __call_exitprocs, which the lean
+  // start (firmware/crt/graph_start.c) calls only when it is linked.
+  out.image = linkTileImage(objects, out.board, keep, 0);
+  bool heap = out.image.symbols.count("_sbrk") != 0, exitProcs = out.image.symbols.count("__register_exitproc") != 0;
+  if (exitProcs)
+    keep.push_back("__call_exitprocs");
+  if (heap || exitProcs)
+    out.image = linkTileImage(objects, out.board, keep, heap ? kTileHeapBytes : 0);
 
   ir::Module m;
   const AfterPass after(m, out.image, options);

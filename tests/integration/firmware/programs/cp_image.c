@@ -8,10 +8,15 @@
 #include <stdint.h>
 
 #include "ipu_card/hw.h"
+#include "ipu_rt/runtime.h"
 #include "ipu_rt/tile.h"
 #include "ipu_rt/vertex.h"
 
 #define ADDR(p) ((uint32_t)(uintptr_t)(p))
+
+/* The interpreter refers to PRINT_TENSOR weakly (it pulls in stdio); this image's program prints, so it asks for
+ * it the way the graph compiler does for programs with a PrintTensor step. */
+IPU_KEEP int (*const cp_print_tensor)(const char *, uint32_t, const void *, uint32_t) = ipu_rt_print_tensor;
 
 /* Written by the host: the program and this tile's exchange and host-exchange lists. */
 IPU_HOST_DATA uint32_t cp_program[256];
