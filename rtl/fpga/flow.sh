@@ -176,7 +176,7 @@ awk -v cap=$max_lut '
 luts="abc; ice40_opt; techmap -map +/ice40/latches_map.v; abc -dress -lut 4 -script $here/lut_area.abc"
 luts="$luts; ice40_wrapcarry -unwrap; techmap -map +/ice40/ff_map.v; clean"
 luts="$luts; opt_lut -dlogic SB_CARRY:I0=1:I1=2:CI=3 -dlogic SB_CARRY:CO=3"
-yosys -q -l "$out/yosys.log" -p "read_rtlil $out/$name.mem.il; synth_ice40 -top ipu_fpga_top -dsp -spram -run map_ffram:map_luts; $luts; synth_ice40 -top ipu_fpga_top -dsp -spram -run map_cells:; write_json $out/$name.json; write_verilog -noattr $out/$name.syn.v; tee -q -o $out/$name.stat stat" \
+yosys -q -l "$out/yosys.log" -p "read_rtlil $out/$name.mem.il; synth_ice40 -top ipu_fpga_top -dsp -spram -run map_ffram:map_luts; $luts; synth_ice40 -top ipu_fpga_top -dsp -spram -run map_cells:; write_json $out/$name.json; splitnets; write_verilog -noattr $out/$name.syn.v; tee -q -o $out/$name.stat stat" \
     >/dev/null 2>"$out/yosys.warnings" || fail_synth yosys
 count() { awk -v c="$1" '$1 == c {n = $2} END {print n + 0}' "$out/$name.stat"; }
 lut=$(count SB_LUT4); bram=$(count SB_RAM40_4K); spram=$(count SB_SPRAM256KA); dsp=$(count SB_MAC16)
