@@ -2,7 +2,7 @@
 // first (it comes from the FT2232H, another clock domain); each bit is sampled
 // in the middle of its period, counted from the falling edge of the start bit.
 module ipu_uart_rx #(
-  parameter int unsigned ClksPerBit = 104  // 12 MHz / 115200 baud
+  parameter int unsigned ClksPerBit = 91  // 10.5 MHz (the iCEBreaker's PLL clock) / 115200 baud
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,

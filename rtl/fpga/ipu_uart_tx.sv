@@ -1,6 +1,6 @@
 // UART transmitter, 8N1: takes a byte when valid_i && ready_o.
 module ipu_uart_tx #(
-  parameter int unsigned ClksPerBit = 104  // 12 MHz / 115200 baud
+  parameter int unsigned ClksPerBit = 91  // 10.5 MHz (the iCEBreaker's PLL clock) / 115200 baud
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,

@@ -7,9 +7,14 @@
 // on its cable does.
 //
 // Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]
-//   --board B   the board's shape: icebreaker (1 tile, 12 MHz; the default) or
+//   --board B   the board's shape: icebreaker (1 tile, 10.5 MHz; the default) or
 //               rtl-tiny (4 tiles), each a Verilated model of its own
 //   --cycles N  stop after N clock cycles (tests); default: run until killed.
+//
+// Built with IPU_BOARD_SIM_NETLIST (ipu-board-netlist-sim, rtl/fpga/sim/netlist_sim.sh)
+// it runs the icebreaker card's synthesized netlist instead (yosys's write_verilog
+// after synth_ice40, on yosys's iCE40 cell models): the same socket, the board's own
+// UART bit period, icebreaker only.
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -31,8 +36,12 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wshadow"
+#ifdef IPU_BOARD_SIM_NETLIST
+#include "Vipu_board_net.h"
+#else
 #include "Vipu_board_sim.h"
 #include "Vipu_board_sim4.h"
+#endif
 #include "verilated.h"
 #pragma GCC diagnostic pop
 
@@ -250,6 +259,13 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "ipu-board-sim: --socket PATH is required\n");
         return 2;
     }
+#ifdef IPU_BOARD_SIM_NETLIST
+    if (board != "icebreaker") {
+        std::fprintf(stderr, "ipu-board-sim: the netlist simulation is the icebreaker board's card; use --board "
+                             "icebreaker\n");
+        return 2;
+    }
+#endif
     if (board != "icebreaker" && board != "rtl-tiny") {
         std::fprintf(stderr, "ipu-board-sim: unknown board '%s'; use --board icebreaker or --board rtl-tiny\n",
                      board.c_str());
@@ -264,10 +280,14 @@ int main(int argc, char **argv)
     std::printf("ipu-board-sim: %s listening on %s (%u clocks per UART bit)\n", board.c_str(), path.c_str(),
                 kClksPerBit);
     std::fflush(stdout);
+#ifdef IPU_BOARD_SIM_NETLIST
+    serve<Vipu_board_net>(lfd, max_cycles);
+#else
     if (board == "rtl-tiny")
         serve<Vipu_board_sim4>(lfd, max_cycles);
     else
         serve<Vipu_board_sim>(lfd, max_cycles);
+#endif
     close(lfd);
     unlink(path.c_str());
     return 0;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds ipu-board-netlist-sim: ipu-board-sim (board_sim.cpp, the same socket and
+# link) on the icebreaker card's synthesized netlist, the one that goes into the
+# bitstream (rtl/fpga/flow.sh --netlist writes it: yosys's write_verilog after
+# synth_ice40), simulated in Verilator with yosys's iCE40 cell models. The
+# simulation runs at the board's clock (the PLL is a wire there) with the board's
+# UART bit period (tile_clock_hz / LinkBaud clocks).
+# Usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]
+#   --mutate  flips one LUT's truth table first (netlist_for_sim.py): a card that
+#             must fail the checks.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+rtl="$(dirname "$(dirname "$here")")"
+root="$(dirname "$rtl")"
+netlist=${1:?usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]}
+binary=${2:?usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]}
+shift 2
+work="$binary.d"
+mkdir -p "$work"
+
+cells=""
+for d in "$(dirname "$(dirname "$(command -v yosys)")")/share/yosys" /usr/share/yosys /usr/local/share/yosys; do
+    [[ -f "$d/ice40/cells_sim.v" ]] && { cells="$d/ice40/cells_sim.v"; break; }
+done
+[[ -n "$cells" ]] || { echo "netlist_sim: yosys's ice40/cells_sim.v not found (install yosys)" >&2; exit 2; }
+
+hz=$(sed -n 's/^tile_clock_hz *= *\([0-9_]*\).*/\1/p' "$root/boards/icebreaker.toml" | tr -d _)
+baud=$(sed -n 's/.*LinkBaud *= *\([0-9]*\).*/\1/p' "$rtl/pkg/ipu_card_pkg.sv")
+python3 "$here/netlist_for_sim.py" "$cells" "$netlist" "$work/src" "$@"
+
+# The cell models are not lint-clean (unused inputs, timing blocks, widths): their
+# warnings are theirs. -O3 and fast X handling as ipu-board-sim's Verilated tops.
+# NO_ICE40_DEFAULT_ASSIGNMENTS: Verilator 5.006 cannot parse the models' default port
+# values (`input RE = 1'b0`); the netlist connects every port of every cell it uses
+# (checked for this card: SB_RAM40_4K, SB_MAC16, SB_SPRAM256KA), so none is needed.
+verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+    +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
+    --top-module ipu_fpga_top --prefix Vipu_board_net -Mdir "$work/obj" -o "$binary" \
+    -CFLAGS "-O1 -DIPU_BOARD_SIM_NETLIST -DIPU_BOARD_SIM_CLKS_PER_BIT=$(( hz / baud ))" \
+    "$work/src/cells_sim.v" "$work/src/netlist.v" "$here/board_sim.cpp" > "$work/verilator.log" 2>&1 || {
+    grep -E "%Error|error:" "$work/verilator.log" | head -10 >&2
+    echo "netlist_sim: Verilator cannot build the netlist simulation; see $work/verilator.log" >&2
+    exit 1
+}
+echo "netlist_sim: $binary ($(( hz / baud )) clocks per UART bit)"
