@@ -187,6 +187,8 @@ struct Estimator {
   std::vector<std::uint64_t> csCycles; // slowest tile of each compute set
   std::uint64_t sync = 0;
   std::uint64_t xBytes = 4;
+  std::uint32_t tilesPerIpu = 1;
+  std::uint64_t linkBytes = 1, linkLatency = 0;
 
   std::uint64_t exchange(const ir::ExchangeStep &x) const {
     // A tile puts data on the exchange once and any number of tiles take it (the IPU's exchange broadcasts), so a
@@ -203,7 +205,18 @@ struct Estimator {
       busiest = std::max(busiest, b);
     for (const auto &[t, b] : recv)
       busiest = std::max(busiest, b);
-    return (busiest + xBytes - 1) / xBytes;
+    // Bytes that cross to another IPU also pay the board's IPU-Link: its latency once, and the busiest IPU's
+    // outgoing bytes at the link's bandwidth.
+    std::map<std::uint32_t, std::uint64_t> crossing; // sending IPU -> bytes
+    for (const auto &t : x.transfers) {
+      const std::uint32_t from = m.buffers[t.src.buf].tile / tilesPerIpu, to = m.buffers[t.dst.buf].tile / tilesPerIpu;
+      if (from != to)
+        crossing[from] += t.len;
+    }
+    std::uint64_t link = 0;
+    for (const auto &[ipu, b] : crossing)
+      link = std::max(link, linkLatency + (b + linkBytes - 1) / linkBytes);
+    return (busiest + xBytes - 1) / xBytes + link;
   }
 
   std::uint64_t body(const ir::Body &b) const {
@@ -246,7 +259,10 @@ struct Estimator {
 } // namespace
 
 std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m) {
-  Estimator e{g, m, {}, g.target.getMaxIPUSyncDelay(), std::max(1u, g.target.getExchangeBytesPerCycle())};
+  const ipu_board &b = g.target.values().board;
+  Estimator e{g, m, {}, g.target.getMaxIPUSyncDelay(), std::max(1u, g.target.getExchangeBytesPerCycle()),
+              std::max(1u, g.target.getTilesPerIPU()), std::max<std::uint64_t>(1, b.ipu_link_bytes_per_cycle),
+              b.ipu_link_latency_cycles};
   for (const auto &row : computeSetTileCycles(g))
     e.csCycles.push_back(row.empty() ? 0 : *std::max_element(row.begin(), row.end()));
   std::vector<ProgramEstimate> out;
