@@ -68,7 +68,9 @@ struct EngineImpl {
   std::string errorMessage; ///< set by an ErrorProgram's stream during a run
   std::ostream *printStream = &std::cout;
   std::ostream *tensorStream = &std::cout;
-  std::uint64_t lastCycles = 0;
+  std::uint64_t lastCycles = 0;         ///< what getLastRunCycles reports (estimated on an IPU Model)
+  std::uint64_t lastMeasuredCycles = 0; ///< the card's count for the last run (the tile model's measurement)
+  bool lastEstimated = false;           ///< lastCycles is the IPU Model time model's
   unsigned lastProgram = 0;
   std::vector<std::uint64_t> stepCycles; ///< per top-level step of the last run (instrumented engines)
   bool ran = false;
@@ -516,23 +518,35 @@ void Engine::run(unsigned prog, const std::string &) {
   }
   impl_->printStream->flush();
   impl_->tensorStream->flush();
-  impl_->lastCycles = r.cycles;
+  impl_->lastMeasuredCycles = r.cycles;
   impl_->lastProgram = prog;
-  impl_->stepCycles.clear();
+  std::vector<std::uint64_t> measuredSteps;
   if (cg.instr.enabled) {
     const auto &slots = cg.instr.slots[prog];
     std::vector<std::uint32_t> stamps(slots.size());
     for (std::size_t k = 0; k < slots.size(); ++k)
       dev.readTile(cg.instr.tile, slots[k], &stamps[k], 4);
     for (std::size_t k = 1; k < stamps.size(); ++k)
-      impl_->stepCycles.push_back(stamps[k] - stamps[k - 1]);
+      measuredSteps.push_back(stamps[k] - stamps[k - 1]);
   }
+  // An IPU Model reports its time model's cycles (docs/time-model.md); cards that model hardware (QEMU, RTL, FPGA)
+  // and debug.cycleModel=measured report what the card counted. Both stay in the execution profile.
+  const bool estimated = impl_->target.getTargetType() == TargetType::IPU_MODEL && !impl_->options.measuredCycles &&
+                         prog < cg.estimate.size();
+  impl_->lastCycles = estimated ? cg.estimate[prog].cycles : r.cycles;
+  impl_->lastEstimated = estimated;
+  impl_->stepCycles = measuredSteps;
+  if (estimated && cg.instr.enabled)
+    impl_->stepCycles = cg.estimate[prog].topStepCycles;
   impl_->ran = true;
   if (impl_->profiling)
-    impl_->profiling->recordRun(detail::RunRecord{prog, r.cycles, impl_->stepCycles});
+    impl_->profiling->recordRun(
+        detail::RunRecord{prog, impl_->lastCycles, impl_->stepCycles, r.cycles, measuredSteps, estimated});
   impl_->phases["run"] = detail::seconds(start);
-  detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " + std::to_string(r.cycles) +
-                                          " cycles, " + std::to_string(r.hostSyncs) + " host syncs");
+  detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " +
+                                          std::to_string(impl_->lastCycles) + (estimated ? " estimated" : "") +
+                                          " cycles (" + std::to_string(r.cycles) + " measured), " +
+                                          std::to_string(r.hostSyncs) + " host syncs");
 }
 
 void Engine::connectStream(const std::string &handle, void *p) {
@@ -630,6 +644,7 @@ void Engine::setPrintStream(std::ostream &stream) { impl_->printStream = &stream
 
 void Engine::resetExecutionProfile() {
   impl_->lastCycles = 0;
+  impl_->lastMeasuredCycles = 0;
   impl_->stepCycles.clear();
   impl_->ran = false;
   impl_->phases.erase("run");
@@ -671,12 +686,13 @@ void Engine::writeTensor(const std::string &handle, const void *begin, const voi
 
 void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) const {
   detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles, impl_->lastProgram,
-                       impl_->stepCycles,
-                       detail::parseSummaryOptions(opts).showExecutionSteps);
+                       impl_->stepCycles, detail::parseSummaryOptions(opts).showExecutionSteps,
+                       impl_->lastEstimated, impl_->lastMeasuredCycles);
   detail::printOptionalSections(out, impl_->profiling->graphProfile(), opts);
 }
 
 std::uint64_t Engine::getLastRunCycles() const { return impl_->lastCycles; }
+std::uint64_t Engine::getLastRunMeasuredCycles() const { return impl_->lastMeasuredCycles; }
 
 double Engine::getPhaseSeconds(const std::string &phase) const {
   auto it = impl_->phases.find(phase);

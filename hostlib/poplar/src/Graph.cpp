@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "graph_impl.hpp"
+#include "time_model.hpp"
 #include "poplar/Device.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
@@ -472,8 +473,21 @@ void Graph::setInitialValueFrom(const Tensor &t, const void *values, std::size_t
   }
 }
 
-void Graph::setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t) {
-  impl_->vertices.at(v.getId()).cycleEstimate = cycles;
+void Graph::setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t flops) {
+  auto &vx = impl_->vertices.at(v.getId());
+  vx.cycleEstimate = cycles;
+  vx.flopsEstimate = flops;
+  vx.hasEstimate = true;
+}
+
+void Graph::registerPerfEstimator(const std::string &vertexTypeName, PerfEstimateFunc f) {
+  impl_->perfEstimators[vertexTypeName] = std::move(f);
+}
+
+VertexPerfEstimate Graph::getPerfEstimate(const VertexRef &v) const {
+  if (v.getId() >= impl_->vertices.size())
+    throw poplar_error("getPerfEstimate: vertex " + std::to_string(v.getId()) + " is not in this graph");
+  return detail::vertexPerfEstimate(*impl_, v.getId());
 }
 
 bool Graph::addCodelets(const std::string &path, CodeletFileType type, const std::string &compileFlags) {

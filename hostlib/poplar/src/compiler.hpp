@@ -11,6 +11,7 @@
 #include "graph_impl.hpp"
 #include "poplar/Program.hpp"
 #include "tile_link.hpp"
+#include "time_model.hpp"
 
 namespace poplar::detail {
 
@@ -104,6 +105,7 @@ struct CompiledGraph {
   std::uint64_t exchangeBytes = 0;
   std::map<std::string, std::uint64_t> bytesByCategory;
   Instrumentation instr;
+  std::vector<ProgramEstimate> estimate; ///< per program: the IPU Model time model's cycles (time_model.hpp)
 };
 
 struct CompileOptions {

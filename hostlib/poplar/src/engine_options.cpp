@@ -35,6 +35,8 @@ const OptionSpec kOptions[] = {
     {"debug.instrumentExternalExchange", Kind::Bool, nullptr, true},
     {"debug.instrumentControlFlow", Kind::Bool, nullptr, false},
     {"debug.computeInstrumentationLevel", Kind::Choice, "vertex|tile|device|ipu", true},
+    // Ours (docs/time-model.md): which cycles an IPU Model reports, the time model's or the tile model's measured.
+    {"debug.cycleModel", Kind::Choice, "estimated|measured", true},
     {"debug.allowOutOfMemory", Kind::Bool, nullptr, false},
     {"debug.outputAllSymbols", Kind::Bool, nullptr, false},
     {"debug.retainDebugInformation", Kind::Bool, nullptr, false},
@@ -185,6 +187,8 @@ EngineOptions parseEngineOptions(const OptionFlags &given) {
       break;
     case Kind::Choice:
       checkChoice(*s, value);
+      if (name == "debug.cycleModel")
+        out.measuredCycles = value == "measured";
       break;
     }
   }

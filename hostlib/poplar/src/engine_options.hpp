@@ -18,7 +18,8 @@ struct EngineOptions {
   double hostSyncTimeout = 300.0;  ///< target.hostSyncTimeout, seconds
   double runTimeout = 0.0;         ///< debug.runTimeout, seconds (0: none)
   std::uint32_t watchdogKiloInsns = 0; ///< debug.watchdogKiloInsns (0: off)
-  std::uint32_t replicaToProfile = 0;  ///< profiler.replicaToProfile: the replica whose tile takes the cycle stamps
+  std::uint32_t replicaToProfile = 0;
+  bool measuredCycles = false;     ///< debug.cycleModel=measured: an IPU Model reports the tile model's cycles  ///< profiler.replicaToProfile: the replica whose tile takes the cycle stamps
 };
 
 /// `given` with the options of POPLAR_ENGINE_OPTIONS (a JSON object) set over it: what an engine runs with.

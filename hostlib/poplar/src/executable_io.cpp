@@ -18,7 +18,7 @@ namespace poplar::detail {
 namespace {
 
 constexpr const char kMagic[] = "poplar-executable\n";
-constexpr std::uint64_t kVersion = 2; ///< 2: replicas (graph and streams)
+constexpr std::uint64_t kVersion = 3; ///< 2: replicas (graph and streams); 3: the time model's estimates
 constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 32; ///< no field of a real executable is this long
 
 struct Writer {
@@ -404,6 +404,14 @@ void writeExecutable(std::ostream &out, const ExecutableImpl &exe) {
   w.put(cg.instr.tile);
   w.put(cg.instr.slots);
   w.put(cg.instr.topSteps);
+  std::vector<std::uint64_t> estCycles;
+  std::vector<std::vector<std::uint64_t>> estSteps;
+  for (const auto &e : cg.estimate) {
+    estCycles.push_back(e.cycles);
+    estSteps.push_back(e.topStepCycles);
+  }
+  w.put(estCycles);
+  w.put(estSteps);
   w.put(std::string("end"));
   if (!out)
     throw poplar_error("Executable::serialize: writing failed (disk full, or the stream is not open?)");
@@ -457,6 +465,15 @@ ExecutableImpl readExecutable(std::istream &in) {
   r.get(cg.instr.tile);
   r.get(cg.instr.slots);
   r.get(cg.instr.topSteps);
+  std::vector<std::uint64_t> estCycles;
+  std::vector<std::vector<std::uint64_t>> estSteps;
+  r.get(estCycles);
+  r.get(estSteps);
+  if (estCycles.size() != estSteps.size())
+    r.fail("the executable's time-model estimates are inconsistent (corrupt file?)");
+  cg.estimate.clear();
+  for (std::size_t p = 0; p < estCycles.size(); ++p)
+    cg.estimate.push_back(ProgramEstimate{estCycles[p], estSteps[p]});
   std::string end;
   r.get(end);
   if (end != "end")

@@ -55,6 +55,8 @@ struct Vertex {
   std::map<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
   std::map<std::string, std::vector<std::uint8_t>> plain;  ///< non-edge field values
   std::uint64_t cycleEstimate = 0;
+  std::uint64_t flopsEstimate = 0;
+  bool hasEstimate = false; ///< setPerfEstimate was called
 };
 
 struct ComputeSetInfo {
@@ -109,6 +111,8 @@ struct GraphImpl {
   std::vector<ErrorStreamInfo> errorStreams;
   /// Figures libraries attached for the graph profile's optimizationInfo (optimization_info.hpp), by name.
   std::map<std::string, double> optimizationInfo;
+  /// Graph::registerPerfEstimator: estimators by vertex type name.
+  std::map<std::string, PerfEstimateFunc> perfEstimators;
 
   /// The vertex class of vertex `v`, or throws graph_connection_error naming the codelets loaded.
   const VertexClass &vertexClass(unsigned v) const;

@@ -59,7 +59,8 @@ SummaryOptions parseSummaryOptions(const OptionFlags &opts) {
 }
 
 void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
-                  unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps) {
+                  unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps, bool estimated,
+                  std::uint64_t measuredCycles) {
   out << "Target:\n"
       << "  Number of IPUs:         " << target.getNumIPUs() << "\n"
       << "  Tiles per IPU:          " << grouped(target.getTilesPerIPU()) << "\n"
@@ -128,10 +129,15 @@ void printSummary(std::ostream &out, const Target &target, const CompiledGraph &
   } else {
     double secs = double(cycles) / target.getTileClockFrequency();
     out << "  Program " << program << " (last run): " << grouped(cycles) << " cycles (approx " << fixed1(secs * 1e6)
-        << " us at " << fixed1(target.getTileClockFrequency() / 1e6) << " MHz)\n";
+        << " us at " << fixed1(target.getTileClockFrequency() / 1e6) << " MHz)"
+        << (estimated ? ", the IPU Model's estimate" : "") << "\n";
+    if (estimated)
+      out << "  Measured by the tile model: " << grouped(measuredCycles) << " cycles (debug.cycleModel=measured)\n";
     if (!stepCycles.empty()) {
-      out << "\n    Cycles by step" << (cg.instr.enabled ? " (measured on tile " + std::to_string(cg.instr.tile) +
-                                                              ", each step ends with a sync)" : "")
+      out << "\n    Cycles by step"
+          << (estimated           ? std::string(" (estimated, each step ends with a sync)")
+              : cg.instr.enabled ? " (measured on tile " + std::to_string(cg.instr.tile) + ", each step ends with a sync)"
+                                 : std::string())
           << ":\n";
       const auto &tops = cg.instr.topSteps[program];
       const auto &infos = cg.steps[program];

@@ -25,9 +25,11 @@ struct SummaryOptions {
 SummaryOptions parseSummaryOptions(const OptionFlags &opts);
 
 /// Prints the summary in the seed's layout. `cycles` is the last run's (when `ran`).
-/// `stepCycles` are the measured cycles of each top-level step of program `program` (empty when not instrumented).
+/// `stepCycles` are the cycles of each top-level step of program `program` (empty when not instrumented). When
+/// `estimated`, cycles and stepCycles are the IPU Model time model's and `measuredCycles` the card's own count.
 void printSummary(std::ostream &out, const Target &target, const CompiledGraph &cg, bool ran, std::uint64_t cycles,
-                  unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps);
+                  unsigned program, const std::vector<std::uint64_t> &stepCycles, bool showSteps,
+                  bool estimated = false, std::uint64_t measuredCycles = 0);
 
 /// The sections printProfileSummary's options showPerIpuMemoryUsage, showOptimizations and showVarStorage add,
 /// from the graph profile (profiling/summary.cpp); nothing when none is set.

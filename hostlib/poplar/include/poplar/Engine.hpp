@@ -118,8 +118,11 @@ public:
   /// Prints the target, the graph, memory use per tile (with a histogram) and, after a run, cycles per program
   /// step ("showExecutionSteps": "true" lists every step).
   void printProfileSummary(std::ostream &out, const OptionFlags &opts = OptionFlags()) const;
-  /// Simulated card cycles of the last run.
+  /// Cycles of the last run: on an IPU Model the time model's estimate (vertex estimates, exchange bandwidth, sync
+  /// delays; docs/time-model.md), on other cards (or with debug.cycleModel=measured) the card's count.
   std::uint64_t getLastRunCycles() const;
+  /// The card's own cycle count of the last run (the tile model's RV32 execution), whatever getLastRunCycles shows.
+  std::uint64_t getLastRunMeasuredCycles() const;
   /// Wall-clock seconds spent in each phase: "compile", "load", "run" (last run).
   double getPhaseSeconds(const std::string &phase) const;
 

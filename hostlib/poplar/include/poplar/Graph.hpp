@@ -17,12 +17,14 @@
 #include "poplar/DebugContext.hpp"
 #include "poplar/Interval.hpp"
 #include "poplar/OptionFlags.hpp"
+#include "poplar/PerfEstimateFunc.hpp"
 #include "poplar/Program.hpp"
 #include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
 #include "poplar/VariableRef.hpp"
+#include "poplar/VertexIntrospector.hpp"
 #include "poplar/VertexRef.hpp"
 
 namespace poplar {
@@ -170,8 +172,14 @@ public:
   template <typename T> void setInitialValue(const Tensor &t, const std::vector<T> &values) {
     setInitialValueFrom(t, values.data(), values.size(), sizeof(T), hostKind<T>());
   }
-  /// Records a cycle estimate for a vertex (shown in the profile; the model measures real cycles).
+  /// Gives vertex `v` its estimate (worker cycles), over any estimator of its type. On an IPU Model target the
+  /// Engine's cycles are built from vertex estimates (docs/time-model.md).
   void setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t flops = 0);
+  /// Vertices of type `vertexTypeName` without an estimate of their own get theirs from `f`.
+  void registerPerfEstimator(const std::string &vertexTypeName, PerfEstimateFunc f);
+  /// The estimate vertex `v` is charged on an IPU Model: its own, its type's estimator's, the library's for a
+  /// PopLibs vertex, or the default (docs/time-model.md, "Vertices without an estimate").
+  VertexPerfEstimate getPerfEstimate(const VertexRef &v) const;
   /// Same as setPerfEstimate without flops.
   void setCycleEstimate(VertexRef v, std::uint64_t cycles) { setPerfEstimate(v, cycles); }
 

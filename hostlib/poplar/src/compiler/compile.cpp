@@ -153,6 +153,7 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
     after("replicate");
   }
   out.replicas = g.replicationFactor;
+  out.estimate = estimatePrograms(g, m);
   std::vector<std::vector<ir::BufferId>> stampSlots;
   if (options.instrument) {
     stampSlots = ir::instrument(m, out.image.symbols.at(stampEntry));

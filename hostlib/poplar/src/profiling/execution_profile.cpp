@@ -49,11 +49,14 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
 
   std::vector<std::uint64_t> csCycles(numCS, 0); // the last measured execution of each compute set
   Vec trace, steps;
-  std::uint64_t offset = 0, compute = 0, activeCompute = 0, exchange = 0, stream = 0, total = 0;
+  std::uint64_t offset = 0, compute = 0, activeCompute = 0, exchange = 0, stream = 0, total = 0, measuredTotal = 0;
+  bool estimated = false;
   for (const auto &run : runs) {
     std::uint64_t root0 = gp["controlPrograms"][run.program].asUInt();
     trace.push_back((unsigned long long)root0);
     total += run.cycles;
+    measuredTotal += run.measuredCycles;
+    estimated = estimated || run.estimated;
     const auto &tops = cg.instr.topSteps.size() > run.program ? cg.instr.topSteps[run.program]
                                                               : std::vector<std::pair<std::size_t, std::size_t>>{};
     const auto &infos = cg.steps[run.program];
@@ -71,6 +74,8 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
       step["program"] = (unsigned long long)programId;
       step["name"] = s.what;
       step["cycles"] = (unsigned long long)cycles;
+      if (k < run.measuredStepCycles.size())
+        step["measuredCycles"] = (unsigned long long)run.measuredStepCycles[k];
       step["cyclesFrom"] = (unsigned long long)from;
       step["cyclesTo"] = (unsigned long long)at;
       double active = tilesInUse, tileBalance = ratio(tilesInUse, double(numTiles)), activeBalance = 1.0;
@@ -176,7 +181,10 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
                  {"globalExchange", 0u},
                  {"streamCopy", (unsigned long long)stream},
                  {"sync", (unsigned long long)(tileTotal > busy ? tileTotal - busy : 0)}};
+  // cycles: what getLastRunCycles reports (the time model's on an IPU Model); measuredCycles: the card's count.
   root["simulation"] = ProfileValue(Map{{"cycles", (unsigned long long)total},
+                                        {"measuredCycles", (unsigned long long)measuredTotal},
+                                        {"cycleModel", estimated ? "estimated" : "measured"},
                                         {"tileCycles", ProfileValue(tileCycles)},
                                         {"steps", ProfileValue(steps)}});
   return ProfileValue(root);

@@ -6,6 +6,7 @@
 #include "poplar/TargetType.hpp"
 #include "../target_values.hpp"
 #include "profiles.hpp"
+#include "../time_model.hpp"
 
 namespace poplar::detail {
 
@@ -131,6 +132,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   std::vector<std::vector<std::uint64_t>> activeByType(numCS, std::vector<std::uint64_t>(numTypes, 0));
   std::vector<std::vector<std::uint64_t>> vertexBytesCS = activeByTile;
   std::vector<std::vector<std::uint64_t>> vertexBytesType(numTypes, std::vector<std::uint64_t>(numTiles, 0));
+  const std::vector<std::vector<std::uint64_t>> tileCycles = computeSetTileCycles(graph);
   for (std::size_t c = 0; c < numCS; ++c) {
     const auto &cs = graph.computeSets[c];
     csNames.push_back(cs.name);
@@ -142,17 +144,16 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       if (vx.tile >= numTiles)
         continue;
       verticesOnTile[vx.tile]++;
-      activeByTile[c][vx.tile] += vx.cycleEstimate;
-      activeByType[c][vertexType[v]] += vx.cycleEstimate;
+      const std::uint64_t est = vertexPerfEstimate(graph, v).cycles;
+      activeByTile[c][vx.tile] += est;
+      activeByType[c][vertexType[v]] += est;
       vertexBytesCS[c][vx.tile] += typeSizes[vertexType[v]];
       vertexBytesType[vertexType[v]][vx.tile] += typeSizes[vertexType[v]];
     }
-    // Six hardware threads take turns: a tile running k <= 6 vertices needs 6 cycles per active cycle of its
-    // longest share, so the tile's time is the active cycles spread over min(k, 6) threads, times six.
-    for (std::size_t t = 0; t < numTiles; ++t)
-      if (verticesOnTile[t])
-        cyclesByTile[c][t] = (activeByTile[c][t] + std::min<std::uint64_t>(verticesOnTile[t], 6) - 1) /
-                             std::min<std::uint64_t>(verticesOnTile[t], 6) * 6;
+    // The time model's barrel (time_model.hpp): the tile's busiest worker slot times the worker contexts.
+    if (c < tileCycles.size())
+      for (std::size_t t = 0; t < numTiles && t < tileCycles[c].size(); ++t)
+        cyclesByTile[c][t] = tileCycles[c][t];
     Vec cnt, typ;
     for (const auto &[type, n] : counts) {
       typ.push_back(type);

@@ -19,7 +19,10 @@ namespace poplar::detail {
 struct RunRecord {
   unsigned program = 0;
   std::uint64_t cycles = 0;              ///< the card's cycle count for the whole run
-  std::vector<std::uint64_t> stepCycles; ///< measured cycles of each top-level step (empty: not instrumented)
+  std::vector<std::uint64_t> stepCycles; ///< cycles of each top-level step (empty: not instrumented)
+  std::uint64_t measuredCycles = 0;              ///< the card's count (equals `cycles` unless estimated)
+  std::vector<std::uint64_t> measuredStepCycles; ///< the card's stamps per top-level step
+  bool estimated = false;                        ///< cycles and stepCycles are the IPU Model time model's
 };
 
 /// The profiling options of an engine, read and checked once.

@@ -1,0 +1,57 @@
+// What a performance estimator (PerfEstimateFunc) may ask about a vertex: its class and the shape of its fields.
+#ifndef POPLAR_VERTEX_INTROSPECTOR_HPP
+#define POPLAR_VERTEX_INTROSPECTOR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "poplar/ComputeSet.hpp"
+
+namespace poplar {
+
+class Target;
+
+/// One field of a vertex: an edge (rank 1: `size()` elements), a VectorList edge (rank 2: `size()` items of
+/// `getSizeAtIndex(i)` elements each) or a plain field (rank 0, with the value it was given).
+class FieldData {
+public:
+  FieldData() = default;
+  FieldData(unsigned rank, std::size_t size, std::vector<std::size_t> itemSizes, std::vector<unsigned char> bytes)
+      : rank_(rank), size_(size), itemSizes_(itemSizes), bytes_(bytes) {}
+  unsigned rank() const { return rank_; }
+  std::size_t size() const { return size_; }
+  std::size_t getSizeAtIndex(std::size_t i) const { return i < itemSizes_.size() ? itemSizes_[i] : 0; }
+  /// The value of a plain field, as type T (0 when the field has no value).
+  template <typename T> T getInitialValue(const Target &) const {
+    T v = T();
+    std::memcpy(&v, bytes_.data(), bytes_.size() < sizeof(T) ? bytes_.size() : sizeof(T));
+    return v;
+  }
+
+private:
+  unsigned rank_ = 0;
+  std::size_t size_ = 0;
+  std::vector<std::size_t> itemSizes_;
+  std::vector<unsigned char> bytes_;
+};
+
+/// A read-only view of one vertex of a graph, for a PerfEstimateFunc.
+class VertexIntrospector {
+public:
+  VertexIntrospector(const void *graph, unsigned vertex) : graph_(graph), vertex_(vertex) {}
+  /// Field `name`; throws poplar::unknown_field when the vertex has no such field.
+  FieldData getFieldInfo(const std::string &name) const;
+  ComputeSet getComputeSet() const;
+  std::string getClassName() const;
+
+private:
+  const void *graph_;
+  unsigned vertex_;
+};
+
+} // namespace poplar
+
+#endif

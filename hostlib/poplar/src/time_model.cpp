@@ -1,0 +1,284 @@
+// The IPU Model's time model: vertex estimates, compute sets under the barrel, exchanges, syncs, and whole programs.
+// Formulas and their sources are in docs/time-model.md.
+#include "time_model.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "poplar/VertexIntrospector.hpp"
+#include "poplar/exceptions.hpp"
+
+namespace poplar {
+
+FieldData VertexIntrospector::getFieldInfo(const std::string &name) const {
+  const auto &g = *static_cast<const detail::GraphImpl *>(graph_);
+  const auto &vx = g.vertices.at(vertex_);
+  if (auto e = vx.edges.find(name); e != vx.edges.end())
+    return FieldData(1, e->second.numElements(), {}, {});
+  if (auto l = vx.lists.find(name); l != vx.lists.end()) {
+    std::vector<std::size_t> sizes;
+    for (const Tensor &t : l->second)
+      sizes.push_back(t.numElements());
+    return FieldData(2, sizes.size(), sizes, {});
+  }
+  if (auto p = vx.plain.find(name); p != vx.plain.end())
+    return FieldData(0, 1, {}, std::vector<unsigned char>(p->second.begin(), p->second.end()));
+  throw unknown_field("VertexIntrospector::getFieldInfo: vertex type '" + vx.type + "' has no connected field '" +
+                      name + "'");
+}
+
+ComputeSet VertexIntrospector::getComputeSet() const {
+  const auto &g = *static_cast<const detail::GraphImpl *>(graph_);
+  return ComputeSet(const_cast<detail::GraphImpl *>(&g), g.vertices.at(vertex_).computeSet);
+}
+
+std::string VertexIntrospector::getClassName() const {
+  return static_cast<const detail::GraphImpl *>(graph_)->vertices.at(vertex_).type;
+}
+
+namespace detail {
+
+namespace {
+
+// Elements and element size of a vertex's edges in one direction (inputs: In and InOut; outputs: Out and InOut).
+struct EdgeTotals {
+  std::uint64_t in = 0, out = 0;
+  unsigned elemBytes = 4;
+  unsigned runs = 0; ///< edges and list items: each is one loop (one overhead) in the library's codelets
+};
+
+EdgeTotals edgeTotals(const GraphImpl &g, unsigned v) {
+  const Vertex &vx = g.vertices[v];
+  const VertexClass *vc = nullptr;
+  auto it = g.codelets.classes.find(vx.type);
+  if (it != g.codelets.classes.end())
+    vc = &it->second;
+  EdgeTotals t;
+  auto add = [&](const std::string &name, const Tensor &x) {
+    FieldDir dir = FieldDir::In;
+    if (vc)
+      if (auto f = vc->fields.find(name); f != vc->fields.end())
+        dir = f->second.dir;
+    std::uint64_t n = x.numElements();
+    if (dir == FieldDir::In || dir == FieldDir::InOut)
+      t.in += n;
+    if (dir == FieldDir::Out || dir == FieldDir::InOut)
+      t.out += n;
+    if (n > 1)
+      t.elemBytes = std::max(1u, unsigned(x.elementType().getSize()));
+    t.runs++;
+  };
+  for (const auto &[name, x] : vx.edges)
+    add(name, x);
+  for (const auto &[name, xs] : vx.lists)
+    for (const Tensor &x : xs)
+      add(name, x);
+  return t;
+}
+
+// PopLibs' basic loop form: a fixed overhead plus one pass of `cyclesPerVector` per vector of the data path.
+std::uint64_t loopCycles(std::uint64_t overhead, std::uint64_t elems, std::uint64_t vectorWidth,
+                         std::uint64_t cyclesPerVector) {
+  vectorWidth = std::max<std::uint64_t>(1, vectorWidth);
+  return overhead + (elems + vectorWidth - 1) / vectorWidth * cyclesPerVector;
+}
+
+bool startsWith(const std::string &s, const char *p) { return s.rfind(p, 0) == 0; }
+
+// The library's estimate for its own vertices (popops, poplin, popnn, poprand), or 0 for a type it does not know.
+std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
+  const Vertex &vx = g.vertices[v];
+  const std::string &type = vx.type;
+  const EdgeTotals e = edgeTotals(g, v);
+  const unsigned dataPathBits = g.target.getDataPathWidth() ? g.target.getDataPathWidth() : 64;
+  const std::uint64_t width = std::max(1u, dataPathBits / (8 * e.elemBytes)); // elements per data-path vector
+  const unsigned workers = std::max(1u, g.target.getNumWorkerContexts());
+  bool multi = false;
+  if (auto it = g.codelets.classes.find(type); it != g.codelets.classes.end())
+    multi = it->second.workers > 0;
+  const std::uint64_t share = multi ? workers : 1; // a MultiVertex's workers split the elements
+  if (startsWith(type, "poplin::MatMul")) {
+    // AMP: the tile's multiply-accumulates per cycle (16 float, 64 half on the 64-bit data path), one AMP
+    // instruction per worker issue; each worker does its share of the output.
+    std::uint64_t rows = 0, inner = 0, cols = 0;
+    auto plain = [&](const char *n) -> std::uint64_t {
+      auto p = vx.plain.find(n);
+      std::uint32_t x = 0;
+      if (p != vx.plain.end())
+        std::copy_n(p->second.begin(), std::min<std::size_t>(4, p->second.size()), reinterpret_cast<char *>(&x));
+      return x;
+    };
+    rows = plain("rows"), inner = plain("inner"), cols = plain("cols");
+    const std::uint64_t macsPerCycle = e.elemBytes == 2 ? 64 : 16;
+    return loopCycles(26, rows * inner * cols / share, macsPerCycle, 1);
+  }
+  if (startsWith(type, "popops::MapInterpreter") || startsWith(type, "popnn::NonLinearity"))
+    // Element-wise: a load/operate and a store per data-path vector (popops' binary and unary op estimators).
+    return loopCycles(20 + 5 * e.runs / share, std::max(e.in, e.out) / share, width, 2);
+  if (startsWith(type, "popops::Reduce") || startsWith(type, "poplin::ReducePartials"))
+    // PopLibs' reduce estimate: 4, plus per output 1, plus per partial (1 + its data-path vectors); the partials
+    // here are e.runs input runs of e.in elements in all.
+    return 4 + e.out / share + e.runs / share + (e.in / share + width - 1) / width + e.runs / share;
+  if (startsWith(type, "popops::Dynamic") || startsWith(type, "popops::MultiSlice") ||
+      startsWith(type, "popops::MultiUpdate"))
+    // Copies: memcpy at the data path's width per cycle.
+    return loopCycles(30 + 4 * e.runs, e.out, width, 1);
+  if (startsWith(type, "popops::") || startsWith(type, "poplin::") || startsWith(type, "popnn::") ||
+      startsWith(type, "poprand::"))
+    return loopCycles(20, std::max(e.in, e.out) / share, width, 2);
+  return 0;
+}
+
+} // namespace
+
+VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
+  const Vertex &vx = g.vertices.at(v);
+  if (vx.hasEstimate)
+    return VertexPerfEstimate(vx.cycleEstimate, vx.flopsEstimate);
+  if (auto it = g.perfEstimators.find(vx.type); it != g.perfEstimators.end() && it->second)
+    return it->second(VertexIntrospector(&g, v), g.target);
+  if (std::uint64_t c = libraryEstimate(g, v))
+    return VertexPerfEstimate(c);
+  // No estimate (docs/time-model.md): the data-path default, one pass over its inputs and outputs.
+  const EdgeTotals e = edgeTotals(g, v);
+  const unsigned dataPathBits = g.target.getDataPathWidth() ? g.target.getDataPathWidth() : 64;
+  return VertexPerfEstimate(loopCycles(20, e.in + e.out, std::max(1u, dataPathBits / (8 * e.elemBytes)), 1));
+}
+
+std::vector<std::vector<std::uint64_t>> computeSetTileCycles(const GraphImpl &g) {
+  const unsigned numTiles = g.target.getNumTiles();
+  const unsigned workers = std::max(1u, g.target.getNumWorkerContexts());
+  std::vector<std::vector<std::uint64_t>> out(g.computeSets.size());
+  for (std::size_t c = 0; c < g.computeSets.size(); ++c) {
+    std::map<unsigned, std::vector<std::uint64_t>> slots; // tile -> worker slot loads
+    std::map<unsigned, unsigned> next;                     // tile -> next slot (round-robin)
+    for (unsigned v : g.computeSets[c].vertices) {
+      const Vertex &vx = g.vertices[v];
+      if (vx.tile >= numTiles)
+        continue;
+      auto &s = slots[vx.tile];
+      if (s.empty())
+        s.assign(workers, 0);
+      const std::uint64_t est = vertexPerfEstimate(g, v).cycles;
+      bool multi = false;
+      if (auto it = g.codelets.classes.find(vx.type); it != g.codelets.classes.end())
+        multi = it->second.workers > 0;
+      if (multi) {
+        for (auto &x : s)
+          x += est;
+      } else {
+        s[next[vx.tile]] += est;
+        next[vx.tile] = (next[vx.tile] + 1) % workers;
+      }
+    }
+    out[c].assign(numTiles, 0);
+    for (const auto &[t, s] : slots)
+      out[c][t] = *std::max_element(s.begin(), s.end()) * workers;
+  }
+  return out;
+}
+
+namespace {
+
+struct Estimator {
+  const GraphImpl &g;
+  const ir::Module &m;
+  std::vector<std::uint64_t> csCycles; // slowest tile of each compute set
+  std::uint64_t sync = 0;
+  std::uint64_t xBytes = 4;
+  std::uint32_t tilesPerIpu = 1;
+  std::uint64_t linkBytes = 1, linkLatency = 0;
+
+  std::uint64_t exchange(const ir::ExchangeStep &x) const {
+    // A tile puts data on the exchange once and any number of tiles take it (the IPU's exchange broadcasts), so a
+    // source range sent to many tiles counts once for its sender.
+    std::map<std::uint32_t, std::uint64_t> sent, recv;
+    std::set<std::tuple<ir::BufferId, std::uint32_t, std::uint32_t>> sources;
+    for (const auto &t : x.transfers) {
+      if (sources.emplace(t.src.buf, t.src.offset, t.len).second)
+        sent[m.buffers[t.src.buf].tile] += t.len;
+      recv[m.buffers[t.dst.buf].tile] += t.len;
+    }
+    std::uint64_t busiest = 0;
+    for (const auto &[t, b] : sent)
+      busiest = std::max(busiest, b);
+    for (const auto &[t, b] : recv)
+      busiest = std::max(busiest, b);
+    // Bytes that cross to another IPU also pay the board's IPU-Link: its latency once, and the busiest IPU's
+    // outgoing bytes at the link's bandwidth.
+    std::map<std::uint32_t, std::uint64_t> crossing; // sending IPU -> bytes
+    for (const auto &t : x.transfers) {
+      const std::uint32_t from = m.buffers[t.src.buf].tile / tilesPerIpu, to = m.buffers[t.dst.buf].tile / tilesPerIpu;
+      if (from != to)
+        crossing[from] += t.len;
+    }
+    std::uint64_t link = 0;
+    for (const auto &[ipu, b] : crossing)
+      link = std::max(link, linkLatency + (b + linkBytes - 1) / linkBytes);
+    return (busiest + xBytes - 1) / xBytes + link;
+  }
+
+  std::uint64_t body(const ir::Body &b) const {
+    std::uint64_t c = 0;
+    for (const auto &s : b)
+      c += step(s);
+    return c;
+  }
+
+  std::uint64_t step(const ir::Step &s) const {
+    return std::visit(
+        [&](const auto &x) -> std::uint64_t {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, ir::SyncStep>)
+            return sync;
+          else if constexpr (std::is_same_v<T, ir::ExchangeStep>)
+            return exchange(x) + sync;
+          else if constexpr (std::is_same_v<T, ir::ExecuteStep>)
+            return (x.computeSet < csCycles.size() ? csCycles[x.computeSet] : 0) + sync;
+          else if constexpr (std::is_same_v<T, ir::StreamCopyStep>)
+            return 2 * sync; // the host syncs of a copy; the transfer itself is not charged (docs/time-model.md)
+          else if constexpr (std::is_same_v<T, ir::RepeatStep>)
+            return x.count * body(x.body);
+          else if constexpr (std::is_same_v<T, ir::IfStep>)
+            return std::max(body(x.thenBody), body(x.elseBody));
+          else if constexpr (std::is_same_v<T, ir::SwitchStep>) {
+            std::uint64_t c = body(x.defaultBody);
+            for (const auto &b : x.cases)
+              c = std::max(c, body(b));
+            return c;
+          } else if constexpr (std::is_same_v<T, ir::WhileStep>)
+            return 2 * body(x.condition) + body(x.body);
+          else
+            return 0; // PrintStep (host side), StampStep (the profiler's own)
+        },
+        s);
+  }
+};
+
+} // namespace
+
+std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m) {
+  const ipu_board &b = g.target.values().board;
+  Estimator e{g, m, {}, g.target.getMaxIPUSyncDelay(), std::max(1u, g.target.getExchangeBytesPerCycle()),
+              std::max(1u, g.target.getTilesPerIPU()), std::max<std::uint64_t>(1, b.ipu_link_bytes_per_cycle),
+              b.ipu_link_latency_cycles};
+  for (const auto &row : computeSetTileCycles(g))
+    e.csCycles.push_back(row.empty() ? 0 : *std::max_element(row.begin(), row.end()));
+  std::vector<ProgramEstimate> out;
+  for (const auto &p : m.programs) {
+    ProgramEstimate pe;
+    for (const auto &s : p.body) {
+      if (std::holds_alternative<ir::StampStep>(s))
+        continue;
+      std::uint64_t c = e.step(s);
+      pe.topStepCycles.push_back(c);
+      pe.cycles += c;
+    }
+    out.push_back(pe);
+  }
+  return out;
+}
+
+} // namespace detail
+} // namespace poplar

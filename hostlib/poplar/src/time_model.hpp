@@ -1,0 +1,32 @@
+// Internal: the IPU Model's time model (docs/time-model.md). Every vertex has an estimate; a compute set costs its
+// slowest tile under the six-context barrel, an exchange its busiest tile's bytes over the exchange bandwidth, and
+// every step ends with a sync of the Target's sync delay. Cards that run real hardware models report measured cycles.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/ir.hpp"
+#include "graph_impl.hpp"
+#include "poplar/PerfEstimateFunc.hpp"
+
+namespace poplar::detail {
+
+/// The estimate of vertex `v`: setPerfEstimate, else its type's registered estimator, else the library's formula
+/// for a PopLibs vertex, else the default (worker cycles; a MultiVertex's figure is per worker).
+VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v);
+
+/// Estimated cycles of each compute set on each tile: the vertices dealt round-robin over the six worker slots (a
+/// MultiVertex occupies all six), the tile's time is its busiest slot times the number of worker contexts.
+std::vector<std::vector<std::uint64_t>> computeSetTileCycles(const GraphImpl &g);
+
+/// What the model charges one lowered program.
+struct ProgramEstimate {
+  std::uint64_t cycles = 0;                  ///< the whole program
+  std::vector<std::uint64_t> topStepCycles;  ///< each top-level step (cycle stamps excluded), in order
+};
+
+/// Estimates every program of `m` (lowered from `g`, before instrumentation).
+std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m);
+
+} // namespace poplar::detail
