@@ -66,12 +66,13 @@ def demo(bin_dir, runs):
     if not os.access(prog, os.X_OK):
         print(f"not built: {prog}")
         return
-    cycles, phases = [], {}
+    cycles, measured, phases = [], [], {}
     out = ""
     for _ in range(runs):
         out = run([prog])
         grab(r"^Multiplication result OK", out, "'Multiplication result OK'")
         cycles.append(int(grab(r"^Program cycles: (\d+)", out, "program cycles").group(1)))
+        measured.append(int(grab(r"^Measured cycles \(tile model\): (\d+)", out, "measured cycles").group(1)))
         wall = grab(r"^Wall time: (.*)$", out, "wall time").group(1)
         for name, secs in re.findall(r"([a-z ]+?) ([0-9.eE+-]+) s", wall):
             phases.setdefault(name.strip(" ,"), []).append(float(secs))
@@ -80,11 +81,13 @@ def demo(bin_dir, runs):
     print(f"Planner: colsAxisSplit={split}, total cost {plan['total']:,} cycles (compute {plan['compute']:,}, "
           f"exchange {plan['exchange']:,})")
     same = "identical" if len(set(cycles)) == 1 else "DIFFERENT: " + ", ".join(map(str, cycles))
-    print(f"Program cycles: {cycles[0]} ({same} in all {runs} runs)")
+    print(f"Program cycles (IPU Model time model, docs/time-model.md): {cycles[0]} ({same} in all {runs} runs); "
+          f"the seed's tutorial 7 on Mk1 reports {SEED_TUT7_PROGRAM}")
+    print(f"Measured cycles (tile model): {measured[0]}")
     for name, values in phases.items():
         print(f"Wall time {name}: {median_min_max(values, 's')}")
-    if len(set(cycles)) != 1:
-        fail("the simulated cycles differ between runs of the same program")
+    if len(set(cycles)) != 1 or len(set(measured)) != 1:
+        fail("the estimated or measured cycles differ between runs of the same program")
 
 
 def split_from_profile(path):
