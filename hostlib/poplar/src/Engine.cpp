@@ -53,6 +53,7 @@ struct EngineImpl {
   CompiledGraph cg;
   Target target;
   EngineOptions options;
+  OptionFlags givenOptions; ///< the options in effect, as flags (getEngineOptions)
   /// The device loaded on. The engine shares its ownership, as the SDK's does: the card stays attached for the
   /// engine's life whatever becomes of the caller's Device object (destroyed, moved from, a temporary).
   std::shared_ptr<DeviceImpl> device;
@@ -248,6 +249,7 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
 
 Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineImpl) {
   impl_->options = detail::parseEngineOptions(options);
+  impl_->givenOptions = detail::withEnvironmentOptions(options);
   Executable taken(std::move(exe)); // the engine owns the compiled graph: `exe` is left moved-from
   detail::ExecutableImpl &x = taken.impl();
   impl_->cg = std::move(x.cg);
@@ -469,6 +471,18 @@ void Engine::deploy() {
 }
 
 unsigned Engine::getNumPrograms() const { return unsigned(impl_->cg.programAddr.size()); }
+
+OptionFlags Engine::getEngineOptions() const { return impl_->givenOptions; }
+
+std::vector<std::string> Engine::listStreams() const {
+  std::vector<std::string> names;
+  for (const auto &s : impl_->cg.streams)
+    if (s.name.rfind("__", 0) != 0)
+      names.push_back(s.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
 
 void Engine::run(unsigned prog, const std::string &) {
   const auto &cg = impl_->cg;

@@ -117,4 +117,38 @@ Device IPUModel::createDevice(const OptionFlags &opts, bool, unsigned deviceMana
   return Device(d);
 }
 
+// Every public field, in declaration order (the header's list; keep the two together).
+bool operator==(const IPUModel &a, const IPUModel &b) {
+  return a.IPUVersion == b.IPUVersion &&
+         a.numIPUs == b.numIPUs &&
+         a.tilesPerIPU == b.tilesPerIPU &&
+         a.memoryPerTile == b.memoryPerTile &&
+         a.numWorkerContexts == b.numWorkerContexts &&
+         a.dataPathWidth == b.dataPathWidth &&
+         a.minIPUSyncDelay == b.minIPUSyncDelay &&
+         a.globalSyncCycles == b.globalSyncCycles &&
+         a.relativeSyncDelay == b.relativeSyncDelay &&
+         a.exchangeBytesPerCycle == b.exchangeBytesPerCycle &&
+         a.memcpyBytesPerCycle == b.memcpyBytesPerCycle &&
+         a.tileClockFrequency == b.tileClockFrequency &&
+         a.tilesCanShareExchangeBus == b.tilesCanShareExchangeBus &&
+         a.tilesPerSharedExchangeBus == b.tilesPerSharedExchangeBus &&
+         a.numStrideBits == b.numStrideBits &&
+         a.rptCountMax == b.rptCountMax &&
+         a.fp8ConvUnitMaxPipelineDepth == b.fp8ConvUnitMaxPipelineDepth &&
+         a.fp16ConvUnitMaxPipelineDepth == b.fp16ConvUnitMaxPipelineDepth &&
+         a.fp32ConvUnitMaxPipelineDepth == b.fp32ConvUnitMaxPipelineDepth &&
+         a.fp8ConvUnitInputLoadElemsPerCycle == b.fp8ConvUnitInputLoadElemsPerCycle &&
+         a.fp16ConvUnitInputLoadElemsPerCycle == b.fp16ConvUnitInputLoadElemsPerCycle &&
+         a.fp32ConvUnitInputLoadElemsPerCycle == b.fp32ConvUnitInputLoadElemsPerCycle &&
+         a.fp8InFp16OutConvUnitsPerTile == b.fp8InFp16OutConvUnitsPerTile &&
+         a.fp16InFp16OutConvUnitsPerTile == b.fp16InFp16OutConvUnitsPerTile &&
+         a.fp16InFp32OutConvUnitsPerTile == b.fp16InFp32OutConvUnitsPerTile &&
+         a.fp32InFp32OutConvUnitsPerTile == b.fp32InFp32OutConvUnitsPerTile &&
+         a.convUnitCoeffLoadBytesPerCycle == b.convUnitCoeffLoadBytesPerCycle &&
+         a.compileIPUCode == b.compileIPUCode;
+}
+
+bool operator!=(const IPUModel &a, const IPUModel &b) { return !(a == b); }
+
 } // namespace poplar

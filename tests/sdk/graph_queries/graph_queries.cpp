@@ -2,7 +2,9 @@
 // API reference: getNumVertices, hasCodelet, isConstant, getVariable, addConstantHalf/setInitialValueHalf (read back
 // through a run), getSortedContiguousRegions (memory order, tile splits, aliases), tile numbering of a virtual
 // graph, Tensor::getVarStr, Type::hash/requiresMetadata, OptionFlags::find, FieldRef::isIndexed/getIndex,
-// DataStream::replicatedMode/replicationFactor and ProfileValue's SDK spellings.
+// DataStream::replicatedMode/replicationFactor, ProfileValue's SDK spellings, Engine::getEngineOptions and
+// Engine::listStreams, IPUModel ==/!=.
+#include <algorithm>
 #include <cstdio>
 #include <cstdint>
 #include <string>
@@ -111,6 +113,8 @@ int main() {
   check(graph.convertVirtualTileToPhysicalTile(5) == 5 && graph.convertPhysicalTileToVirtualTile(5) == 5,
         "virtual and physical tile ids");
 
+  IPUModel same, other("ipu1");
+  check(same == ipuModel && other != ipuModel, "IPUModel operator== and operator!=");
   check(!a.getVarStr().empty(), "getVarStr: " + a.getVarStr());
   check(FLOAT.hash() == Type(FLOAT).hash() && FLOAT.hash() != HALF.hash(), "Type::hash");
   check(QUARTER.requiresMetadata() && !HALF.requiresMetadata(), "Type::requiresMetadata");
@@ -121,7 +125,14 @@ int main() {
   Sequence prog;
   prog.add(Execute(cs));
   prog.add(Copy(concat({h, h2, hvar}), hout));
-  Engine engine(graph, prog);
+  Engine engine(graph, prog, OptionFlags{{"debug.instrument", "true"}});
+  const OptionFlags given = engine.getEngineOptions();
+  check(given.find("debug.instrument") && *given.find("debug.instrument") == "true", "Engine::getEngineOptions");
+  std::vector<std::string> streams = engine.listStreams();
+  check(std::find(streams.begin(), streams.end(), "in") != streams.end() &&
+            std::none_of(streams.begin(), streams.end(),
+                         [](const std::string &s) { return s.compare(0, 2, "__") == 0; }),
+        "Engine::listStreams names the user's streams only");
   engine.load(device);
   engine.run(0);
   std::uint16_t back[6] = {0, 0, 0, 0, 0, 0};

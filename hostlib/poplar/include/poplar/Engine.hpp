@@ -71,6 +71,11 @@ public:
   void run(unsigned prog = 0, const std::string &debugName = "");
   /// Number of programs run() accepts.
   unsigned getNumPrograms() const;
+  /// The engine options in effect: those given to the constructor with POPLAR_ENGINE_OPTIONS applied over them.
+  OptionFlags getEngineOptions() const;
+  /// The handles of the graph's data streams (addHostToDeviceFIFO, addDeviceToHostFIFO), in name order; the
+  /// library's own streams (remote buffers, error programs) are left out.
+  std::vector<std::string> listStreams() const;
 
   /// Connects a stream to one buffer holding exactly one copy. In a replicated graph every replica of a
   /// replicated stream is connected to it (each replica moves its own copies through it).

@@ -64,6 +64,11 @@ struct IPUModel {
   Target createTarget(const OptionFlags &opts = OptionFlags()) const;
 };
 
+/// Whether two models have the same values in every field.
+bool operator==(const IPUModel &a, const IPUModel &b);
+/// !(a == b).
+bool operator!=(const IPUModel &a, const IPUModel &b);
+
 } // namespace poplar
 
 #endif // POPLAR_IPU_MODEL_HPP
