@@ -20,6 +20,7 @@
 #include <popops/Zero.hpp>
 #include <poputil/exceptions.hpp>
 
+#include "debug_name.hpp"
 #include "instances.hpp"
 #include "rows.hpp"
 
@@ -34,9 +35,7 @@ using poplar::program::Copy;
 using poplar::program::CrossReplicaCopy;
 using poplar::program::Sequence;
 
-std::string name(const std::string &prefix, const std::string &what) {
-  return prefix.empty() ? "gcl/" + what : prefix + "/" + what;
-}
+std::string name(const std::string &prefix, const std::string &what) { return detail::debugName(prefix, what); }
 
 void checkData(const Tensor &data, const char *what) {
   if (!data.valid())

@@ -14,6 +14,7 @@
 #include <popops/Zero.hpp>
 #include <poputil/exceptions.hpp>
 
+#include "debug_name.hpp"
 #include "instances.hpp"
 #include "rows.hpp"
 
@@ -29,8 +30,7 @@ using poplar::program::CrossReplicaCopy;
 using poplar::program::Sequence;
 
 std::string name(const poplar::DebugContext &dc, const std::string &what) {
-  const std::string prefix = dc.getPathName();
-  return prefix.empty() ? "gcl/" + what : prefix + "/" + what;
+  return detail::debugName(dc.getPathName(), what);
 }
 
 /// The groups' members, by global replica index, each group in replica order.

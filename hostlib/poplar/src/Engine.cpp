@@ -87,7 +87,7 @@ struct EngineImpl {
         return s;
     std::string names;
     for (const auto &s : cg.streams)
-      if (s.name.rfind("__", 0) != 0) // the library's own streams (remote buffers, error programs)
+      if (!s.isLibraryStream())
         names += (names.empty() ? "" : ", ") + s.name;
     throw unknown_field("no stream '" + handle + "' in the graph (streams: " + (names.empty() ? "none" : names) + ")");
   }
@@ -248,8 +248,8 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
     : Engine(compileGraph(graph, programs, options), options) {}
 
 Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineImpl) {
-  impl_->options = detail::parseEngineOptions(options);
   impl_->givenOptions = detail::withEnvironmentOptions(options);
+  impl_->options = detail::parseEngineOptions(impl_->givenOptions);
   Executable taken(std::move(exe)); // the engine owns the compiled graph: `exe` is left moved-from
   detail::ExecutableImpl &x = taken.impl();
   impl_->cg = std::move(x.cg);
@@ -269,7 +269,7 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
   impl_->connectErrorStreams();
   impl_->connectLibraryStreams();
   impl_->profiling.reset(new detail::EngineProfiling(
-      impl_->cg, x.profile, detail::parseProfilingOptions(detail::withEnvironmentOptions(options), false)));
+      impl_->cg, x.profile, detail::parseProfilingOptions(impl_->givenOptions, false)));
 }
 
 Engine::Engine(Engine &&other) : impl_(std::move(other.impl_)) {}
@@ -477,7 +477,7 @@ OptionFlags Engine::getEngineOptions() const { return impl_->givenOptions; }
 std::vector<std::string> Engine::listStreams() const {
   std::vector<std::string> names;
   for (const auto &s : impl_->cg.streams)
-    if (s.name.rfind("__", 0) != 0)
+    if (!s.isLibraryStream())
       names.push_back(s.name);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());

@@ -36,7 +36,8 @@ Executable Executable::deserialize(std::istream &in) {
 Executable compileGraph(const Graph &graph, const std::vector<program::Program> &programs,
                         const OptionFlags &options, ProgressFunc progressCallBack) {
   auto start = std::chrono::steady_clock::now();
-  detail::EngineOptions opts = detail::parseEngineOptions(options);
+  const OptionFlags merged = detail::withEnvironmentOptions(options);
+  detail::EngineOptions opts = detail::parseEngineOptions(merged);
   if (progressCallBack)
     progressCallBack(0, 1);
   // Per-step cycles are measured on the IPU Model unless debug.instrument says otherwise (the seed's default for
@@ -45,7 +46,7 @@ Executable compileGraph(const Graph &graph, const std::vector<program::Program> 
   // An execution report (autoReport.outputExecutionProfile) needs measurements, so it turns them on unless
   // debug.instrument says otherwise.
   detail::ProfilingOptions profiling =
-      detail::parseProfilingOptions(detail::withEnvironmentOptions(options),
+      detail::parseProfilingOptions(merged,
                                     graph.getTarget().getTargetType() != TargetType::IPU);
   copts.instrument = opts.instrumentSet ? opts.instrument : profiling.instrument;
   copts.reuseMemory = opts.reuseMemory;

@@ -42,6 +42,9 @@ struct CompiledStream {
   std::size_t bytes = 0;      ///< one copy of one replica
   std::uint32_t devAddr = 0;
   unsigned replicas = 1;      ///< staging slots of `bytes` from devAddr, one per replica (1: broadcast or unreplicated)
+
+  /// The library's own streams (remote buffers, error programs) are named "__...": users never see them.
+  bool isLibraryStream() const { return name.rfind("__", 0) == 0; }
 };
 
 /// A remote buffer: host-held rows that Copy programs read and write through three internal streams.

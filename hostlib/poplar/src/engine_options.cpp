@@ -147,10 +147,9 @@ OptionFlags withEnvironmentOptions(const OptionFlags &given) {
   return all;
 }
 
-EngineOptions parseEngineOptions(const OptionFlags &given) {
-  OptionFlags all = withEnvironmentOptions(given);
+EngineOptions parseEngineOptions(const OptionFlags &merged) {
   EngineOptions out;
-  for (const auto &[name, value] : all) {
+  for (const auto &[name, value] : merged) {
     const OptionSpec *s = find(name);
     if (!s)
       throw invalid_option("unknown engine option \"" + name + "\"; the engine accepts: " + knownNames());

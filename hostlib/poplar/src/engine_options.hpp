@@ -18,16 +18,17 @@ struct EngineOptions {
   double hostSyncTimeout = 300.0;  ///< target.hostSyncTimeout, seconds
   double runTimeout = 0.0;         ///< debug.runTimeout, seconds (0: none)
   std::uint32_t watchdogKiloInsns = 0; ///< debug.watchdogKiloInsns (0: off)
-  std::uint32_t replicaToProfile = 0;
-  bool measuredCycles = false;     ///< debug.cycleModel=measured: an IPU Model reports the tile model's cycles  ///< profiler.replicaToProfile: the replica whose tile takes the cycle stamps
+  std::uint32_t replicaToProfile = 0; ///< profiler.replicaToProfile: the replica whose tile takes the cycle stamps
+  bool measuredCycles = false;     ///< debug.cycleModel=measured: an IPU Model reports the tile model's cycles
 };
 
 /// `given` with the options of POPLAR_ENGINE_OPTIONS (a JSON object) set over it: what an engine runs with.
 OptionFlags withEnvironmentOptions(const OptionFlags &given);
-/// Merges POPLAR_ENGINE_OPTIONS (which wins) into `given` and validates every option. Throws
+/// Validates every option of `merged`: the given options with POPLAR_ENGINE_OPTIONS applied (withEnvironmentOptions,
+/// so that the environment is read once per engine or compilation). Throws
 /// poplar::invalid_option naming the option, its value and what is accepted; an unknown option lists the known ones.
 /// Options the SDK documents that this library does not act on yet (autoReport.*, profiler.*, opt.*, ...) are
 /// accepted when their value has the documented form, and ignored.
-EngineOptions parseEngineOptions(const OptionFlags &given);
+EngineOptions parseEngineOptions(const OptionFlags &merged);
 
 } // namespace poplar::detail

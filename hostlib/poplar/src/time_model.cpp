@@ -86,18 +86,26 @@ std::uint64_t loopCycles(std::uint64_t overhead, std::uint64_t elems, std::uint6
 
 bool startsWith(const std::string &s, const char *p) { return s.rfind(p, 0) == 0; }
 
+// A MultiVertex's workers share its work; any other vertex runs on one worker.
+bool isMultiVertex(const GraphImpl &g, const std::string &type) {
+  auto it = g.codelets.classes.find(type);
+  return it != g.codelets.classes.end() && it->second.workers > 0;
+}
+
+// Elements of `elemBytes` per data-path vector; a target that does not say has the IPU's 64-bit data path.
+std::uint64_t dataPathElements(const GraphImpl &g, unsigned elemBytes) {
+  const unsigned bits = g.target.getDataPathWidth() ? g.target.getDataPathWidth() : 64;
+  return std::max(1u, bits / (8 * elemBytes));
+}
+
 // The library's estimate for its own vertices (popops, poplin, popnn, poprand), or 0 for a type it does not know.
 std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
   const Vertex &vx = g.vertices[v];
   const std::string &type = vx.type;
   const EdgeTotals e = edgeTotals(g, v);
-  const unsigned dataPathBits = g.target.getDataPathWidth() ? g.target.getDataPathWidth() : 64;
-  const std::uint64_t width = std::max(1u, dataPathBits / (8 * e.elemBytes)); // elements per data-path vector
+  const std::uint64_t width = dataPathElements(g, e.elemBytes);
   const unsigned workers = std::max(1u, g.target.getNumWorkerContexts());
-  bool multi = false;
-  if (auto it = g.codelets.classes.find(type); it != g.codelets.classes.end())
-    multi = it->second.workers > 0;
-  const std::uint64_t share = multi ? workers : 1; // a MultiVertex's workers split the elements
+  const std::uint64_t share = isMultiVertex(g, type) ? workers : 1; // a MultiVertex's workers split the elements
   if (startsWith(type, "poplin::MatMul")) {
     // AMP: the tile's multiply-accumulates per cycle (16 float, 64 half on the 64-bit data path), one AMP
     // instruction per worker issue; each worker does its share of the output.
@@ -142,8 +150,7 @@ VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
     return VertexPerfEstimate(c);
   // No estimate (docs/time-model.md): the data-path default, one pass over its inputs and outputs.
   const EdgeTotals e = edgeTotals(g, v);
-  const unsigned dataPathBits = g.target.getDataPathWidth() ? g.target.getDataPathWidth() : 64;
-  return VertexPerfEstimate(loopCycles(20, e.in + e.out, std::max(1u, dataPathBits / (8 * e.elemBytes)), 1));
+  return VertexPerfEstimate(loopCycles(20, e.in + e.out, dataPathElements(g, e.elemBytes), 1));
 }
 
 std::vector<std::vector<std::uint64_t>> computeSetTileCycles(const GraphImpl &g) {
@@ -161,10 +168,7 @@ std::vector<std::vector<std::uint64_t>> computeSetTileCycles(const GraphImpl &g)
       if (s.empty())
         s.assign(workers, 0);
       const std::uint64_t est = vertexPerfEstimate(g, v).cycles;
-      bool multi = false;
-      if (auto it = g.codelets.classes.find(vx.type); it != g.codelets.classes.end())
-        multi = it->second.workers > 0;
-      if (multi) {
+      if (isMultiVertex(g, vx.type)) {
         for (auto &x : s)
           x += est;
       } else {
