@@ -92,7 +92,7 @@ std::string barChart(const std::string &id, const std::vector<std::pair<std::str
   return os.str();
 }
 
-std::string timeline(const std::vector<pva::Step> &steps, std::uint64_t total) {
+std::string timeline(const std::vector<pva::Report::Step> &steps, std::uint64_t total) {
   std::ostringstream os;
   double scale = kWidth / double(std::max<std::uint64_t>(total, 1));
   os << "<svg class=\"chart\" id=\"timeline\" width=\"" << kWidth + 20 << "\" height=\"90\" "
@@ -110,7 +110,7 @@ std::string timeline(const std::vector<pva::Step> &steps, std::uint64_t total) {
   return os.str();
 }
 
-std::string livenessChart(const std::vector<pva::Liveness> &programs) {
+std::string livenessChart(const std::vector<pva::Report::Liveness> &programs) {
   std::ostringstream os;
   std::uint64_t maxV = 1;
   std::size_t maxN = 1;
@@ -154,7 +154,7 @@ void writePage(std::ostream &out, const pva::Report &r, const std::string &dir) 
   }
   // Estimated active cycles by vertex type (the cycle estimates the graph gave its vertices).
   std::map<std::string, std::uint64_t> cyclesByType;
-  const auto &g = r.graph();
+  const auto &g = r.graphProfile();
   if (g["computeSets"].contains("cycleEstimates")) {
     const auto &names = g["vertexTypes"]["names"];
     for (const auto &row : g["computeSets"]["cycleEstimates"]["activeCyclesByVertexType"].asVector())

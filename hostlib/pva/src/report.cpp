@@ -1,8 +1,9 @@
-// libpva: the report directory read back into ProfileValues, and views over them.
+// libpva: the report directory read back into ProfileValues, and the program tree built over them.
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 
-#include "pva/pva.hpp"
+#include "report_data.hpp"
 
 namespace pva {
 
@@ -37,121 +38,106 @@ bool readProfile(const std::string &dir, const std::string &stem, ProfileValue &
   return false;
 }
 
+Program::Type programType(const std::string &t) {
+  static const std::pair<const char *, Program::Type> types[] = {
+      {"Sequence", Program::Type::Sequence},
+      {"Repeat", Program::Type::Repeat},
+      {"RepeatWhileTrue", Program::Type::RepeatWhileTrue},
+      {"RepeatWhileFalse", Program::Type::RepeatWhileFalse},
+      {"If", Program::Type::If},
+      {"Switch", Program::Type::Switch},
+      {"OnTileExecute", Program::Type::OnTileExecute},
+      {"DoExchange", Program::Type::DoExchange},
+      {"StreamCopy", Program::Type::StreamCopyMid}, // one host transfer: the SDK's middle part of a stream copy
+      {"Sync", Program::Type::Sync},
+      {"PrintTensor", Program::Type::PrintTensor},
+  };
+  for (const auto &[name, type] : types)
+    if (t == name)
+      return type;
+  return Program::Type::Unknown;
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 } // namespace
 
-Report Report::open(const std::string &directory) {
-  Report r;
-  if (!readProfile(directory, "profile", r.graph_))
+namespace detail {
+
+ReportDataPtr ReportData::read(const std::string &directory) {
+  auto data = std::make_shared<ReportData>();
+  if (!readProfile(directory, "profile", data->graph))
     throw poplar::profiling_error("pva: no profile.json or profile.cbor in '" + directory +
                                   "'; write one with the engine option autoReport.all=true and "
                                   "autoReport.directory=" + directory);
-  readProfile(directory, "execution", r.execution_);
-  return r;
+  readProfile(directory, "execution", data->execution);
+  data->buildPrograms();
+  return data;
 }
 
-std::string Report::targetType() const { return graph_["target"]["type"].asString(); }
-unsigned Report::numTiles() const { return unsigned(graph_["target"]["numTiles"].asUInt()); }
-double Report::clockFrequency() const { return graph_["target"]["clockFrequency"].asDouble(); }
-
-std::vector<TileMemory> Report::tiles() const {
-  const auto &total = graph_["memory"]["byTile"]["total"];
-  const auto &gaps = graph_["memory"]["byTile"]["totalIncludingGaps"];
-  std::vector<TileMemory> out;
-  for (std::size_t t = 0; t < total.size(); ++t)
-    out.push_back(TileMemory{unsigned(t), total[t].asUInt(), gaps[t].asUInt()});
-  return out;
-}
-
-std::map<std::string, double> Report::optimizationInfo() const {
-  std::map<std::string, double> out;
-  for (const auto &kv : graph_["optimizationInfo"].asMap())
-    out[kv.first] = kv.second.asDouble();
-  return out;
-}
-
-std::map<std::string, std::uint64_t> Report::memoryByCategory() const {
-  std::map<std::string, std::uint64_t> out;
-  for (const auto &kv : graph_["memory"]["byCategory"].asMap())
-    out[kv.first] = kv.second["total"].sumUInt();
-  return out;
-}
-
-std::map<std::string, std::uint64_t> Report::memoryByVertexType() const {
-  std::map<std::string, std::uint64_t> out;
-  const auto &names = graph_["vertexTypes"]["names"];
-  const auto &bytes = graph_["memory"]["byVertexType"]["vertexDataBytes"];
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out[names[i].asString()] = bytes[i].sumUInt();
-  return out;
-}
-
-std::vector<ComputeSet> Report::computeSets() const {
-  std::vector<ComputeSet> out;
-  const auto &cs = graph_["computeSets"];
-  for (std::size_t i = 0; i < cs["names"].size(); ++i)
-    out.push_back(ComputeSet{unsigned(i), cs["names"][i].asString(), cs["vertexCounts"][i].sumUInt()});
-  return out;
-}
-
-std::vector<Program> Report::programs() const {
-  std::vector<Program> out;
-  const auto &ps = graph_["programs"];
+void ReportData::buildPrograms() {
+  if (!graph.contains("programs"))
+    return;
+  const auto &ps = graph["programs"].asVector();
+  // Two passes: every node first (children may have higher or lower ids), then the child links.
+  std::vector<std::shared_ptr<Program>> nodes;
   for (std::size_t i = 0; i < ps.size(); ++i) {
-    Program p;
-    p.id = unsigned(i);
-    p.type = ps[i]["type"].asString();
-    p.name = ps[i].contains("name") ? ps[i]["name"].asString() : "";
+    const ProfileValue &p = ps[i];
+    const std::string name = p.contains("name") ? p["name"].asString() : "";
+    const Program::Type type = programType(p["type"].asString());
+    if (type == Program::Type::OnTileExecute) {
+      std::vector<Variable> vars;
+      if (p.contains("vars"))
+        for (const auto &v : p["vars"].asVector())
+          vars.emplace_back(v.asString());
+      const std::uint64_t cs = p.contains("computeSet") ? p["computeSet"].asUInt() : 0;
+      nodes.emplace_back(new OnTileExecuteProgram(i, name, cs, std::move(vars)));
+    } else if (type == Program::Type::DoExchange) {
+      std::uint64_t bytes = 0;
+      if (p.contains("exchange") && graph.contains("exchanges")) {
+        const auto &rows = graph["exchanges"]["bytesReceivedByTile"];
+        const std::uint64_t x = p["exchange"].asUInt();
+        if (x < rows.size())
+          bytes = rows[x].sumUInt();
+      }
+      nodes.emplace_back(new DoExchangeProgram(i, name, bytes));
+    } else {
+      nodes.emplace_back(new Program(i, name, type));
+    }
+  }
+  for (std::size_t i = 0; i < ps.size(); ++i)
     if (ps[i].contains("children"))
-      for (const auto &c : ps[i]["children"].asVector())
-        p.children.push_back(unsigned(c.asUInt()));
-    out.push_back(p);
+      for (const auto &c : ps[i]["children"].asVector()) {
+        const std::uint64_t id = c.asUInt();
+        if (id >= nodes.size())
+          throw poplar::profiling_error("pva: program " + std::to_string(i) + " names child " + std::to_string(id) +
+                                        " but the profile has " + std::to_string(nodes.size()) +
+                                        " programs; write the report again");
+        nodes[i]->children_.push_back(nodes[id]);
+      }
+  programs.assign(nodes.begin(), nodes.end());
+}
+
+} // namespace detail
+
+Report Report::open(const std::string &directory) { return Report(detail::ReportData::read(directory)); }
+
+Report openReport(const std::string &path) {
+  if (isDirectory(path))
+    return Report(detail::ReportData::read(path));
+  // A file of the report (the SDK's profile.pop, or our profile.json/.cbor): its directory holds the report.
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  try {
+    return Report(detail::ReportData::read(dir));
+  } catch (const poplar::profiling_error &e) {
+    throw poplar::profiling_error("pva::openReport(\"" + path + "\"): " + e.what());
   }
-  return out;
 }
 
-std::vector<Liveness> Report::liveness() const {
-  std::vector<Liveness> out;
-  for (const auto &p : graph_["memory"]["liveness"]["byProgram"].asVector()) {
-    Liveness l;
-    l.program = unsigned(p["program"].asUInt());
-    for (const auto &n : p["stepNames"].asVector())
-      l.stepNames.push_back(n.asString());
-    for (const auto &b : p["liveBytes"].asVector())
-      l.liveBytes.push_back(b.asUInt());
-    out.push_back(l);
-  }
-  return out;
-}
-
-std::vector<Step> Report::steps() const {
-  std::vector<Step> out;
-  if (!hasExecution())
-    return out;
-  for (const auto &s : execution_["simulation"]["steps"].asVector()) {
-    Step st;
-    st.type = s["type"].asString();
-    st.name = s.contains("name") ? s["name"].asString() : "";
-    st.program = unsigned(s["program"].asUInt());
-    st.cycles = s["cycles"].asUInt();
-    st.cyclesFrom = s["cyclesFrom"].asUInt();
-    st.cyclesTo = s["cyclesTo"].asUInt();
-    st.activeTiles = s["activeTiles"].asUInt();
-    st.tileBalance = s["tileBalance"].asDouble();
-    out.push_back(st);
-  }
-  return out;
-}
-
-std::uint64_t Report::totalCycles() const {
-  return hasExecution() ? execution_["simulation"]["cycles"].asUInt() : 0;
-}
-
-std::map<std::string, std::uint64_t> Report::tileCycles() const {
-  std::map<std::string, std::uint64_t> out;
-  if (hasExecution())
-    for (const auto &kv : execution_["simulation"]["tileCycles"].asMap())
-      out[kv.first] = kv.second.asUInt();
-  return out;
-}
+Report openReport(const std::string &path, const std::string &) { return openReport(path); }
 
 } // namespace pva

@@ -61,8 +61,8 @@ void test_reopen(void **) {
     exec = e.getExecutionProfile();
   }
   pva::Report r = pva::Report::open(dir.string());
-  assert_true(r.graph() == graph);
-  assert_true(r.execution() == exec);
+  assert_true(r.graphProfile() == graph);
+  assert_true(r.executionProfile() == exec);
   assert_string_equal(r.targetType().c_str(), "IPU_MODEL");
   assert_int_equal(r.numTiles(), 4);
   std::uint64_t placed = 0;
@@ -80,7 +80,8 @@ void test_reopen(void **) {
   assert_true(r.memoryByVertexType().at("Inc") > 0);
   assert_true(r.memoryByCategory().at("variable") >= 32);
   assert_int_equal(r.liveness().size(), 1);
-  assert_true(r.programs().at(0).type == "Sequence" && r.programs().at(0).children.size() == 4);
+  const auto &programs = r.compilation().programs();
+  assert_true(programs.at(0)->type() == pva::Program::Type::Sequence && programs.at(0)->children().size() == 4);
   assert_true(r.tileCycles().at("compute") > 0);
   if (!keep)
     std::filesystem::remove_all(dir);

@@ -1,8 +1,11 @@
 // Internal: the graph profile, from the graph and what the compiler laid out on each tile.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <set>
 
+#include "poplar/Graph.hpp"
 #include "poplar/TargetType.hpp"
 #include "../target_values.hpp"
 #include "profiles.hpp"
@@ -58,6 +61,36 @@ std::string controlType(const std::string &what) {
   return "Sequence"; // the markers inside a construct: "Else", "Case n", "Default"
 }
 
+/// The variables a compute set's vertices are connected to, by name, each once (libpva's vars() of its
+/// OnTileExecute program).
+ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
+  std::set<std::string> names;
+  auto add = [&](const Tensor &t) {
+    for (const auto &r : t.regions())
+      if (r.var < graph.vars.size())
+        names.insert(graph.vars[r.var].name);
+  };
+  if (cs < graph.computeSets.size())
+    for (unsigned v : graph.computeSets[cs].vertices) {
+      for (const auto &[field, t] : graph.vertices[v].edges)
+        add(t);
+      for (const auto &[field, ts] : graph.vertices[v].lists)
+        for (const Tensor &t : ts)
+          add(t);
+    }
+  Vec out(names.begin(), names.end());
+  return ProfileValue(out);
+}
+
+/// The SDK version that wrote the report ("3.4.0 (hash)" split into its numbers) and the report format's version.
+ProfileValue poplarVersion() {
+  const std::string s = versionString();
+  unsigned v[3] = {0, 0, 0};
+  std::sscanf(s.c_str(), "%u.%u.%u", &v[0], &v[1], &v[2]);
+  return ProfileValue(Map{{"string", s}, {"packageHash", packageHash()}, {"major", v[0]}, {"minor", v[1]},
+                          {"point", v[2]}});
+}
+
 ProfileValue target(const Target &t) {
   Map m;
   m["type"] = toString(t.getTargetType());
@@ -82,6 +115,11 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   const std::size_t numTiles = tgt.getNumTiles();
   Map root;
   root["target"] = target(tgt);
+  root["poplarVersion"] = poplarVersion();
+  // The report format: 1.0.0 is the layout docs/profiling.md describes.
+  root["version"] = ProfileValue(Map{{"major", 1u}, {"minor", 0u}, {"point", 0u}, {"unstable", false}});
+  root["instrumentation"] = ProfileValue(
+      Map{{"compute", opts.instrument ? opts.level : std::string("off")}, {"externalExchange", "off"}});
 
   std::uint64_t peakLive = 0;
   for (const auto &p : cg.liveBytes)
@@ -204,6 +242,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
         c[t] = std::uint64_t(latency + std::ceil(double(in[t] + out[t]) * hz / bw));
     return c;
   };
+  std::map<unsigned, ProfileValue> varsOf; // compute set -> its variables' names
   for (std::size_t p = 0; p < cg.steps.size(); ++p) {
     std::size_t rootId = programs.size();
     controlPrograms.push_back((unsigned long long)rootId);
@@ -222,8 +261,13 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       } else {
         node["type"] = s.kind;
       }
-      if (s.kind == "OnTileExecute")
+      if (s.kind == "OnTileExecute") {
         node["computeSet"] = s.computeSet;
+        auto vars = varsOf.find(s.computeSet);
+        if (vars == varsOf.end())
+          vars = varsOf.emplace(s.computeSet, computeSetVars(graph, s.computeSet)).first;
+        node["vars"] = vars->second;
+      }
       if (s.kind == "DoExchange" || s.kind == "StreamCopy") {
         auto in = perTile(s.receivedByTile), out = perTile(s.sentByTile);
         auto &recv = s.kind == "DoExchange" ? xRecv : hRecv;
