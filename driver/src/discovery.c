@@ -14,7 +14,9 @@
 #include "internal.h"
 #include "link_group.h"
 
-#define DEFAULT_DEVICES "tiny"
+/* With no $IPU_EMU_DEVICES: the Mk2 shapes an SDK user has, one device id each (the SDK numbers single IPUs
+ * first, then larger groups). Their tile memory is mapped on demand, so listing or opening them is cheap. */
+#define DEFAULT_DEVICES "ipu2,ipu2x2,ipu2x4,ipu2x8,ipu2x16"
 #define DEFAULT_PCI_ROOT "/sys/bus/pci/devices"
 #define DEFAULT_USB_ROOT "/sys/bus/usb/devices"
 

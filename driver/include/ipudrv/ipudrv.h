@@ -6,7 +6,8 @@
  * a handle) gives a one-line message naming the problem and the fix.
  *
  * Device ids: simulated cards named by $IPU_EMU_DEVICES come first ("tiny,ipu2"
- * or "model:tiny,model:ipu2"; default "tiny"), numbered 0..n-1 in that order,
+ * or "model:tiny,model:ipu2"; default "ipu2,ipu2x2,ipu2x4,ipu2x8,ipu2x16", the
+ * Mk2 shapes of the SDK's devices), numbered 0..n-1 in that order,
  * then PCI cards (1234:11e9, vfio transport) in sysfs order. ipudrv_open_with
  * opens a card from parameters instead (no environment, in-memory boards).
  *

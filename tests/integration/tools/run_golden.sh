@@ -7,7 +7,8 @@
 # "[exit N]". PIDs, timings and column padding are normalised so that the
 # goldens are stable; the build's version ($IPU_EMU_VERSION, the CMake
 # project version) becomes <version>, so a tool printing any other version
-# fails. UPDATE_GOLDENS=1 rewrites the golden instead.
+# fails. UPDATE_GOLDENS=1 rewrites the golden instead. The tools see the `tiny` card unless IPU_EMU_DEVICES
+# names others; GOLDEN_DEFAULT_DEVICES=1 leaves it unset, so that the driver's default cards are seen.
 set -u
 golden=$1 expected=$2
 shift 2
@@ -26,6 +27,7 @@ work=$(mktemp -d /tmp/ipu-golden-XXXXXX)
 trap 'kill "$holder" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 holder=""
 export IPU_EMU_LOCK_DIR=$work/locks IPU_EMU_PCI_ROOT=/nonexistent IPU_EMU_DEVICES=${IPU_EMU_DEVICES:-tiny}
+[ "${GOLDEN_DEFAULT_DEVICES:-0}" = 1 ] && unset IPU_EMU_DEVICES
 mkdir -p "$IPU_EMU_LOCK_DIR"
 
 if [ -n "$hold" ]; then

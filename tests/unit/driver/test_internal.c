@@ -146,10 +146,12 @@ static void test_discovery_env(void **state)
     /* empty: PCI cards only */
     assert_int_equal(ipudrv_discover_at("", "/nonexistent", n, 8, &count, err, sizeof err), 0);
     assert_int_equal(count, 0);
-    /* unset: one tiny card */
+    /* unset: the Mk2 shapes of the SDK's devices, 1 to 16 IPUs */
     assert_int_equal(ipudrv_discover_at(NULL, "/nonexistent", n, 8, &count, err, sizeof err), 0);
-    assert_int_equal(count, 1);
-    assert_string_equal(n[0].board, "tiny");
+    assert_int_equal(count, 5);
+    assert_string_equal(n[0].board, "ipu2");
+    assert_string_equal(n[3].board, "ipu2x8");
+    assert_string_equal(n[4].board, "ipu2x16");
     /* A board named alone uses its own default transport (`transport` key);
      * a prefix overrides it, and an unreadable board falls back to model. */
     assert_int_equal(ipudrv_discover_at("rtl-tiny,model:rtl-tiny,nosuchboard", "/nonexistent", n, 8, &count, err,
