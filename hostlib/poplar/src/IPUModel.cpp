@@ -102,6 +102,17 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   a.fp32InFp32OutConvUnitsPerTile = fp32InFp32OutConvUnitsPerTile;
   a.convUnitCoeffLoadBytesPerCycle = convUnitCoeffLoadBytesPerCycle;
   v.archSet = true;
+  for (std::size_t i = 0; i < globalExchangeConstraints.size(); ++i) {
+    const GlobalExchangeConstraint &c = globalExchangeConstraints[i];
+    const std::string where = "IPUModel.globalExchangeConstraints[" + std::to_string(i) + "]";
+    if (!(c.bandwidth > 0))
+      throw invalid_option(where + ".bandwidth = " + std::to_string(c.bandwidth) + ": must be above 0 (bits per second)");
+    for (const GlobalExchangeFlow &f : c.flows)
+      if (f.src >= numIPUs || f.dst >= numIPUs)
+        throw invalid_option(where + ": flow " + std::to_string(f.src) + " -> " + std::to_string(f.dst) +
+                             " names an IPU the model does not have (numIPUs = " + std::to_string(numIPUs) + ")");
+  }
+  v.globalExchangeConstraints = globalExchangeConstraints;
   v.options = detail::parseTargetOptions(opts);
   v.optionsSet = true;
   v.compileIPUCode = compileIPUCode;
@@ -146,6 +157,7 @@ bool operator==(const IPUModel &a, const IPUModel &b) {
          a.fp16InFp32OutConvUnitsPerTile == b.fp16InFp32OutConvUnitsPerTile &&
          a.fp32InFp32OutConvUnitsPerTile == b.fp32InFp32OutConvUnitsPerTile &&
          a.convUnitCoeffLoadBytesPerCycle == b.convUnitCoeffLoadBytesPerCycle &&
+         a.globalExchangeConstraints == b.globalExchangeConstraints &&
          a.compileIPUCode == b.compileIPUCode;
 }
 

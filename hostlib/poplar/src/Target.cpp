@@ -297,9 +297,7 @@ unsigned Target::getInterleavedMemoryElementIndex() const {
 }
 
 const std::vector<GlobalExchangeConstraint> &Target::getGlobalExchangeConstraints() const {
-  values();
-  static const std::vector<GlobalExchangeConstraint> none;
-  return none;
+  return values().globalExchangeConstraints;
 }
 
 unsigned Target::getFp8ConvUnitMaxPipelineDepth() const { return values().arch.fp8ConvUnitMaxPipelineDepth; }

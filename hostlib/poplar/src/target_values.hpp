@@ -54,6 +54,7 @@ struct TargetValues {
   unsigned deviceId = 0;       ///< driver id for TargetType::IPU
   /// Derived (not serialised): start of each arch.memoryElementBytes element of board.bytes_per_tile.
   std::vector<unsigned> memoryElementOffsets;
+  std::vector<GlobalExchangeConstraint> globalExchangeConstraints; ///< an IPUModel's, else none
 };
 
 /// Loads board `name` (a name in boards/ or a path); throws invalid_option with the board reader's message.

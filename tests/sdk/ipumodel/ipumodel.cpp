@@ -70,6 +70,24 @@ int main() {
   model.compileIPUCode = false;
   std::cout << "compileIPUCode = false: " << codeLine(model) << "\n";
 
+  // Global exchange constraints: given to the model, reported by its target, checked against its IPUs.
+  IPUModel two("ipu2");
+  two.numIPUs = 2;
+  two.tilesPerIPU = 4;
+  std::vector<GlobalExchangeFlow> flows{GlobalExchangeFlow(0, 1), GlobalExchangeFlow(1, 0)};
+  two.globalExchangeConstraints.push_back(GlobalExchangeConstraint(2.0e11, flows));
+  const Target twoTarget = two.createTarget();
+  const auto &reported = twoTarget.getGlobalExchangeConstraints();
+  std::cout << "global exchange constraints: " << reported.size() << ", flows " << reported[0].flows.size()
+            << ", same as given: " << (reported[0] == two.globalExchangeConstraints[0] ? "yes" : "no") << "\n";
+  two.globalExchangeConstraints.push_back(GlobalExchangeConstraint(1.0e9, {GlobalExchangeFlow(0, 2)}));
+  try {
+    two.createTarget();
+    std::cout << "flow to IPU 2 accepted\n";
+  } catch (const poplar_error &e) {
+    std::cout << "flow to IPU 2: " << e.what() << "\n";
+  }
+
   model.numWorkerContexts = 7;
   try {
     model.createDevice();

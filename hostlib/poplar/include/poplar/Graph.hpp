@@ -65,6 +65,8 @@ struct replication_factor {
 /// its parent but numbers a subrange of its tiles from 0.
 class Graph {
 public:
+  /// The SDK's spelling: for each tile, the intervals of a tensor's elements mapped there.
+  typedef poplar::TileToTensorMapping TileToTensorMapping;
   /// An empty graph for `target`. With a replication factor n > 1 the graph describes one replica on
   /// target.getNumIPUs() / n IPUs (getTarget() is that replica's target) and runs as n copies on disjoint IPUs;
   /// n must divide the target's IPUs, else invalid_option.

@@ -3,6 +3,7 @@
 #define POPLAR_IPU_MODEL_HPP
 
 #include <string>
+#include <vector>
 
 #include "poplar/Device.hpp"
 #include "poplar/OptionFlags.hpp"
@@ -51,6 +52,9 @@ struct IPUModel {
   unsigned fp16InFp32OutConvUnitsPerTile;     ///< Target::getFp16InFp32OutConvUnitsPerTile
   unsigned fp32InFp32OutConvUnitsPerTile;     ///< Target::getFp32InFp32OutConvUnitsPerTile
   unsigned convUnitCoeffLoadBytesPerCycle;    ///< Target::getConvUnitCoeffLoadBytesPerCycle
+  /// Bandwidth limits between IPUs that Target::getGlobalExchangeConstraints reports (flows name IPUs below
+  /// numIPUs; bandwidth > 0). The card's IPU-Link timing itself comes from the board's link figures.
+  std::vector<GlobalExchangeConstraint> globalExchangeConstraints;
   /// Whether the memory profile counts the tiles' code. Tile code is always compiled (the card model runs it);
   /// false only leaves code out of Engine::printProfileSummary's memory figures, as the SDK's model reports
   /// memory without code. Default true, so profiles show what the tiles hold.

@@ -11,30 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "poplar/GlobalExchangeConstraints.hpp"
 #include "poplar/IpuLinkConfiguration.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/TargetType.hpp"
 #include "poplar/Type.hpp"
+#include "poplar/TypeConversion.hpp"
 
 namespace poplar {
 
 namespace detail {
 struct TargetValues;
 }
-
-/// One flow of data between two IPUs, as a global exchange constraint lists it.
-struct GlobalExchangeFlow {
-  GlobalExchangeFlow(unsigned source, unsigned destination) : src(source), dst(destination) {}
-  unsigned src; ///< sending IPU
-  unsigned dst; ///< receiving IPU
-};
-
-/// A lower bound on the time to send data between IPUs: the flows share `bandwidth` (bytes per second).
-struct GlobalExchangeConstraint {
-  GlobalExchangeConstraint(double bw, const std::vector<GlobalExchangeFlow> &f) : bandwidth(bw), flows(f) {}
-  double bandwidth;
-  std::vector<GlobalExchangeFlow> flows;
-};
 
 /// What a graph is compiled for. The values come from a board description (boards/*.toml): ipu1, ipu2, tiny,
 /// a board the user configured through IPUModel, or the card the driver found.
