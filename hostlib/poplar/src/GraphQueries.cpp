@@ -189,3 +189,58 @@ unsigned Graph::convertPhysicalTileToVirtualTile(unsigned physicalTileId) const 
 }
 
 } // namespace poplar
+
+namespace poplar {
+
+Tensor Graph::addVariable(const Type &type, const Tensor &metadata, const std::vector<std::size_t> &shape,
+                          const DebugContext &debugContext) {
+  if (metadata.valid() && type != QUARTER)
+    throw poplar_error("addVariable(" + debugContext.getPathName() + "): only QUARTER variables take metadata; pass "
+                       "{} for " + type.toString());
+  if (metadata.valid() && metadata.elementType() != QUARTER_METADATA)
+    throw poplar_error("addVariable(" + debugContext.getPathName() + "): the metadata must be a QUARTER_METADATA "
+                       "tensor, not " + metadata.elementType().toString());
+  Tensor t = addVariable(type, shape, debugContext);
+  if (metadata.valid())
+    impl_->vars.back().metadata = std::make_shared<Tensor>(metadata);
+  return t;
+}
+
+void Graph::reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool) const {
+  if (!t)
+    throw poplar_error("reorderToSimplify: the tensor to simplify is null");
+  const Tensor flat = t->flatten();
+  // The runs of t in element order, each with the element offset where it starts.
+  struct Run {
+    unsigned var;
+    std::size_t begin, end, offset;
+  };
+  std::vector<Run> runs;
+  std::size_t offset = 0;
+  for (const auto &r : flat.regions()) {
+    runs.push_back(Run{r.var, r.begin, r.end, offset});
+    offset += r.end - r.begin;
+  }
+  std::stable_sort(runs.begin(), runs.end(), [](const Run &a, const Run &b) {
+    return std::tie(a.var, a.begin) < std::tie(b.var, b.begin);
+  });
+  auto reorder = [&](const Tensor &x) {
+    std::vector<Tensor> pieces;
+    for (const Run &r : runs)
+      pieces.push_back(x.slice(r.offset, r.offset + (r.end - r.begin)));
+    return pieces.empty() ? x : concat(pieces);
+  };
+  for (Tensor *other : ts) {
+    if (!other)
+      throw poplar_error("reorderToSimplify: a tensor to reorder with it is null");
+    if (other->numElements() != flat.numElements())
+      throw poplar_error("reorderToSimplify: a tensor of " + std::to_string(other->numElements()) +
+                         " elements cannot follow one of " + std::to_string(flat.numElements()) +
+                         "; pass tensors of the same number of elements");
+  }
+  for (Tensor *other : ts)
+    *other = reorder(other->flatten());
+  *t = reorder(flat);
+}
+
+} // namespace poplar

@@ -599,3 +599,28 @@ std::ostream &operator<<(std::ostream &os, const Tensor &t) {
 }
 
 } // namespace poplar
+
+namespace poplar {
+
+bool Tensor::hasMetadata() const {
+  if (!graph_ || regions().empty())
+    return false;
+  for (const auto &r : regions())
+    if (r.var >= graph_->vars.size() || !graph_->vars[r.var].metadata)
+      return false;
+  return true;
+}
+
+Tensor Tensor::getMetadata() const {
+  if (!hasMetadata())
+    throw poplar_error("Tensor::getMetadata: the tensor views a variable created without metadata (only QUARTER "
+                       "variables made with Graph::addVariable(type, metadata, shape) have it)");
+  const auto &first = *graph_->vars[regions().front().var].metadata;
+  for (const auto &r : regions())
+    if (graph_->vars[r.var].metadata->getVarRegions() != first.getVarRegions())
+      throw poplar_error("Tensor::getMetadata: the tensor views variables with different metadata; slice it so "
+                         "that each part has one");
+  return first;
+}
+
+} // namespace poplar

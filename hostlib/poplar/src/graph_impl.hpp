@@ -45,6 +45,7 @@ struct Variable {
   bool constant = false;
   std::vector<std::uint8_t> init; ///< device bytes of a constant (empty for variables: zero)
   IntervalMap mapping{0};
+  std::shared_ptr<Tensor> metadata; ///< a QUARTER variable's QUARTER_METADATA tensor (null: none)
 };
 
 struct Vertex {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <poplar/Engine.hpp>
@@ -140,6 +141,47 @@ int main() {
   check(back[0] == 0x3c00 && back[1] == 0x3c00 && back[2] == 0x4000 && back[3] == 0xc400 && back[4] == 0x3800 &&
             back[5] == 0x4200,
         "half constants and initial values reach the device bit-exact");
+
+  {
+    // reorderToSimplify: a view that reads b backwards and then a is put in variable order, and a second tensor
+    // follows the same permutation, so that pairs of elements stay pairs.
+    Graph g(device.getTarget());
+    Tensor a = g.addVariable(FLOAT, {4}, "ra");
+    Tensor b = g.addVariable(FLOAT, {4}, "rb");
+    Tensor view = concat(b.reverse(0), a);
+    Tensor other = g.addVariable(FLOAT, {8}, "rother");
+    Tensor partner = other;
+    g.reorderToSimplify(&view, {&partner});
+    const auto regions = view.getVarRegions();
+    check(regions.size() >= 2 && regions.front().var == a.getVarRegions()[0].var, "reorderToSimplify puts a first");
+    // other[4..7] was paired with a[0..3]: after the reorder the first four partners are other[4..7].
+    check(partner.slice(0, 4).getVarRegions()[0].interval.begin() == 4, "the partner follows the same permutation");
+    Tensor wrong = g.addVariable(FLOAT, {3}, "rwrong");
+    bool refused = false;
+    try {
+      g.reorderToSimplify(&view, {&wrong});
+    } catch (const poplar_error &) {
+      refused = true;
+    }
+    check(refused, "reorderToSimplify refuses tensors of another size");
+
+    // Hashing variable references, and QUARTER variables with metadata.
+    std::unordered_map<VariableRef, int> seen;
+    seen[a.getVarRegions()[0].var] = 1;
+    seen[b.getVarRegions()[0].var] = 2;
+    check(seen.size() == 2 && seen[a.getVarRegions()[0].var] == 1, "std::hash<VariableRef>");
+    Tensor md = g.addVariable(QUARTER_METADATA, {}, "md");
+    Tensor q = g.addVariable(QUARTER, md, {8}, "q");
+    check(q.hasMetadata() && q.getMetadata().getVarRegions() == md.getVarRegions() && !a.hasMetadata(),
+          "a QUARTER variable keeps its metadata");
+    refused = false;
+    try {
+      g.addVariable(FLOAT, md, {2}, "fm");
+    } catch (const poplar_error &) {
+      refused = true;
+    }
+    check(refused, "metadata for a FLOAT variable is refused");
+  }
 
   ProfileValue::Map m;
   m["n"] = ProfileValue(5u);

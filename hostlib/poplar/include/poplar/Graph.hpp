@@ -98,6 +98,10 @@ public:
 
   /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext = {});
+  /// A new variable whose elements are read with `metadata` (a QUARTER_METADATA tensor, for a QUARTER variable;
+  /// Tensor::getMetadata returns it). Other types take an empty Tensor ({}), else poplar_error.
+  Tensor addVariable(const Type &type, const Tensor &metadata, const std::vector<std::size_t> &shape,
+                     const DebugContext &debugContext = {});
   /// A new variable mapped as `mapping` says.
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,
                      const DebugContext &debugContext = {});
@@ -245,6 +249,11 @@ public:
   /// sequence lists intervals of `t`'s flattened indices, adjacent ones merged. With `removeAliasedIntervals`, an
   /// element of a variable reached twice (a broadcast view) is kept once; `aliases`, when given, then receives
   /// for each dropped interval's first index of `t` the index of `t` it duplicates, in pairs (dropped, kept).
+  /// Reorders the elements of `*t` so that it reads its variables in ascending order (each variable's runs by
+  /// address), and the elements of every tensor of `ts` by the same permutation, so that element-wise work over
+  /// them stays element-wise. Each tensor becomes 1-D; all must have t's number of elements (else poplar_error).
+  /// `requireSimplestOrder` is accepted for the SDK's signature: the order is always the simplest.
+  void reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool requireSimplestOrder = true) const;
   std::vector<std::vector<Interval>> getSortedContiguousRegions(const Tensor &t, ArrayRef<Interval> regions,
                                                                 bool removeAliasedIntervals = false,
                                                                 std::vector<std::size_t> *aliases = nullptr) const;

@@ -121,6 +121,12 @@ public:
   std::vector<Interval> getContiguousRegions() const;
   /// The same runs as the variable elements they view, in order.
   std::vector<VariableInterval> getVarRegions() const;
+  /// True when every variable the tensor views was created with metadata (Graph::addVariable with a
+  /// QUARTER_METADATA tensor).
+  bool hasMetadata() const;
+  /// The metadata tensor of the variable the tensor views; throws poplar_error when it has none or views
+  /// variables with different metadata.
+  Tensor getMetadata() const;
   /// The debug names of the variables the tensor views, in order of first use, joined by "/".
   std::string getDebugStr() const;
   /// Prints the tensor as operator<< does.

@@ -2,6 +2,8 @@
 #ifndef POPLAR_VARIABLE_REF_HPP
 #define POPLAR_VARIABLE_REF_HPP
 
+#include <cstddef>
+#include <functional>
 #include <ostream>
 
 #include "poplar/Interval.hpp"
@@ -16,6 +18,8 @@ struct VariableRef {
   bool operator==(const VariableRef &o) const { return id == o.id; }
   bool operator!=(const VariableRef &o) const { return id != o.id; }
   bool operator<(const VariableRef &o) const { return id < o.id; }
+  /// A hash of the reference (std::hash<VariableRef> uses it).
+  std::size_t hash() const { return std::size_t(id) * 0x9e3779b97f4a7c15ull; }
 };
 
 /// The elements `interval` (flattened, row-major) of variable `var`.
@@ -37,5 +41,12 @@ inline std::ostream &operator<<(std::ostream &os, const VariableInterval &v) {
 }
 
 } // namespace poplar
+
+namespace std {
+/// Hashing VariableRef, so that it can key unordered containers.
+template <> struct hash<poplar::VariableRef> {
+  std::size_t operator()(const poplar::VariableRef &v) const noexcept { return v.hash(); }
+};
+} // namespace std
 
 #endif // POPLAR_VARIABLE_REF_HPP
