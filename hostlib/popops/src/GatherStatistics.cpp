@@ -10,7 +10,7 @@
 #include "poputil/TileMapping.hpp"
 #include "poputil/VertexTemplates.hpp"
 #include "poputil/exceptions.hpp"
-#include "work_split.hpp"
+#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -48,7 +48,7 @@ Tensor partialCounts(poplar::Graph &graph, const Tensor &input, const Tensor &le
   std::vector<Tensor> rows;
   const auto mapping = graph.getTileMapping(flat);
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
-    for (const auto &runs : detail::splitForWorkers(mapping[tile], workers)) {
+    for (const auto &runs : poplibs_support::splitForWorkers(mapping[tile], workers)) {
       Tensor counts = graph.addVariable(countType, {1, bins}, name + "/partial");
       graph.setTileMapping(counts, tile);
       poplar::VertexRef v = graph.addVertex(cs, vertex);
