@@ -1,9 +1,12 @@
 // poputil/Util.hpp's interval and dimension helpers: mergeAdjacentRegions, flattenIntervals, both splitRegions and
 // splitRegionsBetweenWorkers forms (grains, partition limits, region limits, sequences), intervalSequenceNumElements,
 // balancedPartition, the HALF cast checks, factorDims/unfactorDims (views checked element by element on the device)
-// and calculateUnshufflingIntervals, against hand-computed results, on an ipu2-shaped target and a one-tile one.
+// and calculateUnshufflingIntervals; and poputil/TileMapping.hpp's mapping questions (offsets, imbalance, splits over
+// tiles and IPUs, the tile order transforms, the Target and offset forms of calcLinearTileMapping), against
+// hand-computed results, on an ipu2-shaped target, a one-tile one and a two-IPU one.
 #include <climits>
 
+#include <poputil/TileMapping.hpp>
 #include <poputil/Util.hpp>
 
 #include "poplibs_test.hpp"
@@ -114,12 +117,60 @@ void test_unshuffling(void **) {
   assert_true(poputil::calculateUnshufflingIntervals({}).empty());
 }
 
+void test_tile_queries(void **) {
+  for (unsigned n : {16u, 1472u})
+    for (unsigned offset : {0u, 3u})
+      for (bool asc : {true, false})
+        for (unsigned tile = 0; tile < n; tile += 7)
+          assert_int_equal(poputil::invTransformTileIndex(poputil::transformTileIndex(tile, n, offset, asc), n, offset, asc),
+                           tile);
+  assert_int_equal(poputil::transformTileIndex(5, 16, 3, true), 2);
+  assert_int_equal(poputil::transformTileIndex(5, 16, 3, false), 8);
+  const std::size_t o = poputil::chooseMappingOffset(1472, {4, 5});
+  assert_true(o < 1472 && o == poputil::chooseMappingOffset(1472, {4, 5}));
+  assert_true(poputil::chooseMappingOffset(1, {4, 5}, 99) == 0);
+  expectThrow<poputil::poplibs_error>([] { poputil::chooseMappingOffset(0, {1}); }, "no tiles");
+  const std::vector<IV> m = {{{0, 10}}, {{10, 12}}, {}};
+  assert_int_equal(poputil::getTileImbalance(m), 6); // 12 elements on 3 tiles: 4 each; the fullest has 10
+  assert_int_equal(poputil::getTileImbalance(m, 12), 0);
+
+  Fixture f(16);
+  Tensor t = f.graph.addVariable(FLOAT, {4, 6}, "t");
+  for (unsigned r = 0; r < 4; ++r)
+    f.graph.setTileMapping(t[r], r);
+  assert_true(poputil::dimIsSplitOverTiles(f.graph, t, 0));
+  assert_false(poputil::dimIsSplitOverTiles(f.graph, t, 1));
+  assert_int_equal(poputil::getTileImbalance(f.graph, t), 6 - 2); // 24 elements on 16 tiles: 2 each; rows of 6
+  assert_false(poputil::dimIsSplitOverIPUs(f.graph, t, 0)); // one IPU
+  const Target &target = f.graph.getTarget();
+  Tensor x = f.graph.addVariable(FLOAT, {64}, "x");
+  assert_true(poputil::calcLinearTileMapping(target, {64}, FLOAT) == poputil::calcLinearTileMapping(f.graph, x));
+  const auto withOffset = poputil::calcLinearTileMappingAndNewOffset(f.graph, x, 14);
+  const unsigned used = poputil::getNumTilesUsed(withOffset.first);
+  assert_true(!withOffset.first[14].empty() && withOffset.second == (14 + used) % 16);
+  poputil::mapTensorLinearlyWithOffset(f.graph, x, 3);
+  assert_true(!f.graph.getTileMapping(x)[3].empty() && f.graph.getTileMapping(x)[3].front().begin() == 0);
+  assert_true(poputil::calcLinearTileMapping(f.graph, {40}, 10, 1, 2, false)[1] == (IV{{10, 20}}));
+
+  IPUModel two("ipu2");
+  two.numIPUs = 2;
+  two.tilesPerIPU = 4;
+  Device d = two.createDevice();
+  Graph g(d.getTarget());
+  Tensor y = g.addVariable(FLOAT, {2, 8}, "y");
+  g.setTileMapping(y[0], 0);
+  g.setTileMapping(y[1], 5);
+  assert_true(poputil::dimIsSplitOverIPUs(g, y, 0));  // each column has an element on each IPU
+  assert_false(poputil::dimIsSplitOverIPUs(g, y, 1)); // each row is on one IPU
+}
+
 } // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_merge_and_flatten), cmocka_unit_test(test_split_regions), cmocka_unit_test(test_numbers),
       cmocka_unit_test(test_factor_dims),       cmocka_unit_test(test_unshuffling),
+      cmocka_unit_test(test_tile_queries),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
