@@ -6,7 +6,8 @@
 # Defines lib<lib>.so (version PROJECT_VERSION, soname lib<lib>.so.0) in the calling folder, hostlib/<lib>:
 #   - sources: every src/*.cpp of the folder;
 #   - public headers include/<lib>/*.hpp; private include paths: the folder's src/ and poputil's src/ (log.hpp,
-#     profile_info.hpp: what the PopLibs libraries share without making it public);
+#     profile_info.hpp), and it links the static poplibs_support (hostlib/poplibs_support: work splitting and
+#     codelet loading): what the PopLibs libraries share without making it public;
 #   - DEPENDS: the libraries it links publicly (its headers use theirs), in link order; PRIVATE: what only its
 #     sources use (dl, MPI, ...);
 #   - CODELETS: its tile code, codelets/<lib>_codelets.cpp, compiled by popc (poplibs_codelets below);
@@ -39,7 +40,7 @@ function(poplibs_library lib)
   target_include_directories(${lib}
     PUBLIC $<BUILD_INTERFACE:${dir}/include> $<INSTALL_INTERFACE:include>
     PRIVATE ${dir}/src ${IPU_SOURCE_DIR}/hostlib/poputil/src)
-  target_link_libraries(${lib} PUBLIC ${L_DEPENDS} PRIVATE ${L_PRIVATE})
+  target_link_libraries(${lib} PUBLIC ${L_DEPENDS} PRIVATE poplibs_support ${L_PRIVATE})
   if(L_CODELETS)
     poplibs_codelets(${lib})
   endif()

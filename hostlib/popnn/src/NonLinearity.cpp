@@ -10,6 +10,7 @@
 #include <popops/Reduce.hpp>
 
 #include "log.hpp"
+#include "poplibs_support.hpp"
 #include "popnn/LogSoftmax.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertices.hpp"
@@ -63,7 +64,7 @@ void elementwiseInPlace(poplar::Graph &graph, NonLinearityType type, const Tenso
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   std::size_t vertices = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
-    for (const auto &runs : detail::splitForWorkers(mapping[tile], workers)) {
+    for (const auto &runs : poplibs_support::splitForWorkers(mapping[tile], workers)) {
       poplar::VertexRef v = graph.addVertex(cs, detail::vertexFor("popnn::NonLinearity", t.elementType()));
       graph.setTileMapping(v, tile);
       graph.setInitialValue(v["nl"], unsigned(type));
@@ -86,7 +87,7 @@ Tensor elementwiseGradient(poplar::Graph &graph, NonLinearityType type, const Te
   const Tensor a = act.flatten(), g = outGrad.flatten(), o = inGrad.flatten();
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
-    for (const auto &runs : detail::splitForWorkers(mapping[tile], workers)) {
+    for (const auto &runs : poplibs_support::splitForWorkers(mapping[tile], workers)) {
       poplar::VertexRef v = graph.addVertex(cs, detail::vertexFor("popnn::NonLinearityGrad", act.elementType()));
       graph.setTileMapping(v, tile);
       graph.setInitialValue(v["nl"], unsigned(type));

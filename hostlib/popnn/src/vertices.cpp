@@ -7,30 +7,6 @@
 
 namespace popnn::detail {
 
-std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<poplar::Interval> &intervals,
-                                                            unsigned workers) {
-  std::size_t total = 0;
-  for (const auto &iv : intervals)
-    total += iv.size();
-  std::vector<std::vector<poplar::Interval> > groups;
-  if (total == 0)
-    return groups;
-  const std::size_t share = (total + std::max(1u, workers) - 1) / std::max(1u, workers);
-  std::size_t left = 0; // room left in the last group
-  for (const auto &iv : intervals)
-    for (std::size_t b = iv.begin(); b < iv.end();) {
-      if (left == 0) {
-        groups.emplace_back();
-        left = share;
-      }
-      const std::size_t e = std::min<std::size_t>(iv.end(), b + left);
-      groups.back().push_back(poplar::Interval(b, e));
-      left -= e - b;
-      b = e;
-    }
-  return groups;
-}
-
 poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const poplar::Tensor &t,
                                             const std::string &what) {
   poplar::TileToTensorMapping m = graph.getTileMapping(t, false);

@@ -12,11 +12,6 @@
 
 namespace popnn::detail {
 
-/// Splits the intervals of one tile into at most `workers` groups of about equal element counts (an interval may
-/// be cut); each group is one vertex's runs. Empty input gives no group.
-std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<poplar::Interval> &intervals,
-                                                            unsigned workers);
-
 /// The tile mapping of `t`, checked complete: throws poputil::poplibs_error naming `what` when some element of
 /// `t` is not mapped.
 poplar::TileToTensorMapping completeMapping(const poplar::Graph &graph, const poplar::Tensor &t,

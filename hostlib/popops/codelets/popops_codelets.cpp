@@ -525,6 +525,7 @@ template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce
                                 Reduce<int, int>, Reduce<unsigned, unsigned>, Reduce<bool, bool>>;
 
 } // namespace popops
+#include "histogram_codelets.h"
 #include "loop_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"

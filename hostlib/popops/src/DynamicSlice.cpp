@@ -19,7 +19,7 @@
 #include "poputil/exceptions.hpp"
 #include "slice_util.hpp"
 #include "vertex_names.hpp"
-#include "work_split.hpp"
+#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -123,7 +123,7 @@ std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const s
       for (std::size_t i = 0; i < cols.size(); ++i)
         groups[i * groups.size() / cols.size()].push_back(cols[i]);
     } else {
-      groups = detail::splitForWorkers(cols, workers);
+      groups = poplibs_support::splitForWorkers(cols, workers);
     }
     for (const auto &group : groups) {
       poplar::VertexRef v = graph.addVertex(cs, type);

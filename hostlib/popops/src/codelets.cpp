@@ -1,41 +1,13 @@
-// popops::addCodelets: loads popops.gp, which popc built for the tiles with the library. It is found relative to
-// libpopops.so itself (<libdir>/POPOPS_DATA_RELDIR/codelets/<isa>/popops.gp), which holds both in the build tree
-// and in an install tree; nothing comes from the user's cache.
+// popops::addCodelets: loads popops.gp, which popc built for the tiles with the library, from beside libpopops.so
+// (poplibs_support::addLibraryCodelets, shared by the PopLibs libraries).
 #include "popops/codelets.hpp"
 
-#include <dlfcn.h>
-
-#include <filesystem>
-
-#include "log.hpp"
-#include "poputil/exceptions.hpp"
+#include "poplibs_support.hpp"
 
 namespace popops {
 
-namespace fs = std::filesystem;
-
-static fs::path libraryDir() {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void *>(&addCodelets), &info) || !info.dli_fname)
-    throw poputil::poplibs_error("popops::addCodelets: cannot find where libpopops.so was loaded from");
-  return fs::absolute(info.dli_fname).parent_path();
-}
-
 void addCodelets(poplar::Graph &graph) {
-  const std::string isa = graph.getTarget().getTargetArchString();
-  fs::path dir = libraryDir() / POPOPS_DATA_RELDIR / "codelets";
-  fs::path gp = dir / isa / "popops.gp";
-  if (!fs::exists(gp)) {
-    std::string built;
-    if (fs::is_directory(dir))
-      for (const auto &e : fs::directory_iterator(dir))
-        built += (built.empty() ? "" : ", ") + e.path().filename().string();
-    throw poputil::poplibs_error("popops::addCodelets: no popops codelets for the tile ISA " + isa + " (" +
-                                 gp.string() + " is missing; built for: " + (built.empty() ? "none" : built) +
-                                 "); reinstall PopLibs or use a target of a built ISA");
-  }
-  poputil::detail::log(poputil::detail::LogLevel::Info, "popops::addCodelets: " + gp.string());
-  graph.addCodelets(gp.string(), poplar::CodeletFileType::Object);
+  poplibs_support::addLibraryCodelets(graph, "popops", reinterpret_cast<const void *>(&addCodelets), POPOPS_DATA_RELDIR);
 }
 
 } // namespace popops

@@ -5,6 +5,7 @@
 
 #include "../codelets/params.h"
 #include "generate.hpp"
+#include "poplibs_support.hpp"
 #include "poprand/RandomGen.hpp"
 #include "poputil/exceptions.hpp"
 
@@ -94,7 +95,7 @@ Tensor shapedDropout(poplar::Graph &graph, const Tensor *seed, const uint32_t se
   poplar::TileToTensorMapping mapping = graph.getTileMapping(out);
   poplar::ComputeSet cs = graph.addComputeSet(name + "/apply");
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
-    for (const auto &runs : detail::splitForWorkers(mapping[tile], graph.getTarget().getNumWorkerContexts())) {
+    for (const auto &runs : poplibs_support::splitForWorkers(mapping[tile], graph.getTarget().getNumWorkerContexts())) {
       poplar::VertexRef v = graph.addVertex(cs, vertexType);
       graph.setTileMapping(v, tile);
       for (const char *field : {"in", "mask", "out"})

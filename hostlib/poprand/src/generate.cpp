@@ -6,6 +6,7 @@
 
 #include "hw_state.hpp"
 #include "log.hpp"
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace poprand::detail {
@@ -59,30 +60,6 @@ Tensor cloneWithType(poplar::Graph &graph, const Tensor &like, const poplar::Typ
   return out;
 }
 
-std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<poplar::Interval> &intervals,
-                                                            unsigned workers) {
-  std::size_t total = 0;
-  for (const auto &i : intervals)
-    total += i.size();
-  std::vector<std::vector<poplar::Interval> > groups;
-  if (total == 0)
-    return groups;
-  const std::size_t perGroup = (total + std::max(1u, workers) - 1) / std::max(1u, workers);
-  std::size_t room = 0;
-  for (const auto &iv : intervals)
-    for (std::size_t b = iv.begin(); b < iv.end();) {
-      if (room == 0) {
-        groups.emplace_back();
-        room = perGroup;
-      }
-      const std::size_t e = std::min<std::size_t>(iv.end(), b + room);
-      groups.back().push_back(poplar::Interval(b, e));
-      room -= e - b;
-      b = e;
-    }
-  return groups;
-}
-
 static std::string typeSuffix(const poplar::Type &t) {
   if (t == poplar::FLOAT)
     return "Float";
@@ -109,7 +86,7 @@ void generate(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, c
   poplar::ComputeSet cs = graph.addComputeSet(name);
   std::size_t numVertices = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
-    auto groups = splitForWorkers(mapping[tile], workers);
+    auto groups = poplibs_support::splitForWorkers(mapping[tile], workers);
     if (groups.empty())
       continue;
     Tensor offsets;

@@ -36,11 +36,6 @@ poplar::Tensor cloneWithType(poplar::Graph &graph, const poplar::Tensor &like, c
 void generate(poplar::Graph &graph, const poplar::Tensor *seed, uint32_t seedModifier, const poplar::Tensor &out,
               const poplar::Tensor *in, const Draw &draw, poplar::program::Sequence &prog, const std::string &name);
 
-/// Splits the intervals of one tile into at most `workers` groups of about equal element counts (an interval
-/// may be cut); each group is one vertex's runs.
-std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<poplar::Interval> &intervals,
-                                                            unsigned workers);
-
 /// The call's name in messages and debug names: the prefix, or "poprand::<fn>".
 std::string opName(const std::string &debugPrefix, const char *fn);
 

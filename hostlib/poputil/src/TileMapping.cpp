@@ -10,13 +10,12 @@ namespace poputil {
 
 using poplar::Interval;
 
-std::vector<std::vector<Interval> > calcLinearTileMappingWithOffset(const poplar::Graph &graph,
-                                                                   std::vector<std::size_t> shape,
-                                                                   unsigned minElementsPerTile, unsigned grainSize,
-                                                                   unsigned offset, bool ascendingOrder) {
+std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Target &target, std::vector<std::size_t> shape,
+                                                          unsigned minElementsPerTile, unsigned grainSize,
+                                                          unsigned offset, bool ascendingOrder) {
   if (grainSize == 0)
     throw poplibs_error("calcLinearTileMapping: grainSize is 0; pass 1 or more elements per grain");
-  const unsigned numTiles = graph.getTarget().getNumTiles();
+  const unsigned numTiles = target.getNumTiles();
   std::size_t n = 1;
   for (std::size_t d : shape)
     n *= d;
@@ -37,23 +36,53 @@ std::vector<std::vector<Interval> > calcLinearTileMappingWithOffset(const poplar
   return mapping;
 }
 
+std::vector<std::vector<Interval> > calcLinearTileMappingWithOffset(const poplar::Graph &graph,
+                                                                   std::vector<std::size_t> shape,
+                                                                   unsigned minElementsPerTile, unsigned grainSize,
+                                                                   unsigned offset, bool ascendingOrder) {
+  return calcLinearTileMapping(graph.getTarget(), shape, minElementsPerTile, grainSize, offset, ascendingOrder);
+}
+
 std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Graph &graph, std::vector<std::size_t> shape,
-                                                          unsigned minElementsPerTile, unsigned grainSize) {
-  return calcLinearTileMappingWithOffset(graph, shape, minElementsPerTile, grainSize, 0, true);
+                                                          unsigned minElementsPerTile, unsigned grainSize,
+                                                          unsigned offset, bool ascendingOrder) {
+  return calcLinearTileMapping(graph.getTarget(), shape, minElementsPerTile, grainSize, offset, ascendingOrder);
 }
 
 // The defaults: one grain is one vector of the data path, and at least 128 bytes go to each tile used.
-static void defaults(const poplar::Graph &graph, const poplar::Type &type, unsigned &minElements, unsigned &grain) {
-  const poplar::Target &target = graph.getTarget();
+static void defaults(const poplar::Target &target, const poplar::Type &type, unsigned &minElements, unsigned &grain) {
   unsigned size = unsigned(target.getTypeSize(type));
   grain = std::max(1u, target.getVectorWidth(type));
   minElements = std::max(1u, 128u / std::max(1u, size));
 }
 
-std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Graph &graph, const poplar::Tensor &t) {
+std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Target &target,
+                                                          const std::vector<std::size_t> shape,
+                                                          poplar::Type elementType, unsigned offset,
+                                                          bool ascendingOrder) {
   unsigned minElements = 0, grain = 0;
-  defaults(graph, t.elementType(), minElements, grain);
-  return calcLinearTileMapping(graph, t.shape(), minElements, grain);
+  defaults(target, elementType, minElements, grain);
+  return calcLinearTileMapping(target, shape, minElements, grain, offset, ascendingOrder);
+}
+
+std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Graph &graph, const poplar::Tensor &t,
+                                                          unsigned offset, bool ascendingOrder) {
+  return calcLinearTileMapping(graph.getTarget(), t.shape(), t.elementType(), offset, ascendingOrder);
+}
+
+std::pair<std::vector<std::vector<Interval> >, unsigned>
+calcLinearTileMappingAndNewOffset(const poplar::Graph &graph, const poplar::Tensor &t, unsigned offset) {
+  const unsigned numTiles = graph.getTarget().getNumTiles();
+  if (offset >= numTiles)
+    throw poplibs_error("calcLinearTileMappingAndNewOffset: offset " + std::to_string(offset) +
+                        " is not a tile of a " + std::to_string(numTiles) + "-tile target");
+  auto mapping = calcLinearTileMapping(graph, t, offset, true);
+  // The tiles used run from `offset` on, wrapping; the next tensor starts after the last of them.
+  unsigned used = 0;
+  for (unsigned k = 0; k < numTiles; ++k)
+    if (!mapping[(offset + k) % numTiles].empty())
+      used = k + 1;
+  return {mapping, (offset + used) % numTiles};
 }
 
 void mapTensorLinearlyWithOffset(poplar::Graph &graph, const poplar::Tensor &t, unsigned minElementsPerTile,
@@ -79,8 +108,16 @@ void mapTensorLinearly(poplar::Graph &graph, const poplar::Tensor &t) {
     throw poplibs_error("mapTensorLinearly: the tensor is invalid (default-constructed); map a tensor from "
                         "Graph::addVariable");
   unsigned minElements = 0, grain = 0;
-  defaults(graph, t.elementType(), minElements, grain);
+  defaults(graph.getTarget(), t.elementType(), minElements, grain);
   mapTensorLinearly(graph, t, minElements, grain);
+}
+
+void mapTensorLinearlyWithOffset(poplar::Graph &graph, const poplar::Tensor &t, unsigned offset,
+                                 bool ascendingOrder) {
+  if (!t.valid())
+    throw poplibs_error("mapTensorLinearlyWithOffset: the tensor is invalid (default-constructed); map a tensor "
+                        "from Graph::addVariable");
+  graph.setTileMapping(t, calcLinearTileMapping(graph, t, offset, ascendingOrder));
 }
 
 unsigned getNumTilesUsed(const std::vector<std::vector<Interval> > &mapping) {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Type.hpp>
@@ -23,6 +24,13 @@ inline poplar::Tensor cast(poplar::Graph &graph, const poplar::Tensor &src, cons
 inline void cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &dst,
                  poplar::program::Sequence &prog, const std::string &debugPrefix = "") {
   mapWithOutput(graph, expr::Cast(expr::_1, dst.elementType()), {src}, dst, prog, debugPrefix);
+}
+
+/// Converts `src` into `dst` (same shape), as cast(graph, src, dst, prog) under PopLibs' name for the form with an
+/// output.
+inline void castWithOutput(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &dst,
+                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {}) {
+  cast(graph, src, dst, prog, debugContext.getPathName());
 }
 
 } // namespace popops

@@ -4,10 +4,12 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
+#include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 
@@ -16,11 +18,30 @@ namespace poputil {
 /// A mapping of `shape`'s elements (row-major) in order over the graph's tiles: runs of whole grains of
 /// `grainSize` elements, at least `minElementsPerTile` per used tile, as evenly as the grains allow. Tiles past
 /// the last run get no interval. Throws poplibs_error when grainSize is 0.
+/// With `offset` the first run goes to tile `offset` and the next ones follow in ascending (or, with
+/// ascendingOrder false, descending) tile order, wrapping around.
 std::vector<std::vector<poplar::Interval> > calcLinearTileMapping(const poplar::Graph &graph,
                                                                   std::vector<std::size_t> shape,
-                                                                  unsigned minElementsPerTile, unsigned grainSize);
-/// The same for `t`'s shape, with the defaults of mapTensorLinearly(graph, t).
-std::vector<std::vector<poplar::Interval> > calcLinearTileMapping(const poplar::Graph &graph, const poplar::Tensor &t);
+                                                                  unsigned minElementsPerTile, unsigned grainSize,
+                                                                  unsigned offset = 0, bool ascendingOrder = true);
+/// The same over the tiles of `target`.
+std::vector<std::vector<poplar::Interval> > calcLinearTileMapping(const poplar::Target &target,
+                                                                  std::vector<std::size_t> shape,
+                                                                  unsigned minElementsPerTile, unsigned grainSize,
+                                                                  unsigned offset = 0, bool ascendingOrder = true);
+/// The same with the defaults for `elementType`: grains of one vector (Target::getVectorWidth), at least 128 bytes
+/// per tile.
+std::vector<std::vector<poplar::Interval> > calcLinearTileMapping(const poplar::Target &target,
+                                                                  const std::vector<std::size_t> shape,
+                                                                  poplar::Type elementType, unsigned offset = 0,
+                                                                  bool ascendingOrder = true);
+/// The same for `t`'s shape and type, with the defaults of mapTensorLinearly(graph, t).
+std::vector<std::vector<poplar::Interval> > calcLinearTileMapping(const poplar::Graph &graph, const poplar::Tensor &t,
+                                                                  unsigned offset = 0, bool ascendingOrder = true);
+/// The default linear mapping of `t` with its first run on tile `offset`, and the tile after the last tile it
+/// uses (wrapping around): the offset at which to map a next tensor so that consecutive tensors follow on.
+std::pair<std::vector<std::vector<poplar::Interval> >, unsigned>
+calcLinearTileMappingAndNewOffset(const poplar::Graph &graph, const poplar::Tensor &t, unsigned offset = 0);
 /// As above, starting at tile `offset` (wrapping past the last tile), in ascending or descending tile order.
 std::vector<std::vector<poplar::Interval> > calcLinearTileMappingWithOffset(
     const poplar::Graph &graph, std::vector<std::size_t> shape, unsigned minElementsPerTile, unsigned grainSize,
@@ -35,6 +56,36 @@ void mapTensorLinearly(poplar::Graph &graph, const poplar::Tensor &t);
 /// Maps `t` linearly starting at tile `offset`.
 void mapTensorLinearlyWithOffset(poplar::Graph &graph, const poplar::Tensor &t, unsigned minElementsPerTile,
                                  unsigned grainSize, unsigned offset, bool ascendingOrder = true);
+
+/// Maps `t` linearly with the defaults of mapTensorLinearly(graph, t), starting at tile `offset`.
+void mapTensorLinearlyWithOffset(poplar::Graph &graph, const poplar::Tensor &t, unsigned offset = 0,
+                                 bool ascendingOrder = true);
+
+/// A tile offset in [0, numTiles) derived from a hash of `shape` (and `seed`), to start the mappings of tensors
+/// of different shapes on different tiles. Throws poplibs_error when numTiles is 0.
+std::size_t chooseMappingOffset(std::size_t numTiles, const std::vector<std::size_t> &shape);
+std::size_t chooseMappingOffset(std::size_t numTiles, const std::vector<std::size_t> &shape, std::size_t seed);
+
+/// How many elements the fullest tile of `mapping` holds beyond a perfectly balanced share (the mean per tile,
+/// rounded up, but at least minElementsPerTile and grainSize); 0 when no tile exceeds it.
+unsigned getTileImbalance(const std::vector<std::vector<poplar::Interval> > &mapping, unsigned minElementsPerTile = 0,
+                          unsigned grainSize = 1);
+/// The same for `t`'s tile mapping.
+unsigned getTileImbalance(const poplar::Graph &graph, const poplar::Tensor &t, unsigned minElementsPerTile = 0,
+                          unsigned grainSize = 1);
+
+/// True when the slices of `t` along `dimension` are not all mapped alike (slice i's elements on other tiles
+/// than slice 0's, in order); false for a dimension of size 0.
+bool dimIsSplitOverTiles(const poplar::Graph &graph, const poplar::Tensor &t, unsigned dimension);
+/// True when some slice of `t` across `dimension` (all its indices, the other dimensions fixed) has elements on
+/// more than one IPU; always false on a one-IPU target.
+bool dimIsSplitOverIPUs(const poplar::Graph &graph, const poplar::Tensor &t, unsigned dimension);
+
+/// The position of `tile` in the order a mapping with `offset` and `ascending` visits the numTiles tiles (the
+/// tile at `offset` is 0 in ascending order).
+unsigned transformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending);
+/// The inverse of transformTileIndex: the tile at a position of that order.
+unsigned invTransformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending);
 
 /// The number of tiles that hold at least one element in `mapping`.
 unsigned getNumTilesUsed(const std::vector<std::vector<poplar::Interval> > &mapping);
