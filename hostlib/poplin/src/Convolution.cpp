@@ -15,6 +15,7 @@
 #include <poplar/exceptions.hpp>
 
 #include "MatMulPlan.hpp"
+#include "conv_plan.hpp"
 #include "matmul_build.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
@@ -267,6 +268,16 @@ void zeroPadding(poplar::Graph &graph, const Tensor &out, const ConvParams &p, p
 }
 
 } // namespace
+
+namespace detail {
+MatMulOptions convMatMulOptions(const poplar::OptionFlags &options, const std::string &what) {
+  return convOptions(options, what);
+}
+MatMulProblem convFwdProblem(const ConvParams &params, const std::string &what) {
+  params.validate();
+  return fwdProblem(params, what);
+}
+} // namespace detail
 
 Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::string &name,
                      const poplar::OptionFlags &options, PlanningCache *cache) {

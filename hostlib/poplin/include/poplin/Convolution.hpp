@@ -12,11 +12,14 @@
 #define POPLIN_CONVOLUTION_HPP
 
 #include <iosfwd>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 
 #include "poplin/ConvParams.hpp"
@@ -37,6 +40,18 @@ private:
   PlanningCache(const PlanningCache &);
   PlanningCache &operator=(const PlanningCache &);
 };
+
+/// A convolution to plan: the target it runs on, its parameters and its options (pointers that must outlive the
+/// call they are passed to; a null options pointer is no options).
+typedef std::tuple<const poplar::Target *, const ConvParams, const poplar::OptionFlags *> ConvPlanParams;
+
+/// Plans every convolution of `convs` (the product that createWeights and convolution plan for its parameters)
+/// into `cache`, so that those functions given the same target, parameters, options and cache plan nothing.
+/// Throws as convolution does for invalid parameters or options, and poputil::poplibs_error for a null target.
+void preplanConvolutions(const std::set<ConvPlanParams> &convs, PlanningCache &cache);
+/// As above; `graph` is not needed by this planner (each entry names its target) and is accepted for source
+/// compatibility.
+void preplanConvolutions(poplar::Graph &graph, const std::set<ConvPlanParams> &convs, PlanningCache &cache);
 
 /// The weights {groups, outputChannels, inputChannels, kernel...} of `params`, laid out as the right operand of
 /// the convolution's product. Throws poputil::poplibs_error for invalid params (ConvParams::validate).
