@@ -20,7 +20,8 @@ namespace popnn {
 ///  - second: the temperature, a new scalar variable of the fields' type that starts at `temperature` (a
 ///    trainable parameter the caller may write).
 /// Computed on the device: a division, popnn's softmax and poplin's matMul of the fields {F, H*W} by the
-/// coordinates {H*W, 2}; the graph needs popops', poplin's and popnn's codelets. Throws poputil::poplibs_error when `fields` is not rank 3 or not FLOAT/HALF.
+/// coordinates {H*W, 2}; the graph needs popops', poplin's and popnn's codelets. Throws poputil::poplibs_error
+/// when `fields` is not rank 3 or not FLOAT/HALF.
 std::pair<poplar::Tensor, poplar::Tensor> spatialSoftMax2D(poplar::Graph &graph, poplar::program::Sequence &prog,
                                                            const poplar::Tensor &fields, float temperature,
                                                            bool disableSoftmax = false,
