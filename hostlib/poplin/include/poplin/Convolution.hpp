@@ -75,6 +75,21 @@ poplar::Tensor convolution(poplar::Graph &graph, const poplar::Tensor &in, const
                            const std::string &debugPrefix = "",
                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 
+/// The output {B, G*Co, outField...} of the convolution of `params`, laid out as convolution() lays out its
+/// result (for convolutionWithOutput).
+poplar::Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const std::string &name = "",
+                                const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                PlanningCache *cache = 0);
+/// As convolution, writing the result into `out` {B, G*Co, outField...} of the output type (mapped, with no
+/// aliased elements; createConvOutput makes one).
+void convolutionWithOutput(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &weights,
+                           const poplar::Tensor &out, const ConvParams &params, bool transposeAndFlipWeights,
+                           poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                           const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// Checks convolution options as every convolution function does; throws poplar::invalid_option naming an
+/// unknown option or a bad value.
+void convolutionValidateOptions(const poplar::OptionFlags &options);
+
 /// Copies `weightsIn` {G, Co, Ci, kernel...} into `weightsOut` {G, Ci, Co, kernel...} with the channels swapped
 /// and every spatial dimension reversed.
 void weightsTransposeChansFlipXY(poplar::Graph &graph, const poplar::Tensor &weightsIn,
