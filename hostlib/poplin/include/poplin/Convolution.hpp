@@ -12,6 +12,7 @@
 #define POPLIN_CONVOLUTION_HPP
 
 #include <iosfwd>
+#include <stdint.h>
 #include <set>
 #include <string>
 #include <tuple>
@@ -89,6 +90,15 @@ void convolutionWithOutput(poplar::Graph &graph, const poplar::Tensor &in, const
 /// Checks convolution options as every convolution function does; throws poplar::invalid_option naming an
 /// unknown option or a bad value.
 void convolutionValidateOptions(const poplar::OptionFlags &options);
+
+/// The floating-point operations of the convolution's forward pass: 2 per multiply-accumulate of a real input
+/// element with a real kernel element into a kept output (padding, dilation zeros, truncated and strided-out
+/// outputs not counted). Throws as ConvParams::validate.
+uint64_t getFwdFlops(const ConvParams &params);
+/// Of the input-gradient pass: the same products as the forward pass.
+uint64_t getBwdFlops(const ConvParams &params);
+/// Of the weight-update pass: the same products as the forward pass.
+uint64_t getWuFlops(const ConvParams &params);
 
 /// Copies `weightsIn` {G, Co, Ci, kernel...} into `weightsOut` {G, Ci, Co, kernel...} with the channels swapped
 /// and every spatial dimension reversed.
