@@ -153,6 +153,55 @@ void checkForward(const ConvParams &p, const char *what) {
   expectNear(f.read<float>("out", out.numElements()), hostConv(p, hin, hw), what, 1e-4f);
 }
 
+// createConvOutput and convolutionWithOutput (stride and padding, so that the output padding is zeroed into the
+// given tensor), and convolutionValidateOptions.
+void test_with_output(void **) {
+  ConvParams p(FLOAT, 2, {6, 5}, {3, 3}, 3, 4, 1);
+  p.inputTransform.paddingLower = {1, 0};
+  p.outputTransform.stride = {2, 1};
+  p.outputTransform.paddingUpper = {0, 1};
+  ConvFixture f;
+  Tensor in = poplin::createInput(f.graph, p, "in");
+  Tensor w = poplin::createWeights(f.graph, p, "w");
+  Tensor out = poplin::createConvOutput(f.graph, p, "out");
+  assert_true(out.shape() == actShape(p, p.outputChannels, p.getOutputFieldShape()));
+  f.graph.createHostWrite("in", in);
+  f.graph.createHostWrite("w", w);
+  f.graph.createHostWrite("out", out);
+  f.readable(out, "out.r");
+  poplin::convolutionWithOutput(f.graph, in, w, out, p, false, f.prog, "withOutput");
+  f.build();
+  auto hin = floats(in.numElements(), 1), hw = floats(w.numElements(), 2);
+  f.write("in", hin);
+  f.write("w", hw);
+  f.write("out", std::vector<float>(out.numElements(), 99.0f)); // the padding must be overwritten with zeros
+  f.engine->run(0);
+  expectNear(f.read<float>("out.r", out.numElements()), hostConv(p, hin, hw), "convolutionWithOutput", 1e-4f);
+  poplin::convolutionValidateOptions({{"pass", "TRAINING_FWD"}, {"partialsType", "half"}});
+  expectThrow<poplar::invalid_option>([] { poplin::convolutionValidateOptions({{"pass", "SIDEWAYS"}}); }, "SIDEWAYS");
+  expectThrow<poplar::invalid_option>([] { poplin::convolutionValidateOptions({{"nope", "1"}}); }, "nope");
+  Tensor small = f.graph.addVariable(FLOAT, {1, 1});
+  expectThrow<poputil::poplibs_error>(
+      [&] { poplin::convolutionWithOutput(f.graph, in, w, small, p, false, f.prog); }, "the output");
+}
+
+// The flops against a direct count over every (output, kernel) position pair of hostConv's transformed fields.
+void test_flops(void **) {
+  ConvParams plain(FLOAT, 2, {6, 5}, {3, 3}, 3, 4, 2);
+  assert_int_equal(poplin::getFwdFlops(plain), 2ull * 2 * 2 * 3 * 4 * (4 * 3) * (3 * 3));
+  // 1-D: input 5 padded by 1 each side (7 positions, 5 real), kernel 3 dilated by 2 (5 positions, 3 real),
+  // computed outputs 7 - 5 + 1 = 3, stride 2 keeps outputs 0 and 2. Output 0 reads x[0, 2, 4]: real 2, 4 (pad at
+  // 0); output 2 reads x[2, 4, 6]: real 2, 4 (pad at 6). So 4 pairs per (batch, group, ci, co).
+  ConvParams p(FLOAT, 1, {5}, {3}, 2, 3, 1);
+  p.inputTransform.paddingLower = {1};
+  p.inputTransform.paddingUpper = {1};
+  p.kernelTransform.dilation = {2};
+  p.outputTransform.stride = {2};
+  assert_int_equal(poplin::getFwdFlops(p), 2ull * 2 * 3 * 4);
+  assert_int_equal(poplin::getBwdFlops(p), poplin::getFwdFlops(p));
+  assert_int_equal(poplin::getWuFlops(p), poplin::getFwdFlops(p));
+}
+
 void test_plain(void **) { checkForward(ConvParams(FLOAT, 2, {6, 5}, {3, 3}, 3, 4, 1), "plain"); }
 
 void test_stride_padding(void **) {
@@ -416,6 +465,8 @@ void test_report_and_errors(void **) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plain),
+      cmocka_unit_test(test_with_output),
+      cmocka_unit_test(test_flops),
       cmocka_unit_test(test_stride_padding),
       cmocka_unit_test(test_dilation_flip),
       cmocka_unit_test(test_groups_batch),

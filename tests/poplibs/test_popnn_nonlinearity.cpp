@@ -6,6 +6,8 @@
 
 #include <popnn/LogSoftmax.hpp>
 #include <popnn/NonLinearity.hpp>
+#include <popnn/NonLinearityDefUtil.hpp>
+#include <sstream>
 
 #include "popnn_test.hpp"
 
@@ -200,12 +202,33 @@ void test_errors(void **) {
   f.graph.setTileMapping(unmapped, 0);
 }
 
+// NonLinearityDefUtil.hpp: types written, every token read back, and an unknown token refused.
+void test_text_forms(void **) {
+  std::ostringstream os;
+  os << popnn::NonLinearityType::RELU << "|" << popnn::NonLinearityType::SOFTMAX_STABLE;
+  assert_string_equal(os.str().c_str(), "relu|softmax (stable)");
+  std::istringstream in("relu sigmoid hard_sigmoid tanh gelu swish softmax softmax_stable softmax_scaled");
+  const popnn::NonLinearityType want[] = {
+      popnn::NonLinearityType::RELU,    popnn::NonLinearityType::SIGMOID,        popnn::NonLinearityType::HARD_SIGMOID,
+      popnn::NonLinearityType::TANH,    popnn::NonLinearityType::GELU,           popnn::NonLinearityType::SWISH,
+      popnn::NonLinearityType::SOFTMAX, popnn::NonLinearityType::SOFTMAX_STABLE, popnn::NonLinearityType::SOFTMAX_SCALED};
+  for (popnn::NonLinearityType w : want) {
+    popnn::NonLinearityType t = popnn::NonLinearityType::RELU;
+    in >> t;
+    assert_int_equal(int(t), int(w));
+  }
+  std::istringstream bad("cube");
+  popnn::NonLinearityType t;
+  expectThrow<poputil::poplibs_error>([&] { bad >> t; }, "'cube'");
+}
+
 } // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_forward_every_type),
                                      cmocka_unit_test(test_gradient_every_type),
                                      cmocka_unit_test(test_in_place_compute_set_views_many_tiles),
-                                     cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_errors),
+                                     cmocka_unit_test(test_text_forms)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <poplar/exceptions.hpp>
 
 #include "MatMulPlan.hpp"
+#include "conv_plan.hpp"
 #include "matmul_build.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
@@ -268,6 +269,16 @@ void zeroPadding(poplar::Graph &graph, const Tensor &out, const ConvParams &p, p
 
 } // namespace
 
+namespace detail {
+MatMulOptions convMatMulOptions(const poplar::OptionFlags &options, const std::string &what) {
+  return convOptions(options, what);
+}
+MatMulProblem convFwdProblem(const ConvParams &params, const std::string &what) {
+  params.validate();
+  return fwdProblem(params, what);
+}
+} // namespace detail
+
 Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::string &name,
                      const poplar::OptionFlags &options, PlanningCache *cache) {
   const std::string what = "poplin::createWeights";
@@ -311,14 +322,32 @@ Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const std::
   return b;
 }
 
-Tensor convolution(poplar::Graph &graph, const Tensor &in, const Tensor &weights, const ConvParams &params,
-                   bool transposeAndFlipWeights, poplar::program::Sequence &prog, const std::string &debugPrefix,
-                   const poplar::OptionFlags &options, PlanningCache *cache) {
+Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+                        const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string what = "poplin::createConvOutput";
+  params.validate();
+  detail::MatMulOptions o = convOptions(options, what);
+  detail::MatMulProblem p = fwdProblem(params, what);
+  detail::MatMulPlan pl = detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what);
+  // The padding is mapped linearly; the interior is mapped by the plan next.
+  Tensor out = createActivations(graph, params.outputType, params.batchSize, params.getOutputFieldShape(),
+                                 params.numConvGroups * params.outputChannels, params.outputChannels, name);
+  detail::mapOperand(graph, fieldMatrix(out, params, params.outputChannels), pl, p, detail::Operand::Out);
+  return out;
+}
+
+void convolutionWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &weights, const Tensor &out,
+                           const ConvParams &params, bool transposeAndFlipWeights, poplar::program::Sequence &prog,
+                           const std::string &debugPrefix, const poplar::OptionFlags &options, PlanningCache *cache) {
   const std::string name = opName(debugPrefix, "convolution");
   params.validate();
   detail::MatMulOptions o = convOptions(options, name);
   checkTensor(in, activationShape(params, params.inputChannels, params.inputFieldShape), params.inputType, name,
               "the input");
+  checkTensor(out, activationShape(params, params.outputChannels, params.getOutputFieldShape()), params.outputType,
+              name, "the output");
+  if (!out.isParallelWriteable())
+    throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
   Tensor w = weights;
   if (transposeAndFlipWeights) {
     if (!w.valid() || w.rank() != params.getNumFieldDims() + 3)
@@ -336,15 +365,24 @@ Tensor convolution(poplar::Graph &graph, const Tensor &in, const Tensor &weights
               transposeAndFlipWeights ? "the weights (transposed)" : "the weights");
   detail::MatMulProblem p = fwdProblem(params, name);
   detail::MatMulPlan pl = detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), name);
-  // The padding is mapped linearly; the interior is mapped by the plan next.
-  Tensor out = createActivations(graph, params.outputType, params.batchSize, params.getOutputFieldShape(),
-                                 params.numConvGroups * params.outputChannels, params.outputChannels,
-                                 name + "/out");
-  Tensor interior = fieldMatrix(out, params, params.outputChannels);
-  detail::mapOperand(graph, interior, pl, p, detail::Operand::Out);
   zeroPadding(graph, out, params, prog);
-  detail::buildMatMul(graph, im2col(graph, in, params), weightMatrix(graph, w, params), interior, pl, p, prog, name);
+  detail::buildMatMul(graph, im2col(graph, in, params), weightMatrix(graph, w, params),
+                      fieldMatrix(out, params, params.outputChannels), pl, p, prog, name);
+}
+
+Tensor convolution(poplar::Graph &graph, const Tensor &in, const Tensor &weights, const ConvParams &params,
+                   bool transposeAndFlipWeights, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                   const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string name = opName(debugPrefix, "convolution");
+  params.validate();
+  convOptions(options, name); // errors name the convolution, not createConvOutput
+  Tensor out = createConvOutput(graph, params, name + "/out", options, cache);
+  convolutionWithOutput(graph, in, weights, out, params, transposeAndFlipWeights, prog, debugPrefix, options, cache);
   return out;
+}
+
+void convolutionValidateOptions(const poplar::OptionFlags &options) {
+  convOptions(options, "poplin::convolutionValidateOptions");
 }
 
 void weightsTransposeChansFlipXY(poplar::Graph &, const Tensor &weightsIn, const Tensor &weightsOut,

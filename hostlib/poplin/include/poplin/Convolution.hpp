@@ -12,11 +12,15 @@
 #define POPLIN_CONVOLUTION_HPP
 
 #include <iosfwd>
+#include <stdint.h>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 
 #include "poplin/ConvParams.hpp"
@@ -37,6 +41,18 @@ private:
   PlanningCache(const PlanningCache &);
   PlanningCache &operator=(const PlanningCache &);
 };
+
+/// A convolution to plan: the target it runs on, its parameters and its options (pointers that must outlive the
+/// call they are passed to; a null options pointer is no options).
+typedef std::tuple<const poplar::Target *, const ConvParams, const poplar::OptionFlags *> ConvPlanParams;
+
+/// Plans every convolution of `convs` (the product that createWeights and convolution plan for its parameters)
+/// into `cache`, so that those functions given the same target, parameters, options and cache plan nothing.
+/// Throws as convolution does for invalid parameters or options, and poputil::poplibs_error for a null target.
+void preplanConvolutions(const std::set<ConvPlanParams> &convs, PlanningCache &cache);
+/// As above; `graph` is not needed by this planner (each entry names its target) and is accepted for source
+/// compatibility.
+void preplanConvolutions(poplar::Graph &graph, const std::set<ConvPlanParams> &convs, PlanningCache &cache);
 
 /// The weights {groups, outputChannels, inputChannels, kernel...} of `params`, laid out as the right operand of
 /// the convolution's product. Throws poputil::poplibs_error for invalid params (ConvParams::validate).
@@ -59,6 +75,30 @@ poplar::Tensor convolution(poplar::Graph &graph, const poplar::Tensor &in, const
                            const ConvParams &params, bool transposeAndFlipWeights, poplar::program::Sequence &prog,
                            const std::string &debugPrefix = "",
                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+
+/// The output {B, G*Co, outField...} of the convolution of `params`, laid out as convolution() lays out its
+/// result (for convolutionWithOutput).
+poplar::Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const std::string &name = "",
+                                const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                PlanningCache *cache = 0);
+/// As convolution, writing the result into `out` {B, G*Co, outField...} of the output type (mapped, with no
+/// aliased elements; createConvOutput makes one).
+void convolutionWithOutput(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &weights,
+                           const poplar::Tensor &out, const ConvParams &params, bool transposeAndFlipWeights,
+                           poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                           const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// Checks convolution options as every convolution function does; throws poplar::invalid_option naming an
+/// unknown option or a bad value.
+void convolutionValidateOptions(const poplar::OptionFlags &options);
+
+/// The floating-point operations of the convolution's forward pass: 2 per multiply-accumulate of a real input
+/// element with a real kernel element into a kept output (padding, dilation zeros, truncated and strided-out
+/// outputs not counted). Throws as ConvParams::validate.
+uint64_t getFwdFlops(const ConvParams &params);
+/// Of the input-gradient pass: the same products as the forward pass.
+uint64_t getBwdFlops(const ConvParams &params);
+/// Of the weight-update pass: the same products as the forward pass.
+uint64_t getWuFlops(const ConvParams &params);
 
 /// Copies `weightsIn` {G, Co, Ci, kernel...} into `weightsOut` {G, Ci, Co, kernel...} with the channels swapped
 /// and every spatial dimension reversed.

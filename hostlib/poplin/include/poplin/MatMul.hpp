@@ -22,13 +22,17 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/Type.hpp>
 
 namespace poplin {
 
@@ -190,6 +194,27 @@ poplar::Tensor createMatMulGroupedOutput(poplar::Graph &graph, const poplar::Typ
 /// Checks the matMul family's options as every matMul function does; throws poplar::invalid_option naming an
 /// unknown option or a bad value.
 void matmulValidateOptions(const poplar::OptionFlags &options);
+
+/// One product to plan ahead of building it: the operands' type, the result's type and the shapes of A and B
+/// ({m, k} and {k, n}, or {G, m, k} and {G, k, n} for a grouped product).
+struct MatMulParams {
+  poplar::Type inputType;
+  poplar::Type outputType;
+  std::vector<std::size_t> aShape;
+  std::vector<std::size_t> bShape;
+  /// An order over all four members, so that MatMulParams can key a std::set.
+  friend bool operator<(const MatMulParams &a, const MatMulParams &b);
+};
+
+/// A product to plan: the target it runs on, its parameters and its options (both pointers must outlive the
+/// call they are passed to).
+typedef std::tuple<const poplar::Target *, const MatMulParams, const poplar::OptionFlags *> MatMulPlanParams;
+
+/// Plans every product of `matmuls` into `cache`, so that the matMul functions given the same target, shapes,
+/// types, options and cache later find their plans there and plan nothing. Each plan is logged at DEBUG as the
+/// functions log theirs. Throws as matMul does for a bad shape, type or option (a null options pointer is no
+/// options; a null target is a poputil::poplibs_error).
+void preplanMatMuls(const std::set<MatMulPlanParams> &matmuls, matmul::PlanningCache &cache);
 
 /// The transpose of each group's matrix: {G, m, n} -> {G, n, m} (a view).
 poplar::Tensor transposeGroupedMatrix(const poplar::Tensor &A);

@@ -1,0 +1,134 @@
+// A basic LSTM layer, inference forward pass (popnn::lstm): for each time step t, with the gates of the input
+// x_t {B, in} and the previous output h {B, out},
+//   f = sigma(x Wf + h Uf + bf), i = sigma(x Wi + h Ui + bi), g = act(x Wg + h Ug + bg), o = sigma(x Wo + h Uo + bo)
+//   c' = f * c + i * g,  h' = o * act(c')
+// with sigma the recurrent activation (SIGMOID by default) and act the activation (TANH by default). The input
+// products of all steps are one matMul, each step's recurrent product another; the gates are popnn
+// non-linearities and popops maps on the device, the steps unrolled into the program.
+//
+// Not here yet: the backward and weight-update passes (lstmBwd, lstmWU, lstmBwdWithWU), run-time time steps,
+// doInputWeightCalc = false, and the planner's preplanning parameters.
+//
+// Options (an unknown name or bad value is a poplar::invalid_option): "availableMemoryProportion" and
+// "partialsType" as for matMul (used by the products); "inferenceOnly" ("true"/"false"; accepted).
+#ifndef POPNN_LSTM_HPP
+#define POPNN_LSTM_HPP
+
+#include <cstddef>
+#include <stdint.h>
+#include <utility>
+#include <vector>
+
+#include <poplar/DebugContext.hpp>
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+#include <poplin/Convolution.hpp>
+#include <popnn/LstmDef.hpp>
+#include <popnn/NonLinearityDef.hpp>
+#include <popnn/Rnn.hpp>
+
+namespace popnn {
+namespace lstm {
+
+/// {FORGET_GATE, INPUT_GATE, CANDIDATE, OUTPUT_GATE}: the default order of the gate slots.
+const std::vector<BasicLstmCellUnit> getDefaultBasicLstmCellOrder();
+
+/// The layer: rnn (type, batch, steps, {input size, output size}) and how it runs.
+struct LstmParams {
+  rnn::RnnParams rnn;
+  /// Copies of rnn's members, kept for source compatibility.
+  poplar::Type dataType;
+  std::size_t batchSize;
+  std::size_t timeSteps;
+  std::vector<std::size_t> layerSizes;
+  /// Return every step's output {T, B, out} (true) or only the last {B, out}.
+  bool outputFullSequence;
+  /// Multiply the input by the input weights (must be true here).
+  bool doInputWeightCalc;
+  /// Training only (unused here).
+  bool calcInputGradients;
+  /// Training only (unused here).
+  bool preserveFinalState;
+  /// Which unit each gate slot of the weights and biases holds: a permutation of the four units.
+  std::vector<BasicLstmCellUnit> cellOrder;
+  NonLinearityType activation;
+  NonLinearityType recurrentActivation;
+  LstmParams(poplar::Type dataType, std::size_t batchSize, std::size_t timeSteps,
+             std::vector<std::size_t> layerSizes, NonLinearityType activation = NonLinearityType::TANH,
+             NonLinearityType recurrentActivation = NonLinearityType::SIGMOID);
+};
+
+/// The state between steps: the output h {B, out} and the cell state c {B, out}.
+struct LstmState {
+  poplar::Tensor output;
+  poplar::Tensor cellState;
+  /// {2, B, out}: output then cell state (a view).
+  poplar::Tensor getAsTensor() const;
+};
+
+/// The layer's weights: inputWeights {4, in, out}, outputWeights {4, out, out}, biases {4, out}, gate slots in
+/// LstmParams::cellOrder.
+struct LstmWeights {
+  poplar::Tensor inputWeights;
+  poplar::Tensor outputWeights;
+  poplar::Tensor biases;
+};
+
+/// Multiplications and additions of the forward pass (the products, 2 per multiply-accumulate, and the cell
+/// update; non-linearities not counted).
+uint64_t getBasicLstmCellFwdFlops(const LstmParams &params);
+
+/// The input {T, B, in}, mapped over the tiles. Throws poputil::poplibs_error for invalid params.
+poplar::Tensor createInput(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                           const poplar::OptionFlags &options = poplar::OptionFlags(),
+                           poplin::PlanningCache *planningCache = 0);
+/// The initial output h {B, out}.
+poplar::Tensor createInitialOutput(poplar::Graph &graph, const LstmParams &params,
+                                   const poplar::DebugContext &debugContext,
+                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                   poplin::PlanningCache *planningCache = 0);
+/// The initial cell state c {B, out}.
+poplar::Tensor createInitialCellState(poplar::Graph &graph, const LstmParams &params,
+                                      const poplar::DebugContext &debugContext,
+                                      const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                      poplin::PlanningCache *planningCache = 0);
+/// Both initial tensors.
+LstmState createInitialState(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                             const poplar::OptionFlags &options = poplar::OptionFlags(),
+                             poplin::PlanningCache *planningCache = 0);
+/// Appends to `prog` the zeroing of both tensors of `initialState`.
+void zeroInitialState(poplar::Graph &graph, const LstmState &initialState, poplar::program::Sequence &prog,
+                      const poplar::DebugContext &debugContext = {});
+
+/// The input and output weights ({4, in, out}, {4, out, out}), each stored as the right operand of its product.
+std::pair<poplar::Tensor, poplar::Tensor>
+createWeightsKernel(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                    const poplar::OptionFlags &options = poplar::OptionFlags(), poplin::PlanningCache *planningCache = 0);
+/// The biases {4, out}.
+poplar::Tensor createWeightsBiases(poplar::Graph &graph, const LstmParams &params,
+                                   const poplar::DebugContext &debugContext,
+                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                   poplin::PlanningCache *planningCache = 0);
+/// All three.
+LstmWeights createWeights(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                          const poplar::OptionFlags &options = poplar::OptionFlags(),
+                          poplin::PlanningCache *planningCache = 0);
+
+/// The forward pass over `in` {T, B, in} from `stateInit`: returns (the output, {T, B, out} or the last step's
+/// {B, out} as params.outputFullSequence says; the final cell state {B, out}). `intermediates` (what a backward
+/// pass would need) must be null here. Throws poputil::poplibs_error for shapes or types that do not match the
+/// params, a non-null `intermediates`, doInputWeightCalc false or a cellOrder that is not a permutation.
+std::pair<poplar::Tensor, poplar::Tensor> lstmFwd(poplar::Graph &graph, const LstmParams &params,
+                                                  const LstmState &stateInit, const poplar::Tensor &in,
+                                                  const LstmWeights &weights, poplar::Tensor *intermediates,
+                                                  poplar::program::Sequence &fwdProg,
+                                                  const poplar::DebugContext &debugContext = {},
+                                                  const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                                  poplin::PlanningCache *planningCache = 0);
+
+} // namespace lstm
+} // namespace popnn
+
+#endif // POPNN_LSTM_HPP

@@ -1,0 +1,235 @@
+// The LSTM forward pass, unrolled: one matMul for every step's input products (X {T*B, in} times the input
+// weights as {in, 4*out}), then per step one matMul of h by the output weights {out, 4*out}, one map adding the
+// input products and biases, the gate non-linearities in place on their slots, and two maps for c' and h'.
+#include "popnn/Lstm.hpp"
+
+#include <algorithm>
+
+#include <poplar/exceptions.hpp>
+#include <poplin/MatMul.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Zero.hpp>
+#include <poputil/TileMapping.hpp>
+
+#include "popnn/NonLinearity.hpp"
+#include "poputil/exceptions.hpp"
+
+namespace popnn {
+namespace lstm {
+
+namespace pe = popops::expr;
+using poplar::Tensor;
+using poputil::poplibs_error;
+
+namespace {
+
+std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
+  const std::string path = dc.getPathName();
+  return path.empty() ? std::string("popnn::lstm::") + fn : path + "/" + fn;
+}
+
+void checkParams(const LstmParams &p, const std::string &what) {
+  if (p.rnn.layerSizes.size() != 2)
+    throw poplibs_error(what + ": layerSizes has " + std::to_string(p.rnn.layerSizes.size()) +
+                        " entries; give {input size, output size}");
+  if (p.rnn.dataType != poplar::FLOAT && p.rnn.dataType != poplar::HALF)
+    throw poplibs_error(what + ": dataType " + p.rnn.dataType.toString() + " is not FLOAT or HALF");
+  std::vector<BasicLstmCellUnit> order = p.cellOrder;
+  std::sort(order.begin(), order.end());
+  if (order != std::vector<BasicLstmCellUnit>{BASIC_LSTM_CELL_FORGET_GATE, BASIC_LSTM_CELL_INPUT_GATE,
+                                              BASIC_LSTM_CELL_CANDIDATE, BASIC_LSTM_CELL_OUTPUT_GATE})
+    throw poplibs_error(what + ": cellOrder is not a permutation of the four units");
+}
+
+// The matMul options of the LSTM options.
+poplar::OptionFlags matMulOptions(const poplar::OptionFlags &options, const std::string &what) {
+  poplar::OptionFlags mm;
+  for (const auto &o : options) {
+    if (o.first == "availableMemoryProportion" || o.first == "partialsType") {
+      mm.set(o.first, o.second);
+    } else if (o.first == "inferenceOnly") {
+      if (o.second != "true" && o.second != "false")
+        throw poplar::invalid_option(what + ": option inferenceOnly='" + o.second + "' is not true or false");
+    } else {
+      throw poplar::invalid_option(what + ": unknown option '" + o.first +
+                                   "' (known: availableMemoryProportion, partialsType, inferenceOnly)");
+    }
+  }
+  poplin::matmulValidateOptions(mm);
+  return mm;
+}
+
+Tensor linear(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+              const std::string &name) {
+  Tensor t = graph.addVariable(type, shape, name);
+  poputil::mapTensorLinearly(graph, t);
+  return t;
+}
+
+void checkShape(const Tensor &t, const std::vector<std::size_t> &shape, const poplar::Type &type,
+                const std::string &what, const char *operand) {
+  if (!t.valid() || t.shape() != shape || t.elementType() != type) {
+    std::string want = "{";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      want += (i ? ", " : "") + std::to_string(shape[i]);
+    throw poplibs_error(what + ": " + operand + " must be " + type.toString() + " " + want + "}, not " +
+                        (t.valid() ? t.elementType().toString() + " " + t.shapeToString() : "invalid"));
+  }
+}
+
+} // namespace
+
+const std::vector<BasicLstmCellUnit> getDefaultBasicLstmCellOrder() {
+  return {BASIC_LSTM_CELL_FORGET_GATE, BASIC_LSTM_CELL_INPUT_GATE, BASIC_LSTM_CELL_CANDIDATE,
+          BASIC_LSTM_CELL_OUTPUT_GATE};
+}
+
+LstmParams::LstmParams(poplar::Type type, std::size_t batch, std::size_t steps, std::vector<std::size_t> sizes,
+                       NonLinearityType act, NonLinearityType recurrentAct)
+    : rnn(type, batch, steps, sizes), dataType(type), batchSize(batch), timeSteps(steps), layerSizes(sizes),
+      outputFullSequence(true), doInputWeightCalc(true), calcInputGradients(true), preserveFinalState(false),
+      cellOrder(getDefaultBasicLstmCellOrder()), activation(act), recurrentActivation(recurrentAct) {}
+
+Tensor LstmState::getAsTensor() const { return poplar::concat(output.expand({0}), cellState.expand({0})); }
+
+uint64_t getBasicLstmCellFwdFlops(const LstmParams &p) {
+  const uint64_t B = p.rnn.batchSize, T = p.rnn.maxTimeSteps, in = p.rnn.layerSizes.at(0),
+                 out = p.rnn.layerSizes.at(1);
+  const uint64_t inputProducts = p.doInputWeightCalc ? 2 * in * 4 * out * B * T : 0;
+  const uint64_t outputProducts = 2 * out * 4 * out * B * T;
+  // c' = f * c + i * g and h' = o * act(c'): three multiplications and one addition per element.
+  return inputProducts + outputProducts + 4 * T * B * out;
+}
+
+Tensor createInput(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                   const poplar::OptionFlags &options, poplin::PlanningCache *) {
+  const std::string name = nameOf(debugContext, "createInput");
+  checkParams(params, name);
+  matMulOptions(options, name);
+  return linear(graph, params.rnn.dataType, {params.rnn.timeSteps, params.rnn.batchSize, params.rnn.layerSizes[0]},
+                name);
+}
+
+Tensor createInitialOutput(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                           const poplar::OptionFlags &options, poplin::PlanningCache *) {
+  const std::string name = nameOf(debugContext, "createInitialOutput");
+  checkParams(params, name);
+  matMulOptions(options, name);
+  return linear(graph, params.rnn.dataType, {params.rnn.batchSize, params.rnn.layerSizes[1]}, name);
+}
+
+Tensor createInitialCellState(poplar::Graph &graph, const LstmParams &params,
+                              const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
+                              poplin::PlanningCache *) {
+  const std::string name = nameOf(debugContext, "createInitialCellState");
+  checkParams(params, name);
+  matMulOptions(options, name);
+  return linear(graph, params.rnn.dataType, {params.rnn.batchSize, params.rnn.layerSizes[1]}, name);
+}
+
+LstmState createInitialState(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                             const poplar::OptionFlags &options, poplin::PlanningCache *cache) {
+  LstmState s;
+  s.output = createInitialOutput(graph, params, {debugContext, "output"}, options, cache);
+  s.cellState = createInitialCellState(graph, params, {debugContext, "cellState"}, options, cache);
+  return s;
+}
+
+void zeroInitialState(poplar::Graph &graph, const LstmState &initialState, poplar::program::Sequence &prog,
+                      const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "zeroInitialState");
+  popops::zero(graph, initialState.output, prog, name + "/output");
+  popops::zero(graph, initialState.cellState, prog, name + "/cellState");
+}
+
+std::pair<Tensor, Tensor> createWeightsKernel(poplar::Graph &graph, const LstmParams &params,
+                                              const poplar::DebugContext &debugContext,
+                                              const poplar::OptionFlags &options, poplin::PlanningCache *) {
+  const std::string name = nameOf(debugContext, "createWeightsKernel");
+  checkParams(params, name);
+  poplar::OptionFlags mm = matMulOptions(options, name);
+  const std::size_t B = params.rnn.batchSize, T = params.rnn.timeSteps, in = params.rnn.layerSizes[0],
+                    out = params.rnn.layerSizes[1];
+  const poplar::Type type = params.rnn.dataType;
+  // Stored {in, 4, out} and {out, 4, out} as the right operands of {T*B, in} x {in, 4*out} and
+  // {B, out} x {out, 4*out}; returned as {4, in, out} and {4, out, out} views.
+  Tensor wi = poplin::createMatMulInputRHS(graph, type, {T * B, in}, {in, 4 * out}, name + "/input", mm);
+  Tensor wo = poplin::createMatMulInputRHS(graph, type, {B, out}, {out, 4 * out}, name + "/output", mm);
+  return {wi.reshape({in, 4, out}).dimShuffle({1, 0, 2}), wo.reshape({out, 4, out}).dimShuffle({1, 0, 2})};
+}
+
+Tensor createWeightsBiases(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                           const poplar::OptionFlags &options, poplin::PlanningCache *) {
+  const std::string name = nameOf(debugContext, "createWeightsBiases");
+  checkParams(params, name);
+  matMulOptions(options, name);
+  return linear(graph, params.rnn.dataType, {4, params.rnn.layerSizes[1]}, name);
+}
+
+LstmWeights createWeights(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
+                          const poplar::OptionFlags &options, poplin::PlanningCache *cache) {
+  LstmWeights w;
+  std::pair<Tensor, Tensor> k = createWeightsKernel(graph, params, debugContext, options, cache);
+  w.inputWeights = k.first;
+  w.outputWeights = k.second;
+  w.biases = createWeightsBiases(graph, params, debugContext, options, cache);
+  return w;
+}
+
+std::pair<Tensor, Tensor> lstmFwd(poplar::Graph &graph, const LstmParams &params, const LstmState &stateInit,
+                                  const Tensor &in, const LstmWeights &weights, Tensor *intermediates,
+                                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                                  const poplar::OptionFlags &options, poplin::PlanningCache *) {
+  const std::string name = nameOf(debugContext, "lstmFwd");
+  checkParams(params, name);
+  poplar::OptionFlags mm = matMulOptions(options, name);
+  if (intermediates)
+    throw poplibs_error(name + ": intermediates for a backward pass are not supported (inference only); pass null");
+  if (!params.doInputWeightCalc)
+    throw poplibs_error(name + ": doInputWeightCalc = false is not supported");
+  const std::size_t B = params.rnn.batchSize, T = params.rnn.timeSteps, I = params.rnn.layerSizes[0],
+                    O = params.rnn.layerSizes[1];
+  const poplar::Type type = params.rnn.dataType;
+  checkShape(in, {T, B, I}, type, name, "the input");
+  checkShape(stateInit.output, {B, O}, type, name, "the initial output");
+  checkShape(stateInit.cellState, {B, O}, type, name, "the initial cell state");
+  checkShape(weights.inputWeights, {4, I, O}, type, name, "the input weights");
+  checkShape(weights.outputWeights, {4, O, O}, type, name, "the output weights");
+  checkShape(weights.biases, {4, O}, type, name, "the biases");
+
+  // Every step's input products at once: {T*B, 4*out}, gate slot-major within a row.
+  Tensor xw = poplin::matMul(graph, in.reshape({T * B, I}), weights.inputWeights.dimShuffle({1, 0, 2}).reshape({I, 4 * O}),
+                             prog, name + "/inputProducts", mm)
+                  .reshape({T, B, 4 * O});
+  const Tensor wo = weights.outputWeights.dimShuffle({1, 0, 2}).reshape({O, 4 * O});
+  const Tensor bias = weights.biases.reshape({1, 4 * O});
+  std::size_t slot[BASIC_LSTM_CELL_NUM_UNITS];
+  for (std::size_t k = 0; k < 4; ++k)
+    slot[params.cellOrder[k]] = k;
+
+  Tensor outSeq = linear(graph, type, {T, B, O}, name + "/output");
+  Tensor h = stateInit.output, c = stateInit.cellState;
+  for (std::size_t t = 0; t < T; ++t) {
+    const std::string step = name + "/step" + std::to_string(t);
+    Tensor gates = poplin::matMul(graph, h, wo, prog, step + "/recurrentProducts", mm);
+    popops::mapInPlace(graph, pe::_1 + pe::_2 + pe::_3, {gates, xw[t], bias}, prog, step + "/sum");
+    Tensor g3 = gates.reshape({B, 4, O});
+    auto unit = [&](BasicLstmCellUnit u) { return g3.slice(slot[u], slot[u] + 1, 1).reshape({B, O}); };
+    for (BasicLstmCellUnit u : {BASIC_LSTM_CELL_FORGET_GATE, BASIC_LSTM_CELL_INPUT_GATE, BASIC_LSTM_CELL_OUTPUT_GATE})
+      nonLinearityInPlace(graph, params.recurrentActivation, unit(u), prog, step + "/gate" + std::to_string(u));
+    nonLinearityInPlace(graph, params.activation, unit(BASIC_LSTM_CELL_CANDIDATE), prog, step + "/candidate");
+    Tensor cNew = popops::map(graph, pe::_1 * pe::_2 + pe::_3 * pe::_4,
+                              {unit(BASIC_LSTM_CELL_FORGET_GATE), c, unit(BASIC_LSTM_CELL_INPUT_GATE),
+                               unit(BASIC_LSTM_CELL_CANDIDATE)},
+                              prog, step + "/cellState");
+    Tensor act = nonLinearity(graph, params.activation, cNew, prog, step + "/activation");
+    popops::mapWithOutput(graph, pe::_1 * pe::_2, {unit(BASIC_LSTM_CELL_OUTPUT_GATE), act}, outSeq[t], prog,
+                          step + "/output");
+    h = outSeq[t];
+    c = cNew;
+  }
+  return {params.outputFullSequence ? outSeq : outSeq[T - 1], c};
+}
+
+} // namespace lstm
+} // namespace popnn
