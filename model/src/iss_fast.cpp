@@ -12,6 +12,7 @@
 
 #include "fpu.h"
 #include "iss_blocks.hpp"
+#include "iss_jit.hpp"
 #include "iss_native.hpp"
 
 namespace ipu::model {
@@ -26,7 +27,7 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     if (!tile.iss.cache)
         tile.iss.cache = std::make_unique<BlockCache>(
             tile, tile.iss.mode == IssMode::Native || tile.iss.mode == IssMode::Background ? native_hot() : 0,
-            tile.iss.mode == IssMode::Native);
+            tile.iss.mode == IssMode::Native, tile.iss.mode == IssMode::Jit);
     BlockCache &bc = *tile.iss.cache;
     if (bc.stale) { // code bytes may have changed: check each block once before it runs
         bc.epoch++;
@@ -54,6 +55,8 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     uint64_t from_flushes = 0;
     const Op *op = nullptr;
     bool first_lookup = true; // where the caller resumes: not a reached block (Block::reached)
+    JitEnv jenv;
+    jenv.sram_bytes = size;
 
 // The index of the current op in its block, and the stop at it (it does not retire).
 #define OP_INDEX() static_cast<uint32_t>(op - blk->ops.data())
@@ -135,6 +138,8 @@ run_block:
     if (blk->native)
         goto native;
     nb = n;
+    if (blk->jit)
+        goto jit;
     op = blk->ops.data();
     goto *kLabels[static_cast<unsigned>(op->kind)];
 
@@ -381,6 +386,27 @@ code_written: {
     from = nullptr;
     goto lookup;
 }
+jit: {
+    // The block's translation runs its ops and says how it left; the op it
+    // stopped at is handled here exactly as the threaded code would.
+    jenv.code_bits = bc.code_bits();
+    jenv.code_words = bc.code_words();
+    const uint64_t r = blk->jit(&cx, mem, &jenv);
+    op = blk->ops.data() + static_cast<uint32_t>(r);
+    switch (static_cast<JitExit>(r >> 32)) {
+    case JitExit::LeaveFall: LEAVE(jenv.next_pc, 0);
+    case JitExit::LeaveTaken: LEAVE(jenv.next_pc, 1);
+    case JitExit::Slow: goto L_SLOW;
+    case JitExit::Fault:
+        STOP_AT_OP();
+        tile.raise(jenv.cause, c, pc, jenv.addr, jenv.info);
+        stop = Stop::Fault;
+        goto out;
+    case JitExit::CodeWritten: goto code_written;
+    case JitExit::Illegal: goto illegal;
+    }
+    goto illegal; // not reached: every exit is listed
+}
 native: {
     // Native code runs from this block until it leaves its translation, runs
     // short of budget, faults or writes code; the interpreter goes on from there.
@@ -469,11 +495,14 @@ IssMode iss_mode_from_env()
         return IssMode::Native;
     if (std::strcmp(v, "background") == 0)
         return IssMode::Background;
+    if (std::strcmp(v, "jit") == 0)
+        return IssMode::Jit;
     static std::once_flag once;
     std::call_once(once, [v] {
         std::fprintf(stderr,
                      "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter), "
-                     "'fast' (pre-decoded blocks, the default), or the experiments 'native' (fast, and hot code "
+                     "'fast' (pre-decoded blocks, the default), 'jit' (blocks translated to x86-64 code in the "
+                     "process), or the experiments 'native' (fast, and hot code "
                      "compiled to host code by cc, waiting for the compiler) and 'background' (the same, compiled "
                      "in the background). Running the default.\n",
                      v);

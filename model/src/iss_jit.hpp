@@ -1,0 +1,50 @@
+// The JIT tier (IPU_EMU_ISS=jit): each decoded block (iss_blocks.hpp) is
+// translated to x86-64 machine code with xbyak. The fast ISS's loop
+// (iss_fast.cpp) stays in charge of block lookup, chaining, the budget and
+// invalidation; a translated block only runs the block's ops and reports how
+// it left, so every exit keeps the fast tier's exact pc, instret and time.
+#pragma once
+#include <cstdint>
+
+#include "iss_blocks.hpp"
+#include "tile.hpp"
+
+namespace ipu::model {
+
+// Per-call inputs and outputs of a translated block besides the context.
+struct JitEnv {
+    const uint64_t *code_bits = nullptr; // BlockCache::code_bits()
+    uint64_t code_words = 0;             // BlockCache::code_words()
+    uint32_t sram_bytes = 0;
+    uint32_t next_pc = 0; // out (Leave*): where the ISS goes on
+    uint32_t cause = 0;   // out (Fault)
+    uint32_t addr = 0;    // out (Fault)
+    uint32_t info = 0;    // out (Fault)
+};
+
+// How a translated block returned: the high 32 bits of its result; the low
+// 32 bits are the index of the op it stopped at (Slow, Fault, Illegal: that
+// op did not retire; CodeWritten: that store retired).
+enum class JitExit : uint32_t {
+    LeaveFall = 0,   // every op retired; continue at next_pc by link slot 0
+    LeaveTaken = 1,  // as LeaveFall, by link slot 1
+    Slow = 2,        // the reference interpreter runs this op
+    Fault = 3,       // raise cause/addr/info at this op
+    CodeWritten = 4, // this store wrote decoded code: flush and go on after it
+    Illegal = 5,     // a dynamic rounding mode that is not valid
+};
+
+// The translation of `b`, shared by every block with the same pc and code
+// words (the translation depends on nothing else), or nullptr when the JIT's
+// code memory (kJitCodeBytes) is full: the block then runs on the fast tier.
+JitFn jit_translate(const Block &b);
+
+// The bound on the process's JIT code memory. Translations are never freed
+// (they are shared and keyed by content, so re-decoded code finds its old one).
+constexpr uint64_t kJitCodeBytes = 64ull << 20;
+
+// Bytes of code memory in use, and translations made (for tests and benches).
+uint64_t jit_code_bytes();
+uint64_t jit_translations();
+
+} // namespace ipu::model
