@@ -116,6 +116,8 @@ public:
     bool stale = false;   // start a new epoch before running
     uint64_t epoch = 0;   // blocks checked in this epoch match SRAM
     uint64_t flushes = 0; // bumped by flush(): saved block pointers are stale
+    uint64_t jit_generation = 0; // jit_generation() when the blocks were translated
+    bool jit() const { return jit_; }
 
 private:
     Block *decode(uint32_t pc);

@@ -29,6 +29,16 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
             tile, tile.iss.mode == IssMode::Native || tile.iss.mode == IssMode::Background ? native_hot() : 0,
             tile.iss.mode == IssMode::Native, tile.iss.mode == IssMode::Jit);
     BlockCache &bc = *tile.iss.cache;
+    std::shared_lock<std::shared_mutex> jit_hold; // translations stay while this call may run them
+    if (bc.jit()) {
+        if (jit_full())
+            jit_try_reset();
+        jit_hold = std::shared_lock<std::shared_mutex>(jit_lock());
+        if (bc.jit_generation != jit_generation()) { // translations were dropped: translate again
+            bc.flush();
+            bc.jit_generation = jit_generation();
+        }
+    }
     if (bc.stale) { // code bytes may have changed: check each block once before it runs
         bc.epoch++;
         bc.stale = false;
@@ -120,6 +130,8 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
 lookup: {
     Block *const b = bc.enter(pc);
     if (!b) {
+        if (n >= budget) // the reference stops before fetching: the fault belongs to the next call
+            goto out;
         tile.raise(IPU_ERR_FETCH_FAULT, c, pc, pc);
         stop = Stop::Fault;
         goto out;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <deque>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -405,11 +406,16 @@ private:
 // Code memory: chunks mapped read-write-execute, filled by bumping, never
 // unmapped (translations are shared and live as long as the process).
 struct Store {
-    std::mutex mu;
+    std::shared_mutex running; // jit_lock()
+    std::mutex mu;             // the fields below
     std::unordered_map<std::string, JitFn> by_code; // pc and code words -> translation
+    std::vector<uint8_t *> chunks; // mapped, reused after a reset
+    size_t next_chunk = 0;         // chunks[next_chunk..] are free
     uint8_t *cur = nullptr;
     size_t left = 0;
-    uint64_t mapped = 0, count = 0;
+    uint64_t count = 0;
+    std::atomic<uint64_t> generation{0};
+    std::atomic<bool> full{false};
 };
 Store &store()
 {
@@ -446,14 +452,19 @@ JitFn jit_translate(const Block &b)
     if (it != s.by_code.end())
         return it->second; // another thread translated it meanwhile
     if (size > s.left) {
-        if (s.mapped + kChunk > kJitCodeBytes || size > kChunk)
-            return nullptr;
-        void *p = mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
-            return nullptr;
-        s.cur = static_cast<uint8_t *>(p);
+        if (s.next_chunk == s.chunks.size()) {
+            void *p = size > kChunk || (s.chunks.size() + 1) * kChunk > kJitCodeBytes
+                          ? MAP_FAILED
+                          : mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+                                 -1, 0);
+            if (p == MAP_FAILED) {
+                s.full.store(true, std::memory_order_relaxed);
+                return nullptr;
+            }
+            s.chunks.push_back(static_cast<uint8_t *>(p));
+        }
+        s.cur = s.chunks[s.next_chunk++];
         s.left = kChunk;
-        s.mapped += kChunk;
     }
     std::memcpy(s.cur, scratch.data(), size); // position-independent: calls go through rax
     const JitFn fn = reinterpret_cast<JitFn>(s.cur);
@@ -468,7 +479,28 @@ JitFn jit_translate(const Block &b)
 uint64_t jit_code_bytes()
 {
     std::lock_guard<std::mutex> lock(store().mu);
-    return store().mapped;
+    return store().chunks.size() * kChunk;
+}
+
+std::shared_mutex &jit_lock() { return store().running; }
+uint64_t jit_generation() { return store().generation.load(std::memory_order_acquire); }
+bool jit_full() { return store().full.load(std::memory_order_relaxed); }
+
+void jit_try_reset()
+{
+    Store &s = store();
+    std::unique_lock<std::shared_mutex> excl(s.running, std::try_to_lock);
+    if (!excl.owns_lock())
+        return; // code is running: try again at a later call
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (!s.full.load(std::memory_order_relaxed))
+        return;
+    s.by_code.clear();
+    s.next_chunk = 0;
+    s.cur = nullptr;
+    s.left = 0;
+    s.full.store(false, std::memory_order_relaxed);
+    s.generation.fetch_add(1, std::memory_order_release);
 }
 
 uint64_t jit_translations()

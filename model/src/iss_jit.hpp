@@ -5,6 +5,7 @@
 // it left, so every exit keeps the fast tier's exact pc, instret and time.
 #pragma once
 #include <cstdint>
+#include <shared_mutex>
 
 #include "iss_blocks.hpp"
 #include "tile.hpp"
@@ -39,9 +40,22 @@ enum class JitExit : uint32_t {
 // code memory (kJitCodeBytes) is full: the block then runs on the fast tier.
 JitFn jit_translate(const Block &b);
 
-// The bound on the process's JIT code memory. Translations are never freed
-// (they are shared and keyed by content, so re-decoded code finds its old one).
+// The bound on the process's JIT code memory. Translations are kept while
+// there is room (they are shared and keyed by content, so re-decoded code
+// finds its old one); when it is full, the next jit_try_reset() drops them all.
 constexpr uint64_t kJitCodeBytes = 64ull << 20;
+
+// Held shared by every call of the ISS that may run translations; a reset
+// takes it exclusively, so that no code is dropped while it runs.
+std::shared_mutex &jit_lock();
+// Bumped by each reset: a block cache whose blocks were translated in an
+// older generation drops them (BlockCache::jit_generation).
+uint64_t jit_generation();
+// True once a translation was refused for lack of code memory.
+bool jit_full();
+// Drops every translation if jit_full() and no ISS call holds jit_lock()
+// (the caller must not hold it); otherwise does nothing.
+void jit_try_reset();
 
 // Bytes of code memory in use, and translations made (for tests and benches).
 uint64_t jit_code_bytes();
