@@ -401,9 +401,16 @@ code_written: {
 jit: {
     // The block's translation runs its ops and says how it left; the op it
     // stopped at is handled here exactly as the threaded code would.
+    // Chained translations may run on into other blocks: blk and n follow.
     jenv.code_bits = bc.code_bits();
     jenv.code_words = bc.code_words();
+    jenv.epoch = bc.epoch;
+    jenv.budget = budget;
+    jenv.n = n;
+    jenv.blk = blk;
     const uint64_t r = blk->jit(&cx, mem, &jenv);
+    blk = jenv.blk;
+    nb = n = jenv.n;
     op = blk->ops.data() + static_cast<uint32_t>(r);
     switch (static_cast<JitExit>(r >> 32)) {
     case JitExit::LeaveFall: LEAVE(jenv.next_pc, 0);

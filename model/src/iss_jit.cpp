@@ -66,34 +66,63 @@ uint32_t fp_op(Context *cx, uint64_t bits)
     return 0;
 }
 
+// Offsets of the Block fields chaining reads (Block is not standard-layout,
+// so not offsetof).
+const Block kProbe{};
+int field_offset(const void *field)
+{
+    return static_cast<int>(static_cast<const char *>(field) - reinterpret_cast<const char *>(&kProbe));
+}
+const int kPcOff = field_offset(&kProbe.pc);
+const int kLenOff = field_offset(&kProbe.len);
+const int kCheckedOff = field_offset(&kProbe.checked);
+const int kNextOff = field_offset(&kProbe.next[0]);
+const int kJitOff = field_offset(&kProbe.jit);
+static_assert(sizeof(Block::pc) == 4 && sizeof(Block::len) == 4 && sizeof(Block::checked) == 8,
+              "chaining compares these widths");
+
+int body_offset();
+
 uint64_t exit_code(JitExit e, uint32_t index) { return (uint64_t{static_cast<uint32_t>(e)} << 32) | index; }
 
 class Gen : public Xbyak::CodeGenerator {
 public:
     Gen(void *buf, size_t size) : Xbyak::CodeGenerator(size, buf) {}
 
-    void block(const Block &b)
+    // The entry sequence; chained blocks jump past it (body_offset()).
+    void prologue()
     {
         push(rbx);
+        push(rbp);
         push(r12);
         push(r13);
         push(r14);
-        push(r15); // five pushes: rsp is 16-byte aligned for calls
+        push(r15);
+        sub(rsp, 8); // rsp 16-byte aligned for calls
         mov(rbx, rdi);
         mov(r12, rsi);
         mov(r13, rdx);
+        mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
         mov(r14, qword[rdx + offsetof(JitEnv, code_bits)]);
         mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
+    }
+
+    void block(const Block &b)
+    {
+        prologue();
         for (uint32_t i = 0; i < b.ops.size(); i++)
             if (!op(b, i))
                 break;
         for (auto &s : stubs_)
             s();
         L(epi_);
+        mov(qword[r13 + offsetof(JitEnv, blk)], rbp);
+        add(rsp, 8);
         pop(r15);
         pop(r14);
         pop(r13);
         pop(r12);
+        pop(rbp);
         pop(rbx);
         ret();
     }
@@ -102,6 +131,38 @@ private:
     Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
     Xbyak::Address F(unsigned i) { return dword[rbx + (offsetof(Context, f) + 4 * i)]; }
     Xbyak::Address env(size_t off) { return dword[r13 + off]; }
+
+    // Leaves block `b` for the pc in eax by link slot `slot`: into the
+    // linked successor's translation when it may run now, else back to the ISS.
+    void chain(const Block &b, unsigned slot)
+    {
+        Xbyak::Label back;
+        mov(env(offsetof(JitEnv, next_pc)), eax);
+        mov(rcx, qword[rbp + kNextOff + 8 * slot]);
+        test(rcx, rcx);
+        jz(back, T_NEAR);
+        cmp(eax, dword[rcx + kPcOff]);
+        jne(back, T_NEAR);
+        mov(rdx, qword[rcx + kCheckedOff]);
+        cmp(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
+        jne(back, T_NEAR);
+        mov(rax, qword[rcx + kJitOff]);
+        test(rax, rax);
+        jz(back, T_NEAR);
+        mov(rdx, qword[r13 + offsetof(JitEnv, n)]);
+        add(rdx, b.len);
+        mov(rsi, qword[r13 + offsetof(JitEnv, budget)]);
+        sub(rsi, rdx);
+        mov(edi, dword[rcx + kLenOff]);
+        cmp(rsi, rdi);
+        jb(back, T_NEAR);
+        mov(qword[r13 + offsetof(JitEnv, n)], rdx);
+        mov(rbp, rcx);
+        add(rax, body_offset());
+        jmp(rax);
+        L(back);
+        leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
+    }
 
     void leave(JitExit e, uint32_t index)
     {
@@ -251,11 +312,11 @@ private:
         mov(eax, X(o.rs1));
         cmp(eax, X(o.rs2));
         (this->*jcc)(taken, T_NEAR);
-        mov(env(offsetof(JitEnv, next_pc)), b.end_pc());
-        leave(JitExit::LeaveFall, 0);
+        mov(eax, b.end_pc());
+        chain(b, 0);
         L(taken);
-        mov(env(offsetof(JitEnv, next_pc)), o.imm);
-        leave(JitExit::LeaveTaken, 0);
+        mov(eax, o.imm);
+        chain(b, 1);
     }
     void fp_call(const Op &o, uint32_t index)
     {
@@ -371,17 +432,16 @@ private:
         case OpKind::JAL:
             if (o.rd)
                 mov(X(o.rd), b.end_pc());
-            mov(env(offsetof(JitEnv, next_pc)), o.imm);
-            leave(JitExit::LeaveTaken, 0);
+            mov(eax, o.imm);
+            chain(b, 1);
             return false;
         case OpKind::JALR:
             mov(eax, X(o.rs1)); // before the link write: rd may be rs1
             add(eax, o.imm);
             and_(eax, ~1u);
-            mov(env(offsetof(JitEnv, next_pc)), eax);
             if (o.rd)
                 mov(X(o.rd), b.end_pc());
-            leave(JitExit::LeaveTaken, 0);
+            chain(b, 1);
             return false;
         case OpKind::BEQ: branch(b, o, &C::je); return false;
         case OpKind::BNE: branch(b, o, &C::jne); return false;
@@ -390,8 +450,8 @@ private:
         case OpKind::BLTU: branch(b, o, &C::jb); return false;
         case OpKind::BGEU: branch(b, o, &C::jae); return false;
         case OpKind::END:
-            mov(env(offsetof(JitEnv, next_pc)), b.end_pc());
-            leave(JitExit::LeaveFall, 0);
+            mov(eax, b.end_pc());
+            chain(b, 0);
             return false;
         case OpKind::SLOW: leave(JitExit::Slow, i); return false;
         }
@@ -402,6 +462,18 @@ private:
     std::vector<std::function<void()>> stubs_;
     std::deque<Xbyak::Label> labels_; // stable addresses for the stubs
 };
+
+// Bytes from a translation's start to its first op (every prologue is the same).
+int body_offset()
+{
+    static const int off = [] {
+        std::vector<uint8_t> buf(4096);
+        Gen g(buf.data(), buf.size());
+        g.prologue();
+        return static_cast<int>(g.getSize());
+    }();
+    return off;
+}
 
 // Code memory: chunks mapped read-write-execute, filled by bumping, never
 // unmapped (translations are shared and live as long as the process).

@@ -21,10 +21,17 @@ struct JitEnv {
     uint32_t cause = 0;   // out (Fault)
     uint32_t addr = 0;    // out (Fault)
     uint32_t info = 0;    // out (Fault)
+    // Chaining: a block that leaves to its linked successor (Block::next) in
+    // the same cache epoch, when the budget allows all of it, jumps straight
+    // into its translation; blk and n follow.
+    uint64_t epoch = 0;   // BlockCache::epoch
+    uint64_t budget = 0;  // the call's instruction budget
+    uint64_t n = 0;       // in/out: retired in this call before blk
+    Block *blk = nullptr; // in/out: the block running; on return, the one that left
 };
 
 // How a translated block returned: the high 32 bits of its result; the low
-// 32 bits are the index of the op it stopped at (Slow, Fault, Illegal: that
+// 32 bits are the index of the op in env->blk it stopped at (Slow, Fault, Illegal: that
 // op did not retire; CodeWritten: that store retired).
 enum class JitExit : uint32_t {
     LeaveFall = 0,   // every op retired; continue at next_pc by link slot 0
