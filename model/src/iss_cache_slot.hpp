@@ -11,7 +11,7 @@ namespace ipu::model {
 class BlockCache;
 
 // Which ISS runs a tile's contexts when no retire hook is set (a hook always
-// gets the reference interpreter, which reports every instruction). Fast is
+// gets the reference interpreter, which reports every instruction). Jit is
 // the default. Native (IPU_EMU_ISS=native) is Fast plus hot code compiled to
 // host code by cc (iss_native.hpp), waiting for the compiler; Background
 // (IPU_EMU_ISS=background) is Fast with that code compiled in the background

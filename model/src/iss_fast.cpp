@@ -505,7 +505,7 @@ IssMode iss_mode_from_env()
 {
     const char *v = std::getenv("IPU_EMU_ISS");
     if (!v || !*v)
-        return IssMode::Fast; // the default: no compiler, no helper process
+        return IssMode::Jit; // the default: in-process code generation, no compiler, no helper process
     if (std::strcmp(v, "fast") == 0)
         return IssMode::Fast;
     if (std::strcmp(v, "interp") == 0)
@@ -520,13 +520,13 @@ IssMode iss_mode_from_env()
     std::call_once(once, [v] {
         std::fprintf(stderr,
                      "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter), "
-                     "'fast' (pre-decoded blocks, the default), 'jit' (blocks translated to x86-64 code in the "
-                     "process), or the experiments 'native' (fast, and hot code "
+                     "'fast' (pre-decoded blocks), 'jit' (blocks translated to x86-64 code in the process, the "
+                     "default), or the experiments 'native' (fast, and hot code "
                      "compiled to host code by cc, waiting for the compiler) and 'background' (the same, compiled "
                      "in the background). Running the default.\n",
                      v);
     });
-    return IssMode::Fast;
+    return IssMode::Jit;
 }
 
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)

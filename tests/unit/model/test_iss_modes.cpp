@@ -1,5 +1,5 @@
 // The card model's ISS modes (IPU_EMU_ISS=interp|fast|jit|native|background; the
-// default is fast): code written
+// default is jit): code written
 // after it was decoded or compiled, faults in the middle of a block, and
 // identical results and cycle counts for every mode and host thread count.
 #include <csetjmp>
@@ -154,7 +154,7 @@ void test_background_mode_builds_native(void **)
         unsetenv("IPU_EMU_ISS_CACHE");
 }
 
-// The default (IPU_EMU_ISS unset) is the fast ISS: however hot the code, it
+// The default (IPU_EMU_ISS unset) is the JIT, in the process: however hot the code, it
 // compiles nothing and starts no process, so its cache stays empty.
 void test_default_mode_compiles_nothing(void **)
 {
