@@ -261,7 +261,8 @@ int main(int argc, char **argv)
             count = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--seed" && i + 1 < argc)
             seed = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--tier" && i + 1 < argc && (std::string(argv[i + 1]) == "jit" || std::string(argv[i + 1]) == "fast"))
+        else if (a == "--tier" && i + 1 < argc &&
+                 (std::string(argv[i + 1]) == "jit" || std::string(argv[i + 1]) == "fast"))
             tier = std::string(argv[++i]) == "jit" ? IssMode::Jit : IssMode::Fast;
         else {
             std::fprintf(stderr, "usage: test_iss_fuzz [--count N] [--seed S] [--tier jit|fast]\n");
