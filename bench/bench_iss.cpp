@@ -114,8 +114,9 @@ int main(int argc, char **argv)
         }
     }
     const std::string tile_elf = IPU_BENCH_ISS_TILE_ELF, linux_elf = IPU_BENCH_ISS_LINUX_ELF;
-    // "" leaves IPU_EMU_ISS empty: the default (fast); native and background are the opt-in compiling tiers.
-    const std::vector<const char *> modes = {"interp", "fast", "native", "background", ""};
+    // "" leaves IPU_EMU_ISS empty: the default (jit, in the process); fast is the threaded reference; native
+    // and background are the opt-in tiers that run the host compiler.
+    const std::vector<const char *> modes = {"interp", "fast", "jit", "native", "background", ""};
     auto name = [](const char *mode) { return *mode ? mode : "default"; };
     const std::vector<std::vector<std::string>> qemu_opts = {{}, {"-singlestep"}};
     // -singlestep is QEMU 7.2's name (Debian 12) for what QEMU >= 8.1 calls -one-insn-per-tb.

@@ -39,6 +39,9 @@ run bench_model_mips "$bin/bench_model_mips"
 section "card model: ISS against qemu-riscv32 on one kernel object (sort, CRC32, float matmul), alternating runs (issue 20)"
 run bench_iss "$bin/bench_iss"
 
+section "card model: differential fuzzer, 10^6 random RV32IMF programs on the interpreter and the JIT tier (issue 35)"
+run test_iss_fuzz "$bin/test_iss_fuzz" --count 1000000
+
 section "driver: DMA bandwidth on the model card (tiny), both directions, beside host memcpy (issue 5)"
 ran="${ran}gc-hosttraffictest "
 IPU_EMU_DEVICES=tiny run gc-hosttraffictest "$bin/gc-hosttraffictest" --min 4K --max 64M 2>/dev/null

@@ -4,6 +4,7 @@
 // interpreter (iss.cpp) stays the one place that knows the illegal cases.
 #include "iss_blocks.hpp"
 
+#include "iss_jit.hpp"
 #include "iss_native.hpp"
 #include "rv32_fields.hpp"
 
@@ -207,8 +208,8 @@ void IssCacheSlot::maybe_changed()
         cache->stale = true;
 }
 
-BlockCache::BlockCache(const Tile &tile, uint64_t hot, bool wait)
-    : tile_(tile), hot_(hot), translate_at_(hot), wait_(wait), jump_cache_(kJumpCacheSize)
+BlockCache::BlockCache(const Tile &tile, uint64_t hot, bool wait, bool jit)
+    : tile_(tile), hot_(hot), translate_at_(hot), wait_(wait), jit_(jit), jump_cache_(kJumpCacheSize)
 {
 }
 
@@ -306,6 +307,8 @@ Block *BlockCache::decode(uint32_t pc)
     if (!ends_block(b->ops.back().kind))
         b->ops.push_back(make(OpKind::END, 0, 0, 0, 0));
     mark(*b);
+    if (jit_)
+        b->jit = jit_translate(*b);
     Block *raw = b.get();
     blocks_[pc] = std::move(b);
     return raw;

@@ -12,6 +12,7 @@
 namespace ipu::model {
 struct NativeCode;
 struct NativeJob;
+struct JitEnv;
 }
 
 namespace ipu::model {
@@ -45,6 +46,9 @@ struct Op {
     uint32_t imm;
 };
 
+// A block translated to host code by the JIT (iss_jit.hpp).
+using JitFn = uint64_t (*)(Context *cx, uint8_t *mem, JitEnv *env);
+
 struct Block {
     uint32_t pc = 0;     // address of the first instruction
     uint32_t len = 0;    // instructions (ops except the closing END)
@@ -53,6 +57,7 @@ struct Block {
     // the taken branch or jump (1); each is used only if its pc matches.
     Block *next[2] = {nullptr, nullptr};
     bool native = false; // the cache's native code can start here
+    JitFn jit = nullptr; // its JIT translation (IPU_EMU_ISS=jit), shared by identical code
     // Entered other than as the first block of a call of the fast ISS. A slice
     // whose budget ended mid-block resumes mid-block, and the block decoded
     // there depends on where the driver's wall-time-sized slices ended: only
@@ -78,7 +83,8 @@ public:
     // translated to native code, and again after each doubling (0 = never).
     // `wait`: the fast ISS waits for a translation to be compiled; otherwise it
     // is compiled in the background and switched in when ready.
-    BlockCache(const Tile &tile, uint64_t hot, bool wait = true);
+    // `jit`: translate each block with the JIT when it is decoded.
+    BlockCache(const Tile &tile, uint64_t hot, bool wait = true, bool jit = false);
 
     // The block at `pc`, decoded now if needed and checked against SRAM in
     // this epoch; nullptr if `pc` cannot be fetched (misaligned, outside SRAM).
@@ -110,6 +116,8 @@ public:
     bool stale = false;   // start a new epoch before running
     uint64_t epoch = 0;   // blocks checked in this epoch match SRAM
     uint64_t flushes = 0; // bumped by flush(): saved block pointers are stale
+    uint64_t jit_generation = 0; // jit_generation() when the blocks were translated
+    bool jit() const { return jit_; }
 
 private:
     Block *decode(uint32_t pc);
@@ -119,6 +127,7 @@ private:
     const Tile &tile_;
     uint64_t hot_ = 0, translate_at_ = 0;
     bool wait_ = true;
+    bool jit_ = false;
     std::shared_ptr<NativeJob> pending_; // a background translation of these blocks
     std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;
     // One bit per SRAM word, up to the last decoded one: code sits low in

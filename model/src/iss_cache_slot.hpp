@@ -11,12 +11,14 @@ namespace ipu::model {
 class BlockCache;
 
 // Which ISS runs a tile's contexts when no retire hook is set (a hook always
-// gets the reference interpreter, which reports every instruction). Fast is
+// gets the reference interpreter, which reports every instruction). Jit is
 // the default. Native (IPU_EMU_ISS=native) is Fast plus hot code compiled to
 // host code by cc (iss_native.hpp), waiting for the compiler; Background
 // (IPU_EMU_ISS=background) is Fast with that code compiled in the background
-// and switched in when ready. Both are opt-in experiments.
-enum class IssMode { Unset, Interp, Fast, Native, Background };
+// and switched in when ready. Both are opt-in experiments. Jit
+// (IPU_EMU_ISS=jit) is Fast with each block translated to x86-64 code in the
+// process (iss_jit.hpp); it starts no process either.
+enum class IssMode { Unset, Interp, Fast, Native, Background, Jit };
 
 class IssCacheSlot {
 public:

@@ -12,6 +12,7 @@
 
 #include "fpu.h"
 #include "iss_blocks.hpp"
+#include "iss_jit.hpp"
 #include "iss_native.hpp"
 
 namespace ipu::model {
@@ -26,8 +27,18 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     if (!tile.iss.cache)
         tile.iss.cache = std::make_unique<BlockCache>(
             tile, tile.iss.mode == IssMode::Native || tile.iss.mode == IssMode::Background ? native_hot() : 0,
-            tile.iss.mode == IssMode::Native);
+            tile.iss.mode == IssMode::Native, tile.iss.mode == IssMode::Jit);
     BlockCache &bc = *tile.iss.cache;
+    std::shared_lock<std::shared_mutex> jit_hold; // translations stay while this call may run them
+    if (bc.jit()) {
+        if (jit_full())
+            jit_try_reset();
+        jit_hold = std::shared_lock<std::shared_mutex>(jit_lock());
+        if (bc.jit_generation != jit_generation()) { // translations were dropped: translate again
+            bc.flush();
+            bc.jit_generation = jit_generation();
+        }
+    }
     if (bc.stale) { // code bytes may have changed: check each block once before it runs
         bc.epoch++;
         bc.stale = false;
@@ -54,6 +65,8 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     uint64_t from_flushes = 0;
     const Op *op = nullptr;
     bool first_lookup = true; // where the caller resumes: not a reached block (Block::reached)
+    JitEnv jenv;
+    jenv.sram_bytes = size;
 
 // The index of the current op in its block, and the stop at it (it does not retire).
 #define OP_INDEX() static_cast<uint32_t>(op - blk->ops.data())
@@ -117,6 +130,8 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
 lookup: {
     Block *const b = bc.enter(pc);
     if (!b) {
+        if (n >= budget) // the reference stops before fetching: the fault belongs to the next call
+            goto out;
         tile.raise(IPU_ERR_FETCH_FAULT, c, pc, pc);
         stop = Stop::Fault;
         goto out;
@@ -135,6 +150,8 @@ run_block:
     if (blk->native)
         goto native;
     nb = n;
+    if (blk->jit)
+        goto jit;
     op = blk->ops.data();
     goto *kLabels[static_cast<unsigned>(op->kind)];
 
@@ -381,6 +398,34 @@ code_written: {
     from = nullptr;
     goto lookup;
 }
+jit: {
+    // The block's translation runs its ops and says how it left; the op it
+    // stopped at is handled here exactly as the threaded code would.
+    // Chained translations may run on into other blocks: blk and n follow.
+    jenv.code_bits = bc.code_bits();
+    jenv.code_words = bc.code_words();
+    jenv.epoch = bc.epoch;
+    jenv.budget = budget;
+    jenv.n = n;
+    jenv.blk = blk;
+    const uint64_t r = blk->jit(&cx, mem, &jenv);
+    blk = jenv.blk;
+    nb = n = jenv.n;
+    op = blk->ops.data() + static_cast<uint32_t>(r);
+    switch (static_cast<JitExit>(r >> 32)) {
+    case JitExit::LeaveFall: LEAVE(jenv.next_pc, 0);
+    case JitExit::LeaveTaken: LEAVE(jenv.next_pc, 1);
+    case JitExit::Slow: goto L_SLOW;
+    case JitExit::Fault:
+        STOP_AT_OP();
+        tile.raise(jenv.cause, c, pc, jenv.addr, jenv.info);
+        stop = Stop::Fault;
+        goto out;
+    case JitExit::CodeWritten: goto code_written;
+    case JitExit::Illegal: goto illegal;
+    }
+    goto illegal; // not reached: every exit is listed
+}
 native: {
     // Native code runs from this block until it leaves its translation, runs
     // short of budget, faults or writes code; the interpreter goes on from there.
@@ -460,7 +505,7 @@ IssMode iss_mode_from_env()
 {
     const char *v = std::getenv("IPU_EMU_ISS");
     if (!v || !*v)
-        return IssMode::Fast; // the default: no compiler, no helper process
+        return IssMode::Jit; // the default: in-process code generation, no compiler, no helper process
     if (std::strcmp(v, "fast") == 0)
         return IssMode::Fast;
     if (std::strcmp(v, "interp") == 0)
@@ -469,16 +514,19 @@ IssMode iss_mode_from_env()
         return IssMode::Native;
     if (std::strcmp(v, "background") == 0)
         return IssMode::Background;
+    if (std::strcmp(v, "jit") == 0)
+        return IssMode::Jit;
     static std::once_flag once;
     std::call_once(once, [v] {
         std::fprintf(stderr,
                      "ipu-emu: IPU_EMU_ISS=%s is not an ISS mode: set it to 'interp' (the reference interpreter), "
-                     "'fast' (pre-decoded blocks, the default), or the experiments 'native' (fast, and hot code "
+                     "'fast' (pre-decoded blocks), 'jit' (blocks translated to x86-64 code in the process, the "
+                     "default), or the experiments 'native' (fast, and hot code "
                      "compiled to host code by cc, waiting for the compiler) and 'background' (the same, compiled "
                      "in the background). Running the default.\n",
                      v);
     });
-    return IssMode::Fast;
+    return IssMode::Jit;
 }
 
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)

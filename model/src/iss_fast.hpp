@@ -14,7 +14,8 @@ namespace ipu::model {
 Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed);
 
 // The ISS mode IPU_EMU_ISS selects: "interp" (the reference interpreter),
-// "fast" (the default when unset or empty; it starts no process), and two
+// "fast" (pre-decoded blocks), "jit" (the default when unset or empty: the
+// blocks translated to x86-64 code in the process; it starts no process), and two
 // opt-in experiments that compile hot code to host code with cc (iss_native.hpp):
 // "native" (waiting for the compiler) and "background" (fast until the
 // compiler is done). Any other value is reported once on stderr, naming the

@@ -1,0 +1,584 @@
+// The JIT translator (see iss_jit.hpp). A block's ops become straight-line
+// x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
+// from r12, JitEnv from r13, the code bitmap from r14 and the SRAM size is in
+// r15d. Loads and stores repeat the fast tier's alignment and bounds checks
+// and its code-bitmap check after a store; the rare paths (faults, code
+// written, illegal rounding) are emitted after the block's main line. FP
+// arithmetic calls the same fpu:: helpers as the fast tier, so results and
+// flags are bit-identical.
+#include "iss_jit.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <deque>
+#include <atomic>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <xbyak/xbyak.h>
+
+#include "fpu.h"
+
+namespace ipu::model {
+namespace {
+
+static_assert(sizeof(Op) == 8, "an Op is passed to the FP helper in one register");
+
+// Runs one FP op that needs the fpu:: helpers; returns 1 when its dynamic
+// rounding mode is not valid (the op then does not retire), else 0.
+uint32_t fp_op(Context *cx, uint64_t bits)
+{
+    Op op;
+    std::memcpy(&op, &bits, sizeof op);
+    uint32_t *const x = cx->x.data(), *const f = cx->f.data();
+    unsigned rm = op.imm & 0xff;
+    switch (op.kind) {
+    case OpKind::FEQ: x[op.rd] = fpu::eq(f[op.rs1], f[op.rs2], cx->fflags); x[0] = 0; return 0;
+    case OpKind::FLT: x[op.rd] = fpu::lt(f[op.rs1], f[op.rs2], cx->fflags); x[0] = 0; return 0;
+    case OpKind::FLE: x[op.rd] = fpu::le(f[op.rs1], f[op.rs2], cx->fflags); x[0] = 0; return 0;
+    default: break;
+    }
+    if (rm == 7 && (rm = cx->frm) > 4)
+        return 1;
+    uint32_t &fl = cx->fflags;
+    const uint32_t a = f[op.rs1], b = f[op.rs2], c = f[(op.imm >> 8) & 31];
+    switch (op.kind) {
+    case OpKind::FADD: f[op.rd] = fpu::add(a, b, rm, fl); break;
+    case OpKind::FSUB: f[op.rd] = fpu::sub(a, b, rm, fl); break;
+    case OpKind::FMUL: f[op.rd] = fpu::mul(a, b, rm, fl); break;
+    case OpKind::FDIV: f[op.rd] = fpu::div(a, b, rm, fl); break;
+    case OpKind::FMADD: f[op.rd] = fpu::madd(a, b, c, rm, fl); break;
+    case OpKind::FMSUB: f[op.rd] = fpu::msub(a, b, c, rm, fl); break;
+    case OpKind::FNMSUB: f[op.rd] = fpu::nmsub(a, b, c, rm, fl); break;
+    case OpKind::FNMADD: f[op.rd] = fpu::nmadd(a, b, c, rm, fl); break;
+    case OpKind::FCVT_S_W: f[op.rd] = fpu::cvt_s_w(x[op.rs1], rm, fl); break;
+    case OpKind::FCVT_S_WU: f[op.rd] = fpu::cvt_s_wu(x[op.rs1], rm, fl); break;
+    case OpKind::FCVT_W_S: x[op.rd] = fpu::cvt_w_s(a, rm, fl); x[0] = 0; break;
+    case OpKind::FCVT_WU_S: x[op.rd] = fpu::cvt_wu_s(a, rm, fl); x[0] = 0; break;
+    default: break; // not emitted for other kinds
+    }
+    return 0;
+}
+
+// Offsets of the Block fields chaining reads (Block is not standard-layout,
+// so not offsetof).
+const Block kProbe{};
+int field_offset(const void *field)
+{
+    return static_cast<int>(static_cast<const char *>(field) - reinterpret_cast<const char *>(&kProbe));
+}
+const int kPcOff = field_offset(&kProbe.pc);
+const int kLenOff = field_offset(&kProbe.len);
+const int kCheckedOff = field_offset(&kProbe.checked);
+const int kNextOff = field_offset(&kProbe.next[0]);
+const int kJitOff = field_offset(&kProbe.jit);
+static_assert(sizeof(Block::pc) == 4 && sizeof(Block::len) == 4 && sizeof(Block::checked) == 8,
+              "chaining compares these widths");
+
+int body_offset();
+
+uint64_t exit_code(JitExit e, uint32_t index) { return (uint64_t{static_cast<uint32_t>(e)} << 32) | index; }
+
+class Gen : public Xbyak::CodeGenerator {
+public:
+    Gen(void *buf, size_t size) : Xbyak::CodeGenerator(size, buf) {}
+
+    // The entry sequence; chained blocks jump past it (body_offset()).
+    void prologue()
+    {
+        push(rbx);
+        push(rbp);
+        push(r12);
+        push(r13);
+        push(r14);
+        push(r15);
+        sub(rsp, 8); // rsp 16-byte aligned for calls
+        mov(rbx, rdi);
+        mov(r12, rsi);
+        mov(r13, rdx);
+        mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
+        mov(r14, qword[rdx + offsetof(JitEnv, code_bits)]);
+        mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
+    }
+
+    void block(const Block &b)
+    {
+        prologue();
+        for (uint32_t i = 0; i < b.ops.size(); i++)
+            if (!op(b, i))
+                break;
+        for (auto &s : stubs_)
+            s();
+        L(epi_);
+        mov(qword[r13 + offsetof(JitEnv, blk)], rbp);
+        add(rsp, 8);
+        pop(r15);
+        pop(r14);
+        pop(r13);
+        pop(r12);
+        pop(rbp);
+        pop(rbx);
+        ret();
+    }
+
+private:
+    Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
+    Xbyak::Address F(unsigned i) { return dword[rbx + (offsetof(Context, f) + 4 * i)]; }
+    Xbyak::Address env(size_t off) { return dword[r13 + off]; }
+
+    // Leaves block `b` for the pc in eax by link slot `slot`: into the
+    // linked successor's translation when it may run now, else back to the ISS.
+    void chain(const Block &b, unsigned slot)
+    {
+        Xbyak::Label back;
+        mov(env(offsetof(JitEnv, next_pc)), eax);
+        mov(rcx, qword[rbp + kNextOff + 8 * slot]);
+        test(rcx, rcx);
+        jz(back, T_NEAR);
+        cmp(eax, dword[rcx + kPcOff]);
+        jne(back, T_NEAR);
+        mov(rdx, qword[rcx + kCheckedOff]);
+        cmp(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
+        jne(back, T_NEAR);
+        mov(rax, qword[rcx + kJitOff]);
+        test(rax, rax);
+        jz(back, T_NEAR);
+        mov(rdx, qword[r13 + offsetof(JitEnv, n)]);
+        add(rdx, b.len);
+        mov(rsi, qword[r13 + offsetof(JitEnv, budget)]);
+        sub(rsi, rdx);
+        mov(edi, dword[rcx + kLenOff]);
+        cmp(rsi, rdi);
+        jb(back, T_NEAR);
+        mov(qword[r13 + offsetof(JitEnv, n)], rdx);
+        mov(rbp, rcx);
+        add(rax, body_offset());
+        jmp(rax);
+        L(back);
+        leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
+    }
+
+    void leave(JitExit e, uint32_t index)
+    {
+        mov(rax, exit_code(e, index));
+        jmp(epi_, T_NEAR);
+    }
+    // A fault at op `index` with the address in eax; info is the stack limit
+    // for a stack overflow, else 0.
+    void fault_stub(Xbyak::Label &l, uint32_t cause, uint32_t index)
+    {
+        stubs_.push_back([this, &l, cause, index] {
+            L(l);
+            mov(env(offsetof(JitEnv, addr)), eax);
+            mov(env(offsetof(JitEnv, cause)), cause);
+            if (cause == IPU_ERR_STACK_OVERFLOW) {
+                mov(edx, dword[rbx + offsetof(Context, stack_limit)]);
+                mov(env(offsetof(JitEnv, info)), edx);
+            } else {
+                mov(env(offsetof(JitEnv, info)), 0);
+            }
+            leave(JitExit::Fault, index);
+        });
+    }
+    void exit_stub(Xbyak::Label &l, JitExit e, uint32_t index)
+    {
+        stubs_.push_back([this, &l, e, index] {
+            L(l);
+            leave(e, index);
+        });
+    }
+    Xbyak::Label &label()
+    {
+        labels_.emplace_back();
+        return labels_.back();
+    }
+
+    // SRAM offset of x[rs1] + imm in rcx (address in eax), with the fast tier's checks.
+    void address(const Op &o, uint32_t len, bool store, uint32_t index)
+    {
+        mov(eax, X(o.rs1));
+        if (o.imm)
+            add(eax, o.imm);
+        if (len > 1) {
+            Xbyak::Label &mis = label();
+            test(eax, len - 1);
+            jnz(mis, T_NEAR);
+            fault_stub(mis, store ? IPU_ERR_STORE_MISALIGNED : IPU_ERR_LOAD_MISALIGNED, index);
+        }
+        Xbyak::Label &out = label();
+        mov(ecx, eax);
+        sub(ecx, IPU_TILE_SRAM_BASE);
+        lea(edx, ptr[r15 - static_cast<int>(len)]);
+        cmp(ecx, edx);
+        ja(out, T_NEAR);
+        fault_stub(out, store ? IPU_ERR_STORE_FAULT : IPU_ERR_LOAD_FAULT, index);
+    }
+    // After a store at SRAM offset rcx: a write into decoded code leaves.
+    void code_check(uint32_t index)
+    {
+        Xbyak::Label done, &hit = label();
+        mov(eax, ecx);
+        shr(eax, 8);
+        cmp(rax, qword[r13 + offsetof(JitEnv, code_words)]);
+        jae(done);
+        mov(edx, ecx);
+        shr(edx, 2);
+        mov(rax, qword[r14 + rax * 8]);
+        bt(rax, rdx);
+        jc(hit, T_NEAR);
+        exit_stub(hit, JitExit::CodeWritten, index);
+        L(done);
+    }
+    void alu_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, uint32_t))
+    {
+        mov(eax, X(o.rs1));
+        (this->*f)(eax, o.imm);
+        mov(X(o.rd), eax);
+    }
+    void alu_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Operand &))
+    {
+        mov(eax, X(o.rs1));
+        (this->*f)(eax, X(o.rs2));
+        mov(X(o.rd), eax);
+    }
+    void shift_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Reg8 &))
+    {
+        mov(ecx, X(o.rs2));
+        mov(eax, X(o.rs1));
+        (this->*f)(eax, cl);
+        mov(X(o.rd), eax);
+    }
+    void shift_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, int))
+    {
+        mov(eax, X(o.rs1));
+        if (o.imm)
+            (this->*f)(eax, static_cast<int>(o.imm));
+        mov(X(o.rd), eax);
+    }
+    void set_cc(const Op &o, bool imm, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &))
+    {
+        xor_(edx, edx);
+        mov(eax, X(o.rs1));
+        if (imm)
+            cmp(eax, o.imm);
+        else
+            cmp(eax, X(o.rs2));
+        (this->*f)(dl);
+        mov(X(o.rd), edx);
+    }
+    // Signed or unsigned division or remainder with RISC-V's results for a
+    // zero divisor and for INT32_MIN / -1.
+    void divide(const Op &o, bool is_signed, bool rem)
+    {
+        Xbyak::Label zero, done, run;
+        mov(eax, X(o.rs1));
+        mov(ecx, X(o.rs2));
+        test(ecx, ecx);
+        jz(zero);
+        if (is_signed) {
+            cmp(ecx, -1);
+            jne(run);
+            cmp(eax, 0x80000000u);
+            jne(run);
+            if (rem)
+                xor_(eax, eax); // the quotient is INT32_MIN itself
+            jmp(done);
+            L(run);
+            cdq();
+            idiv(ecx);
+        } else {
+            L(run);
+            xor_(edx, edx);
+            div(ecx);
+        }
+        if (rem)
+            mov(eax, edx);
+        jmp(done);
+        L(zero);
+        if (!rem)
+            mov(eax, -1); // remainder by zero: the dividend, already in eax
+        L(done);
+        mov(X(o.rd), eax);
+    }
+    void branch(const Block &b, const Op &o, void (Xbyak::CodeGenerator::*jcc)(const Xbyak::Label &, LabelType))
+    {
+        Xbyak::Label taken;
+        mov(eax, X(o.rs1));
+        cmp(eax, X(o.rs2));
+        (this->*jcc)(taken, T_NEAR);
+        mov(eax, b.end_pc());
+        chain(b, 0);
+        L(taken);
+        mov(eax, o.imm);
+        chain(b, 1);
+    }
+    void fp_call(const Op &o, uint32_t index)
+    {
+        uint64_t bits;
+        std::memcpy(&bits, &o, sizeof bits);
+        Xbyak::Label &bad = label();
+        mov(rdi, rbx);
+        mov(rsi, bits);
+        mov(rax, reinterpret_cast<uint64_t>(&fp_op));
+        call(rax);
+        test(eax, eax);
+        jnz(bad, T_NEAR);
+        exit_stub(bad, JitExit::Illegal, index);
+    }
+
+    // Emits op `i`; false when nothing after it can run in this call.
+    bool op(const Block &b, uint32_t i)
+    {
+        using C = Xbyak::CodeGenerator;
+        const Op &o = b.ops[i];
+        switch (o.kind) {
+        case OpKind::NOP: break;
+        case OpKind::LI: mov(X(o.rd), o.imm); break;
+        case OpKind::ADDI: alu_imm(o, &C::add); break;
+        case OpKind::ADDI_SP: {
+            Xbyak::Label &over = label();
+            mov(eax, X(o.rs1));
+            add(eax, o.imm);
+            cmp(eax, dword[rbx + offsetof(Context, stack_limit)]);
+            jb(over, T_NEAR);
+            fault_stub(over, IPU_ERR_STACK_OVERFLOW, i);
+            mov(X(2), eax);
+            break;
+        }
+        case OpKind::SLTI: set_cc(o, true, &C::setl); break;
+        case OpKind::SLTIU: set_cc(o, true, &C::setb); break;
+        case OpKind::XORI: alu_imm(o, &C::xor_); break;
+        case OpKind::ORI: alu_imm(o, &C::or_); break;
+        case OpKind::ANDI: alu_imm(o, &C::and_); break;
+        case OpKind::SLLI: shift_imm(o, &C::shl); break;
+        case OpKind::SRLI: shift_imm(o, &C::shr); break;
+        case OpKind::SRAI: shift_imm(o, &C::sar); break;
+        case OpKind::ADD: alu_reg(o, &C::add); break;
+        case OpKind::SUB: alu_reg(o, &C::sub); break;
+        case OpKind::SLL: shift_reg(o, &C::shl); break;
+        case OpKind::SLT: set_cc(o, false, &C::setl); break;
+        case OpKind::SLTU: set_cc(o, false, &C::setb); break;
+        case OpKind::XOR: alu_reg(o, &C::xor_); break;
+        case OpKind::SRL: shift_reg(o, &C::shr); break;
+        case OpKind::SRA: shift_reg(o, &C::sar); break;
+        case OpKind::OR: alu_reg(o, &C::or_); break;
+        case OpKind::AND: alu_reg(o, &C::and_); break;
+        case OpKind::MUL:
+            mov(eax, X(o.rs1));
+            imul(eax, X(o.rs2));
+            mov(X(o.rd), eax);
+            break;
+        case OpKind::MULH:
+        case OpKind::MULHSU:
+        case OpKind::MULHU:
+            if (o.kind == OpKind::MULHU)
+                mov(eax, X(o.rs1));
+            else
+                movsxd(rax, X(o.rs1));
+            if (o.kind == OpKind::MULH)
+                movsxd(rcx, X(o.rs2));
+            else
+                mov(ecx, X(o.rs2));
+            imul(rax, rcx); // the low 64 bits hold the whole product in each case
+            shr(rax, 32);
+            mov(X(o.rd), eax);
+            break;
+        case OpKind::DIV: divide(o, true, false); break;
+        case OpKind::DIVU: divide(o, false, false); break;
+        case OpKind::REM: divide(o, true, true); break;
+        case OpKind::REMU: divide(o, false, true); break;
+        case OpKind::LB: address(o, 1, false, i); movsx(eax, byte[r12 + rcx]); mov(X(o.rd), eax); break;
+        case OpKind::LH: address(o, 2, false, i); movsx(eax, word[r12 + rcx]); mov(X(o.rd), eax); break;
+        case OpKind::LW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(X(o.rd), eax); break;
+        case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); mov(X(o.rd), eax); break;
+        case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); mov(X(o.rd), eax); break;
+        case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(F(o.rd), eax); break;
+        case OpKind::SB: address(o, 1, true, i); mov(edx, X(o.rs2)); mov(byte[r12 + rcx], dl); code_check(i); break;
+        case OpKind::SH: address(o, 2, true, i); mov(edx, X(o.rs2)); mov(word[r12 + rcx], dx); code_check(i); break;
+        case OpKind::SW: address(o, 4, true, i); mov(edx, X(o.rs2)); mov(dword[r12 + rcx], edx); code_check(i); break;
+        case OpKind::FSW: address(o, 4, true, i); mov(edx, F(o.rs2)); mov(dword[r12 + rcx], edx); code_check(i); break;
+        case OpKind::FSGNJ:
+        case OpKind::FSGNJN:
+        case OpKind::FSGNJX:
+            mov(eax, F(o.rs1));
+            mov(edx, F(o.rs2));
+            if (o.kind == OpKind::FSGNJN)
+                not_(edx);
+            and_(edx, 0x80000000u);
+            if (o.kind != OpKind::FSGNJX)
+                and_(eax, 0x7fffffff);
+            xor_(eax, edx);
+            mov(F(o.rd), eax);
+            break;
+        case OpKind::FMV_X_W:
+            if (o.rd) {
+                mov(eax, F(o.rs1));
+                mov(X(o.rd), eax);
+            }
+            break;
+        case OpKind::FMV_W_X: mov(eax, X(o.rs1)); mov(F(o.rd), eax); break;
+        case OpKind::FADD: case OpKind::FSUB: case OpKind::FMUL: case OpKind::FDIV:
+        case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD:
+        case OpKind::FEQ: case OpKind::FLT: case OpKind::FLE:
+        case OpKind::FCVT_S_W: case OpKind::FCVT_S_WU: case OpKind::FCVT_W_S: case OpKind::FCVT_WU_S:
+            fp_call(o, i);
+            break;
+        case OpKind::JAL:
+            if (o.rd)
+                mov(X(o.rd), b.end_pc());
+            mov(eax, o.imm);
+            chain(b, 1);
+            return false;
+        case OpKind::JALR:
+            mov(eax, X(o.rs1)); // before the link write: rd may be rs1
+            add(eax, o.imm);
+            and_(eax, ~1u);
+            if (o.rd)
+                mov(X(o.rd), b.end_pc());
+            chain(b, 1);
+            return false;
+        case OpKind::BEQ: branch(b, o, &C::je); return false;
+        case OpKind::BNE: branch(b, o, &C::jne); return false;
+        case OpKind::BLT: branch(b, o, &C::jl); return false;
+        case OpKind::BGE: branch(b, o, &C::jge); return false;
+        case OpKind::BLTU: branch(b, o, &C::jb); return false;
+        case OpKind::BGEU: branch(b, o, &C::jae); return false;
+        case OpKind::END:
+            mov(eax, b.end_pc());
+            chain(b, 0);
+            return false;
+        case OpKind::SLOW: leave(JitExit::Slow, i); return false;
+        }
+        return true;
+    }
+
+    Xbyak::Label epi_;
+    std::vector<std::function<void()>> stubs_;
+    std::deque<Xbyak::Label> labels_; // stable addresses for the stubs
+};
+
+// Bytes from a translation's start to its first op (every prologue is the same).
+int body_offset()
+{
+    static const int off = [] {
+        std::vector<uint8_t> buf(4096);
+        Gen g(buf.data(), buf.size());
+        g.prologue();
+        return static_cast<int>(g.getSize());
+    }();
+    return off;
+}
+
+// Code memory: chunks mapped read-write-execute, filled by bumping, never
+// unmapped (translations are shared and live as long as the process).
+struct Store {
+    std::shared_mutex running; // jit_lock()
+    std::mutex mu;             // the fields below
+    std::unordered_map<std::string, JitFn> by_code; // pc and code words -> translation
+    std::vector<uint8_t *> chunks; // mapped, reused after a reset
+    size_t next_chunk = 0;         // chunks[next_chunk..] are free
+    uint8_t *cur = nullptr;
+    size_t left = 0;
+    uint64_t count = 0;
+    std::atomic<uint64_t> generation{0};
+    std::atomic<bool> full{false};
+};
+Store &store()
+{
+    static Store *s = new Store; // never destroyed: code may run until exit
+    return *s;
+}
+constexpr size_t kChunk = 1u << 20;
+
+} // namespace
+
+JitFn jit_translate(const Block &b)
+{
+    std::string key(4 + 4 * b.raw.size(), '\0');
+    std::memcpy(key.data(), &b.pc, 4);
+    std::memcpy(key.data() + 4, b.raw.data(), 4 * b.raw.size());
+    Store &s = store();
+    {
+        std::lock_guard<std::mutex> lock(s.mu);
+        auto it = s.by_code.find(key);
+        if (it != s.by_code.end())
+            return it->second;
+    }
+    thread_local std::vector<uint8_t> scratch(256u << 10);
+    size_t size = 0;
+    try {
+        Gen g(scratch.data(), scratch.size());
+        g.block(b);
+        size = g.getSize();
+    } catch (const std::exception &) {
+        return nullptr; // too big for the scratch buffer: the fast tier runs it
+    }
+    std::lock_guard<std::mutex> lock(s.mu);
+    auto it = s.by_code.find(key);
+    if (it != s.by_code.end())
+        return it->second; // another thread translated it meanwhile
+    if (size > s.left) {
+        if (s.next_chunk == s.chunks.size()) {
+            void *p = size > kChunk || (s.chunks.size() + 1) * kChunk > kJitCodeBytes
+                          ? MAP_FAILED
+                          : mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+                                 -1, 0);
+            if (p == MAP_FAILED) {
+                s.full.store(true, std::memory_order_relaxed);
+                return nullptr;
+            }
+            s.chunks.push_back(static_cast<uint8_t *>(p));
+        }
+        s.cur = s.chunks[s.next_chunk++];
+        s.left = kChunk;
+    }
+    std::memcpy(s.cur, scratch.data(), size); // position-independent: calls go through rax
+    const JitFn fn = reinterpret_cast<JitFn>(s.cur);
+    const size_t step = (size + 15) & ~size_t{15};
+    s.cur += std::min(step, s.left);
+    s.left -= std::min(step, s.left);
+    s.count++;
+    s.by_code.emplace(std::move(key), fn);
+    return fn;
+}
+
+uint64_t jit_code_bytes()
+{
+    std::lock_guard<std::mutex> lock(store().mu);
+    return store().chunks.size() * kChunk;
+}
+
+std::shared_mutex &jit_lock() { return store().running; }
+uint64_t jit_generation() { return store().generation.load(std::memory_order_acquire); }
+bool jit_full() { return store().full.load(std::memory_order_relaxed); }
+
+void jit_try_reset()
+{
+    Store &s = store();
+    std::unique_lock<std::shared_mutex> excl(s.running, std::try_to_lock);
+    if (!excl.owns_lock())
+        return; // code is running: try again at a later call
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (!s.full.load(std::memory_order_relaxed))
+        return;
+    s.by_code.clear();
+    s.next_chunk = 0;
+    s.cur = nullptr;
+    s.left = 0;
+    s.full.store(false, std::memory_order_relaxed);
+    s.generation.fetch_add(1, std::memory_order_release);
+}
+
+uint64_t jit_translations()
+{
+    std::lock_guard<std::mutex> lock(store().mu);
+    return store().count;
+}
+
+} // namespace ipu::model
