@@ -2,7 +2,9 @@
 # The trace recorder and replayer at their limits (issue 36, findings 8 and 11):
 # - a recording that cannot be written (a full disk: a file size limit with SIGXFSZ
 #   ignored, so writes fail with EFBIG) fails the run with a message naming the trace,
-#   instead of exiting 0 with a cut trace;
+#   instead of exiting 0 with a cut trace, and with 74 (the card's calls fail as a
+#   card that stopped answering: the exit status of a link timeout, also during the
+#   upload, where it was 70);
 # - a trace cut at any byte is never reported as a difference (exit 1): ipu-replay
 #   exits 2 (cut short) or, for a cut between top-level records, 0;
 # - a FIFO as the trace file is refused at once with a message, never blocks.
@@ -14,19 +16,23 @@ trap 'rm -rf "$dir"' EXIT
 export IPU_EMU_DEVICES=${IPU_EMU_DEVICES:-tiny}
 fail=0
 
-# A file size limit of 4 KiB: the run must fail and say why.
-(trap '' XFSZ; ulimit -f 4; IPU_EMU_RECORD=$dir/full.trace timeout 60 "$GC_RUN" "$ELF") >"$dir/full.out" 2>&1
-rc=$?
-if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
-  echo "FAIL: gc-run exit status $rc with its trace cut at 4 KiB, expected an error"; cat "$dir/full.out"; fail=1
-elif ! grep -q "cannot write the trace file $dir/full.trace: File too large" "$dir/full.out"; then
-  echo "FAIL: the message does not name the trace and the write error"; cat "$dir/full.out"; fail=1
-else
-  echo "a cut recording fails the run (exit $rc): $(grep -m1 'cannot write' "$dir/full.out")"
-fi
-"$REPLAY" "$dir/full.trace" 2>/dev/null
-rc=$?
-[ "$rc" -eq 2 ] || { echo "FAIL: ipu-replay exit status $rc on the cut trace, expected 2"; fail=1; }
+# File size limits of 1..6 KiB cut the recording at attach, during the upload (the tiles' set-up) and during the
+# run: each run must fail with 74 (the device stopped answering, not 70, a tile fault: a reset cannot help) and
+# say why, and replay of each cut trace must exit 2.
+for kib in 1 2 3 4 5 6; do
+  (trap '' XFSZ; ulimit -f $kib; IPU_EMU_RECORD=$dir/full.trace timeout 60 "$GC_RUN" "$ELF") >"$dir/full.out" 2>&1
+  rc=$?
+  if [ "$rc" -ne 74 ]; then
+    echo "FAIL: gc-run exit status $rc with its trace cut at $kib KiB, expected 74"; cat "$dir/full.out"; fail=1
+  elif ! grep -q "cannot write the trace file $dir/full.trace: File too large" "$dir/full.out"; then
+    echo "FAIL: the message does not name the trace and the write error"; cat "$dir/full.out"; fail=1
+  else
+    echo "a recording cut at $kib KiB fails the run (74): $(grep -m1 'gc-run: error' "$dir/full.out" | cut -c1-90)"
+  fi
+  "$REPLAY" "$dir/full.trace" 2>/dev/null
+  rc=$?
+  [ "$rc" -eq 2 ] || { echo "FAIL: ipu-replay exit status $rc on the trace cut at $kib KiB, expected 2"; fail=1; }
+done
 
 # Every cut of a whole trace: 2 or 0, never 1.
 IPU_EMU_RECORD=$dir/run.trace "$GC_RUN" "$ELF" >"$dir/run.out" 2>&1 ||
