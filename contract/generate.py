@@ -137,6 +137,9 @@ def render_c(c):
     out.append("/* Host link framing (LINK_TYPE, LINK_NAK above) */")
     for k in ("sof", "baud", "max_payload"):
         out.append(f"#define {p}_LINK_{k.upper()} {c['link'][k]:#x}u")
+    out.append("/* The host's recovery after a framing error ([link] desc) */")
+    for k in ("resync_quiet_ms", "resync_probes"):
+        out.append(f"#define {p}_LINK_{k.upper()} {c['link'][k]}u")
     out.append("/* USB UART chips the usb transport speaks the link through: vendor, product, interface */")
     for u in c["link_usb"]:
         for k in ("vendor", "product", "interface"):
@@ -284,6 +287,7 @@ def render_md(c):
     out += ["", "## The host link", "", lk["desc"], "",
             "| constant | value |", "|---|---|",
             f"| SOF | `{lk['sof']:#04x}` |", f"| BAUD | {lk['baud']} |", f"| MAX_PAYLOAD | {lk['max_payload']} |",
+            f"| RESYNC_QUIET_MS | {lk['resync_quiet_ms']} |", f"| RESYNC_PROBES | {lk['resync_probes']} |",
             "", "Frame types are LINK_TYPE and refusal reasons LINK_NAK (Enumerations above).",
             "", "The usb transport finds the link on these USB UART chips (FTDI; UART mode, 8N1, no flow control; "
             "each bulk IN packet starts with the chip's two modem-status bytes, which are not link bytes):", "",

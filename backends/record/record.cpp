@@ -2,11 +2,16 @@
 // call between the host and the card it wraps to a trace file.
 #include "ipu_backends/record.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "ipu_board.h"
 #include "trace_format.hpp"
@@ -24,13 +29,36 @@ struct Recorder {
     std::recursive_mutex lock; // one order of records, whatever thread calls
     unsigned depth = 0;        // > 0 inside a call to the inner card
 
+    std::string path;
+    // Set once a write to the trace failed (a full disk, a file size limit): the
+    // trace is cut, so every later host call fails (-EIO) instead of the run
+    // going on as if it were recorded.
+    bool failed = false;
+
     // Writes one record; flushes when it ends a host call, so that a killed
     // process (QEMU on SIGTERM) leaves a complete trace.
     void emit(const Writer &w)
     {
-        std::fwrite(w.bytes.data(), 1, w.bytes.size(), file);
-        if (depth == 0)
-            std::fflush(file);
+        if (failed)
+            return;
+        errno = 0;
+        if (std::fwrite(w.bytes.data(), 1, w.bytes.size(), file) != w.bytes.size() ||
+            (depth == 0 && std::fflush(file) != 0))
+            fail(errno);
+    }
+    // Flushes what a host call wrote; false when the trace could not take it.
+    bool flush()
+    {
+        if (!failed && std::fflush(file) != 0)
+            fail(errno);
+        return !failed;
+    }
+    void fail(int e)
+    {
+        failed = true;
+        std::fprintf(stderr, "ipu-emu: cannot write the trace file %s: %s; the trace is cut short, so this run's card "
+                             "calls fail from here on (free space or raise the file size limit, then record again)\n",
+                     path.c_str(), std::strerror(e ? e : EIO));
     }
 };
 
@@ -61,7 +89,7 @@ int rec_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, u
     w.put<uint64_t>(*value);
     w.put<int32_t>(rc);
     r->emit(w);
-    return rc;
+    return r->flush() ? rc : -EIO;
 }
 
 int rec_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
@@ -80,8 +108,8 @@ int rec_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, 
         Call c(r);
         rc = r->inner->ops->bar_write(r->inner, bar, offset, size, value);
     }
-    std::fflush(r->file); // the write's callbacks are in the file too
-    return rc;
+    // The write's callbacks are in the file too.
+    return r->flush() ? rc : -EIO;
 }
 
 int rec_advance(ipu_backend *b, uint64_t budget)
@@ -101,14 +129,15 @@ int rec_advance(ipu_backend *b, uint64_t budget)
     end.put<uint8_t>(tr::kAdvanceEnd);
     end.put<int32_t>(more);
     r->emit(end);
-    return more;
+    return r->flush() ? more : 0; // no more work on a card whose calls now fail
 }
 
 void rec_destroy(ipu_backend *b)
 {
     Recorder *r = rec(b);
     r->inner->ops->destroy(r->inner);
-    std::fclose(r->file);
+    if (std::fclose(r->file) != 0 && !r->failed)
+        r->fail(errno);
     delete r;
 }
 
@@ -184,6 +213,42 @@ const ipu_backend_ops record_ops = {
     .injected = rec_injected,
 };
 
+// Opens the trace for writing: a regular file only. A FIFO would block the
+// open until a reader came (QEMU at realize, ignoring SIGTERM) and a device or
+// socket is no trace: they are refused with a message, never waited on.
+FILE *open_trace(const char *path, char *err, size_t err_len)
+{
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0) {
+        const int e = errno;
+        if (e == ENXIO) // a FIFO with no reader, refused by O_NONBLOCK
+            std::snprintf(err, err_len, "the trace file %s is a FIFO; give a regular file", path);
+        else
+            std::snprintf(err, err_len, "cannot create the trace file %s: %s", path, std::strerror(e));
+        return nullptr;
+    }
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        std::snprintf(err, err_len, "the trace file %s is not a regular file (%s); give a regular file", path,
+                      S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                                            : "not a file");
+        ::close(fd);
+        return nullptr;
+    }
+    // Blocking again for the writes, and empty (the "wb" of fopen).
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || ftruncate(fd, 0) != 0) {
+        std::snprintf(err, err_len, "cannot create the trace file %s: %s", path, std::strerror(errno));
+        ::close(fd);
+        return nullptr;
+    }
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        std::snprintf(err, err_len, "cannot create the trace file %s: %s", path, std::strerror(errno));
+        ::close(fd);
+    }
+    return f;
+}
+
 } // namespace
 
 extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_board *board,
@@ -201,12 +266,11 @@ extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_b
     }
     r->base.ops = &record_ops;
     r->host = *host;
-    r->file = std::fopen(path, "wb");
+    r->path = path;
+    r->file = open_trace(path, err, err_len);
     if (!r->file) {
-        const int e = errno;
-        std::snprintf(err, err_len, "cannot create the trace file %s: %s", path, std::strerror(e));
         delete r;
-        return -e;
+        return -EINVAL;
     }
     const ipu_backend_host mine{r, rec_dma_read, rec_dma_write, host->irq ? rec_irq : nullptr};
     const int rc = factory->create(board, &mine, options, &r->inner, err, err_len);
@@ -225,6 +289,13 @@ extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_b
     w.put_bytes(name.data(), name.size());
     w.put<uint8_t>(host->irq ? 1 : 0); // replay raises interrupts only if this host took them
     r->emit(w);
+    if (!r->flush()) {
+        std::snprintf(err, err_len, "cannot write the trace file %s", path);
+        r->inner->ops->destroy(r->inner);
+        std::fclose(r->file);
+        delete r;
+        return -EIO;
+    }
     *out = &r->base;
     return 0;
 }

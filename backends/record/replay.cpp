@@ -38,6 +38,7 @@ struct Replay {
     tr::Reader in{nullptr, 0};
     ipu_replay_result *res;
     bool stopped = false;
+    bool cut = false; // the trace ended while the card still made calls: exit 2, not a difference
     size_t record_start = 0;
 
     // Stops at the first difference; later ones are consequences.
@@ -65,6 +66,12 @@ struct Replay {
     {
         if (stopped)
             return false;
+        if (in.pos >= in.size) {
+            // The card still works and the recording has stopped: a cut trace, not a difference.
+            cut = true;
+            stopped = true;
+            return false;
+        }
         const uint8_t k = peek();
         if (k != want) {
             differ("the replayed card did %s, the recording has %s here", doing.c_str(),
@@ -87,13 +94,19 @@ struct Replay {
         const uint64_t rbus = in.get<uint64_t>();
         const uint32_t rlen = in.get<uint32_t>();
         const int32_t rc = in.get<int32_t>();
+        if (!in.ok) { // cut inside the record's fields
+            cut = true;
+            stopped = true;
+            return -EIO;
+        }
         if (rbus != bus || rlen != len) {
             differ("%s, the recording has %u bytes at 0x%" PRIx64, doing, rlen, rbus);
             return -EIO;
         }
         const uint8_t *data = kind == tr::kDmaWrite || rc == 0 ? in.get_bytes(rlen) : nullptr;
         if (!in.ok) {
-            differ("the trace ends inside a DMA record");
+            cut = true;
+            stopped = true;
             return -EIO;
         }
         res->dma_bytes += len;
@@ -127,7 +140,10 @@ void replay_irq(void *opaque, unsigned vector)
     if (!r->expect(tr::kIrq, doing))
         return;
     const uint32_t rv = r->in.get<uint32_t>();
-    if (rv != vector)
+    if (!r->in.ok) {
+        r->cut = true;
+        r->stopped = true;
+    } else if (rv != vector)
         r->differ("the replayed card raised vector %u, the recording has vector %u", vector, rv);
 }
 
@@ -220,7 +236,9 @@ extern "C" int ipu_replay_file(const char *path, unsigned host_threads, ipu_repl
             const int more = card->ops->advance(card, budget);
             if (rp.expect(tr::kAdvanceEnd, "the end of an advance")) {
                 const int32_t want = rp.in.get<int32_t>();
-                if (want != more)
+                if (!rp.in.ok)
+                    rp.cut = rp.stopped = true;
+                else if (want != more)
                     rp.differ("advance(%" PRIu64 ") returned %d in the recording, %d in the replay", budget, want,
                               more);
             }
@@ -230,6 +248,11 @@ extern "C" int ipu_replay_file(const char *path, unsigned host_threads, ipu_repl
         }
     }
     card->ops->destroy(card);
+    if (rp.cut)
+        return fail(res, -EINVAL, std::string(path) + ": the trace ends at byte " + std::to_string(rp.in.size) +
+                                      " while the replayed card still works (record " +
+                                      std::to_string(res->records) + "): it is cut short (a full disk or a killed "
+                                      "recorder?); record it again");
     if (!rp.stopped && !rp.in.ok)
         return fail(res, -EINVAL, std::string(path) + ": the trace ends inside a record (cut short?)");
     return rp.stopped ? 1 : 0;

@@ -175,8 +175,14 @@ static int attach(ipudrv_device *dev, const struct ipudrv_open_params *params)
     /* A member of a link group opened by itself: discovery could not read its
      * LINK_CAP, so the group transport was not chosen. */
     uint32_t group = 0, index = 0, size = 0;
-    if (ops != &ipudrv_transport_group && !ipudrv_rd(dev, IPU_REG_LINK_SIZE, &size) && size > 1 &&
-        !ipudrv_rd(dev, IPU_REG_LINK_GROUP, &group) && !ipudrv_rd(dev, IPU_REG_LINK_INDEX, &index))
+    /* A failed read is an error, not a card of its own: over a faulty link it
+     * would hide a register read out of step. */
+    if (ops != &ipudrv_transport_group &&
+        ((rc = ipudrv_rd(dev, IPU_REG_LINK_SIZE, &size)) ||
+         (size > 1 && ((rc = ipudrv_rd(dev, IPU_REG_LINK_GROUP, &group)) ||
+                       (rc = ipudrv_rd(dev, IPU_REG_LINK_INDEX, &index))))))
+        return ipudrv_fail(NULL, rc, "%s", dev->last_error ? dev->last_error : "cannot read LINK_SIZE");
+    if (ops != &ipudrv_transport_group && size > 1)
         return ipudrv_fail(NULL, -EINVAL, "%s is IPU %u of link group %u (%u IPUs) and cannot be used alone; the "
                            "driver groups the IPUs from PCI config space, which sysfs shows only to root: run as "
                            "root", label, index, group, size);

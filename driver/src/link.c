@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ipu_card/hw.h"
 
@@ -38,11 +39,31 @@ static int send_frame(struct ipudrv_link *link, uint8_t type, const uint8_t *pay
     return link->port.write(link->port.ctx, buf, 4u + len);
 }
 
-/* One byte, waiting at most timeout_ms. */
-static int read_byte(struct ipudrv_link *link, uint8_t *b, int timeout_ms)
+/* Now on the monotonic clock, in ms. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What is left of the current deadline, in ms (0 when it has passed). */
+static int left_ms(const struct ipudrv_link *link)
+{
+    int64_t left = link->deadline_ms - now_ms();
+    return left > 0 ? (left > INT32_MAX ? INT32_MAX : (int)left) : 0;
+}
+
+/* One byte before the current deadline: -ETIMEDOUT once it has passed, however
+ * many bytes came before (a card that keeps talking cannot hold a request). */
+static int read_byte(struct ipudrv_link *link, uint8_t *b)
 {
     if (link->rx_pos == link->rx_len) {
-        int n = link->port.read(link->port.ctx, link->rx, sizeof link->rx, timeout_ms);
+        /* Checked here too: a port with bytes waiting returns at once whatever its timeout. */
+        const int left = left_ms(link);
+        if (left == 0)
+            return -ETIMEDOUT;
+        int n = link->port.read(link->port.ctx, link->rx, sizeof link->rx, left);
         if (n < 0)
             return n;
         if (n == 0)
@@ -54,26 +75,34 @@ static int read_byte(struct ipudrv_link *link, uint8_t *b, int timeout_ms)
     return 0;
 }
 
-/* The next frame. Bytes before SOF are dropped (resynchronisation); the first
- * byte may take `first_ms`, the rest of a started frame the request timeout. */
-static int recv_frame(struct ipudrv_link *link, uint8_t *type, uint8_t *payload, uint8_t *len, int first_ms)
+/* The next frame before the current deadline. Bytes before SOF are dropped
+ * (resynchronisation). A bad CHECK is -EPROTO; a frame cut short by the
+ * deadline -EBADMSG; no frame at all -ETIMEDOUT. */
+static int recv_frame(struct ipudrv_link *link, uint8_t *type, uint8_t *payload, uint8_t *len)
 {
     uint8_t b = 0, n = 0, check = 0;
     int rc;
     do {
-        if ((rc = read_byte(link, &b, first_ms)))
+        if ((rc = read_byte(link, &b)))
             return rc;
     } while (b != IPU_LINK_SOF);
-    if ((rc = read_byte(link, type, link->timeout_ms)) || (rc = read_byte(link, &n, link->timeout_ms)))
-        return rc;
+    /* In a wait, a frame that has started gets one link timeout to finish. */
+    if (link->in_wait) {
+        const int64_t end = now_ms() + link->timeout_ms;
+        if (end > link->deadline_ms)
+            link->deadline_ms = end;
+    }
+    /* From here a timeout cuts a started frame: a framing error, not silence. */
+    if ((rc = read_byte(link, type)) || (rc = read_byte(link, &n)))
+        return rc == -ETIMEDOUT ? -EBADMSG : rc;
     uint8_t sum = (uint8_t)(*type + n);
     for (unsigned i = 0; i < n; i++) {
-        if ((rc = read_byte(link, &payload[i], link->timeout_ms)))
-            return rc;
+        if ((rc = read_byte(link, &payload[i])))
+            return rc == -ETIMEDOUT ? -EBADMSG : rc;
         sum = (uint8_t)(sum + payload[i]);
     }
-    if ((rc = read_byte(link, &check, link->timeout_ms)))
-        return rc;
+    if ((rc = read_byte(link, &check)))
+        return rc == -ETIMEDOUT ? -EBADMSG : rc;
     if ((uint8_t)(sum + check) != 0)
         return -EPROTO;
     *len = n;
@@ -135,7 +164,7 @@ static int drain_acks(struct ipudrv_link *link)
 {
     while (link->acks_owed) {
         uint8_t type, len, payload[255];
-        int rc = recv_frame(link, &type, payload, &len, link->timeout_ms);
+        int rc = recv_frame(link, &type, payload, &len);
         if (rc)
             return rc;
         if ((rc = card_message(link, type, payload, len)) < 0)
@@ -149,33 +178,119 @@ static int drain_acks(struct ipudrv_link *link)
     return 0;
 }
 
+/* Takes every frame that is already waiting before a request goes out: the
+ * card's messages are served, answers nobody asked for (a duplicated frame,
+ * a late answer) are dropped, so that they cannot be taken for this request's.
+ * The bytes of a frame in flight get the rest of the deadline. */
+static int take_waiting(struct ipudrv_link *link)
+{
+    for (;;) {
+        int rc = drain_acks(link);
+        if (rc)
+            return rc;
+        if (left_ms(link) == 0)
+            return -ETIMEDOUT; /* a card that never stops talking */
+        if (link->rx_pos == link->rx_len) {
+            int n = link->port.read(link->port.ctx, link->rx, sizeof link->rx, 0);
+            if (n == -ETIMEDOUT || n == 0)
+                return 0;
+            if (n < 0)
+                return n;
+            link->rx_pos = 0;
+            link->rx_len = (size_t)n;
+        }
+        uint8_t type, len, payload[255];
+        if ((rc = recv_frame(link, &type, payload, &len)) || (rc = card_message(link, type, payload, len)) < 0)
+            return rc;
+    }
+}
+
+/* The recovery after a framing error (contract [link] desc): drop bytes until
+ * the card has been silent for RESYNC_QUIET_MS (serving whole DMA_REQs), then
+ * read ID and expect its reset value; up to RESYNC_PROBES rounds within one more
+ * link timeout. 0 when the link is in step again, -EIO when it is not. */
+static int resync(struct ipudrv_link *link)
+{
+    link->deadline_ms = now_ms() + link->timeout_ms;
+    link->acks_owed = 0; /* ACKs lost in the error are not waited for */
+    for (unsigned probe = 0; probe < IPU_LINK_RESYNC_PROBES; probe++) {
+        for (;;) {
+            const int64_t quiet_end = now_ms() + IPU_LINK_RESYNC_QUIET_MS;
+            if (quiet_end > link->deadline_ms)
+                return -EIO;
+            if (link->rx_pos == link->rx_len) {
+                int n = link->port.read(link->port.ctx, link->rx, sizeof link->rx, IPU_LINK_RESYNC_QUIET_MS);
+                if (n == -ETIMEDOUT || n == 0)
+                    break; /* silent long enough */
+                if (n < 0)
+                    return n;
+                link->rx_pos = 0;
+                link->rx_len = (size_t)n;
+            }
+            /* Whole DMA_REQs are served (the card's engine waits for them); the rest is dropped. */
+            uint8_t type, len, payload[255];
+            int rc = recv_frame(link, &type, payload, &len);
+            if (rc == -ENODEV)
+                return rc;
+            if (rc == 0 && type == IPU_LINK_TYPE_DMA_REQ && serve_dma(link, payload, len) == -ENODEV)
+                return -ENODEV;
+        }
+        link->acks_owed = 0;
+        const uint8_t req[2] = {(uint8_t)IPU_REG_ID, (uint8_t)(IPU_REG_ID >> 8)};
+        int rc = send_frame(link, IPU_LINK_TYPE_REG_READ, req, sizeof req);
+        if (rc)
+            return rc;
+        uint8_t type, len, payload[255];
+        do
+            rc = recv_frame(link, &type, payload, &len);
+        while (rc == 0 && (type == IPU_LINK_TYPE_IRQ || type == IPU_LINK_TYPE_DMA_REQ || type == IPU_LINK_TYPE_ACK));
+        if (rc == -ENODEV)
+            return rc;
+        if (rc == 0 && type == IPU_LINK_TYPE_REG_DATA && len == 4 &&
+            ((uint32_t)payload[0] | (uint32_t)payload[1] << 8 | (uint32_t)payload[2] << 16 |
+             (uint32_t)payload[3] << 24) == IPU_REG_ID_RESET_VALUE)
+            return 0;
+    }
+    return -EIO;
+}
+
 /* A failure after which the link cannot be trusted is recorded (see link->dead).
  * A request left without an answer is -EIO, "the card stopped answering":
  * -ETIMEDOUT is what the core's waits return for an idle slice, and a runtime
- * taking a dead link for an idle card would poll it until its own timeout. */
+ * taking a dead link for an idle card would poll it until its own timeout.
+ * A framing error (a bad CHECK, an unexpected answer, a frame cut short) is
+ * followed by the recovery sequence; the request fails with -EPROTO either
+ * way, and the link dies when the recovery fails. */
 static int note_failure(struct ipudrv_link *link, int rc)
 {
     if (rc == -ETIMEDOUT)
         rc = -EIO;
+    if (rc == -EPROTO || rc == -EBADMSG) {
+        int r = resync(link);
+        if (r)
+            link->dead = r == -ENODEV ? r : -EIO;
+        return -EPROTO;
+    }
     if (rc == -ENODEV || rc == -EIO)
         link->dead = rc;
     return rc;
 }
 
-/* One request and its answer (see transact). */
+/* One request and its answer (see transact), all before link->deadline_ms. */
 static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
                     uint8_t *resp, uint8_t want_len, uint8_t *nak)
 {
     for (int attempt = 0;; attempt++) {
-        int rc = drain_acks(link);
+        int rc = take_waiting(link);
         if (rc || (rc = send_frame(link, type, req, req_len)))
             return rc;
         uint8_t got, len, payload[255];
         /* The card may ask for host memory (DMA_REQ) before it answers: the
          * answer still comes first among the answers, as the card takes
-         * frames in order and this request went out before any DMA_DATA. */
+         * frames in order and this request went out before any DMA_DATA.
+         * However many such frames come, the deadline bounds the loop. */
         do {
-            if ((rc = recv_frame(link, &got, payload, &len, link->timeout_ms)))
+            if ((rc = recv_frame(link, &got, payload, &len)))
                 return rc;
         } while ((rc = card_message(link, got, payload, len)) == 1);
         if (rc < 0)
@@ -196,14 +311,15 @@ static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
 }
 
 /* Sends a request and waits for its answer of type `want` with `want_len`
- * payload bytes. IRQ frames on the way are noted, a NAK is -EREMOTEIO with the
- * reason in *nak (a corrupted request, NAK CHECK, is sent again first). A dead
- * link fails at once. */
+ * payload bytes, all within one link timeout. IRQ frames on the way are noted,
+ * a NAK is -EREMOTEIO with the reason in *nak (a corrupted request, NAK CHECK,
+ * is sent again first). A dead link fails at once. */
 static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
                     uint8_t *resp, uint8_t want_len, uint8_t *nak)
 {
     if (link->dead)
         return link->dead;
+    link->deadline_ms = now_ms() + link->timeout_ms;
     return note_failure(link, exchange(link, type, req, req_len, want, resp, want_len, nak));
 }
 
@@ -407,16 +523,24 @@ int ipudrv_link_wait(struct ipudrv_link *link, int max_ms)
     if (link->dead)
         return link->dead;
     uint8_t type, len, payload[255];
-    int rc = recv_frame(link, &type, payload, &len, max_ms);
-    if (rc == 0) {
-        /* Anything but the card's own messages is stray (an answer nobody waits for): dropped. */
-        rc = card_message(link, type, payload, len);
-        if (rc >= 0)
-            rc = drain_acks(link);
+    /* The first frame may take max_ms to start; one that has started gets one link timeout. */
+    link->deadline_ms = now_ms() + (max_ms > 0 ? max_ms : 0);
+    link->in_wait = 1;
+    int rc = recv_frame(link, &type, payload, &len);
+    link->in_wait = 0;
+    /* Anything but the card's own messages is stray (an answer nobody waits for): dropped. */
+    if (rc == 0 && (rc = card_message(link, type, payload, len)) >= 0) {
+        link->deadline_ms = now_ms() + link->timeout_ms;
+        rc = drain_acks(link);
     }
-    /* Silence is fine (the driver polls the card's status after this); a
-     * corrupted stray frame is dropped like line noise; a gone peer is final. */
-    if (rc == -ENODEV)
+    if (rc == -ETIMEDOUT && link->acks_owed == 0)
+        return 0; /* silence is fine: the driver polls the card's status after this */
+    if (rc == -ENODEV) {
         link->dead = rc;
-    return rc == -ETIMEDOUT || rc == -EPROTO ? 0 : rc;
+        return rc;
+    }
+    /* A corrupted or cut frame: the link is resynchronised before the next request. */
+    if (rc < 0)
+        note_failure(link, rc);
+    return link->dead ? link->dead : 0;
 }

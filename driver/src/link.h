@@ -31,8 +31,13 @@ struct ipudrv_link_mem {
 
 struct ipudrv_link {
     struct ipudrv_link_port port;
-    /* How long one request may wait for its answer, in ms. */
+    /* How long one request may take in all (sending, the card's IRQ and DMA_REQ
+     * frames meanwhile, its answer), in ms: a total deadline, not per byte. */
     int timeout_ms;
+    /* When the current request's time is up (CLOCK_MONOTONIC, ms). */
+    int64_t deadline_ms;
+    /* Set during ipudrv_link_wait: a frame that starts gets one timeout to finish. */
+    int in_wait;
     /* Bytes read from the port and not yet consumed. */
     uint8_t rx[512];
     size_t rx_pos, rx_len;
@@ -45,8 +50,10 @@ struct ipudrv_link {
     /* DMA_DATA frames sent whose ACK has not come yet. */
     unsigned acks_owed;
     /* 0, or why the link is dead: -ENODEV (the peer went away: a pulled cable, a
-     * stopped simulation) or -EIO (a request got no answer within timeout_ms, so a
-     * late answer could be taken for the next one's). Every later call returns it
+     * stopped simulation) or -EIO (a request failed, got no answer within
+     * timeout_ms or a malformed one, and the recovery sequence of the contract
+     * could not bring the link back in step, so a late answer could be taken
+     * for the next one's). Every later call returns it
      * at once: one failure bounded by the timeout, never a string of them. */
     int dead;
 };
@@ -55,7 +62,7 @@ struct ipudrv_link {
 void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms);
 
 /* BAR0 register access: 0 or a negative code (-EPROTO for a malformed or
- * unexpected answer, -EREMOTEIO for a NAK, -EIO for a card that did not answer
+ * unexpected answer, after which the link has been resynchronised, -EREMOTEIO for a NAK, -EIO for a card that did not answer
  * within timeout_ms, -ENODEV for a gone peer; the last two are final, see
  * `dead`). A write of RESET with the key returns once the tiles have cleared
  * their SRAM. */

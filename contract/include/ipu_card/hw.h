@@ -373,6 +373,9 @@
 #define IPU_LINK_SOF 0xa5u
 #define IPU_LINK_BAUD 0x1c200u
 #define IPU_LINK_MAX_PAYLOAD 0xffu
+/* The host's recovery after a framing error ([link] desc) */
+#define IPU_LINK_RESYNC_QUIET_MS 20u
+#define IPU_LINK_RESYNC_PROBES 4u
 /* USB UART chips the usb transport speaks the link through: vendor, product, interface */
 #define IPU_LINK_USB_FT2232H_VENDOR 0x403u
 #define IPU_LINK_USB_FT2232H_PRODUCT 0x6010u

@@ -1,12 +1,16 @@
 // The executable file format: a magic line ("poplar-executable"), a format version, then every field of the
 // compiled graph in a fixed order. Integers are little-endian 64-bit, strings and byte vectors are a length then
 // their bytes, containers are a count then their items. A reader checks every length against what is left, so a
-// truncated or foreign file fails with a message instead of a huge allocation.
+// truncated or foreign file fails with a message instead of a huge allocation. After the end marker comes a CRC-32
+// (zlib's) of every byte before it: a corruption that still parses (a host piece one byte shorter) is refused.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
 #include <type_traits>
+
+#include <zlib.h>
 
 #include "executable_impl.hpp"
 #include "ipu_board.h"
@@ -18,20 +22,34 @@ namespace poplar::detail {
 namespace {
 
 constexpr const char kMagic[] = "poplar-executable\n";
-constexpr std::uint64_t kVersion = 3; ///< 2: replicas (graph and streams); 3: the time model's estimates
+constexpr std::uint64_t kVersion = 4; ///< 2: replicas (graph and streams); 3: the time model's estimates; 4: CRC-32
 constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 32; ///< no field of a real executable is this long
+
+/// Running CRC-32 of `n` bytes more (zlib takes at most 4 GiB a call).
+void crcAdd(uLong &crc, const void *p, std::size_t n) {
+  const Bytef *b = static_cast<const Bytef *>(p);
+  for (std::size_t k; n > 0; n -= k, b += k) {
+    k = std::min<std::size_t>(n, std::size_t(1) << 30);
+    crc = crc32(crc, b, uInt(k));
+  }
+}
 
 struct Writer {
   std::ostream &out;
+  uLong crc = crc32(0, Z_NULL, 0); ///< of every byte written
+  void raw(const void *p, std::size_t n) {
+    crcAdd(crc, p, n);
+    out.write(static_cast<const char *>(p), std::streamsize(n));
+  }
   void u64(std::uint64_t v) {
     unsigned char b[8];
     for (int i = 0; i < 8; ++i)
       b[i] = static_cast<unsigned char>(v >> (8 * i));
-    out.write(reinterpret_cast<const char *>(b), 8);
+    raw(b, 8);
   }
   void bytes(const void *p, std::size_t n) {
     u64(n);
-    out.write(static_cast<const char *>(p), std::streamsize(n));
+    raw(p, n);
   }
   void put(const std::string &s) { bytes(s.data(), s.size()); }
   void put(const std::vector<std::uint8_t> &v) { bytes(v.data(), v.size()); }
@@ -122,10 +140,14 @@ struct Reader {
     throw poplar_error("Executable::deserialize: " + why +
                        "; give it a stream opened with std::ios::binary on a file written by Executable::serialize");
   }
+  uLong crc = crc32(0, Z_NULL, 0); ///< of every byte read
+  std::uint64_t pos = 0;           ///< bytes read
   std::uint64_t u64() {
     unsigned char b[8];
     if (!in.read(reinterpret_cast<char *>(b), 8))
       fail("the executable ends early (truncated file?)");
+    crcAdd(crc, b, 8);
+    pos += 8;
     std::uint64_t v = 0;
     for (int i = 0; i < 8; ++i)
       v |= std::uint64_t(b[i]) << (8 * i);
@@ -140,6 +162,8 @@ struct Reader {
   void rawBytes(void *p, std::size_t n) {
     if (n && !in.read(static_cast<char *>(p), std::streamsize(n)))
       fail("the executable ends early (truncated file?)");
+    crcAdd(crc, p, n);
+    pos += n;
   }
   void get(std::string &s) {
     std::uint64_t n = count();
@@ -366,7 +390,7 @@ void checkExecutable(Reader &r, const ExecutableImpl &exe) {
 
 void writeExecutable(std::ostream &out, const ExecutableImpl &exe) {
   Writer w{out};
-  out.write(kMagic, sizeof kMagic - 1);
+  w.raw(kMagic, sizeof kMagic - 1);
   w.u64(kVersion);
   w.put(unsigned(exe.target.type));
   putBoard(w, exe.target.board);
@@ -413,6 +437,7 @@ void writeExecutable(std::ostream &out, const ExecutableImpl &exe) {
   w.put(estCycles);
   w.put(estSteps);
   w.put(std::string("end"));
+  w.u64(std::uint64_t(w.crc) & 0xffffffffu); // its own bytes are not in it
   if (!out)
     throw poplar_error("Executable::serialize: writing failed (disk full, or the stream is not open?)");
 }
@@ -422,6 +447,8 @@ ExecutableImpl readExecutable(std::istream &in) {
   char magic[sizeof kMagic - 1];
   if (!in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof magic) != 0)
     r.fail("the stream does not hold a poplar executable");
+  crcAdd(r.crc, magic, sizeof magic);
+  r.pos = sizeof magic;
   std::uint64_t version = r.u64();
   if (version != kVersion)
     r.fail("the executable has format version " + std::to_string(version) + ", this library reads version " +
@@ -478,7 +505,16 @@ ExecutableImpl readExecutable(std::istream &in) {
   r.get(end);
   if (end != "end")
     r.fail("the executable's last field is not its end marker (corrupt file?)");
+  // The fields are checked first, so that a corruption they catch is named by its field; the checksum then
+  // catches what still parses.
   checkExecutable(r, exe);
+  const std::uint64_t crcAt = r.pos, computed = std::uint64_t(r.crc) & 0xffffffffu, stored = r.u64();
+  if (stored != computed) {
+    char hex[64];
+    std::snprintf(hex, sizeof hex, "0x%08llx, the bytes before it give 0x%08llx", (unsigned long long)stored,
+                  (unsigned long long)computed);
+    r.fail("the CRC-32 at byte " + std::to_string(crcAt) + " is " + hex + ": the file is corrupt");
+  }
   return exe;
 }
 

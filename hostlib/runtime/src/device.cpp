@@ -12,6 +12,12 @@ void checkDriver(int rc, const std::string &call, const std::string &driverMessa
   if (rc == 0)
     return;
   const std::string what = call + ": " + (driverMessage.empty() ? ipudrv_strerror(rc) : driverMessage);
+  // -EIO from the transport itself (a link that timed out: the driver's message says the card "stopped
+  // answering", and the handle is dead) is not the recoverable -EIO of a DMA error or a card in ERROR: a reset
+  // over a dead link fails the same way. Attach, upload, run and read-back all come here (issue 36: an upload
+  // that hit a link timeout exited as a tile fault, 70, instead of 74).
+  if (rc == -EIO && driverMessage.find(" stopped answering: ") != std::string::npos)
+    throw unrecoverable_runtime_error(what);
   switch (rc) {
   case -EINVAL:
   case -EBUSY:

@@ -31,6 +31,9 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "ipu_card/hw.h"
 
 // Verilator's own headers are not held to the project's warning flags.
 #pragma GCC diagnostic push
@@ -121,6 +124,33 @@ private:
     uint8_t shift_ = 0;
 };
 
+// The host's bytes reach the board a whole frame at a time (SOF, TYPE, LEN,
+// payload, CHECK), so that a client that goes away in the middle of one leaves
+// no half-received frame in the bridge to swallow the next client's requests:
+// the part held here is dropped instead (contract [link]: the card drops a frame
+// half-received when its host goes away). Bytes outside a frame are dropped, as
+// the bridge would drop them.
+class HostFramer {
+public:
+    // Takes one byte from the client; a completed frame goes to `to`.
+    void feed(uint8_t b, UartDriver &to)
+    {
+        if (frame_.empty() && b != IPU_LINK_SOF)
+            return;
+        frame_.push_back(b);
+        if (frame_.size() >= 3 && frame_.size() == 4u + frame_[2]) {
+            for (uint8_t f : frame_)
+                to.push(f);
+            frame_.clear();
+        }
+    }
+    // The client went away: a frame it did not finish is dropped.
+    void drop() { frame_.clear(); }
+
+private:
+    std::vector<uint8_t> frame_;
+};
+
 int listen_on(const std::string &path)
 {
     sockaddr_un addr{};
@@ -183,6 +213,7 @@ void serve(int lfd, unsigned long long max_cycles)
 
     UartDriver to_board;
     UartMonitor from_board;
+    HostFramer framer;
     int cfd = -1;
     std::string out;
     for (unsigned long long cycle = 0; !g_stop && (max_cycles == 0 || cycle < max_cycles); ++cycle) {
@@ -199,9 +230,10 @@ void serve(int lfd, unsigned long long max_cycles)
                 if (n <= 0) {
                     close(cfd);
                     cfd = -1;
+                    framer.drop();
                 } else {
                     for (ssize_t i = 0; i < n; ++i)
-                        to_board.push(buf[i]);
+                        framer.feed(buf[i], to_board);
                 }
             }
         }

@@ -36,7 +36,7 @@ python3 "$here/netlist_for_sim.py" "$cells" "$netlist" "$work/src" "$@"
 verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
     +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
     --top-module ipu_fpga_top --prefix Vipu_board_net -Mdir "$work/obj" -o "$binary" \
-    -CFLAGS "-O1 -DIPU_BOARD_SIM_NETLIST -DIPU_BOARD_SIM_CLKS_PER_BIT=$(( hz / baud ))" \
+    -CFLAGS "-O1 -I$root/contract/include -DIPU_BOARD_SIM_NETLIST -DIPU_BOARD_SIM_CLKS_PER_BIT=$(( hz / baud ))" \
     "$work/src/cells_sim.v" "$work/src/netlist.v" "$here/board_sim.cpp" > "$work/verilator.log" 2>&1 || {
     grep -E "%Error|error:" "$work/verilator.log" | head -10 >&2
     echo "netlist_sim: Verilator cannot build the netlist simulation; see $work/verilator.log" >&2

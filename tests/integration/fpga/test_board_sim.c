@@ -110,6 +110,8 @@ static void reg_write(uint16_t offset, uint32_t value)
     assert_int_equal(len, 0);
 }
 
+static int connect_client(void);
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -121,7 +123,12 @@ static int group_setup(void **state)
         execl(IPU_BOARD_SIM, IPU_BOARD_SIM, "--socket", g_path, (char *)NULL);
         _exit(127);
     }
-    /* Wait for the simulation to listen, then connect. */
+    return connect_client();
+}
+
+/* Connects g_fd to the simulation, waiting up to 30 s for it to listen. */
+static int connect_client(void)
+{
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     snprintf(addr.sun_path, sizeof addr.sun_path, "%s", g_path);
     for (int i = 0; i < 600; i++) {
@@ -249,6 +256,23 @@ static void bad_frames_are_refused_with_the_reason(void **state)
     assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
 }
 
+/* A client that sends half a frame and goes away (issue 36, finding 6): the
+ * next client's requests are answered, not swallowed into the old frame. */
+static void a_half_frame_goes_with_its_client(void **state)
+{
+    (void)state;
+    const uint8_t half[2] = {IPU_LINK_SOF, IPU_LINK_TYPE_BLOCK_WRITE};
+    assert_int_equal(write(g_fd, half, sizeof half), 2);
+    close(g_fd);
+    g_fd = -1;
+    /* Let the simulation see the hang-up before the next client connects. */
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    assert_int_equal(connect_client(), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
+}
+
 /* Block transfers: 62 words written in one BLOCK_WRITE and read back in one
  * BLOCK_READ (streamed, one MEM_DATA of 4N bytes); a single-word block; a
  * BLOCK_WRITE whose LEN is not 4 + 4N and a BLOCK_READ of 0 or 64 words are
@@ -304,6 +328,7 @@ int main(void)
         cmocka_unit_test(tile_memory_round_trips_through_the_window),
         cmocka_unit_test(bad_frames_are_refused_with_the_reason),
         cmocka_unit_test(block_transfers_round_trip),
+        cmocka_unit_test(a_half_frame_goes_with_its_client),
         cmocka_unit_test(command_line_refusals),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -19,8 +19,8 @@
 /* The port: what every read returns, and how often the link used it. */
 struct script {
     int read_rc;            /* returned by every read when no answer is queued */
-    uint8_t answer[16];     /* one queued frame, read once */
-    size_t answer_len;
+    uint8_t answer[16];     /* one frame, read once after the next request is written */
+    size_t answer_len, armed_len;
     unsigned reads, writes;
 };
 
@@ -29,6 +29,8 @@ static int script_write(void *ctx, const uint8_t *buf, size_t len)
     (void)buf, (void)len;
     struct script *s = ctx;
     s->writes++;
+    s->answer_len = s->armed_len; /* the card answers a request, never before it */
+    s->armed_len = 0;
     return s->read_rc == -ENODEV ? -ENODEV : 0;
 }
 
@@ -54,7 +56,7 @@ static void start(struct ipudrv_link *link, struct script *s, int read_rc)
     ipudrv_link_init(link, &port, 50);
 }
 
-/* A REG_DATA answer carrying `value`, queued for the next read. */
+/* A REG_DATA answer carrying `value`, sent once the next request is written. */
 static void queue_reg_data(struct script *s, uint32_t value)
 {
     const uint8_t payload[4] = {(uint8_t)value, (uint8_t)(value >> 8), (uint8_t)(value >> 16),
@@ -68,7 +70,7 @@ static void queue_reg_data(struct script *s, uint32_t value)
         sum = (uint8_t)(sum + payload[i]);
     }
     s->answer[7] = (uint8_t)(0u - sum);
-    s->answer_len = 8;
+    s->armed_len = 8;
 }
 
 static void a_silent_card_is_eio_then_fails_at_once(void **state)

@@ -351,6 +351,15 @@ void test_corrupted_executable_refused(void **) {
   corrupt(at.instrEnabled + 8, 9999, "field 'instr.tile' is 9999");
   corrupt(at.instrEnabled + 32, 0, "field 'instr.slots' of program 0 lies outside tile SRAM"); // the first slot
   corrupt(plainAt.instrEnabled, 1, "field 'instr.slots' has 0 programs of cycle stamps for 1 programs", plain);
+  // Issue 36, finding 12: a host piece one word shorter still parses and passes every field check (the read gave
+  // a wrong value with no error); the CRC-32 after the end marker refuses it, naming its offset.
+  corrupt(at.firstHostOffset - 8, 2, "the CRC-32 at byte ");
+  {
+    std::string bad = good;
+    bad[bad.size() - 20] ^= 1; // in the end marker's neighbourhood: the last estimate
+    std::stringstream in(bad, std::ios::in | std::ios::binary);
+    expectThrow<poplar_error>([&] { Executable::deserialize(in); }, "the file is corrupt");
+  }
   // The same bytes unchanged still load and run.
   std::stringstream in(good, std::ios::in | std::ios::binary);
   Engine e(Executable::deserialize(in));
