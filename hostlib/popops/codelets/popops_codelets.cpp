@@ -526,6 +526,7 @@ template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce
 
 } // namespace popops
 #include "histogram_codelets.h"
+#include "image_codelets.h"
 #include "loop_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"
