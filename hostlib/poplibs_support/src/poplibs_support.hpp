@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 
@@ -21,5 +22,12 @@ std::vector<std::vector<poplar::Interval> > splitForWorkers(const std::vector<po
 /// poputil::poplibs_error naming the missing file and the ISAs that were built.
 void addLibraryCodelets(poplar::Graph &graph, const std::string &lib, const void *symbolInLib,
                         const std::string &dataRelDir);
+
+/// The debug name of operation `fn` under the caller's debug path, or `libraryPrefix` + `fn` (e.g.
+/// "poplin::cholesky") when the caller gave none.
+inline std::string debugName(const poplar::DebugContext &dc, const std::string &libraryPrefix, const char *fn) {
+  const std::string path = dc.getPathName();
+  return path.empty() ? libraryPrefix + fn : path + "/" + fn;
+}
 
 } // namespace poplibs_support

@@ -8,6 +8,7 @@
 #include <popops/ElementWise.hpp>
 #include <poputil/TileMapping.hpp>
 
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 #include "triangular.hpp"
 
@@ -20,8 +21,7 @@ using poputil::poplibs_error;
 namespace {
 
 std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  const std::string path = dc.getPathName();
-  return path.empty() ? std::string("poplin::") + fn : path + "/" + fn;
+  return poplibs_support::debugName(dc, "poplin::", fn);
 }
 
 // The options with `blockSize` (when not 0) as the block size.

@@ -12,6 +12,7 @@
 #include <popops/ElementWise.hpp>
 #include <poputil/TileMapping.hpp>
 
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 #include "triangular.hpp"
 
@@ -112,8 +113,7 @@ void solveLeftInPlace(poplar::Graph &graph, const Tensor &a, const Tensor &x, bo
 namespace {
 
 std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  const std::string path = dc.getPathName();
-  return path.empty() ? std::string("poplin::") + fn : path + "/" + fn;
+  return poplibs_support::debugName(dc, "poplin::", fn);
 }
 
 // The problem in grouped, left-side form: A {G, N, N} and B {G, N, K}, from the public shapes.

@@ -12,6 +12,7 @@
 #include <poputil/TileMapping.hpp>
 
 #include "popnn/NonLinearity.hpp"
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace popnn {
@@ -24,8 +25,7 @@ using poputil::poplibs_error;
 namespace {
 
 std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  const std::string path = dc.getPathName();
-  return path.empty() ? std::string("popnn::lstm::") + fn : path + "/" + fn;
+  return poplibs_support::debugName(dc, "popnn::lstm::", fn);
 }
 
 void checkParams(const LstmParams &p, const std::string &what) {
