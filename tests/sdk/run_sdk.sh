@@ -6,7 +6,8 @@
 # Usage: run_sdk.sh <install-prefix> <program-dir>
 # The program folder <dir> holds <name>.cpp (name = the folder's name), expected.txt (lines that must appear,
 # exactly), and optionally: libs (extra link flags, e.g. -lpopops), args (the program's arguments on one line),
-# exit-status (the expected exit status, default 0), run-path (the PATH the program runs with), cxxflags (extra
+# exit-status (the expected exit status, default 0), run-path (the PATH the program runs with), launcher (a command
+# line the program runs under, e.g. poprun with its options, as a user starts a distributed program), cxxflags (extra
 # compiler flags, e.g. -std=c++17 after the seed's --std=c++11), link-rpath (present: the program is linked with
 # a RUNPATH to <prefix>/lib, as Ubuntu's g++ records -Wl,-rpath, and runs with no LD_LIBRARY_PATH, so only the
 # RUNPATHs of the program and of the installed libraries find libraries), other *.cpp files (codelets) copied
@@ -36,6 +37,8 @@ if [ -f "$src/link-rpath" ]; then
   libs="$libs -Wl,--enable-new-dtags -Wl,-rpath,$prefix/lib"
   unset LD_LIBRARY_PATH
 fi
+launcher=""
+[ -f "$src/launcher" ] && launcher=$(cat "$src/launcher")
 want_status=0
 [ -f "$src/exit-status" ] && want_status=$(cat "$src/exit-status")
 # SDK_CXXFLAGS: extra flags the sanitizer build needs (its libpoplar carries the ASan runtime).
@@ -45,10 +48,10 @@ g++ --std=c++11 ${SDK_CXXFLAGS:-} $cxxflags "$name.cpp" -lpoplar $libs -o prog
 status=0
 if [ -f "$src/run-path" ]; then
   # shellcheck disable=SC2086
-  PATH=$(cat "$src/run-path") ./prog $args > output.txt 2>&1 || status=$?
+  PATH=$(cat "$src/run-path") $launcher ./prog $args > output.txt 2>&1 || status=$?
 else
   # shellcheck disable=SC2086
-  ./prog $args > output.txt 2>&1 || status=$?
+  $launcher ./prog $args > output.txt 2>&1 || status=$?
 fi
 cat output.txt
 if [ "$status" != "$want_status" ]; then
