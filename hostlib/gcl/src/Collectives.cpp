@@ -21,6 +21,7 @@
 #include <poputil/exceptions.hpp>
 
 #include "debug_name.hpp"
+#include "options.hpp"
 #include "instances.hpp"
 #include "rows.hpp"
 
@@ -176,13 +177,15 @@ Tensor foldInReplicaOrder(Graph &graph, const std::vector<Tensor> &parts, Collec
 }
 
 Tensor allGatherWithOutput(Graph &graph, const Tensor &data, Sequence &prog, const std::string &debugPrefix,
-                           const poplar::OptionFlags &) {
+                           const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "allGatherWithOutput");
   checkData(data, "allGatherWithOutput");
   return gatherRows(graph, data, detail::replicaLayout(graph, "allGatherWithOutput"), true, prog, debugPrefix);
 }
 
 Tensor allReduceWithOutput(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
-                           const std::string &debugPrefix, const poplar::OptionFlags &) {
+                           const std::string &debugPrefix, const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "allReduceWithOutput");
   checkData(data, "allReduceWithOutput");
   return reduceAll(graph, data, op, prog, debugPrefix, "allReduceWithOutput");
 }
@@ -201,7 +204,8 @@ void allReduceInPlace(Graph &graph, const Tensor &data, CollectiveOperator op, S
 }
 
 Tensor reduceScatterWithOutput(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
-                               const std::string &debugPrefix, const poplar::OptionFlags &) {
+                               const std::string &debugPrefix, const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "reduceScatterWithOutput");
   checkData(data, "reduceScatterWithOutput");
   const ReplicaLayout layout = detail::replicaLayout(graph, "reduceScatterWithOutput");
   const std::size_t n = data.numElements(), k = (n + layout.total - 1) / layout.total;
@@ -221,7 +225,8 @@ Tensor reduceScatterWithOutput(Graph &graph, const Tensor &data, CollectiveOpera
 }
 
 Tensor broadcastWithOutput(Graph &graph, const Tensor &data, Sequence &prog, unsigned rootReplica,
-                           const std::string &debugPrefix, const poplar::OptionFlags &) {
+                           const std::string &debugPrefix, const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "broadcastWithOutput");
   checkData(data, "broadcastWithOutput");
   const ReplicaLayout layout = detail::replicaLayout(graph, "broadcastWithOutput");
   if (rootReplica >= layout.total)

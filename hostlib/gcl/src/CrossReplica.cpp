@@ -15,6 +15,7 @@
 #include <poputil/exceptions.hpp>
 
 #include "debug_name.hpp"
+#include "options.hpp"
 #include "instances.hpp"
 #include "rows.hpp"
 
@@ -118,7 +119,8 @@ void checkLike(const Tensor &a, const Tensor &b, const char *what) {
 
 Tensor allReduceCrossReplica(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
                              const CommGroup &group, const poplar::DebugContext &debugContext,
-                             const poplar::OptionFlags &) {
+                             const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "allReduceCrossReplica");
   return reduceGroups(graph, data, op, prog, group, debugContext, "allReduceCrossReplica");
 }
 
@@ -154,7 +156,8 @@ void allReduceInPlaceCrossReplica(Graph &graph, const Tensor &data, CollectiveOp
 }
 
 Tensor allGatherCrossReplica(Graph &graph, const Tensor &data, Sequence &prog, const CommGroup &group,
-                             const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+                             const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "allGatherCrossReplica");
   const char *what = "allGatherCrossReplica";
   checkData(data, what);
   const ReplicaLayout layout = detail::replicaLayout(graph, what);
@@ -195,7 +198,8 @@ void allGatherToDestinationCrossReplica(Graph &graph, const Tensor &data, const 
 
 Tensor reduceScatterCrossReplica(Graph &graph, const Tensor &data, CollectiveOperator op, Sequence &prog,
                                  const CommGroup &group, const poplar::DebugContext &debugContext,
-                                 const poplar::OptionFlags &) {
+                                 const poplar::OptionFlags &options) {
+  detail::checkOptions(options, "reduceScatterCrossReplica");
   const char *what = "reduceScatterCrossReplica";
   checkData(data, what);
   const ReplicaLayout layout = detail::replicaLayout(graph, what);

@@ -6,6 +6,13 @@
 // Every reduction combines the replicas in the same fixed order (by global replica index), so every replica gets
 // the same bits, and N instances give the bits of one instance with the same total replicas, float sums included.
 // Under poprun the graph's replication factor must be popdist::getNumLocalReplicas().
+//
+// Options (every function's `options`; an unknown name or a malformed value throws poplar::invalid_option):
+//   useSynclessCollectives  "auto", "true", "false" or "hybrid"
+//   maxBytesPerTile         a whole number of bytes >= 1
+//   collectiveImplementation, topology  a non-empty name
+// They choose how the hardware's collectives are scheduled over its IPU-Links and sync network; the emulated
+// collectives are built one way whatever they say, so they are checked and otherwise have no effect.
 #ifndef GCL_COLLECTIVES_HPP
 #define GCL_COLLECTIVES_HPP
 
@@ -17,6 +24,8 @@
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+
+#include <gcl/TileAllocation.hpp>
 
 namespace gcl {
 
@@ -150,11 +159,14 @@ void reduceScatterToDestinationCrossReplica(poplar::Graph &graph, const poplar::
                                             const poplar::DebugContext &debugContext = {},
                                             const poplar::OptionFlags &options = poplar::OptionFlags());
 
-/// Tiles for collective work on every IPU of `graph`: `count` tiles from tile `offset` of each IPU (numbered in
-/// `graph`), IPU by IPU. `sorted` orders them ascending (they already are); `tilePairs` is accepted for the SDK's
-/// signature (tiles here are not paired).
-std::vector<unsigned> perIPUTiles(const poplar::Graph &graph, unsigned offset, unsigned count, bool sorted = true,
-                                  bool tilePairs = true);
+/// Reduces over the IPUs of one replica: `data` has one row per IPU of the graph (dimension 0, row i living on
+/// IPU i, as popart and TensorFlow build it by concatenating per-IPU tensors), and the result, of the same shape
+/// and mapping, holds in every row the reduction of all rows with `op` (MEAN divides by the rows; LOCAL keeps
+/// each row). The rows are folded in row order, so every row gets the same bits. Throws poputil::poplibs_error
+/// when dimension 0 is not the graph's IPU count.
+poplar::Tensor allReduceWithinReplica(poplar::Graph &graph, const poplar::Tensor &data, CollectiveOperator op,
+                                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                                      const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace gcl
 
