@@ -3,6 +3,9 @@
 #define POPLAR_DEVICE_HPP
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "poplar/OptionFlags.hpp"
 #include "poplar/Target.hpp"
@@ -51,6 +54,28 @@ public:
   /// A device of the same kind on the first `tilesPerIPU` tiles of each IPU of this one (1 .. its tiles per IPU,
   /// else poplar_error): graphs for it are built with its getTarget() and run on this device's card.
   Device createVirtualDevice(unsigned tilesPerIPU) const;
+  /// The version of the driver behind the device (ipudrv's; IPU Model, simulator and CPU devices are driven by the
+  /// same library), as major.minor.point.
+  void getDriverVersion(unsigned &major, unsigned &minor, unsigned &point) const;
+  /// Whether programs on the device can use remote buffers (Graph::addRemoteBuffer): true for IPU devices, false
+  /// for the CPU device.
+  bool supportsRemoteBuffers() const;
+  /// False: the emulated cards sit directly on the host's bus, with no IPU-Machine gateway between.
+  bool hasGateway() const;
+  /// The device's attributes as (name, value) pairs, like gc-info: "type" (IPU, IPU Model or CPU), "board",
+  /// "transport", "location", "IPUs", "tiles per IPU", "bytes per tile", "worker contexts", "tile clock (Hz)",
+  /// "driver version", "device id".
+  std::vector<std::pair<std::string, std::string>> getAttributes() const;
+  /// One attribute of getAttributes() by name. Throws poplar_error naming the known attributes for another name.
+  std::string getAttribute(const std::string &name) const;
+  /// The NUMA node of each IPU of the device, in IPU order: all 0 (an emulated card's memory is the host
+  /// process's, one node).
+  std::vector<unsigned> getNumaTopology() const;
+  /// The NUMA nodes the device's IPUs use, each once: {0}.
+  std::vector<unsigned> getNumaNodesUsedForIPUs() const;
+  /// The driver ids of the device's IPUs, in IPU order: each IPU of an emulated card is driven through the
+  /// card's one driver handle, so every entry is the card's driver id (getId() for IPU Model and CPU devices).
+  std::vector<unsigned> getDriverIDs() const;
   /// Internal.
   detail::DeviceImpl &impl() const;
   /// Internal: the shared description (an engine loaded on the device shares it).
