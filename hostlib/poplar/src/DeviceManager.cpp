@@ -47,6 +47,17 @@ Device DeviceManager::getDevice(unsigned id, const OptionFlags &) const {
   return Device(d);
 }
 
+std::vector<unsigned> DeviceManager::getChildDeviceIds(unsigned parentId, unsigned numChildIpus) const {
+  const unsigned ipus = getDevice(parentId).getTarget().getNumIPUs();
+  if (numChildIpus == 0 || ipus % numChildIpus != 0)
+    throw poplar_error("getChildDeviceIds(" + std::to_string(parentId) + ", " + std::to_string(numChildIpus) +
+                       "): numChildIpus must divide the device's " + std::to_string(ipus) + " IPUs");
+  std::vector<unsigned> out;
+  if (numChildIpus == ipus)
+    out.push_back(parentId);
+  return out;
+}
+
 std::vector<Device> DeviceManager::getDevices() const {
   std::vector<Device> out;
   unsigned n = getNumDevices();

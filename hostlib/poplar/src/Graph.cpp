@@ -198,13 +198,6 @@ Tensor Graph::addLinearlyMappedVariable(const Type &type, const std::vector<std:
   return t;
 }
 
-Tensor Graph::clone(const Tensor &t, const DebugContext &debugContext) {
-  checkTensor(*impl_, t, "clone");
-  Tensor c = addVariable(t.elementType(), t.shape(), debugContext);
-  setTileMapping(c, getTileMapping(t, false));
-  return c;
-}
-
 namespace {
 /// Converts one host value (kind as Graph::hostKind) to `type`'s device bytes at `out`.
 void convertValue(const void *in, std::size_t hostSize, int kind, const Type &type, std::uint8_t *out) {
@@ -229,7 +222,7 @@ void convertValue(const void *in, std::size_t hostSize, int kind, const Type &ty
   long long iv = isInt || isUnsigned ? s : (long long)d;
   switch (type.id()) {
   case 0: { float f = float(d); std::memcpy(out, &f, 4); break; }
-  case 1: { std::uint16_t h = floatToHalf(float(d)); std::memcpy(out, &h, 2); break; }
+  case 1: { std::uint16_t h = doubleToHalf(d); std::memcpy(out, &h, 2); break; } // one rounding
   case 2: case 3: { std::uint32_t x = std::uint32_t(iv); std::memcpy(out, &x, 4); break; }
   case 4: case 5: { std::uint16_t x = std::uint16_t(iv); std::memcpy(out, &x, 2); break; }
   case 8: out[0] = d != 0; break;
@@ -238,7 +231,14 @@ void convertValue(const void *in, std::size_t hostSize, int kind, const Type &ty
     std::memcpy(out, &x, 8);
     break;
   }
-  case kTypeQuarter: case kTypeQuarterMetadata:
+  case kTypeQuarterMetadata:
+    // The metadata byte itself (QuarterMetadata::getBinary), as createVariableMetadataTensor gives it.
+    if (iv < 0 || iv > 255)
+      throw poplar_error("a QUARTER_METADATA value is one metadata byte (QuarterMetadata::getBinary), 0 to 255; got " +
+                         std::to_string(iv));
+    out[0] = std::uint8_t(iv);
+    break;
+  case kTypeQuarter:
     throw poplar_error("values of type " + type.toString() + " cannot be given from the host here: an fp8 value "
                        "needs its metadata (format and scale), which this emulator does not model; create the "
                        "tensor in half or float");

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "graph_impl.hpp"
+#include "json_string.hpp"
 #include "poplar/exceptions.hpp"
 #include "program_node.hpp"
 
@@ -104,6 +105,12 @@ Copy::Copy(const Tensor &src, const DataStream &stream, bool, const DebugContext
 Repeat::Repeat(unsigned count, const Program &body, const DebugContext &debugContext)
     : Program(makeNode(Kind::Repeat, debugContext.getPathName())) {
   node_->count = count;
+  node_->children.push_back(body.node());
+}
+
+AssumeEqualAcrossReplicas::AssumeEqualAcrossReplicas(const Program &body, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
+  // A sequence of one program: the body runs as written (the claim only guides the SDK's compiler).
   node_->children.push_back(body.node());
 }
 
@@ -267,5 +274,50 @@ AbortOnCondition::AbortOnCondition(const Tensor &predicate, const std::string &m
                                          predicate, debugContext),
                  Sequence(), debugContext)
                   .node()) {}
+
+namespace {
+const char *typeName(Kind k) {
+  switch (k) {
+  case Kind::Sequence: return "Sequence";
+  case Kind::Execute: return "Execute";
+  case Kind::Copy: return "Copy";
+  case Kind::StreamIn: case Kind::StreamOut: return "StreamCopy";
+  case Kind::Repeat: return "Repeat";
+  case Kind::WhileTrue: return "RepeatWhileTrue";
+  case Kind::WhileFalse: return "RepeatWhileFalse";
+  case Kind::If: return "If";
+  case Kind::Switch: return "Switch";
+  case Kind::Print: return "PrintTensor";
+  case Kind::Sync: return "Sync";
+  }
+  return "Program";
+}
+
+void dumpNode(const Node &n, std::ostream &out) {
+  out << "{\"type\":\"" << typeName(n.kind) << "\"";
+  if (!n.name.empty()) {
+    out << ",\"name\":";
+    poplar::detail::writeJsonString(out, n.name);
+  }
+  if (n.kind == Kind::Repeat)
+    out << ",\"count\":" << n.count;
+  out << ",\"children\":[";
+  for (std::size_t i = 0; i < n.children.size(); ++i) {
+    if (i)
+      out << ",";
+    if (n.children[i])
+      dumpNode(*n.children[i], out);
+    else
+      out << "null";
+  }
+  out << "]}";
+}
+} // namespace
+
+void dumpProgram(const Graph &, const Program &program, std::ostream &out) {
+  if (program.node())
+    dumpNode(*program.node(), out);
+  out << "\n";
+}
 
 } // namespace poplar::program

@@ -573,7 +573,7 @@ void copyDeviceHalfToDouble(const Target &, const void *src, double *dst, std::s
 void copyDoubleToDeviceHalf(const Target &, const double *src, void *dst, std::size_t n) {
   auto *p = static_cast<std::uint8_t *>(dst);
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint16_t h = detail::floatToHalf(float(src[i]));
+    std::uint16_t h = detail::doubleToHalf(src[i]); // one rounding, not two through float
     std::memcpy(p + 2 * i, &h, 2);
   }
 }

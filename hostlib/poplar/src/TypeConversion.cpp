@@ -126,7 +126,7 @@ void toDevice(const Type &t, const QuarterMetadata *md, ArrayRef<T> src, void *d
   if (t == HALF) {
     auto *out = static_cast<std::uint8_t *>(dst);
     for (std::size_t i = 0; i < src.size(); ++i) {
-      const std::uint16_t h = detail::floatToHalf(float(src[i]));
+      const std::uint16_t h = detail::doubleToHalf(double(src[i])); // exact for every source type
       std::memcpy(out + 2 * i, &h, 2);
     }
   } else if (t == QUARTER) {

@@ -14,7 +14,7 @@ namespace poplar::detail {
 
 namespace {
 
-enum class Kind { Bool, Seconds, Count, Text, Choice };
+enum class Kind { Bool, Seconds, Count, CountOrAuto, Text, Choice };
 
 struct OptionSpec {
   const char *name;
@@ -62,6 +62,28 @@ const OptionSpec kOptions[] = {
     {"opt.useAutoloader", Kind::Bool, nullptr, false},
     {"target.deterministicWorkers", Kind::Choice, "true|false|portable", false},
     {"target.saveArchive", Kind::Text, nullptr, false},
+    // Options the SDK's users set (README "Engine options": none changes what the emulator computes).
+    {"debug.executionProfile", Kind::Choice, "none|compute_sets|tile_level|ipu_level|device_level", false},
+    {"debug.floatPointOpException", Kind::Bool, nullptr, false},
+    {"debug.loweredVarDumpFile", Kind::Text, nullptr, false},
+    {"debug.nanOverflowMode", Kind::Bool, nullptr, false},
+    {"debug.runtimeVerify", Kind::Bool, nullptr, false},
+    {"debug.trace", Kind::Bool, nullptr, false},
+    {"exchange.enablePrefetch", Kind::Bool, nullptr, false},
+    {"exchange.multicastPolicy", Kind::Text, nullptr, false},
+    {"exchange.streamBufferOverlap", Kind::Choice, "none|hostRearrangeOnly|any", false},
+    {"opt.enableInlining", Kind::Bool, nullptr, false},
+    {"opt.maxCompilationThreads", Kind::Count, nullptr, false},
+    {"streamCallbacks.multiThreadMode", Kind::Choice, "none|collaborative", false},
+    {"streamCallbacks.numWorkerThreads", Kind::CountOrAuto, nullptr, false},
+    {"streamCallbacks.numaAware", Kind::Bool, nullptr, false},
+    {"target.exceptionPollPeriodUs", Kind::Count, nullptr, false},
+    {"target.firstRuntimeReplica", Kind::Count, nullptr, false},
+    {"target.numberRuntimeReplica", Kind::Count, nullptr, false},
+    {"target.syncMethod", Kind::Choice, "default|polling|hybrid", false},
+    {"target.syncPollPeriodUs", Kind::Count, nullptr, false},
+    {"target.syncReplicasIndependently", Kind::Bool, nullptr, false},
+    {"target.workerStackSizeInBytes", Kind::Count, nullptr, false},
 };
 
 const OptionSpec *find(const std::string &name) {
@@ -103,11 +125,18 @@ double parseSeconds(const std::string &name, const std::string &v) {
 }
 
 std::uint32_t parseCount(const std::string &name, const std::string &v) {
-  const char *what = "a whole number from 0 to 4294967295 (e.g. \"1000\")";
-  if (v.empty() || v.size() > 10)
+  const char *what = "a whole number from 0 to 4294967295, decimal or 0x hexadecimal (e.g. \"1000\" or \"0x400\")";
+  // The SDK's users give sizes in either base (e.g. target.workerStackSizeInBytes "0x200").
+  const bool hex = v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+  const std::string digits = hex ? v.substr(2) : v;
+  if (digits.empty() || digits.size() > (hex ? 8u : 10u))
     bad(name, v, what);
   std::uint64_t n = 0;
-  for (char c : v) {
+  for (char c : digits) {
+    if (hex && std::isxdigit(static_cast<unsigned char>(c))) {
+      n = n * 16 + std::uint64_t(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) - 'a' + 10);
+      continue;
+    }
     if (c < '0' || c > '9')
       bad(name, v, what);
     n = n * 10 + std::uint64_t(c - '0');
@@ -180,7 +209,14 @@ EngineOptions parseEngineOptions(const OptionFlags &merged) {
         out.replicaToProfile = n;
       break;
     }
+    case Kind::CountOrAuto:
+      if (value != "auto")
+        parseCount(name, value);
+      break;
     case Kind::Text:
+      // A file name and a policy name: an empty value is a mistake (the older text options keep accepting it).
+      if (value.empty() && (name == "debug.loweredVarDumpFile" || name == "exchange.multicastPolicy"))
+        bad(name, value, "a non-empty value");
       if (name == "debug.dumpCompiledGraph")
         out.dumpPath = value;
       break;

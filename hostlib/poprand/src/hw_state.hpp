@@ -9,7 +9,8 @@
 
 namespace poprand::detail {
 
-/// Creates (or replaces) the state of `graph`, initialised as setSeed of seed {0, 0} and modifier 0 would.
+/// Creates the state of `graph` unless it has one (poplar::getHwSeeds creates it too), initialised as setSeed of
+/// seed {0, 0} and modifier 0 would.
 void createHwState(poplar::Graph &graph);
 
 /// The state of `graph`; throws poplibs_error (naming `name`) when poprand::addCodelets was not called on it.

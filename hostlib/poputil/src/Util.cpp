@@ -31,6 +31,31 @@ poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar
   return out;
 }
 
+poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar::program::Sequence &prog,
+                         const poplar::DebugContext &debugContext, poplar::TensorCloneMethod method) {
+  poplar::Tensor out = graph.clone(src, debugContext, method);
+  poplar::Tensor from = src, to = out;
+  if (src.containsAliases() && out.containsAliases()) {
+    // A copy may not write an element twice: copy each element of storage once (the clone aliases as src does).
+    const poplar::Tensor srcFlat = src.flatten(), outFlat = out.flatten();
+    const auto regions = graph.getSortedContiguousRegions(srcFlat, {{0, srcFlat.numElements()}}, true);
+    std::vector<poplar::Interval> flat;
+    for (const auto &seq : regions)
+      flat.insert(flat.end(), seq.begin(), seq.end());
+    from = poplar::concat(srcFlat.slices(flat));
+    to = poplar::concat(outFlat.slices(flat));
+  }
+  prog.add(poplar::program::Copy(from, to, false, debugContext));
+  return out;
+}
+
+poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+                      const poplar::DebugContext &debugContext, poplar::TensorCloneMethod method) {
+  if (N == 0)
+    throw poplibs_error("cloneN: N is 0; ask for one or more clones");
+  return graph.cloneN(t, N, debugContext, method);
+}
+
 poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N, const std::string &name) {
   if (N == 0)
     throw poplibs_error("cloneN: N is 0; ask for one or more clones");

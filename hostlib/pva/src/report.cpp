@@ -128,9 +128,18 @@ Report Report::open(const std::string &directory) { return Report(detail::Report
 Report openReport(const std::string &path) {
   if (isDirectory(path))
     return Report(detail::ReportData::read(path));
-  // A file of the report (the SDK's profile.pop, or our profile.json/.cbor): its directory holds the report.
+  // A file of the report (the SDK's profile.pop, or our profile.json/.cbor): its directory holds the report. The
+  // SDK's name is accepted though autoReport writes our files; any other name must be an existing file, so that a
+  // mistyped name is refused rather than silently reading its directory's report.
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  struct stat st;
+  if (base != "profile.pop" && base != "profile.json" && base != "profile.cbor" &&
+      !(::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)))
+    throw poplar::profiling_error("pva::openReport(\"" + path + "\"): no such file; give the report's directory, "
+                                  "its profile.pop (the SDK's name), or the profile.json/profile.cbor that autoReport "
+                                  "writes");
   try {
     return Report(detail::ReportData::read(dir));
   } catch (const poplar::profiling_error &e) {

@@ -127,5 +127,22 @@ int main() {
     std::cout << "missing report: refused, names autoReport: "
               << yes(std::string(e.what()).find("autoReport.all=true") != std::string::npos) << "\n";
   }
+  // A mistyped file name in an existing report directory is refused (not read as the directory's report); the
+  // report's own file names open it.
+  try {
+    pva::openReport("report/typo.pop");
+    std::cout << "mistyped file: opened\n";
+  } catch (const poplar_error &e) {
+    std::cout << "mistyped file: refused, names the file: "
+              << yes(std::string(e.what()).find("report/typo.pop") != std::string::npos &&
+                     std::string(e.what()).find("no such file") != std::string::npos)
+              << "\n";
+  }
+  std::cout << "profile.json opens: "
+            << yes(pva::openReport("report/profile.json").compilation().graph().numComputeSets() ==
+                   engineComputeSets)
+            << "\n";
+  std::cout << "directory opens: "
+            << yes(pva::openReport("report").compilation().target().numTiles() == target.getNumTiles()) << "\n";
   return 0;
 }

@@ -65,6 +65,19 @@ int main() {
   std::cout << "metadata: " << f152 << ", binary round trip: "
             << yes(QuarterMetadata::fromBinary(f152.getBinary()) == f152) << "\n";
 
+  // A double just above the tie between halves 1 and 1 + 2^-10 (1 + 2^-11 + 2^-40) rounds up to 1 + 2^-10 when
+  // converted in one step; through float it would first become the tie itself and then round to even (1.0).
+  const double aboveTie = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  std::vector<double> rounded = roundTrip<double>(HALF, {aboveTie, -aboveTie, 1.0 + std::ldexp(1.0, -11)});
+  std::cout << "double to half, one rounding: " << yes(rounded[0] == 1.0 + std::ldexp(1.0, -10)) << " "
+            << yes(rounded[1] == -(1.0 + std::ldexp(1.0, -10))) << " tie to even: " << yes(rounded[2] == 1.0) << "\n";
+  std::vector<unsigned char> halfBits(2);
+  IPUModel halfModel;
+  Device halfDevice = halfModel.createDevice();
+  copyDoubleToDeviceHalf(halfDevice.getTarget(), &aboveTie, halfBits.data(), 1);
+  std::cout << "copyDoubleToDeviceHalf: 0x" << std::hex << (unsigned(halfBits[1]) << 8 | halfBits[0]) << std::dec
+            << "\n";
+
   try {
     QuarterMetadata bad(QuarterMetadata::Format::F143, 40);
     std::cout << "scale 40 accepted\n";

@@ -23,6 +23,11 @@ public:
                                  const OptionFlags &opts = OptionFlags()) const;
   /// Device `deviceManagerId`; throws poplar::poplar_error naming the ids that exist when there is none.
   Device getDevice(unsigned deviceManagerId, const OptionFlags &opts = OptionFlags()) const;
+  /// The ids of the devices of `numChildIpus` IPUs each that make up device `parentId`. Each emulated card is a
+  /// device of its own, not built from separately listed smaller devices, so this is {parentId} when the device
+  /// has `numChildIpus` IPUs and empty when it has more. Throws poplar_error for an unknown id or when
+  /// numChildIpus is 0 or does not divide the device's IPUs.
+  std::vector<unsigned> getChildDeviceIds(unsigned parentId, unsigned numChildIpus = 1) const;
   /// Number of devices the driver lists.
   unsigned getNumDevices() const;
 };

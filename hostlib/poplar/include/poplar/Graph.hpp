@@ -22,7 +22,9 @@
 #include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
+#include "poplar/TensorCloneMethod.hpp"
 #include "poplar/Type.hpp"
+#include "poplar/VariableMappingMethod.hpp"
 #include "poplar/VariableRef.hpp"
 #include "poplar/VertexIntrospector.hpp"
 #include "poplar/VertexRef.hpp"
@@ -34,12 +36,6 @@ struct ConnectionDesc {
   ConnectionDesc(const std::string &f, const Tensor &t) : field(f), tensor(t) {}
   std::string field;
   Tensor tensor;
-};
-
-/// How Graph::addVariable maps a new variable to tiles.
-enum class VariableMappingMethod {
-  NONE,  ///< unmapped: map it with setTileMapping before compiling
-  LINEAR ///< spread over the graph's tiles in contiguous, equal runs (as setTileMapping(t, linear) would)
 };
 
 /// How Graph::addCodelets() should read its file.
@@ -108,8 +104,25 @@ public:
   /// A new variable spread over the tiles in contiguous runs of about numElements / numTiles elements.
   Tensor addLinearlyMappedVariable(const Type &type, const std::vector<std::size_t> &shape,
                                    const DebugContext &debugContext = {});
-  /// A new variable with `t`'s type and shape, each element on the tile of the same element of `t`.
-  Tensor clone(const Tensor &t, const DebugContext &debugContext = {});
+  /// A new variable with `t`'s shape, each element on the tile of the same element of `t`, holding elements of
+  /// `type`; `method` says how its storage is ordered and whether `t`'s aliases are kept (TensorCloneMethod).
+  /// Throws graph_connection_error for an invalid tensor or one of another graph.
+  Tensor clone(const Type &type, const Tensor &t, const DebugContext &debugContext = {},
+               TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+  /// As above with `t`'s element type.
+  Tensor clone(const Tensor &t, const DebugContext &debugContext = {},
+               TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+  /// N clones of `t` (of element type `type`) as one tensor with a new outermost dimension of size N: element
+  /// [i] is the i-th clone, with storage of its own. Throws poplar_error when N is 0.
+  Tensor cloneN(const Type &type, const Tensor &t, std::size_t N, const DebugContext &debugContext = {},
+                TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES,
+                TensorCloneDuplicationMethod duplicationMethod =
+                    TensorCloneDuplicationMethod::DUPLICATE_BY_OUTER_DIMENSION);
+  /// As above with `t`'s element type.
+  Tensor cloneN(const Tensor &t, std::size_t N, const DebugContext &debugContext = {},
+                TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES,
+                TensorCloneDuplicationMethod duplicationMethod =
+                    TensorCloneDuplicationMethod::DUPLICATE_BY_OUTER_DIMENSION);
   /// A new constant with `values` (row-major, one per element).
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const std::vector<T> &values,

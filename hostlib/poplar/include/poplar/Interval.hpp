@@ -17,6 +17,10 @@ public:
   Interval(std::size_t begin, std::size_t end);
   std::size_t begin() const { return begin_; }
   std::size_t end() const { return end_; }
+  /// The SDK's other name of begin(): the first index in the interval.
+  std::size_t lower() const { return begin_; }
+  /// The SDK's other name of end(): one past the last index in the interval.
+  std::size_t upper() const { return end_; }
   /// end() - begin().
   std::size_t size() const { return end_ - begin_; }
   bool operator==(const Interval &o) const { return begin_ == o.begin_ && end_ == o.end_; }

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -21,6 +22,7 @@
 namespace poplar {
 
 class Function;
+class Graph;
 
 namespace program {
 
@@ -114,6 +116,14 @@ public:
   Repeat(unsigned count, const Program &body, const DebugContext &debugContext = {});
 };
 
+/// Runs `body`, telling the compiler that its results are equal in every replica (so control flow that depends on
+/// them may be taken the same way by all replicas). The emulator runs `body` unchanged: it does not check the
+/// claim, as the SDK does not.
+class AssumeEqualAcrossReplicas : public Program {
+public:
+  AssumeEqualAcrossReplicas(const Program &body, const DebugContext &debugContext = {});
+};
+
 /// Runs `cond`, then `body` while the scalar `predicate` (set by cond) is non-zero, then `cond` again.
 class RepeatWhileTrue : public Program {
 public:
@@ -186,6 +196,11 @@ public:
   explicit AbortOnCondition(const Tensor &predicate, const std::string &message = "",
                             const DebugContext &debugContext = {});
 };
+
+/// Writes `program`'s tree as JSON to `out`: each program an object with its "type" (Sequence, Execute, Copy,
+/// StreamCopy, Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, PrintTensor, Sync), its "name" when it has
+/// one, and its "children". `graph` is the graph the program was built for (accepted for the SDK's signature).
+void dumpProgram(const Graph &graph, const Program &program, std::ostream &out);
 
 } // namespace program
 

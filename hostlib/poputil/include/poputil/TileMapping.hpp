@@ -9,6 +9,7 @@
 
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
@@ -95,6 +96,25 @@ unsigned getNumTilesUsed(const std::vector<std::vector<poplar::Interval> > &mapp
 /// fullTensor's slice j along `dim` (ditherMapping is accepted and has no effect). Throws poplibs_error when `dim` is not a dimension of fullTensor.
 poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor, const poplar::Type &type,
                                       unsigned dim, bool ditherMapping = false, const std::string &debugName = "");
+
+/// A clone of `t` (graph.clone(t, debugContext, method)) whose elements are each on the tile of `dstIPU` with the
+/// same index within its IPU as the tile of t's element. Every element of t must be mapped. Throws poplibs_error
+/// when dstIPU is not an IPU of the graph's target.
+poplar::Tensor cloneToIpu(poplar::Graph &graph, const poplar::Tensor &t, unsigned dstIPU,
+                          const poplar::DebugContext &debugContext = {},
+                          poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+
+/// cloneToIpu, and in copySrc/copyDst the tensors a program::Copy from t to the clone takes: t and the clone, or,
+/// when the clone keeps t's aliases (PRESERVE_ORDER_AND_ALIASES), their elements with each element of storage once.
+/// No copy is added to any program.
+poplar::Tensor createIpuCopy(poplar::Graph &graph, const poplar::Tensor &t, unsigned dstIpu, poplar::Tensor &copySrc,
+                             poplar::Tensor &copyDst, const poplar::DebugContext &debugContext = {},
+                             poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_AND_ALIASES);
+
+/// createIpuCopy, with the copy from t to the new tensor appended to `prog`; returns the new tensor on dstIPU.
+poplar::Tensor copyToIpu(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
+                         unsigned dstIPU, const poplar::DebugContext &debugContext = {},
+                         poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
 } // namespace poputil
 

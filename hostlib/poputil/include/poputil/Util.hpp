@@ -24,6 +24,16 @@ poplar::Tensor cloneToGraph(poplar::Graph &graph, const poplar::Tensor &t, const
 poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar::program::Sequence &prog,
                          const std::string &name = "");
 
+/// A clone of `src` made by graph.clone(src, debugContext, method) and a copy of src into it appended to `prog`.
+/// When the clone keeps src's aliases, each element of storage is copied once.
+poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar::program::Sequence &prog,
+                         const poplar::DebugContext &debugContext, poplar::TensorCloneMethod method);
+
+/// `N` clones of `t` (graph.clone(t, ..., method)) stacked in a new outer dimension: shape {N, t.shape()...}.
+/// Throws poplibs_error when N is 0.
+poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+                      const poplar::DebugContext &debugContext, poplar::TensorCloneMethod method);
+
 /// `N` clones of `t` stacked in a new outer dimension: shape {N, t.shape()...}; clone i is mapped like t.
 /// Throws poplibs_error when N is 0.
 poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N, const std::string &name = "");
