@@ -30,7 +30,8 @@ using poputil::poplibs_error;
 
 namespace {
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("poplin::") + fn : debugPrefix + "/" + fn;
 }
 
@@ -279,8 +280,9 @@ MatMulProblem convFwdProblem(const ConvParams &params, const std::string &what) 
 }
 } // namespace detail
 
-Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext,
                      const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   const std::string what = "poplin::createWeights";
   params.validate();
   detail::MatMulOptions o = convOptions(options, what);
@@ -306,15 +308,17 @@ Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::
   return w.dimShuffle(perm);
 }
 
-Tensor createInput(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+Tensor createInput(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext,
                    const poplar::OptionFlags &options, PlanningCache *) {
+  const std::string name = debugContext.getPathName();
   params.validate();
   convOptions(options, "poplin::createInput");
   return createActivations(graph, params.inputType, params.batchSize, params.inputFieldShape,
                            params.numConvGroups * params.inputChannels, params.inputChannels, name);
 }
 
-Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const std::string &name) {
+Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const poplar::DebugContext &debugContext) {
+  const std::string name = debugContext.getPathName();
   if (!activations.valid() || activations.rank() < 2)
     throw poplibs_error("poplin::createBiases: the activations must be {batch, channels, field...}");
   Tensor b = graph.addVariable(activations.elementType(), {activations.dim(1)}, name);
@@ -322,8 +326,9 @@ Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const std::
   return b;
 }
 
-Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   const std::string what = "poplin::createConvOutput";
   params.validate();
   detail::MatMulOptions o = convOptions(options, what);
@@ -338,7 +343,8 @@ Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const st
 
 void convolutionWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &weights, const Tensor &out,
                            const ConvParams &params, bool transposeAndFlipWeights, poplar::program::Sequence &prog,
-                           const std::string &debugPrefix, const poplar::OptionFlags &options, PlanningCache *cache) {
+                           const poplar::DebugContext &debugContext, const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "convolution");
   params.validate();
   detail::MatMulOptions o = convOptions(options, name);
@@ -371,8 +377,9 @@ void convolutionWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor 
 }
 
 Tensor convolution(poplar::Graph &graph, const Tensor &in, const Tensor &weights, const ConvParams &params,
-                   bool transposeAndFlipWeights, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                   bool transposeAndFlipWeights, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                    const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "convolution");
   params.validate();
   convOptions(options, name); // errors name the convolution, not createConvOutput
@@ -386,7 +393,8 @@ void convolutionValidateOptions(const poplar::OptionFlags &options) {
 }
 
 void weightsTransposeChansFlipXY(poplar::Graph &, const Tensor &weightsIn, const Tensor &weightsOut,
-                                 poplar::program::Sequence &prog, const std::string &debugPrefix) {
+                                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "weightsTransposeChansFlipXY");
   if (!weightsIn.valid() || !weightsOut.valid() || weightsIn.rank() < 3 || weightsIn.rank() != weightsOut.rank())
     throw poplibs_error(name + ": give weights {G, Co, Ci, kernel...} and {G, Ci, Co, kernel...}");
@@ -404,8 +412,9 @@ void weightsTransposeChansFlipXY(poplar::Graph &, const Tensor &weightsIn, const
 
 Tensor calculateWeightDeltas(poplar::Graph &graph, const Tensor &zDeltas, const Tensor &activations,
                              const ConvParams &params, poplar::program::Sequence &prog,
-                             const std::string &debugPrefix, const poplar::OptionFlags &options,
+                             const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                              PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "calculateWeightDeltas");
   params.validate();
   detail::MatMulOptions o = convOptions(options, name);
@@ -459,16 +468,18 @@ Tensor calculateWeightDeltas(poplar::Graph &graph, const Tensor &zDeltas, const 
 
 void convolutionWeightUpdate(poplar::Graph &graph, const Tensor &zDeltas, const Tensor &weights,
                              const Tensor &activations, const ConvParams &params, const Tensor &scale,
-                             poplar::program::Sequence &prog, const std::string &debugPrefix,
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   Tensor dw = calculateWeightDeltas(graph, zDeltas, activations, params, prog, debugPrefix, options, cache);
   popops::scaledAddTo(graph, weights, dw, scale, prog, opName(debugPrefix, "convolutionWeightUpdate"));
 }
 
 void convolutionWeightUpdate(poplar::Graph &graph, const Tensor &zDeltas, const Tensor &weights,
                              const Tensor &activations, const ConvParams &params, float scale,
-                             poplar::program::Sequence &prog, const std::string &debugPrefix,
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   Tensor dw = calculateWeightDeltas(graph, zDeltas, activations, params, prog, debugPrefix, options, cache);
   popops::scaledAddTo(graph, weights, dw, scale, prog, opName(debugPrefix, "convolutionWeightUpdate"));
 }
@@ -491,20 +502,23 @@ Tensor biasDeltas(poplar::Graph &graph, const Tensor &zDeltas, const Tensor &bia
 
 void convolutionBiasUpdate(poplar::Graph &graph, const Tensor &zDeltas, const Tensor &biases, const Tensor &scale,
                            const poplar::OptionFlags &options, poplar::program::Sequence &prog,
-                           const std::string &debugPrefix) {
+                           const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "convolutionBiasUpdate");
   popops::scaledAddTo(graph, biases, biasDeltas(graph, zDeltas, biases, options, prog, name), scale, prog, name);
 }
 
 void convolutionBiasUpdate(poplar::Graph &graph, const Tensor &zDeltas, const Tensor &biases, float scale,
                            const poplar::OptionFlags &options, poplar::program::Sequence &prog,
-                           const std::string &debugPrefix) {
+                           const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "convolutionBiasUpdate");
   popops::scaledAddTo(graph, biases, biasDeltas(graph, zDeltas, biases, options, prog, name), scale, prog, name);
 }
 
 void addBias(poplar::Graph &graph, const Tensor &acts, const Tensor &biases, poplar::program::Sequence &prog,
-             const std::string &debugPrefix) {
+             const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "addBias");
   if (!acts.valid() || acts.rank() < 2 || !biases.valid() || biases.rank() != 1 || biases.dim(0) != acts.dim(1))
     throw poplibs_error(name + ": give acts {batch, channels, field...} and biases {channels}; got " +

@@ -264,7 +264,8 @@ using detail::MatMulPlan;
 using detail::MatMulProblem;
 using detail::Operand;
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("poplin::") + fn : debugPrefix + "/" + fn;
 }
 
@@ -337,7 +338,8 @@ std::vector<std::size_t> grouped(const std::vector<std::size_t> &s, const char *
 } // namespace
 
 Tensor matMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, poplar::program::Sequence &prog,
-              const std::string &debugPrefix, const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+              const poplar::DebugContext &debugContext, const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMul");
   checkRank(A, 2, name, "A");
   checkRank(B, 2, name, "B");
@@ -345,8 +347,9 @@ Tensor matMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, poplar::pr
 }
 
 Tensor matMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, poplar::program::Sequence &prog,
-              const poplar::Type &outputType, const std::string &debugPrefix, const poplar::OptionFlags &options,
+              const poplar::Type &outputType, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
               matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMul");
   checkRank(A, 2, name, "A");
   checkRank(B, 2, name, "B");
@@ -354,8 +357,9 @@ Tensor matMul(poplar::Graph &graph, const Tensor &A, const Tensor &B, poplar::pr
 }
 
 void matMulWithOutput(poplar::Graph &graph, const Tensor &A, const Tensor &B, const Tensor &out,
-                      poplar::program::Sequence &prog, const std::string &debugPrefix,
+                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulWithOutput");
   checkRank(A, 2, name, "A");
   checkRank(B, 2, name, "B");
@@ -364,16 +368,18 @@ void matMulWithOutput(poplar::Graph &graph, const Tensor &A, const Tensor &B, co
 }
 
 Tensor matMulGrouped(poplar::Graph &graph, const Tensor &A, const Tensor &B, poplar::program::Sequence &prog,
-                     const std::string &debugPrefix, const poplar::OptionFlags &options,
+                     const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                      matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulGrouped");
   checkRank(A, 3, name, "A");
   return matMulGrouped(graph, A, B, prog, A.elementType(), debugPrefix, options, cache);
 }
 
 Tensor matMulGrouped(poplar::Graph &graph, const Tensor &A, const Tensor &B, poplar::program::Sequence &prog,
-                     const poplar::Type &outputType, const std::string &debugPrefix,
+                     const poplar::Type &outputType, const poplar::DebugContext &debugContext,
                      const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulGrouped");
   checkRank(A, 3, name, "A");
   checkRank(B, 3, name, "B");
@@ -381,8 +387,9 @@ Tensor matMulGrouped(poplar::Graph &graph, const Tensor &A, const Tensor &B, pop
 }
 
 void matMulGroupedWithOutput(poplar::Graph &graph, const Tensor &A, const Tensor &B, const Tensor &out,
-                             poplar::program::Sequence &prog, const std::string &debugPrefix,
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulGroupedWithOutput");
   checkRank(A, 3, name, "A");
   checkRank(B, 3, name, "B");
@@ -435,8 +442,9 @@ void accumulate(poplar::Graph &graph, const Tensor &C, const Scale &k, const Ten
 } // namespace
 
 void matMulAcc(poplar::Graph &graph, const Tensor &C, float k, const Tensor &A, const Tensor &B,
-               poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options,
+               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulAcc");
   checkRank(A, 2, name, "A");
   checkRank(B, 2, name, "B");
@@ -445,8 +453,9 @@ void matMulAcc(poplar::Graph &graph, const Tensor &C, float k, const Tensor &A, 
 }
 
 void matMulAcc(poplar::Graph &graph, const Tensor &C, const Tensor &k, const Tensor &A, const Tensor &B,
-               poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options,
+               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulAcc");
   checkRank(A, 2, name, "A");
   checkRank(B, 2, name, "B");
@@ -455,8 +464,9 @@ void matMulAcc(poplar::Graph &graph, const Tensor &C, const Tensor &k, const Ten
 }
 
 void matMulGroupedAcc(poplar::Graph &graph, const Tensor &C, float k, const Tensor &A, const Tensor &B,
-                      poplar::program::Sequence &prog, const std::string &debugPrefix,
+                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulGroupedAcc");
   checkRank(A, 3, name, "A");
   checkRank(B, 3, name, "B");
@@ -465,8 +475,9 @@ void matMulGroupedAcc(poplar::Graph &graph, const Tensor &C, float k, const Tens
 }
 
 void matMulGroupedAcc(poplar::Graph &graph, const Tensor &C, const Tensor &k, const Tensor &A, const Tensor &B,
-                      poplar::program::Sequence &prog, const std::string &debugPrefix,
+                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "matMulGroupedAcc");
   checkRank(A, 3, name, "A");
   checkRank(B, 3, name, "B");
@@ -475,30 +486,34 @@ void matMulGroupedAcc(poplar::Graph &graph, const Tensor &C, const Tensor &k, co
 }
 
 Tensor createMatMulInputLHS(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &aShape,
-                            const std::vector<std::size_t> &bShape, const std::string &name,
+                            const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                             const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createMatMulInputLHS(graph, type, type, aShape, bShape, name, options, cache);
 }
 
 Tensor createMatMulInputLHS(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                             const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                            const std::string &name, const poplar::OptionFlags &options,
+                            const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                             matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, inputType, outputType, grouped(aShape, "createMatMulInputLHS", "aShape"),
                        grouped(bShape, "createMatMulInputLHS", "bShape"), name, options, cache, Operand::A,
                        "createMatMulInputLHS")[0];
 }
 
 Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &aShape,
-                            const std::vector<std::size_t> &bShape, const std::string &name,
+                            const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                             const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createMatMulInputRHS(graph, type, type, aShape, bShape, name, options, cache);
 }
 
 Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                             const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                            const std::string &name, const poplar::OptionFlags &options,
+                            const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                             matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, inputType, outputType, grouped(aShape, "createMatMulInputRHS", "aShape"),
                        grouped(bShape, "createMatMulInputRHS", "bShape"), name, options, cache, Operand::B,
                        "createMatMulInputRHS")[0];
@@ -506,8 +521,9 @@ Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &inputType,
 
 Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                           const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                          const std::string &name, const poplar::OptionFlags &options,
+                          const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                           matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, inputType, outputType, grouped(aShape, "createMatMulOutput", "aShape"),
                        grouped(bShape, "createMatMulOutput", "bShape"), name, options, cache, Operand::Out,
                        "createMatMulOutput")[0];
@@ -515,32 +531,36 @@ Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &inputType, c
 
 Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &type,
                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                   const std::string &name, const poplar::OptionFlags &options,
+                                   const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                                    matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, type, type, aShape, bShape, name, options, cache, Operand::A,
                        "createMatMulGroupedInputLHS");
 }
 
 Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &type,
                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                   const std::string &name, const poplar::OptionFlags &options,
+                                   const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                                    matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, type, type, aShape, bShape, name, options, cache, Operand::B,
                        "createMatMulGroupedInputRHS");
 }
 
 Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                   const std::string &name, const poplar::OptionFlags &options,
+                                   const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                                    matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, inputType, outputType, aShape, bShape, name, options, cache, Operand::A,
                        "createMatMulGroupedInputLHS");
 }
 
 Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                   const std::string &name, const poplar::OptionFlags &options,
+                                   const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                                    matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, inputType, outputType, aShape, bShape, name, options, cache, Operand::B,
                        "createMatMulGroupedInputRHS");
 }
@@ -551,8 +571,9 @@ void matmulValidateOptions(const poplar::OptionFlags &options) {
 
 Tensor createMatMulGroupedOutput(poplar::Graph &graph, const poplar::Type &inputType, const poplar::Type &outputType,
                                  const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                 const std::string &name, const poplar::OptionFlags &options,
+                                 const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                                  matmul::PlanningCache *cache) {
+  const std::string name = debugContext.getPathName();
   return createGrouped(graph, inputType, outputType, aShape, bShape, name, options, cache, Operand::Out,
                        "createMatMulGroupedOutput");
 }

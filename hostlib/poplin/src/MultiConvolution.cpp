@@ -47,6 +47,18 @@ template <typename Args> const Args &entry(const std::vector<Args> &args, unsign
   return args[i];
 }
 
+// Both convolutionWeightUpdate overloads: the args differ only in the type of `scale` (a tensor or a float), and
+// the single convolution's function has an overload for each.
+template <typename Args>
+void weightUpdateEach(poplar::Graph &graph, const std::vector<Args> &args, poplar::program::Sequence &prog,
+                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
+                      poplin::PlanningCache *cache) {
+  checkOptions(options, "poplin::multiconv::convolutionWeightUpdate");
+  for (std::size_t i = 0; i < args.size(); ++i)
+    poplin::convolutionWeightUpdate(graph, args[i].zDeltas, args[i].weights, args[i].activations, args[i].params,
+                                    args[i].scale, prog, prefix(debugContext, i), args[i].options, cache);
+}
+
 } // namespace
 
 poplar::Tensor createWeights(poplar::Graph &graph, const std::vector<CreateTensorArgs> &args, unsigned weightsIndex,
@@ -105,19 +117,13 @@ std::vector<poplar::Tensor> calculateWeightDeltas(poplar::Graph &graph,
 void convolutionWeightUpdate(poplar::Graph &graph, const std::vector<ConvWeightUpdateArgs> &args,
                              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options, poplin::PlanningCache *cache) {
-  checkOptions(options, "poplin::multiconv::convolutionWeightUpdate");
-  for (std::size_t i = 0; i < args.size(); ++i)
-    poplin::convolutionWeightUpdate(graph, args[i].zDeltas, args[i].weights, args[i].activations, args[i].params,
-                                    args[i].scale, prog, prefix(debugContext, i), args[i].options, cache);
+  weightUpdateEach(graph, args, prog, debugContext, options, cache);
 }
 
 void convolutionWeightUpdate(poplar::Graph &graph, const std::vector<ConvWeightUpdateArgsScalar> &args,
                              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options, poplin::PlanningCache *cache) {
-  checkOptions(options, "poplin::multiconv::convolutionWeightUpdate");
-  for (std::size_t i = 0; i < args.size(); ++i)
-    poplin::convolutionWeightUpdate(graph, args[i].zDeltas, args[i].weights, args[i].activations, args[i].params,
-                                    args[i].scale, prog, prefix(debugContext, i), args[i].options, cache);
+  weightUpdateEach(graph, args, prog, debugContext, options, cache);
 }
 
 } // namespace multiconv

@@ -13,7 +13,8 @@ using poplar::program::Sequence;
 
 namespace {
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("popnn::bn::") + fn : debugPrefix;
 }
 
@@ -21,7 +22,8 @@ std::string nameOf(const std::string &debugPrefix, const char *fn) {
 
 std::pair<Tensor, Tensor> batchNormStatistics(poplar::Graph &graph, const Tensor acts, float eps, Sequence &prog,
                                               bool unbiasedVarEstimate, bool stableAlgo,
-                                              const poplar::Type &partialsType, const std::string &debugPrefix) {
+                                              const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "batchNormStatistics");
   detail::checkPartials(partialsType, name);
   const detail::NormLayout l = detail::normLayout(acts, 0, name);
@@ -29,14 +31,16 @@ std::pair<Tensor, Tensor> batchNormStatistics(poplar::Graph &graph, const Tensor
 }
 
 Tensor batchNormWhiten(poplar::Graph &graph, const Tensor &acts, const Tensor &mean, const Tensor &invStdDev,
-                       Sequence &prog, const std::string &debugPrefix) {
+                       Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const detail::NormLayout l = detail::normLayout(acts, 0, nameOf(debugPrefix, "batchNormWhiten"));
   return detail::normWhiten(graph, l, acts, mean, invStdDev, prog);
 }
 
 std::pair<Tensor, Tensor> batchNormalise(poplar::Graph &graph, const Tensor &acts, const Tensor &gamma,
                                          const Tensor &beta, const Tensor &mean, const Tensor &invStdDev,
-                                         Sequence &prog, const std::string &debugPrefix) {
+                                         Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const detail::NormLayout l = detail::normLayout(acts, 0, nameOf(debugPrefix, "batchNormalise"));
   l.checkChannels(gamma, "gamma");
   l.checkChannels(beta, "beta");
@@ -45,14 +49,16 @@ std::pair<Tensor, Tensor> batchNormalise(poplar::Graph &graph, const Tensor &act
 }
 
 Tensor batchNormalise(poplar::Graph &graph, const Tensor &acts, const Tensor &combinedMultiplicand,
-                      const Tensor &addend, Sequence &prog, const std::string &debugPrefix) {
+                      const Tensor &addend, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const detail::NormLayout l = detail::normLayout(acts, 0, nameOf(debugPrefix, "batchNormalise"));
   return detail::normScaleShift(graph, l, acts, combinedMultiplicand, addend, prog, "combined");
 }
 
 std::pair<Tensor, Tensor> batchNormParamGradients(poplar::Graph &graph, const Tensor &acts, const Tensor &gradsIn,
                                                   const Tensor &mean, const Tensor &iStdDev, Sequence &prog,
-                                                  const poplar::Type &partialsType, const std::string &debugPrefix) {
+                                                  const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "batchNormParamGradients");
   detail::checkPartials(partialsType, name);
   const detail::NormLayout l = detail::normLayout(acts, 0, name);
@@ -62,7 +68,8 @@ std::pair<Tensor, Tensor> batchNormParamGradients(poplar::Graph &graph, const Te
 
 std::pair<Tensor, Tensor> batchNormParamGradients(poplar::Graph &graph, const Tensor &actsWhitened,
                                                   const Tensor &gradsIn, Sequence &prog,
-                                                  const poplar::Type &partialsType, const std::string &debugPrefix) {
+                                                  const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "batchNormParamGradients");
   detail::checkPartials(partialsType, name);
   const detail::NormLayout l = detail::normLayout(actsWhitened, 0, name);
@@ -71,7 +78,8 @@ std::pair<Tensor, Tensor> batchNormParamGradients(poplar::Graph &graph, const Te
 
 Tensor batchNormGradients(poplar::Graph &graph, const Tensor &acts, const Tensor &gradsIn, const Tensor &mean,
                           const Tensor &invStdDev, const Tensor &gamma, Sequence &prog,
-                          const poplar::Type &partialsType, const std::string &debugPrefix) {
+                          const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "batchNormGradients");
   detail::checkPartials(partialsType, name);
   const detail::NormLayout l = detail::normLayout(acts, 0, name);
@@ -81,7 +89,8 @@ Tensor batchNormGradients(poplar::Graph &graph, const Tensor &acts, const Tensor
 
 Tensor batchNormGradients(poplar::Graph &graph, const Tensor &actsWhitened, const Tensor &gradsIn,
                           const Tensor &invStdDev, const Tensor &gamma, Sequence &prog,
-                          const poplar::Type &partialsType, const std::string &debugPrefix) {
+                          const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "batchNormGradients");
   detail::checkPartials(partialsType, name);
   const detail::NormLayout l = detail::normLayout(actsWhitened, 0, name);
@@ -89,14 +98,16 @@ Tensor batchNormGradients(poplar::Graph &graph, const Tensor &actsWhitened, cons
 }
 
 void batchNormParamUpdate(poplar::Graph &graph, const Tensor &gammaDelta, const Tensor &betaDelta, float scale,
-                          Tensor &gamma, Tensor &beta, Sequence &prog, const std::string &debugPrefix) {
+                          Tensor &gamma, Tensor &beta, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   detail::normParamUpdate(graph, gammaDelta, betaDelta, scale, Tensor(), gamma, beta, prog,
                           nameOf(debugPrefix, "batchNormParamUpdate"));
 }
 
 void batchNormParamUpdate(poplar::Graph &graph, const Tensor &gammaDelta, const Tensor &betaDelta,
                           const Tensor &scale, Tensor &gamma, Tensor &beta, Sequence &prog,
-                          const std::string &debugPrefix) {
+                          const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "batchNormParamUpdate");
   if (!scale.valid())
     throw poputil::poplibs_error(name + ": scale is an invalid (default-constructed) tensor; pass a one-element "

@@ -14,7 +14,8 @@ using poputil::poplibs_error;
 
 namespace {
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("popnn::gn::") + fn : debugPrefix;
 }
 
@@ -34,7 +35,8 @@ detail::NormLayout layoutFromStats(const Tensor &acts, const Tensor &stats, cons
 
 std::pair<Tensor, Tensor> groupNormStatistics(poplar::Graph &graph, const Tensor acts, float eps, Sequence &prog,
                                               unsigned numGroups, bool unbiasedVarEstimate,
-                                              const poplar::Type &partialsType, const std::string &debugPrefix) {
+                                              const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "groupNormStatistics");
   detail::checkPartials(partialsType, name);
   if (numGroups == 0)
@@ -45,14 +47,16 @@ std::pair<Tensor, Tensor> groupNormStatistics(poplar::Graph &graph, const Tensor
 }
 
 Tensor groupNormWhiten(poplar::Graph &graph, const Tensor &acts, const Tensor &mean, const Tensor &invStdDev,
-                       Sequence &prog, const std::string &debugPrefix) {
+                       Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const detail::NormLayout l = layoutFromStats(acts, mean, nameOf(debugPrefix, "groupNormWhiten"));
   return detail::normWhiten(graph, l, acts, mean, invStdDev, prog);
 }
 
 std::pair<Tensor, Tensor> groupNormalise(poplar::Graph &graph, const Tensor &acts, const Tensor &gamma,
                                          const Tensor &beta, const Tensor &mean, const Tensor &invStdDev,
-                                         Sequence &prog, const std::string &debugPrefix) {
+                                         Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const detail::NormLayout l = layoutFromStats(acts, mean, nameOf(debugPrefix, "groupNormalise"));
   l.checkChannels(gamma, "gamma");
   l.checkChannels(beta, "beta");
@@ -62,7 +66,8 @@ std::pair<Tensor, Tensor> groupNormalise(poplar::Graph &graph, const Tensor &act
 
 std::pair<Tensor, Tensor> groupNormParamGradients(poplar::Graph &graph, const Tensor &actsWhitened,
                                                   const Tensor &gradsIn, Sequence &prog,
-                                                  const poplar::Type &partialsType, const std::string &debugPrefix) {
+                                                  const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "groupNormParamGradients");
   detail::checkPartials(partialsType, name);
   // Per-channel sums do not depend on the grouping: one group will do.
@@ -72,7 +77,8 @@ std::pair<Tensor, Tensor> groupNormParamGradients(poplar::Graph &graph, const Te
 
 Tensor groupNormGradients(poplar::Graph &graph, const Tensor &actsWhitened, const Tensor &gradsIn,
                           const Tensor &invStdDev, const Tensor &gamma, Sequence &prog,
-                          const poplar::Type &partialsType, const std::string &debugPrefix) {
+                          const poplar::Type &partialsType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "groupNormGradients");
   detail::checkPartials(partialsType, name);
   const detail::NormLayout l = layoutFromStats(actsWhitened, invStdDev, name);
@@ -81,7 +87,8 @@ Tensor groupNormGradients(poplar::Graph &graph, const Tensor &actsWhitened, cons
 
 void groupNormParamUpdate(poplar::Graph &graph, const Tensor &gammaDelta, const Tensor &betaDelta,
                           float learningRate, Tensor &gamma, Tensor &beta, Sequence &prog,
-                          const std::string &debugPrefix) {
+                          const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   detail::normParamUpdate(graph, gammaDelta, betaDelta, -learningRate, Tensor(), gamma, beta, prog,
                           nameOf(debugPrefix, "groupNormParamUpdate"));
 }

@@ -32,7 +32,8 @@ namespace {
 // loss (-log(FLT_MIN) ~ 87) rather than infinity.
 const float kMinProbability = std::numeric_limits<float>::min();
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("popnn::") + fn : debugPrefix;
 }
 
@@ -212,21 +213,25 @@ Sequence calcLossImpl(poplar::Graph &graph, const Tensor &p, const Tensor &expec
 
 } // namespace
 
-Tensor argMax(poplar::Graph &graph, const Tensor &input, Sequence &prog, const std::string &debugPrefix) {
+Tensor argMax(poplar::Graph &graph, const Tensor &input, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return extremeAndIndex(graph, input, true, prog, nameOf(debugPrefix, "argMax")).second;
 }
 
 std::pair<Tensor, Tensor> maxAndArgMax(poplar::Graph &graph, const Tensor &input, Sequence &prog,
-                                       const std::string &debugPrefix) {
+                                       const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return extremeAndIndex(graph, input, true, prog, nameOf(debugPrefix, "maxAndArgMax"));
 }
 
-Tensor argMin(poplar::Graph &graph, const Tensor &input, Sequence &prog, const std::string &debugPrefix) {
+Tensor argMin(poplar::Graph &graph, const Tensor &input, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return extremeAndIndex(graph, input, false, prog, nameOf(debugPrefix, "argMin")).second;
 }
 
 std::pair<Tensor, Tensor> minAndArgMin(poplar::Graph &graph, const Tensor &input, Sequence &prog,
-                                       const std::string &debugPrefix) {
+                                       const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return extremeAndIndex(graph, input, false, prog, nameOf(debugPrefix, "minAndArgMin"));
 }
 
@@ -284,7 +289,8 @@ Tensor topKRows(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsi
 
 // PopLibs returns the values and the indices with a singleton dimension between the batch and K: [rows, 1, K].
 Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned K, bool, Sequence &prog,
-            const std::string &debugPrefix) {
+            const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "topK");
   if (!input.valid())
     throw poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
@@ -312,7 +318,8 @@ Tensor topK(poplar::Graph &graph, const Tensor &input, Tensor &indices, unsigned
 }
 
 poplar::program::Program calcAccuracy(poplar::Graph &graph, const Tensor &modelOutputs, const Tensor &expected,
-                                      const Tensor &numCorrect, const std::string &debugPrefix) {
+                                      const Tensor &numCorrect, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "calcAccuracy");
   checkModelOutputs(modelOutputs, name);
   const bool labels = checkExpected(modelOutputs, expected, name);
@@ -335,14 +342,16 @@ poplar::program::Program calcAccuracy(poplar::Graph &graph, const Tensor &modelO
 poplar::program::Program calcLoss(poplar::Graph &graph, const Tensor &modelOutputs, const Tensor &expected,
                                   const Tensor &loss, const Tensor &deltas, const Tensor &deltasScale,
                                   const Tensor &modelOutputScaling, LossType lossType,
-                                  const std::string &debugPrefix) {
+                                  const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return calcLossImpl(graph, modelOutputs, expected, loss, deltas, deltasScale, modelOutputScaling, lossType,
                       nameOf(debugPrefix, "calcLoss"));
 }
 
 poplar::program::Program calcLoss(poplar::Graph &graph, const Tensor &modelOutputs, const Tensor &expected,
                                   const Tensor &loss, const Tensor &deltas, LossType lossType,
-                                  const std::string &debugPrefix) {
+                                  const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return calcLossImpl(graph, modelOutputs, expected, loss, deltas, Tensor(), Tensor(), lossType,
                       nameOf(debugPrefix, "calcLoss"));
 }
@@ -350,7 +359,8 @@ poplar::program::Program calcLoss(poplar::Graph &graph, const Tensor &modelOutpu
 poplar::program::Program calcLoss(poplar::Graph &graph, const Tensor &modelOutputs, const Tensor &expected,
                                   const Tensor &loss, const Tensor &deltas, const Tensor &deltasScale,
                                   const Tensor &modelOutputScaling, const Tensor &numCorrect, LossType lossType,
-                                  const std::string &debugPrefix) {
+                                  const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "calcLoss");
   checkNumCorrect(graph, numCorrect, name);
   Sequence prog = calcLossImpl(graph, modelOutputs, expected, loss, deltas, deltasScale, modelOutputScaling,
@@ -361,7 +371,8 @@ poplar::program::Program calcLoss(poplar::Graph &graph, const Tensor &modelOutpu
 
 poplar::program::Program calcLoss(poplar::Graph &graph, const Tensor &modelOutputs, const Tensor &expected,
                                   const Tensor &loss, const Tensor &deltas, const Tensor &numCorrect,
-                                  LossType lossType, const std::string &debugPrefix) {
+                                  LossType lossType, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   return calcLoss(graph, modelOutputs, expected, loss, deltas, Tensor(), Tensor(), numCorrect, lossType,
                   debugPrefix);
 }

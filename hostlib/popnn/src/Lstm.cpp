@@ -11,6 +11,7 @@
 #include <popops/Zero.hpp>
 #include <poputil/TileMapping.hpp>
 
+#include "lstm_detail.hpp"
 #include "popnn/NonLinearity.hpp"
 #include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
@@ -22,7 +23,7 @@ namespace pe = popops::expr;
 using poplar::Tensor;
 using poputil::poplibs_error;
 
-namespace {
+namespace detail {
 
 std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
   return poplibs_support::debugName(dc, "popnn::lstm::", fn);
@@ -77,7 +78,16 @@ void checkShape(const Tensor &t, const std::vector<std::size_t> &shape, const po
   }
 }
 
-} // namespace
+std::vector<std::size_t> slotOf(const LstmParams &p) {
+  std::vector<std::size_t> slot(BASIC_LSTM_CELL_NUM_UNITS);
+  for (std::size_t k = 0; k < BASIC_LSTM_CELL_NUM_UNITS; ++k)
+    slot[p.cellOrder[k]] = k;
+  return slot;
+}
+
+} // namespace detail
+
+using namespace detail;
 
 const std::vector<BasicLstmCellUnit> getDefaultBasicLstmCellOrder() {
   return {BASIC_LSTM_CELL_FORGET_GATE, BASIC_LSTM_CELL_INPUT_GATE, BASIC_LSTM_CELL_CANDIDATE,
@@ -183,8 +193,6 @@ std::pair<Tensor, Tensor> lstmFwd(poplar::Graph &graph, const LstmParams &params
   const std::string name = nameOf(debugContext, "lstmFwd");
   checkParams(params, name);
   poplar::OptionFlags mm = matMulOptions(options, name);
-  if (intermediates)
-    throw poplibs_error(name + ": intermediates for a backward pass are not supported (inference only); pass null");
   if (!params.doInputWeightCalc)
     throw poplibs_error(name + ": doInputWeightCalc = false is not supported");
   const std::size_t B = params.rnn.batchSize, T = params.rnn.timeSteps, I = params.rnn.layerSizes[0],
@@ -203,31 +211,50 @@ std::pair<Tensor, Tensor> lstmFwd(poplar::Graph &graph, const LstmParams &params
                   .reshape({T, B, 4 * O});
   const Tensor wo = weights.outputWeights.dimShuffle({1, 0, 2}).reshape({O, 4 * O});
   const Tensor bias = weights.biases.reshape({1, 4 * O});
-  std::size_t slot[BASIC_LSTM_CELL_NUM_UNITS];
-  for (std::size_t k = 0; k < 4; ++k)
-    slot[params.cellOrder[k]] = k;
+  const std::vector<std::size_t> slot = slotOf(params);
 
-  Tensor outSeq = linear(graph, type, {T, B, O}, name + "/output");
+  // For training every step's gates, act(c), c and h are kept in the intermediates, and the steps write their
+  // results there; the output sequence is then a view of the h slots.
+  Tensor inter;
+  if (intermediates)
+    inter = linear(graph, type, {T, FWD_SLOTS, B, O}, name + "/intermediates");
+  Tensor outSeq = intermediates ? inter.slice(FWD_OUTPUT, FWD_OUTPUT + 1, 1).reshape({T, B, O})
+                                : linear(graph, type, {T, B, O}, name + "/output");
   Tensor h = stateInit.output, c = stateInit.cellState;
   for (std::size_t t = 0; t < T; ++t) {
     const std::string step = name + "/step" + std::to_string(t);
     Tensor gates = poplin::matMul(graph, h, wo, prog, step + "/recurrentProducts", mm);
-    popops::mapInPlace(graph, pe::_1 + pe::_2 + pe::_3, {gates, xw[t], bias}, prog, step + "/sum");
+    if (intermediates) {
+      Tensor kept = inter[t].slice(0, 4).dimShuffle({1, 0, 2}).reshape({B, 4 * O});
+      popops::mapWithOutput(graph, pe::_1 + pe::_2 + pe::_3, {gates, xw[t], bias}, kept, prog, step + "/sum");
+      gates = kept;
+    } else {
+      popops::mapInPlace(graph, pe::_1 + pe::_2 + pe::_3, {gates, xw[t], bias}, prog, step + "/sum");
+    }
     Tensor g3 = gates.reshape({B, 4, O});
     auto unit = [&](BasicLstmCellUnit u) { return g3.slice(slot[u], slot[u] + 1, 1).reshape({B, O}); };
     for (BasicLstmCellUnit u : {BASIC_LSTM_CELL_FORGET_GATE, BASIC_LSTM_CELL_INPUT_GATE, BASIC_LSTM_CELL_OUTPUT_GATE})
       nonLinearityInPlace(graph, params.recurrentActivation, unit(u), prog, step + "/gate" + std::to_string(u));
     nonLinearityInPlace(graph, params.activation, unit(BASIC_LSTM_CELL_CANDIDATE), prog, step + "/candidate");
-    Tensor cNew = popops::map(graph, pe::_1 * pe::_2 + pe::_3 * pe::_4,
-                              {unit(BASIC_LSTM_CELL_FORGET_GATE), c, unit(BASIC_LSTM_CELL_INPUT_GATE),
-                               unit(BASIC_LSTM_CELL_CANDIDATE)},
-                              prog, step + "/cellState");
+    const std::vector<Tensor> cellOps = {unit(BASIC_LSTM_CELL_FORGET_GATE), c, unit(BASIC_LSTM_CELL_INPUT_GATE),
+                                         unit(BASIC_LSTM_CELL_CANDIDATE)};
+    Tensor cNew;
+    if (intermediates) {
+      cNew = inter[t][FWD_CELL];
+      popops::mapWithOutput(graph, pe::_1 * pe::_2 + pe::_3 * pe::_4, cellOps, cNew, prog, step + "/cellState");
+    } else {
+      cNew = popops::map(graph, pe::_1 * pe::_2 + pe::_3 * pe::_4, cellOps, prog, step + "/cellState");
+    }
     Tensor act = nonLinearity(graph, params.activation, cNew, prog, step + "/activation");
+    if (intermediates)
+      prog.add(poplar::program::Copy(act, inter[t][FWD_ACT_CELL]));
     popops::mapWithOutput(graph, pe::_1 * pe::_2, {unit(BASIC_LSTM_CELL_OUTPUT_GATE), act}, outSeq[t], prog,
                           step + "/output");
     h = outSeq[t];
     c = cNew;
   }
+  if (intermediates)
+    *intermediates = inter;
   return {params.outputFullSequence ? outSeq : outSeq[T - 1], c};
 }
 

@@ -36,7 +36,8 @@ bool isSoftmax(NonLinearityType t) {
          t == NonLinearityType::SOFTMAX_SCALED;
 }
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("popnn::") + fn : debugPrefix;
 }
 
@@ -179,7 +180,8 @@ const char *asString(NonLinearityType type) {
 }
 
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType type, Tensor t, float &nonLinearityScaling,
-                         Sequence &prog, const std::string &debugPrefix) {
+                         Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "nonLinearityInPlace");
   checkType(type, name);
   nonLinearityScaling = type == NonLinearityType::SOFTMAX_SCALED ? kSoftmaxScaling : 1.0f;
@@ -193,13 +195,15 @@ void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType type, Tensor t, 
 }
 
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType type, Tensor t, Sequence &prog,
-                         const std::string &debugPrefix) {
+                         const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   float scaling;
   nonLinearityInPlace(graph, type, t, scaling, prog, debugPrefix);
 }
 
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType type, Tensor t, float &nonLinearityScaling,
-                         poplar::ComputeSet &cs, const std::string &debugPrefix) {
+                         poplar::ComputeSet &cs, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "nonLinearityInPlace");
   checkType(type, name);
   checkSoftmaxInCs(type, name);
@@ -208,13 +212,15 @@ void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType type, Tensor t, 
 }
 
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType type, Tensor t, poplar::ComputeSet &cs,
-                         const std::string &debugPrefix) {
+                         const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   float scaling;
   nonLinearityInPlace(graph, type, t, scaling, cs, debugPrefix);
 }
 
 Tensor nonLinearity(poplar::Graph &graph, NonLinearityType type, Tensor t, float &nonLinearityScaling,
-                    Sequence &prog, const std::string &debugPrefix) {
+                    Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "nonLinearity");
   checkType(type, name);
   detail::checkFloatOrHalf(t, name, "the tensor");
@@ -226,13 +232,15 @@ Tensor nonLinearity(poplar::Graph &graph, NonLinearityType type, Tensor t, float
 }
 
 Tensor nonLinearity(poplar::Graph &graph, NonLinearityType type, Tensor t, Sequence &prog,
-                    const std::string &debugPrefix) {
+                    const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   float scaling;
   return nonLinearity(graph, type, t, scaling, prog, debugPrefix);
 }
 
 Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType type, Tensor act, Tensor outGradient,
-                                 Sequence &prog, const std::string &debugPrefix) {
+                                 Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "nonLinearityInputGradient");
   checkType(type, name);
   checkGradientOperands(act, outGradient, name);
@@ -246,7 +254,8 @@ Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType type, Te
 }
 
 Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType type, Tensor act, Tensor outGradient,
-                                 poplar::ComputeSet &cs, const std::string &debugPrefix) {
+                                 poplar::ComputeSet &cs, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "nonLinearityInputGradient");
   checkType(type, name);
   checkSoftmaxInCs(type, name);
@@ -254,7 +263,8 @@ Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType type, Te
   return elementwiseGradient(graph, type, act, outGradient, cs, name);
 }
 
-void logSoftmaxInPlace(poplar::Graph &graph, Tensor t, Sequence &prog, const std::string &debugPrefix) {
+void logSoftmaxInPlace(poplar::Graph &graph, Tensor t, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "logSoftmaxInPlace");
   detail::checkFloatOrHalf(t, name, "the tensor");
   const Tensor x = rows(t, name);
@@ -272,7 +282,8 @@ void logSoftmaxInPlace(poplar::Graph &graph, Tensor t, Sequence &prog, const std
                      prog, name + "/log");
 }
 
-Tensor logSoftmax(poplar::Graph &graph, Tensor t, Sequence &prog, const std::string &debugPrefix) {
+Tensor logSoftmax(poplar::Graph &graph, Tensor t, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "logSoftmax");
   detail::checkFloatOrHalf(t, name, "the tensor");
   detail::completeMapping(graph, t, name);

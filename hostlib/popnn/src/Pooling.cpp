@@ -31,7 +31,8 @@ namespace plog = poputil::detail;
 
 namespace {
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("popnn::pooling::") + fn : debugPrefix;
 }
 
@@ -338,7 +339,8 @@ double getBwdPerfectCycleCount(const poplar::Graph &graph, const PoolParams &p) 
 }
 
 Tensor pool(poplar::Graph &graph, const PoolParams &p, const Tensor &in, Sequence &prog,
-            const std::string &debugPrefix, const poplar::OptionFlags &options) {
+            const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "pool");
   checkParams(p, name);
   checkOptions(options, name);
@@ -374,7 +376,8 @@ Tensor pool(poplar::Graph &graph, const PoolParams &p, const Tensor &in, Sequenc
 
 Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &p, const Tensor &in, const Tensor &pooled,
                          const Tensor &pooledGradient, bool useScaledGradient, Sequence &prog,
-                         const std::string &debugPrefix, const poplar::OptionFlags &options) {
+                         const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "poolInputGradient");
   checkParams(p, name);
   checkOptions(options, name);
@@ -410,8 +413,9 @@ Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &p, const Tensor
 }
 
 Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &p, const unsigned fwdChansPerGroup,
-                         const Tensor &pooledGradient, Sequence &prog, const std::string &debugPrefix,
+                         const Tensor &pooledGradient, Sequence &prog, const poplar::DebugContext &debugContext,
                          const poplar::OptionFlags &options) {
+  const std::string debugPrefix = debugContext.getPathName();
   const std::string name = nameOf(debugPrefix, "poolInputGradient");
   checkParams(p, name);
   checkOptions(options, name);

@@ -56,16 +56,16 @@ void preplanConvolutions(poplar::Graph &graph, const std::set<ConvPlanParams> &c
 
 /// The weights {groups, outputChannels, inputChannels, kernel...} of `params`, laid out as the right operand of
 /// the convolution's product. Throws poputil::poplibs_error for invalid params (ConvParams::validate).
-poplar::Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+poplar::Tensor createWeights(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext,
                              const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 /// The input {batch, groups * inputChannels, field...} of `params`: a view of a variable stored channels last
 /// ({batch, field..., channels}, so that a pixel's channels are one run), mapped linearly over the tiles in whole
 /// groups' channel vectors. convolution's result is laid out the same way.
-poplar::Tensor createInput(poplar::Graph &graph, const ConvParams &params, const std::string &name,
+poplar::Tensor createInput(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext,
                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 /// Biases {channels} for `activations` {batch, channels, field...}, mapped linearly.
 poplar::Tensor createBiases(poplar::Graph &graph, const poplar::Tensor &activations,
-                            const std::string &name = "biases");
+                            const poplar::DebugContext &debugContext = {"biases"});
 
 /// The convolution of `in` {B, G*Ci, field...} with `weights` {G, Co, Ci, kernel...}: a new tensor
 /// {B, G*Co, outField...}. With `transposeAndFlipWeights`, `weights` are {G, Ci, Co, kernel...} (a forward pass's
@@ -73,19 +73,19 @@ poplar::Tensor createBiases(poplar::Graph &graph, const poplar::Tensor &activati
 /// dimensions reversed first. Throws poputil::poplibs_error naming a shape or type that does not match `params`.
 poplar::Tensor convolution(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &weights,
                            const ConvParams &params, bool transposeAndFlipWeights, poplar::program::Sequence &prog,
-                           const std::string &debugPrefix = "",
+                           const poplar::DebugContext &debugContext = {},
                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 
 /// The output {B, G*Co, outField...} of the convolution of `params`, laid out as convolution() lays out its
 /// result (for convolutionWithOutput).
-poplar::Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const std::string &name = "",
+poplar::Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext = {},
                                 const poplar::OptionFlags &options = poplar::OptionFlags(),
                                 PlanningCache *cache = 0);
 /// As convolution, writing the result into `out` {B, G*Co, outField...} of the output type (mapped, with no
 /// aliased elements; createConvOutput makes one).
 void convolutionWithOutput(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &weights,
                            const poplar::Tensor &out, const ConvParams &params, bool transposeAndFlipWeights,
-                           poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 /// Checks convolution options as every convolution function does; throws poplar::invalid_option naming an
 /// unknown option or a bad value.
@@ -104,37 +104,37 @@ uint64_t getWuFlops(const ConvParams &params);
 /// and every spatial dimension reversed.
 void weightsTransposeChansFlipXY(poplar::Graph &graph, const poplar::Tensor &weightsIn,
                                  const poplar::Tensor &weightsOut, poplar::program::Sequence &prog,
-                                 const std::string &debugPrefix = "");
+                                 const poplar::DebugContext &debugContext = {});
 
 /// The gradient of the weights {G, Co, Ci, kernel...} from the output gradient `zDeltas` {B, G*Co, out...} and
 /// the forward input `activations` {B, G*Ci, in...}.
 poplar::Tensor calculateWeightDeltas(poplar::Graph &graph, const poplar::Tensor &zDeltas,
                                      const poplar::Tensor &activations, const ConvParams &params,
-                                     poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                                      const poplar::OptionFlags &options = poplar::OptionFlags(),
                                      PlanningCache *cache = 0);
 /// weights += scale * calculateWeightDeltas(...), scale a one-element FLOAT tensor.
 void convolutionWeightUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &weights,
                              const poplar::Tensor &activations, const ConvParams &params, const poplar::Tensor &scale,
-                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                              const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 /// As above with a constant scale.
 void convolutionWeightUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &weights,
                              const poplar::Tensor &activations, const ConvParams &params, float scale,
-                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                              const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 /// biases += scale * (zDeltas summed over the batch and the field), scale a one-element FLOAT tensor.
 void convolutionBiasUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &biases,
                            const poplar::Tensor &scale, const poplar::OptionFlags &options,
-                           poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 /// As above with a constant scale.
 void convolutionBiasUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, const poplar::Tensor &biases,
                            float scale, const poplar::OptionFlags &options, poplar::program::Sequence &prog,
-                           const std::string &debugPrefix = "");
+                           const poplar::DebugContext &debugContext = {});
 
 /// acts {B, C, field...} += biases {C} broadcast over the batch and the field.
 void addBias(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &biases,
-             poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 /// Writes the plan of the convolution's product (split, tiles, memory, estimated cycles) to `out`.
 void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &params,

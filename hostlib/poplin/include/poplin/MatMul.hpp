@@ -65,18 +65,18 @@ private:
 /// the operands are not 2-D, their inner dimensions differ, their types differ or are not FLOAT/HALF, or no plan
 /// fits the tiles' memory (raise "availableMemoryProportion" or use a target with more tiles).
 poplar::Tensor matMul(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
-                      poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags(),
                       matmul::PlanningCache *cache = 0);
 /// As above with the result of type `outputType` (FLOAT, or HALF for HALF operands).
 poplar::Tensor matMul(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
                       poplar::program::Sequence &prog, const poplar::Type &outputType,
-                      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags(),
                       matmul::PlanningCache *cache = 0);
 /// As above into `out` of shape {m, n} (its type is the output type; it must be mapped or it is mapped here).
 void matMulWithOutput(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
                       const poplar::Tensor &out, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags(),
                       matmul::PlanningCache *cache = 0);
 
 /// Writes the plan of A {aShape} * B {bShape} of `inputType` operands (result of `outputType`) to `out`: the
@@ -92,19 +92,19 @@ void matMulReportPlan(std::ostream &out, const poplar::Graph &graph, const popla
 
 /// C[g] = A[g] * B[g] for A {G, m, k} and B {G, k, n}; returns C {G, m, n}. Errors as matMul.
 poplar::Tensor matMulGrouped(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
-                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                              const poplar::OptionFlags &options = poplar::OptionFlags(),
                              matmul::PlanningCache *cache = 0);
 /// As above with the result of type `outputType`.
 poplar::Tensor matMulGrouped(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
                              poplar::program::Sequence &prog, const poplar::Type &outputType,
-                             const std::string &debugPrefix = "",
+                             const poplar::DebugContext &debugContext = {},
                              const poplar::OptionFlags &options = poplar::OptionFlags(),
                              matmul::PlanningCache *cache = 0);
 /// As above into `out` {G, m, n}.
 void matMulGroupedWithOutput(poplar::Graph &graph, const poplar::Tensor &A, const poplar::Tensor &B,
                              const poplar::Tensor &out, poplar::program::Sequence &prog,
-                             const std::string &debugPrefix = "",
+                             const poplar::DebugContext &debugContext = {},
                              const poplar::OptionFlags &options = poplar::OptionFlags(),
                              matmul::PlanningCache *cache = 0);
 /// The plan of a grouped product (shapes {G, m, k} and {G, k, n}), as matMulReportPlan.
@@ -116,78 +116,78 @@ void matMulGroupedReportPlan(std::ostream &out, const poplar::Graph &graph, cons
 
 /// C += k * A * B (2-D). C must have shape {m, n} and A's type.
 void matMulAcc(poplar::Graph &graph, const poplar::Tensor &C, float k, const poplar::Tensor &A,
-               const poplar::Tensor &B, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+               const poplar::Tensor &B, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
 /// As above with the scale a one-element FLOAT tensor `k` (set at run time).
 void matMulAcc(poplar::Graph &graph, const poplar::Tensor &C, const poplar::Tensor &k, const poplar::Tensor &A,
-               const poplar::Tensor &B, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+               const poplar::Tensor &B, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
 /// C[g] += k * A[g] * B[g] (3-D).
 void matMulGroupedAcc(poplar::Graph &graph, const poplar::Tensor &C, float k, const poplar::Tensor &A,
-                      const poplar::Tensor &B, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                      const poplar::Tensor &B, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
 /// As above with a tensor scale.
 void matMulGroupedAcc(poplar::Graph &graph, const poplar::Tensor &C, const poplar::Tensor &k,
                       const poplar::Tensor &A, const poplar::Tensor &B, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags(),
+                      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags(),
                       matmul::PlanningCache *cache = 0);
 
 /// A new 2-D tensor of `type` and shape aShape {m, k}, mapped so that it is the efficient left operand of a
 /// product with a right operand of shape bShape {k, n}: each block of the plan spread over the tiles that use it.
 poplar::Tensor createMatMulInputLHS(poplar::Graph &graph, const poplar::Type &type,
                                     const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                    const std::string &name,
+                                    const poplar::DebugContext &debugContext,
                                     const poplar::OptionFlags &options = poplar::OptionFlags(),
                                     matmul::PlanningCache *cache = 0);
 /// As above with the product's result of `outputType`.
 poplar::Tensor createMatMulInputLHS(poplar::Graph &graph, const poplar::Type &inputType,
                                     const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
-                                    const std::vector<std::size_t> &bShape, const std::string &name,
+                                    const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                     const poplar::OptionFlags &options = poplar::OptionFlags(),
                                     matmul::PlanningCache *cache = 0);
 /// The right operand {k, n} of a product with a left operand of shape aShape {m, k}.
 poplar::Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &type,
                                     const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
-                                    const std::string &name,
+                                    const poplar::DebugContext &debugContext,
                                     const poplar::OptionFlags &options = poplar::OptionFlags(),
                                     matmul::PlanningCache *cache = 0);
 /// As above with the product's result of `outputType`.
 poplar::Tensor createMatMulInputRHS(poplar::Graph &graph, const poplar::Type &inputType,
                                     const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
-                                    const std::vector<std::size_t> &bShape, const std::string &name,
+                                    const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                     const poplar::OptionFlags &options = poplar::OptionFlags(),
                                     matmul::PlanningCache *cache = 0);
 /// The result {m, n} of `outputType`, mapped as matMul maps its result.
 poplar::Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &inputType,
                                   const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
-                                  const std::vector<std::size_t> &bShape, const std::string &name,
+                                  const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
                                   matmul::PlanningCache *cache = 0);
 /// The grouped forms: aShape {G, m, k}, bShape {G, k, n}.
 poplar::Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &type,
                                            const std::vector<std::size_t> &aShape,
-                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                            const poplar::OptionFlags &options = poplar::OptionFlags(),
                                            matmul::PlanningCache *cache = 0);
 poplar::Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &type,
                                            const std::vector<std::size_t> &aShape,
-                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                            const poplar::OptionFlags &options = poplar::OptionFlags(),
                                            matmul::PlanningCache *cache = 0);
 /// The grouped operands of a product whose result has `outputType` (e.g. HALF operands, a FLOAT result).
 poplar::Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &inputType,
                                            const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
-                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                            const poplar::OptionFlags &options = poplar::OptionFlags(),
                                            matmul::PlanningCache *cache = 0);
 poplar::Tensor createMatMulGroupedInputRHS(poplar::Graph &graph, const poplar::Type &inputType,
                                            const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
-                                           const std::vector<std::size_t> &bShape, const std::string &name,
+                                           const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                            const poplar::OptionFlags &options = poplar::OptionFlags(),
                                            matmul::PlanningCache *cache = 0);
 poplar::Tensor createMatMulGroupedOutput(poplar::Graph &graph, const poplar::Type &inputType,
                                          const poplar::Type &outputType, const std::vector<std::size_t> &aShape,
-                                         const std::vector<std::size_t> &bShape, const std::string &name,
+                                         const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                          const poplar::OptionFlags &options = poplar::OptionFlags(),
                                          matmul::PlanningCache *cache = 0);
 

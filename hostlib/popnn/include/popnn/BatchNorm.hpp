@@ -23,12 +23,12 @@ std::pair<poplar::Tensor, poplar::Tensor> batchNormStatistics(poplar::Graph &gra
                                                               float eps, poplar::program::Sequence &prog,
                                                               bool unbiasedVarEstimate, bool stableAlgo = false,
                                                               const poplar::Type &partialsType = poplar::FLOAT,
-                                                              const std::string &debugPrefix = "");
+                                                              const poplar::DebugContext &debugContext = {});
 
 /// (acts - mean) * invStdDev per channel, as a new tensor mapped like acts.
 poplar::Tensor batchNormWhiten(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &mean,
                                const poplar::Tensor &invStdDev, poplar::program::Sequence &prog,
-                               const std::string &debugPrefix = "");
+                               const poplar::DebugContext &debugContext = {});
 
 /// {whitened * gamma + beta, whitened}, the whitened activations as batchNormWhiten gives them; gamma and beta
 /// have one element per channel.
@@ -36,25 +36,25 @@ std::pair<poplar::Tensor, poplar::Tensor> batchNormalise(poplar::Graph &graph, c
                                                          const poplar::Tensor &gamma, const poplar::Tensor &beta,
                                                          const poplar::Tensor &mean, const poplar::Tensor &invStdDev,
                                                          poplar::program::Sequence &prog,
-                                                         const std::string &debugPrefix = "");
+                                                         const poplar::DebugContext &debugContext = {});
 
 /// acts * combinedMultiplicand + addend per channel (combinedMultiplicand = gamma / stdDev and addend = beta -
 /// gamma * mean / stdDev fold the normalisation for inference).
 poplar::Tensor batchNormalise(poplar::Graph &graph, const poplar::Tensor &acts,
                               const poplar::Tensor &combinedMultiplicand, const poplar::Tensor &addend,
-                              poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 /// {gammaDelta, betaDelta}: the gradients of the loss with respect to gamma and beta ([channels]) given the
 /// gradient at the layer's output `gradsIn`, from the forward input and its statistics.
 std::pair<poplar::Tensor, poplar::Tensor>
 batchNormParamGradients(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &gradsIn,
                         const poplar::Tensor &mean, const poplar::Tensor &iStdDev, poplar::program::Sequence &prog,
-                        const poplar::Type &partialsType = poplar::FLOAT, const std::string &debugPrefix = "");
+                        const poplar::Type &partialsType = poplar::FLOAT, const poplar::DebugContext &debugContext = {});
 /// As above from the whitened activations.
 std::pair<poplar::Tensor, poplar::Tensor>
 batchNormParamGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened, const poplar::Tensor &gradsIn,
                         poplar::program::Sequence &prog, const poplar::Type &partialsType = poplar::FLOAT,
-                        const std::string &debugPrefix = "");
+                        const poplar::DebugContext &debugContext = {});
 
 /// The gradient at the layer's input (through the statistics too) given `gradsIn` at its output, from the forward
 /// input and its statistics, as a new tensor mapped like acts.
@@ -62,22 +62,22 @@ poplar::Tensor batchNormGradients(poplar::Graph &graph, const poplar::Tensor &ac
                                   const poplar::Tensor &mean, const poplar::Tensor &invStdDev,
                                   const poplar::Tensor &gamma, poplar::program::Sequence &prog,
                                   const poplar::Type &partialsType = poplar::FLOAT,
-                                  const std::string &debugPrefix = "");
+                                  const poplar::DebugContext &debugContext = {});
 /// As above from the whitened activations.
 poplar::Tensor batchNormGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened,
                                   const poplar::Tensor &gradsIn, const poplar::Tensor &invStdDev,
                                   const poplar::Tensor &gamma, poplar::program::Sequence &prog,
                                   const poplar::Type &partialsType = poplar::FLOAT,
-                                  const std::string &debugPrefix = "");
+                                  const poplar::DebugContext &debugContext = {});
 
 /// gamma += scale * gammaDelta and beta += scale * betaDelta (pass minus the learning rate for SGD).
 void batchNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
                           float scale, poplar::Tensor &gamma, poplar::Tensor &beta, poplar::program::Sequence &prog,
-                          const std::string &debugPrefix = "");
+                          const poplar::DebugContext &debugContext = {});
 /// As above with the scale a one-element FLOAT tensor.
 void batchNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
                           const poplar::Tensor &scale, poplar::Tensor &gamma, poplar::Tensor &beta,
-                          poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 } // namespace bn
 } // namespace popnn

@@ -22,25 +22,25 @@ std::pair<poplar::Tensor, poplar::Tensor> groupNormStatistics(poplar::Graph &gra
                                                               float eps, poplar::program::Sequence &prog,
                                                               unsigned numGroups, bool unbiasedVarEstimate,
                                                               const poplar::Type &partialsType = poplar::FLOAT,
-                                                              const std::string &debugPrefix = "");
+                                                              const poplar::DebugContext &debugContext = {});
 
 /// (acts - mean) * invStdDev per (batch element, group), as a new tensor mapped like acts.
 poplar::Tensor groupNormWhiten(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &mean,
                                const poplar::Tensor &invStdDev, poplar::program::Sequence &prog,
-                               const std::string &debugPrefix = "");
+                               const poplar::DebugContext &debugContext = {});
 
 /// {whitened * gamma + beta, whitened}, gamma and beta per channel.
 std::pair<poplar::Tensor, poplar::Tensor> groupNormalise(poplar::Graph &graph, const poplar::Tensor &acts,
                                                          const poplar::Tensor &gamma, const poplar::Tensor &beta,
                                                          const poplar::Tensor &mean, const poplar::Tensor &invStdDev,
                                                          poplar::program::Sequence &prog,
-                                                         const std::string &debugPrefix = "");
+                                                         const poplar::DebugContext &debugContext = {});
 
 /// {gammaDelta, betaDelta} ([channels]) from the whitened activations and the gradient at the layer's output.
 std::pair<poplar::Tensor, poplar::Tensor>
 groupNormParamGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened, const poplar::Tensor &gradsIn,
                         poplar::program::Sequence &prog, const poplar::Type &partialsType = poplar::FLOAT,
-                        const std::string &debugPrefix = "");
+                        const poplar::DebugContext &debugContext = {});
 
 /// The gradient at the layer's input (through the statistics too), as a new tensor mapped like actsWhitened.
 /// The number of groups is the statistics' size over the batch size.
@@ -48,12 +48,12 @@ poplar::Tensor groupNormGradients(poplar::Graph &graph, const poplar::Tensor &ac
                                   const poplar::Tensor &gradsIn, const poplar::Tensor &invStdDev,
                                   const poplar::Tensor &gamma, poplar::program::Sequence &prog,
                                   const poplar::Type &partialsType = poplar::FLOAT,
-                                  const std::string &debugPrefix = "");
+                                  const poplar::DebugContext &debugContext = {});
 
 /// gamma -= learningRate * gammaDelta and beta -= learningRate * betaDelta.
 void groupNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
                           float learningRate, poplar::Tensor &gamma, poplar::Tensor &beta,
-                          poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 } // namespace gn
 } // namespace popnn

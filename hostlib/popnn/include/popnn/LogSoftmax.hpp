@@ -13,10 +13,10 @@ namespace popnn {
 /// The log-softmax of FLOAT `t` over its innermost dimension as a new tensor mapped like `t`. Throws
 /// poputil::poplibs_error for a non-FLOAT or rank-0 tensor.
 poplar::Tensor logSoftmax(poplar::Graph &graph, poplar::Tensor t, poplar::program::Sequence &prog,
-                          const std::string &debugPrefix = "");
+                          const poplar::DebugContext &debugContext = {});
 /// As above, writing the result into `t`.
 void logSoftmaxInPlace(poplar::Graph &graph, poplar::Tensor t, poplar::program::Sequence &prog,
-                       const std::string &debugPrefix = "");
+                       const poplar::DebugContext &debugContext = {});
 
 } // namespace popnn
 

@@ -40,53 +40,53 @@ poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &mo
                                   const poplar::Tensor &expected, const poplar::Tensor &loss,
                                   const poplar::Tensor &deltas, const poplar::Tensor &deltasScale,
                                   const poplar::Tensor &modelOutputScaling, LossType lossType,
-                                  const std::string &debugPrefix = "");
+                                  const poplar::DebugContext &debugContext = {});
 /// As above with deltasScale and modelOutputScaling 1.
 poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
                                   const poplar::Tensor &expected, const poplar::Tensor &loss,
                                   const poplar::Tensor &deltas, LossType lossType,
-                                  const std::string &debugPrefix = "");
+                                  const poplar::DebugContext &debugContext = {});
 /// As the first form, also adding the number of correctly classified rows to `numCorrect` (UNSIGNED_INT, one
 /// element): calcLoss followed by calcAccuracy.
 poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
                                   const poplar::Tensor &expected, const poplar::Tensor &loss,
                                   const poplar::Tensor &deltas, const poplar::Tensor &deltasScale,
                                   const poplar::Tensor &modelOutputScaling, const poplar::Tensor &numCorrect,
-                                  LossType lossType, const std::string &debugPrefix = "");
+                                  LossType lossType, const poplar::DebugContext &debugContext = {});
 /// As above with deltasScale and modelOutputScaling 1.
 poplar::program::Program calcLoss(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
                                   const poplar::Tensor &expected, const poplar::Tensor &loss,
                                   const poplar::Tensor &deltas, const poplar::Tensor &numCorrect,
-                                  LossType lossType, const std::string &debugPrefix = "");
+                                  LossType lossType, const poplar::DebugContext &debugContext = {});
 
 /// A program adding to `numCorrect` (UNSIGNED_INT, one element) how many rows of `modelOutputs` have their
 /// largest element (the first of equal ones) at the expected class (the label, or the one-hot row's argMax). As in
 /// PopLibs the count accumulates: zero numCorrect before the first batch. A batch of 0 rows adds nothing.
 poplar::program::Program calcAccuracy(poplar::Graph &graph, const poplar::Tensor &modelOutputs,
                                       const poplar::Tensor &expected, const poplar::Tensor &numCorrect,
-                                      const std::string &debugPrefix = "");
+                                      const poplar::DebugContext &debugContext = {});
 
 /// The index (UNSIGNED_INT [rows]) of the largest element of each row of 2-D `input` (FLOAT, HALF, INT or
 /// UNSIGNED_INT), the first one when several are equal.
 poplar::Tensor argMax(poplar::Graph &graph, const poplar::Tensor &input, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "");
+                      const poplar::DebugContext &debugContext = {});
 /// {the largest element of each row (input's type), its index as argMax gives it}.
 std::pair<poplar::Tensor, poplar::Tensor> maxAndArgMax(poplar::Graph &graph, const poplar::Tensor &input,
                                                        poplar::program::Sequence &prog,
-                                                       const std::string &debugPrefix = "");
+                                                       const poplar::DebugContext &debugContext = {});
 /// The index of the smallest element of each row, the first one when several are equal.
 poplar::Tensor argMin(poplar::Graph &graph, const poplar::Tensor &input, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "");
+                      const poplar::DebugContext &debugContext = {});
 /// {the smallest element of each row, its index as argMin gives it}.
 std::pair<poplar::Tensor, poplar::Tensor> minAndArgMin(poplar::Graph &graph, const poplar::Tensor &input,
                                                        poplar::program::Sequence &prog,
-                                                       const std::string &debugPrefix = "");
+                                                       const poplar::DebugContext &debugContext = {});
 /// The `K` largest elements of each row of 2-D `input` (FLOAT, HALF, INT, UNSIGNED_INT or BOOL [batch, n]) as
 /// [batch, 1, K], in descending order (whatever `sort` says: the selection finds them in that order), with their
 /// indices (UNSIGNED_INT [batch, 1, K]) assigned to `indices`; the singleton dimension is PopLibs'. Equal elements
 /// come in index order. A batch of 0 gives empty results. Throws poputil::poplibs_error when K exceeds n.
 poplar::Tensor topK(poplar::Graph &graph, const poplar::Tensor &input, poplar::Tensor &indices, unsigned K,
-                    bool sort, poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                    bool sort, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 } // namespace popnn
 

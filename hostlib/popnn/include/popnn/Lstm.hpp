@@ -1,4 +1,4 @@
-// A basic LSTM layer, inference forward pass (popnn::lstm): for each time step t, with the gates of the input
+// A basic LSTM layer (popnn::lstm): the forward pass and the training passes: for each time step t, with the gates of the input
 // x_t {B, in} and the previous output h {B, out},
 //   f = sigma(x Wf + h Uf + bf), i = sigma(x Wi + h Ui + bi), g = act(x Wg + h Ug + bg), o = sigma(x Wo + h Uo + bo)
 //   c' = f * c + i * g,  h' = o * act(c')
@@ -6,8 +6,10 @@
 // products of all steps are one matMul, each step's recurrent product another; the gates are popnn
 // non-linearities and popops maps on the device, the steps unrolled into the program.
 //
-// Not here yet: the backward and weight-update passes (lstmBwd, lstmWU, lstmBwdWithWU), run-time time steps,
-// doInputWeightCalc = false, and the planner's preplanning parameters.
+// The backward pass runs the steps in reverse with popops maps for the gate gradients and a matMul for the
+// recurrent gradient; the weight update is three products over all steps at once (see LstmTraining.cpp).
+//
+// Not here yet: run-time time steps, doInputWeightCalc = false, and the planner's preplanning parameters.
 //
 // Options (an unknown name or bad value is a poplar::invalid_option): "availableMemoryProportion" and
 // "partialsType" as for matMul (used by the products); "inferenceOnly" ("true"/"false"; accepted).
@@ -47,7 +49,7 @@ struct LstmParams {
   bool outputFullSequence;
   /// Multiply the input by the input weights (must be true here).
   bool doInputWeightCalc;
-  /// Training only (unused here).
+  /// Training: lstmBwd computes the input gradient when given a non-null inputGrad.
   bool calcInputGradients;
   /// Training only (unused here).
   bool preserveFinalState;
@@ -117,9 +119,10 @@ LstmWeights createWeights(poplar::Graph &graph, const LstmParams &params, const 
                           poplin::PlanningCache *planningCache = 0);
 
 /// The forward pass over `in` {T, B, in} from `stateInit`: returns (the output, {T, B, out} or the last step's
-/// {B, out} as params.outputFullSequence says; the final cell state {B, out}). `intermediates` (what a backward
-/// pass would need) must be null here. Throws poputil::poplibs_error for shapes or types that do not match the
-/// params, a non-null `intermediates`, doInputWeightCalc false or a cellOrder that is not a permutation.
+/// {B, out} as params.outputFullSequence says; the final cell state {B, out}). With a non-null `intermediates`,
+/// sets it to what the training passes need: {T, 7, B, out}, per step the four gate slots after their
+/// non-linearities, act(c), c and h (the returned output is then a view of it). Throws poputil::poplibs_error for
+/// shapes or types that do not match the params, doInputWeightCalc false or a cellOrder that is not a permutation.
 std::pair<poplar::Tensor, poplar::Tensor> lstmFwd(poplar::Graph &graph, const LstmParams &params,
                                                   const LstmState &stateInit, const poplar::Tensor &in,
                                                   const LstmWeights &weights, poplar::Tensor *intermediates,
@@ -127,6 +130,56 @@ std::pair<poplar::Tensor, poplar::Tensor> lstmFwd(poplar::Graph &graph, const Ls
                                                   const poplar::DebugContext &debugContext = {},
                                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
                                                   poplin::PlanningCache *planningCache = 0);
+
+/// The backward pass over the steps of a forward pass (lstmFwd with `fwdIntermediates`) from `fwdStateInit`, with
+/// `outputGrad` the gradient of its `output` ({T, B, out} or {B, out} as params.outputFullSequence says) and
+/// `lastStepStateGrad` the gradients of the final output and cell state (null: none). Returns the gradients of the
+/// initial state. Sets `*inputGrad` {T, B, in} when non-null, and `*bwdIntermediates` (the gate gradients before
+/// their non-linearities, {T, 4, B, out}, for lstmWU) when non-null. The activations must be SIGMOID, TANH or
+/// RELU. Throws poputil::poplibs_error for shapes or types that do not match the params.
+LstmState lstmBwd(poplar::Graph &graph, const LstmParams &params, poplar::program::Sequence &prog,
+                  const LstmState &fwdStateInit, const poplar::Tensor &fwdIntermediates, const LstmWeights &weights,
+                  const poplar::Tensor &input, const poplar::Tensor &output, const poplar::Tensor &outputGrad,
+                  const LstmState *lastStepStateGrad, poplar::Tensor *inputGrad, poplar::Tensor *bwdIntermediates,
+                  const poplar::DebugContext &debugContext = {},
+                  const poplar::OptionFlags &options = poplar::OptionFlags(),
+                  poplin::PlanningCache *planningCache = 0);
+/// Deprecated form: only the final cell state's gradient (`lastCellStateGrad`, may be null) is given.
+LstmState lstmBwd(poplar::Graph &graph, const LstmParams &params, poplar::program::Sequence &prog,
+                  const LstmState &fwdStateInit, const poplar::Tensor &fwdIntermediates, const LstmWeights &weights,
+                  const poplar::Tensor &input, const poplar::Tensor &output, const poplar::Tensor &outputGrad,
+                  const poplar::Tensor *lastCellStateGrad, poplar::Tensor *inputGrad,
+                  poplar::Tensor *bwdIntermediates, const poplar::DebugContext &debugContext = {},
+                  const poplar::OptionFlags &options = poplar::OptionFlags(),
+                  poplin::PlanningCache *planningCache = 0);
+
+/// The weight gradients (to be scaled and added to the weights by the caller) from the intermediates of lstmFwd
+/// and lstmBwd: the sums over steps and batch of x^T d, h_{t-1}^T d and d, with d the gate gradients.
+LstmWeights lstmWU(poplar::Graph &graph, const LstmParams &params, poplar::program::Sequence &prog,
+                   const LstmState &fwdStateInit, const poplar::Tensor &fwdIntermediates,
+                   const poplar::Tensor &bwdIntermediates, const LstmWeights &weights, const poplar::Tensor &input,
+                   const poplar::Tensor &output, const poplar::DebugContext &debugContext = {},
+                   const poplar::OptionFlags &options = poplar::OptionFlags(),
+                   poplin::PlanningCache *planningCache = 0);
+
+/// lstmBwd then lstmWU: returns the initial state's gradients and sets `weightsGrad`.
+LstmState lstmBwdWithWU(poplar::Graph &graph, const LstmParams &params, poplar::program::Sequence &prog,
+                        const LstmState &fwdStateInit, const poplar::Tensor &fwdIntermediates,
+                        const LstmWeights &weights, const poplar::Tensor &input, const poplar::Tensor &output,
+                        const poplar::Tensor &outputGrad, const LstmState *lastStepStateGrad,
+                        poplar::Tensor *inputGrad, LstmWeights &weightsGrad,
+                        const poplar::DebugContext &debugContext = {},
+                        const poplar::OptionFlags &options = poplar::OptionFlags(),
+                        poplin::PlanningCache *planningCache = 0);
+/// Deprecated form: only the final cell state's gradient (`lastCellStateGrad`, may be null) is given.
+LstmState lstmBwdWithWU(poplar::Graph &graph, const LstmParams &params, poplar::program::Sequence &prog,
+                        const LstmState &fwdStateInit, const poplar::Tensor &fwdIntermediates,
+                        const LstmWeights &weights, const poplar::Tensor &input, const poplar::Tensor &output,
+                        const poplar::Tensor &outputGrad, const poplar::Tensor *lastCellStateGrad,
+                        poplar::Tensor *inputGrad, LstmWeights &weightsGrad,
+                        const poplar::DebugContext &debugContext = {},
+                        const poplar::OptionFlags &options = poplar::OptionFlags(),
+                        poplin::PlanningCache *planningCache = 0);
 
 } // namespace lstm
 } // namespace popnn

@@ -23,26 +23,26 @@ const char *asString(NonLinearityType type);
 /// compute sets to `prog`. Throws poputil::poplibs_error for a non-FLOAT tensor, a tensor with aliased or
 /// unmapped elements, or a type outside NonLinearityType.
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor t,
-                         poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 /// As above, adding the vertices to the compute set `cs`. The softmax types need several compute sets and throw
 /// poputil::poplibs_error here: use the Sequence form.
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor t,
-                         poplar::ComputeSet &cs, const std::string &debugPrefix = "");
+                         poplar::ComputeSet &cs, const poplar::DebugContext &debugContext = {});
 /// As the Sequence form; sets `nonLinearityScaling` to the factor the outputs are multiplied by (1 except for
 /// SOFTMAX_SCALED).
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor t,
                          float &nonLinearityScaling, poplar::program::Sequence &prog,
-                         const std::string &debugPrefix = "");
+                         const poplar::DebugContext &debugContext = {});
 /// As the ComputeSet form, setting `nonLinearityScaling` (always 1: SOFTMAX_SCALED throws there).
 void nonLinearityInPlace(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor t,
-                         float &nonLinearityScaling, poplar::ComputeSet &cs, const std::string &debugPrefix = "");
+                         float &nonLinearityScaling, poplar::ComputeSet &cs, const poplar::DebugContext &debugContext = {});
 /// `nonLinearityType` of `t` as a new tensor mapped like `t` (t is left unchanged).
 poplar::Tensor nonLinearity(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor t,
-                            poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 /// As above, setting `nonLinearityScaling` (see nonLinearityInPlace).
 poplar::Tensor nonLinearity(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor t,
                             float &nonLinearityScaling, poplar::program::Sequence &prog,
-                            const std::string &debugPrefix = "");
+                            const poplar::DebugContext &debugContext = {});
 
 /// The gradient at the input of a non-linearity from `act` and the gradient at its output, as a new tensor
 /// mapped like `act`. `act` is the non-linearity's output, except for GELU and SWISH, where it is the input.
@@ -50,30 +50,30 @@ poplar::Tensor nonLinearity(poplar::Graph &graph, NonLinearityType nonLinearityT
 /// `act` and `outGradient` differ or are not FLOAT.
 poplar::Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor act,
                                          poplar::Tensor outGradient, poplar::program::Sequence &prog,
-                                         const std::string &debugPrefix = "");
+                                         const poplar::DebugContext &debugContext = {});
 /// As above, adding the vertices to `cs` (element-wise types only; the softmax types throw).
 poplar::Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor act,
                                          poplar::Tensor outGradient, poplar::ComputeSet &cs,
-                                         const std::string &debugPrefix = "");
+                                         const poplar::DebugContext &debugContext = {});
 
 // Named forms: fn(graph, t, prog) returns the result; fnInPlace(graph, t, prog) writes t; both also take a
 // float &nonLinearityScaling before prog.
 #define POPNN_DEF_NONLINEARITY(fn, nlType)                                                                           \
   inline void fn##InPlace(poplar::Graph &graph, poplar::Tensor t, poplar::program::Sequence &prog,                 \
-                          const std::string &debugPrefix = "") {                                                   \
-    nonLinearityInPlace(graph, nlType, t, prog, debugPrefix);                                                        \
+                          const poplar::DebugContext &debugContext = {}) {                                                   \
+    nonLinearityInPlace(graph, nlType, t, prog, debugContext);                                                        \
   }                                                                                                                  \
   inline void fn##InPlace(poplar::Graph &graph, poplar::Tensor t, float &nonLinearityScaling,                      \
-                          poplar::program::Sequence &prog, const std::string &debugPrefix = "") {                  \
-    nonLinearityInPlace(graph, nlType, t, nonLinearityScaling, prog, debugPrefix);                                   \
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {}) {                  \
+    nonLinearityInPlace(graph, nlType, t, nonLinearityScaling, prog, debugContext);                                   \
   }                                                                                                                  \
   inline poplar::Tensor fn(poplar::Graph &graph, poplar::Tensor t, poplar::program::Sequence &prog,                \
-                           const std::string &debugPrefix = "") {                                                  \
-    return nonLinearity(graph, nlType, t, prog, debugPrefix);                                                        \
+                           const poplar::DebugContext &debugContext = {}) {                                                  \
+    return nonLinearity(graph, nlType, t, prog, debugContext);                                                        \
   }                                                                                                                  \
   inline poplar::Tensor fn(poplar::Graph &graph, poplar::Tensor t, float &nonLinearityScaling,                     \
-                           poplar::program::Sequence &prog, const std::string &debugPrefix = "") {                 \
-    return nonLinearity(graph, nlType, t, nonLinearityScaling, prog, debugPrefix);                                   \
+                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {}) {                 \
+    return nonLinearity(graph, nlType, t, nonLinearityScaling, prog, debugContext);                                   \
   }
 POPNN_DEF_NONLINEARITY(sigmoid, NonLinearityType::SIGMOID)
 POPNN_DEF_NONLINEARITY(hardSigmoid, NonLinearityType::HARD_SIGMOID)

@@ -81,7 +81,7 @@ double getBwdPerfectCycleCount(const poplar::Graph &graph, const PoolParams &par
 /// Throws poputil::poplibs_error for a shape or type that does not match params, poplar::invalid_option for an
 /// unknown option or value.
 poplar::Tensor pool(poplar::Graph &graph, const PoolParams &params, const poplar::Tensor &in,
-                    poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                    poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                     const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// The gradient at the input of pool() (any type) from the forward input `in`, its output `pooled` and the
@@ -91,7 +91,7 @@ poplar::Tensor pool(poplar::Graph &graph, const PoolParams &params, const poplar
 poplar::Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &params, const poplar::Tensor &in,
                                  const poplar::Tensor &pooled, const poplar::Tensor &pooledGradient,
                                  bool useScaledGradient, poplar::program::Sequence &prog,
-                                 const std::string &debugPrefix = "",
+                                 const poplar::DebugContext &debugContext = {},
                                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// The gradient at the input of AVG or SUM pooling from the output gradient alone, as a new tensor
 /// [batchSize, numChannels, inputFieldShape...] mapped linearly over the tiles. `fwdChansPerGroup` (the forward
@@ -99,7 +99,7 @@ poplar::Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &params,
 /// (use the form above).
 poplar::Tensor poolInputGradient(poplar::Graph &graph, const PoolParams &params, const unsigned fwdChansPerGroup,
                                  const poplar::Tensor &pooledGradient, poplar::program::Sequence &prog,
-                                 const std::string &debugPrefix = "",
+                                 const poplar::DebugContext &debugContext = {},
                                  const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace pooling

@@ -1,0 +1,39 @@
+// What the LSTM forward pass (Lstm.cpp) and the training passes (LstmTraining.cpp) share: the argument checks, the
+// options, and the layout of the forward intermediates.
+#ifndef POPNN_LSTM_DETAIL_HPP
+#define POPNN_LSTM_DETAIL_HPP
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "popnn/Lstm.hpp"
+
+namespace popnn {
+namespace lstm {
+namespace detail {
+
+/// The slots of the forward intermediates {T, FWD_SLOTS, B, out}: the four gate slots (after their
+/// non-linearities, in LstmParams::cellOrder), act(c_t), c_t and h_t of each step.
+enum FwdSlot : std::size_t { FWD_ACT_CELL = 4, FWD_CELL = 5, FWD_OUTPUT = 6, FWD_SLOTS = 7 };
+
+/// "<debug path>/<fn>" or "popnn::lstm::<fn>".
+std::string nameOf(const poplar::DebugContext &dc, const char *fn);
+/// Throws poputil::poplibs_error naming `what` for sizes, a type or a cell order it cannot run.
+void checkParams(const LstmParams &p, const std::string &what);
+/// The matMul options of the LSTM options (throws poplar::invalid_option for unknown ones).
+poplar::OptionFlags matMulOptions(const poplar::OptionFlags &options, const std::string &what);
+/// Throws poputil::poplibs_error unless `t` is valid, of `shape` and `type`.
+void checkShape(const poplar::Tensor &t, const std::vector<std::size_t> &shape, const poplar::Type &type,
+                const std::string &what, const char *operand);
+/// A new variable mapped linearly over the tiles.
+poplar::Tensor linear(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                      const std::string &name);
+/// slotOf[u]: the gate slot holding unit u.
+std::vector<std::size_t> slotOf(const LstmParams &p);
+
+} // namespace detail
+} // namespace lstm
+} // namespace popnn
+
+#endif // POPNN_LSTM_DETAIL_HPP
