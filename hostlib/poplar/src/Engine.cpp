@@ -19,6 +19,7 @@
 #include "device_impl.hpp"
 #include "engine_options.hpp"
 #include "executable_impl.hpp"
+#include "trace.hpp"
 #include "ipu_runtime/loader.hpp"
 #include "ipu_runtime/run.hpp"
 #include "ipu_runtime/streams.hpp"
@@ -248,6 +249,8 @@ Engine::Engine(const Graph &graph, const std::vector<program::Program> &programs
     : Engine(compileGraph(graph, programs, options), options) {}
 
 Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineImpl) {
+  detail::graphConstructionEnds(); // an engine made from a deserialized executable ends it too
+  detail::TraceScope trace([] { return "Engine construction"; });
   impl_->givenOptions = detail::withEnvironmentOptions(options);
   impl_->options = detail::parseEngineOptions(impl_->givenOptions);
   Executable taken(std::move(exe)); // the engine owns the compiled graph: `exe` is left moved-from
@@ -389,6 +392,7 @@ void EngineImpl::connectLibraryStreams() {
 void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
   DeviceImpl &d = *dp;
   auto start = std::chrono::steady_clock::now();
+  TraceScope trace([] { return "Engine::load"; });
   if (!d.attach())
     throw ipu::runtime::application_runtime_error("Engine::load: device " + std::to_string(d.id) +
                                                   " is in use by another process; pick another device");
@@ -493,6 +497,7 @@ void Engine::run(unsigned prog, const std::string &) {
         (cg.programAddr.empty() ? "; build it with a program: Engine(graph, program) or Engine(graph, {p0, p1})"
                                 : "; run a program from 0 to " + std::to_string(cg.programAddr.size() - 1)));
   auto &dev = impl_->loaded();
+  detail::TraceScope trace([&] { return "Engine::run(" + std::to_string(prog) + ")"; });
   auto start = std::chrono::steady_clock::now();
   for (std::uint32_t t : cg.tiles)
     dev.check(ipudrv_tile_setup(dev.handle(), t, cg.image.image.entry, cg.programAddr[prog].at(t), 1),
@@ -557,6 +562,10 @@ void Engine::run(unsigned prog, const std::string &) {
     impl_->profiling->recordRun(
         detail::RunRecord{prog, impl_->lastCycles, impl_->stepCycles, r.cycles, measuredSteps, estimated});
   impl_->phases["run"] = detail::seconds(start);
+  // The run's cycles as a metric series: a report places the IPU's steps inside this run's interval with them.
+  if (pvti::checkTraceChannel(&pvti::tracePoplar))
+    pvti::Graph("IPU cycles", "cycles").addSeries("Engine::run(" + std::to_string(prog) + ")").add(
+        double(impl_->lastCycles));
   detail::log(detail::LogLevel::Info, "program " + std::to_string(prog) + " ran " +
                                           std::to_string(impl_->lastCycles) + (estimated ? " estimated" : "") +
                                           " cycles (" + std::to_string(r.cycles) + " measured), " +
@@ -669,6 +678,7 @@ void Engine::resetExecutionProfile() {
 void Engine::readTensor(const std::string &handle, void *buf) {
   const auto &h = impl_->handle(handle, false);
   auto &dev = impl_->loaded();
+  detail::TraceScope trace([&] { return "Engine::readTensor(" + handle + ")"; });
   for (const auto &p : h.pieces)
     dev.readTile(p.tile, p.addr, static_cast<char *>(buf) + p.hostOffset, p.len);
 }
@@ -685,6 +695,7 @@ void Engine::readTensor(const std::string &handle, void *begin, void *end) {
 void Engine::writeTensor(const std::string &handle, const void *buf) {
   const auto &h = impl_->handle(handle, true);
   auto &dev = impl_->loaded();
+  detail::TraceScope trace([&] { return "Engine::writeTensor(" + handle + ")"; });
   for (const auto &p : h.pieces)
     dev.writeTile(p.tile, p.addr, static_cast<const char *>(buf) + p.hostOffset, p.len);
 }

@@ -8,6 +8,7 @@
 #include "executable_impl.hpp"
 #include "profiling/profiles.hpp"
 #include "log.hpp"
+#include "trace.hpp"
 #include "poplar/exceptions.hpp"
 
 namespace poplar {
@@ -36,6 +37,8 @@ Executable Executable::deserialize(std::istream &in) {
 Executable compileGraph(const Graph &graph, const std::vector<program::Program> &programs,
                         const OptionFlags &options, ProgressFunc progressCallBack) {
   auto start = std::chrono::steady_clock::now();
+  detail::graphConstructionEnds();
+  detail::TraceScope trace([] { return "compileGraph"; });
   const OptionFlags merged = detail::withEnvironmentOptions(options);
   detail::EngineOptions opts = detail::parseEngineOptions(merged);
   if (progressCallBack)
@@ -58,6 +61,7 @@ Executable compileGraph(const Graph &graph, const std::vector<program::Program> 
   // the compiled graph spans all of them).
   const Target &target = graph.impl().target;
   exe->target = target.values();
+  detail::TraceScope profileTrace([] { return "graph profile"; });
   exe->profile = detail::makeGraphProfileData(graph.impl(), exe->cg, target, profiling);
   exe->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progressCallBack)

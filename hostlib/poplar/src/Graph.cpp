@@ -8,6 +8,7 @@
 
 #include "graph_impl.hpp"
 #include "time_model.hpp"
+#include "trace.hpp"
 #include "poplar/Device.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
@@ -87,6 +88,7 @@ Graph::Graph(const Target &target, replication_factor r)
   target_ = replicaTarget("Graph", target, r.value);
   impl_->replicationFactor = r.value;
   replication_ = r.value;
+  detail::graphConstructionBegins();
 }
 
 Graph Graph::createReplicatedGraph(unsigned replicationFactor) {

@@ -1,6 +1,7 @@
 // popvis: turns a profile report directory into one self-contained HTML page (inline SVG charts, nothing fetched
 // from the network) and prints a text summary.
-//   popvis report DIR [--output FILE]   writes FILE (default DIR/report.html)
+//   popvis report DIR [--output FILE] [--trace TRACE]   writes FILE (default DIR/report.html); TRACE, a system
+//   trace (libpvti, docs/system-trace.md), adds the host timeline
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "host_timeline.hpp"
 #include "pva/pva.hpp"
 
 namespace {
@@ -144,7 +146,7 @@ template <typename Map> std::vector<std::pair<std::string, std::uint64_t>> sorte
   return rows;
 }
 
-void writePage(std::ostream &out, const pva::Report &r, const std::string &dir) {
+void writePage(std::ostream &out, const pva::Report &r, const std::string &dir, const popvis::HostTrace *trace) {
   auto tiles = r.tiles();
   std::vector<std::uint64_t> perTile;
   std::uint64_t totalBytes = 0;
@@ -195,6 +197,9 @@ void writePage(std::ostream &out, const pva::Report &r, const std::string &dir) 
           << escape(s.type) << "</td><td class=\"l\">" << escape(s.name) << "</td></tr>\n";
     out << "</table>\n";
   }
+  if (trace)
+    out << popvis::hostTimelineSection(*trace, r.hasExecution() ? r.steps() : std::vector<pva::Report::Step>{},
+                                       r.hasExecution() ? r.totalCycles() : 0);
   out << "</body></html>\n";
 }
 
@@ -227,9 +232,10 @@ void printSummary(std::ostream &out, const pva::Report &r) {
 }
 
 int usage() {
-  std::cerr << "usage: popvis report DIR [--output FILE]\n"
+  std::cerr << "usage: popvis report DIR [--output FILE] [--trace TRACE]\n"
                "  DIR holds profile.json/.cbor (and execution.json/.cbor), as the engine options\n"
-               "  autoReport.all=true autoReport.directory=DIR write them; FILE defaults to DIR/report.html\n";
+               "  autoReport.all=true autoReport.directory=DIR write them; FILE defaults to DIR/report.html\n"
+               "  TRACE: a system trace file (PVTI_OPTIONS, docs/system-trace.md) shown as the host timeline\n";
   return 2;
 }
 
@@ -238,22 +244,30 @@ int usage() {
 int main(int argc, char **argv) {
   if (argc < 3 || std::strcmp(argv[1], "report") != 0)
     return usage();
-  std::string dir = argv[2], output = dir + "/report.html";
+  std::string dir = argv[2], output = dir + "/report.html", tracePath;
   for (int i = 3; i < argc; ++i) {
     if (std::strcmp(argv[i], "--output") == 0 && i + 1 < argc)
       output = argv[++i];
+    else if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
+      tracePath = argv[++i];
     else
       return usage();
   }
   try {
     pva::Report r = pva::Report::open(dir);
+    popvis::HostTrace trace;
+    if (!tracePath.empty())
+      trace = popvis::readHostTrace(tracePath);
     std::ofstream f(output);
-    writePage(f, r, dir);
+    writePage(f, r, dir, tracePath.empty() ? nullptr : &trace);
     if (!f) {
       std::cerr << "popvis: cannot write '" << output << "'; pass --output FILE in a writable directory\n";
       return 1;
     }
     printSummary(std::cout, r);
+    if (!tracePath.empty())
+      std::cout << "Host timeline: " << trace.spans.size() << " intervals, " << trace.instants.size()
+                << " instant events from " << tracePath << "\n";
     std::cout << "Report: " << output << "\n";
   } catch (const std::exception &e) {
     std::cerr << "popvis: " << e.what() << "\n";

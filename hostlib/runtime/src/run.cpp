@@ -7,6 +7,8 @@
 #include <exception>
 #include <thread>
 
+#include "pvti/pvti.hpp"
+
 namespace ipu {
 namespace runtime {
 namespace {
@@ -17,6 +19,30 @@ using Clock = std::chrono::steady_clock;
 // enough that the report ipudrv_wait builds at every timed-out slice (7.5 ms for ipu2's 1472 tiles) stays a
 // small share of the run.
 constexpr int kWaitSliceMs = 250;
+
+/// The system trace's "device wait" interval: from the host starting to wait for the card until the card's next
+/// event (a host sync or the end of the run), over as many wait slices as that takes.
+class DeviceWaitTrace {
+public:
+  DeviceWaitTrace() : on_(pvti::checkTraceChannel(&pvti::traceDrivers)) {}
+  DeviceWaitTrace(const DeviceWaitTrace &) = delete;
+  DeviceWaitTrace &operator=(const DeviceWaitTrace &) = delete;
+  ~DeviceWaitTrace() { stop(); }
+  void start() {
+    if (on_ && !waiting_)
+      pvti::Tracepoint::begin(&pvti::traceDrivers, kLabel);
+    waiting_ = true;
+  }
+  void stop() {
+    if (on_ && waiting_)
+      pvti::Tracepoint::end(&pvti::traceDrivers, kLabel);
+    waiting_ = false;
+  }
+
+private:
+  static constexpr const char *kLabel = "device wait";
+  bool on_, waiting_ = false;
+};
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -77,9 +103,13 @@ public:
   void serve() {
     const Clock::time_point start = Clock::now();
     Clock::time_point lastEvent = start;
+    DeviceWaitTrace waiting;
     for (;;) {
       ipudrv_event ev{};
+      waiting.start();
       const int rc = ipudrv_wait(h_, kWaitSliceMs, &ev);
+      if (rc != -ETIMEDOUT)
+        waiting.stop();
       drainConsole();
       if (rc == -ETIMEDOUT) {
         const double idle = since(lastEvent), total = since(start);
@@ -142,6 +172,7 @@ private:
                                       "streams; declare and connect the program's streams");
     }
     const Clock::time_point t0 = Clock::now();
+    pvti::Tracepoint trace(&pvti::traceDrivers, "host sync"); // the interval the tiles wait for the host
     try {
       streams_->serve(syncId);
     } catch (...) {
@@ -240,6 +271,7 @@ RunResult runDevice(Device &device, const std::vector<std::uint32_t> &tiles, Str
       throw application_runtime_error("run: tile " + std::to_string(t) + " does not exist on " + device.describe());
   RunResult result;
   const Clock::time_point t0 = Clock::now();
+  pvti::Tracepoint trace(&pvti::traceDrivers, "device run"); // from the start of the tiles to the end of the run
   device.check(ipudrv_set_watchdog(device.handle(), options.watchdogKiloInsns), "set the instruction watchdog");
   device.check(ipudrv_start(device.handle()), "start the run");
   Runner runner(device, tiles, streams, options, result);

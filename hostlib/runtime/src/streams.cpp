@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
+
+#include "pvti/pvti.hpp"
 
 namespace ipu {
 namespace runtime {
@@ -56,7 +59,11 @@ struct StreamRegistry::Stream {
   }
 
   // Runs a user callback; anything it throws becomes an application_runtime_error naming the stream.
+  // Each call is an interval of the system trace ("callback fetch: <stream>").
   template <typename Fn> auto call(const char *what, Fn &&fn) -> decltype(fn()) {
+    std::optional<pvti::Tracepoint> trace;
+    if (pvti::checkTraceChannel(&pvti::traceDrivers))
+      trace.emplace(&pvti::traceDrivers, "callback " + std::string(what) + ": " + name);
     try {
       return fn();
     } catch (const std::exception &e) {
@@ -188,6 +195,11 @@ void StreamRegistry::serve(std::uint32_t syncId) {
   Stream &s = *it->second;
   void *p = s.staging->data();
   const bool toDevice = s.direction == StreamDirection::HostToDevice;
+  // The host's half of the copy is an interval of the system trace: "stream copy <name> host-to-device, sync 1".
+  std::optional<pvti::Tracepoint> trace;
+  if (pvti::checkTraceChannel(&pvti::traceDrivers))
+    trace.emplace(&pvti::traceDrivers, "stream copy " + s.name + " " + directionName(s.direction) +
+                                           (consume ? ", sync 2" : ", sync 1"));
   if (s.kind == Stream::Kind::None)
     throw application_runtime_error(s.label() + " (" + directionName(s.direction) +
                                     ", " + std::to_string(s.bytes) +

@@ -16,6 +16,7 @@
 #include "passes.hpp"
 #include "poplar/exceptions.hpp"
 #include "steps.hpp"
+#include "../trace.hpp"
 
 namespace poplar::detail {
 
@@ -100,6 +101,8 @@ private:
 CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Program> &programs,
                            const CompileOptions &options) {
   CompiledGraph out;
+  TracePhases phase; // each pass is an interval of the system trace
+  phase.next("link tile image");
   out.board = g.target.values().board;
   out.numVars = g.vars.size();
   out.numVertices = g.vertices.size();
@@ -140,6 +143,7 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
 
   ir::Module m;
   const AfterPass after(m, out.image, options);
+  phase.next("lower");
   lower::Lowering(g, out.image, m).run(programs);
   after("lower");
   if (options.replicaToProfile >= g.replicationFactor)
@@ -149,24 +153,31 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   // The replicas run in lock-step, so any one replica's tile measures every step; the option picks which.
   m.instrumentTile = m.tiles.front() + options.replicaToProfile * (g.target.getNumTiles() / g.replicationFactor);
   if (g.replicationFactor > 1) {
+    phase.next("replicate");
     ir::replicate(m, g.replicationFactor, g.target.getNumTiles() / g.replicationFactor);
     after("replicate");
   }
   out.replicas = g.replicationFactor;
+  phase.next("estimate cycles");
   out.estimate = estimatePrograms(g, m);
   std::vector<std::vector<ir::BufferId>> stampSlots;
   if (options.instrument) {
+    phase.next("instrument");
     stampSlots = ir::instrument(m, out.image.symbols.at(stampEntry));
     after("instrument");
   }
   std::vector<std::vector<ir::BufferId>> controlPrograms = ir::reserveControlPrograms(m);
   after("reserve-control-programs");
+  phase.next("liveness");
   ir::Liveness live = options.reuseMemory ? ir::analyseLiveness(m) : ir::everythingLive(m);
+  phase.next("layout");
   ir::Layout layout = ir::layOut(m, live, out.image, out.board);
+  phase.next("encode");
   ir::encode(m, layout, controlPrograms, out.image, out);
   if (!options.dumpPath.empty())
     writeDump(options.dumpPath, ir::dump(m, layout, live, out.image));
 
+  phase.next("tables");
   out.tiles = m.tiles;
   for (const auto &s : m.streams)
     out.streams.push_back(CompiledStream{s.name, s.id, s.toDevice, s.bytes, s.devAddr, s.replicas});
