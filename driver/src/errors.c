@@ -55,10 +55,13 @@ int ipudrv_fail_transport(ipudrv_device *dev, int code, const char *fmt, ...)
         return ipudrv_fail(dev, code, "%s is gone: %s failed (%s): the %s transport lost the card (cable "
                            "pulled, board powered off or its simulation stopped); plug it back in and open the card "
                            "again (gc-info -l lists the cards)", card, what, ipudrv_strerror(code), transport);
-    if (code == -EIO)
-        return ipudrv_fail(dev, code, "%s stopped answering: %s failed (%s) over its %s transport: check the card "
-                           "(or its simulation) with gc-info, then open it again", card, what, ipudrv_strerror(code),
-                           transport);
+    /* -EIO from a transport is a card that stopped answering (a link past its deadline, or one the recovery
+     * sequence could not bring back in step): reported as -ENOLINK, so that callers tell it from the -EIO of a
+     * card that answered with an error (a DMA failure, a card in ERROR) by the code, not the message. */
+    if (code == -EIO || code == -ENOLINK)
+        return ipudrv_fail(dev, -ENOLINK, "%s stopped answering: %s failed (%s) over its %s transport: check the "
+                           "card (or its simulation) with gc-info, then open it again", card, what,
+                           ipudrv_strerror(-ENOLINK), transport);
     return ipudrv_fail(dev, code, "%s: %s failed (%s); is the card still there?", card, what,
                        ipudrv_strerror(code));
 }
@@ -100,6 +103,7 @@ const char *ipudrv_strerror(int code)
     case EACCES: return "permission denied";
     case ENOENT: return "not found";
     case EIO: return "the card reported an error or does not answer";
+    case ENOLINK: return "the card stopped answering over its transport (the handle is dead)";
     case ENOMEM: return "out of memory";
     case E2BIG: return "larger than one translation entry (128 MiB)";
     case EEXIST: return "overlaps an existing translation entry";

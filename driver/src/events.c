@@ -264,9 +264,12 @@ static int classify(ipudrv_device *dev, uint32_t state, struct ipudrv_event *ev)
 {
     switch (state) {
     case IPU_CARD_STATE_RUNNING: return 0;
-    case IPU_CARD_STATE_HOST_SYNC:
+    case IPU_CARD_STATE_HOST_SYNC: {
         ev->kind = IPUDRV_EVENT_HOST_SYNC;
-        return ipudrv_rd(dev, IPU_REG_HSYNC_ID, &ev->sync_id) ? -EIO : 1;
+        /* The read's own code: a dead link stays -ENOLINK, not a card error. */
+        const int rc = ipudrv_rd(dev, IPU_REG_HSYNC_ID, &ev->sync_id);
+        return rc ? rc : 1;
+    }
     case IPU_CARD_STATE_DONE: ev->kind = IPUDRV_EVENT_DONE; return 1;
     case IPU_CARD_STATE_ERROR: ev->kind = IPUDRV_EVENT_ERROR; return 1;
     default: ev->kind = IPUDRV_EVENT_IDLE; return 1;

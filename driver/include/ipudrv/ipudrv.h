@@ -5,6 +5,14 @@
  * failure, ipudrv_last_error(dev) (or ipudrv_last_error(NULL) for calls without
  * a handle) gives a one-line message naming the problem and the fix.
  *
+ * A dead card: any call that talks to an attached card may return -ENOLINK,
+ * "the card stopped answering over its transport" (a link request past its
+ * deadline, or a link the recovery sequence of contract/card.toml [link] could
+ * not bring back in step). The handle is then dead: every later call fails the
+ * same way, a reset cannot help; close it and open the card again. -ENODEV on
+ * an attached card is the other final code (the card went away). -EIO stays a
+ * card that answered with an error (a DMA failure, a card in ERROR).
+ *
  * Device ids: simulated cards named by $IPU_EMU_DEVICES come first ("tiny,ipu2"
  * or "model:tiny,model:ipu2"; default "ipu2,ipu2x2,ipu2x4,ipu2x8,ipu2x16", the
  * Mk2 shapes of the SDK's devices), numbered 0..n-1 in that order,

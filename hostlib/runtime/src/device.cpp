@@ -12,11 +12,11 @@ void checkDriver(int rc, const std::string &call, const std::string &driverMessa
   if (rc == 0)
     return;
   const std::string what = call + ": " + (driverMessage.empty() ? ipudrv_strerror(rc) : driverMessage);
-  // -EIO from the transport itself (a link that timed out: the driver's message says the card "stopped
-  // answering", and the handle is dead) is not the recoverable -EIO of a DMA error or a card in ERROR: a reset
-  // over a dead link fails the same way. Attach, upload, run and read-back all come here (issue 36: an upload
-  // that hit a link timeout exited as a tile fault, 70, instead of 74).
-  if (rc == -EIO && driverMessage.find(" stopped answering: ") != std::string::npos)
+  // A card that stopped answering over its transport (-ENOLINK: a link past its deadline or out of step) is not
+  // the recoverable -EIO of a DMA error or a card in ERROR: the handle is dead and a reset would fail the same way.
+  // Attach, upload, run and read-back all come here (issue 36: an upload that hit a link timeout exited as a tile
+  // fault, 70, instead of 74).
+  if (rc == -ENOLINK)
     throw unrecoverable_runtime_error(what);
   switch (rc) {
   case -EINVAL:
@@ -54,7 +54,7 @@ Device::Device(const ipudrv_open_params &params) : id_(IPUDRV_ID_NONE) {
 void Device::finishOpen(int rc, const std::string &what) {
   if (rc == -EBUSY)
     throw device_busy_error(what + ": " + ipudrv_last_error(nullptr));
-  if (rc == -EIO)
+  if (rc == -EIO || rc == -ENOLINK)
     throw unrecoverable_runtime_error(what + ": " + ipudrv_last_error(nullptr) +
                                       "; the card does not answer: check it with gc-info");
   checkDriver(rc, what, ipudrv_last_error(nullptr));

@@ -120,7 +120,7 @@ public:
           hang("run timeout: the run took more than " + seconds(opt_.runTimeoutSeconds));
         continue;
       }
-      if (rc == -EIO)
+      if (rc == -EIO || rc == -ENOLINK)
         throw unrecoverable_runtime_error("wait for the card: " + std::string(ipudrv_last_error(h_)) +
                                           "; the card stopped answering: detach, check it with gc-info, attach again");
       dev_.check(rc, "wait for the card");

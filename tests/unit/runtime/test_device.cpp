@@ -136,6 +136,34 @@ void test_busy_card_throws_device_busy_error(void **) {
   assert_true(other);
 }
 
+// A dead card is told by the driver's code, -ENOLINK, not by the words of its message (issue 36 mend): the code
+// alone makes the error unrecoverable, and an -EIO whose message happens to say "stopped answering" stays a
+// device fault that a reset may cure.
+void test_dead_link_is_told_by_its_code(void **) {
+  bool unrecoverable = false;
+  try {
+    checkDriver(-ENOLINK, "upload", "a message in other words");
+  } catch (const unrecoverable_runtime_error &e) {
+    unrecoverable = std::strstr(e.what(), "upload: a message in other words") != nullptr;
+  }
+  assert_true(unrecoverable);
+  bool recoverable = false;
+  try {
+    checkDriver(-EIO, "run", "card 0 stopped answering: run failed");
+  } catch (const recoverable_runtime_error &) {
+    recoverable = true;
+  }
+  assert_true(recoverable);
+  // With no message of the driver's, the code's own text explains.
+  try {
+    checkDriver(-ENOLINK, "wait", "");
+  } catch (const unrecoverable_runtime_error &e) {
+    assert_non_null(std::strstr(e.what(), "stopped answering over its transport"));
+    return;
+  }
+  fail_msg("checkDriver(-ENOLINK) did not throw unrecoverable_runtime_error");
+}
+
 } // namespace
 
 int main() {
@@ -143,6 +171,7 @@ int main() {
       cmocka_unit_test(test_open_with_board_values),
       cmocka_unit_test(test_bad_params_are_not_busy),
       cmocka_unit_test(test_busy_card_throws_device_busy_error),
+      cmocka_unit_test(test_dead_link_is_told_by_its_code),
   };
   return cmocka_run_group_tests(tests, makeTree, removeTree);
 }

@@ -25,7 +25,8 @@ namespace runtime {
 /// Throws the runtime error class that fits a failed libipudrv call:
 ///  - application_runtime_error for misuse and configuration (-EINVAL, -EBUSY, -ENODEV, -ENOSPC, -E2BIG, ...),
 ///  - recoverable_runtime_error(IPU_RESET) for device faults (-EIO, -EFAULT, -ETIMEDOUT),
-///  - unrecoverable_runtime_error when the handle or the host is broken (-EBADF, -ENOMEM, anything else).
+///  - unrecoverable_runtime_error when the card stopped answering (-ENOLINK: the handle is dead) or the handle or the
+///    host is broken (-EBADF, -ENOMEM, anything else).
 /// The message is "<call>: <driver message>" plus what to do. Does nothing when rc == 0.
 void checkDriver(int rc, const std::string &call, const std::string &driverMessage);
 
