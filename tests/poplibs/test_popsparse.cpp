@@ -1,13 +1,14 @@
 // popsparse's block-sparse matmul and softmax (popsparse/experimental) on an IPU Model of 16 tiles, each against a
 // dense host reference: dense x sparse (plain, transposed, grouped, with an all-zero block column), dense x dense
 // into a sparse result with a triangular sub-block mask, softmax (with and without mask) and its gradient, in
-// FLOAT (relative tolerance 1e-5) and HALF (operands rounded to half on the host; relative tolerance 1e-2 of the
-// row's magnitude, a few half ulps accumulated over K products), and the argument errors.
+// FLOAT (tolerance 1e-5) and HALF (operands rounded to half on the host; tolerance 1e-2: a few half ulps summed
+// over K products), relative to the element, absolute below 1; the argument errors; the host storage formats.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
 
+#include <popsparse/SparseStorageFormats.hpp>
 #include <popsparse/codelets.hpp>
 #include <popsparse/experimental/BlockSparse.hpp>
 #include <popsparse/experimental/BlockSparseMatMul.hpp>
@@ -300,6 +301,24 @@ void test_errors(void **) {
       "non-zero blocks");
 }
 
+// The host storage formats: the sized constructors leave room for the values and indices, blocks report their shape.
+void test_storage_formats(void **) {
+  popsparse::CSRMatrix<float> csr(6, 4, {{2, 3}});
+  assert_int_equal(csr.nzValues.size(), 6);
+  assert_int_equal(csr.columnIndices.size(), 6);
+  assert_int_equal(csr.rowIndices.size(), 5);
+  assert_int_equal(csr.getBlockSize(), 6);
+  assert_int_equal(csr.getNumRowsInBlock(), 2);
+  assert_int_equal(csr.getNumColumnsInBlock(), 3);
+  popsparse::CSCMatrix<float> csc(5, 3);
+  assert_int_equal(csc.columnIndices.size(), 4);
+  assert_int_equal(csc.rowIndices.size(), 5);
+  popsparse::COOMatrix<float> coo(4, 4, {1.0f, 2.0f}, {0, 3}, {1, 2});
+  assert_int_equal(coo.numRows, 4);
+  assert_int_equal(coo.rowIndices[1], 2);
+  assert_int_equal(coo.getBlockDimensions()[0], 1);
+}
+
 } // namespace
 
 int main(void) {
@@ -313,6 +332,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_half),
       cmocka_unit_test(test_softmax_grad),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_storage_formats),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
