@@ -6,6 +6,7 @@
 
 #include "block_layout.hpp"
 #include "poplibs_support.hpp"
+#include "popops/Cast.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
 #include "poputil/exceptions.hpp"
@@ -78,9 +79,10 @@ void bsSoftmaxInPlace(poplar::Graph &graph, Tensor sparseTensor, const std::arra
   if (l.blocks.nonZero == 0)
     return;
   // Masked elements are pushed far below the others, so that they take no part in the row's maximum and their
-  // exponential is 0 (a row needs one element kept: the diagonal always is).
+  // exponential is 0.
   const detail::MaskedBlocks masked = detail::maskedBlocks(subBlockMaskType, sparsity, l.blockRows, l.blockCols,
                                                            l.rows, l.cols, l.rows / numGroups);
+  Tensor maskedTarget, keep;
   if (!masked.blocks.empty()) {
     const float far = type == poplar::HALF ? -60000.0f : -1.0e30f;
     std::vector<float> bias(masked.keep.size());
@@ -89,10 +91,12 @@ void bsSoftmaxInPlace(poplar::Graph &graph, Tensor sparseTensor, const std::arra
     std::vector<Tensor> parts;
     for (std::size_t b : masked.blocks)
       parts.push_back(sparseTensor[b].expand({0}));
-    Tensor target = poplar::concat(parts, 0);
-    Tensor c = graph.addConstant(type, target.shape(), bias, name + "/maskBias");
-    graph.setTileMapping(c, graph.getTileMapping(target));
-    popops::addInPlace(graph, target, c, prog, name + "/subBlockMask");
+    maskedTarget = poplar::concat(parts, 0);
+    Tensor c = graph.addConstant(type, maskedTarget.shape(), bias, name + "/maskBias");
+    graph.setTileMapping(c, graph.getTileMapping(maskedTarget));
+    popops::addInPlace(graph, maskedTarget, c, prog, name + "/subBlockMask");
+    keep = graph.addConstant(type, maskedTarget.shape(), masked.keep, name + "/maskKeep");
+    graph.setTileMapping(keep, graph.getTileMapping(maskedTarget));
   }
   for (const Tensor &v : rowViews(l, sparseTensor)) {
     const std::size_t width = v.dim(1);
@@ -101,9 +105,12 @@ void bsSoftmaxInPlace(poplar::Graph &graph, Tensor sparseTensor, const std::arra
     popops::expInPlace(graph, v, prog, name + "/exp");
     Tensor sum = popops::reduce(graph, v, poplar::FLOAT, {1}, popops::Operation::ADD, prog, name + "/sum");
     if (type != poplar::FLOAT)
-      sum = popops::map(graph, popops::expr::Cast(popops::expr::_1, type), {sum}, prog, name + "/sumCast");
+      sum = popops::cast(graph, sum, type, prog, name + "/sumCast");
     popops::divInPlace(graph, v, alongRows(sum, width), prog, name + "/normalise");
   }
+  // A row whose every element is masked came out uniform; masked elements are 0 in every row.
+  if (!masked.blocks.empty())
+    popops::mulInPlace(graph, maskedTarget, keep, prog, name + "/zeroMasked");
 }
 
 Tensor bsSoftmax(poplar::Graph &graph, Tensor sparseTensor, const std::array<int, 2> &dim,
