@@ -109,7 +109,8 @@ double run(Device &device, const Type &type) {
 
 void report(const std::string &device, const Type &type, double err, double tol) {
   std::cout << type << " on " << device << ": relative error within " << tol << ": " << (err <= tol ? "yes" : "no")
-            << " (" << err << ")" << std::endl;
+            << std::endl;
+  std::cout << "  (largest relative error " << err << ")" << std::endl;
 }
 
 } // namespace
