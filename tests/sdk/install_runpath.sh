@@ -15,9 +15,9 @@ for f in "$lib"/*.so.*.*.*; do
        bad=1 ;;
   esac
 done
-if [ "$count" -lt 10 ]; then
+if [ "$count" -lt 11 ]; then
   echo "FAIL: only $count shared libraries in $lib; expected libpoplar, libpoputil, libpopops, libpoplin, libpopnn,"
-  echo "      libpoprand, libgcl, libpopdist, libpva, libpvti and libipudrv"
+  echo "      libpoprand, libpopsparse, libgcl, libpopdist, libpva, libpvti and libipudrv"
   exit 1
 fi
 exit $bad
