@@ -4,12 +4,13 @@
 #include "popops/Fill.hpp"
 #include "popops/Reduce.hpp"
 #include "poputil/exceptions.hpp"
+#include "poplibs_support.hpp"
 
 namespace popops {
 
 poplar::Tensor allTrue(poplar::Graph &graph, poplar::Tensor A, poplar::program::Sequence &prog,
-                       const std::string &debugPrefix) {
-  const std::string name = debugPrefix.empty() ? "popops::allTrue" : debugPrefix;
+                       const poplar::DebugContext &debugContext) {
+  const std::string name = poplibs_support::operationName(debugContext, "popops::", "allTrue");
   if (!A.valid())
     throw poputil::poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
   if (A.elementType() != poplar::BOOL)
