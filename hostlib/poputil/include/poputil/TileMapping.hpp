@@ -14,6 +14,8 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 
+#include "poputil/TensorUseTracker.hpp"
+
 namespace poputil {
 
 /// A mapping of `shape`'s elements (row-major) in order over the graph's tiles: runs of whole grains of
