@@ -84,14 +84,18 @@ void test_gather_options(void **) {
   Tensor plain = popops::gather(f.graph, in, idx, 0, f.prog, {}, {});
   Tensor remap = popops::gather(f.graph, in, idx, 0, f.prog, {}, "remapped", {{"remapOutOfBoundIndices", "true"}});
   Tensor xi = f.var(UNSIGNED_INT, {3, 1}, "xi");
-  Tensor xla = popops::gather(f.graph, in, xi, 1, {1}, {1, 3}, {0}, {0}, f.prog, {}, {{"remapOutOfBoundIndices", "true"}});
+  Tensor xla =
+      popops::gather(f.graph, in, xi, 1, {1}, {1, 3}, {0}, {0}, f.prog, {}, {{"remapOutOfBoundIndices", "true"}});
   assert_true(xla.shape() == (std::vector<std::size_t>{3, 3}));
   f.readable(plain, "plain");
   f.readable(remap, "remap");
   f.readable(xla, "xla");
   program::Sequence p;
   expectThrow<poplar::poplar_error>(
-      [&] { popops::gather(f.graph, in, idx, 0, p, {}, {}, {{"noSuchOption", "true"}}); }, "noSuchOption");
+      [&] {
+        popops::gather(f.graph, in, idx, 0, p, {}, {}, {{"noSuchOption", "true"}});
+      },
+      "noSuchOption");
   f.build();
   const std::vector<float> h = floats(12, 4);
   f.write("in", h);

@@ -20,8 +20,8 @@ void test_map_multi_new_outputs(void **) {
   Fixture f;
   Tensor a = f.var(INT, {kN}, "a"), b = f.var(INT, {kN}, "b");
   Tensor x = f.var(FLOAT, {kN}, "x");
-  std::vector<Tensor> outs = popops::map(f.graph, {pe::_1 + pe::_2, pe::_1 * pe::_2, pe::Cast(pe::_1, FLOAT)},
-                                         {a, b}, f.prog, "multi");
+  std::vector<Tensor> outs =
+      popops::map(f.graph, {pe::_1 + pe::_2, pe::_1 * pe::_2, pe::Cast(pe::_1, FLOAT)}, {a, b}, f.prog, "multi");
   assert_int_equal(outs.size(), 3);
   assert_true(outs[2].elementType() == FLOAT);
   std::vector<Tensor> fo = popops::map(f.graph, {pe::Neg(pe::_1), pe::_1 * 0.5f}, {x}, f.prog);
@@ -94,11 +94,19 @@ void test_map_multi_errors(void **) {
   Tensor a = f.var(INT, {6}, "a"), x = f.var(FLOAT, {6}, "x");
   program::Sequence p;
   expectThrow<poputil::poplibs_error>(
-      [&] { popops::mapInPlace(f.graph, {pe::_1, pe::_1, pe::_1}, {a, x}, p); }, "3 expressions but 2 tensors");
+      [&] {
+        popops::mapInPlace(f.graph, {pe::_1, pe::_1, pe::_1}, {a, x}, p);
+      },
+      "3 expressions but 2 tensors");
   expectThrow<poputil::poplibs_error>(
-      [&] { popops::mapWithOutput(f.graph, {pe::_1 + 1}, {a}, {a, x}, p); }, "1 expressions but 2 outputs");
+      [&] {
+        popops::mapWithOutput(f.graph, {pe::_1 + 1}, {a}, {a, x}, p);
+      },
+      "1 expressions but 2 outputs");
   expectThrow<poputil::poplibs_error>(
-      [&] { popops::mapWithOutput(f.graph, {pe::_1 + 1, pe::_1}, {a}, {x, a}, p, "typed"); },
+      [&] {
+        popops::mapWithOutput(f.graph, {pe::_1 + 1, pe::_1}, {a}, {x, a}, p, "typed");
+      },
       "typed: expression 0 gives int");
 }
 

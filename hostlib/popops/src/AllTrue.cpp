@@ -1,10 +1,10 @@
 // popops::allTrue: a LOGICAL_AND reduction over every dimension.
 #include "popops/AllTrue.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/Fill.hpp"
 #include "popops/Reduce.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

@@ -345,7 +345,8 @@ Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, con
 
 Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                              const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                             const SlicePlan &, const poplar::OptionFlags &options, const poplar::DebugContext &debugContext) {
+                             const SlicePlan &, const poplar::OptionFlags &options,
+                             const poplar::DebugContext &debugContext) {
   const std::string name = opName(debugContext, "createSliceableTensor");
   checkOptions(options, planOptionRules(), name);
   return createSliceableTensor(graph, type, shape, dims, sizes, 0, debugContext);
@@ -393,7 +394,8 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
 }
 
 Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> &dims, std::size_t numIndices,
-                           const SlicePlan &, const poplar::OptionFlags &options, const poplar::DebugContext &debugContext) {
+                           const SlicePlan &, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext) {
   const std::string name = opName(debugContext, "createIndicesTensor");
   checkOptions(options, planOptionRules(), name);
   if (dims.empty())
@@ -405,7 +407,8 @@ Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> 
 }
 
 Tensor createSliceableTensorFromSlice(poplar::Graph &graph, const Tensor &s, const std::vector<std::size_t> &dims,
-                                      const std::vector<std::size_t> &numSlices, const poplar::DebugContext &debugContext) {
+                                      const std::vector<std::size_t> &numSlices,
+                                      const poplar::DebugContext &debugContext) {
   const std::string name = opName(debugContext, "createSliceableTensorFromSlice");
   checkValid(s, name, "the reference slice");
   checkDims(s.shape(), dims, numSlices, name, "numSlices");
@@ -541,8 +544,8 @@ void multiUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const T
   multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugContext, "multiUpdate"), "");
 }
 
-void multiUpdateAdd(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
-                    const Tensor &scale, const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+void multiUpdateAdd(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets, const Tensor &scale,
+                    const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                     poplar::program::Sequence &prog, const SlicePlan &, const poplar::OptionFlags &options,
                     const poplar::DebugContext &debugContext) {
   multiUpdateImpl(graph, t, s, offsets, &scale, dims, sizes, prog, options, opName(debugContext, "multiUpdateAdd"),

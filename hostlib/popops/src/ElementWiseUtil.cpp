@@ -1,9 +1,9 @@
 // popops/ElementWiseUtil.hpp: the output of an element-wise operation takes the layout of its best-spread input.
 #include "popops/ElementWiseUtil.hpp"
 
+#include "poplibs_support.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

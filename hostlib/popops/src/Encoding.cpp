@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "counting_constant.hpp"
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

@@ -3,15 +3,17 @@
 #include "popops/Fill.hpp"
 
 #include "map_internal.hpp"
-#include "poputil/exceptions.hpp"
 #include "poplibs_support.hpp"
+#include "poputil/exceptions.hpp"
 
 namespace popops::detail {
 
-void fillRegions(poplar::Graph &graph, const poplar::Tensor &t, const std::vector<std::vector<poplar::Interval> > &regions,
-                 poplar::ComputeSet cs, const expr::Expr &value, const poplar::DebugContext &debugContext) {
+void fillRegions(poplar::Graph &graph, const poplar::Tensor &t,
+                 const std::vector<std::vector<poplar::Interval> > &regions, poplar::ComputeSet cs,
+                 const expr::Expr &value, const poplar::DebugContext &debugContext) {
   if (!t.valid())
-    throw poputil::poplibs_error(debugContext.getPathName() + ": the tensor is an invalid (default-constructed) tensor");
+    throw poputil::poplibs_error(debugContext.getPathName() +
+                                 ": the tensor is an invalid (default-constructed) tensor");
   mapRegionsIntoComputeSet(graph, value, t, regions, cs, debugContext.getPathName());
 }
 

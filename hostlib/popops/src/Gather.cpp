@@ -7,11 +7,11 @@
 
 #include <set>
 
+#include "poplibs_support.hpp"
 #include "popops/DynamicSlice.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -184,8 +184,9 @@ Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, 
   } else {
     std::vector<Tensor> parts;
     for (std::size_t b = 0; b < batches; ++b)
-      parts.push_back(dynamicSlice(graph, base, starts[b], dims, sizes, prog, name + "/slice" + std::to_string(b), optionFlags)
-                          .expand({0}));
+      parts.push_back(
+          dynamicSlice(graph, base, starts[b], dims, sizes, prog, name + "/slice" + std::to_string(b), optionFlags)
+              .expand({0}));
     x = poplar::concat(parts, 0);
   }
   std::vector<std::size_t> squeezeDims;

@@ -3,10 +3,10 @@
 // ForLoopCounter vertex (the predicate of a RepeatWhileTrue), so the number of passes is known only at run time.
 #include "popops/Loop.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertex_names.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

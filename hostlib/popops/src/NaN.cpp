@@ -2,10 +2,10 @@
 // gathers the flags into one scalar BOOL; both run on the device.
 #include "popops/NaN.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

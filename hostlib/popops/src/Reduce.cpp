@@ -14,11 +14,11 @@
 #include "broadcast.hpp"
 #include "log.hpp"
 #include "map_internal.hpp"
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertex_names.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -447,8 +447,8 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::siz
 }
 
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
-                      ReduceParams params, std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
-                      const poplar::OptionFlags &) {
+                      ReduceParams params, std::vector<poplar::ComputeSet> &css,
+                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
   const std::string name = nameOf(debugContext, "reduceWithOutput");
   checkArgs(in, dims, params, name);
   checkOutput(in, out, dims, name);
@@ -466,7 +466,8 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outTyp
 }
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
-              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+              const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, dims, params, css, debugContext, options);
   addExecutes(prog, css, nameOf(debugContext, "reduce"));
@@ -482,7 +483,8 @@ void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out,
 }
 
 void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reductions, std::vector<Tensor> &outputs,
-                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                const poplar::OptionFlags &) {
   const std::string name = nameOf(debugContext, "reduceMany");
   const bool given = !outputs.empty();
   if (given && outputs.size() != reductions.size())

@@ -3,9 +3,9 @@
 // into A; B and a scale tensor of another type are converted in the expression, not by a separate step.
 #include "popops/ScaledAdd.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -62,25 +62,28 @@ Cast scaleOperand(const PlaceHolder &p, const poplar::Tensor &A) { return Cast(p
 } // namespace
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
-                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                 const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugContext, "scaledAddTo"),
          options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
-                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                 const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), false, {scaleB}, prog,
          nameOf(debugContext, "scaledAddTo"), options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
-                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                 const poplar::OptionFlags &options) {
   update(graph, A, constant(scaleA, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugContext, "scaledAddTo"),
          options);
 }
 
-void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                 poplar::Tensor scaleB, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), false, {scaleA, scaleB}, prog,
          nameOf(debugContext, "scaledAddTo"), options);
@@ -108,8 +111,8 @@ void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, po
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                        poplar::Tensor scaleB, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
-                        const poplar::OptionFlags &options) {
+                        poplar::Tensor scaleB, poplar::program::Sequence &prog,
+                        const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), true, {scaleA, scaleB}, prog,
          nameOf(debugContext, "scaledSubtractFrom"), options);
 }

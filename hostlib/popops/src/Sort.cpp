@@ -7,10 +7,10 @@
 #include <algorithm>
 
 #include "log.hpp"
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 #include "sort_internal.hpp"
 #include "vertex_names.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <ostream>
 
+#include "poplibs_support.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "sort_internal.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 

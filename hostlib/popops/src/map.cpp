@@ -11,10 +11,10 @@
 #include "expr_compile.hpp"
 #include "log.hpp"
 #include "map_internal.hpp"
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -143,7 +143,8 @@ Tensor map(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> 
 }
 
 void mapInPlace(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts,
-                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                const poplar::OptionFlags &) {
   const std::string name = opName(debugContext, "mapInPlace");
   if (ts.empty())
     throw poplibs_error(name + ": no tensors; the first tensor is the one written");
@@ -214,7 +215,8 @@ void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const T
 } // namespace detail
 
 void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
-                   poplar::program::Sequence &prog, const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+                   poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                   const poplar::OptionFlags &) {
   const std::string name = opName(debugContext, "mapWithOutput");
   buildMap(graph, detail::checkMapWithOutput(e, ts, out, name), ts, out, prog, name);
 }

@@ -3,9 +3,9 @@
 // expression reads the operands as they were before the call even when a destination is also an operand.
 #include <string>
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
-#include "poplibs_support.hpp"
 
 namespace popops {
 
@@ -32,8 +32,9 @@ void copyInto(const std::vector<Tensor> &results, const std::vector<Tensor> &dst
       throw poplibs_error(name + ": " + what + " " + std::to_string(i) + " is an invalid (default-constructed) tensor");
     if (dsts[i].shape() != results[i].shape() || dsts[i].elementType() != results[i].elementType())
       throw poplibs_error(name + ": expression " + std::to_string(i) + " gives " + results[i].elementType().toString() +
-                          " of " + std::to_string(results[i].numElements()) + " elements in another shape or type than " +
-                          what + " " + std::to_string(i) + " (" + dsts[i].elementType().toString() +
+                          " of " + std::to_string(results[i].numElements()) +
+                          " elements in another shape or type than " + what + " " + std::to_string(i) + " (" +
+                          dsts[i].elementType().toString() +
                           "); pass a tensor of the broadcast shape and the expression's type");
     if (!dsts[i].isParallelWriteable())
       throw poplibs_error(name + ": " + what + " " + std::to_string(i) +
@@ -66,8 +67,8 @@ void mapWithOutput(poplar::Graph &graph, const std::vector<expr::Any> &exprs, co
                    const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   const std::string name = poplibs_support::operationName(debugContext, "popops::", "mapWithOutput");
   if (exprs.size() != outs.size())
-    throw poplibs_error(name + ": " + std::to_string(exprs.size()) + " expressions but " +
-                        std::to_string(outs.size()) + " outputs; pass one output per expression");
+    throw poplibs_error(name + ": " + std::to_string(exprs.size()) + " expressions but " + std::to_string(outs.size()) +
+                        " outputs; pass one output per expression");
   copyInto(mapEach(graph, exprs, ts, prog, name, options), outs, prog, name, "output");
 }
 

@@ -62,8 +62,8 @@ Tensor dropout(poplar::Graph &graph, const Tensor *seed, const uint32_t seedModi
 }
 
 Tensor shapedDropout(poplar::Graph &graph, const Tensor *seed, const uint32_t seedModifier, const Tensor &input,
-                     const Tensor &reference, double keepProbability, double scale,
-                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+                     const Tensor &reference, double keepProbability, double scale, poplar::program::Sequence &prog,
+                     const poplar::DebugContext &debugContext) {
   const std::string name = detail::opName(debugContext, "shapedDropout");
   checkInput(input, scale, name);
   if (!reference.valid())

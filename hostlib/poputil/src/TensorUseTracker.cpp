@@ -156,10 +156,11 @@ void TensorUseTracker::resolve(const poplar::Graph &, unsigned grainSize, unsign
   std::vector<const std::pair<const TileSet, std::vector<Run> > *> sets;
   for (const auto &kv : shared)
     sets.push_back(&kv);
-  std::stable_sort(sets.begin(), sets.end(), [](const std::pair<const TileSet, std::vector<Run> > *x,
-                                                const std::pair<const TileSet, std::vector<Run> > *y) {
-    return x->first.size() < y->first.size();
-  });
+  std::stable_sort(
+      sets.begin(), sets.end(),
+      [](const std::pair<const TileSet, std::vector<Run> > *x, const std::pair<const TileSet, std::vector<Run> > *y) {
+        return x->first.size() < y->first.size();
+      });
   for (const auto *set : sets) {
     std::vector<Run> rest;
     for (const Run &r : set->second) {

@@ -131,9 +131,8 @@ unsigned getNumTilesUsed(const std::vector<std::vector<Interval> > &mapping) {
   return used;
 }
 
-poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor,
-                                      const poplar::Type &type, unsigned dim, bool ditherMapping,
-                                      const poplar::DebugContext &debugContext) {
+poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor, const poplar::Type &type,
+                                      unsigned dim, bool ditherMapping, const poplar::DebugContext &debugContext) {
   (void)ditherMapping;
   if (dim >= fullTensor.rank())
     throw poplibs_error("createBroadcastOperand: dim " + std::to_string(dim) + " is not a dimension of a rank-" +

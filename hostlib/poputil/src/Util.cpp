@@ -31,7 +31,8 @@ poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar
   return out;
 }
 
-poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N, const poplar::DebugContext &debugContext) {
+poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+                      const poplar::DebugContext &debugContext) {
   if (N == 0)
     throw poplibs_error("cloneN: N is 0; ask for one or more clones");
   const std::string name = debugContext.getPathName();

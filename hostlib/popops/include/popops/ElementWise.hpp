@@ -31,7 +31,8 @@ void mapInPlace(poplar::Graph &graph, const expr::Expr &expr, const std::vector<
                 const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As map(), writing the result into `out` (of the broadcast shape and the expression's type).
 void mapWithOutput(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
-                   const poplar::Tensor &out, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                   const poplar::Tensor &out, poplar::program::Sequence &prog,
+                   const poplar::DebugContext &debugContext = {},
                    const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// Several expressions of the same tensors at once, one new tensor per expression (as map() of each); every
@@ -58,9 +59,8 @@ inline poplar::Tensor map(poplar::Graph &graph, expr::UnaryOpType op, const popl
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
   return map(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugContext, options);
 }
-inline poplar::Tensor map(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
-                          const poplar::Tensor &b, poplar::program::Sequence &prog,
-                          const poplar::DebugContext &debugContext = {},
+inline poplar::Tensor map(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a, const poplar::Tensor &b,
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
   return map(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
 }
@@ -75,30 +75,29 @@ inline void mapInPlace(poplar::Graph &graph, expr::UnaryOpType op, const poplar:
                        const poplar::OptionFlags &options = poplar::OptionFlags()) {
   mapInPlace(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugContext, options);
 }
-inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
-                       const poplar::Tensor &b, poplar::program::Sequence &prog,
-                       const poplar::DebugContext &debugContext = {},
+inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a, const poplar::Tensor &b,
+                       poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                        const poplar::OptionFlags &options = poplar::OptionFlags()) {
   mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
 }
 
 // The named operations: f(graph, a, [b, [c,]] prog, debugContext, options) returns a new tensor; fInPlace writes
 // into a; fWithOutput writes into out. Binary functions also take a constant for b.
-#define POPOPS_UNARY_FN(name, Op)                                                                                    \
-  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,        \
-                             const poplar::DebugContext &debugContext = {},                                                  \
-                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                         \
-    return map(graph, expr::UnaryOpType::Op, a, prog, debugContext, options);                                         \
-  }                                                                                                                  \
-  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,        \
-                            const poplar::DebugContext &debugContext = {},                                                   \
-                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                          \
-    mapInPlace(graph, expr::UnaryOpType::Op, a, prog, debugContext, options);                                         \
-  }                                                                                                                  \
-  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &out,           \
-                               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},               \
-                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                       \
-    mapWithOutput(graph, expr::UnaryOp(expr::UnaryOpType::Op, expr::_1), {a}, out, prog, debugContext, options);      \
+#define POPOPS_UNARY_FN(name, Op)                                                                                      \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,           \
+                             const poplar::DebugContext &debugContext = {},                                            \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                             \
+    return map(graph, expr::UnaryOpType::Op, a, prog, debugContext, options);                                          \
+  }                                                                                                                    \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,            \
+                            const poplar::DebugContext &debugContext = {},                                             \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                              \
+    mapInPlace(graph, expr::UnaryOpType::Op, a, prog, debugContext, options);                                          \
+  }                                                                                                                    \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &out,               \
+                               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},         \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
+    mapWithOutput(graph, expr::UnaryOp(expr::UnaryOpType::Op, expr::_1), {a}, out, prog, debugContext, options);       \
   }
 POPOPS_UNARY_FN(abs, ABSOLUTE)
 POPOPS_UNARY_FN(asin, ASIN)
@@ -132,44 +131,44 @@ POPOPS_UNARY_FN(relu, RELU)
 POPOPS_UNARY_FN(trunc, TRUNC)
 #undef POPOPS_UNARY_FN
 
-#define POPOPS_BINARY_FN(name, Op)                                                                                   \
-  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,               \
-                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},                 \
-                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                         \
-    return map(graph, expr::BinaryOpType::Op, a, b, prog, debugContext, options);                                     \
-  }                                                                                                                  \
-  template <typename T>                                                                                              \
-  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                 \
-      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                           \
-      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
-    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugContext,      \
-               options);                                                                                             \
-  }                                                                                                                  \
-  template <typename T>                                                                                              \
-  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                 \
-      poplar::Graph &graph, T a, const poplar::Tensor &b, poplar::program::Sequence &prog,                           \
-      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
-    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, prog, debugContext,      \
-               options);                                                                                             \
-  }                                                                                                                  \
-  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                \
-                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},                  \
-                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                          \
-    mapInPlace(graph, expr::BinaryOpType::Op, a, b, prog, debugContext, options);                                     \
-  }                                                                                                                  \
-  template <typename T>                                                                                              \
-  typename std::enable_if<std::is_arithmetic<T>::value>::type name##InPlace(                                        \
-      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                           \
-      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
-    mapInPlace(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugContext,      \
-               options);                                                                                             \
-  }                                                                                                                  \
-  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,             \
-                               const poplar::Tensor &out, poplar::program::Sequence &prog,                         \
-                               const poplar::DebugContext &debugContext = {},                                                \
-                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                       \
-    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog,             \
-                  debugContext, options);                                                                             \
+#define POPOPS_BINARY_FN(name, Op)                                                                                     \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                   \
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},           \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                             \
+    return map(graph, expr::BinaryOpType::Op, a, b, prog, debugContext, options);                                      \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                    \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                             \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugContext,       \
+               options);                                                                                               \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                    \
+      poplar::Graph &graph, T a, const poplar::Tensor &b, poplar::program::Sequence &prog,                             \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, prog, debugContext,       \
+               options);                                                                                               \
+  }                                                                                                                    \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                    \
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},            \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                              \
+    mapInPlace(graph, expr::BinaryOpType::Op, a, b, prog, debugContext, options);                                      \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##InPlace(                                           \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                             \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    mapInPlace(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugContext,       \
+               options);                                                                                               \
+  }                                                                                                                    \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                 \
+                               const poplar::Tensor &out, poplar::program::Sequence &prog,                             \
+                               const poplar::DebugContext &debugContext = {},                                          \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog, debugContext,  \
+                  options);                                                                                            \
   }
 POPOPS_BINARY_FN(add, ADD)
 POPOPS_BINARY_FN(atan2, ATAN2)

@@ -17,7 +17,8 @@ namespace popops {
 /// elements), or linearly when no input is completely mapped. Throws poputil::poplibs_error for no inputs or
 /// inputs of different shapes.
 poplar::Tensor createOutputForElementWiseOp(poplar::Graph &graph, const std::vector<poplar::Tensor> &inputs,
-                                            const poplar::Type &outputType, const poplar::DebugContext &debugContext = {});
+                                            const poplar::Type &outputType,
+                                            const poplar::DebugContext &debugContext = {});
 
 } // namespace popops
 

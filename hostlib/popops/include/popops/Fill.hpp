@@ -19,8 +19,9 @@ namespace popops {
 namespace detail {
 /// Internal (called by the fill templates): adds to `cs` the vertices that write `value` (an expression of no
 /// operands, of t's type) into the regions of flattened `t` listed per tile, each on its listed tile.
-void fillRegions(poplar::Graph &graph, const poplar::Tensor &t, const std::vector<std::vector<poplar::Interval> > &regions,
-                 poplar::ComputeSet cs, const expr::Expr &value, const poplar::DebugContext &debugContext);
+void fillRegions(poplar::Graph &graph, const poplar::Tensor &t,
+                 const std::vector<std::vector<poplar::Interval> > &regions, poplar::ComputeSet cs,
+                 const expr::Expr &value, const poplar::DebugContext &debugContext);
 
 template <typename FillValueType> expr::Cast fillExpr(const poplar::Tensor &t, FillValueType fillValue) {
   static_assert(std::is_arithmetic<FillValueType>::value, "popops::fill takes an arithmetic value");

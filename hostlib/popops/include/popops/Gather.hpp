@@ -33,14 +33,13 @@ poplar::Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type,
 /// has shape input.shape()[:axis] + indices.shape() + input.shape()[axis + 1:]. An index out of range gives
 /// zeros, or the slice at index 0 with the option remapOutOfBoundIndices "true" (optionFlags are multiSlice's).
 poplar::Tensor gather(poplar::Graph &graph, const poplar::Tensor &input, const poplar::Tensor &indices, unsigned axis,
-                      poplar::program::Sequence &prog, GatherParams params, const poplar::DebugContext &debugContext = {},
-                      const poplar::OptionFlags &optionFlags = {});
+                      poplar::program::Sequence &prog, GatherParams params,
+                      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &optionFlags = {});
 
 /// A tensor of `inputShape` laid out for the general gather with these slice sizes and start index map.
 poplar::Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type,
-                                 const std::vector<std::size_t> &inputShape,
-                                 const std::vector<std::size_t> &sliceSizes, std::vector<unsigned> startIndexMap,
-                                 const poplar::DebugContext &debugContext = {});
+                                 const std::vector<std::size_t> &inputShape, const std::vector<std::size_t> &sliceSizes,
+                                 std::vector<unsigned> startIndexMap, const poplar::DebugContext &debugContext = {});
 
 /// XLA's Gather: for each index vector of `indices` (along indexVectorDim; indexVectorDim == indices.rank()
 /// means scalar indices), a slice of `sliceSizes` of `input` starting at the vector's entries in the dimensions

@@ -38,7 +38,8 @@ poplar::Tensor addForLoopCounterVertex(poplar::Graph &graph, const poplar::Tenso
 /// `countLimit` has count's type. Throws poputil::poplibs_error for other types or shapes.
 poplar::program::Sequence countedForLoop(poplar::Graph &graph, const poplar::Tensor &count, int initialCount,
                                          const poplar::Tensor &countLimit, int countStep,
-                                         const poplar::program::Program &body, const poplar::DebugContext &debugContext = {});
+                                         const poplar::program::Program &body,
+                                         const poplar::DebugContext &debugContext = {});
 
 /// As above with a count of countLimit's type created on tile 0 (the body cannot see it).
 poplar::program::Sequence countedForLoop(poplar::Graph &graph, int initialCount, const poplar::Tensor &countLimit,

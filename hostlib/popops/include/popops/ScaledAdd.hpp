@@ -25,8 +25,8 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::T
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A = scaleA * A + scaleB * B with one-element scale tensors.
-void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                 poplar::Tensor scaleB, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A -= scaleB * B.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
@@ -43,7 +43,8 @@ void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, po
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A = scaleA * A - scaleB * B with one-element scale tensors.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                        poplar::Tensor scaleB, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                        poplar::Tensor scaleB, poplar::program::Sequence &prog,
+                        const poplar::DebugContext &debugContext = {},
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace popops

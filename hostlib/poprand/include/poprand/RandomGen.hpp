@@ -39,7 +39,8 @@ poplar::Tensor dropout(poplar::Graph &graph, const poplar::Tensor *seed, const u
 /// rules), so whole rows, columns or planes are dropped together. The result is laid out like `input`.
 poplar::Tensor shapedDropout(poplar::Graph &graph, const poplar::Tensor *seed, const uint32_t seedModifier,
                              const poplar::Tensor &input, const poplar::Tensor &reference, double keepProbability,
-                             double scale, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
+                             double scale, poplar::program::Sequence &prog,
+                             const poplar::DebugContext &debugContext = {});
 
 /// Uniform distribution on [minVal, maxVal] (maxVal >= minVal). `outType` is FLOAT, HALF or INT. FLOAT and HALF
 /// values stay inside the interval after rounding (throws poputil::poplibs_error when it holds no value of the
@@ -72,8 +73,8 @@ poplar::Tensor normal(poplar::Graph &graph, const poplar::Tensor *seed, uint32_t
 /// Normal distribution truncated symmetrically to [mean - alpha * stdDev, mean + alpha * stdDev] (alpha > 0):
 /// values outside are drawn again. `outType` is FLOAT or HALF.
 poplar::Tensor truncatedNormal(poplar::Graph &graph, const poplar::Tensor *seed, uint32_t seedModifier,
-                               const poplar::Tensor &reference, const poplar::Type &outType, double mean,
-                               double stdDev, double alpha, poplar::program::Sequence &prog,
+                               const poplar::Tensor &reference, const poplar::Type &outType, double mean, double stdDev,
+                               double alpha, poplar::program::Sequence &prog,
                                const poplar::DebugContext &debugContext = {});
 
 /// Sets the generator state of every worker of every tile from `masterSeed` (two UNSIGNED_INT elements) and

@@ -97,7 +97,8 @@ unsigned getNumTilesUsed(const std::vector<std::vector<poplar::Interval> > &mapp
 /// every other dimension of fullTensor: element j is mapped to the tile that holds the first element of
 /// fullTensor's slice j along `dim` (ditherMapping is accepted and has no effect). Throws poplibs_error when `dim` is not a dimension of fullTensor.
 poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor, const poplar::Type &type,
-                                      unsigned dim, bool ditherMapping = false, const poplar::DebugContext &debugContext = {});
+                                      unsigned dim, bool ditherMapping = false,
+                                      const poplar::DebugContext &debugContext = {});
 
 } // namespace poputil
 
