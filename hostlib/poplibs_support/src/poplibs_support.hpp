@@ -30,4 +30,11 @@ inline std::string debugName(const poplar::DebugContext &dc, const std::string &
   return path.empty() ? libraryPrefix + fn : path + "/" + fn;
 }
 
+/// The name an operation uses in its errors and for what it creates: the caller's debug path as given, or
+/// `libraryPrefix` + `fn` (e.g. "popops::gather") when the caller gave none.
+inline std::string operationName(const poplar::DebugContext &dc, const std::string &libraryPrefix, const char *fn) {
+  const std::string path = dc.getPathName();
+  return path.empty() ? libraryPrefix + fn : path;
+}
+
 } // namespace poplibs_support

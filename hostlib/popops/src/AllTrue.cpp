@@ -1,6 +1,7 @@
 // popops::allTrue: a LOGICAL_AND reduction over every dimension.
 #include "popops/AllTrue.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/Fill.hpp"
 #include "popops/Reduce.hpp"
 #include "poputil/exceptions.hpp"
@@ -8,8 +9,8 @@
 namespace popops {
 
 poplar::Tensor allTrue(poplar::Graph &graph, poplar::Tensor A, poplar::program::Sequence &prog,
-                       const std::string &debugPrefix) {
-  const std::string name = debugPrefix.empty() ? "popops::allTrue" : debugPrefix;
+                       const poplar::DebugContext &debugContext) {
+  const std::string name = poplibs_support::operationName(debugContext, "popops::", "allTrue");
   if (!A.valid())
     throw poputil::poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
   if (A.elementType() != poplar::BOOL)

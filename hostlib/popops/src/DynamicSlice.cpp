@@ -45,8 +45,8 @@ using detail::slicedShape;
 
 namespace {
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 // The unsigned type of the same size that the copying vertices see a tensor as (their template argument).
@@ -330,8 +330,8 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
 
 Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                              const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                             std::size_t minGrainSize, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createSliceableTensor");
+                             std::size_t minGrainSize, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceableTensor");
   checkDims(shape, dims, sizes, name);
   std::size_t rows = 1, total = 1;
   for (std::size_t d : dims)
@@ -345,16 +345,17 @@ Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, con
 
 Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                              const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                             const SlicePlan &, const poplar::OptionFlags &options, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createSliceableTensor");
+                             const SlicePlan &, const poplar::OptionFlags &options,
+                             const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceableTensor");
   checkOptions(options, planOptionRules(), name);
-  return createSliceableTensor(graph, type, shape, dims, sizes, 0, debugPrefix);
+  return createSliceableTensor(graph, type, shape, dims, sizes, 0, debugContext);
 }
 
 Tensor createSliceTensor(poplar::Graph &graph, const Tensor &t, const std::vector<std::size_t> &dims,
                          const std::vector<std::size_t> &sizes, std::size_t numIndices,
-                         const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createSliceTensor");
+                         const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceTensor");
   checkValid(t, name, "the tensor to be sliced");
   checkDims(t.shape(), dims, sizes, name);
   std::vector<std::size_t> shape = slicedShape(t.shape(), dims, sizes);
@@ -373,8 +374,8 @@ Tensor createSliceTensor(poplar::Graph &graph, const Tensor &t, const std::vecto
 Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                          const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                          std::size_t numIndices, const SlicePlan &, const poplar::OptionFlags &options,
-                         const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createSliceTensor");
+                         const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceTensor");
   checkOptions(options, planOptionRules(), name);
   checkDims(shape, dims, sizes, name);
   std::vector<std::size_t> outShape = slicedShape(shape, dims, sizes);
@@ -393,8 +394,9 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
 }
 
 Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> &dims, std::size_t numIndices,
-                           const SlicePlan &, const poplar::OptionFlags &options, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createIndicesTensor");
+                           const SlicePlan &, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createIndicesTensor");
   checkOptions(options, planOptionRules(), name);
   if (dims.empty())
     throw poplibs_error(name + ": no dimension; pass the dimensions the indices will slice");
@@ -405,8 +407,9 @@ Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> 
 }
 
 Tensor createSliceableTensorFromSlice(poplar::Graph &graph, const Tensor &s, const std::vector<std::size_t> &dims,
-                                      const std::vector<std::size_t> &numSlices, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createSliceableTensorFromSlice");
+                                      const std::vector<std::size_t> &numSlices,
+                                      const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceableTensorFromSlice");
   checkValid(s, name, "the reference slice");
   checkDims(s.shape(), dims, numSlices, name, "numSlices");
   std::vector<std::size_t> shape = s.shape();
@@ -438,8 +441,8 @@ Tensor createSliceableTensorFromSlice(poplar::Graph &graph, const Tensor &s, con
 
 Tensor dynamicSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offset, const std::vector<std::size_t> &dims,
                     const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
-                    const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  const std::string name = opName(debugPrefix, "dynamicSlice");
+                    const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  const std::string name = opName(debugContext, "dynamicSlice");
   checkSlice(t, offset, dims, sizes, options, name);
   Tensor result;
   dynamicSliceImpl(graph, nullptr, t, offset, dims, sizes, prog, name, result);
@@ -448,9 +451,9 @@ Tensor dynamicSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offset,
 
 void dynamicSliceWithOutput(poplar::Graph &graph, const Tensor &output, const Tensor &t, const Tensor &offset,
                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                            poplar::program::Sequence &prog, const std::string &debugPrefix,
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                             const poplar::OptionFlags &options) {
-  const std::string name = opName(debugPrefix, "dynamicSliceWithOutput");
+  const std::string name = opName(debugContext, "dynamicSliceWithOutput");
   checkSlice(t, offset, dims, sizes, options, name);
   checkValid(output, name, "the output");
   std::vector<std::size_t> want = slicedShape(t.shape(), dims, sizes);
@@ -475,9 +478,9 @@ poplar::TileToTensorMapping getSliceMapping(poplar::Graph &graph, const Tensor &
 
 void dynamicUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offset,
                    const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                   poplar::program::Sequence &prog, const std::string &debugPrefix,
+                   poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                    const poplar::OptionFlags &options) {
-  const std::string name = opName(debugPrefix, "dynamicUpdate");
+  const std::string name = opName(debugContext, "dynamicUpdate");
   checkSlice(t, offset, dims, sizes, options, name);
   checkValid(s, name, "the update");
   std::vector<std::size_t> want = slicedShape(t.shape(), dims, sizes);
@@ -494,8 +497,8 @@ void dynamicUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const
 
 Tensor multiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, const std::vector<std::size_t> &dims,
                   const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &,
-                  const poplar::OptionFlags &options, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "multiSlice");
+                  const poplar::OptionFlags &options, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "multiSlice");
   checkMulti(t, offsets, dims, sizes, options, name);
   const CopyType ct = copyTypeOf(t.elementType(), name);
   Tensor out = createSliceTensor(graph, t, dims, sizes, offsets.dim(0), name + "/out");
@@ -505,9 +508,9 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, 
 }
 
 Tensor multiSlice(poplar::Graph &graph, const Tensor &t, poplar::ArrayRef<unsigned> offsets, std::size_t dim,
-                  poplar::program::Sequence &prog, const std::string &debugPrefix,
+                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                   const poplar::OptionFlags &optionFlags) {
-  const std::string name = opName(debugPrefix, "multiSlice");
+  const std::string name = opName(debugContext, "multiSlice");
   checkValid(t, name, "the tensor sliced");
   checkDims(t.shape(), {dim}, {1}, name);
   checkOptions(optionFlags, planOptionRules(), name);
@@ -537,23 +540,23 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, poplar::ArrayRef<unsign
 void multiUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
                  const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                  poplar::program::Sequence &prog, const SlicePlan &, const poplar::OptionFlags &options,
-                 const std::string &debugPrefix) {
-  multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugPrefix, "multiUpdate"), "");
+                 const poplar::DebugContext &debugContext) {
+  multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugContext, "multiUpdate"), "");
 }
 
-void multiUpdateAdd(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
-                    const Tensor &scale, const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+void multiUpdateAdd(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets, const Tensor &scale,
+                    const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                     poplar::program::Sequence &prog, const SlicePlan &, const poplar::OptionFlags &options,
-                    const std::string &debugPrefix) {
-  multiUpdateImpl(graph, t, s, offsets, &scale, dims, sizes, prog, options, opName(debugPrefix, "multiUpdateAdd"),
+                    const poplar::DebugContext &debugContext) {
+  multiUpdateImpl(graph, t, s, offsets, &scale, dims, sizes, prog, options, opName(debugContext, "multiUpdateAdd"),
                   "Add");
 }
 
 void multiUpdateMax(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
                     const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                     poplar::program::Sequence &prog, const SlicePlan &, const poplar::OptionFlags &options,
-                    const std::string &debugPrefix) {
-  multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugPrefix, "multiUpdateMax"),
+                    const poplar::DebugContext &debugContext) {
+  multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugContext, "multiUpdateMax"),
                   "Max");
 }
 

@@ -1,6 +1,7 @@
 // popops/ElementWiseUtil.hpp: the output of an element-wise operation takes the layout of its best-spread input.
 #include "popops/ElementWiseUtil.hpp"
 
+#include "poplibs_support.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 
@@ -10,8 +11,8 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 Tensor createOutputForElementWiseOp(poplar::Graph &graph, const std::vector<Tensor> &inputs,
-                                    const poplar::Type &outputType, const std::string &debugPrefix) {
-  const std::string name = debugPrefix.empty() ? "popops::createOutputForElementWiseOp" : debugPrefix;
+                                    const poplar::Type &outputType, const poplar::DebugContext &debugContext) {
+  const std::string name = poplibs_support::operationName(debugContext, "popops::", "createOutputForElementWiseOp");
   if (inputs.empty())
     throw poplibs_error(name + ": no inputs; pass the operation's input tensors");
   for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "counting_constant.hpp"
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
@@ -17,8 +19,8 @@ using poputil::poplibs_error;
 
 namespace {
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 void checkOneHot(const Tensor &indices, const Tensor &encoded, const std::string &name) {
@@ -49,11 +51,7 @@ void oneHot(poplar::Graph &graph, const Tensor &indices, const Tensor &encoded, 
   const std::size_t n = encoded.dim(0), classes = encoded.dim(1);
   if (n == 0 || classes == 0)
     return;
-  std::vector<unsigned> cols(classes);
-  for (std::size_t j = 0; j < classes; ++j)
-    cols[j] = unsigned(j);
-  Tensor colIds = graph.addConstant(poplar::UNSIGNED_INT, {classes}, cols, name + "/columns");
-  poputil::mapTensorLinearly(graph, colIds);
+  Tensor colIds = detail::countingConstant(graph, classes, name + "/columns");
   Tensor rows = indices.reinterpret(poplar::UNSIGNED_INT).expand({1}).broadcast(unsigned(classes), 1);
   Tensor columns = colIds.expand({0}).broadcast(unsigned(n), 0);
   namespace pe = popops::expr;
@@ -84,8 +82,8 @@ template <typename T> void iotaImpl(poplar::Graph &graph, const Tensor &t, T sta
 } // namespace
 
 void encodeOneHot(poplar::Graph &graph, const Tensor &indices, const Tensor &encoded, poplar::program::Sequence &prog,
-                  const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "encodeOneHot");
+                  const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "encodeOneHot");
   checkOneHot(indices, encoded, name);
   Tensor on = graph.addConstant(encoded.elementType(), {1}, 1, name + "/on");
   Tensor off = graph.addConstant(encoded.elementType(), {1}, 0, name + "/off");
@@ -95,18 +93,18 @@ void encodeOneHot(poplar::Graph &graph, const Tensor &indices, const Tensor &enc
 }
 
 void encodeOneHot(poplar::Graph &graph, const Tensor &indices, const Tensor &encoded, poplar::program::Sequence &prog,
-                  const Tensor &on, const Tensor &off, const std::string &debugPrefix) {
-  oneHot(graph, indices, encoded, prog, on, off, opName(debugPrefix, "encodeOneHot"));
+                  const Tensor &on, const Tensor &off, const poplar::DebugContext &debugContext) {
+  oneHot(graph, indices, encoded, prog, on, off, opName(debugContext, "encodeOneHot"));
 }
 
 void iota(poplar::Graph &graph, const Tensor &t, unsigned startInteger, poplar::program::Sequence &prog,
-          const std::string &debugPrefix) {
-  iotaImpl<unsigned>(graph, t, startInteger, poplar::UNSIGNED_INT, prog, opName(debugPrefix, "iota"));
+          const poplar::DebugContext &debugContext) {
+  iotaImpl<unsigned>(graph, t, startInteger, poplar::UNSIGNED_INT, prog, opName(debugContext, "iota"));
 }
 
 void iota(poplar::Graph &graph, const Tensor &t, int startInteger, poplar::program::Sequence &prog,
-          const std::string &debugPrefix) {
-  iotaImpl<int>(graph, t, startInteger, poplar::INT, prog, opName(debugPrefix, "iota"));
+          const poplar::DebugContext &debugContext) {
+  iotaImpl<int>(graph, t, startInteger, poplar::INT, prog, opName(debugContext, "iota"));
 }
 
 } // namespace popops

@@ -3,15 +3,18 @@
 #include "popops/Fill.hpp"
 
 #include "map_internal.hpp"
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace popops::detail {
 
-void fillRegions(poplar::Graph &graph, const poplar::Tensor &t, const std::vector<std::vector<poplar::Interval> > &regions,
-                 poplar::ComputeSet cs, const expr::Expr &value, const std::string &debugPrefix) {
+void fillRegions(poplar::Graph &graph, const poplar::Tensor &t,
+                 const std::vector<std::vector<poplar::Interval> > &regions, poplar::ComputeSet cs,
+                 const expr::Expr &value, const poplar::DebugContext &debugContext) {
   if (!t.valid())
-    throw poputil::poplibs_error(debugPrefix + ": the tensor is an invalid (default-constructed) tensor");
-  mapRegionsIntoComputeSet(graph, value, t, regions, cs, debugPrefix);
+    throw poputil::poplibs_error(debugContext.getPathName() +
+                                 ": the tensor is an invalid (default-constructed) tensor");
+  mapRegionsIntoComputeSet(graph, value, t, regions, cs, debugContext.getPathName());
 }
 
 } // namespace popops::detail

@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "poplibs_support.hpp"
 #include "popops/DynamicSlice.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
@@ -19,8 +20,8 @@ using poputil::poplibs_error;
 
 namespace {
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 void checkIndices(const Tensor &indices, const std::string &name) {
@@ -34,8 +35,8 @@ void checkIndices(const Tensor &indices, const std::string &name) {
 } // namespace
 
 Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &operandShape,
-                         unsigned axis, GatherParams, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createGatherInput");
+                         unsigned axis, GatherParams, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createGatherInput");
   if (axis >= operandShape.size())
     throw poplibs_error(name + ": axis " + std::to_string(axis) + " is out of range for rank " +
                         std::to_string(operandShape.size()) + "; pass an axis below the rank");
@@ -43,8 +44,9 @@ Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type, const s
 }
 
 Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, unsigned axis,
-              poplar::program::Sequence &prog, GatherParams, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "gather");
+              poplar::program::Sequence &prog, GatherParams, const poplar::DebugContext &debugContext,
+              const poplar::OptionFlags &optionFlags) {
+  const std::string name = opName(debugContext, "gather");
   if (!input.valid())
     throw poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
   checkIndices(indices, name);
@@ -52,7 +54,7 @@ Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, 
     throw poplibs_error(name + ": axis " + std::to_string(axis) + " is out of range for an input of rank " +
                         std::to_string(input.rank()) + "; pass an axis below the rank");
   Tensor offs = indices.flatten().expand({1});
-  Tensor s = multiSlice(graph, input, offs, {axis}, {1}, prog, SlicePlan(), poplar::OptionFlags(), name);
+  Tensor s = multiSlice(graph, input, offs, {axis}, {1}, prog, SlicePlan(), optionFlags, name);
   s = s.squeeze({std::size_t(axis) + 1});
   std::vector<std::size_t> shape = indices.shape();
   for (unsigned d = 0; d < input.rank(); ++d)
@@ -69,8 +71,8 @@ Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, 
 
 Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &inputShape,
                          const std::vector<std::size_t> &sliceSizes, std::vector<unsigned> startIndexMap,
-                         const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "createGatherInput");
+                         const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createGatherInput");
   if (sliceSizes.size() != inputShape.size())
     throw poplibs_error(name + ": " + std::to_string(sliceSizes.size()) + " slice sizes for an input of rank " +
                         std::to_string(inputShape.size()) + "; give one per dimension");
@@ -94,8 +96,9 @@ Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type, const s
 Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, std::size_t indexVectorDim,
               const std::vector<std::size_t> &offsetDims, const std::vector<std::size_t> &sliceSizes,
               const std::vector<std::size_t> &collapsedSliceDims, const std::vector<unsigned> &startIndexMap,
-              poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = opName(debugPrefix, "gather");
+              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+              const poplar::OptionFlags &optionFlags) {
+  const std::string name = opName(debugContext, "gather");
   if (!input.valid())
     throw poplibs_error(name + ": the input is an invalid (default-constructed) tensor");
   checkIndices(indices, name);
@@ -177,12 +180,13 @@ Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, 
       base = base.slice(0, sliceSizes[d], d);
   Tensor x;
   if (k == 1) { // one start dimension: every slice in one multiSlice
-    x = multiSlice(graph, base, starts, dims, sizes, prog, SlicePlan(), poplar::OptionFlags(), name + "/slices");
+    x = multiSlice(graph, base, starts, dims, sizes, prog, SlicePlan(), optionFlags, name + "/slices");
   } else {
     std::vector<Tensor> parts;
     for (std::size_t b = 0; b < batches; ++b)
-      parts.push_back(dynamicSlice(graph, base, starts[b], dims, sizes, prog, name + "/slice" + std::to_string(b))
-                          .expand({0}));
+      parts.push_back(
+          dynamicSlice(graph, base, starts[b], dims, sizes, prog, name + "/slice" + std::to_string(b), optionFlags)
+              .expand({0}));
     x = poplar::concat(parts, 0);
   }
   std::vector<std::size_t> squeezeDims;

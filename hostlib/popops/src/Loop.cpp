@@ -3,6 +3,7 @@
 // ForLoopCounter vertex (the predicate of a RepeatWhileTrue), so the number of passes is known only at run time.
 #include "popops/Loop.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertex_names.hpp"
@@ -15,8 +16,8 @@ using poputil::poplibs_error;
 
 namespace {
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 void checkCounter(const Tensor &t, const char *role, const std::string &name) {
@@ -32,8 +33,8 @@ void checkCounter(const Tensor &t, const char *role, const std::string &name) {
 } // namespace
 
 Sequence countedLoop(poplar::Graph &graph, std::size_t begin, std::size_t end, std::size_t step,
-                     const CountedLoopBodyType &body, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "countedLoop");
+                     const CountedLoopBodyType &body, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "countedLoop");
   if (step == 0)
     throw poplibs_error(name + ": step is 0; pass a step greater than zero");
   if (begin >= end)
@@ -58,13 +59,13 @@ Sequence countedLoop(poplar::Graph &graph, std::size_t begin, std::size_t end, s
 }
 
 Sequence countedLoop(poplar::Graph &graph, std::size_t count, const CountedLoopBodyType &body,
-                     const std::string &debugPrefix) {
-  return countedLoop(graph, 0, count, 1, body, nameOf(debugPrefix, "countedLoop"));
+                     const poplar::DebugContext &debugContext) {
+  return countedLoop(graph, 0, count, 1, body, nameOf(debugContext, "countedLoop"));
 }
 
 Tensor addForLoopCounterVertex(poplar::Graph &graph, const Tensor &count, const Tensor &countLimit, int countStep,
-                               unsigned tile, Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "addForLoopCounterVertex");
+                               unsigned tile, Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "addForLoopCounterVertex");
   checkCounter(count, "count", name);
   checkCounter(countLimit, "countLimit", name);
   if (count.elementType() != countLimit.elementType())
@@ -91,8 +92,8 @@ Tensor addForLoopCounterVertex(poplar::Graph &graph, const Tensor &count, const 
 }
 
 Sequence countedForLoop(poplar::Graph &graph, const Tensor &count, int initialCount, const Tensor &countLimit,
-                        int countStep, const poplar::program::Program &body, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "countedForLoop");
+                        int countStep, const poplar::program::Program &body, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "countedForLoop");
   checkCounter(count, "count", name);
   checkCounter(countLimit, "countLimit", name);
   if (count.elementType() != countLimit.elementType())
@@ -114,8 +115,8 @@ Sequence countedForLoop(poplar::Graph &graph, const Tensor &count, int initialCo
 }
 
 Sequence countedForLoop(poplar::Graph &graph, int initialCount, const Tensor &countLimit, int countStep,
-                        const poplar::program::Program &body, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "countedForLoop");
+                        const poplar::program::Program &body, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "countedForLoop");
   checkCounter(countLimit, "countLimit", name);
   Tensor count = graph.addVariable(countLimit.elementType(), {}, name + "/count");
   graph.setTileMapping(count, 0);

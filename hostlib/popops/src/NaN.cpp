@@ -2,6 +2,7 @@
 // gathers the flags into one scalar BOOL; both run on the device.
 #include "popops/NaN.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
 #include "poputil/exceptions.hpp"
@@ -31,20 +32,20 @@ Tensor anyFlagged(poplar::Graph &graph, const Tensor &src, bool orInf, poplar::p
   return reduce(graph, flags, {0}, Operation::LOGICAL_OR, prog, name + "/any");
 }
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 } // namespace
 
 Tensor hasNaN(poplar::Graph &graph, const Tensor &src, poplar::program::Sequence &prog,
-              const std::string &debugPrefix) {
-  return anyFlagged(graph, src, false, prog, nameOf(debugPrefix, "hasNaN"));
+              const poplar::DebugContext &debugContext) {
+  return anyFlagged(graph, src, false, prog, nameOf(debugContext, "hasNaN"));
 }
 
 Tensor hasNaNOrInf(poplar::Graph &graph, const Tensor &src, poplar::program::Sequence &prog,
-                   const std::string &debugPrefix) {
-  return anyFlagged(graph, src, true, prog, nameOf(debugPrefix, "hasNaNOrInf"));
+                   const poplar::DebugContext &debugContext) {
+  return anyFlagged(graph, src, true, prog, nameOf(debugContext, "hasNaNOrInf"));
 }
 
 } // namespace popops

@@ -14,6 +14,7 @@
 #include "broadcast.hpp"
 #include "log.hpp"
 #include "map_internal.hpp"
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
@@ -422,33 +423,33 @@ void mapIfUnmapped(poplar::Graph &graph, const Tensor &out) {
     poputil::mapTensorLinearly(graph, out);
 }
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 } // namespace
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
-              ReduceParams params, std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix,
+              ReduceParams params, std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &) {
-  const std::string name = nameOf(debugPrefix, "reduce");
+  const std::string name = nameOf(debugContext, "reduce");
   Tensor out = newOutput(graph, in, outType, dims, params, name);
   reduceToOutput(graph, in, out, dims, params, css, name);
   return out;
 }
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
-              std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix,
+              std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
   if (!in.valid())
     throw poplibs_error("popops::reduce: the input is an invalid (default-constructed) tensor");
-  return reduce(graph, in, in.elementType(), dims, params, css, debugPrefix, options);
+  return reduce(graph, in, in.elementType(), dims, params, css, debugContext, options);
 }
 
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
-                      ReduceParams params, std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix,
-                      const poplar::OptionFlags &) {
-  const std::string name = nameOf(debugPrefix, "reduceWithOutput");
+                      ReduceParams params, std::vector<poplar::ComputeSet> &css,
+                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+  const std::string name = nameOf(debugContext, "reduceWithOutput");
   checkArgs(in, dims, params, name);
   checkOutput(in, out, dims, name);
   mapIfUnmapped(graph, out);
@@ -456,33 +457,35 @@ void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out,
 }
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
-              ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
+              ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
-  Tensor out = reduce(graph, in, outType, dims, params, css, debugPrefix, options);
-  addExecutes(prog, css, nameOf(debugPrefix, "reduce"));
+  Tensor out = reduce(graph, in, outType, dims, params, css, debugContext, options);
+  addExecutes(prog, css, nameOf(debugContext, "reduce"));
   return out;
 }
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
-              poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
+              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+              const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
-  Tensor out = reduce(graph, in, dims, params, css, debugPrefix, options);
-  addExecutes(prog, css, nameOf(debugPrefix, "reduce"));
+  Tensor out = reduce(graph, in, dims, params, css, debugContext, options);
+  addExecutes(prog, css, nameOf(debugContext, "reduce"));
   return out;
 }
 
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
-                      ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix,
+                      ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
-  reduceWithOutput(graph, in, out, dims, params, css, debugPrefix, options);
-  addExecutes(prog, css, nameOf(debugPrefix, "reduceWithOutput"));
+  reduceWithOutput(graph, in, out, dims, params, css, debugContext, options);
+  addExecutes(prog, css, nameOf(debugContext, "reduceWithOutput"));
 }
 
 void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reductions, std::vector<Tensor> &outputs,
-                poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
-  const std::string name = nameOf(debugPrefix, "reduceMany");
+                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                const poplar::OptionFlags &) {
+  const std::string name = nameOf(debugContext, "reduceMany");
   const bool given = !outputs.empty();
   if (given && outputs.size() != reductions.size())
     throw poplibs_error(name + ": " + std::to_string(outputs.size()) + " outputs for " +

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "counting_constant.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
 #include "popops/SelectScalarFromRows.hpp"
@@ -45,11 +46,7 @@ RowOperands rowOperands(poplar::Graph &graph, const Tensor &params, const Tensor
                         std::to_string(params.dim(0)) + ")");
   const std::size_t rows = params.dim(0), cols = params.dim(1);
   RowOperands r;
-  std::vector<unsigned> numbers(cols);
-  for (std::size_t j = 0; j < cols; ++j)
-    numbers[j] = unsigned(j);
-  Tensor colIds = graph.addConstant(poplar::UNSIGNED_INT, {cols}, numbers, name + "/columns");
-  poputil::mapTensorLinearly(graph, colIds);
+  Tensor colIds = detail::countingConstant(graph, cols, name + "/columns");
   r.column = colIds.expand({0}).broadcast(unsigned(rows), 0);
   r.rowIndex = indices.reinterpret(poplar::UNSIGNED_INT).expand({1}).broadcast(unsigned(cols), 1);
   r.zero = graph.addConstant(params.elementType(), {1}, 0.0f, name + "/zero");

@@ -3,6 +3,7 @@
 // into A; B and a scale tensor of another type are converted in the expression, not by a separate step.
 #include "popops/ScaledAdd.hpp"
 
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
 
@@ -33,8 +34,8 @@ poplar::Type computeType(const poplar::Tensor &A) {
   return A.elementType() == poplar::HALF ? poplar::FLOAT : A.elementType();
 }
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 // A = scaleA * A + sign * scaleB * B, with the scales either constants or one-element tensors (_3, _4).
@@ -61,56 +62,59 @@ Cast scaleOperand(const PlaceHolder &p, const poplar::Tensor &A) { return Cast(p
 } // namespace
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  update(graph, A, constant(1.0f, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugPrefix, "scaledAddTo"),
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                 const poplar::OptionFlags &options) {
+  update(graph, A, constant(1.0f, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugContext, "scaledAddTo"),
          options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                 const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), false, {scaleB}, prog,
-         nameOf(debugPrefix, "scaledAddTo"), options);
+         nameOf(debugContext, "scaledAddTo"), options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &options) {
-  update(graph, A, constant(scaleA, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugPrefix, "scaledAddTo"),
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                 const poplar::OptionFlags &options) {
+  update(graph, A, constant(scaleA, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugContext, "scaledAddTo"),
          options);
 }
 
-void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                 poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix,
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), false, {scaleA, scaleB}, prog,
-         nameOf(debugPrefix, "scaledAddTo"), options);
+         nameOf(debugContext, "scaledAddTo"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
-                        poplar::program::Sequence &prog, const std::string &debugPrefix,
+                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, constant(scaleB, A), true, {}, prog,
-         nameOf(debugPrefix, "scaledSubtractFrom"), options);
+         nameOf(debugContext, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
-                        poplar::program::Sequence &prog, const std::string &debugPrefix,
+                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), true, {scaleB}, prog,
-         nameOf(debugPrefix, "scaledSubtractFrom"), options);
+         nameOf(debugContext, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
-                        poplar::program::Sequence &prog, const std::string &debugPrefix,
+                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options) {
   update(graph, A, constant(scaleA, A), B, constant(scaleB, A), true, {}, prog,
-         nameOf(debugPrefix, "scaledSubtractFrom"), options);
+         nameOf(debugContext, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                        poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix,
-                        const poplar::OptionFlags &options) {
+                        poplar::Tensor scaleB, poplar::program::Sequence &prog,
+                        const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), true, {scaleA, scaleB}, prog,
-         nameOf(debugPrefix, "scaledSubtractFrom"), options);
+         nameOf(debugContext, "scaledSubtractFrom"), options);
 }
 
 } // namespace popops

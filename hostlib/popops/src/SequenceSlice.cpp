@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "counting_constant.hpp"
 #include "popops/DynamicSlice.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
@@ -43,11 +44,7 @@ void sequenceSlice(poplar::Graph &graph, const Tensor &tIn, const Tensor &tOut, 
       zero(graph, out2, prog, name + "/zero");
     return;
   }
-  std::vector<unsigned> rowNumbers(rowsOut);
-  for (std::size_t r = 0; r < rowsOut; ++r)
-    rowNumbers[r] = unsigned(r);
-  Tensor rowIds = graph.addConstant(poplar::UNSIGNED_INT, {rowsOut}, rowNumbers, name + "/rows");
-  poputil::mapTensorLinearly(graph, rowIds);
+  Tensor rowIds = detail::countingConstant(graph, rowsOut, name + "/rows");
   auto perEntry = [&](const Tensor &t) {
     return t.reinterpret(poplar::UNSIGNED_INT).expand({0}).broadcast(unsigned(rowsOut), 0);
   };

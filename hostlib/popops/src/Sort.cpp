@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "log.hpp"
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 #include "sort_internal.hpp"
 #include "vertex_names.hpp"
@@ -63,8 +64,8 @@ void checkSortArgs(const Tensor &t, unsigned dim, const std::string &name, const
                         " of rank " + std::to_string(t.rank()) + "; pass a dimension below the rank");
 }
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 // A new tensor holding a copy of t, laid out like t.
@@ -220,15 +221,15 @@ void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values,
 } // namespace detail
 
 void sortInPlace(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program::Sequence &prog,
-                 const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "sortInPlace");
+                 const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "sortInPlace");
   checkSortArgs(t, dim, name, "input");
   detail::sortLastDim(graph, dimLast(t, dim), Tensor(), false, prog, name);
 }
 
 Tensor sort(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program::Sequence &prog,
-            const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "sort");
+            const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "sort");
   checkSortArgs(t, dim, name, "input");
   checkKeyType(t.elementType(), name);
   Tensor out = copyOf(graph, t, prog, name + "/sorted");
@@ -237,16 +238,16 @@ Tensor sort(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program
 }
 
 void sortKeyValueInPlace(poplar::Graph &graph, const Tensor &k, const Tensor &v, unsigned dim,
-                         poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "sortKeyValueInPlace");
+                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "sortKeyValueInPlace");
   checkSortArgs(k, dim, name, "key");
   checkSortArgs(v, dim, name, "value");
   detail::sortLastDim(graph, dimLast(k, dim), dimLast(v, dim), false, prog, name);
 }
 
 Tensor sortKeyValue(poplar::Graph &graph, const Tensor &k, const Tensor &v, unsigned dim,
-                    poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "sortKeyValue");
+                    poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "sortKeyValue");
   checkSortArgs(k, dim, name, "key");
   checkSortArgs(v, dim, name, "value");
   checkKeyType(k.elementType(), name);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "poplibs_support.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "sort_internal.hpp"
@@ -34,8 +35,8 @@ std::ostream &operator<<(std::ostream &os, const TopKParams &p) {
 
 namespace {
 
-std::string nameOf(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 void checkInput(const Tensor &t, const TopKParams &params, const std::string &name) {
@@ -75,8 +76,8 @@ std::pair<Tensor, Tensor> topKImpl(poplar::Graph &graph, poplar::program::Sequen
 } // namespace
 
 Tensor createTopKInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
-                       const TopKParams &, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "createTopKInput");
+                       const TopKParams &, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "createTopKInput");
   if (shape.empty())
     throw poplibs_error(name + ": the shape is a scalar's; topK takes a tensor of rank 1 or more");
   Tensor t = graph.addVariable(type, shape, name);
@@ -85,16 +86,16 @@ Tensor createTopKInput(poplar::Graph &graph, const poplar::Type &type, const std
 }
 
 Tensor topK(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &t, const TopKParams &params,
-            const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "topK");
+            const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "topK");
   checkInput(t, params, name);
   return topKImpl(graph, prog, t, Tensor(), params, name).first;
 }
 
 std::pair<Tensor, Tensor> topKKeyValue(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &keys,
                                        const Tensor &values, const TopKParams &params,
-                                       const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "topKKeyValue");
+                                       const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "topKKeyValue");
   checkInput(keys, params, name);
   if (!values.valid() || values.shape() != keys.shape())
     throw poplibs_error(name + ": the values must have the keys' shape; pass values of the keys' shape");
@@ -102,8 +103,8 @@ std::pair<Tensor, Tensor> topKKeyValue(poplar::Graph &graph, poplar::program::Se
 }
 
 std::pair<Tensor, Tensor> topKWithPermutation(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &t,
-                                              const TopKParams &params, const std::string &debugPrefix) {
-  const std::string name = nameOf(debugPrefix, "topKWithPermutation");
+                                              const TopKParams &params, const poplar::DebugContext &debugContext) {
+  const std::string name = nameOf(debugContext, "topKWithPermutation");
   checkInput(t, params, name);
   const std::size_t n = t.dim(t.rank() - 1);
   std::vector<unsigned> iota(t.numElements());

@@ -120,9 +120,11 @@ public:
     if (const auto *c = e.getAs<Const>()) {
       unsigned t = want;
       if (t == kNone)
-        t = c->getKind() == Const::FLOAT_KIND ? mapcode::F : c->getKind() == Const::INT_KIND ? mapcode::I
-            : c->getKind() == Const::UNSIGNED_KIND                                            ? mapcode::U
-                                                                                              : mapcode::B;
+        t = c->getKind() == Const::FLOAT_KIND      ? mapcode::F
+            : c->getKind() == Const::HALF_KIND     ? mapcode::H
+            : c->getKind() == Const::INT_KIND      ? mapcode::I
+            : c->getKind() == Const::UNSIGNED_KIND ? mapcode::U
+                                                   : mapcode::B;
       std::uint32_t bits = 0;
       double v = c->getValue();
       if (isFloating(t)) { // a half constant is rounded by the tile

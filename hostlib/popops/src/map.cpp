@@ -11,6 +11,7 @@
 #include "expr_compile.hpp"
 #include "log.hpp"
 #include "map_internal.hpp"
+#include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
@@ -113,15 +114,15 @@ std::vector<std::size_t> resultShape(const std::vector<Tensor> &ts, const std::s
   return detail::broadcastShape(shapes, what);
 }
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("popops::") + fn : debugPrefix;
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 } // namespace
 
 Tensor map(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, poplar::program::Sequence &prog,
-           const std::string &debugPrefix, const poplar::OptionFlags &) {
-  const std::string name = opName(debugPrefix, "map");
+           const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+  const std::string name = opName(debugContext, "map");
   detail::CompiledExpr c = detail::compileExpr(e, typesOf(ts, name), name);
   std::vector<std::size_t> shape = resultShape(ts, name);
   Tensor out = graph.addVariable(c.resultType, shape, name + "/out");
@@ -142,8 +143,9 @@ Tensor map(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> 
 }
 
 void mapInPlace(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts,
-                poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
-  const std::string name = opName(debugPrefix, "mapInPlace");
+                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                const poplar::OptionFlags &) {
+  const std::string name = opName(debugContext, "mapInPlace");
   if (ts.empty())
     throw poplibs_error(name + ": no tensors; the first tensor is the one written");
   detail::CompiledExpr c = detail::compileExpr(e, typesOf(ts, name), name);
@@ -213,8 +215,9 @@ void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const T
 } // namespace detail
 
 void mapWithOutput(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> &ts, const Tensor &out,
-                   poplar::program::Sequence &prog, const std::string &debugPrefix, const poplar::OptionFlags &) {
-  const std::string name = opName(debugPrefix, "mapWithOutput");
+                   poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                   const poplar::OptionFlags &) {
+  const std::string name = opName(debugContext, "mapWithOutput");
   buildMap(graph, detail::checkMapWithOutput(e, ts, out, name), ts, out, prog, name);
 }
 

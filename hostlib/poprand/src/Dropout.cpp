@@ -37,8 +37,8 @@ std::string shapeText(const std::vector<std::size_t> &s) {
 
 Tensor dropout(poplar::Graph &graph, const Tensor *seed, const uint32_t seedModifier, const Tensor &input,
                const Tensor &reference, double keepProbability, double scale, bool outputClonesRef,
-               poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "dropout");
+               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "dropout");
   checkInput(input, scale, name);
   detail::checkSeed(seed, name);
   if (!reference.valid() || reference.shape() != input.shape())
@@ -57,14 +57,14 @@ Tensor dropout(poplar::Graph &graph, const Tensor *seed, const uint32_t seedModi
 
 Tensor dropout(poplar::Graph &graph, const Tensor *seed, const uint32_t seedModifier, const Tensor &input,
                const Tensor &reference, double keepProbability, double scale, poplar::program::Sequence &prog,
-               const std::string &debugPrefix) {
-  return dropout(graph, seed, seedModifier, input, reference, keepProbability, scale, true, prog, debugPrefix);
+               const poplar::DebugContext &debugContext) {
+  return dropout(graph, seed, seedModifier, input, reference, keepProbability, scale, true, prog, debugContext);
 }
 
 Tensor shapedDropout(poplar::Graph &graph, const Tensor *seed, const uint32_t seedModifier, const Tensor &input,
-                     const Tensor &reference, double keepProbability, double scale,
-                     poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "shapedDropout");
+                     const Tensor &reference, double keepProbability, double scale, poplar::program::Sequence &prog,
+                     const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "shapedDropout");
   checkInput(input, scale, name);
   if (!reference.valid())
     throw poplibs_error(name + ": the reference is an invalid (default-constructed) tensor");

@@ -70,8 +70,8 @@ double representable(double x, const poplar::Type &type, bool up) {
 
 Tensor uniform(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, const Tensor &reference,
                const poplar::Type &outType, double minVal, double maxVal, poplar::program::Sequence &prog,
-               const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "uniform");
+               const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "uniform");
   checkType(outType, {poplar::FLOAT, poplar::HALF, poplar::INT}, name);
   detail::checkSeed(seed, name);
   checkFinite(minVal, "minVal", name);
@@ -106,8 +106,8 @@ Tensor uniform(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, 
 
 Tensor logUniform(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, const Tensor &reference,
                   const poplar::Type &outType, double minVal, double maxVal, poplar::program::Sequence &prog,
-                  double base, const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "logUniform");
+                  double base, const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "logUniform");
   checkType(outType, {poplar::FLOAT, poplar::HALF, poplar::INT}, name);
   detail::checkSeed(seed, name);
   checkFinite(minVal, "minVal", name);
@@ -144,8 +144,8 @@ Tensor logUniform(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifie
 
 Tensor bernoulli(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, const Tensor &reference,
                  const poplar::Type &outType, double prob, poplar::program::Sequence &prog,
-                 const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "bernoulli");
+                 const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "bernoulli");
   checkType(outType, {poplar::FLOAT, poplar::HALF, poplar::INT}, name);
   detail::checkSeed(seed, name);
   detail::Draw draw;
@@ -156,8 +156,8 @@ Tensor bernoulli(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier
 
 Tensor normal(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, const Tensor &reference,
               const poplar::Type &outType, double mean, double stdDev, poplar::program::Sequence &prog,
-              const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "normal");
+              const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "normal");
   checkType(outType, {poplar::FLOAT, poplar::HALF}, name);
   detail::checkSeed(seed, name);
   checkFinite(mean, "mean", name);
@@ -173,8 +173,8 @@ Tensor normal(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, c
 
 Tensor truncatedNormal(poplar::Graph &graph, const Tensor *seed, uint32_t seedModifier, const Tensor &reference,
                        const poplar::Type &outType, double mean, double stdDev, double alpha,
-                       poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "truncatedNormal");
+                       poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "truncatedNormal");
   checkType(outType, {poplar::FLOAT, poplar::HALF}, name);
   detail::checkSeed(seed, name);
   checkFinite(mean, "mean", name);
@@ -193,8 +193,8 @@ Tensor truncatedNormal(poplar::Graph &graph, const Tensor *seed, uint32_t seedMo
 }
 
 void setSeed(poplar::Graph &graph, const Tensor &masterSeed, uint32_t seedModifier, poplar::program::Sequence &prog,
-             const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "setSeed");
+             const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "setSeed");
   detail::checkSeed(&masterSeed, name);
   Tensor state = detail::hwState(graph, name);
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
@@ -210,8 +210,8 @@ void setSeed(poplar::Graph &graph, const Tensor &masterSeed, uint32_t seedModifi
   prog.add(poplar::program::Execute(cs, name));
 }
 
-Tensor getHwSeeds(poplar::Graph &graph, poplar::program::Sequence &prog, const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "getHwSeeds");
+Tensor getHwSeeds(poplar::Graph &graph, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "getHwSeeds");
   Tensor state = detail::hwState(graph, name);
   Tensor copy = graph.clone(state, name + "/seeds");
   prog.add(poplar::program::Copy(state, copy, false, name));
@@ -219,8 +219,8 @@ Tensor getHwSeeds(poplar::Graph &graph, poplar::program::Sequence &prog, const s
 }
 
 void setHwSeeds(poplar::Graph &graph, const Tensor &hwSeeds, poplar::program::Sequence &prog,
-                const std::string &debugPrefix) {
-  const std::string name = detail::opName(debugPrefix, "setHwSeeds");
+                const poplar::DebugContext &debugContext) {
+  const std::string name = detail::opName(debugContext, "setHwSeeds");
   Tensor state = detail::hwState(graph, name);
   if (!hwSeeds.valid() || hwSeeds.elementType() != poplar::UNSIGNED_INT || hwSeeds.shape() != state.shape())
     throw poplibs_error(name + ": the seeds must be UNSIGNED_INT of shape " + state.shapeToString() +

@@ -15,8 +15,8 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 namespace plog = poputil::detail;
 
-std::string opName(const std::string &debugPrefix, const char *fn) {
-  return debugPrefix.empty() ? std::string("poprand::") + fn : debugPrefix;
+std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
+  return poplibs_support::operationName(debugContext, "poprand::", fn);
 }
 
 void checkSeed(const Tensor *seed, const std::string &name) {

@@ -37,6 +37,6 @@ void generate(poplar::Graph &graph, const poplar::Tensor *seed, uint32_t seedMod
               const poplar::Tensor *in, const Draw &draw, poplar::program::Sequence &prog, const std::string &name);
 
 /// The call's name in messages and debug names: the prefix, or "poprand::<fn>".
-std::string opName(const std::string &debugPrefix, const char *fn);
+std::string opName(const poplar::DebugContext &debugContext, const char *fn);
 
 } // namespace poprand::detail

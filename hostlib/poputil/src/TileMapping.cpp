@@ -131,16 +131,15 @@ unsigned getNumTilesUsed(const std::vector<std::vector<Interval> > &mapping) {
   return used;
 }
 
-poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor,
-                                      const poplar::Type &type, unsigned dim, bool ditherMapping,
-                                      const std::string &debugName) {
+poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor, const poplar::Type &type,
+                                      unsigned dim, bool ditherMapping, const poplar::DebugContext &debugContext) {
   (void)ditherMapping;
   if (dim >= fullTensor.rank())
     throw poplibs_error("createBroadcastOperand: dim " + std::to_string(dim) + " is not a dimension of a rank-" +
                         std::to_string(fullTensor.rank()) + " tensor; pass 0 .. " +
                         std::to_string(fullTensor.rank() == 0 ? 0 : fullTensor.rank() - 1));
   const std::size_t n = fullTensor.dim(dim);
-  poplar::Tensor out = graph.addVariable(type, {n}, debugName);
+  poplar::Tensor out = graph.addVariable(type, {n}, debugContext);
   const unsigned numTiles = graph.getTarget().getNumTiles();
   std::vector<std::vector<Interval> > mapping(numTiles);
   for (std::size_t j = 0; j < n; ++j) {

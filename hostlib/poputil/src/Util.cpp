@@ -8,10 +8,10 @@
 
 namespace poputil {
 
-poplar::Tensor cloneToGraph(poplar::Graph &graph, const poplar::Tensor &t, const std::string &name) {
+poplar::Tensor cloneToGraph(poplar::Graph &graph, const poplar::Tensor &t, const poplar::DebugContext &debugContext) {
   if (!t.valid())
     throw poplibs_error("clone: the tensor is invalid (default-constructed)");
-  poplar::Tensor out = graph.addVariable(t.elementType(), t.shape(), name);
+  poplar::Tensor out = graph.addVariable(t.elementType(), t.shape(), debugContext);
   auto mapping = graph.getTileMapping(t, false);
   std::size_t mapped = 0;
   for (const auto &tile : mapping)
@@ -25,8 +25,8 @@ poplar::Tensor cloneToGraph(poplar::Graph &graph, const poplar::Tensor &t, const
 }
 
 poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar::program::Sequence &prog,
-                         const std::string &name) {
-  poplar::Tensor out = cloneToGraph(graph, src, name);
+                         const poplar::DebugContext &debugContext) {
+  poplar::Tensor out = cloneToGraph(graph, src, debugContext);
   prog.add(poplar::program::Copy(src, out));
   return out;
 }
@@ -56,9 +56,11 @@ poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
   return graph.cloneN(t, N, debugContext, method);
 }
 
-poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N, const std::string &name) {
+poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+                      const poplar::DebugContext &debugContext) {
   if (N == 0)
     throw poplibs_error("cloneN: N is 0; ask for one or more clones");
+  const std::string name = debugContext.getPathName();
   std::vector<poplar::Tensor> clones;
   for (unsigned i = 0; i < N; ++i)
     clones.push_back(cloneToGraph(graph, t, name.empty() ? name : name + "/" + std::to_string(i)).expand({0}));

@@ -16,14 +16,14 @@ namespace popops {
 /// A new tensor of `dstType` with `src`'s shape and mapping holding src's values converted (floats to integers
 /// truncate toward zero; non-zero is true).
 inline poplar::Tensor cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Type &dstType,
-                           poplar::program::Sequence &prog, const std::string &debugPrefix = "") {
-  return map(graph, expr::Cast(expr::_1, dstType), {src}, prog, debugPrefix);
+                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {}) {
+  return map(graph, expr::Cast(expr::_1, dstType), {src}, prog, debugContext);
 }
 
 /// Converts `src` into `dst` (same shape).
 inline void cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &dst,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix = "") {
-  mapWithOutput(graph, expr::Cast(expr::_1, dst.elementType()), {src}, dst, prog, debugPrefix);
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {}) {
+  mapWithOutput(graph, expr::Cast(expr::_1, dst.elementType()), {src}, dst, prog, debugContext);
 }
 
 /// Converts `src` into `dst` (same shape), as cast(graph, src, dst, prog) under PopLibs' name for the form with an

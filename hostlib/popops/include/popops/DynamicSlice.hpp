@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <poplar/ArrayRef.hpp>
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
@@ -54,51 +55,50 @@ bool operator!=(const SlicePlan &a, const SlicePlan &b);
 poplar::Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type,
                                      const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
                                      const std::vector<std::size_t> &sizes, std::size_t minGrainSize = 0,
-                                     const std::string &debugPrefix = "");
+                                     const poplar::DebugContext &debugContext = {});
 
 /// The same, laid out for `plan` (options: those of embedding::plan).
 poplar::Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type,
                                      const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
                                      const std::vector<std::size_t> &sizes, const SlicePlan &plan,
-                                     const poplar::OptionFlags &options, const std::string &debugPrefix = "");
+                                     const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
 
 /// A tensor of shape [numIndices, t.shape() with dims[i] of size sizes[i]] to receive multiSlice of `t` (or to
 /// update it from), each element mapped to the tile that holds the same column of `t`.
 poplar::Tensor createSliceTensor(poplar::Graph &graph, const poplar::Tensor &t, const std::vector<std::size_t> &dims,
                                  const std::vector<std::size_t> &sizes, std::size_t numIndices,
-                                 const std::string &debugPrefix = "");
+                                 const poplar::DebugContext &debugContext = {});
 
 /// The same for a tensor of `type` and `shape` made by createSliceableTensor with the same plan.
-poplar::Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type,
-                                 const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
-                                 const std::vector<std::size_t> &sizes, std::size_t numIndices,
-                                 const SlicePlan &plan, const poplar::OptionFlags &options,
-                                 const std::string &debugPrefix = "");
+poplar::Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                                 const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                                 std::size_t numIndices, const SlicePlan &plan, const poplar::OptionFlags &options,
+                                 const poplar::DebugContext &debugContext = {});
 
 /// An UNSIGNED_INT tensor of shape [numIndices, dims.size()] for the offsets of multiSlice / multiUpdate.
-poplar::Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> &dims,
-                                   std::size_t numIndices, const SlicePlan &plan,
-                                   const poplar::OptionFlags &options, const std::string &debugPrefix = "");
+poplar::Tensor createIndicesTensor(poplar::Graph &graph, const std::vector<std::size_t> &dims, std::size_t numIndices,
+                                   const SlicePlan &plan, const poplar::OptionFlags &options,
+                                   const poplar::DebugContext &debugContext = {});
 
 /// A tensor of s.shape() with dims[i] multiplied by numSlices[i], each slice mapped like `s`.
 poplar::Tensor createSliceableTensorFromSlice(poplar::Graph &graph, const poplar::Tensor &s,
                                               const std::vector<std::size_t> &dims,
                                               const std::vector<std::size_t> &numSlices,
-                                              const std::string &debugPrefix = "");
+                                              const poplar::DebugContext &debugContext = {});
 
 /// The slice of `t` of sizes[i] elements in dims[i] starting at offset[i] (offset: a rank-1 tensor of
 /// dims.size() elements); the other dimensions are whole. Options: remapOutOfBoundIndices, paddingIndexUsed
 /// (accepted; out-of-range offsets always read row 0 here).
 poplar::Tensor dynamicSlice(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &offset,
                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                            poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                             const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// dynamicSlice into `output`, which has the slice's shape.
 void dynamicSliceWithOutput(poplar::Graph &graph, const poplar::Tensor &output, const poplar::Tensor &t,
                             const poplar::Tensor &offset, const std::vector<std::size_t> &dims,
                             const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
-                            const std::string &debugPrefix = "",
+                            const poplar::DebugContext &debugContext = {},
                             const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// The tile mapping of a slice of `t` (sizes[i] elements in dims[i]): that of the slice at offset 0, which is where
@@ -108,10 +108,10 @@ poplar::TileToTensorMapping getSliceMapping(poplar::Graph &graph, const poplar::
                                             const std::vector<std::size_t> &sizes);
 
 /// Writes `s` (the shape of the slice) into `t` at offset (as dynamicSlice reads it).
-void dynamicUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
-                   const poplar::Tensor &offset, const std::vector<std::size_t> &dims,
-                   const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
-                   const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags());
+void dynamicUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s, const poplar::Tensor &offset,
+                   const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                   poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                   const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// offsets.dim(0) slices of `t`, stacked: the result has shape [offsets.dim(0), t.shape() with dims[0] of size
 /// sizes[0]]. offsets: [numIndices, 1] (one sliced dimension). Options: those of embedding::plan and
@@ -119,32 +119,33 @@ void dynamicUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::
 poplar::Tensor multiSlice(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &offsets,
                           const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                           poplar::program::Sequence &prog, const SlicePlan &plan, const poplar::OptionFlags &options,
-                          const std::string &debugPrefix = "");
+                          const poplar::DebugContext &debugContext = {});
 
 /// Slices of one element in `dim` at offsets known when the graph is built: shape [offsets.size(), t.shape() with
 /// dim of size 1]; an offset >= t.dim(dim) gives a slice of zeros.
 poplar::Tensor multiSlice(poplar::Graph &graph, const poplar::Tensor &t, poplar::ArrayRef<unsigned> offsets,
-                          std::size_t dim, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                          std::size_t dim, poplar::program::Sequence &prog,
+                          const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &optionFlags = poplar::OptionFlags());
 
 /// t[offsets[i]] = s[i] for each i in order (a later equal offset wins); s as multiSlice returns it.
-void multiUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
-                 const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
-                 const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
-                 const poplar::OptionFlags &options, const std::string &debugPrefix = "");
+void multiUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s, const poplar::Tensor &offsets,
+                 const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                 poplar::program::Sequence &prog, const SlicePlan &plan, const poplar::OptionFlags &options,
+                 const poplar::DebugContext &debugContext = {});
 
 /// t[offsets[i]] += scale * s[i] (equal offsets accumulate); scale: a one-element tensor of t's type (or FLOAT
 /// when t is HALF). FLOAT, HALF, INT and UNSIGNED_INT.
 void multiUpdateAdd(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
                     const poplar::Tensor &offsets, const poplar::Tensor &scale, const std::vector<std::size_t> &dims,
                     const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
-                    const poplar::OptionFlags &options, const std::string &debugPrefix = "");
+                    const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
 
 /// t[offsets[i]] = max(t[offsets[i]], s[i]). FLOAT, HALF, INT and UNSIGNED_INT.
 void multiUpdateMax(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
                     const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
                     const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
-                    const poplar::OptionFlags &options, const std::string &debugPrefix = "");
+                    const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
 
 namespace embedding {
 

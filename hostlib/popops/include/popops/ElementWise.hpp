@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
@@ -22,64 +23,81 @@ namespace popops {
 /// appended to `prog`. Throws poputil::poplibs_error when shapes do not broadcast, a placeholder has no tensor, or
 /// an operation does not apply to its operands' type.
 poplar::Tensor map(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
-                   poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                   poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                    const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As map(), writing the result into ts[0] (which must have the broadcast shape and no aliased elements).
 void mapInPlace(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
-                poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                 const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As map(), writing the result into `out` (of the broadcast shape and the expression's type).
 void mapWithOutput(poplar::Graph &graph, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
-                   const poplar::Tensor &out, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                   const poplar::Tensor &out, poplar::program::Sequence &prog,
+                   const poplar::DebugContext &debugContext = {},
+                   const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// Several expressions of the same tensors at once, one new tensor per expression (as map() of each); every
+/// expression reads the operands as they were before the call.
+std::vector<poplar::Tensor> map(poplar::Graph &graph, const std::vector<expr::Any> &exprs,
+                                const std::vector<poplar::Tensor> &ts, poplar::program::Sequence &prog,
+                                const poplar::DebugContext &debugContext = {},
+                                const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As the map() of several expressions, writing expression i into ts[i]; every expression reads the operands as
+/// they were before the call, so later results see no earlier writes.
+void mapInPlace(poplar::Graph &graph, const std::vector<expr::Any> &exprs, const std::vector<poplar::Tensor> &ts,
+                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                const poplar::OptionFlags &options = poplar::OptionFlags());
+/// As the map() of several expressions, writing expression i into outs[i] (of the broadcast shape and the
+/// expression's type); the operands are read as they were before the call, even when an output is one of them.
+void mapWithOutput(poplar::Graph &graph, const std::vector<expr::Any> &exprs, const std::vector<poplar::Tensor> &ts,
+                   const std::vector<poplar::Tensor> &outs, poplar::program::Sequence &prog,
+                   const poplar::DebugContext &debugContext = {},
                    const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// One operation as a map.
 inline poplar::Tensor map(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &a,
-                          poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return map(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugPrefix, options);
+  return map(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugContext, options);
 }
-inline poplar::Tensor map(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
-                          const poplar::Tensor &b, poplar::program::Sequence &prog,
-                          const std::string &debugPrefix = "",
+inline poplar::Tensor map(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a, const poplar::Tensor &b,
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return map(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugPrefix, options);
+  return map(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
 }
 inline poplar::Tensor map(poplar::Graph &graph, expr::TernaryOpType op, const poplar::Tensor &a,
                           const poplar::Tensor &b, const poplar::Tensor &c, poplar::program::Sequence &prog,
-                          const std::string &debugPrefix = "",
+                          const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return map(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog, debugPrefix, options);
+  return map(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog, debugContext, options);
 }
 inline void mapInPlace(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &a,
-                       poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                       poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                        const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  mapInPlace(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugPrefix, options);
+  mapInPlace(graph, expr::UnaryOp(op, expr::_1), {a}, prog, debugContext, options);
 }
-inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
-                       const poplar::Tensor &b, poplar::program::Sequence &prog,
-                       const std::string &debugPrefix = "",
+inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a, const poplar::Tensor &b,
+                       poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                        const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugPrefix, options);
+  mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
 }
 
-// The named operations: f(graph, a, [b, [c,]] prog, debugPrefix, options) returns a new tensor; fInPlace writes
+// The named operations: f(graph, a, [b, [c,]] prog, debugContext, options) returns a new tensor; fInPlace writes
 // into a; fWithOutput writes into out. Binary functions also take a constant for b.
-#define POPOPS_UNARY_FN(name, Op)                                                                                    \
-  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,        \
-                             const std::string &debugPrefix = "",                                                  \
-                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                         \
-    return map(graph, expr::UnaryOpType::Op, a, prog, debugPrefix, options);                                         \
-  }                                                                                                                  \
-  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,        \
-                            const std::string &debugPrefix = "",                                                   \
-                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                          \
-    mapInPlace(graph, expr::UnaryOpType::Op, a, prog, debugPrefix, options);                                         \
-  }                                                                                                                  \
-  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &out,           \
-                               poplar::program::Sequence &prog, const std::string &debugPrefix = "",               \
-                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                       \
-    mapWithOutput(graph, expr::UnaryOp(expr::UnaryOpType::Op, expr::_1), {a}, out, prog, debugPrefix, options);      \
+#define POPOPS_UNARY_FN(name, Op)                                                                                      \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,           \
+                             const poplar::DebugContext &debugContext = {},                                            \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                             \
+    return map(graph, expr::UnaryOpType::Op, a, prog, debugContext, options);                                          \
+  }                                                                                                                    \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, poplar::program::Sequence &prog,            \
+                            const poplar::DebugContext &debugContext = {},                                             \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                              \
+    mapInPlace(graph, expr::UnaryOpType::Op, a, prog, debugContext, options);                                          \
+  }                                                                                                                    \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &out,               \
+                               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},         \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
+    mapWithOutput(graph, expr::UnaryOp(expr::UnaryOpType::Op, expr::_1), {a}, out, prog, debugContext, options);       \
   }
 POPOPS_UNARY_FN(abs, ABSOLUTE)
 POPOPS_UNARY_FN(asin, ASIN)
@@ -113,44 +131,44 @@ POPOPS_UNARY_FN(relu, RELU)
 POPOPS_UNARY_FN(trunc, TRUNC)
 #undef POPOPS_UNARY_FN
 
-#define POPOPS_BINARY_FN(name, Op)                                                                                   \
-  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,               \
-                             poplar::program::Sequence &prog, const std::string &debugPrefix = "",                 \
-                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                         \
-    return map(graph, expr::BinaryOpType::Op, a, b, prog, debugPrefix, options);                                     \
-  }                                                                                                                  \
-  template <typename T>                                                                                              \
-  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                 \
-      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                           \
-      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
-    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugPrefix,      \
-               options);                                                                                             \
-  }                                                                                                                  \
-  template <typename T>                                                                                              \
-  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                 \
-      poplar::Graph &graph, T a, const poplar::Tensor &b, poplar::program::Sequence &prog,                           \
-      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
-    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, prog, debugPrefix,      \
-               options);                                                                                             \
-  }                                                                                                                  \
-  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                \
-                            poplar::program::Sequence &prog, const std::string &debugPrefix = "",                  \
-                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                          \
-    mapInPlace(graph, expr::BinaryOpType::Op, a, b, prog, debugPrefix, options);                                     \
-  }                                                                                                                  \
-  template <typename T>                                                                                              \
-  typename std::enable_if<std::is_arithmetic<T>::value>::type name##InPlace(                                        \
-      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                           \
-      const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags()) {             \
-    mapInPlace(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugPrefix,      \
-               options);                                                                                             \
-  }                                                                                                                  \
-  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,             \
-                               const poplar::Tensor &out, poplar::program::Sequence &prog,                         \
-                               const std::string &debugPrefix = "",                                                \
-                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                       \
-    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog,             \
-                  debugPrefix, options);                                                                             \
+#define POPOPS_BINARY_FN(name, Op)                                                                                     \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                   \
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},           \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                             \
+    return map(graph, expr::BinaryOpType::Op, a, b, prog, debugContext, options);                                      \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                    \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                             \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugContext,       \
+               options);                                                                                               \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                    \
+      poplar::Graph &graph, T a, const poplar::Tensor &b, poplar::program::Sequence &prog,                             \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, prog, debugContext,       \
+               options);                                                                                               \
+  }                                                                                                                    \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                    \
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},            \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                              \
+    mapInPlace(graph, expr::BinaryOpType::Op, a, b, prog, debugContext, options);                                      \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##InPlace(                                           \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, poplar::program::Sequence &prog,                             \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    mapInPlace(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, prog, debugContext,       \
+               options);                                                                                               \
+  }                                                                                                                    \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                 \
+                               const poplar::Tensor &out, poplar::program::Sequence &prog,                             \
+                               const poplar::DebugContext &debugContext = {},                                          \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog, debugContext,  \
+                  options);                                                                                            \
   }
 POPOPS_BINARY_FN(add, ADD)
 POPOPS_BINARY_FN(atan2, ATAN2)
@@ -181,30 +199,30 @@ POPOPS_BINARY_FN(sub, SUBTRACT)
 /// clamp(a, lo, hi) element-wise.
 inline poplar::Tensor clamp(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &lo,
                             const poplar::Tensor &hi, poplar::program::Sequence &prog,
-                            const std::string &debugPrefix = "",
+                            const poplar::DebugContext &debugContext = {},
                             const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return map(graph, expr::TernaryOpType::CLAMP, a, lo, hi, prog, debugPrefix, options);
+  return map(graph, expr::TernaryOpType::CLAMP, a, lo, hi, prog, debugContext, options);
 }
 /// clamp in place into a.
 inline void clampInPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &lo,
                          const poplar::Tensor &hi, poplar::program::Sequence &prog,
-                         const std::string &debugPrefix = "",
+                         const poplar::DebugContext &debugContext = {},
                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  mapInPlace(graph, expr::Clamp(expr::_1, expr::_2, expr::_3), {a, lo, hi}, prog, debugPrefix, options);
+  mapInPlace(graph, expr::Clamp(expr::_1, expr::_2, expr::_3), {a, lo, hi}, prog, debugContext, options);
 }
 /// pred ? a : b element-wise (pred is BOOL).
 inline poplar::Tensor select(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,
                              const poplar::Tensor &pred, poplar::program::Sequence &prog,
-                             const std::string &debugPrefix = "",
+                             const poplar::DebugContext &debugContext = {},
                              const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return map(graph, expr::TernaryOpType::SELECT, a, b, pred, prog, debugPrefix, options);
+  return map(graph, expr::TernaryOpType::SELECT, a, b, pred, prog, debugContext, options);
 }
 /// select in place into a.
 inline void selectInPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,
                           const poplar::Tensor &pred, poplar::program::Sequence &prog,
-                          const std::string &debugPrefix = "",
+                          const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  mapInPlace(graph, expr::Select(expr::_1, expr::_2, expr::_3), {a, b, pred}, prog, debugPrefix, options);
+  mapInPlace(graph, expr::Select(expr::_1, expr::_2, expr::_3), {a, b, pred}, prog, debugContext, options);
 }
 
 } // namespace popops

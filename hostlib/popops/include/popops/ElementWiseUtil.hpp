@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
@@ -16,7 +17,8 @@ namespace popops {
 /// elements), or linearly when no input is completely mapped. Throws poputil::poplibs_error for no inputs or
 /// inputs of different shapes.
 poplar::Tensor createOutputForElementWiseOp(poplar::Graph &graph, const std::vector<poplar::Tensor> &inputs,
-                                            const poplar::Type &outputType, const std::string &debugPrefix = "");
+                                            const poplar::Type &outputType,
+                                            const poplar::DebugContext &debugContext = {});
 
 } // namespace popops
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
@@ -19,20 +20,20 @@ namespace popops {
 /// any], FLOAT, INT or UNSIGNED_INT. An index out of [0, encoded.dim(1)) (MASKED_LABEL_CODE among them) gives a
 /// row of zeros.
 void encodeOneHot(poplar::Graph &graph, const poplar::Tensor &indices, const poplar::Tensor &encoded,
-                  poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 /// The same with `on` and `off` (one-element tensors of encoded's type) instead of 1 and 0.
 void encodeOneHot(poplar::Graph &graph, const poplar::Tensor &indices, const poplar::Tensor &encoded,
                   poplar::program::Sequence &prog, const poplar::Tensor &on, const poplar::Tensor &off,
-                  const std::string &debugPrefix = "");
+                  const poplar::DebugContext &debugContext = {});
 
 /// t[i] = startInteger + i for the rank-1 UNSIGNED_INT tensor t (which must be mapped).
 void iota(poplar::Graph &graph, const poplar::Tensor &t, unsigned startInteger, poplar::program::Sequence &prog,
-          const std::string &debugPrefix = "");
+          const poplar::DebugContext &debugContext = {});
 
 /// t[i] = startInteger + i for the rank-1 INT tensor t (which must be mapped).
 void iota(poplar::Graph &graph, const poplar::Tensor &t, int startInteger, poplar::program::Sequence &prog,
-          const std::string &debugPrefix = "");
+          const poplar::DebugContext &debugContext = {});
 
 } // namespace popops
 

@@ -20,6 +20,9 @@ public:
   virtual ~Expr() {}
   /// A deep copy of this node and its operands.
   virtual std::unique_ptr<Expr> clone() const = 0;
+  /// True when `other` is the same tree: the same node kinds and operation types, constants of the same value
+  /// and kind, casts to the same type, placeholders of the same index, operand by operand.
+  virtual bool deepEquals(const Expr &other) const = 0;
   /// True when this node is a T.
   template <class T> bool isA() const { return dynamic_cast<const T *>(this) != 0; }
   /// This node as a T, or null.
@@ -39,7 +42,7 @@ public:
 class Const : public ExprType<Const> {
 public:
   /// Kinds of the literal as written.
-  enum Kind { FLOAT_KIND, INT_KIND, UNSIGNED_KIND, BOOL_KIND };
+  enum Kind { FLOAT_KIND, INT_KIND, UNSIGNED_KIND, BOOL_KIND, HALF_KIND };
   Const(float v) : value_(v), kind_(FLOAT_KIND) {}
   Const(double v) : value_(v), kind_(FLOAT_KIND) {}
   Const(int v) : value_(v), kind_(INT_KIND) {}
@@ -52,10 +55,23 @@ public:
   double getValue() const { return value_; }
   /// How it was written.
   Kind getKind() const { return kind_; }
+  bool deepEquals(const Expr &other) const override {
+    const Const *o = other.getAs<Const>();
+    return o && o->value_ == value_ && o->kind_ == kind_;
+  }
+
+protected:
+  Const(double v, Kind kind) : value_(v), kind_(kind) {}
 
 private:
   double value_;
   Kind kind_;
+};
+
+/// A HALF literal: alone it has type HALF (a Const of HALF_KIND; the tile rounds the value to half).
+class ConstHalf : public Const {
+public:
+  ConstHalf(float v) : Const(double(v), HALF_KIND) {}
 };
 
 /// Converts its operand to `type`.
@@ -67,6 +83,10 @@ public:
   const Expr &getLHS() const { return *a_; }
   /// The type converted to.
   const poplar::Type &getRHSType() const { return type_; }
+  bool deepEquals(const Expr &other) const override {
+    const Cast *o = other.getAs<Cast>();
+    return o && o->type_ == type_ && a_->deepEquals(*o->a_);
+  }
 
 private:
   std::unique_ptr<Expr> a_;
@@ -79,6 +99,10 @@ public:
   explicit PlaceHolder(unsigned index) : index_(index) {}
   /// The 1-based index.
   unsigned getIndex() const { return index_; }
+  bool deepEquals(const Expr &other) const override {
+    const PlaceHolder *o = other.getAs<PlaceHolder>();
+    return o && o->index_ == index_;
+  }
 
 private:
   unsigned index_;
@@ -94,6 +118,10 @@ public:
   UnaryOp(const UnaryOp &o) : ExprType<UnaryOp>(), type_(o.type_), a_(o.a_->clone()) {}
   UnaryOpType getOpType() const { return type_; }
   const Expr &getArg() const { return *a_; }
+  bool deepEquals(const Expr &other) const override {
+    const UnaryOp *o = other.getAs<UnaryOp>();
+    return o && o->type_ == type_ && a_->deepEquals(*o->a_);
+  }
 
 private:
   UnaryOpType type_;
@@ -108,6 +136,10 @@ public:
   BinaryOpType getOpType() const { return type_; }
   const Expr &getLHS() const { return *a_; }
   const Expr &getRHS() const { return *b_; }
+  bool deepEquals(const Expr &other) const override {
+    const BinaryOp *o = other.getAs<BinaryOp>();
+    return o && o->type_ == type_ && a_->deepEquals(*o->a_) && b_->deepEquals(*o->b_);
+  }
 
 private:
   BinaryOpType type_;
@@ -125,6 +157,10 @@ public:
   const Expr &getArg0() const { return *a_; }
   const Expr &getArg1() const { return *b_; }
   const Expr &getArg2() const { return *c_; }
+  bool deepEquals(const Expr &other) const override {
+    const TernaryOp *o = other.getAs<TernaryOp>();
+    return o && o->type_ == type_ && a_->deepEquals(*o->a_) && b_->deepEquals(*o->b_) && c_->deepEquals(*o->c_);
+  }
 
 private:
   TernaryOpType type_;
@@ -207,6 +243,27 @@ class Select : public TernaryOp {
 public:
   Select(const Expr &a, const Expr &b, const Expr &c) : TernaryOp(TernaryOpType::SELECT, a, b, c) {}
 };
+
+/// Any expression held by value, for lists of expressions (map with several outputs): `{_1 + _2, _1 * _2}`.
+class Any {
+public:
+  Any(const Expr &e) : e_(e.clone()) {}
+  Any(const Any &o) : e_(o.e_->clone()) {}
+  Any &operator=(const Any &o) {
+    if (this != &o)
+      e_ = o.e_->clone();
+    return *this;
+  }
+  /// The expression held.
+  const Expr &get() const { return *e_; }
+  operator const Expr &() const { return *e_; }
+
+private:
+  std::unique_ptr<Expr> e_;
+};
+
+/// a.deepEquals(b).
+inline bool deepEquals(const Expr &a, const Expr &b) { return a.deepEquals(b); }
 
 // C++ operators on expressions; an arithmetic operand becomes a Const.
 #define POPOPS_EXPR_OPERATOR(op, Name)                                                                               \

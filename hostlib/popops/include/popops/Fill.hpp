@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Program.hpp>
@@ -18,8 +19,9 @@ namespace popops {
 namespace detail {
 /// Internal (called by the fill templates): adds to `cs` the vertices that write `value` (an expression of no
 /// operands, of t's type) into the regions of flattened `t` listed per tile, each on its listed tile.
-void fillRegions(poplar::Graph &graph, const poplar::Tensor &t, const std::vector<std::vector<poplar::Interval> > &regions,
-                 poplar::ComputeSet cs, const expr::Expr &value, const std::string &debugPrefix);
+void fillRegions(poplar::Graph &graph, const poplar::Tensor &t,
+                 const std::vector<std::vector<poplar::Interval> > &regions, poplar::ComputeSet cs,
+                 const expr::Expr &value, const poplar::DebugContext &debugContext);
 
 template <typename FillValueType> expr::Cast fillExpr(const poplar::Tensor &t, FillValueType fillValue) {
   static_assert(std::is_arithmetic<FillValueType>::value, "popops::fill takes an arithmetic value");
@@ -56,15 +58,16 @@ void fill(poplar::Graph &graph, const poplar::Tensor &t, const std::vector<std::
 /// (PopLibs' argument order).
 template <typename FillValueType>
 void fill(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog, FillValueType fillValue,
-          const std::string &debugPrefix = "") {
-  mapWithOutput(graph, detail::fillExpr(t, fillValue), {}, t, prog, debugPrefix.empty() ? "popops::fill" : debugPrefix);
+          const poplar::DebugContext &debugContext = {}) {
+  const std::string path = debugContext.getPathName();
+  mapWithOutput(graph, detail::fillExpr(t, fillValue), {}, t, prog, path.empty() ? std::string("popops::fill") : path);
 }
 
 /// The same with the value before the program (this library's earlier order, kept for existing callers).
 template <typename FillValueType>
 void fill(poplar::Graph &graph, const poplar::Tensor &t, FillValueType fillValue, poplar::program::Sequence &prog,
-          const std::string &debugPrefix = "") {
-  fill(graph, t, prog, fillValue, debugPrefix);
+          const poplar::DebugContext &debugContext = {}) {
+  fill(graph, t, prog, fillValue, debugContext);
 }
 
 } // namespace popops

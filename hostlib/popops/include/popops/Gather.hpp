@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 
@@ -25,31 +27,32 @@ struct GatherParams {
 /// A tensor of `operandShape` laid out for gather along `axis` (as createSliceableTensor lays it out).
 poplar::Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type,
                                  const std::vector<std::size_t> &operandShape, unsigned axis,
-                                 GatherParams params = GatherParams(), const std::string &debugPrefix = "");
+                                 GatherParams params = GatherParams(), const poplar::DebugContext &debugContext = {});
 
 /// The slices of `input` at `indices` (UNSIGNED_INT or INT, any shape) along `axis`, as numpy.take: the result
 /// has shape input.shape()[:axis] + indices.shape() + input.shape()[axis + 1:]. An index out of range gives
-/// zeros.
+/// zeros, or the slice at index 0 with the option remapOutOfBoundIndices "true" (optionFlags are multiSlice's).
 poplar::Tensor gather(poplar::Graph &graph, const poplar::Tensor &input, const poplar::Tensor &indices, unsigned axis,
-                      poplar::program::Sequence &prog, GatherParams params, const std::string &debugPrefix = "");
+                      poplar::program::Sequence &prog, GatherParams params,
+                      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &optionFlags = {});
 
 /// A tensor of `inputShape` laid out for the general gather with these slice sizes and start index map.
 poplar::Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type,
-                                 const std::vector<std::size_t> &inputShape,
-                                 const std::vector<std::size_t> &sliceSizes, std::vector<unsigned> startIndexMap,
-                                 const std::string &debugPrefix = "");
+                                 const std::vector<std::size_t> &inputShape, const std::vector<std::size_t> &sliceSizes,
+                                 std::vector<unsigned> startIndexMap, const poplar::DebugContext &debugContext = {});
 
 /// XLA's Gather: for each index vector of `indices` (along indexVectorDim; indexVectorDim == indices.rank()
 /// means scalar indices), a slice of `sliceSizes` of `input` starting at the vector's entries in the dimensions
 /// startIndexMap (clamped so that the slice fits, as in XLA) and at 0 in the others; the dimensions in
 /// collapsedSliceDims (of size 1) are dropped and the rest appear at the output positions offsetDims, the batch
 /// dimensions of `indices` in the remaining positions. With one start dimension this is one multiSlice; with
-/// several, one dynamic slice per index vector (meant for few of them).
+/// several, one dynamic slice per index vector (meant for few of them). optionFlags are multiSlice's (the clamped
+/// starts are never out of bounds, so remapOutOfBoundIndices changes nothing here).
 poplar::Tensor gather(poplar::Graph &graph, const poplar::Tensor &input, const poplar::Tensor &indices,
                       std::size_t indexVectorDim, const std::vector<std::size_t> &offsetDims,
                       const std::vector<std::size_t> &sliceSizes, const std::vector<std::size_t> &collapsedSliceDims,
                       const std::vector<unsigned> &startIndexMap, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "");
+                      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &optionFlags = {});
 
 } // namespace popops
 

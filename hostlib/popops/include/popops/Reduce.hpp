@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
@@ -40,35 +41,36 @@ struct ReduceParams {
 /// on a non-BOOL input.
 poplar::Tensor reduce(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Type &outType,
                       const std::vector<std::size_t> &dims, ReduceParams params, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "",
+                      const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As above with the input's type.
 poplar::Tensor reduce(poplar::Graph &graph, const poplar::Tensor &in, const std::vector<std::size_t> &dims,
-                      ReduceParams params, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                      ReduceParams params, poplar::program::Sequence &prog,
+                      const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As above into `out`, whose shape must be in's shape without `dims` (or with them as 1s, or its element count).
 /// An output not (completely) mapped is mapped linearly.
 void reduceWithOutput(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &out,
                       const std::vector<std::size_t> &dims, ReduceParams params, poplar::program::Sequence &prog,
-                      const std::string &debugPrefix = "",
+                      const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// The forms above that add their vertices to the compute sets `css` (stage k to css[k], appending compute sets
 /// when there are fewer) instead of a program; the caller executes css in order. Reductions given the same list
 /// share its compute sets, so they run in parallel.
 poplar::Tensor reduce(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Type &outType,
-                      const std::vector<std::size_t> &dims, ReduceParams params,
-                      std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix = "",
+                      const std::vector<std::size_t> &dims, ReduceParams params, std::vector<poplar::ComputeSet> &css,
+                      const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As above with the input's type.
 poplar::Tensor reduce(poplar::Graph &graph, const poplar::Tensor &in, const std::vector<std::size_t> &dims,
                       ReduceParams params, std::vector<poplar::ComputeSet> &css,
-                      const std::string &debugPrefix = "",
+                      const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 /// As above into `out`.
 void reduceWithOutput(poplar::Graph &graph, const poplar::Tensor &in, const poplar::Tensor &out,
-                      const std::vector<std::size_t> &dims, ReduceParams params,
-                      std::vector<poplar::ComputeSet> &css, const std::string &debugPrefix = "",
+                      const std::vector<std::size_t> &dims, ReduceParams params, std::vector<poplar::ComputeSet> &css,
+                      const poplar::DebugContext &debugContext = {},
                       const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// One reduction of reduceMany(): the arguments of reduce().
@@ -97,7 +99,8 @@ struct SingleReduceOp {
 /// rejects.
 void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reductions,
                 std::vector<poplar::Tensor> &outputs, poplar::program::Sequence &prog,
-                const std::string &debugPrefix = "", const poplar::OptionFlags &options = poplar::OptionFlags());
+                const poplar::DebugContext &debugContext = {},
+                const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace popops
 

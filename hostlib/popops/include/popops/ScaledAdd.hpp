@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
@@ -13,36 +14,37 @@ namespace popops {
 
 /// A += scaleB * B (B broadcasts to A's shape).
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A += scaleB * B with scaleB a one-element tensor (of A's type, or FLOAT for HALF data).
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A = scaleA * A + scaleB * B.
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
-                 poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A = scaleA * A + scaleB * B with one-element scale tensors.
-void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                 poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A -= scaleB * B.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
-                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A -= scaleB * B with scaleB a one-element tensor (of A's type, or FLOAT for HALF data).
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
-                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// A = scaleA * A - scaleB * B.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
-                        poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A = scaleA * A - scaleB * B with one-element scale tensors.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
-                        poplar::Tensor scaleB, poplar::program::Sequence &prog, const std::string &debugPrefix = "",
+                        poplar::Tensor scaleB, poplar::program::Sequence &prog,
+                        const poplar::DebugContext &debugContext = {},
                         const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace popops

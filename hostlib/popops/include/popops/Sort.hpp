@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
@@ -15,21 +16,21 @@ namespace popops {
 /// over tiles, by pieces and merges of neighbouring pieces. Throws poputil::poplibs_error for a dimension out of
 /// range or an unsupported type.
 poplar::Tensor sort(poplar::Graph &graph, const poplar::Tensor &t, unsigned dim, poplar::program::Sequence &prog,
-                    const std::string &debugPrefix = "");
+                    const poplar::DebugContext &debugContext = {});
 
 /// Sorts every 1-D slice of `t` along `dim` in place (ascending, stable).
 void sortInPlace(poplar::Graph &graph, const poplar::Tensor &t, unsigned dim, poplar::program::Sequence &prog,
-                 const std::string &debugPrefix = "");
+                 const poplar::DebugContext &debugContext = {});
 
 /// A copy of `v` permuted as sorting `k` (of v's shape) along `dim` ascending would permute k; equal keys keep
 /// their order. Values are any type of 2 or 4 bytes (FLOAT, HALF, INT, UNSIGNED_INT, SHORT, UNSIGNED_SHORT). If k
 /// and v alias the result is undefined.
 poplar::Tensor sortKeyValue(poplar::Graph &graph, const poplar::Tensor &k, const poplar::Tensor &v, unsigned dim,
-                            poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 /// Sorts `k` along `dim` in place and permutes `v` in place the same way.
 void sortKeyValueInPlace(poplar::Graph &graph, const poplar::Tensor &k, const poplar::Tensor &v, unsigned dim,
-                         poplar::program::Sequence &prog, const std::string &debugPrefix = "");
+                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 } // namespace popops
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Program.hpp>
@@ -32,8 +33,8 @@ inline void zero(poplar::Graph &graph, const poplar::Tensor &t,
 
 /// Appends to `prog` a compute set that sets every element of `t` to 0.
 inline void zero(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
-                 const std::string &debugPrefix = "") {
-  fill(graph, t, prog, 0, debugPrefix);
+                 const poplar::DebugContext &debugContext = {}) {
+  fill(graph, t, prog, 0, debugContext);
 }
 
 } // namespace popops

@@ -7,12 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
+
+#include "poputil/TensorUseTracker.hpp"
 
 namespace poputil {
 
@@ -95,7 +98,8 @@ unsigned getNumTilesUsed(const std::vector<std::vector<poplar::Interval> > &mapp
 /// every other dimension of fullTensor: element j is mapped to the tile that holds the first element of
 /// fullTensor's slice j along `dim` (ditherMapping is accepted and has no effect). Throws poplibs_error when `dim` is not a dimension of fullTensor.
 poplar::Tensor createBroadcastOperand(poplar::Graph &graph, const poplar::Tensor &fullTensor, const poplar::Type &type,
-                                      unsigned dim, bool ditherMapping = false, const std::string &debugName = "");
+                                      unsigned dim, bool ditherMapping = false,
+                                      const poplar::DebugContext &debugContext = {});
 
 /// A clone of `t` (graph.clone(t, debugContext, method)) whose elements are each on the tile of `dstIPU` with the
 /// same index within its IPU as the tile of t's element. Every element of t must be mapped. Throws poplibs_error

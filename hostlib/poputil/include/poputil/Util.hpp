@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Program.hpp>
@@ -18,11 +19,12 @@ namespace poputil {
 
 /// A new variable with `t`'s type, shape and tile mapping (element i on the tile of t's element i). Elements of
 /// t that are unmapped are mapped linearly in the clone.
-poplar::Tensor cloneToGraph(poplar::Graph &graph, const poplar::Tensor &t, const std::string &name = "");
+poplar::Tensor cloneToGraph(poplar::Graph &graph, const poplar::Tensor &t,
+                            const poplar::DebugContext &debugContext = {});
 
 /// A new variable like `src` (cloneToGraph) and a copy of src into it appended to `prog`.
 poplar::Tensor duplicate(poplar::Graph &graph, const poplar::Tensor &src, poplar::program::Sequence &prog,
-                         const std::string &name = "");
+                         const poplar::DebugContext &debugContext = {});
 
 /// A clone of `src` made by graph.clone(src, debugContext, method) and a copy of src into it appended to `prog`.
 /// When the clone keeps src's aliases, each element of storage is copied once.
@@ -36,7 +38,8 @@ poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
 
 /// `N` clones of `t` stacked in a new outer dimension: shape {N, t.shape()...}; clone i is mapped like t.
 /// Throws poplibs_error when N is 0.
-poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N, const std::string &name = "");
+poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
+                      const poplar::DebugContext &debugContext = {});
 
 /// The index into each dimension of a tensor of `shape` of element `index` of its flattened form (row-major: the
 /// last dimension varies fastest). `index` must be below the product of `shape`.
