@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "poplar/StringRef.hpp"
 #include "poplar/detail/StandardHeaders.hpp"
 
 namespace poplar {
