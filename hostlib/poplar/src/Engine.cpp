@@ -93,12 +93,12 @@ struct EngineImpl {
     throw unknown_field("no stream '" + handle + "' in the graph (streams: " + (names.empty() ? "none" : names) + ")");
   }
   const CompiledHandle &handle(const std::string &name, bool write) const {
-    auto it = cg.handles.find(name);
-    if (it == cg.handles.end() || it->second.write != write) {
+    auto it = cg.handles.find(HostHandleKey{name, write});
+    if (it == cg.handles.end()) {
       std::string names;
-      for (const auto &[n, h] : cg.handles)
-        if (h.write == write)
-          names += (names.empty() ? "" : ", ") + n;
+      for (const auto &[key, h] : cg.handles)
+        if (key.write == write)
+          names += (names.empty() ? "" : ", ") + key.name;
       throw unknown_field(std::string("no host-") + (write ? "write" : "read") + " handle '" + name +
                           "' (create it with graph.createHost" + (write ? "Write" : "Read") + "; handles: " +
                           (names.empty() ? "none" : names) + ")");

@@ -522,16 +522,14 @@ void Graph::addCodelets(const std::vector<std::string> &paths, const std::string
 
 void Graph::createHostWrite(const std::string &handle, const Tensor &t, bool) {
   checkTensor(*impl_, t, "createHostWrite");
-  if (impl_->handles.count(handle))
-    throw poplar_error("createHostWrite: handle '" + handle + "' already exists");
-  impl_->handles[handle] = HostHandle{t, true};
+  if (!impl_->handles.emplace(HostHandleKey{handle, true}, HostHandle{t}).second)
+    throw poplar_error("createHostWrite: host-write handle '" + handle + "' already exists");
 }
 
 void Graph::createHostRead(const std::string &handle, const Tensor &t, bool) {
   checkTensor(*impl_, t, "createHostRead");
-  if (impl_->handles.count(handle))
-    throw poplar_error("createHostRead: handle '" + handle + "' already exists");
-  impl_->handles[handle] = HostHandle{t, false};
+  if (!impl_->handles.emplace(HostHandleKey{handle, false}, HostHandle{t}).second)
+    throw poplar_error("createHostRead: host-read handle '" + handle + "' already exists");
 }
 
 static DataStream addStream(GraphImpl &g, const std::string &handle, const Type &type, std::size_t n,

@@ -63,7 +63,6 @@ struct CompiledErrorStream {
 };
 
 struct CompiledHandle {
-  bool write = false;
   std::size_t bytes = 0;
   std::vector<HostPiece> pieces;
 };
@@ -98,7 +97,7 @@ struct CompiledGraph {
   std::map<std::uint32_t, TileData> tileData;
   std::vector<std::map<std::uint32_t, std::uint32_t>> programAddr; ///< [program][tile] control program address
   std::vector<CompiledStream> streams;
-  std::map<std::string, CompiledHandle> handles;
+  std::map<HostHandleKey, CompiledHandle> handles;
   std::map<std::string, PrintInfo> prints;      ///< by the marker the tiles print
   std::vector<CompiledRemoteBuffer> remoteBuffers;
   std::vector<CompiledErrorStream> errorStreams;

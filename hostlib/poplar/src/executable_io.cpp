@@ -4,6 +4,7 @@
 // truncated or foreign file fails with a message instead of a huge allocation. After the end marker comes a CRC-32
 // (zlib's) of every byte before it: a corruption that still parses (a host piece one byte shorter) is refused.
 #include <algorithm>
+#include <concepts>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -22,7 +23,8 @@ namespace poplar::detail {
 namespace {
 
 constexpr const char kMagic[] = "poplar-executable\n";
-constexpr std::uint64_t kVersion = 4; ///< 2: replicas (graph and streams); 3: the time model's estimates; 4: CRC-32
+constexpr std::uint64_t kVersion = 5; ///< 2: replicas (graph and streams); 3: the time model's estimates; 4: CRC-32;
+                                      ///< 5: host handles keyed by name and direction, estimates per program
 constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 32; ///< no field of a real executable is this long
 
 /// Running CRC-32 of `n` bytes more (zlib takes at most 4 GiB a call).
@@ -33,6 +35,57 @@ void crcAdd(uLong &crc, const void *p, std::size_t n) {
     crc = crc32(crc, b, uInt(k));
   }
 }
+
+/// A record of the file: `S` is T or const T (the writer walks const records, the reader fills mutable ones).
+template <typename S, typename T> concept RecordOf = std::same_as<std::remove_const_t<S>, T>;
+
+// The fields of each record in file order, written once for both directions: `visit` is called with them all.
+template <typename S, typename V> requires RecordOf<S, ipu::runtime::TileSegment> void fields(S &s, V &&visit) {
+  visit(s.vaddr, s.memsz, s.flags, s.bytes);
+}
+template <typename S, typename V> requires RecordOf<S, MemItem> void fields(S &m, V &&visit) {
+  visit(m.category, m.name, m.addr, m.size, m.initialised);
+}
+template <typename S, typename V> requires RecordOf<S, TileData> void fields(S &t, V &&visit) {
+  visit(t.top, t.bytes, t.items);
+}
+template <typename S, typename V> requires RecordOf<S, CompiledStream> void fields(S &s, V &&visit) {
+  visit(s.name, s.id, s.toDevice, s.bytes, s.devAddr, s.replicas);
+}
+template <typename S, typename V> requires RecordOf<S, HostPiece> void fields(S &p, V &&visit) {
+  visit(p.tile, p.addr, p.len, p.hostOffset);
+}
+template <typename S, typename V> requires RecordOf<S, HostHandleKey> void fields(S &k, V &&visit) {
+  visit(k.name, k.write);
+}
+template <typename S, typename V> requires RecordOf<S, CompiledHandle> void fields(S &h, V &&visit) {
+  visit(h.bytes, h.pieces);
+}
+template <typename S, typename V> requires RecordOf<S, PrintInfo> void fields(S &p, V &&visit) {
+  visit(p.title, p.shape, p.type);
+}
+template <typename S, typename V> requires RecordOf<S, StepInfo> void fields(S &s, V &&visit) {
+  visit(s.what, s.bytes, s.depth);
+}
+template <typename S, typename V> requires RecordOf<S, CompiledRemoteBuffer> void fields(S &r, V &&visit) {
+  visit(r.name, r.rowBytes, r.repeats, r.offsetStream, r.toDeviceStream, r.toHostStream);
+}
+template <typename S, typename V> requires RecordOf<S, CompiledErrorStream> void fields(S &e, V &&visit) {
+  visit(e.stream, e.message, e.shape, e.type);
+}
+template <typename S, typename V> requires RecordOf<S, ProgramEstimate> void fields(S &e, V &&visit) {
+  visit(e.cycles, e.topStepCycles);
+}
+template <typename S, typename V> requires RecordOf<S, CompiledGraph> void fields(S &cg, V &&visit) {
+  visit(cg.image.path, cg.image.image.name, cg.image.image.entry, cg.image.image.flags, cg.image.image.segments,
+        cg.image.freeStart, cg.image.freeEnd, cg.image.symbols, cg.image.codeBytes, cg.board, cg.replicas, cg.tiles,
+        cg.tileData, cg.programAddr, cg.streams, cg.handles, cg.prints, cg.remoteBuffers, cg.errorStreams, cg.steps,
+        cg.liveBytes, cg.numVars, cg.numVertices, cg.numEdges, cg.numComputeSets, cg.exchangeBytes,
+        cg.bytesByCategory, cg.instr.enabled, cg.instr.tile, cg.instr.slots, cg.instr.topSteps, cg.estimate);
+}
+
+/// True for the types that have a fields() overload above.
+template <typename S> concept Record = requires(S &s) { fields(s, [](auto &...) {}); };
 
 struct Writer {
   std::ostream &out;
@@ -55,6 +108,9 @@ struct Writer {
   void put(const std::vector<std::uint8_t> &v) { bytes(v.data(), v.size()); }
   template <typename T> typename std::enable_if<std::is_integral<T>::value>::type put(T v) { u64(std::uint64_t(v)); }
   void put(const Type &t) { u64(t.id()); }
+  /// The board is a C struct of fixed-size text fields and integers: written as its bytes, with its size first so
+  /// that a build with another layout refuses the file.
+  void put(const ipu_board &b) { bytes(&b, sizeof b); }
   template <typename A, typename B> void put(const std::pair<A, B> &p) {
     put(p.first);
     put(p.second);
@@ -71,66 +127,8 @@ struct Writer {
       put(kv.second);
     }
   }
-  void put(const ipu::runtime::TileSegment &s) {
-    put(s.vaddr);
-    put(s.memsz);
-    put(s.flags);
-    put(s.bytes);
-  }
-  void put(const MemItem &m) {
-    put(m.category);
-    put(m.name);
-    put(m.addr);
-    put(m.size);
-    put(m.initialised);
-  }
-  void put(const TileData &t) {
-    put(t.top);
-    put(t.bytes);
-    put(t.items);
-  }
-  void put(const CompiledStream &s) {
-    put(s.name);
-    put(s.id);
-    put(s.toDevice);
-    put(s.bytes);
-    put(s.devAddr);
-    put(s.replicas);
-  }
-  void put(const HostPiece &p) {
-    put(p.tile);
-    put(p.addr);
-    put(p.len);
-    put(p.hostOffset);
-  }
-  void put(const CompiledHandle &h) {
-    put(h.write);
-    put(h.bytes);
-    put(h.pieces);
-  }
-  void put(const PrintInfo &p) {
-    put(p.title);
-    put(p.shape);
-    put(p.type);
-  }
-  void put(const StepInfo &s) {
-    put(s.what);
-    put(s.bytes);
-    put(s.depth);
-  }
-  void put(const CompiledRemoteBuffer &r) {
-    put(r.name);
-    put(r.rowBytes);
-    put(r.repeats);
-    put(r.offsetStream);
-    put(r.toDeviceStream);
-    put(r.toHostStream);
-  }
-  void put(const CompiledErrorStream &e) {
-    put(e.stream);
-    put(e.message);
-    put(e.shape);
-    put(e.type);
+  template <Record S> void put(const S &r) {
+    fields(r, [this](const auto &...f) { (put(f), ...); });
   }
 };
 
@@ -184,6 +182,15 @@ struct Reader {
   }
   template <typename T> typename std::enable_if<std::is_integral<T>::value>::type get(T &v) { v = T(u64()); }
   void get(Type &t) { t = Type(unsigned(u64())); }
+  void get(ipu_board &b) {
+    std::uint64_t n = u64();
+    if (n != sizeof b)
+      fail("the board description has " + std::to_string(n) + " bytes, this library's has " +
+           std::to_string(sizeof b) + " (written by another version)");
+    rawBytes(&b, sizeof b);
+    b.name[sizeof b.name - 1] = b.description[sizeof b.description - 1] = b.isa[sizeof b.isa - 1] = '\0';
+    b.abi[sizeof b.abi - 1] = b.transport[sizeof b.transport - 1] = '\0';
+  }
   template <typename A, typename B> void get(std::pair<A, B> &p) {
     get(p.first);
     get(p.second);
@@ -208,81 +215,10 @@ struct Reader {
       m.emplace(std::move(k), std::move(v));
     }
   }
-  void get(ipu::runtime::TileSegment &s) {
-    get(s.vaddr);
-    get(s.memsz);
-    get(s.flags);
-    get(s.bytes);
-  }
-  void get(MemItem &m) {
-    get(m.category);
-    get(m.name);
-    get(m.addr);
-    get(m.size);
-    get(m.initialised);
-  }
-  void get(TileData &t) {
-    get(t.top);
-    get(t.bytes);
-    get(t.items);
-  }
-  void get(CompiledStream &s) {
-    get(s.name);
-    get(s.id);
-    get(s.toDevice);
-    get(s.bytes);
-    get(s.devAddr);
-    get(s.replicas);
-  }
-  void get(HostPiece &p) {
-    get(p.tile);
-    get(p.addr);
-    get(p.len);
-    get(p.hostOffset);
-  }
-  void get(CompiledHandle &h) {
-    get(h.write);
-    get(h.bytes);
-    get(h.pieces);
-  }
-  void get(PrintInfo &p) {
-    get(p.title);
-    get(p.shape);
-    get(p.type);
-  }
-  void get(StepInfo &s) {
-    get(s.what);
-    get(s.bytes);
-    get(s.depth);
-  }
-  void get(CompiledRemoteBuffer &r) {
-    get(r.name);
-    get(r.rowBytes);
-    get(r.repeats);
-    get(r.offsetStream);
-    get(r.toDeviceStream);
-    get(r.toHostStream);
-  }
-  void get(CompiledErrorStream &e) {
-    get(e.stream);
-    get(e.message);
-    get(e.shape);
-    get(e.type);
+  template <Record S> void get(S &r) {
+    fields(r, [this](auto &...f) { (get(f), ...); });
   }
 };
-
-/// The board is a C struct of fixed-size text fields and integers: written as its bytes, with its size first so
-/// that a build with another layout refuses the file.
-void putBoard(Writer &w, const ipu_board &b) { w.bytes(&b, sizeof b); }
-void getBoard(Reader &r, ipu_board &b) {
-  std::uint64_t n = r.u64();
-  if (n != sizeof b)
-    r.fail("the board description has " + std::to_string(n) + " bytes, this library's has " +
-           std::to_string(sizeof b) + " (written by another version)");
-  r.rawBytes(&b, sizeof b);
-  b.name[sizeof b.name - 1] = b.description[sizeof b.description - 1] = b.isa[sizeof b.isa - 1] = '\0';
-  b.abi[sizeof b.abi - 1] = b.transport[sizeof b.transport - 1] = '\0';
-}
 
 /// True when [addr, addr + len) lies in a tile's SRAM (64-bit sums: no field can wrap past the check).
 bool inSram(const ipu_board &b, std::uint64_t addr, std::uint64_t len) {
@@ -347,11 +283,11 @@ void checkExecutable(Reader &r, const ExecutableImpl &exe) {
               " bytes (at most " + std::to_string(cg.replicas) + " replicas of one tile's memory)");
     streams[st.name] = &st;
   }
-  for (const auto &[name, h] : cg.handles)
+  for (const auto &[key, h] : cg.handles)
     for (const auto &piece : h.pieces)
       field("handles", piece.tile < numTiles && inSram(b, piece.addr, piece.len) && piece.hostOffset <= h.bytes &&
                            piece.len <= h.bytes - piece.hostOffset,
-            "'" + name + "' has a piece of " + std::to_string(piece.len) + " bytes at host offset " +
+            key.describe() + " has a piece of " + std::to_string(piece.len) + " bytes at host offset " +
                 std::to_string(piece.hostOffset) + " of its " + std::to_string(h.bytes) +
                 " bytes, or outside a tile's SRAM");
   for (const auto &rb : cg.remoteBuffers) {
@@ -393,49 +329,10 @@ void writeExecutable(std::ostream &out, const ExecutableImpl &exe) {
   w.raw(kMagic, sizeof kMagic - 1);
   w.u64(kVersion);
   w.put(unsigned(exe.target.type));
-  putBoard(w, exe.target.board);
+  w.put(exe.target.board);
   w.put(exe.target.boardSpec);
   w.put(exe.target.deviceId);
-  const CompiledGraph &cg = exe.cg;
-  w.put(cg.image.path);
-  w.put(cg.image.image.name);
-  w.put(cg.image.image.entry);
-  w.put(cg.image.image.flags);
-  w.put(cg.image.image.segments);
-  w.put(cg.image.freeStart);
-  w.put(cg.image.freeEnd);
-  w.put(cg.image.symbols);
-  w.put(cg.image.codeBytes);
-  putBoard(w, cg.board);
-  w.put(cg.replicas);
-  w.put(cg.tiles);
-  w.put(cg.tileData);
-  w.put(cg.programAddr);
-  w.put(cg.streams);
-  w.put(cg.handles);
-  w.put(cg.prints);
-  w.put(cg.remoteBuffers);
-  w.put(cg.errorStreams);
-  w.put(cg.steps);
-  w.put(cg.liveBytes);
-  w.put(cg.numVars);
-  w.put(cg.numVertices);
-  w.put(cg.numEdges);
-  w.put(cg.numComputeSets);
-  w.put(cg.exchangeBytes);
-  w.put(cg.bytesByCategory);
-  w.put(cg.instr.enabled);
-  w.put(cg.instr.tile);
-  w.put(cg.instr.slots);
-  w.put(cg.instr.topSteps);
-  std::vector<std::uint64_t> estCycles;
-  std::vector<std::vector<std::uint64_t>> estSteps;
-  for (const auto &e : cg.estimate) {
-    estCycles.push_back(e.cycles);
-    estSteps.push_back(e.topStepCycles);
-  }
-  w.put(estCycles);
-  w.put(estSteps);
+  w.put(exe.cg);
   w.put(std::string("end"));
   w.u64(std::uint64_t(w.crc) & 0xffffffffu); // its own bytes are not in it
   if (!out)
@@ -457,50 +354,10 @@ ExecutableImpl readExecutable(std::istream &in) {
   unsigned type = 0;
   r.get(type);
   exe.target.type = TargetType(type);
-  getBoard(r, exe.target.board);
+  r.get(exe.target.board);
   r.get(exe.target.boardSpec);
   r.get(exe.target.deviceId);
-  CompiledGraph &cg = exe.cg;
-  r.get(cg.image.path);
-  r.get(cg.image.image.name);
-  r.get(cg.image.image.entry);
-  r.get(cg.image.image.flags);
-  r.get(cg.image.image.segments);
-  r.get(cg.image.freeStart);
-  r.get(cg.image.freeEnd);
-  r.get(cg.image.symbols);
-  r.get(cg.image.codeBytes);
-  getBoard(r, cg.board);
-  r.get(cg.replicas);
-  r.get(cg.tiles);
-  r.get(cg.tileData);
-  r.get(cg.programAddr);
-  r.get(cg.streams);
-  r.get(cg.handles);
-  r.get(cg.prints);
-  r.get(cg.remoteBuffers);
-  r.get(cg.errorStreams);
-  r.get(cg.steps);
-  r.get(cg.liveBytes);
-  r.get(cg.numVars);
-  r.get(cg.numVertices);
-  r.get(cg.numEdges);
-  r.get(cg.numComputeSets);
-  r.get(cg.exchangeBytes);
-  r.get(cg.bytesByCategory);
-  r.get(cg.instr.enabled);
-  r.get(cg.instr.tile);
-  r.get(cg.instr.slots);
-  r.get(cg.instr.topSteps);
-  std::vector<std::uint64_t> estCycles;
-  std::vector<std::vector<std::uint64_t>> estSteps;
-  r.get(estCycles);
-  r.get(estSteps);
-  if (estCycles.size() != estSteps.size())
-    r.fail("the executable's time-model estimates are inconsistent (corrupt file?)");
-  cg.estimate.clear();
-  for (std::size_t p = 0; p < estCycles.size(); ++p)
-    cg.estimate.push_back(ProgramEstimate{estCycles[p], estSteps[p]});
+  r.get(exe.cg);
   std::string end;
   r.get(end);
   if (end != "end")

@@ -11,6 +11,7 @@
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "codelets.hpp"
+#include "host_handle_key.hpp"
 #include "target_values.hpp"
 
 namespace poplar::detail {
@@ -75,7 +76,6 @@ struct StreamInfo {
 
 struct HostHandle {
   Tensor tensor;
-  bool write = false;
 };
 
 /// Streams whose names start with this belong to a remote buffer (Graph::addRemoteBuffer), not to the user.
@@ -106,7 +106,7 @@ struct GraphImpl {
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;
   std::vector<StreamInfo> streams;
-  std::map<std::string, HostHandle> handles;
+  std::map<HostHandleKey, HostHandle> handles; ///< one host write and one host read per name
   CodeletSet codelets;
   std::vector<RemoteBufferInfo> remoteBuffers;
   std::vector<ErrorStreamInfo> errorStreams;

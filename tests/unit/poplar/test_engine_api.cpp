@@ -114,6 +114,34 @@ void test_second_engine_on_device(void **) {
   assert_int_equal(ys[15], 77);
 }
 
+// Poplar keeps host writes and host reads in separate name spaces: one name may have a write and a read (the
+// SDK's own tests do this), but not two of either, and each direction finds only its own.
+void test_one_read_and_one_write_per_handle(void **) {
+  Fixture f;
+  Tensor x = f.scalar(INT, 1, "x");
+  f.graph.setInitialValue(x, 0);
+  f.graph.createHostWrite("x", x);
+  f.graph.createHostRead("x", x);
+  expectThrow<poplar_error>([&] { f.graph.createHostWrite("x", x); }, "host-write handle 'x' already exists");
+  expectThrow<poplar_error>([&] { f.graph.createHostRead("x", x); }, "host-read handle 'x' already exists");
+  f.graph.createHostRead("only-read", x);
+  Engine e(f.graph, f.inc(x, 1));
+  e.load(f.device);
+  int seven = 7;
+  e.writeTensor("x", &seven);
+  e.run();
+  assert_int_equal(readInt(e, "x"), 8);
+  expectThrow<unknown_field>([&] { e.writeTensor("only-read", &seven); }, "no host-write handle 'only-read'");
+  // The executable keeps both directions of the name.
+  std::stringstream saved(std::ios::in | std::ios::out | std::ios::binary);
+  compileGraph(f.graph, {f.inc(x, 1)}).serialize(saved);
+  Engine e2(Executable::deserialize(saved));
+  e2.load(f.device);
+  e2.writeTensor("x", &seven);
+  e2.run();
+  assert_int_equal(readInt(e2, "x"), 8);
+}
+
 void test_recover_after_fault(void **) {
   Fixture f;
   Tensor x = f.scalar(INT, 0, "x");
@@ -286,7 +314,7 @@ struct ExecutableLayout {
     });
     vec([&] { vec([&] { firstProgramTile = firstProgramTile ? firstProgramTile : p; u64(), u64(); }); });
     vec([&] { str(), u64(), u64(), u64(), u64(), u64(); }); // streams
-    vec([&] { // handles
+    vec([&] { // handles: key (name, direction), bytes, pieces
       str(), u64(), u64();
       vec([&] {
         u64(), u64(), u64();
@@ -347,7 +375,7 @@ void test_corrupted_executable_refused(void **) {
   corrupt(at.replicas, 0xffffffffull, "field 'replicas' is 4294967295");
   corrupt(at.firstItemAddr, 0x7ffffff0ull, "field 'tileData.items'");
   corrupt(at.firstProgramTile, 9999, "field 'programAddr' of program 0 has no entry for tile");
-  corrupt(at.firstHostOffset, 1ull << 40, "field 'handles' 'xr' has a piece");
+  corrupt(at.firstHostOffset, 1ull << 40, "field 'handles' host-read handle 'xr' has a piece");
   corrupt(at.instrEnabled + 8, 9999, "field 'instr.tile' is 9999");
   corrupt(at.instrEnabled + 32, 0, "field 'instr.slots' of program 0 lies outside tile SRAM"); // the first slot
   corrupt(plainAt.instrEnabled, 1, "field 'instr.slots' has 0 programs of cycle stamps for 1 programs", plain);
@@ -545,6 +573,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_option_validation),   cmocka_unit_test(test_no_programs),
       cmocka_unit_test(test_second_engine_on_device), cmocka_unit_test(test_recover_after_fault),
+      cmocka_unit_test(test_one_read_and_one_write_per_handle),
       cmocka_unit_test(test_load_dma_error_recovery_text),
       cmocka_unit_test(test_set_field_size_of_scalar), cmocka_unit_test(test_engine_moves),
       cmocka_unit_test(test_engine_outlives_device),

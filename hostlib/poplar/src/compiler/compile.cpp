@@ -181,14 +181,13 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   out.tiles = m.tiles;
   for (const auto &s : m.streams)
     out.streams.push_back(CompiledStream{s.name, s.id, s.toDevice, s.bytes, s.devAddr, s.replicas});
-  for (const auto &[name, h] : m.handles) {
+  for (const auto &[key, h] : m.handles) {
     CompiledHandle ch;
-    ch.write = h.write;
     ch.bytes = h.bytes;
     for (const auto &p : h.pieces)
       ch.pieces.push_back(HostPiece{m.buffers[p.at.buf].tile, layout.addr[p.at.buf] + p.at.offset, p.len,
                                     p.hostOffset});
-    out.handles[name] = ch;
+    out.handles[key] = ch;
   }
   out.prints = m.prints;
   for (const auto &e : g.errorStreams)

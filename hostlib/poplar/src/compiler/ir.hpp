@@ -19,6 +19,7 @@
 
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
+#include "../host_handle_key.hpp"
 
 namespace poplar::detail {
 
@@ -190,7 +191,6 @@ struct Stream {
 
 /// A host read or write handle: where its bytes sit.
 struct HostHandle {
-  bool write = false;
   std::size_t bytes = 0;
   struct Piece {
     Ref at;
@@ -207,7 +207,7 @@ struct Module {
   std::vector<std::uint32_t> tiles; ///< tiles that take part, ascending
   std::vector<Program> programs;
   std::vector<Stream> streams;
-  std::map<std::string, HostHandle> handles;
+  std::map<HostHandleKey, HostHandle> handles;
   std::map<std::string, PrintInfo> prints; ///< by marker
   std::uint32_t instrumentTile = 0;
   std::size_t numEdges = 0; ///< vertex fields connected to tensors (for the profile)

@@ -226,11 +226,11 @@ struct Replicator {
     m.tiles = std::move(tiles);
     // A handle of a non-replicated tensor (getNonReplicatedTensor) reads or writes each piece in its replica.
     // Otherwise a host write reaches every replica (the same bytes) and a host read reads replica 0.
-    for (auto &[name, h] : m.handles) {
+    for (auto &[key, h] : m.handles) {
       for (HostHandle::Piece &p : h.pieces)
         if (p.replica != kLocalReplica)
           p.at.buf = copyOf(p.at.buf, p.replica);
-      if (!h.write)
+      if (!key.write)
         continue;
       const std::size_t n = h.pieces.size();
       for (unsigned r = 1; r < replicas; ++r)

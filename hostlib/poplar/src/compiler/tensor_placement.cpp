@@ -60,7 +60,7 @@ void Lowering::collectTiles(const std::vector<program::Program> &programs) {
 
 void Lowering::placeVariables() {
   std::set<unsigned> hostVisible;
-  for (const auto &[name, h] : g_.handles)
+  for (const auto &[key, h] : g_.handles)
     for (const auto &r : h.tensor.regions())
       hostVisible.insert(r.var);
   segs_.resize(g_.vars.size());
@@ -133,13 +133,12 @@ std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const 
 }
 
 void Lowering::placeHandles() {
-  for (const auto &[name, h] : g_.handles) {
+  for (const auto &[key, h] : g_.handles) {
     ir::HostHandle hh;
-    hh.write = h.write;
     hh.bytes = h.tensor.numElements() * h.tensor.elementType().getSize();
     for (const Piece &p : pieces(h.tensor, true))
       hh.pieces.push_back(ir::HostHandle::Piece{p.at, p.len, p.offset, p.replica});
-    m_.handles[name] = hh;
+    m_.handles[key] = hh;
   }
 }
 

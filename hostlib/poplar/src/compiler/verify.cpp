@@ -29,11 +29,11 @@ public:
       if (!ids.insert(s.id).second)
         fail("stream '" + s.name + "'", "its id " + std::to_string(s.id) + " is used by another stream");
     // Pieces of replicated handles cover the host bytes once per replica: only each piece's end is checked.
-    for (const auto &[name, h] : m_.handles) {
+    for (const auto &[key, h] : m_.handles) {
       for (const auto &piece : h.pieces) {
-        ref(piece.at, piece.len, "handle '" + name + "'");
+        ref(piece.at, piece.len, key.describe());
         if (piece.hostOffset + piece.len > h.bytes)
-          fail("handle '" + name + "'", "a piece ends at host byte " + std::to_string(piece.hostOffset + piece.len) +
+          fail(key.describe(), "a piece ends at host byte " + std::to_string(piece.hostOffset + piece.len) +
                                             ", past the handle's " + std::to_string(h.bytes) + " bytes");
       }
     }
