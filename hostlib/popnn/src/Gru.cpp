@@ -21,6 +21,7 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 // The LSTM's option parsing, shape checks and linear variables serve the GRU too.
 using lstm::detail::checkShape;
+using lstm::detail::checkSizesAndType;
 using lstm::detail::linear;
 using lstm::detail::matMulOptions;
 
@@ -31,11 +32,7 @@ std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
 }
 
 void checkParams(const GruParams &p, const std::string &what) {
-  if (p.rnn.layerSizes.size() != 2)
-    throw poplibs_error(what + ": layerSizes has " + std::to_string(p.rnn.layerSizes.size()) +
-                        " entries; give {input size, output size}");
-  if (p.rnn.dataType != poplar::FLOAT && p.rnn.dataType != poplar::HALF)
-    throw poplibs_error(what + ": dataType " + p.rnn.dataType.toString() + " is not FLOAT or HALF");
+  checkSizesAndType(p.rnn, what);
   std::vector<BasicGruCellUnit> order = p.cellOrder;
   std::sort(order.begin(), order.end());
   if (order != std::vector<BasicGruCellUnit>{BASIC_GRU_CELL_RESET_GATE, BASIC_GRU_CELL_UPDATE_GATE,
@@ -79,14 +76,7 @@ std::pair<Tensor, Tensor> createWeightsKernel(poplar::Graph &graph, const GruPar
                                               const poplar::OptionFlags &options, poplin::PlanningCache *) {
   const std::string name = nameOf(debugContext, "createWeightsKernel");
   checkParams(params, name);
-  poplar::OptionFlags mm = matMulOptions(options, name);
-  const std::size_t B = params.rnn.batchSize, T = params.rnn.timeSteps, in = params.rnn.layerSizes[0],
-                    out = params.rnn.layerSizes[1];
-  const poplar::Type type = params.rnn.dataType;
-  // Stored {in, 3, out} and {out, 3, out}, the right operands of the products; returned as {3, ., out} views.
-  Tensor wi = poplin::createMatMulInputRHS(graph, type, {T * B, in}, {in, 3 * out}, name + "/input", mm);
-  Tensor wo = poplin::createMatMulInputRHS(graph, type, {B, out}, {out, 3 * out}, name + "/output", mm);
-  return {wi.reshape({in, 3, out}).dimShuffle({1, 0, 2}), wo.reshape({out, 3, out}).dimShuffle({1, 0, 2})};
+  return lstm::detail::createGateWeights(graph, params.rnn, 3, name, matMulOptions(options, name));
 }
 
 Tensor createWeightsBiases(poplar::Graph &graph, const GruParams &params, const poplar::DebugContext &debugContext,

@@ -29,12 +29,24 @@ std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
   return poplibs_support::debugName(dc, "popnn::lstm::", fn);
 }
 
-void checkParams(const LstmParams &p, const std::string &what) {
-  if (p.rnn.layerSizes.size() != 2)
-    throw poplibs_error(what + ": layerSizes has " + std::to_string(p.rnn.layerSizes.size()) +
+void checkSizesAndType(const rnn::RnnParams &rnn, const std::string &what) {
+  if (rnn.layerSizes.size() != 2)
+    throw poplibs_error(what + ": layerSizes has " + std::to_string(rnn.layerSizes.size()) +
                         " entries; give {input size, output size}");
-  if (p.rnn.dataType != poplar::FLOAT && p.rnn.dataType != poplar::HALF)
-    throw poplibs_error(what + ": dataType " + p.rnn.dataType.toString() + " is not FLOAT or HALF");
+  if (rnn.dataType != poplar::FLOAT && rnn.dataType != poplar::HALF)
+    throw poplibs_error(what + ": dataType " + rnn.dataType.toString() + " is not FLOAT or HALF");
+}
+
+std::pair<Tensor, Tensor> createGateWeights(poplar::Graph &graph, const rnn::RnnParams &rnn, std::size_t gates,
+                                            const std::string &name, const poplar::OptionFlags &mm) {
+  const std::size_t B = rnn.batchSize, T = rnn.timeSteps, in = rnn.layerSizes[0], out = rnn.layerSizes[1];
+  Tensor wi = poplin::createMatMulInputRHS(graph, rnn.dataType, {T * B, in}, {in, gates * out}, name + "/input", mm);
+  Tensor wo = poplin::createMatMulInputRHS(graph, rnn.dataType, {B, out}, {out, gates * out}, name + "/output", mm);
+  return {wi.reshape({in, gates, out}).dimShuffle({1, 0, 2}), wo.reshape({out, gates, out}).dimShuffle({1, 0, 2})};
+}
+
+void checkParams(const LstmParams &p, const std::string &what) {
+  checkSizesAndType(p.rnn, what);
   std::vector<BasicLstmCellUnit> order = p.cellOrder;
   std::sort(order.begin(), order.end());
   if (order != std::vector<BasicLstmCellUnit>{BASIC_LSTM_CELL_FORGET_GATE, BASIC_LSTM_CELL_INPUT_GATE,
@@ -157,15 +169,7 @@ std::pair<Tensor, Tensor> createWeightsKernel(poplar::Graph &graph, const LstmPa
                                               const poplar::OptionFlags &options, poplin::PlanningCache *) {
   const std::string name = nameOf(debugContext, "createWeightsKernel");
   checkParams(params, name);
-  poplar::OptionFlags mm = matMulOptions(options, name);
-  const std::size_t B = params.rnn.batchSize, T = params.rnn.timeSteps, in = params.rnn.layerSizes[0],
-                    out = params.rnn.layerSizes[1];
-  const poplar::Type type = params.rnn.dataType;
-  // Stored {in, 4, out} and {out, 4, out} as the right operands of {T*B, in} x {in, 4*out} and
-  // {B, out} x {out, 4*out}; returned as {4, in, out} and {4, out, out} views.
-  Tensor wi = poplin::createMatMulInputRHS(graph, type, {T * B, in}, {in, 4 * out}, name + "/input", mm);
-  Tensor wo = poplin::createMatMulInputRHS(graph, type, {B, out}, {out, 4 * out}, name + "/output", mm);
-  return {wi.reshape({in, 4, out}).dimShuffle({1, 0, 2}), wo.reshape({out, 4, out}).dimShuffle({1, 0, 2})};
+  return createGateWeights(graph, params.rnn, 4, name, matMulOptions(options, name));
 }
 
 Tensor createWeightsBiases(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,

@@ -1,10 +1,12 @@
 // What the LSTM forward pass (Lstm.cpp) and the training passes (LstmTraining.cpp) share: the argument checks, the
-// options, and the layout of the forward intermediates.
+// options, and the layout of the forward intermediates. The GRU (Gru.cpp) shares the size checks, the options and
+// the weight layout, which differ only in the number of gates.
 #ifndef POPNN_LSTM_DETAIL_HPP
 #define POPNN_LSTM_DETAIL_HPP
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "popnn/Lstm.hpp"
@@ -21,6 +23,14 @@ enum FwdSlot : std::size_t { FWD_ACT_CELL = 4, FWD_CELL = 5, FWD_OUTPUT = 6, FWD
 std::string nameOf(const poplar::DebugContext &dc, const char *fn);
 /// Throws poputil::poplibs_error naming `what` for sizes, a type or a cell order it cannot run.
 void checkParams(const LstmParams &p, const std::string &what);
+/// Throws poputil::poplibs_error naming `what` unless `rnn` has {input size, output size} and is FLOAT or HALF.
+void checkSizesAndType(const rnn::RnnParams &rnn, const std::string &what);
+/// The input and output weights of a cell with `gates` gates, stored {in, gates, out} and {out, gates, out} as the
+/// right operands of the products {T*B, in} x {in, gates*out} and {B, out} x {out, gates*out}, and returned as
+/// {gates, in, out} and {gates, out, out} views. `mm`: matMul options (matMulOptions).
+std::pair<poplar::Tensor, poplar::Tensor> createGateWeights(poplar::Graph &graph, const rnn::RnnParams &rnn,
+                                                            std::size_t gates, const std::string &name,
+                                                            const poplar::OptionFlags &mm);
 /// The matMul options of the LSTM options (throws poplar::invalid_option for unknown ones).
 poplar::OptionFlags matMulOptions(const poplar::OptionFlags &options, const std::string &what);
 /// Throws poputil::poplibs_error unless `t` is valid, of `shape` and `type`.
