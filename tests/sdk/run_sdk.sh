@@ -15,7 +15,8 @@
 # SDK_KEEP_HOME=1 keeps HOME (only for developing a program before the install is self-contained).
 set -eu
 support=$(cd "$(dirname "$0")/../support" && pwd)
-prefix=$1 src=$2
+# The program folder as an absolute path: the program is built and run in a scratch folder.
+prefix=$1 src=$(cd "$2" && pwd)
 name=$(basename "$src")
 work=$(mktemp -d "${TMPDIR:-/tmp}/poplar-sdk.XXXXXX")
 trap 'rm -rf "$work"' EXIT
