@@ -1,9 +1,10 @@
 // Simulation speed of the RTL card: simulated tile-cycles per second for 1 and 4
-// tiles, for 4 tiles also on the card Verilated with Verilator threads, and the
-// cost of lock-step mode. Usage: ipu_rtl_bench COMPUTE_ELF [ITERATIONS]
+// tiles against the card as built before issue 38 (runs alternating between the
+// two, so that a change in the machine's load hits both alike), and the cost of
+// lock-step mode. Usage: ipu_rtl_bench COMPUTE_ELF [ITERATIONS [ROUNDS]]
 // (COMPUTE_ELF: the rv32im build of tests/unit/isa/compute.S). Prints one line
-// per case; the threaded and lock-step lines end with their speed as a ratio
-// to the single-threaded card of the same size, measured in the same run.
+// per run, then per size the median, min and max of each build and the ratio
+// of the medians (bench_stats.hpp); the lock-step lines end with their ratio to the card alone.
 #include <elf.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.hpp"
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
 #include "ipu_backends/registry.h"
@@ -23,9 +25,10 @@
 #include "rtl_card.hpp"
 
 namespace ipu::rtl {
-// rtl-tiny Verilated with IPU_RTL_BENCH_THREADS Verilator threads: a variant of
-// rtl/CMakeLists.txt linked into this benchmark only (not in kVariants).
-std::unique_ptr<CardIf> make_bench_mt(const ipu_board &, const ipu_backend_host &, const ipu_backend_options &);
+// rtl-tiny's card in 1 and 4 tiles as built before issue 38 (IPU_RTL_BASELINE in
+// rtl/cmake/ipu_rtl.cmake): variants linked into this benchmark only (not in kVariants).
+std::unique_ptr<CardIf> make_base1(const ipu_board &, const ipu_backend_host &, const ipu_backend_options &);
+std::unique_ptr<CardIf> make_base4(const ipu_board &, const ipu_backend_host &, const ipu_backend_options &);
 } // namespace ipu::rtl
 
 namespace {
@@ -69,18 +72,20 @@ int create_lockstep(const ipu_board *board, const ipu_backend_host *host, const 
     return rc;
 }
 
-int create_threaded(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
+// The baseline card of the board's size.
+int create_baseline(const ipu_board *board, const ipu_backend_host *host, const ipu_backend_options *options,
                     ipu_backend **out)
 {
-    static const ipu::rtl::Variant variant{IPU_RTL_BENCH_SHAPE, false, ipu::rtl::make_bench_mt};
-    return ipu::rtl::create_variant(variant, *board, *host, options, out);
+    static const ipu::rtl::Variant one{1, 65536, 6, false, ipu::rtl::make_base1};
+    static const ipu::rtl::Variant four{4, 65536, 6, false, ipu::rtl::make_base4};
+    return ipu::rtl::create_variant(ipu_board_num_tiles(board) == 1 ? one : four, *board, *host, options, out);
 }
 
 // Runs `elf` on `tiles` tiles of a card from `create` for at most `max_s` seconds
 // and prints one line; `base` (tile-cycles per second of the case to compare
 // with, 0: none) adds the ratio. Returns the tile-cycles per second (0 when the
 // card could not be created).
-double bench(const char *label, ipu_board board, unsigned tiles, CreateFn create, const std::vector<uint8_t> &elf,
+double run(const char *label, ipu_board board, unsigned tiles, CreateFn create, const std::vector<uint8_t> &elf,
              uint32_t iterations, double max_s, double base = 0, const char *base_label = "")
 {
     board.tiles_per_ipu = tiles;
@@ -138,22 +143,29 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "cannot read %s\n", argv[1]);
         return 1;
     }
-    const uint32_t iterations = argc > 2 ? static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 0)) : 100000;
+    const uint32_t iterations = argc > 2 ? static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 0)) : 20000;
     ipu_board board;
     char err[256];
     if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
         std::fprintf(stderr, "%s\n", err);
         return 1;
     }
-    // The whole run stays well under 30 s: Verilator's worker threads spin, so the
-    // threaded card crawls when the machine is busy; it gets a tenth of the work
-    // and a time limit (its rate is measured over what it ran).
-    const double one = bench("rtl", board, 1, ipu_rtl_create, elf, iterations, 60);
-    const double four = bench("rtl", board, 4, ipu_rtl_create, elf, iterations, 60);
-    char threaded[32];
-    std::snprintf(threaded, sizeof threaded, "rtl %d Verilator threads", IPU_RTL_BENCH_THREADS);
-    bench(threaded, board, 4, create_threaded, elf, iterations / 10, 4, four, "single-threaded");
-    bench("rtl lock-step", board, 1, create_lockstep, elf, iterations / 4, 60, one, "without lock-step");
-    bench("rtl lock-step", board, 4, create_lockstep, elf, iterations / 4, 60, four, "without lock-step");
+    // Each size: ROUNDS pairs of runs, the baseline and today's card alternating
+    // (after one warm-up pair, thrown away).
+    const int rounds = argc > 3 ? std::atoi(argv[3]) : 5;
+    double today[2] = {0, 0};
+    for (unsigned size = 0; size < 2; size++) {
+        const unsigned tiles = size ? 4 : 1;
+        const bench::Pair p = bench::alternate(
+            rounds, [&] { return run("rtl before issue 38", board, tiles, create_baseline, elf, iterations, 60); },
+            [&] { return run("rtl", board, tiles, ipu_rtl_create, elf, iterations, 60); });
+        std::printf("rtl %u tile(s) before issue 38: %s\n", tiles,
+                    bench::format(p.baseline, 1e-6, "M tile-cycles/s", 2).c_str());
+        std::printf("rtl %u tile(s) now:             %s = %.2fx\n", tiles,
+                    bench::format(p.subject, 1e-6, "M tile-cycles/s", 2).c_str(), p.ratio());
+        today[size] = p.subject.median();
+    }
+    run("rtl lock-step", board, 1, create_lockstep, elf, iterations / 4, 60, today[0], "without lock-step");
+    run("rtl lock-step", board, 4, create_lockstep, elf, iterations / 4, 60, today[1], "without lock-step");
     return 0;
 }

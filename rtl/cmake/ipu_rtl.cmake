@@ -12,7 +12,8 @@ endif()
 set(IPU_RTL_FOUND TRUE)
 
 option(IPU_RTL_TRACE "Build the RTL card with FST waveforms (written to $IPU_RTL_FST)" OFF)
-set(IPU_RTL_THREADS 1 CACHE STRING "Verilator threads simulating the RTL card")
+# No Verilator threads: on the 2-core machines this runs on, 2 threads ran the
+# 4-tile card at a small fraction of one thread's speed (rtl/README.md).
 
 get_filename_component(IPU_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(IPU_RTL_WAIVERS ${IPU_RTL_DIR}/lint/waivers.vlt)
@@ -29,12 +30,18 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${IPU_RTL_DIR}/so
 # card the iCE40 board has (HostService = 1, DmaChains = 0: the host driver
 # services the tiles' requests); the backend picks a variant by the board's
 # exact shape (tiles, memory, workers), so give it only the iCE40 board's shape.
+# IPU_RTL_BASELINE set (bench/ only) builds the card's harness as it was before issue
+# 38: two evals per clock cycle, for `make bench` to compare.
 set(IPU_RTL_VARIANT_NAMES)
 set(IPU_RTL_VARIANT_LIST)
 set(IPU_RTL_VARIANT_DECLS)
 function(ipu_rtl_variant name tiles bytes workers host_service)
   set(IPU_RTL_VARIANT ${name})
   set(IPU_RTL_PREFIX ipu_card_${name})
+  set(IPU_RTL_ONE_EVAL true)
+  if(IPU_RTL_BASELINE)
+    set(IPU_RTL_ONE_EVAL false)
+  endif()
   configure_file(${IPU_RTL_DIR}/sim/variant.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/variant_${name}.cpp @ONLY)
   add_library(ipu_rtl_${name} STATIC ${CMAKE_CURRENT_BINARY_DIR}/variant_${name}.cpp)
   target_include_directories(ipu_rtl_${name} PRIVATE ${IPU_RTL_DIR}/sim ${IPU_RTL_DIR}/sim/include)
@@ -48,10 +55,12 @@ function(ipu_rtl_variant name tiles bytes workers host_service)
     set(trace TRACE_FST)
   endif()
   verilate(ipu_rtl_${name} SOURCES ${IPU_RTL_SOURCES} TOP_MODULE ipu_card PREFIX Vipu_card_${name}
-    THREADS ${IPU_RTL_THREADS} ${trace}
+    ${trace}
     VERILATOR_ARGS -Wall ${IPU_RTL_WAIVERS} -GNumTiles=${tiles} -GSramBytes=${bytes} -GNumWorkers=${workers}
                    ${service} -O3 --x-assign fast --x-initial fast --assert)
-  # Verilator's generated C++ is not held to the project's warning flags.
+  # Verilator's generated C++ is not held to the project's warning flags. -O2: -O3
+  # ran it about 20% slower (measured with ipu_rtl_bench, issue 38); no -march
+  # (CI machines vary).
   target_compile_options(ipu_rtl_${name} PRIVATE -w -O2)
   set(IPU_RTL_VARIANT_LIST "${IPU_RTL_VARIANT_LIST}    {${tiles}, ${bytes}, ${workers}, ${host_service}, make_${name}},\n" PARENT_SCOPE)
   set(IPU_RTL_VARIANT_DECLS "${IPU_RTL_VARIANT_DECLS}std::unique_ptr<CardIf> make_${name}(const ipu_board &, const ipu_backend_host &, const ipu_backend_options &);\n" PARENT_SCOPE)

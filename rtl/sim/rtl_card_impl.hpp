@@ -35,7 +35,17 @@ uint32_t port_bits(const W &w, unsigned lsb, unsigned width)
     return static_cast<uint32_t>(v & ((uint64_t{1} << width) - 1));
 }
 
+// Whether Verilator's model lets the harness re-arm the clock's edge detector
+// without an eval (the member is Verilator 5.006's; another version falls back to
+// an eval at the falling edge, which is correct, only slower).
 template <class Top>
+concept RearmableClock = requires(Top &t) { t.rootp->__Vtrigrprev__TOP__clk_i = 0; };
+
+// OneEvalPerCycle (every build but the benchmark's copy of the old harness): while
+// the card runs with its inputs unchanged, skip the eval at the falling edge. The
+// card has no logic on that edge, and every eval recomputes all the logic fed by an
+// input port (Verilator's input-combinational region), so that eval only cost time.
+template <class Top, bool OneEvalPerCycle = true>
 class CardImpl final : public CardIf {
 public:
     CardImpl(const ipu_board &board, const ipu_backend_host &host, const ipu_backend_options &options)
@@ -147,8 +157,14 @@ public:
         const uint64_t turns = budget ? budget : 1;
         const uint64_t limit = turns > (~0ull / contexts_) ? ~0ull : turns * contexts_;
         stop_ = false;
-        for (uint64_t i = 0; i < limit && (top_->running_o || top_->dma_busy_o) && !stop_; i++)
-            tick();
+        // The first cycle evaluates the inputs the last BAR access left behind.
+        inputs_changed_ = true;
+        for (uint64_t i = 0; i < limit && (top_->running_o || top_->dma_busy_o) && !stop_; i++) {
+            if (inputs_changed_ || !kFastEdge)
+                tick();
+            else
+                fast_tick();
+        }
         deliver_irqs();
         return top_->running_o || top_->dma_busy_o ? 1 : 0;
     }
@@ -162,6 +178,12 @@ public:
     uint64_t cycles() const override { return cycles_; }
 
 private:
+#if VM_TRACE_FST
+    static constexpr bool kTrace = true; // waveforms keep both evals: the dump samples each half
+#else
+    static constexpr bool kTrace = false;
+#endif
+    static constexpr bool kFastEdge = OneEvalPerCycle && RearmableClock<Top> && !kTrace;
     static constexpr uint64_t kMaxWait = uint64_t{1} << 24;      // cycles for one BAR2 word
 
     static bool mem_size_ok(unsigned size) { return size == 1 || size == 2 || size == 4 || size == 8; }
@@ -195,6 +217,8 @@ private:
     {
         top_->clk_i = 1;
         top_->eval();
+        // hm_done_i falls here: the next cycle must evaluate it before reading outputs.
+        inputs_changed_ = top_->hm_done_i != 0;
         top_->hm_done_i = 0;
         cycles_++;
 #if VM_TRACE_FST
@@ -238,6 +262,21 @@ private:
         high();
     }
 
+    // tick() when no input changed since the last eval: the outputs low() would read
+    // are already settled, so only the clock falls, and the edge detector is told so
+    // (what the skipped eval would have recorded) to see the rising edge in high().
+    void fast_tick()
+    {
+        if constexpr (kFastEdge) {
+            top_->clk_i = 0;
+            top_->rootp->__Vtrigrprev__TOP__clk_i = 0;
+            if (top_->hm_req_o)
+                serve_host_memory();
+            irq_pending_ |= top_->irq_o;
+            high();
+        }
+    }
+
     void sample_retired()
     {
         const uint32_t valid = port_bits(top_->rvfi_valid_o, 0, tiles_ > 32 ? 32 : tiles_);
@@ -273,6 +312,7 @@ private:
         high();
         top_->reg_req_i = 0;
         top_->reg_we_i = 0;
+        inputs_changed_ = true;
         return rdata;
     }
 
@@ -294,6 +334,7 @@ private:
         top_->mem_req_i = 0;
         top_->mem_we_i = 0;
         top_->eval();
+        inputs_changed_ = true; // (evaluated, but not at the clock low that tick() starts with)
         return granted ? top_->mem_rdata_o : ~0u;
     }
 
@@ -320,6 +361,7 @@ private:
     ipu_retire_observer observer_ = nullptr;
     void *opaque_ = nullptr;
     bool stop_ = false;
+    bool inputs_changed_ = true; // an input port was written after the last eval
     uint32_t irq_pending_ = 0;
     uint64_t cycles_ = 0;
 };
