@@ -5,9 +5,14 @@
 # synth_ice40), simulated in Verilator with yosys's iCE40 cell models. The
 # simulation runs at the board's clock (the PLL is a wire there) with the board's
 # UART bit period (tile_clock_hz / LinkBaud clocks).
-# Usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]
-#   --mutate  flips one LUT's truth table first (netlist_for_sim.py): a card that
-#             must fail the checks.
+# NETLIST may also be the placed and routed card, the .asc icepack packs into the
+# bitstream (rtl/fpga/flow.sh writes OUT_DIR/BOARD.asc): pnr_for_sim.py reads it
+# back with icebox_vlog and adds the DSPs and SPRAMs icebox_vlog leaves out, and
+# the same cell models simulate it (ipu-board-pnr-sim, the post-place-and-route
+# simulation).
+# Usage: netlist_sim.sh NETLIST|ASC OUT_BINARY [--mutate]
+#   --mutate  flips one LUT's truth table first (netlist_for_sim.py; on an .asc,
+#             pnr_for_sim.py --flip-lut): a card that must fail the checks.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rtl="$(dirname "$(dirname "$here")")"
@@ -26,7 +31,17 @@ done
 
 hz=$(sed -n 's/^tile_clock_hz *= *\([0-9_]*\).*/\1/p' "$root/boards/icebreaker.toml" | tr -d _)
 baud=$(sed -n 's/.*LinkBaud *= *\([0-9]*\).*/\1/p' "$rtl/pkg/ipu_card_pkg.sv")
-python3 "$here/netlist_for_sim.py" "$cells" "$netlist" "$work/src" "$@"
+if [[ "$netlist" == *.asc ]]; then
+    command -v icebox_vlog > /dev/null || { echo "netlist_sim: icebox_vlog not found (install fpga-icestorm)" >&2; exit 2; }
+    flip=()
+    # The LUT flipped in a placed card: one of the link bridge's (tile 22, 1 holds the UART receiver's logic).
+    [[ "${1:-}" == --mutate ]] && flip=(--flip-lut "${IPU_PNR_FLIP_LUT:-22,1,6}")
+    mkdir -p "$work/src"
+    python3 "$here/pnr_for_sim.py" "$netlist" "$rtl/fpga/icebreaker.pcf" "$work/src/pnr.v" "${flip[@]}"
+    python3 "$here/netlist_for_sim.py" "$cells" "$work/src/pnr.v" "$work/src"
+else
+    python3 "$here/netlist_for_sim.py" "$cells" "$netlist" "$work/src" "$@"
+fi
 
 # The cell models are not lint-clean (unused inputs, timing blocks, widths): their
 # warnings are theirs. -O3 and fast X handling as ipu-board-sim's Verilated tops.
