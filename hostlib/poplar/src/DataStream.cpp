@@ -34,5 +34,9 @@ std::string RemoteBuffer::handle() const { return remoteInfo(graph_, id_).name; 
 Type RemoteBuffer::elementType() const { return remoteInfo(graph_, id_).type; }
 std::size_t RemoteBuffer::numElements() const { return remoteInfo(graph_, id_).numElements; }
 std::size_t RemoteBuffer::getRepeats() const { return remoteInfo(graph_, id_).repeats; }
+bool RemoteBuffer::isRearrangeOnHost() const { return remoteInfo(graph_, id_).rearrangeOnHost; }
+bool RemoteBuffer::isOptimisedForMemory() const { return remoteInfo(graph_, id_).optimiseMemory; }
+DataStream RemoteBuffer::getHostToIpuStream() const { return DataStream(graph_, remoteInfo(graph_, id_).toDeviceStream); }
+DataStream RemoteBuffer::getIpuToHostStream() const { return DataStream(graph_, remoteInfo(graph_, id_).toHostStream); }
 
 } // namespace poplar

@@ -78,6 +78,8 @@ struct EngineImpl {
   bool ran = false;
   std::map<std::string, double> phases;
   std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
+  bool recordRuns = true; ///< runs go into the execution profile (disableExecutionProfiling turns it off)
+  std::uint64_t totalCycles = 0; ///< every run's cycles (as lastCycles), for getTimeStamp
 
   ipu::runtime::Device &dev() const {
     return *liveDevice().dev;
@@ -553,12 +555,13 @@ void Engine::run(unsigned prog, const std::string &) {
   const bool estimated = impl_->target.getTargetType() == TargetType::IPU_MODEL && !impl_->options.measuredCycles &&
                          prog < cg.estimate.size();
   impl_->lastCycles = estimated ? cg.estimate[prog].cycles : r.cycles;
+  impl_->totalCycles += impl_->lastCycles;
   impl_->lastEstimated = estimated;
   impl_->stepCycles = measuredSteps;
   if (estimated && cg.instr.enabled)
     impl_->stepCycles = cg.estimate[prog].topStepCycles;
   impl_->ran = true;
-  if (impl_->profiling)
+  if (impl_->profiling && impl_->recordRuns)
     impl_->profiling->recordRun(
         detail::RunRecord{prog, impl_->lastCycles, impl_->stepCycles, r.cycles, measuredSteps, estimated});
   impl_->phases["run"] = detail::seconds(start);
@@ -731,6 +734,29 @@ ProfileValue Engine::getExecutionProfile() const { return impl_->profiling->exec
 
 
 void Engine::writeReports() const { impl_->profiling->writeReports(); }
+
+void Engine::enableExecutionProfiling() { impl_->recordRuns = true; }
+
+Engine::TimerTimePoint Engine::getTimeStamp() {
+  TimerTimePoint t;
+  t.cycles = impl_->totalCycles;
+  t.hostNanoseconds = std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+  return t;
+}
+
+std::string Engine::reportTiming(const TimerTimePoint &start, const TimerTimePoint &end) const {
+  if (end.cycles < start.cycles || end.hostNanoseconds < start.hostNanoseconds)
+    throw poplar_error("reportTiming(start, end): end was taken before start; pass the earlier stamp first");
+  const std::uint64_t cycles = end.cycles - start.cycles;
+  std::ostringstream out;
+  out << "Cycles: " << cycles << "\nTime: " << double(cycles) / impl_->target.getTileClockFrequency() * 1e6
+      << " us\n";
+  return out.str();
+}
+
+void Engine::disableExecutionProfiling() { impl_->recordRuns = false; }
 // --- end profiling ---
 
 } // namespace poplar

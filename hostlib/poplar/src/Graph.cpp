@@ -609,7 +609,7 @@ Graph Graph::createVirtualGraph(const std::vector<unsigned> &perIpuTiles) {
 }
 
 RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &elementType, std::size_t numElements,
-                                    std::size_t repeats, bool, bool) {
+                                    std::size_t repeats, bool rearrangeOnHost, bool optimiseMemory) {
   for (const auto &rb : impl_->remoteBuffers)
     if (rb.name == handle)
       throw poplar_error("addRemoteBuffer: remote buffer '" + handle + "' already exists; give each its own name");
@@ -623,6 +623,8 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &eleme
   info.type = elementType;
   info.numElements = numElements;
   info.repeats = repeats;
+  info.rearrangeOnHost = rearrangeOnHost;
+  info.optimiseMemory = optimiseMemory;
   info.offsetStream = addStream(*impl_, base + "/offset", UNSIGNED_INT, 1, DataStreamType::DeviceToHostFIFO).getId();
   info.toDeviceStream = addStream(*impl_, base + "/read", elementType, numElements,
                                   DataStreamType::HostToDeviceFIFO).getId();

@@ -108,6 +108,13 @@ Repeat::Repeat(unsigned count, const Program &body, const DebugContext &debugCon
   node_->children.push_back(body.node());
 }
 
+Loop::Loop(const Program &body, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Repeat, debugContext.getPathName())) {
+  // The largest count the control program's repeat takes: a loop that only an abort or a limit ends.
+  node_->count = 0xffffffffu;
+  node_->children.push_back(body.node());
+}
+
 AssumeEqualAcrossReplicas::AssumeEqualAcrossReplicas(const Program &body, const DebugContext &debugContext)
     : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
   // A sequence of one program: the body runs as written (the claim only guides the SDK's compiler).
@@ -172,6 +179,24 @@ Switch &Switch::add(std::int32_t value, const Program &body) {
   v.push_back(value);
   node_->children.insert(node_->children.end() - 1, body.node());
   return *this;
+}
+
+Switch Switch::switchWithBoundsChecking(const Tensor &control,
+                                        const std::vector<std::pair<std::int32_t, Program>> &cases,
+                                        const DebugContext &debugContext) {
+  // The default stops the run, showing the control value that matched no case.
+  return Switch(control, cases,
+                ErrorProgram("Switch: the control value matches no case", control, {debugContext, "outOfBounds"}),
+                debugContext);
+}
+
+Switch Switch::switchWithUnreachableDefault(const Tensor &control, const DebugContext &debugContext) {
+  // The SDK's compiler may assume the default is never taken; taking it here stops the run rather than doing
+  // something undefined.
+  return Switch(control,
+                ErrorProgram("Switch: the control value matches no case and the default was declared unreachable",
+                             control, {debugContext, "unreachableDefault"}),
+                debugContext);
 }
 
 PrintTensor::PrintTensor(const Tensor &t, const DebugContext &debugContext) : PrintTensor("", t, debugContext) {}

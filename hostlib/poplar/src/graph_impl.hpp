@@ -88,6 +88,7 @@ struct RemoteBufferInfo {
   Type type;
   std::size_t numElements = 0, repeats = 0;
   unsigned offsetStream = 0, toDeviceStream = 0, toHostStream = 0;
+  bool rearrangeOnHost = false, optimiseMemory = false; ///< as given to addRemoteBuffer (hints, see Graph.hpp)
 };
 
 /// An ErrorProgram: the stream that carries its debug tensor to the host, and its message.

@@ -1,6 +1,7 @@
 // libpva: the report directory read back into ProfileValues, and the program tree built over them.
 #include <fstream>
 #include <iterator>
+#include <new>
 #include <sys/stat.h>
 
 #include "report_data.hpp"
@@ -78,6 +79,14 @@ ReportDataPtr ReportData::read(const std::string &directory) {
   return data;
 }
 
+ReportDataPtr ReportData::fromProfiles(const poplar::ProfileValue &graph, const poplar::ProfileValue &execution) {
+  auto data = std::make_shared<ReportData>();
+  data->graph = graph;
+  data->execution = execution;
+  data->buildPrograms();
+  return data;
+}
+
 void ReportData::buildPrograms() {
   if (!graph.contains("programs"))
     return;
@@ -124,6 +133,17 @@ void ReportData::buildPrograms() {
 } // namespace detail
 
 Report Report::open(const std::string &directory) { return Report(detail::ReportData::read(directory)); }
+
+Report Report::fromProfiles(const poplar::ProfileValue &graphProfile, const poplar::ProfileValue &executionProfile) {
+  return Report(detail::ReportData::fromProfiles(graphProfile, executionProfile));
+}
+
+// The entry libpoplar's Engine::getReport looks up by name (libpoplar cannot link libpva, which links libpoplar):
+// constructs the report over the two profiles in `out`, storage for one pva::Report.
+extern "C" __attribute__((visibility("default"))) void
+ipu_emu_pva_report_from_profiles(const poplar::ProfileValue *graph, const poplar::ProfileValue *execution, void *out) {
+  new (out) Report(Report::fromProfiles(*graph, *execution));
+}
 
 Report openReport(const std::string &path) {
   if (isDirectory(path))

@@ -14,6 +14,8 @@ struct ReportData {
 
   /// Reads `directory`'s profiles and builds the program tree; throws poplar::profiling_error naming the file.
   static ReportDataPtr read(const std::string &directory);
+  /// The same over profiles held in memory.
+  static ReportDataPtr fromProfiles(const poplar::ProfileValue &graph, const poplar::ProfileValue &execution);
 
   bool hasExecution() const { return execution.isMap() && execution.size() != 0; }
   /// The program with id `id`, or null when the profile names no such program.

@@ -1,5 +1,6 @@
 // Remote buffers: rows of off-chip storage that Copy programs move to and from tensors at a row index held in a
-// tensor, and that the host fills and reads with copyToRemoteBuffer / copyFromRemoteBuffer.
+// tensor, and that the host fills and reads with copyToRemoteBuffer / copyFromRemoteBuffer. The buffer's getters
+// report its shape, the hints it was made with and its row streams.
 #include <iostream>
 #include <vector>
 
@@ -52,5 +53,14 @@ int main() {
     std::cout << "\n";
   }
   std::cout << "repeats " << store.getRepeats() << ", elements " << store.numElements() << "\n";
+  // The hints as given, the row streams each way, and equality by buffer.
+  RemoteBuffer hinted = graph.addRemoteBuffer("hinted", HALF, 8, 2, true, true);
+  std::cout << "hints: store " << store.isRearrangeOnHost() << store.isOptimisedForMemory() << ", hinted "
+            << hinted.isRearrangeOnHost() << hinted.isOptimisedForMemory() << "\n";
+  DataStream toIpu = store.getHostToIpuStream(), toHost = store.getIpuToHostStream();
+  std::cout << "streams: " << (toIpu.type() == DataStreamType::HostToDeviceFIFO) << (toIpu.numElements() == width)
+            << (toIpu.elementType() == FLOAT) << (toHost.type() == DataStreamType::DeviceToHostFIFO)
+            << (toHost.numElements() == width) << "\n";
+  std::cout << "equality: " << (store == store) << (store != hinted) << "\n";
   return 0;
 }

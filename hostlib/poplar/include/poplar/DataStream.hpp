@@ -61,6 +61,17 @@ public:
   std::size_t numElements() const;
   /// Number of rows.
   std::size_t getRepeats() const;
+  /// The rearrangeOnHost hint given to Graph::addRemoteBuffer. A hint only: rows always travel as laid out.
+  bool isRearrangeOnHost() const;
+  /// The optimiseMemory hint given to Graph::addRemoteBuffer. A hint only: copies use the same buffers either way.
+  bool isOptimisedForMemory() const;
+  /// The stream that carries a row to the device (program::Copy from the buffer uses it).
+  DataStream getHostToIpuStream() const;
+  /// The stream that carries a row to the host (program::Copy to the buffer uses it).
+  DataStream getIpuToHostStream() const;
+  /// The same buffer of the same graph.
+  bool operator==(const RemoteBuffer &other) const { return graph_ == other.graph_ && id_ == other.id_; }
+  bool operator!=(const RemoteBuffer &other) const { return !(*this == other); }
   /// Internal: the buffer's index in its graph.
   unsigned getId() const { return id_; }
   /// Internal.

@@ -15,6 +15,7 @@
 #include "poplar/OptionFlags.hpp"
 #include "poplar/ProfileSummary.hpp"
 #include "poplar/ProfileValue.hpp"
+#include "pva/pva.hpp"
 #include "poplar/Program.hpp"
 #include "poplar/StreamCallback.hpp"
 #include "poplar/exceptions.hpp"
@@ -39,6 +40,14 @@ struct EngineImpl;
 /// variables are undefined, as after any load.
 class Engine {
 public:
+  /// A point in the device's time, as getTimeStamp() read it: the cycles the engine's runs have taken so far
+  /// (each run counted as getLastRunCycles() reports it) and the host's steady clock then.
+  struct TimerTimePoint {
+    std::uint64_t cycles;
+    std::uint64_t hostNanoseconds;
+    TimerTimePoint() : cycles(0), hostNanoseconds(0) {}
+  };
+
   /// Compiles `prog` for `graph`.
   Engine(const Graph &graph, const program::Program &prog, const OptionFlags &options = OptionFlags());
   /// Compiles several programs (run(i) runs programs[i]).
@@ -147,6 +156,21 @@ public:
   void resetExecutionProfile();
   /// Writes the autoReport files now (they are written again when the engine is destroyed).
   void writeReports() const;
+  /// The device's time now (see TimerTimePoint). Take one before and one after the runs to time.
+  TimerTimePoint getTimeStamp();
+  /// The time between two stamps, as text: "Cycles: N" (device cycles between them) and "Time: T us" (those
+  /// cycles at the target's tile clock), one per line. Throws poplar_error when `end` comes before `start`.
+  std::string reportTiming(const TimerTimePoint &start, const TimerTimePoint &end) const;
+  /// Stops recording runs into the execution profile: runs from now until enableExecutionProfiling() are left out
+  /// of getExecutionProfile(), getReport() and the autoReport files (the last run's cycles are still measured).
+  void disableExecutionProfiling();
+  /// Records runs into the execution profile again (the default).
+  void enableExecutionProfiling();
+  /// The engine's profile as libpva's report: the graph profile and, when `reportExecution` is true, the execution
+  /// profile of the runs so far (report.compilation().tiles(), .computeSets(), .graph(); report.execution()).
+  /// libpoplar loads libpva (next to it) the first time; throws poplar_error naming the library when it cannot,
+  /// and profiling_error for an engine made from a serialized Executable (it carries no graph profile).
+  pva::Report getReport(bool reportExecution = true) const;
   // --- end profiling ---
 
 private:

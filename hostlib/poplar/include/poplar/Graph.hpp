@@ -233,7 +233,8 @@ public:
 
   /// A remote buffer: `repeats` rows of `numElements` elements of `elementType`, held by the host runtime (off-chip
   /// storage), that program::Copy moves to and from tensors a row at a time. Engine::copyToRemoteBuffer and
-  /// copyFromRemoteBuffer reach it from the host.
+  /// copyFromRemoteBuffer reach it from the host. `rearrangeOnHost` and `optimiseMemory` are hints the SDK's
+  /// compiler may follow; here rows always travel as laid out, and the buffer reports the hints as given.
   RemoteBuffer addRemoteBuffer(const std::string &handle, const Type &elementType, std::size_t numElements,
                                std::size_t repeats = 1, bool rearrangeOnHost = false, bool optimiseMemory = false);
   /// A function: a program that program::Call runs wherever it is called.

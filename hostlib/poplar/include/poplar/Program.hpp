@@ -116,6 +116,14 @@ public:
   Repeat(unsigned count, const Program &body, const DebugContext &debugContext = {});
 };
 
+/// Runs `body` over and over until something ends the run: an AbortOnCondition or ErrorProgram in it (the run
+/// throws poplar::application_runtime_error), or the engine's limits (debug.runTimeout, debug.watchdogKiloInsns).
+/// The control program counts the repetitions in 32 bits, so it stops after 2^32 - 1 of them.
+class Loop : public Program {
+public:
+  explicit Loop(const Program &body, const DebugContext &debugContext = {});
+};
+
 /// Runs `body`, telling the compiler that its results are equal in every replica (so control flow that depends on
 /// them may be taken the same way by all replicas). The emulator runs `body` unchanged: it does not check the
 /// claim, as the SDK does not.
@@ -156,6 +164,14 @@ public:
          const Program &defaultBody, const DebugContext &debugContext = {});
   /// Adds a case; throws poplar_error when `value` already has one.
   Switch &add(std::int32_t value, const Program &body);
+  /// A switch over `cases` whose default stops the run with poplar::application_runtime_error naming the control
+  /// value (as ErrorProgram does): a value that no case has is an error, not a no-op.
+  static Switch switchWithBoundsChecking(const Tensor &control,
+                                         const std::vector<std::pair<std::int32_t, Program> > &cases,
+                                         const DebugContext &debugContext = {});
+  /// A switch with no cases yet (add them with add()) whose default the program promises is never taken. The SDK
+  /// may then leave the default out; here taking it stops the run as switchWithBoundsChecking's does.
+  static Switch switchWithUnreachableDefault(const Tensor &control, const DebugContext &debugContext = {});
 };
 
 /// Prints the tensor's values on the host console as "title: {1,1.5,2}" (nested braces for each dimension).

@@ -210,12 +210,157 @@ public:
   virtual void visitPrintTensor(const Program &) {}
 };
 
+/// Bytes of one kind of memory on one tile: those no other item shares (nonOverlapped) and those it shares with
+/// items not live at the same time (overlapped).
+class MemoryOverlap {
+public:
+  MemoryOverlap(std::uint64_t nonOverlapped, std::uint64_t overlapped)
+      : nonOverlapped_(nonOverlapped), overlapped_(overlapped) {}
+  std::uint64_t nonOverlapped() const { return nonOverlapped_; }
+  std::uint64_t overlapped() const { return overlapped_; }
+
+private:
+  std::uint64_t nonOverlapped_, overlapped_;
+};
+
+/// One memory category on one tile, by region: interleaved, non-interleaved and overflowed memory. This
+/// emulator's tiles have one memory region, reported as non-interleaved; the other two are zero.
+class MemoryCategory {
+public:
+  MemoryCategory(MemoryOverlap interleaved, MemoryOverlap nonInterleaved, MemoryOverlap overflowed)
+      : interleaved_(interleaved), nonInterleaved_(nonInterleaved), overflowed_(overflowed) {}
+  MemoryOverlap interleaved() const { return interleaved_; }
+  MemoryOverlap nonInterleaved() const { return nonInterleaved_; }
+  MemoryOverlap overflowed() const { return overflowed_; }
+  /// Every byte of the category, overlapped or not, in every region.
+  std::uint64_t total() const;
+
+private:
+  MemoryOverlap interleaved_, nonInterleaved_, overflowed_;
+};
+
+/// The memory categories of one tile, by the SDK's names. A category this library's profile does not record
+/// (e.g. globalExchangeCode: the emulated card has no global exchange code) is zero.
+class MemoryCategories {
+public:
+  MemoryCategories(ReportDataPtr data, unsigned tile) : data_(data), tile_(tile) {}
+  /// The category named `name` as the graph profile records it ("vertexCode", "internalExchangeCode", ...).
+  MemoryCategory byName(const std::string &name) const;
+  MemoryCategory constant() const { return byName("constant"); }
+  MemoryCategory controlCode() const { return byName("controlCode"); }
+  MemoryCategory controlId() const { return byName("controlId"); }
+  MemoryCategory controlTable() const { return byName("controlTable"); }
+  MemoryCategory copyDescriptor() const { return byName("copyDescriptor"); }
+  MemoryCategory globalExchangeCode() const { return byName("globalExchangeCode"); }
+  MemoryCategory hostExchangeCode() const { return byName("hostExchangeCode"); }
+  MemoryCategory hostMessage() const { return byName("hostMessage"); }
+  MemoryCategory instrumentationResults() const { return byName("instrumentationResults"); }
+  MemoryCategory internalExchangeCode() const { return byName("internalExchangeCode"); }
+  MemoryCategory multiple() const { return byName("multiple"); }
+  MemoryCategory rearrangement() const { return byName("rearrangement"); }
+  MemoryCategory stack() const { return byName("stack"); }
+  MemoryCategory variable() const { return byName("variable"); }
+  MemoryCategory vectorListDescriptor() const { return byName("vectorListDescriptor"); }
+  MemoryCategory vertexCode() const { return byName("vertexCode"); }
+  MemoryCategory vertexFieldData() const { return byName("vertexFieldData"); }
+  MemoryCategory vertexInstanceState() const { return byName("vertexInstanceState"); }
+
+private:
+  ReportDataPtr data_;
+  unsigned tile_;
+};
+
+/// The bytes a tile's code and data take, each byte counted once (excludingGaps), and the span they take with the
+/// gaps between them (includingGaps).
+class MemoryTotal {
+public:
+  MemoryTotal(std::uint64_t excludingGaps, std::uint64_t includingGaps)
+      : excludingGaps_(excludingGaps), includingGaps_(includingGaps) {}
+  std::uint64_t excludingGaps() const { return excludingGaps_; }
+  std::uint64_t includingGaps() const { return includingGaps_; }
+
+private:
+  std::uint64_t excludingGaps_, includingGaps_;
+};
+
+/// A vertex class (codelet) of the graph.
+class VertexType {
+public:
+  VertexType(std::string name, std::uint64_t size) : name_(std::move(name)), size_(size) {}
+  const std::string &name() const { return name_; }
+  /// Bytes of one vertex's state.
+  std::uint64_t size() const { return size_; }
+
+private:
+  std::string name_;
+  std::uint64_t size_;
+};
+
+/// The vertices of one type on one tile (or in one compute set).
+class VertexMemory {
+public:
+  VertexMemory(VertexType type, std::uint64_t count) : type_(std::move(type)), count_(count) {}
+  VertexType type() const { return type_; }
+  std::uint64_t count() const { return count_; }
+  /// Bytes of their state (count() * type().size()).
+  std::uint64_t size() const { return count_ * type_.size(); }
+
+private:
+  VertexType type_;
+  std::uint64_t count_;
+};
+typedef VertexMemory Vertex;
+
+/// What one tile's memory holds.
+class TileMemory {
+public:
+  TileMemory(ReportDataPtr data, unsigned tile) : data_(data), tile_(tile) {}
+  MemoryTotal total() const;
+  MemoryCategories category() const { return MemoryCategories(data_, tile_); }
+  /// The vertices on the tile, one entry per vertex type present.
+  std::vector<VertexMemory> vertices() const;
+
+private:
+  ReportDataPtr data_;
+  unsigned tile_;
+};
+
+/// One tile of the compiled graph.
+class Tile {
+public:
+  Tile(ReportDataPtr data, unsigned number) : data_(data), number_(number) {}
+  unsigned number() const { return number_; }
+  TileMemory memory() const { return TileMemory(data_, number_); }
+
+private:
+  ReportDataPtr data_;
+  unsigned number_;
+};
+
+/// One compute set of the compiled graph.
+class ComputeSet {
+public:
+  ComputeSet(std::string name, std::vector<VertexMemory> vertices)
+      : name_(std::move(name)), vertices_(std::move(vertices)) {}
+  const std::string &name() const { return name_; }
+  /// Its vertices, one entry per vertex type (count() of them).
+  const std::vector<VertexMemory> &vertices() const { return vertices_; }
+
+private:
+  std::string name_;
+  std::vector<VertexMemory> vertices_;
+};
+
 /// What is known once the graph is compiled.
 class CompilationReport {
 public:
   explicit CompilationReport(ReportDataPtr data) : data_(data) {}
   Target target() const { return Target(data_); }
   Graph graph() const { return Graph(data_); }
+  /// Every tile of the target, in tile order.
+  std::vector<Tile> tiles() const;
+  /// Every compute set, in id order.
+  std::vector<ComputeSet> computeSets() const;
   /// Every program node, in id order.
   const std::vector<ProgramPtr> &programs() const;
   /// The root of each of the engine's programs (engine.run(i) runs controlPrograms()[i]).
@@ -279,6 +424,10 @@ public:
   /// Opens the report in `directory`. Throws poplar::profiling_error naming the directory when it holds no graph
   /// profile (profile.json or profile.cbor), or a file that cannot be read. (Our name; openReport is the SDK's.)
   static Report open(const std::string &directory);
+  /// A report over profiles held in memory: a graph profile and an execution profile (an empty map when there were
+  /// no runs), as poplar::Engine::getGraphProfile and getExecutionProfile give them. (Our name; Engine::getReport
+  /// is the SDK's way there.)
+  static Report fromProfiles(const poplar::ProfileValue &graphProfile, const poplar::ProfileValue &executionProfile);
 
   CompilationReport compilation() const { return CompilationReport(data_); }
   ExecutionReport execution() const { return ExecutionReport(data_); }
