@@ -91,7 +91,8 @@ class Browser:
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True},
                                  session=False)["sessionId"]
         for _ in range(100):
-            if self.js("document.readyState") == "complete":
+            # A new target first shows about:blank, already "complete": wait for the page asked for.
+            if self.js("location.href") == url and self.js("document.readyState") == "complete":
                 return
             time.sleep(0.1)
         fail("the page did not load: " + url)
