@@ -1,5 +1,6 @@
 // popvis: reads the system trace and draws the host timeline (host_timeline.hpp).
 #include "host_timeline.hpp"
+#include "html_escape.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -16,12 +17,7 @@ namespace {
 
 constexpr double kLeft = 170, kWidth = 900, kRow = 16;
 
-std::string escape(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
-  return out;
-}
+using popvis::escape;
 
 std::string ms(std::int64_t ns) {
   std::ostringstream os;

@@ -2,6 +2,8 @@
 // from the network) and prints a text summary.
 //   popvis report DIR [--output FILE] [--trace TRACE]   writes FILE (default DIR/report.html); TRACE, a system
 //   trace (libpvti, docs/system-trace.md), adds the host timeline
+//   popvis compare DIR_A DIR_B [--output FILE]          writes FILE (default DIR_B/compare.html): the two reports'
+//   memory and cycles per step side by side
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -9,19 +11,16 @@
 #include <iostream>
 #include <sstream>
 
+#include "explore.hpp"
 #include "host_timeline.hpp"
+#include "html_escape.hpp"
 #include "pva/pva.hpp"
 
 namespace {
 
 constexpr double kWidth = 900, kBarHeight = 18;
 
-std::string escape(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
-  return out;
-}
+using popvis::escape;
 
 std::string grouped(std::uint64_t v) {
   std::string s = std::to_string(v), out;
@@ -58,7 +57,7 @@ std::string columnChart(const std::string &id, const std::vector<std::uint64_t> 
      << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
   for (std::size_t i = 0; i < values.size(); ++i) {
     double bh = double(values[i]) / maxV * h;
-    os << "<rect x=\"" << 50 + w * double(i) << "\" y=\"" << h - bh << "\" width=\"" << std::max(w - 1, 0.5)
+    os << "<rect data-tile=\"" << i << "\" style=\"cursor:pointer\" x=\"" << 50 + w * double(i) << "\" y=\"" << h - bh << "\" width=\"" << std::max(w - 1, 0.5)
        << "\" height=\"" << bh << "\" fill=\"#4e79a7\"><title>tile " << i << ": " << grouped(values[i])
        << " B</title></rect>\n";
   }
@@ -189,14 +188,21 @@ void writePage(std::ostream &out, const pva::Report &r, const std::string &dir, 
     for (const char *t : {"OnTileExecute", "DoExchange", "StreamCopy", "control flow"})
       out << "<span style=\"background:" << colourFor(t) << "\"></span>" << t;
     out << "</p>\n" << timeline(steps, r.totalCycles())
-        << "<h2>Steps</h2>\n<table><tr><th>From</th><th>Cycles</th><th>Tiles</th><th>Balance</th>"
+        << "<h2>Steps</h2>\n<table id=\"steps\"><tr><th>From</th><th>Cycles (estimated)</th><th>Measured</th>"
+           "<th>Tiles</th><th>Balance</th>"
            "<th class=\"l\">Type</th><th class=\"l\">Name</th></tr>\n";
-    for (const auto &s : steps)
-      out << "<tr><td>" << grouped(s.cyclesFrom) << "</td><td>" << grouped(s.cycles) << "</td><td>" << s.activeTiles
+    const auto &measured = r.executionProfile()["simulation"]["steps"];
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const auto &s = steps[i];
+      out << "<tr><td>" << grouped(s.cyclesFrom) << "</td><td>" << grouped(s.cycles) << "</td><td>"
+          << (measured[i].contains("measuredCycles") ? grouped(measured[i]["measuredCycles"].asUInt()) : "")
+          << "</td><td>" << s.activeTiles
           << "</td><td>" << std::fixed << std::setprecision(2) << s.tileBalance << "</td><td class=\"l\">"
           << escape(s.type) << "</td><td class=\"l\">" << escape(s.name) << "</td></tr>\n";
+    }
     out << "</table>\n";
   }
+  out << popvis::exploreSection(popvis::exploreData(r));
   if (trace)
     out << popvis::hostTimelineSection(*trace, r.hasExecution() ? r.steps() : std::vector<pva::Report::Step>{},
                                        r.hasExecution() ? r.totalCycles() : 0);
@@ -233,15 +239,48 @@ void printSummary(std::ostream &out, const pva::Report &r) {
 
 int usage() {
   std::cerr << "usage: popvis report DIR [--output FILE] [--trace TRACE]\n"
+               "       popvis compare DIR_A DIR_B [--output FILE]\n"
                "  DIR holds profile.json/.cbor (and execution.json/.cbor), as the engine options\n"
                "  autoReport.all=true autoReport.directory=DIR write them; FILE defaults to DIR/report.html\n"
-               "  TRACE: a system trace file (PVTI_OPTIONS, docs/system-trace.md) shown as the host timeline\n";
+               "  TRACE: a system trace file (PVTI_OPTIONS, docs/system-trace.md) shown as the host timeline\n"
+               "  compare: memory and cycles per step of two reports side by side; FILE defaults to\n"
+               "  DIR_B/compare.html\n";
   return 2;
+}
+
+/// popvis compare DIR_A DIR_B [--output FILE].
+int compare(int argc, char **argv) {
+  if (argc < 4)
+    return usage();
+  std::string a = argv[2], b = argv[3], output = b + "/compare.html";
+  for (int i = 4; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--output") == 0 && i + 1 < argc)
+      output = argv[++i];
+    else
+      return usage();
+  }
+  try {
+    const pva::Report ra = pva::Report::open(a), rb = pva::Report::open(b);
+    std::ofstream f(output);
+    f << popvis::comparePage(popvis::exploreData(ra), a, popvis::exploreData(rb), b);
+    if (!f) {
+      std::cerr << "popvis: cannot write '" << output << "'; pass --output FILE in a writable directory\n";
+      return 1;
+    }
+    std::cout << "A: " << grouped(ra.totalCycles()) << " cycles; B: " << grouped(rb.totalCycles()) << " cycles\n"
+              << "Comparison: " << output << "\n";
+  } catch (const std::exception &e) {
+    std::cerr << "popvis: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "compare") == 0)
+    return compare(argc, argv);
   if (argc < 3 || std::strcmp(argv[1], "report") != 0)
     return usage();
   std::string dir = argv[2], output = dir + "/report.html", tracePath;

@@ -61,14 +61,13 @@ std::string controlType(const std::string &what) {
   return "Sequence"; // the markers inside a construct: "Else", "Case n", "Default"
 }
 
-/// The variables a compute set's vertices are connected to, by name, each once (libpva's vars() of its
-/// OnTileExecute program).
-ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
-  std::set<std::string> names;
+/// The variables a compute set's vertices are connected to, as indices into the graph's variables, each once.
+std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
+  std::set<std::size_t> ids;
   auto add = [&](const Tensor &t) {
     for (const auto &r : t.regions())
       if (r.var < graph.vars.size())
-        names.insert(graph.vars[r.var].name);
+        ids.insert(r.var);
   };
   if (cs < graph.computeSets.size())
     for (unsigned v : graph.computeSets[cs].vertices) {
@@ -78,8 +77,53 @@ ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
         for (const Tensor &t : ts)
           add(t);
     }
+  return ids;
+}
+
+/// The same variables by name, each once (libpva's vars() of its OnTileExecute program).
+ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
+  std::set<std::string> names;
+  for (std::size_t id : computeSetVarIds(graph, cs))
+    names.insert(graph.vars[id].name);
   Vec out(names.begin(), names.end());
   return ProfileValue(out);
+}
+
+/// Per step of each program, the graph variables in use there (popvis's liveness view): a variable is in use from
+/// the first to the last step whose compute set reads or writes it. Returns the table of variables (names, bytes)
+/// and fills `perStep[p][line]` with indices into it. Exchanges and stream copies are not counted as uses (the
+/// compiled steps do not name the variables they move), so this is a lower bound of the compiler's liveness.
+ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg,
+                           std::vector<std::vector<std::vector<std::uint64_t>>> &perStep) {
+  std::map<std::size_t, unsigned> index; // graph variable -> row of the table
+  Vec names, bytes;
+  std::map<unsigned, std::set<std::size_t>> varsOf;
+  perStep.assign(cg.steps.size(), {});
+  for (std::size_t p = 0; p < cg.steps.size(); ++p) {
+    std::map<std::size_t, std::pair<std::size_t, std::size_t>> range; // variable -> first, last line
+    for (std::size_t i = 0; i < cg.steps[p].size(); ++i) {
+      const StepInfo &s = cg.steps[p][i];
+      if (s.kind != "OnTileExecute")
+        continue;
+      auto it = varsOf.find(s.computeSet);
+      if (it == varsOf.end())
+        it = varsOf.emplace(s.computeSet, computeSetVarIds(graph, s.computeSet)).first;
+      for (std::size_t v : it->second)
+        range.emplace(v, std::make_pair(i, i)).first->second.second = i;
+    }
+    perStep[p].assign(cg.steps[p].size(), {});
+    for (const auto &[v, r] : range) {
+      auto row = index.find(v);
+      if (row == index.end()) {
+        row = index.emplace(v, unsigned(names.size())).first;
+        names.push_back(graph.vars[v].name);
+        bytes.push_back((unsigned long long)(graph.vars[v].numElements * graph.vars[v].type.getSize()));
+      }
+      for (std::size_t i = r.first; i <= r.second; ++i)
+        perStep[p][i].push_back(row->second);
+    }
+  }
+  return ProfileValue(Map{{"names", ProfileValue(names)}, {"bytes", ProfileValue(bytes)}});
 }
 
 /// The SDK version that wrote the report ("3.4.0 (hash)" split into its numbers) and the report format's version.
@@ -385,16 +429,23 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   memory["byVertexType"] =
       breakdown(vertexBytesType, std::vector<std::vector<std::uint64_t>>(numTypes, zeros));
   // Liveness: bytes in use on all tiles at each step of each program (indexes match the program's step list).
+  std::vector<std::vector<std::vector<std::uint64_t>>> liveVars;
+  ProfileValue variables = liveVariables(graph, cg, liveVars);
   Vec live;
   for (std::size_t p = 0; p < cg.liveBytes.size(); ++p) {
-    Vec stepNames;
+    Vec stepNames, stepVars;
     for (const auto &s : cg.steps[p])
       stepNames.push_back(std::string(2 * s.depth, ' ') + s.what);
+    for (std::size_t i = 0; p < liveVars.size() && i < liveVars[p].size(); ++i)
+      stepVars.push_back(uints(liveVars[p][i]));
     live.push_back(ProfileValue(Map{{"program", controlPrograms[p]},
                                     {"liveBytes", uints(cg.liveBytes[p])},
-                                    {"stepNames", ProfileValue(stepNames)}}));
+                                    {"stepNames", ProfileValue(stepNames)},
+                                    {"liveVariables", ProfileValue(stepVars)}}));
   }
-  memory["liveness"] = ProfileValue(Map{{"byProgram", ProfileValue(live)}, {"peakBytes", (unsigned long long)peakLive}});
+  memory["liveness"] = ProfileValue(Map{{"byProgram", ProfileValue(live)},
+                                        {"peakBytes", (unsigned long long)peakLive},
+                                        {"variables", variables}});
   root["memory"] = ProfileValue(memory);
   return ProfileValue(root);
 }
