@@ -125,4 +125,28 @@ void choleskyInPlace(poplar::Graph &graph, const Tensor &a, bool lower, std::siz
   prog.add(poplar::program::Copy(l, a));
 }
 
+// Block size 0 leaves the "blockSize" option (or its default) in charge.
+std::vector<std::pair<MatMulParams, poplar::OptionFlags>>
+getCholeskyMatMulPrePlanParameters(const poplar::Type &type, const std::vector<std::size_t> &shape, bool lower,
+                                   poplar::OptionFlags options) {
+  return getCholeskyMatMulPrePlanParameters(type, shape, lower, 0, std::move(options));
+}
+
+Tensor createCholeskyInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                           bool lower, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
+                           matmul::PlanningCache *cache) {
+  return createCholeskyInput(graph, type, shape, lower, 0, debugContext, options, cache);
+}
+
+Tensor cholesky(poplar::Graph &graph, const Tensor &a, bool lower, poplar::program::Sequence &prog,
+                const poplar::DebugContext &debugContext, poplar::OptionFlags options, matmul::PlanningCache *cache) {
+  return cholesky(graph, a, lower, 0, prog, debugContext, std::move(options), cache);
+}
+
+void choleskyInPlace(poplar::Graph &graph, const Tensor &a, bool lower, poplar::program::Sequence &prog,
+                     const poplar::DebugContext &debugContext, poplar::OptionFlags options,
+                     matmul::PlanningCache *cache) {
+  choleskyInPlace(graph, a, lower, 0, prog, debugContext, std::move(options), cache);
+}
+
 } // namespace poplin
