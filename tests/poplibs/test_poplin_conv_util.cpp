@@ -4,7 +4,10 @@
 // (hulls of the valid indices, {0, 0} when empty), and the weight-update parameters' shapes. Host only.
 #include <poplin/ConvUtil.hpp>
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 extern "C" {
 #include <cmocka.h>
 }
