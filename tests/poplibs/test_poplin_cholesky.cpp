@@ -5,6 +5,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poplin/Cholesky.hpp>
+#include <poplin/ConvPreplan.hpp>
 #include <poplin/codelets.hpp>
 
 #include "poplibs_test.hpp"
@@ -138,9 +139,18 @@ void test_block_size_option(void **) {
   const poplar::OptionFlags options{{"blockSize", "4"}};
   auto plans = poplin::getCholeskyMatMulPrePlanParameters(FLOAT, shape, false, options);
   assert_int_equal(plans.size(), 2); // blocks [0,4) and [4,8) leave a trailing matrix
-  Tensor a = poplin::createCholeskyInput(f.graph, FLOAT, shape, false, "a", options);
+  // Planned ahead into poplin's PlanningCache (the form Graphcore's API takes): cholesky plans nothing more.
+  const Target &t = f.graph.getTarget();
+  std::set<poplin::MatMulPlanParams> set;
+  for (const auto &p : plans)
+    set.insert(std::make_tuple(&t, p.first, &p.second));
+  poplin::PlanningCache cache;
+  poplin::preplan({}, set, cache);
+  assert_int_equal(cache.size(), 2);
+  Tensor a = poplin::createCholeskyInput(f.graph, FLOAT, shape, false, "a", options, &cache);
   f.graph.createHostWrite("a", a);
-  Tensor u = poplin::cholesky(f.graph, a, false, f.prog, "chol", options);
+  Tensor u = poplin::cholesky(f.graph, a, false, f.prog, "chol", options, &cache);
+  assert_int_equal(cache.size(), 2);
   f.readable(u, "u");
   Tensor b = f.var(FLOAT, shape, "b");
   poplin::choleskyInPlace(f.graph, b, true, f.prog, "cholInPlace", options);
