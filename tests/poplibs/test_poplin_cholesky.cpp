@@ -3,7 +3,9 @@
 // the preplanning parameters (the factorization then plans nothing); the errors.
 #include <cmath>
 
+#include <poplar/exceptions.hpp>
 #include <poplin/Cholesky.hpp>
+#include <poplin/ConvPreplan.hpp>
 #include <poplin/codelets.hpp>
 
 #include "poplibs_test.hpp"
@@ -130,6 +132,40 @@ void test_preplan(void **) {
   expectNear(f.read<float>("l", va.size()), hostCholesky(va, 3, 10, false), "preplanned cholesky", 1e-5f);
 }
 
+// Graphcore's current forms: the block size from the "blockSize" option, and createCholeskyInput without it.
+void test_block_size_option(void **) {
+  CholFixture f;
+  const std::vector<std::size_t> shape = {2, 9, 9};
+  const poplar::OptionFlags options{{"blockSize", "4"}};
+  auto plans = poplin::getCholeskyMatMulPrePlanParameters(FLOAT, shape, false, options);
+  assert_int_equal(plans.size(), 2); // blocks [0,4) and [4,8) leave a trailing matrix
+  // Planned ahead into poplin's PlanningCache (the form Graphcore's API takes): cholesky plans nothing more.
+  const Target &t = f.graph.getTarget();
+  std::set<poplin::MatMulPlanParams> set;
+  for (const auto &p : plans)
+    set.insert(std::make_tuple(&t, p.first, &p.second));
+  poplin::PlanningCache cache;
+  poplin::preplan({}, set, cache);
+  assert_int_equal(cache.size(), 2);
+  Tensor a = poplin::createCholeskyInput(f.graph, FLOAT, shape, false, "a", options, &cache);
+  f.graph.createHostWrite("a", a);
+  Tensor u = poplin::cholesky(f.graph, a, false, f.prog, "chol", options, &cache);
+  assert_int_equal(cache.size(), 2);
+  f.readable(u, "u");
+  Tensor b = f.var(FLOAT, shape, "b");
+  poplin::choleskyInPlace(f.graph, b, true, f.prog, "cholInPlace", options);
+  f.build();
+  std::vector<float> va = spd(2, 9);
+  f.write("a", va);
+  f.write("b", va);
+  f.engine->run(0);
+  expectNear(f.read<float>("u", va.size()), hostCholesky(va, 2, 9, true), "cholesky (option form, upper)", 1e-5f);
+  expectNear(f.read<float>("b.r", va.size()), hostCholesky(va, 2, 9, false), "choleskyInPlace (option form)",
+             1e-5f);
+  expectThrow<poplar::invalid_option>([&] { poplin::cholesky(f.graph, a, true, f.prog, "x", {{"blockSize", "0"}}); },
+                                      "blockSize");
+}
+
 void test_errors(void **) {
   CholFixture f;
   Tensor r = f.graph.addVariable(FLOAT, {3, 4}), i = f.graph.addVariable(INT, {3, 3});
@@ -145,7 +181,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_block), cmocka_unit_test(test_blocks),
       cmocka_unit_test(test_half),      cmocka_unit_test(test_in_place_and_input),
-      cmocka_unit_test(test_preplan),   cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_preplan),
+      cmocka_unit_test(test_block_size_option),   cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,6 +188,15 @@ void test_errors(void **) {
   expectThrow<poplar::invalid_option>([&] { mc::createInput(f.graph, create, 0, {{"cycleBackOff", "2"}}); },
                                       "cycleBackOff");
   expectThrow<poplar::invalid_option>([&] { mc::createInput(f.graph, create, 0, {{"bogus", "1"}}); }, "bogus");
+  // Entries of one multi-convolution must agree on insertTransformsCycleCountProgs (each accepts it).
+  {
+    Tensor in = mc::createInput(f.graph, create, 0), w = mc::createWeights(f.graph, create, 0);
+    const std::vector<mc::ConvolutionArgs> mixed = {
+        {in, w, paramsOf(FLOAT, kA), {{"insertTransformsCycleCountProgs", "true"}}},
+        {in, w, paramsOf(FLOAT, kA), {{"insertTransformsCycleCountProgs", "false"}}}};
+    expectThrow<poputil::poplibs_error>([&] { mc::convolution(f.graph, mixed, false, f.prog, "mixed"); },
+                                        "insertTransformsCycleCountProgs is 'true' for convolution 0");
+  }
   std::vector<mc::ConvolutionArgs> args(2);
   expectThrow<poputil::poplibs_error>(
       [&] { mc::weightsTransposeChansFlipXY(f.graph, args, {}, f.prog, {}, "x", 0); }, "0 input weights for 2");

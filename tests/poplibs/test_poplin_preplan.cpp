@@ -2,6 +2,7 @@
 // the plans land in the cache, the building functions then plan nothing more (the cache does not grow) and their
 // results (FLOAT and HALF products, a convolution) match host references; the argument errors.
 #include <poplin/ConvPreplan.hpp>
+#include <poplin/FullyConnected.hpp>
 #include <poplin/codelets.hpp>
 
 #include "poplibs_test.hpp"
@@ -81,6 +82,49 @@ void test_preplan_matmuls(void **) {
   }
   expectNear(f.read<float>("gc", 144), want, "preplanned grouped half->float", 1e-5f);
   expectNear(f.readHalf("hc", 256), f.rh(hostMatMul(vha, vhb, 16, 16, 16)), "preplanned half", kHalfTol);
+}
+
+// A fully connected layer's three products (fc::getMatMulPrePlanParameters) planned ahead: the shapes and passes
+// of each, and a training layer's forward product then finds its plan and matches the host.
+void test_fully_connected(void **) {
+  PlanFixture f;
+  const Target &t = f.graph.getTarget();
+  const poplin::fc::FullyConnectedParams fc = {2, 4, 6, 5}; // groups, batch, input, output
+  auto infer = poplin::fc::getMatMulPrePlanParameters(fc, {}, HALF, true);
+  assert_int_equal(infer.size(), 1);
+  assert_true(infer[0].first.inputType == HALF && infer[0].first.outputType == HALF);
+  assert_string_equal(infer[0].second.at("fullyConnectedPass").c_str(), "INFERENCE_FWD");
+  const OptionFlags amp{{"availableMemoryProportion", "0.4"}};
+  auto train = poplin::fc::getMatMulPrePlanParameters(fc, amp, FLOAT, false);
+  assert_int_equal(train.size(), 3);
+  const char *passes[] = {"TRAINING_FWD", "TRAINING_BWD", "TRAINING_WU"};
+  const std::vector<std::size_t> a[] = {{2, 4, 6}, {2, 4, 5}, {2, 6, 4}}, b[] = {{2, 6, 5}, {2, 5, 6}, {2, 4, 5}};
+  std::set<poplin::MatMulPlanParams> plans;
+  for (std::size_t i = 0; i < 3; ++i) {
+    assert_true(train[i].first.aShape == a[i] && train[i].first.bShape == b[i]);
+    assert_string_equal(train[i].second.at("fullyConnectedPass").c_str(), passes[i]);
+    assert_string_equal(train[i].second.at("availableMemoryProportion").c_str(), "0.4");
+    plans.insert(std::make_tuple(&t, train[i].first, &train[i].second));
+  }
+  poplin::matmul::PlanningCache cache;
+  poplin::preplanMatMuls(plans, cache);
+  assert_int_equal(cache.size(), 3);
+  Tensor x = f.var(FLOAT, {2, 4, 6}, "x"), w = f.var(FLOAT, {2, 6, 5}, "w");
+  Tensor y = poplin::matMulGrouped(f.graph, x, w, f.prog, FLOAT, "fc", train[0].second, &cache);
+  assert_int_equal(cache.size(), 3); // the forward product found its plan
+  f.readable(y, "y");
+  f.build();
+  auto vx = floats(48, 7), vw = floats(60, 8);
+  f.write("x", vx);
+  f.write("w", vw);
+  f.engine->run(0);
+  std::vector<float> want;
+  for (std::size_t g = 0; g < 2; ++g) {
+    auto r = hostMatMul(std::vector<float>(vx.begin() + g * 24, vx.begin() + (g + 1) * 24),
+                        std::vector<float>(vw.begin() + g * 30, vw.begin() + (g + 1) * 30), 4, 6, 5);
+    want.insert(want.end(), r.begin(), r.end());
+  }
+  expectNear(f.read<float>("y", 40), want, "fully connected forward", 1e-5f);
 }
 
 // A convolution planned ahead: createWeights and convolution find the plan; the result matches the host.
@@ -170,6 +214,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_preplan_matmuls),
       cmocka_unit_test(test_preplan_convolutions),
+      cmocka_unit_test(test_fully_connected),
       cmocka_unit_test(test_preplan_both),
       cmocka_unit_test(test_errors),
   };

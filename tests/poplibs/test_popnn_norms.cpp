@@ -261,7 +261,7 @@ void test_group_norm(void **) {
   f.readable(pg.second, "betaDelta");
   f.readable(popnn::gn::groupNormGradients(f.graph, out.second, g, stats.second, gamma, p), "dx");
   Tensor gamma2 = f.var(FLOAT, {C}, "gamma2"), beta2 = f.var(FLOAT, {C}, "beta2");
-  popnn::gn::groupNormParamUpdate(f.graph, pg.first, pg.second, 0.5f, gamma2, beta2, p);
+  popnn::gn::groupNormParamUpdate(f.graph, pg.first, pg.second, -0.5f, gamma2, beta2, p);
   f.build();
   const Vec hx = toDouble(floats(n, 3)), hg = toDouble(floats(n, 4));
   Vec hgamma(C), hbeta(C);

@@ -5,6 +5,8 @@
 // lower triangle. The upper form works on the transpose (so a's upper triangle is read) and returns L^T.
 #include "poplin/Cholesky.hpp"
 
+#include "poplin/Convolution.hpp"
+
 #include <popops/ElementWise.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -123,6 +125,34 @@ void choleskyInPlace(poplar::Graph &graph, const Tensor &a, bool lower, std::siz
     throw poplibs_error(nameOf(debugContext, "choleskyInPlace") + ": a has aliased elements");
   Tensor l = cholesky(graph, a, lower, blockSize, prog, debugContext, options, cache);
   prog.add(poplar::program::Copy(l, a));
+}
+
+// Block size 0 leaves the "blockSize" option (or its default) in charge; the products use the cache's product plans.
+namespace {
+matmul::PlanningCache *productPlans(PlanningCache *cache) { return cache ? &cache->matMulCache : nullptr; }
+} // namespace
+
+std::vector<std::pair<MatMulParams, poplar::OptionFlags>>
+getCholeskyMatMulPrePlanParameters(const poplar::Type &type, const std::vector<std::size_t> &shape, bool lower,
+                                   poplar::OptionFlags options) {
+  return getCholeskyMatMulPrePlanParameters(type, shape, lower, 0, std::move(options));
+}
+
+Tensor createCholeskyInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                           bool lower, const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
+                           PlanningCache *cache) {
+  return createCholeskyInput(graph, type, shape, lower, 0, debugContext, options, productPlans(cache));
+}
+
+Tensor cholesky(poplar::Graph &graph, const Tensor &a, bool lower, poplar::program::Sequence &prog,
+                const poplar::DebugContext &debugContext, poplar::OptionFlags options, PlanningCache *cache) {
+  return cholesky(graph, a, lower, 0, prog, debugContext, std::move(options), productPlans(cache));
+}
+
+void choleskyInPlace(poplar::Graph &graph, const Tensor &a, bool lower, poplar::program::Sequence &prog,
+                     const poplar::DebugContext &debugContext, poplar::OptionFlags options,
+                     PlanningCache *cache) {
+  choleskyInPlace(graph, a, lower, 0, prog, debugContext, std::move(options), productPlans(cache));
 }
 
 } // namespace poplin

@@ -46,7 +46,9 @@ std::string shapeStr(const std::vector<std::size_t> &s) {
 detail::MatMulOptions convOptions(const poplar::OptionFlags &options, const std::string &what) {
   poplar::OptionFlags mm;
   static const char *const kBool[] = {"use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce",
-                                      "remapOutputTensor", "enableConvDithering"};
+                                      "remapOutputTensor", "enableConvDithering",
+                                      // Accepted for compatibility: no transform programs exist here to time.
+                                      "insertTransformsCycleCountProgs"};
   static const char *const kPasses[] = {"NONE", "INFERENCE_FWD", "TRAINING_FWD", "TRAINING_BWD", "TRAINING_WU",
                                         "FC_INFERENCE_FWD", "FC_TRAINING_FWD", "FC_TRAINING_BWD", "FC_TRAINING_WU"};
   for (const auto &o : options) {
@@ -65,7 +67,7 @@ detail::MatMulOptions convOptions(const poplar::OptionFlags &options, const std:
       throw poplar::invalid_option(what + ": unknown option '" + o.first +
                                    "' (known: availableMemoryProportion, partialsType, pass, use128BitConvUnitLoad, "
                                    "enableMultiStageReduce, enableFastReduce, remapOutputTensor, "
-                                   "enableConvDithering)");
+                                   "enableConvDithering, insertTransformsCycleCountProgs)");
     }
   }
   return detail::parseMatMulOptions(mm, what);

@@ -35,6 +35,26 @@ void checkOptions(const poplar::OptionFlags &options, const std::string &what) {
   }
 }
 
+// The convolutions of one multi-convolution share their transform programs, so an option that shapes those
+// programs must be the same in every entry: refuse a mix (as Graphcore's multiconv does).
+template <typename Args> void checkSharedOptions(const std::vector<Args> &args, const std::string &what) {
+  static const char *const kShared[] = {"insertTransformsCycleCountProgs"};
+  for (const char *name : kShared) {
+    std::string first;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      std::string v = "false";
+      for (const auto &o : args[i].options)
+        if (o.first == name)
+          v = o.second;
+      if (i == 0)
+        first = v;
+      else if (v != first)
+        throw poputil::poplibs_error(what + ": option " + name + " is '" + first + "' for convolution 0 but '" + v +
+                                     "' for convolution " + std::to_string(i) + "; give every convolution the same");
+    }
+  }
+}
+
 std::string prefix(const poplar::DebugContext &dc, std::size_t i) {
   const std::string path = dc.getPathName();
   return (path.empty() ? "multiconv" : path) + "/conv" + std::to_string(i);
@@ -93,6 +113,7 @@ std::vector<poplar::Tensor> convolution(poplar::Graph &graph, const std::vector<
                                         const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                                         poplin::PlanningCache *cache) {
   checkOptions(options, "poplin::multiconv::convolution");
+  checkSharedOptions(args, "poplin::multiconv::convolution");
   std::vector<poplar::Tensor> out;
   for (std::size_t i = 0; i < args.size(); ++i)
     out.push_back(poplin::convolution(graph, args[i].inputs, args[i].weights, args[i].params,

@@ -48,6 +48,33 @@ void choleskyInPlace(poplar::Graph &graph, const poplar::Tensor &a, bool lower, 
                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                      poplar::OptionFlags options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
 
+// The forms of Graphcore's current API: the block size comes from the "blockSize" option (default 64), and the
+// cache is poplin's PlanningCache (Convolution.hpp), whose product plans the block products use.
+
+class PlanningCache;
+
+/// getCholeskyMatMulPrePlanParameters with the block size from options.
+std::vector<std::pair<MatMulParams, poplar::OptionFlags> >
+getCholeskyMatMulPrePlanParameters(const poplar::Type &type, const std::vector<std::size_t> &shape, bool lower,
+                                   poplar::OptionFlags options);
+
+/// createCholeskyInput with the block size from options.
+poplar::Tensor createCholeskyInput(poplar::Graph &graph, const poplar::Type &type,
+                                   const std::vector<std::size_t> &shape, bool lower,
+                                   const poplar::DebugContext &debugContext,
+                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                   PlanningCache *cache = 0);
+
+/// cholesky with the block size from options.
+poplar::Tensor cholesky(poplar::Graph &graph, const poplar::Tensor &a, bool lower, poplar::program::Sequence &prog,
+                        const poplar::DebugContext &debugContext = {},
+                        poplar::OptionFlags options = poplar::OptionFlags(), PlanningCache *cache = 0);
+
+/// choleskyInPlace with the block size from options.
+void choleskyInPlace(poplar::Graph &graph, const poplar::Tensor &a, bool lower, poplar::program::Sequence &prog,
+                     const poplar::DebugContext &debugContext = {},
+                     poplar::OptionFlags options = poplar::OptionFlags(), PlanningCache *cache = 0);
+
 } // namespace poplin
 
 #endif // POPLIN_CHOLESKY_HPP

@@ -7,7 +7,8 @@
 // "availableMemoryProportion" and "partialsType" as for matMul; "pass" (NONE, INFERENCE_FWD, TRAINING_FWD,
 // TRAINING_BWD, TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, FC_TRAINING_BWD, FC_TRAINING_WU), and
 // "use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor",
-// "enableConvDithering" (true/false): accepted and checked, no effect here.
+// "enableConvDithering", "insertTransformsCycleCountProgs" (true/false): accepted and checked, no effect here
+// (a multi-convolution refuses entries that differ in the last one, see MultiConvolution.hpp).
 #ifndef POPLIN_CONVOLUTION_HPP
 #define POPLIN_CONVOLUTION_HPP
 

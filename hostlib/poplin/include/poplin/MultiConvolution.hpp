@@ -5,7 +5,8 @@
 //
 // Options of the multi-convolution itself (the `options` arguments; an unknown name or bad value is a
 // poplar::invalid_option): "planType" ("serial" or "parallel"), "perConvReservedTiles" (an integer >= 0) and
-// "cycleBackOff" (a number in [0, 1)): accepted and checked, no effect here.
+// "cycleBackOff" (a number in [0, 1)): accepted and checked, no effect here. The convolutions' own options must
+// agree on "insertTransformsCycleCountProgs" (convolution throws poputil::poplibs_error otherwise).
 #ifndef POPLIN_MULTICONVOLUTION_HPP
 #define POPLIN_MULTICONVOLUTION_HPP
 
