@@ -39,6 +39,10 @@ run bench_model_mips "$bin/bench_model_mips"
 section "card model: ISS against qemu-riscv32 on one kernel object (sort, CRC32, float matmul), alternating runs (issue 20)"
 run bench_iss "$bin/bench_iss"
 
+section "card model: gc-run (a cold process each run, tiny card, 1 host thread) against qemu-riscv32 on the bench_iss kernel object, 7 alternating pairs at N=2000 and N=8000, wall time (issue 35)"
+ran="${ran}gc_run_vs_qemu "
+python3 "$root/bench/gc_run_vs_qemu.py" "$bin" "$build/tile-tests/bench-iss" 7 2000 8000 || status=1
+
 section "card model: differential fuzzer, 10^6 random RV32IMF programs on the interpreter and the JIT tier (issue 35)"
 run test_iss_fuzz "$bin/test_iss_fuzz" --count 1000000
 

@@ -208,8 +208,9 @@ void IssCacheSlot::maybe_changed()
         cache->stale = true;
 }
 
-BlockCache::BlockCache(const Tile &tile, uint64_t hot, bool wait, bool jit)
-    : tile_(tile), hot_(hot), translate_at_(hot), wait_(wait), jit_(jit), jump_cache_(kJumpCacheSize)
+BlockCache::BlockCache(const Tile &tile, uint64_t hot, bool wait, bool jit, bool traced)
+    : tile_(tile), hot_(hot), translate_at_(hot), wait_(wait), jit_(jit), traced_(traced),
+      jump_cache_(kJumpCacheSize)
 {
 }
 
@@ -308,7 +309,7 @@ Block *BlockCache::decode(uint32_t pc)
         b->ops.push_back(make(OpKind::END, 0, 0, 0, 0));
     mark(*b);
     if (jit_)
-        b->jit = jit_translate(*b);
+        b->jit = jit_translate(*b, traced_);
     Block *raw = b.get();
     blocks_[pc] = std::move(b);
     return raw;

@@ -83,8 +83,9 @@ public:
     // translated to native code, and again after each doubling (0 = never).
     // `wait`: the fast ISS waits for a translation to be compiled; otherwise it
     // is compiled in the background and switched in when ready.
-    // `jit`: translate each block with the JIT when it is decoded.
-    BlockCache(const Tile &tile, uint64_t hot, bool wait = true, bool jit = false);
+    // `jit`: translate each block with the JIT when it is decoded; `traced`:
+    // with traced translations (they report each op to a retire hook).
+    BlockCache(const Tile &tile, uint64_t hot, bool wait = true, bool jit = false, bool traced = false);
 
     // The block at `pc`, decoded now if needed and checked against SRAM in
     // this epoch; nullptr if `pc` cannot be fetched (misaligned, outside SRAM).
@@ -118,6 +119,7 @@ public:
     uint64_t flushes = 0; // bumped by flush(): saved block pointers are stale
     uint64_t jit_generation = 0; // jit_generation() when the blocks were translated
     bool jit() const { return jit_; }
+    bool traced() const { return traced_; }
 
 private:
     Block *decode(uint32_t pc);
@@ -128,6 +130,7 @@ private:
     uint64_t hot_ = 0, translate_at_ = 0;
     bool wait_ = true;
     bool jit_ = false;
+    bool traced_ = false;
     std::shared_ptr<NativeJob> pending_; // a background translation of these blocks
     std::unordered_map<uint32_t, std::unique_ptr<Block>> blocks_;
     // One bit per SRAM word, up to the last decoded one: code sits low in

@@ -17,7 +17,7 @@
 
 namespace ipu::model {
 
-Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
+Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)
 {
     static void *const kLabels[] = {
 #define IPU_OP_LABEL(name) &&L_##name,
@@ -27,7 +27,7 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     if (!tile.iss.cache)
         tile.iss.cache = std::make_unique<BlockCache>(
             tile, tile.iss.mode == IssMode::Native || tile.iss.mode == IssMode::Background ? native_hot() : 0,
-            tile.iss.mode == IssMode::Native, tile.iss.mode == IssMode::Jit);
+            tile.iss.mode == IssMode::Native, tile.iss.mode == IssMode::Jit, hook != nullptr);
     BlockCache &bc = *tile.iss.cache;
     std::shared_lock<std::shared_mutex> jit_hold; // translations stay while this call may run them
     if (bc.jit()) {
@@ -67,6 +67,10 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed)
     bool first_lookup = true; // where the caller resumes: not a reached block (Block::reached)
     JitEnv jenv;
     jenv.sram_bytes = size;
+    jenv.hook = hook;
+    jenv.tile = &tile;
+    jenv.context = c;
+    jenv.ic = ic;
 
 // The index of the current op in its block, and the stop at it (it does not retire).
 #define OP_INDEX() static_cast<uint32_t>(op - blk->ops.data())
@@ -153,6 +157,10 @@ run_block:
     if (blk->jit)
         goto jit;
     op = blk->ops.data();
+    if (hook) { // no translation (code memory full): the interpreter reports this instruction
+        bc.stale = true; // its store is not checked against the code bitmap
+        goto L_SLOW;
+    }
     goto *kLabels[static_cast<unsigned>(op->kind)];
 
 L_NOP: NEXT();
@@ -372,7 +380,7 @@ L_SLOW: {
     cx.time = t0 + n * ic;
     cx.instret = i0 + n;
     uint64_t k = 0;
-    const Stop s = execute(tile, c, 1, &k, nullptr);
+    const Stop s = execute(tile, c, 1, &k, hook);
     n += k;
     t0 = cx.time - n * ic;
     pc = cx.pc;
@@ -408,6 +416,7 @@ jit: {
     jenv.budget = budget;
     jenv.n = n;
     jenv.blk = blk;
+    jenv.t0 = t0;
     const uint64_t r = blk->jit(&cx, mem, &jenv);
     blk = jenv.blk;
     nb = n = jenv.n;
@@ -460,7 +469,7 @@ tail: {
     cx.time = t0 + n * ic;
     cx.instret = i0 + n;
     uint64_t k = 0;
-    const Stop s = budget > n ? execute(tile, c, budget - n, &k, nullptr) : Stop::Budget;
+    const Stop s = budget > n ? execute(tile, c, budget - n, &k, hook) : Stop::Budget;
     bc.stale = true; // its stores were not checked against the code bitmap
     bc.retired += n + k;
     *executed = n + k;
@@ -531,12 +540,20 @@ IssMode iss_mode_from_env()
 
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook)
 {
-    if (hook && hook->retired) {
+    if (tile.iss.mode == IssMode::Unset)
+        tile.iss.mode = iss_mode_from_env();
+    const bool traced = hook && hook->retired;
+    if (traced && tile.iss.mode == IssMode::Jit) {
+        if (tile.iss.cache && !tile.iss.cache->traced())
+            tile.iss.cache.reset(); // decoded again with traced translations
+        return execute_fast(tile, c, budget, executed, hook);
+    }
+    if (traced) {
         tile.iss.maybe_changed(); // its stores are not checked against decoded code
         return execute(tile, c, budget, executed, hook);
     }
-    if (tile.iss.mode == IssMode::Unset)
-        tile.iss.mode = iss_mode_from_env();
+    if (tile.iss.cache && tile.iss.cache->traced())
+        tile.iss.cache.reset(); // the hook is gone: untraced translations chain again
     if (tile.iss.mode != IssMode::Interp)
         return execute_fast(tile, c, budget, executed);
     return execute(tile, c, budget, executed, nullptr);

@@ -10,8 +10,10 @@
 
 namespace ipu::model {
 
-// As execute() without a retire hook.
-Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed);
+// As execute(). With a retire hook (JIT mode only: the caller's job) the
+// blocks run as traced translations, which report every op, and whatever the
+// JIT does not run goes to the reference interpreter with the hook.
+Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook = nullptr);
 
 // The ISS mode IPU_EMU_ISS selects: "interp" (the reference interpreter),
 // "fast" (pre-decoded blocks), "jit" (the default when unset or empty: the
@@ -26,8 +28,10 @@ IssMode iss_mode_from_env();
 // IPU_EMU_ISS_HOT, default 1000000 (a bad value is reported and the default used).
 uint64_t native_hot();
 
-// Runs context `c` with the ISS the tile's mode selects; a retire hook always
-// gets the reference interpreter, which reports every instruction.
+// Runs context `c` with the ISS the tile's mode selects. With a retire hook
+// (lock-step, tracing) the JIT mode runs traced translations, so lock-step
+// compares the RTL with the JIT's own code; the other modes then run the
+// reference interpreter, which reports every instruction.
 Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const RetireHook *hook);
 
 } // namespace ipu::model

@@ -4,8 +4,8 @@
 // r15d. Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line. FP
-// arithmetic calls the same fpu:: helpers as the fast tier, so results and
-// flags are bit-identical.
+// arithmetic calls the same fpu:: helpers as the fast tier directly, so
+// results and flags are bit-identical.
 #include "iss_jit.hpp"
 
 #include <sys/mman.h>
@@ -28,42 +28,36 @@
 namespace ipu::model {
 namespace {
 
-static_assert(sizeof(Op) == 8, "an Op is passed to the FP helper in one register");
-
-// Runs one FP op that needs the fpu:: helpers; returns 1 when its dynamic
-// rounding mode is not valid (the op then does not retire), else 0.
-uint32_t fp_op(Context *cx, uint64_t bits)
+// True for the ops whose integer result the reference reports as rd
+// (iss.cpp: writes_rd); FP results, stores and branches report rd 0.
+bool writes_x(OpKind k)
 {
-    Op op;
-    std::memcpy(&op, &bits, sizeof op);
-    uint32_t *const x = cx->x.data(), *const f = cx->f.data();
-    unsigned rm = op.imm & 0xff;
-    switch (op.kind) {
-    case OpKind::FEQ: x[op.rd] = fpu::eq(f[op.rs1], f[op.rs2], cx->fflags); x[0] = 0; return 0;
-    case OpKind::FLT: x[op.rd] = fpu::lt(f[op.rs1], f[op.rs2], cx->fflags); x[0] = 0; return 0;
-    case OpKind::FLE: x[op.rd] = fpu::le(f[op.rs1], f[op.rs2], cx->fflags); x[0] = 0; return 0;
-    default: break;
+    switch (k) {
+    case OpKind::LI: case OpKind::ADDI: case OpKind::ADDI_SP: case OpKind::SLTI: case OpKind::SLTIU:
+    case OpKind::XORI: case OpKind::ORI: case OpKind::ANDI: case OpKind::SLLI: case OpKind::SRLI:
+    case OpKind::SRAI: case OpKind::ADD: case OpKind::SUB: case OpKind::SLL: case OpKind::SLT:
+    case OpKind::SLTU: case OpKind::XOR: case OpKind::SRL: case OpKind::SRA: case OpKind::OR:
+    case OpKind::AND: case OpKind::MUL: case OpKind::MULH: case OpKind::MULHSU: case OpKind::MULHU:
+    case OpKind::DIV: case OpKind::DIVU: case OpKind::REM: case OpKind::REMU: case OpKind::LB:
+    case OpKind::LH: case OpKind::LW: case OpKind::LBU: case OpKind::LHU: case OpKind::FMV_X_W:
+    case OpKind::FEQ: case OpKind::FLT: case OpKind::FLE: case OpKind::FCVT_W_S: case OpKind::FCVT_WU_S:
+    case OpKind::JAL: case OpKind::JALR:
+        return true;
+    default:
+        return false;
     }
-    if (rm == 7 && (rm = cx->frm) > 4)
-        return 1;
-    uint32_t &fl = cx->fflags;
-    const uint32_t a = f[op.rs1], b = f[op.rs2], c = f[(op.imm >> 8) & 31];
-    switch (op.kind) {
-    case OpKind::FADD: f[op.rd] = fpu::add(a, b, rm, fl); break;
-    case OpKind::FSUB: f[op.rd] = fpu::sub(a, b, rm, fl); break;
-    case OpKind::FMUL: f[op.rd] = fpu::mul(a, b, rm, fl); break;
-    case OpKind::FDIV: f[op.rd] = fpu::div(a, b, rm, fl); break;
-    case OpKind::FMADD: f[op.rd] = fpu::madd(a, b, c, rm, fl); break;
-    case OpKind::FMSUB: f[op.rd] = fpu::msub(a, b, c, rm, fl); break;
-    case OpKind::FNMSUB: f[op.rd] = fpu::nmsub(a, b, c, rm, fl); break;
-    case OpKind::FNMADD: f[op.rd] = fpu::nmadd(a, b, c, rm, fl); break;
-    case OpKind::FCVT_S_W: f[op.rd] = fpu::cvt_s_w(x[op.rs1], rm, fl); break;
-    case OpKind::FCVT_S_WU: f[op.rd] = fpu::cvt_s_wu(x[op.rs1], rm, fl); break;
-    case OpKind::FCVT_W_S: x[op.rd] = fpu::cvt_w_s(a, rm, fl); x[0] = 0; break;
-    case OpKind::FCVT_WU_S: x[op.rd] = fpu::cvt_wu_s(a, rm, fl); x[0] = 0; break;
-    default: break; // not emitted for other kinds
-    }
-    return 0;
+}
+
+// Called by a traced translation after op `index` of env->blk retired (a
+// traced translation does not chain, so env->blk and env->n are its entry's).
+void traced_retire(JitEnv *env, uint32_t index)
+{
+    const Block &b = *env->blk;
+    const Op &o = b.ops[index];
+    const unsigned rd = writes_x(o.kind) ? o.rd : 0;
+    const uint32_t value = rd ? env->tile->ctx[env->context].x[rd] : 0;
+    env->hook->retired(env->hook->opaque, *env->tile, env->context, b.pc + 4 * index, b.raw[index], rd, value,
+                       env->t0 + (env->n + index) * env->ic);
 }
 
 // Offsets of the Block fields chaining reads (Block is not standard-layout,
@@ -87,7 +81,7 @@ uint64_t exit_code(JitExit e, uint32_t index) { return (uint64_t{static_cast<uin
 
 class Gen : public Xbyak::CodeGenerator {
 public:
-    Gen(void *buf, size_t size) : Xbyak::CodeGenerator(size, buf) {}
+    Gen(void *buf, size_t size, bool traced = false) : Xbyak::CodeGenerator(size, buf), traced_(traced) {}
 
     // The entry sequence; chained blocks jump past it (body_offset()).
     void prologue()
@@ -110,9 +104,12 @@ public:
     void block(const Block &b)
     {
         prologue();
-        for (uint32_t i = 0; i < b.ops.size(); i++)
+        for (uint32_t i = 0; i < b.ops.size(); i++) {
             if (!op(b, i))
                 break;
+            if (traced_ && !is_store(b.ops[i].kind)) // stores report before their code check
+                retire(i);
+        }
         for (auto &s : stubs_)
             s();
         L(epi_);
@@ -138,6 +135,12 @@ private:
     {
         Xbyak::Label back;
         mov(env(offsetof(JitEnv, next_pc)), eax);
+        if (traced_) { // report the terminator (END is none); a traced block never chains
+            if (b.ops.back().kind != OpKind::END)
+                retire(static_cast<uint32_t>(b.ops.size() - 1));
+            leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
+            return;
+        }
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
@@ -164,6 +167,23 @@ private:
         leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
     }
 
+    static bool is_store(OpKind k)
+    {
+        return k == OpKind::SB || k == OpKind::SH || k == OpKind::SW || k == OpKind::FSW;
+    }
+    // A traced translation's report of op `index` (rcx is kept: a store's
+    // code check follows it; rsp stays 16-byte aligned at the call).
+    void retire(uint32_t index)
+    {
+        push(rcx);
+        sub(rsp, 8);
+        mov(rdi, r13);
+        mov(esi, index);
+        mov(rax, reinterpret_cast<uint64_t>(&traced_retire));
+        call(rax);
+        add(rsp, 8);
+        pop(rcx);
+    }
     void leave(JitExit e, uint32_t index)
     {
         mov(rax, exit_code(e, index));
@@ -234,6 +254,13 @@ private:
         jc(hit, T_NEAR);
         exit_stub(hit, JitExit::CodeWritten, index);
         L(done);
+    }
+    // After a store: a traced translation reports it (it retired), then the code check.
+    void store_done(uint32_t index)
+    {
+        if (traced_)
+            retire(index);
+        code_check(index);
     }
     void alu_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, uint32_t))
     {
@@ -318,18 +345,90 @@ private:
         mov(eax, o.imm);
         chain(b, 1);
     }
+    // An FP op as a direct call of its fpu:: helper (the same functions the
+    // other tiers call, so results and flags are bit-identical), with the
+    // operands in argument registers and the flags by pointer into the
+    // Context. A dynamic rounding mode is read from frm, and one that is not
+    // valid leaves before the op (Illegal).
     void fp_call(const Op &o, uint32_t index)
     {
-        uint64_t bits;
-        std::memcpy(&bits, &o, sizeof bits);
-        Xbyak::Label &bad = label();
-        mov(rdi, rbx);
-        mov(rsi, bits);
-        mov(rax, reinterpret_cast<uint64_t>(&fp_op));
+        using Fn2 = uint32_t (*)(uint32_t, uint32_t, unsigned, uint32_t &);
+        using Fn3 = uint32_t (*)(uint32_t, uint32_t, uint32_t, unsigned, uint32_t &);
+        using Cmp = uint32_t (*)(uint32_t, uint32_t, uint32_t &);
+        using Cvt = uint32_t (*)(uint32_t, unsigned, uint32_t &);
+        const bool compare = o.kind == OpKind::FEQ || o.kind == OpKind::FLT || o.kind == OpKind::FLE;
+        const unsigned rm = o.imm & 0xff;
+        if (!compare && rm == 7) { // dynamic: frm, which must be a valid mode
+            Xbyak::Label &bad = label();
+            mov(eax, dword[rbx + offsetof(Context, frm)]);
+            cmp(eax, 4);
+            ja(bad, T_NEAR);
+            exit_stub(bad, JitExit::Illegal, index);
+        }
+        // The rounding mode into `r`: the immediate, or frm loaded above.
+        auto set_rm = [&](const Xbyak::Reg32 &r) {
+            if (rm == 7)
+                mov(r, eax);
+            else
+                mov(r, rm);
+        };
+        const Xbyak::Address fl = ptr[rbx + offsetof(Context, fflags)];
+        uint64_t fn = 0;
+        bool to_x = compare;
+        switch (o.kind) {
+        case OpKind::FADD: case OpKind::FSUB: case OpKind::FMUL: case OpKind::FDIV: {
+            const Fn2 f = o.kind == OpKind::FADD ? Fn2(&fpu::add)
+                        : o.kind == OpKind::FSUB ? Fn2(&fpu::sub)
+                        : o.kind == OpKind::FMUL ? Fn2(&fpu::mul)
+                                                 : Fn2(&fpu::div);
+            fn = reinterpret_cast<uint64_t>(f);
+            set_rm(edx);
+            mov(edi, F(o.rs1));
+            mov(esi, F(o.rs2));
+            lea(rcx, fl);
+            break;
+        }
+        case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD: {
+            const Fn3 f = o.kind == OpKind::FMADD ? Fn3(&fpu::madd)
+                        : o.kind == OpKind::FMSUB ? Fn3(&fpu::msub)
+                        : o.kind == OpKind::FNMSUB ? Fn3(&fpu::nmsub)
+                                                   : Fn3(&fpu::nmadd);
+            fn = reinterpret_cast<uint64_t>(f);
+            set_rm(ecx);
+            mov(edi, F(o.rs1));
+            mov(esi, F(o.rs2));
+            mov(edx, F((o.imm >> 8) & 31));
+            lea(r8, fl);
+            break;
+        }
+        case OpKind::FEQ: case OpKind::FLT: case OpKind::FLE: {
+            const Cmp f = o.kind == OpKind::FEQ ? Cmp(&fpu::eq) : o.kind == OpKind::FLT ? Cmp(&fpu::lt) : Cmp(&fpu::le);
+            fn = reinterpret_cast<uint64_t>(f);
+            mov(edi, F(o.rs1));
+            mov(esi, F(o.rs2));
+            lea(rdx, fl);
+            break;
+        }
+        default: { // the conversions
+            const bool from_x = o.kind == OpKind::FCVT_S_W || o.kind == OpKind::FCVT_S_WU;
+            const Cvt f = o.kind == OpKind::FCVT_S_W ? Cvt(&fpu::cvt_s_w)
+                        : o.kind == OpKind::FCVT_S_WU ? Cvt(&fpu::cvt_s_wu)
+                        : o.kind == OpKind::FCVT_W_S ? Cvt(&fpu::cvt_w_s)
+                                                     : Cvt(&fpu::cvt_wu_s);
+            fn = reinterpret_cast<uint64_t>(f);
+            to_x = !from_x;
+            set_rm(esi);
+            mov(edi, from_x ? X(o.rs1) : F(o.rs1));
+            lea(rdx, fl);
+            break;
+        }
+        }
+        mov(rax, fn);
         call(rax);
-        test(eax, eax);
-        jnz(bad, T_NEAR);
-        exit_stub(bad, JitExit::Illegal, index);
+        if (!to_x)
+            mov(F(o.rd), eax);
+        else if (o.rd) // x0 stays 0; the flags changed all the same
+            mov(X(o.rd), eax);
     }
 
     // Emits op `i`; false when nothing after it can run in this call.
@@ -399,10 +498,10 @@ private:
         case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); mov(X(o.rd), eax); break;
         case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); mov(X(o.rd), eax); break;
         case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(F(o.rd), eax); break;
-        case OpKind::SB: address(o, 1, true, i); mov(edx, X(o.rs2)); mov(byte[r12 + rcx], dl); code_check(i); break;
-        case OpKind::SH: address(o, 2, true, i); mov(edx, X(o.rs2)); mov(word[r12 + rcx], dx); code_check(i); break;
-        case OpKind::SW: address(o, 4, true, i); mov(edx, X(o.rs2)); mov(dword[r12 + rcx], edx); code_check(i); break;
-        case OpKind::FSW: address(o, 4, true, i); mov(edx, F(o.rs2)); mov(dword[r12 + rcx], edx); code_check(i); break;
+        case OpKind::SB: address(o, 1, true, i); mov(edx, X(o.rs2)); mov(byte[r12 + rcx], dl); store_done(i); break;
+        case OpKind::SH: address(o, 2, true, i); mov(edx, X(o.rs2)); mov(word[r12 + rcx], dx); store_done(i); break;
+        case OpKind::SW: address(o, 4, true, i); mov(edx, X(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
+        case OpKind::FSW: address(o, 4, true, i); mov(edx, F(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
         case OpKind::FSGNJ:
         case OpKind::FSGNJN:
         case OpKind::FSGNJX:
@@ -458,6 +557,7 @@ private:
         return true;
     }
 
+    bool traced_ = false;
     Xbyak::Label epi_;
     std::vector<std::function<void()>> stubs_;
     std::deque<Xbyak::Label> labels_; // stable addresses for the stubs
@@ -498,11 +598,12 @@ constexpr size_t kChunk = 1u << 20;
 
 } // namespace
 
-JitFn jit_translate(const Block &b)
+JitFn jit_translate(const Block &b, bool traced)
 {
-    std::string key(4 + 4 * b.raw.size(), '\0');
+    std::string key(5 + 4 * b.raw.size(), '\0');
     std::memcpy(key.data(), &b.pc, 4);
     std::memcpy(key.data() + 4, b.raw.data(), 4 * b.raw.size());
+    key.back() = traced ? 't' : '-';
     Store &s = store();
     {
         std::lock_guard<std::mutex> lock(s.mu);
@@ -513,7 +614,7 @@ JitFn jit_translate(const Block &b)
     thread_local std::vector<uint8_t> scratch(256u << 10);
     size_t size = 0;
     try {
-        Gen g(scratch.data(), scratch.size());
+        Gen g(scratch.data(), scratch.size(), traced);
         g.block(b);
         size = g.getSize();
     } catch (const std::exception &) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <shared_mutex>
 
+#include "iss.hpp"
 #include "iss_blocks.hpp"
 #include "tile.hpp"
 
@@ -28,6 +29,12 @@ struct JitEnv {
     uint64_t budget = 0;  // the call's instruction budget
     uint64_t n = 0;       // in/out: retired in this call before blk
     Block *blk = nullptr; // in/out: the block running; on return, the one that left
+    // Traced translations (jit_translate(b, true)) report each retired op to
+    // `hook` as the reference interpreter does, with the time t0 + n * ic.
+    const RetireHook *hook = nullptr;
+    const Tile *tile = nullptr;
+    unsigned context = 0;
+    uint64_t t0 = 0, ic = 0;
 };
 
 // How a translated block returned: the high 32 bits of its result; the low
@@ -45,7 +52,11 @@ enum class JitExit : uint32_t {
 // The translation of `b`, shared by every block with the same pc and code
 // words (the translation depends on nothing else), or nullptr when the JIT's
 // code memory (kJitCodeBytes) is full: the block then runs on the fast tier.
-JitFn jit_translate(const Block &b);
+// A traced translation (for lock-step and tracing, which need every retired
+// instruction) calls JitEnv::hook after each op and never chains, so the
+// hook sees the same stream as from the interpreter while the JIT's own code
+// computes every result.
+JitFn jit_translate(const Block &b, bool traced = false);
 
 // The bound on the process's JIT code memory. Translations are kept while
 // there is room (they are shared and keyed by content, so re-decoded code

@@ -5,8 +5,11 @@
 // (IPU_EMU_ISS=jit) in the same random slices; after every slice the stop
 // reason, the instructions retired, every register of every context, SRAM,
 // the fault record and the tile's state must be identical.
-// Usage: test_iss_fuzz [--count N] [--seed S] [--tier jit|fast]; ctest runs a
-// bounded count, `make bench` a large one.
+// With --traced both run with a retire hook (lock-step and tracing do; the JIT
+// then runs traced translations) and the streams of retired instructions
+// must be identical too.
+// Usage: test_iss_fuzz [--count N] [--seed S] [--tier jit|fast] [--traced];
+// ctest runs a bounded count, `make bench` a large one.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "iss.hpp"
+#include "iss_compare.hpp"
 #include "iss_fast.hpp"
 #include "iss_jit.hpp"
 #include "tile.hpp"
@@ -26,6 +30,9 @@ using ipu::model::Context;
 using ipu::model::IssMode;
 using ipu::model::Stop;
 using ipu::model::Tile;
+using iss_compare::differ;
+using iss_compare::Machine;
+using iss_compare::setup;
 
 constexpr uint32_t kBase = IPU_TILE_SRAM_BASE;
 constexpr uint32_t kSram = 4096;  // small, so that random addresses often leave it
@@ -133,48 +140,6 @@ private:
     std::mt19937_64 rng_;
 };
 
-struct Machine {
-    std::vector<uint8_t> sram = std::vector<uint8_t>(kSram);
-    Tile tile;
-};
-
-void setup(Machine &m, const std::vector<uint8_t> &image, const Context &start)
-{
-    m.sram = image;
-    m.tile.sram = m.sram.data();
-    m.tile.sram_bytes = kSram;
-    m.tile.num_workers = 2;
-    m.tile.num_tiles = 1;
-    m.tile.state = IPU_TILE_STATE_RUNNING;
-    m.tile.ctx[0] = start;
-}
-
-bool same_context(const Context &a, const Context &b)
-{
-    return a.x == b.x && a.f == b.f && a.pc == b.pc && a.fflags == b.fflags && a.frm == b.frm &&
-           a.state == b.state && a.time == b.time && a.instret == b.instret && a.exit_value == b.exit_value &&
-           a.stack_limit == b.stack_limit;
-}
-
-// The first difference between the machines, or "" if none.
-std::string differ(const Machine &a, const Machine &b)
-{
-    for (unsigned c = 0; c < ipu::model::kMaxContexts; c++)
-        if (!same_context(a.tile.ctx[c], b.tile.ctx[c]))
-            return "context " + std::to_string(c);
-    if (a.sram != b.sram)
-        return "sram";
-    if (a.tile.has_fault != b.tile.has_fault || a.tile.fault.cause != b.tile.fault.cause ||
-        a.tile.fault.pc != b.tile.fault.pc || a.tile.fault.addr != b.tile.fault.addr ||
-        a.tile.fault.info != b.tile.fault.info || a.tile.fault.context != b.tile.fault.context)
-        return "fault record";
-    if (a.tile.state != b.tile.state || a.tile.exit_code != b.tile.exit_code || a.tile.console != b.tile.console ||
-        a.tile.worker_entry != b.tile.worker_entry || a.tile.worker_arg != b.tile.worker_arg ||
-        a.tile.fail_info != b.tile.fail_info)
-        return "tile state";
-    return "";
-}
-
 void dump(const Machine &ref, const Machine &jit, const std::vector<uint8_t> &image)
 {
     std::fprintf(stderr, "program:\n");
@@ -192,10 +157,27 @@ void dump(const Machine &ref, const Machine &jit, const std::vector<uint8_t> &im
             std::fprintf(stderr, "  x%u %08x/%08x f%u %08x/%08x\n", r, a.x[r], b.x[r], r, a.f[r], b.f[r]);
 }
 
+// One retired instruction as a retire hook reports it.
+struct Retired {
+    unsigned context, rd;
+    uint32_t pc, insn, value;
+    uint64_t cycle;
+    bool operator!=(const Retired &o) const
+    {
+        return context != o.context || rd != o.rd || pc != o.pc || insn != o.insn || value != o.value ||
+               cycle != o.cycle;
+    }
+};
+void record(void *opaque, const Tile &, unsigned context, uint32_t pc, uint32_t insn, unsigned rd, uint32_t value,
+            uint64_t cycle)
+{
+    static_cast<std::vector<Retired> *>(opaque)->push_back(Retired{context, rd, pc, insn, value, cycle});
+}
+
 // Runs program `index` of `seed` on both tiers; false (after a report) if they differ.
 uint64_t g_retired = 0; // instructions retired by the reference over all programs
 
-bool run_one(uint64_t seed, uint64_t index, IssMode tier)
+bool run_one(uint64_t seed, uint64_t index, IssMode tier, bool traced)
 {
     Gen g(seed * 0x9e3779b97f4a7c15ull + index);
     std::vector<uint8_t> image(kSram);
@@ -224,15 +206,22 @@ bool run_one(uint64_t seed, uint64_t index, IssMode tier)
     setup(jit, image, start);
     ref.tile.iss.mode = IssMode::Interp;
     jit.tile.iss.mode = tier;
+    std::vector<Retired> ref_seen, jit_seen;
+    const ipu::model::RetireHook ref_hook{&ref_seen, record}, jit_hook{&jit_seen, record};
     uint64_t total = 0;
     while (total < kMaxInsns) {
         const uint64_t slice = 1 + g.below(g.chance(50) ? 8 : 400);
         uint64_t na = 0, nb = 0;
-        const Stop sa = ipu::model::run_context(ref.tile, 0, slice, &na, nullptr);
-        const Stop sb = ipu::model::run_context(jit.tile, 0, slice, &nb, nullptr);
+        const Stop sa = ipu::model::run_context(ref.tile, 0, slice, &na, traced ? &ref_hook : nullptr);
+        const Stop sb = ipu::model::run_context(jit.tile, 0, slice, &nb, traced ? &jit_hook : nullptr);
         std::string d = differ(ref, jit);
         if (d.empty() && (sa != sb || na != nb))
             d = "stop or count";
+        if (d.empty() && ref_seen.size() != jit_seen.size())
+            d = "number of retire reports";
+        for (size_t i = 0; d.empty() && i < ref_seen.size(); i++)
+            if (ref_seen[i] != jit_seen[i])
+                d = "retire report " + std::to_string(i) + " (pc " + std::to_string(ref_seen[i].pc) + ")";
         if (!d.empty()) {
             std::fprintf(stderr, "seed %llu program %llu: %s differs (stop %d/%d, retired %llu/%llu)\n",
                          static_cast<unsigned long long>(seed), static_cast<unsigned long long>(index), d.c_str(),
@@ -255,9 +244,12 @@ int main(int argc, char **argv)
 {
     uint64_t count = 20000, seed = 1;
     IssMode tier = IssMode::Jit;
+    bool traced = false;
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
-        if (a == "--count" && i + 1 < argc)
+        if (a == "--traced")
+            traced = true;
+        else if (a == "--count" && i + 1 < argc)
             count = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--seed" && i + 1 < argc)
             seed = std::strtoull(argv[++i], nullptr, 10);
@@ -265,17 +257,17 @@ int main(int argc, char **argv)
                  (std::string(argv[i + 1]) == "jit" || std::string(argv[i + 1]) == "fast"))
             tier = std::string(argv[++i]) == "jit" ? IssMode::Jit : IssMode::Fast;
         else {
-            std::fprintf(stderr, "usage: test_iss_fuzz [--count N] [--seed S] [--tier jit|fast]\n");
+            std::fprintf(stderr, "usage: test_iss_fuzz [--count N] [--seed S] [--tier jit|fast] [--traced]\n");
             return 2;
         }
     }
     const auto t0 = std::chrono::steady_clock::now();
     uint64_t failures = 0;
     for (uint64_t i = 0; i < count && failures < 5; i++)
-        failures += run_one(seed, i, tier) ? 0 : 1;
+        failures += run_one(seed, i, tier, traced) ? 0 : 1;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("iss fuzz (%s vs interp): %llu programs, %llu instructions, seed %llu, %llu differing, %.2f s\n",
-                tier == IssMode::Jit ? "jit" : "fast", static_cast<unsigned long long>(count),
+    std::printf("iss fuzz (%s%s vs interp): %llu programs, %llu instructions, seed %llu, %llu differing, %.2f s\n",
+                tier == IssMode::Jit ? "jit" : "fast", traced ? ", traced" : "", static_cast<unsigned long long>(count),
                 static_cast<unsigned long long>(g_retired), static_cast<unsigned long long>(seed),
                 static_cast<unsigned long long>(failures), s);
     std::printf("JIT: %llu translations, %.1f MiB of code memory mapped (bound %llu MiB), %llu resets\n",
