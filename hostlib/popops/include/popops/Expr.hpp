@@ -5,6 +5,7 @@
 #define POPOPS_EXPR_HPP
 
 #include <memory>
+#include <string>
 #include <type_traits>
 
 #include <poplar/Type.hpp>
@@ -55,6 +56,12 @@ public:
   double getValue() const { return value_; }
   /// How it was written.
   Kind getKind() const { return kind_; }
+  /// The value as a double (the same as getValue).
+  double getDataAsDouble() const { return value_; }
+  /// The type the literal has alone: FLOAT, INT, UNSIGNED_INT, BOOL or HALF.
+  poplar::Type getType() const;
+  /// The value as text that reads back to the same value (all significant digits; integers without a point).
+  std::string printValue() const;
   bool deepEquals(const Expr &other) const override {
     const Const *o = other.getAs<Const>();
     return o && o->value_ == value_ && o->kind_ == kind_;
