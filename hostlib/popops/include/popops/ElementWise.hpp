@@ -129,6 +129,10 @@ POPOPS_UNARY_FN(sigmoid, SIGMOID)
 POPOPS_UNARY_FN(rsqrt, RSQRT)
 POPOPS_UNARY_FN(relu, RELU)
 POPOPS_UNARY_FN(trunc, TRUNC)
+POPOPS_UNARY_FN(erf, ERF)
+POPOPS_UNARY_FN(exp2, EXPONENT2)
+POPOPS_UNARY_FN(geluErf, GELU_ERF)
+POPOPS_UNARY_FN(nearbyint, NEARBY_INT)
 #undef POPOPS_UNARY_FN
 
 #define POPOPS_BINARY_FN(name, Op)                                                                                     \

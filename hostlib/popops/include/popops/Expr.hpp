@@ -207,6 +207,10 @@ POPOPS_EXPR_UNARY(Sigmoid, SIGMOID)
 POPOPS_EXPR_UNARY(Rsqrt, RSQRT)
 POPOPS_EXPR_UNARY(Relu, RELU)
 POPOPS_EXPR_UNARY(Trunc, TRUNC)
+POPOPS_EXPR_UNARY(Erf, ERF)
+POPOPS_EXPR_UNARY(Exp2, EXPONENT2)
+POPOPS_EXPR_UNARY(GeluErf, GELU_ERF)
+POPOPS_EXPR_UNARY(NearbyInt, NEARBY_INT)
 #undef POPOPS_EXPR_UNARY
 
 #define POPOPS_EXPR_BINARY(Name, Op)                                                                                 \
