@@ -57,6 +57,10 @@ void test_scatter_combine(void **) {
   popops::scatter(f.graph, a, ai, au, 1, {1}, {0}, {0}, add, f.prog);
   Tensor h = f.var(HALF, {4, 2}, "h"), hu = f.var(HALF, {3, 2}, "hu");
   popops::scatter(f.graph, h, ai, hu, 1, {1}, {0}, {0}, add, f.prog);
+  // Every window dimension inserted (the window dimension 1 past the updates' rank is ignored): a sum of all.
+  Tensor s = f.var(INT, {1}, "s"), si = f.var(INT, {4}, "si"), su = f.var(INT, {4}, "su");
+  popops::UpdateComputationFunc addInt = add;
+  popops::scatter(f.graph, s, si, su, 1, {1}, {0}, {0}, addInt, f.prog);
   f.build();
   const std::vector<float> ha = floats(8, 1), hupd = floats(6, 2);
   f.write("a", ha);
@@ -64,6 +68,9 @@ void test_scatter_combine(void **) {
   f.write("au", hupd);
   f.writeHalf("h", ha);
   f.writeHalf("hu", hupd);
+  f.write("s", std::vector<int>{0});
+  f.write("si", std::vector<int>{0, 0, 0, 0});
+  f.write("su", std::vector<int>{1, 2, 3, 4});
   f.engine->run(0);
   std::vector<float> want = ha;
   const int rows[3] = {1, 3, 1};
@@ -76,6 +83,7 @@ void test_scatter_combine(void **) {
     for (int j = 0; j < 2; ++j)
       wantH[rows[k] * 2 + j] = f.rh(wantH[rows[k] * 2 + j] + f.rh(hupd[k * 2 + j]));
   expectNear(f.readHalf("h.r", 8), wantH, "half add", kHalfTol);
+  expectEqual(f.read<int>("s.r", 1), std::vector<int>{10}, "all inserted");
 }
 
 // XLA gather of single elements from [3, 3] at index pairs; with remapOutOfBoundIndices a start past the end (or
