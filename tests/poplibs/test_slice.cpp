@@ -464,7 +464,7 @@ void test_errors(void **) {
       [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"usedForSlice", "false"}, {"usedForUpdate", "false"}}); },
       "both false");
   expectThrow<poplar::invalid_option>(
-      [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"operationForUpdate", "mul"}}); }, "cannot be 'mul'");
+      [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"operationForUpdate", "div"}}); }, "cannot be 'div'");
   expectThrow<poputil::poplibs_error>(
       [&] { popops::dynamicSliceWithOutput(g, f.var(FLOAT, {2, 3}, "o"), t, off, {0}, {2}, p); }, "createSliceTensor");
   expectThrow<poputil::poplibs_error>(

@@ -83,6 +83,11 @@ Val unaryF(UnaryOpType op, float a) {
   case UnaryOpType::RSQRT: return fromF(1.0f / sqrtf(a));
   case UnaryOpType::RELU: return fromF(a > 0.0f ? a : 0.0f);
   case UnaryOpType::TRUNC: return fromF(truncf(a));
+  case UnaryOpType::ERF: return fromF(erff(a));
+  case UnaryOpType::EXPONENT2: return fromF(exp2f(a));
+  // GELU with the exact (erf) form: x * Phi(x).
+  case UnaryOpType::GELU_ERF: return fromF(0.5f * a * (1.0f + erff(a * 0.70710678f)));
+  case UnaryOpType::NEARBY_INT: return fromF(nearbyintf(a));
   default: return fromF(a);
   }
 }

@@ -90,7 +90,7 @@ void multiSliceRows(const Offsets &offsets, const Base &baseList, const Sub &sub
 }
 
 // The multiUpdates: base row offsets[k] + j gets op(base, scale, sub row k * size + j); rows out of range are left
-// alone. Op: 0 = assign, 1 = add scale * sub, 2 = max.
+// alone. Op: 0 = assign, 1 = add scale * sub, 2 = max, 3 = multiply.
 template <typename T, unsigned Op, bool Packed, typename Offsets, typename Base, typename Sub>
 void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
                      T scale) {
@@ -111,8 +111,10 @@ void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &su
             dst[i] = src[i];
           else if (Op == 1)
             dst[i] = T(dst[i] + scale * T(src[i]));
-          else
+          else if (Op == 2)
             dst[i] = src[i] > dst[i] ? T(src[i]) : T(dst[i]);
+          else
+            dst[i] = T(dst[i] * src[i]);
         }
       }
     }
@@ -238,6 +240,24 @@ public:
   }
 };
 
+/// base rows at the offsets *= slices, for each column region.
+template <typename T> class MultiUpdateMul : public Vertex {
+public:
+  Input<Vector<unsigned> > offsets;
+  InOut<VectorList<T> > baseT;
+  Input<VectorList<T> > subT;
+  unsigned numBaseElements;
+  unsigned packed;
+  unsigned sliceSize;
+  bool compute() {
+    if (packed)
+      multiUpdateRows<T, 3, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
+    else
+      multiUpdateRows<T, 3, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
+    return true;
+  }
+};
+
 template struct VertexInstances<DynamicSlice<unsigned>, DynamicSlice<unsigned short>, DynamicSlice<unsigned char>,
                                 DynamicUpdate<unsigned>, DynamicUpdate<unsigned short>, DynamicUpdate<unsigned char>,
                                 MultiSlice<unsigned>, MultiSlice<unsigned short>, MultiSlice<unsigned char>,
@@ -245,6 +265,7 @@ template struct VertexInstances<DynamicSlice<unsigned>, DynamicSlice<unsigned sh
 template struct VertexInstances<MultiUpdateAdd<float, float>, MultiUpdateAdd<int, int>,
                                 MultiUpdateAdd<unsigned, unsigned>, MultiUpdateAdd<half, half>,
                                 MultiUpdateAdd<half, float>, MultiUpdateMax<float>, MultiUpdateMax<int>,
-                                MultiUpdateMax<unsigned>, MultiUpdateMax<half>>;
+                                MultiUpdateMax<unsigned>, MultiUpdateMax<half>, MultiUpdateMul<float>,
+                                MultiUpdateMul<int>, MultiUpdateMul<unsigned>, MultiUpdateMul<half>>;
 
 } // namespace popops

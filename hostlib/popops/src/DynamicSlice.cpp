@@ -320,7 +320,8 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
       // MultiUpdateAdd<T, S>: the scale of the base's type, or FLOAT for a HALF base.
       type = poputil::detail::templateVertex(std::string("popops::MultiUpdate") + op, {et, scale->elementType()});
     } else {
-      type = poputil::detail::templateVertex(std::string("popops::MultiUpdate") + op, {et}); // MultiUpdateMax<T>
+      // MultiUpdateMax<T>, MultiUpdateMul<T>
+      type = poputil::detail::templateVertex(std::string("popops::MultiUpdate") + op, {et});
     }
   }
   multiStep(graph, t, s, offsets, dims[0], sizes[0], type, true, scale, false, viewAs, prog, name);
@@ -558,6 +559,26 @@ void multiUpdateMax(poplar::Graph &graph, const Tensor &t, const Tensor &s, cons
                     const poplar::DebugContext &debugContext) {
   multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugContext, "multiUpdateMax"),
                   "Max");
+}
+
+void multiUpdateMul(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,
+                    const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                    poplar::program::Sequence &prog, const SlicePlan &, const poplar::OptionFlags &options,
+                    const poplar::DebugContext &debugContext) {
+  multiUpdateImpl(graph, t, s, offsets, nullptr, dims, sizes, prog, options, opName(debugContext, "multiUpdateMul"),
+                  "Mul");
+}
+
+void multiUpdateAdd(poplar::Graph &graph, const Tensor &t, const Tensor &s, poplar::ArrayRef<unsigned> offsets,
+                    const Tensor &scale, std::size_t dim, poplar::program::Sequence &prog,
+                    const poplar::DebugContext &debugContext, const poplar::OptionFlags &optionFlags) {
+  // The offsets are known now: hold them as a constant and use the device form (one vertex pass either way).
+  const std::string name = opName(debugContext, "multiUpdateAdd");
+  checkValid(t, name, "the tensor updated");
+  const std::vector<unsigned> values(offsets.data(), offsets.data() + offsets.size());
+  Tensor offs = graph.addConstant(poplar::UNSIGNED_INT, {values.size(), std::size_t(1)}, values, name + "/offsets");
+  graph.setTileMapping(offs, 0);
+  multiUpdateImpl(graph, t, s, offs, &scale, {dim}, {1}, prog, optionFlags, name, "Add");
 }
 
 } // namespace popops

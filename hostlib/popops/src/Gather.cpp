@@ -1,8 +1,9 @@
 // popops::gather (popops/Gather.hpp). The axis form is one multiSlice of the flattened indices followed by views
 // that put the index dimensions in place of the axis. The XLA form clamps the start indices on the device (one
-// map), takes one dynamicSlice per index vector of the input cut to the slice sizes in the other dimensions, and
-// arranges the stacked slices into the output's dimension order with views; with one start dimension all the
-// slices are one multiSlice.
+// map; with remapOutOfBoundIndices a start that does not fit becomes 0 instead, as Graphcore's does), takes one
+// dynamicSlice per index vector of the input cut to the slice sizes in the other dimensions, and arranges the
+// stacked slices into the output's dimension order with views; with one start dimension all the slices are one
+// multiSlice.
 #include "popops/Gather.hpp"
 
 #include <set>
@@ -12,6 +13,7 @@
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
+#include "slice_util.hpp"
 
 namespace popops {
 
@@ -23,6 +25,8 @@ namespace {
 std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
   return poplibs_support::operationName(debugContext, "popops::", fn);
 }
+
+using detail::flag;
 
 void checkIndices(const Tensor &indices, const std::string &name) {
   if (!indices.valid())
@@ -171,9 +175,18 @@ Tensor gather(poplar::Graph &graph, const Tensor &input, const Tensor &indices, 
   Tensor maxC = graph.addConstant(poplar::INT, {k}, maxStart, name + "/maxStart");
   graph.setTileMapping(maxC, 0);
   namespace pe = popops::expr;
-  Tensor starts = map(graph, pe::Clamp(pe::Cast(pe::_1, poplar::INT), pe::Const(0), pe::_2),
-                      {idx2, maxC.expand({0}).broadcast(unsigned(batches), 0)}, prog, name + "/clamp")
-                      .reinterpret(poplar::UNSIGNED_INT);
+  const Tensor maxB = maxC.expand({0}).broadcast(unsigned(batches), 0);
+  Tensor starts;
+  if (flag(optionFlags, "remapOutOfBoundIndices")) {
+    // A start that does not fit (negative INT ones included, as UNSIGNED they are huge) is replaced by 0.
+    const pe::Cast u(pe::_1, poplar::UNSIGNED_INT);
+    starts = map(graph, pe::Select(u, pe::Const(0u), pe::Lte(u, pe::Cast(pe::_2, poplar::UNSIGNED_INT))),
+                 {idx2, maxB}, prog, name + "/remap");
+  } else {
+    starts = map(graph, pe::Clamp(pe::Cast(pe::_1, poplar::INT), pe::Const(0), pe::_2), {idx2, maxB}, prog,
+                 name + "/clamp")
+                 .reinterpret(poplar::UNSIGNED_INT);
+  }
   Tensor base = input;
   for (unsigned d = 0; d < rank; ++d)
     if (!mapped.count(d))

@@ -17,10 +17,10 @@ class SlicePlanInternal {
 public:
   bool planned = false;
   std::string dataType;
-  std::size_t numEntries = 0, outputSize = 0;
+  std::size_t groupSize = 1, numEntries = 0, outputSize = 0;
   std::vector<std::size_t> numLookups;
   std::map<std::string, std::string> options;
-  auto key() const { return std::tie(planned, dataType, numEntries, outputSize, numLookups, options); }
+  auto key() const { return std::tie(planned, dataType, groupSize, numEntries, outputSize, numLookups, options); }
 };
 
 SlicePlan::SlicePlan() : internal_(new SlicePlanInternal) {}
@@ -42,7 +42,7 @@ std::ostream &operator<<(std::ostream &o, const SlicePlan &p) {
   const SlicePlanInternal &i = *p.internal_;
   if (!i.planned)
     return o << "SlicePlan(default)";
-  o << "SlicePlan(" << i.dataType << ", entries " << i.numEntries << ", outputSize " << i.outputSize
+  o << "SlicePlan(" << i.dataType << ", groups " << i.groupSize << ", entries " << i.numEntries << ", outputSize " << i.outputSize
     << ", lookups";
   for (std::size_t n : i.numLookups)
     o << " " << n;
@@ -56,8 +56,15 @@ namespace plog = poputil::detail;
 
 namespace embedding {
 
-SlicePlan plan(const poplar::Graph &, const poplar::Type &dataType, std::size_t numEntries, std::size_t outputSize,
-               const std::vector<std::size_t> &numLookups, const poplar::OptionFlags &options) {
+SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType, std::size_t numEntries,
+               std::size_t outputSize, const std::vector<std::size_t> &numLookups,
+               const poplar::OptionFlags &options) {
+  return plan(graph, dataType, 1, numEntries, outputSize, numLookups, options);
+}
+
+SlicePlan plan(const poplar::Graph &, const poplar::Type &dataType, std::size_t groupSize, std::size_t numEntries,
+               std::size_t outputSize, const std::vector<std::size_t> &numLookups,
+               const poplar::OptionFlags &options) {
   const std::string name = "popops::embedding::plan";
   detail::checkOptions(options, detail::planOptionRules(), name);
   if (options.contains("usedForSlice") && options.contains("usedForUpdate") &&
@@ -67,6 +74,7 @@ SlicePlan plan(const poplar::Graph &, const poplar::Type &dataType, std::size_t 
   std::unique_ptr<SlicePlanInternal> p(new SlicePlanInternal);
   p->planned = true;
   p->dataType = dataType.toString();
+  p->groupSize = groupSize;
   p->numEntries = numEntries;
   p->outputSize = outputSize;
   p->numLookups = numLookups;
@@ -79,6 +87,14 @@ SlicePlan plan(const poplar::Graph &, const poplar::Type &dataType, std::size_t 
     plog::log(plog::LogLevel::Debug, name + ": " + os.str());
   }
   return result;
+}
+
+std::vector<SlicePlan> planMultiple(const std::vector<SlicePlanningParameters> &spds) {
+  // Planning is cheap here (no search), so the plans are made one after another.
+  std::vector<SlicePlan> plans;
+  for (const SlicePlanningParameters &p : spds)
+    plans.push_back(plan(p.graph, p.dataType, p.groupSize, p.numEntries, p.outputSize, p.numLookups, p.optionFlags));
+  return plans;
 }
 
 } // namespace embedding

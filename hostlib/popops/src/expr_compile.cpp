@@ -41,7 +41,8 @@ bool isFloatOnly(UnaryOpType op) {
   case UnaryOpType::INVERSE: case UnaryOpType::IS_FINITE: case UnaryOpType::IS_INF: case UnaryOpType::IS_NAN:
   case UnaryOpType::LOGARITHM: case UnaryOpType::LOGARITHM_ONE_PLUS: case UnaryOpType::SIN: case UnaryOpType::TAN:
   case UnaryOpType::TANH: case UnaryOpType::ROUND: case UnaryOpType::SQRT: case UnaryOpType::SIGMOID:
-  case UnaryOpType::RSQRT: case UnaryOpType::TRUNC:
+  case UnaryOpType::RSQRT: case UnaryOpType::TRUNC: case UnaryOpType::ERF: case UnaryOpType::EXPONENT2:
+  case UnaryOpType::GELU_ERF: case UnaryOpType::NEARBY_INT:
     return true;
   default:
     return false;

@@ -19,7 +19,7 @@ using poputil::poplibs_error;
 const OptionRules &planOptionRules() {
   static const OptionRules rules = {
       {"usedForSlice", {"true", "false"}},      {"usedForUpdate", {"true", "false"}},
-      {"operationForUpdate", {"none", "add", "max"}}, {"availableMemoryProportion", {}},
+      {"operationForUpdate", {"none", "add", "max", "mul"}}, {"availableMemoryProportion", {}},
       {"indicesDistribution", {"uniform", "onePoint"}}, {"planMinimisationTarget", {"memory", "cycles"}},
       {"indicesAreSorted", {"true", "false"}},  {"partialType", {"float", "half"}},
       {"remapOutOfBoundIndices", {"true", "false"}}, {"paddingIndexUsed", {"true", "false"}},

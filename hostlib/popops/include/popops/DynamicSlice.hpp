@@ -147,6 +147,72 @@ void multiUpdateMax(poplar::Graph &graph, const poplar::Tensor &t, const poplar:
                     const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
                     const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
 
+/// t[offsets[i]] *= s[i]. FLOAT, HALF, INT and UNSIGNED_INT.
+void multiUpdateMul(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                    const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                    const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog, const SlicePlan &plan,
+                    const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
+
+/// t[offsets[i]] += scale * s[i] along `dim` with offsets known when the graph is built (s: [offsets.size(), t's
+/// shape with dim of size 1]); offsets out of range leave t alone.
+void multiUpdateAdd(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                    poplar::ArrayRef<unsigned> offsets, const poplar::Tensor &scale, std::size_t dim,
+                    poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                    const poplar::OptionFlags &optionFlags = poplar::OptionFlags());
+
+// The grouped forms: groupSize independent slicings of the same size, side by side. The tensor sliced, the
+// slices and the offsets each have the group as their first dimension; dims and sizes name dimensions of one
+// group (the shape without the group dimension), and offsets are [groupSize, numIndices, dims.size()].
+
+/// A tensor [groupSize] + shape laid out for the grouped operations.
+poplar::Tensor createGroupedSliceableTensor(poplar::Graph &graph, const poplar::Type &type, std::size_t groupSize,
+                                            const std::vector<std::size_t> &shape,
+                                            const std::vector<std::size_t> &dims,
+                                            const std::vector<std::size_t> &sizes, const SlicePlan &plan,
+                                            const poplar::OptionFlags &options,
+                                            const poplar::DebugContext &debugContext = {});
+/// A tensor for numIndices slices per group of a tensor made by createGroupedSliceableTensor: [groupSize,
+/// numIndices] + shape with dims of the sizes.
+poplar::Tensor createGroupedSliceTensor(poplar::Graph &graph, const poplar::Type &type, std::size_t groupSize,
+                                        const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
+                                        const std::vector<std::size_t> &sizes, std::size_t numIndices,
+                                        const SlicePlan &plan, const poplar::OptionFlags &options,
+                                        const poplar::DebugContext &debugContext = {});
+/// An offsets tensor [groupSize, numIndices, dims.size()].
+poplar::Tensor createGroupedIndicesTensor(poplar::Graph &graph, std::size_t groupSize,
+                                          const std::vector<std::size_t> &dims, std::size_t numIndices,
+                                          const SlicePlan &plan, const poplar::OptionFlags &options,
+                                          const poplar::DebugContext &debugContext = {});
+/// multiSlice of each group: result[g] = multiSlice(t[g], offsets[g]).
+poplar::Tensor groupedMultiSlice(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &offsets,
+                                 const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                                 poplar::program::Sequence &prog, const SlicePlan &plan,
+                                 const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
+/// multiUpdate of each group.
+void groupedMultiUpdate(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                        const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                        const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                        const SlicePlan &plan, const poplar::OptionFlags &options,
+                        const poplar::DebugContext &debugContext = {});
+/// multiUpdateAdd of each group, all with the one-element `scale`.
+void groupedMultiUpdateAdd(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                           const poplar::Tensor &offsets, const poplar::Tensor &scale,
+                           const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                           poplar::program::Sequence &prog, const SlicePlan &plan,
+                           const poplar::OptionFlags &options, const poplar::DebugContext &debugContext = {});
+/// multiUpdateMax of each group.
+void groupedMultiUpdateMax(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                           const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                           const SlicePlan &plan, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext = {});
+/// multiUpdateMul of each group.
+void groupedMultiUpdateMul(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &s,
+                           const poplar::Tensor &offsets, const std::vector<std::size_t> &dims,
+                           const std::vector<std::size_t> &sizes, poplar::program::Sequence &prog,
+                           const SlicePlan &plan, const poplar::OptionFlags &options,
+                           const poplar::DebugContext &debugContext = {});
+
 namespace embedding {
 
 /// A plan for slicing and updating an embedding of numEntries rows of outputSize elements with numLookups
@@ -157,6 +223,43 @@ namespace embedding {
 SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType, std::size_t numEntries,
                std::size_t outputSize, const std::vector<std::size_t> &numLookups,
                const poplar::OptionFlags &options);
+
+/// The same for groupSize embeddings used by the grouped operations.
+SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType, std::size_t groupSize,
+               std::size_t numEntries, std::size_t outputSize, const std::vector<std::size_t> &numLookups,
+               const poplar::OptionFlags &options);
+
+/// The arguments of one call of plan, for planMultiple.
+struct SlicePlanningParameters {
+  /// The graph the operation will be added to.
+  const poplar::Graph &graph;
+  /// The type of the embedding's elements.
+  const poplar::Type dataType;
+  /// The number of groups (1: not grouped).
+  const std::size_t groupSize;
+  /// Rows of the embedding.
+  const std::size_t numEntries;
+  /// Elements of one row.
+  const std::size_t outputSize;
+  /// The numbers of indices looked up.
+  const std::vector<std::size_t> numLookups;
+  /// The options of plan.
+  const poplar::OptionFlags optionFlags;
+
+  // (The parameter names differ from the members' so that -Wshadow stays quiet.)
+  SlicePlanningParameters(const poplar::Graph &g, const poplar::Type &type, std::size_t groups, std::size_t entries,
+                          std::size_t outSize, const std::vector<std::size_t> &lookups,
+                          const poplar::OptionFlags &options)
+      : graph(g), dataType(type), groupSize(groups), numEntries(entries), outputSize(outSize), numLookups(lookups),
+        optionFlags(options) {}
+  SlicePlanningParameters(const poplar::Graph &g, const poplar::Type &type, std::size_t entries, std::size_t outSize,
+                          const std::vector<std::size_t> &lookups, const poplar::OptionFlags &options)
+      : graph(g), dataType(type), groupSize(1), numEntries(entries), outputSize(outSize), numLookups(lookups),
+        optionFlags(options) {}
+};
+
+/// One plan per entry, each the same as plan() with its parameters gives.
+std::vector<SlicePlan> planMultiple(const std::vector<SlicePlanningParameters> &spds);
 
 } // namespace embedding
 

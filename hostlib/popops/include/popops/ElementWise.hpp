@@ -129,6 +129,10 @@ POPOPS_UNARY_FN(sigmoid, SIGMOID)
 POPOPS_UNARY_FN(rsqrt, RSQRT)
 POPOPS_UNARY_FN(relu, RELU)
 POPOPS_UNARY_FN(trunc, TRUNC)
+POPOPS_UNARY_FN(erf, ERF)
+POPOPS_UNARY_FN(exp2, EXPONENT2)
+POPOPS_UNARY_FN(geluErf, GELU_ERF)
+POPOPS_UNARY_FN(nearbyint, NEARBY_INT)
 #undef POPOPS_UNARY_FN
 
 #define POPOPS_BINARY_FN(name, Op)                                                                                     \
@@ -223,6 +227,20 @@ inline void selectInPlace(poplar::Graph &graph, const poplar::Tensor &a, const p
                           const poplar::DebugContext &debugContext = {},
                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
   mapInPlace(graph, expr::Select(expr::_1, expr::_2, expr::_3), {a, b, pred}, prog, debugContext, options);
+}
+/// clamp written into out (a tensor of a's shape and type).
+inline void clampWithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &lo,
+                            const poplar::Tensor &hi, const poplar::Tensor &out, poplar::program::Sequence &prog,
+                            const poplar::DebugContext &debugContext = {},
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::Clamp(expr::_1, expr::_2, expr::_3), {a, lo, hi}, out, prog, debugContext, options);
+}
+/// select written into out (a tensor of a's shape and type).
+inline void selectWithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,
+                             const poplar::Tensor &pred, const poplar::Tensor &out, poplar::program::Sequence &prog,
+                             const poplar::DebugContext &debugContext = {},
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::Select(expr::_1, expr::_2, expr::_3), {a, b, pred}, out, prog, debugContext, options);
 }
 
 } // namespace popops

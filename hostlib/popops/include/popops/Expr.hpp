@@ -5,6 +5,7 @@
 #define POPOPS_EXPR_HPP
 
 #include <memory>
+#include <string>
 #include <type_traits>
 
 #include <poplar/Type.hpp>
@@ -55,6 +56,12 @@ public:
   double getValue() const { return value_; }
   /// How it was written.
   Kind getKind() const { return kind_; }
+  /// The value as a double (the same as getValue).
+  double getDataAsDouble() const { return value_; }
+  /// The type the literal has alone: FLOAT, INT, UNSIGNED_INT, BOOL or HALF.
+  poplar::Type getType() const;
+  /// The value as text that reads back to the same value (all significant digits; integers without a point).
+  std::string printValue() const;
   bool deepEquals(const Expr &other) const override {
     const Const *o = other.getAs<Const>();
     return o && o->value_ == value_ && o->kind_ == kind_;
@@ -200,6 +207,10 @@ POPOPS_EXPR_UNARY(Sigmoid, SIGMOID)
 POPOPS_EXPR_UNARY(Rsqrt, RSQRT)
 POPOPS_EXPR_UNARY(Relu, RELU)
 POPOPS_EXPR_UNARY(Trunc, TRUNC)
+POPOPS_EXPR_UNARY(Erf, ERF)
+POPOPS_EXPR_UNARY(Exp2, EXPONENT2)
+POPOPS_EXPR_UNARY(GeluErf, GELU_ERF)
+POPOPS_EXPR_UNARY(NearbyInt, NEARBY_INT)
 #undef POPOPS_EXPR_UNARY
 
 #define POPOPS_EXPR_BINARY(Name, Op)                                                                                 \

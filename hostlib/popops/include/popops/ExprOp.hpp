@@ -37,7 +37,11 @@ enum class UnaryOpType {
   SIGMOID,
   RSQRT,
   RELU,
-  TRUNC
+  TRUNC,
+  ERF,
+  EXPONENT2,
+  GELU_ERF,
+  NEARBY_INT
 };
 
 /// Operations with two operands.
