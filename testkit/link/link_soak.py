@@ -43,7 +43,7 @@ def wait_socket(path, proc, what):
 
 def stable(text):
     """The answer without what differs by path or by time: the card's location (the proxy's socket, not the
-    card.s), its free-running cycle counters, and its state (DONE after a gc-run, IDLE before)."""
+    card's), its free-running cycle counters, and its state (DONE after a gc-run, IDLE before)."""
     return "\n".join(l for l in text.splitlines() if not re.match(r"\s*(location|state|card_cycles\w*)\s*:", l))
 
 
