@@ -2,6 +2,7 @@
 #include "link.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,24 @@
 #define BLOCK_WRITE_WORDS 62u
 /* How often a request the card refused as corrupted (NAK CHECK) is sent again. */
 #define CHECK_RETRIES 3
+
+int ipudrv_link_timeout(int default_ms, int *timeout_ms, char *err, size_t err_len)
+{
+    const char *text = getenv("IPU_EMU_LINK_TIMEOUT_MS");
+    *timeout_ms = default_ms;
+    if (!text || !*text)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (*end || text[0] < '0' || text[0] > '9' || errno || v < 100 || v > 600000) {
+        snprintf(err, err_len, "IPU_EMU_LINK_TIMEOUT_MS='%s': expected milliseconds from 100 to 600000 (decimal); "
+                 "unset it for the default %d", text, default_ms);
+        return -EINVAL;
+    }
+    *timeout_ms = (int)v;
+    return 0;
+}
 
 void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms)
 {

@@ -58,6 +58,12 @@ struct ipudrv_link {
     int dead;
 };
 
+/* The link timeout, one request's total deadline in ms: IPU_EMU_LINK_TIMEOUT_MS
+ * when set (100 to 600000; a soak through a fault-injecting proxy shortens it so
+ * that a lost answer costs a second, not ten), else `default_ms`. A bad value is
+ * -EINVAL with a message in err. */
+int ipudrv_link_timeout(int default_ms, int *timeout_ms, char *err, size_t err_len);
+
 /* Starts a link on `port` (no bytes are exchanged). */
 void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *port, int timeout_ms);
 

@@ -20,7 +20,7 @@
 #include "link.h"
 
 /* How long a request may wait for its response: generous, as the card may be a
- * slow simulation on a busy machine. */
+ * slow simulation on a busy machine (IPU_EMU_LINK_TIMEOUT_MS overrides it). */
 #define LINK_TIMEOUT_MS 10000
 
 struct socket_transport {
@@ -119,6 +119,10 @@ static int socket_open(const struct ipudrv_node *node, const struct ipu_board *b
     if (strncmp(path, "socket:", 7) == 0)
         path += 7;
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    int timeout_ms;
+    int rc = ipudrv_link_timeout(LINK_TIMEOUT_MS, &timeout_ms, err, err_len);
+    if (rc)
+        return rc;
     if (!path[0] || strlen(path) >= sizeof addr.sun_path) {
         snprintf(err, err_len, "socket card '%s': name the board simulation's Unix socket, e.g. "
                  "IPU_EMU_DEVICES=socket:/tmp/ipu-board.sock (at most %zu characters)", path,
@@ -143,7 +147,7 @@ static int socket_open(const struct ipudrv_node *node, const struct ipu_board *b
         return -e;
     }
     struct ipudrv_link_port port = {.write = socket_port_write, .read = socket_port_read, .ctx = s};
-    ipudrv_link_init(&s->link, &port, LINK_TIMEOUT_MS);
+    ipudrv_link_init(&s->link, &port, timeout_ms);
     *out = &s->base;
     return 0;
 }

@@ -335,8 +335,13 @@ static int usb_open(const struct ipudrv_node *node, const struct ipu_board *boar
         usb_close(&u->base);
         return rc;
     }
+    int timeout_ms;
+    if ((rc = ipudrv_link_timeout(LINK_TIMEOUT_MS, &timeout_ms, err, err_len))) {
+        usb_close(&u->base);
+        return rc;
+    }
     struct ipudrv_link_port port = {.write = usb_port_write, .read = usb_port_read, .ctx = u};
-    ipudrv_link_init(&u->link, &port, LINK_TIMEOUT_MS);
+    ipudrv_link_init(&u->link, &port, timeout_ms);
     *out = &u->base;
     return 0;
 }

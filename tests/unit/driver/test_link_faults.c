@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -220,6 +221,30 @@ static void a_failed_recovery_kills_the_link(void **state)
     assert_int_equal(ipudrv_link_reg_read(&link, IPU_REG_VERSION, &v), -EIO);
 }
 
+/* IPU_EMU_LINK_TIMEOUT_MS sets the deadline (the link soak shortens it); a value
+ * out of range or not decimal is refused by name, never taken as something else. */
+static void the_link_timeout_comes_from_the_environment(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    int ms = 0;
+    unsetenv("IPU_EMU_LINK_TIMEOUT_MS");
+    assert_int_equal(ipudrv_link_timeout(10000, &ms, err, sizeof err), 0);
+    assert_int_equal(ms, 10000);
+    setenv("IPU_EMU_LINK_TIMEOUT_MS", "750", 1);
+    assert_int_equal(ipudrv_link_timeout(10000, &ms, err, sizeof err), 0);
+    assert_int_equal(ms, 750);
+    const char *bad[] = {"99", "600001", "0x400", "1e3", "-500", "500ms", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("IPU_EMU_LINK_TIMEOUT_MS", bad[i], 1);
+        err[0] = 0;
+        assert_int_equal(ipudrv_link_timeout(10000, &ms, err, sizeof err), -EINVAL);
+        assert_non_null(strstr(err, "IPU_EMU_LINK_TIMEOUT_MS"));
+        assert_int_equal(ms, 10000);
+    }
+    unsetenv("IPU_EMU_LINK_TIMEOUT_MS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +254,7 @@ int main(void)
         cmocka_unit_test(a_duplicated_answer_is_dropped),
         cmocka_unit_test(a_framing_error_is_followed_by_the_recovery),
         cmocka_unit_test(a_failed_recovery_kills_the_link),
+        cmocka_unit_test(the_link_timeout_comes_from_the_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

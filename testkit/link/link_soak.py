@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The host link soak: gc-info and gc-run requests through ipu-link-fault-proxy.
+
+ipu-board-sim (the Verilated board top, rtl-tiny) listens on a socket; the proxy
+sits in front of it and gives about half of the connections one fault (dropped,
+duplicated, cut or noisy frames, floods of unsolicited IRQ and DMA_REQ frames,
+a card that never stops talking). Each request is one process, as a user runs
+them: `gc-info -d 0 -i` or `gc-run -t 0 hello.elf`. Every request must end
+within its deadline with either the right answer (exit 0 and the output of the
+same request made straight to the card, without the proxy) or a clear error (a
+sysexits status and a message naming the card's socket), and a request that met
+no fault right after one that did must succeed: a fault never outlives its
+connection. Prints the counts and the request times (p50, p99, max).
+
+Usage: link_soak.py BIN_DIR HELLO_ELF [--requests N] [--seed S] [--timeout-ms T] [--run-every K]
+Exit status 0 when no request was over its deadline, wrong, unclear or left the
+card broken for the next one, and both answers and faults were seen.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+# What a tool exits with for a card it cannot use (sysexits: 69 unavailable, 70 the
+# tile faulted or the card's state is wrong, 74 I/O, 75 busy/temporary, 1 a failed check).
+CLEAR_STATUS = {1, 69, 70, 74, 75}
+
+
+def wait_socket(path, proc, what):
+    for _ in range(200):
+        if os.path.exists(path):
+            return
+        if proc.poll() is not None:
+            sys.exit(f"FAIL: {what} exited with {proc.returncode} before listening on {path}")
+        time.sleep(0.05)
+    sys.exit(f"FAIL: {what} did not listen on {path}")
+
+
+def stable(text):
+    """The answer without what differs by path or by time: the card's location (the proxy's socket, not the
+    card's), its free-running cycle counters, and its state (DONE after a gc-run, IDLE before)."""
+    return "\n".join(l for l in text.splitlines() if not re.match(r"\s*(location|state|card_cycles\w*)\s*:", l))
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return 0.0
+    i = min(len(sorted_values) - 1, max(0, int(round(q * (len(sorted_values) - 1)))))
+    return sorted_values[i]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("bin")
+    ap.add_argument("hello")
+    ap.add_argument("--requests", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout-ms", type=int, default=500, help="the driver's link timeout (IPU_EMU_LINK_TIMEOUT_MS)")
+    ap.add_argument("--run-every", type=int, default=4, help="every K-th request is a gc-run, the rest gc-info")
+    ap.add_argument("--rate", default="0.5", help="the share of connections the proxy gives a fault")
+    args = ap.parse_args()
+
+    tools = {t: os.path.join(args.bin, t) for t in ("ipu-board-sim", "ipu-link-fault-proxy", "gc-info", "gc-run")}
+    for name, path in tools.items():
+        if not os.access(path, os.X_OK):
+            sys.exit(f"FAIL: {name} is not built at {path}")
+    work = tempfile.mkdtemp(prefix="ipu-link-soak.")
+    card, proxy_sock, log = (os.path.join(work, n) for n in ("card", "proxy", "proxy.log"))
+    procs = []
+    try:
+        sim = subprocess.Popen([tools["ipu-board-sim"], "--board", "rtl-tiny", "--socket", card],
+                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "sim.txt"), "w"))
+        procs.append(sim)
+        wait_socket(card, sim, "ipu-board-sim")
+        env = dict(os.environ, IPU_EMU_PCI_ROOT="/nonexistent-link-soak", IPU_EMU_LOCK_DIR=work,
+                   IPU_EMU_LINK_TIMEOUT_MS=str(args.timeout_ms))
+        commands = {"gc-info": [tools["gc-info"], "-d", "0", "-i"],
+                    "gc-run": [tools["gc-run"], "-t", "0", args.hello]}
+
+        # The right answers, and how long a request takes with no proxy in the way.
+        reference, base = {}, 0.0
+        for kind, cmd in commands.items():
+            for _ in range(2):
+                t0 = time.monotonic()
+                r = subprocess.run(cmd, env=dict(env, IPU_EMU_DEVICES="socket:" + card), capture_output=True,
+                                   text=True, timeout=120)
+                base = max(base, time.monotonic() - t0)
+                if r.returncode != 0:
+                    sys.exit(f"FAIL: {kind} straight to the card exited with {r.returncode}:\n{r.stdout}{r.stderr}")
+                if reference.setdefault(kind, stable(r.stdout)) != stable(r.stdout):
+                    sys.exit(f"FAIL: {kind} straight to the card answers differently twice:\n"
+                             f"{reference[kind]}---\n{r.stdout}")
+        # A request's bound: the slowest clean request twice over (a busy machine), plus two link timeouts (the
+        # request a fault hit, then the resynchronisation after it), plus a second for the process itself.
+        deadline = 2 * base + 2 * args.timeout_ms / 1000 + 1.0
+
+        proxy = subprocess.Popen([tools["ipu-link-fault-proxy"], "--listen", proxy_sock, "--card", card, "--seed",
+                                  str(args.seed), "--rate", args.rate, "--log", log],
+                                 stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "proxy.txt"), "w"))
+        procs.append(proxy)
+        wait_socket(proxy_sock, proxy, "ipu-link-fault-proxy")
+        env["IPU_EMU_DEVICES"] = "socket:" + proxy_sock
+        names_card = re.compile(re.escape("socket:" + proxy_sock) + "|" + re.escape(proxy_sock))
+
+        counts = {"ok": 0, "clear error": 0, "over deadline": 0, "wrong answer": 0, "unclear error": 0,
+                  "not recovered": 0}
+        faults, times, examples = {}, [], []
+        log_lines = 0
+        prev_fault = False
+        t_start = time.monotonic()
+        for i in range(args.requests):
+            kind = "gc-run" if args.run_every and i % args.run_every == args.run_every - 1 else "gc-info"
+            t0 = time.monotonic()
+            try:
+                r = subprocess.run(commands[kind], env=env, capture_output=True, text=True, errors="replace",
+                                   timeout=deadline * 3 + 10)
+                rc, out, err = r.returncode, r.stdout, r.stderr
+            except subprocess.TimeoutExpired as e:
+                rc, out, err = None, str(e.stdout or ""), str(e.stderr or "")
+            took = time.monotonic() - t0
+            times.append(took)
+            # The proxy logs a connection when it ends, which the request's exit has caused: wait for the line.
+            hit = []
+            for _ in range(100):
+                with open(log) as f:
+                    lines = f.read().splitlines()
+                if len(lines) > log_lines:
+                    break
+                time.sleep(0.01)
+            for line in lines[log_lines:]:
+                m = re.match(r"conn \d+ fault (\S+) frame \d+ hit (\d)", line)
+                if m and m.group(2) == "1":
+                    hit.append(m.group(1))
+                    faults[m.group(1)] = faults.get(m.group(1), 0) + 1
+            log_lines = len(lines)
+            verdict = None
+            if rc is None or took > deadline:
+                verdict = "over deadline"
+            elif rc == 0:
+                verdict = "ok" if stable(out) == reference[kind] else "wrong answer"
+            elif rc in CLEAR_STATUS and names_card.search(err):
+                verdict = "clear error"
+            else:
+                verdict = "unclear error"
+            counts[verdict] += 1
+            if not hit and prev_fault and verdict != "ok":
+                counts["not recovered"] += 1
+                verdict += ", after a fault"
+            if verdict not in ("ok", "clear error") and len(examples) < 8:
+                examples.append(f"request {i} ({kind}, faults {hit or 'none'}): {verdict}, exit {rc}, "
+                                f"{took:.2f} s\n  stdout: {out.strip()[:400]}\n  stderr: {err.strip()[:400]}")
+            prev_fault = bool(hit)
+        wall = time.monotonic() - t_start
+
+        times.sort()
+        print(f"link soak: {args.requests} requests (gc-info -i, every {args.run_every}th gc-run hello) through "
+              f"ipu-link-fault-proxy seed {args.seed} rate {args.rate}, link timeout {args.timeout_ms} ms, "
+              f"{wall:.1f} s")
+        print("faults met: " + (", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "none") +
+              f" ({sum(faults.values())} in all)")
+        for k in ("ok", "clear error", "over deadline", "wrong answer", "unclear error", "not recovered"):
+            print(f"{k}: {counts[k]}")
+        print(f"request time: p50 {percentile(times, 0.5):.3f} s, p99 {percentile(times, 0.99):.3f} s, "
+              f"max {times[-1]:.3f} s (deadline {deadline:.2f} s; a clean request straight to the card "
+              f"at most {base:.3f} s)")
+        for e in examples:
+            print(e)
+        bad = counts["over deadline"] + counts["wrong answer"] + counts["unclear error"] + counts["not recovered"]
+        if bad:
+            print("FAIL: a request was over its deadline, wrong, unclear, or the card failed the next request")
+            return 1
+        if counts["ok"] == 0 or not faults:
+            print("FAIL: the soak saw no answers or no faults: it tested nothing")
+            return 1
+        print("PASS")
+        return 0
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
