@@ -46,8 +46,8 @@ poplar::Tensor createGatherInput(poplar::Graph &graph, const poplar::Type &type,
 /// startIndexMap (clamped so that the slice fits, as in XLA) and at 0 in the others; the dimensions in
 /// collapsedSliceDims (of size 1) are dropped and the rest appear at the output positions offsetDims, the batch
 /// dimensions of `indices` in the remaining positions. With one start dimension this is one multiSlice; with
-/// several, one dynamic slice per index vector (meant for few of them). optionFlags are multiSlice's (the clamped
-/// starts are never out of bounds, so remapOutOfBoundIndices changes nothing here).
+/// several, one dynamic slice per index vector (meant for few of them). optionFlags are multiSlice's; with
+/// remapOutOfBoundIndices "true" a start whose slice does not fit reads from 0 instead of being clamped.
 poplar::Tensor gather(poplar::Graph &graph, const poplar::Tensor &input, const poplar::Tensor &indices,
                       std::size_t indexVectorDim, const std::vector<std::size_t> &offsetDims,
                       const std::vector<std::size_t> &sliceSizes, const std::vector<std::size_t> &collapsedSliceDims,
