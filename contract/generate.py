@@ -101,6 +101,8 @@ def render_c(c):
             out.append(f"#define {p}_REG_{r['name']}_{f['name']}_SHIFT {f['lsb']}u")
             out.append(f"#define {p}_REG_{r['name']}_{f['name']}_MASK {field_mask(f):#010x}u")
     out.append(f"#define {p}_RESET_KEY {reset_key(c):#010x}u")
+    out.append(f"/* The first BAR0 offset past the register map (the link refuses offsets from there: NAK RANGE). */")
+    out.append(f"#define {p}_REGS_END {regs_end(c):#06x}u")
     for a in c["register_arrays"]:
         out.append(f"#define {p}_REG_{a['name']}_BASE {a['offset']:#06x}u")
         out.append(f"#define {p}_REG_{a['name']}_COUNT {a['count']}u")
@@ -199,7 +201,8 @@ def render_sv(c):
         out.append(",\n".join(vals))
         out.append(f"  }} {snake(e['name'])}_e;")
         out.append("")
-    out.append("  // BAR0 register offsets")
+    out.append("  // BAR0 register offsets; RegsEnd: the first offset past the register map")
+    out.append(f"  localparam logic [15:0] RegsEnd = 16'h{regs_end(c):04x};")
     for r in c["registers"]:
         out.append(f"  localparam logic [15:0] Reg{camel(r['name'])} = 16'h{r['offset']:04x};")
         if "reset" in r:
@@ -236,6 +239,13 @@ def render_sv(c):
 def reset_key(c):
     """The RESET register's key, kept beside the register in card.toml."""
     return next(r["reset_key"] for r in c["registers"] if r["name"] == "RESET")
+
+
+def regs_end(c):
+    """The first BAR0 offset past every register and register array."""
+    ends = [r["offset"] + 4 for r in c["registers"]]
+    ends += [a["offset"] + a["count"] * a["stride"] for a in c["register_arrays"]]
+    return max(ends)
 
 
 def camel(s):

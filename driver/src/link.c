@@ -319,6 +319,10 @@ static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
                 *nak = payload[0];
             if (payload[0] == IPU_LINK_NAK_CHECK && attempt < CHECK_RETRIES)
                 continue;
+            /* An address the card does not have: the caller's mistake, as a
+             * BAR access past its end is on the other backends. */
+            if (payload[0] == IPU_LINK_NAK_RANGE)
+                return -EINVAL;
             return -EREMOTEIO;
         }
         if (got != want || len != want_len)
@@ -332,7 +336,7 @@ static int exchange(struct ipudrv_link *link, uint8_t type, const uint8_t *req, 
 /* Sends a request and waits for its answer of type `want` with `want_len`
  * payload bytes, all within one link timeout. IRQ frames on the way are noted,
  * a NAK is -EREMOTEIO with the reason in *nak (a corrupted request, NAK CHECK,
- * is sent again first). A dead link fails at once. */
+ * is sent again first; NAK RANGE is -EINVAL). A dead link fails at once. */
 static int transact(struct ipudrv_link *link, uint8_t type, const uint8_t *req, uint8_t req_len, uint8_t want,
                     uint8_t *resp, uint8_t want_len, uint8_t *nak)
 {

@@ -9,7 +9,9 @@
 // BLOCK_READ (answered as a stream of words) and BLOCK_WRITE (each word written
 // as it arrives, so a block that fails its CHECK is written anyway and NAKed: the
 // host sends it again); other types get NAK TYPE, a wrong LEN NAK LENGTH, a bad CHECK NAK CHECK, a DMA_DATA nobody asked
-// for NAK UNEXPECTED. IRQ is sent when a line rises. The bridge takes bytes only
+// for NAK UNEXPECTED, and an address that is not the card's NAK RANGE: a register offset past the register map
+// (RegsEnd) or not 4-aligned, tile words past the window (it does not wrap: a write there would land on another
+// word). IRQ is sent when a line rises. The bridge takes bytes only
 // while it receives (rx_ready_o): the board top buffers the host's bytes that
 // arrive while a message goes out.
 module ipu_link_bridge #(
@@ -75,6 +77,7 @@ module ipu_link_bridge #(
   localparam logic [7:0] NakType   = 8'(ipu_card_pkg::LinkNakType);
   localparam logic [7:0] NakLength = 8'(ipu_card_pkg::LinkNakLength);
   localparam logic [7:0] NakUnexpected = 8'(ipu_card_pkg::LinkNakUnexpected);
+  localparam logic [7:0] NakRange  = 8'(ipu_card_pkg::LinkNakRange);
   // Bw*: a BLOCK_WRITE word waits for the window; Br*: a BLOCK_READ answer streams
   // out (header, then per word a read and its 4 bytes, then the check).
   typedef enum logic [3:0] {RxSof, RxType, RxLen, RxPayload, RxCheck, Exec, MemWait, Send,
@@ -99,6 +102,7 @@ module ipu_link_bridge #(
   logic [7:0]    blk_left_q;
   logic [31:0]   blk_word_q;  // also a response's payload
   logic          blk_bad_q;  // a BLOCK_WRITE whose LEN is not 4 + 4N: received, not written, NAKed
+  logic          blk_range_q;  // a BLOCK_WRITE whose words reach past the window: received, not written, NAKed
 
   logic [31:0] word, data;
   assign word = {pay_q[3], pay_q[2], pay_q[1], pay_q[0]};
@@ -108,13 +112,19 @@ module ipu_link_bridge #(
   assign reg_wdata_o = data;
   assign reg_we_o    = type_q == TRegWrite;
   assign reg_req_o   = state_q == Exec && (type_q == TRegRead || type_q == TRegWrite) &&
-                       len_q == (type_q == TRegRead ? 8'd2 : 8'd6);
+                       len_q == (type_q == TRegRead ? 8'd2 : 8'd6) && reg_in_map;
   logic block_state;
   assign block_state = state_q == BwWrite || state_q == BrRead;
   assign mem_addr_o  = block_state ? blk_addr_q : Aw'(word);
-  // The window wraps: word addresses past the tile's SRAM alias, as BAR2 offsets do.
-  logic unused_word;
-  assign unused_word = ^word[31:Aw];
+  // Addresses the card has: a register offset inside the map and 4-aligned; N words from an index inside the
+  // window (the last one is index + N - 1, so the sum of index and N - 1 must not carry into bit Aw).
+  logic reg_in_map;
+  assign reg_in_map = reg_addr_o < ipu_card_pkg::RegsEnd && reg_addr_o[1:0] == 2'b00;
+  function automatic logic words_in_window(input logic [31:0] index, input logic [7:0] n);
+    logic [Aw:0] last;
+    last = {1'b0, index[Aw-1:0]} + {{(Aw-7){1'b0}}, n} - 1'b1;
+    words_in_window = ~|index[31:Aw] && !last[Aw];
+  endfunction
   // MEM_WRITE's data and each BLOCK_WRITE word: payload bytes 4..7.
   assign mem_wdata_o = {pay_q[7], pay_q[6], pay_q[5], pay_q[4]};
   assign mem_we_o    = state_q == BwWrite || (state_q == MemWait && type_q == TMemWrite);
@@ -221,6 +231,7 @@ module ipu_link_bridge #(
       blk_left_q <= '0;
       blk_word_q <= '0;
       blk_bad_q  <= 1'b0;
+      blk_range_q <= 1'b0;
       for (int unsigned i = 0; i < 8; i++) pay_q[i] <= '0;
     end else begin
       hm_done_q <= 1'b0;
@@ -252,6 +263,7 @@ module ipu_link_bridge #(
           sum_q     <= sum_q + rx_data_i;
           got_q     <= '0;
           blk_bad_q <= rx_data_i < 8'd8 || rx_data_i[1:0] != 2'd0;
+          blk_range_q <= 1'b0;
           state_q   <= rx_data_i == 8'd0 ? RxCheck : RxPayload;
         end
         RxPayload: if (rx_valid_i) begin
@@ -263,8 +275,12 @@ module ipu_link_bridge #(
           got_q <= got_q + 1'b1;
           if (type_q == TBlkWrite && got_q == 8'd3) begin
             blk_addr_q <= Aw'({rx_data_i, pay_q[2], pay_q[1], pay_q[0]});
+            // LEN = 4 + 4N: N = LEN / 4 - 1 words (only looked at when LEN has that form).
+            blk_range_q <= !blk_bad_q &&
+                           !words_in_window({rx_data_i, pay_q[2], pay_q[1], pay_q[0]}, {2'b00, len_q[7:2]} - 8'd1);
           end
-          if (type_q == TBlkWrite && got_q > 8'd3 && got_q[1:0] == 2'd3 && !blk_bad_q) state_q <= BwWrite;
+          if (type_q == TBlkWrite && got_q > 8'd3 && got_q[1:0] == 2'd3 && !blk_bad_q && !blk_range_q)
+            state_q <= BwWrite;
           else if (got_q + 1'b1 == len_q) state_q <= RxCheck;
         end
         BwWrite: if (mem_gnt_i) begin
@@ -277,18 +293,24 @@ module ipu_link_bridge #(
         end
         Exec: begin
           unique case (type_q)
-            TRegRead:  if (len_q == 8'd2) respond(TRegData, 8'd4, reg_rdata_i);
-                       else respond_code(TNak, 8'd1, NakLength);
-            TRegWrite: if (len_q == 8'd6) respond_code(TAck, 8'd0, 8'd0);
-                       else respond_code(TNak, 8'd1, NakLength);
-            TMemRead:  if (len_q == 8'd4) state_q <= MemWait;
-                       else respond_code(TNak, 8'd1, NakLength);
-            TMemWrite: if (len_q == 8'd8) state_q <= MemWait;
-                       else respond_code(TNak, 8'd1, NakLength);
+            TRegRead:  if (len_q != 8'd2) respond_code(TNak, 8'd1, NakLength);
+                       else if (!reg_in_map) respond_code(TNak, 8'd1, NakRange);
+                       else respond(TRegData, 8'd4, reg_rdata_i);
+            TRegWrite: if (len_q != 8'd6) respond_code(TNak, 8'd1, NakLength);
+                       else if (!reg_in_map) respond_code(TNak, 8'd1, NakRange);
+                       else respond_code(TAck, 8'd0, 8'd0);
+            TMemRead:  if (len_q != 8'd4) respond_code(TNak, 8'd1, NakLength);
+                       else if (!words_in_window(word, 8'd1)) respond_code(TNak, 8'd1, NakRange);
+                       else state_q <= MemWait;
+            TMemWrite: if (len_q != 8'd8) respond_code(TNak, 8'd1, NakLength);
+                       else if (!words_in_window(word, 8'd1)) respond_code(TNak, 8'd1, NakRange);
+                       else state_q <= MemWait;
             TBlkWrite: if (blk_bad_q) respond_code(TNak, 8'd1, NakLength);
+                       else if (blk_range_q) respond_code(TNak, 8'd1, NakRange);
                        else respond_code(TAck, 8'd0, 8'd0);
             TBlkRead:  if (len_q != 8'd5 || pay_q[4] == 8'd0 || pay_q[4] > 8'd63)
                          respond_code(TNak, 8'd1, NakLength);
+                       else if (!words_in_window(word, pay_q[4])) respond_code(TNak, 8'd1, NakRange);
                        else begin
                          blk_addr_q <= Aw'(word);
                          blk_left_q <= pay_q[4];

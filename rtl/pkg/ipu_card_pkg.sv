@@ -123,10 +123,12 @@ package ipu_card_pkg;
     LinkNakCheck = 8'd1,
     LinkNakType = 8'd2,
     LinkNakLength = 8'd3,
-    LinkNakUnexpected = 8'd4
+    LinkNakUnexpected = 8'd4,
+    LinkNakRange = 8'd5
   } link_nak_e;
 
-  // BAR0 register offsets
+  // BAR0 register offsets; RegsEnd: the first offset past the register map
+  localparam logic [15:0] RegsEnd = 16'h1400;
   localparam logic [15:0] RegId = 16'h0000;
   localparam logic [31:0] RegIdResetValue = 32'h49505531;
   localparam logic [15:0] RegVersion = 16'h0004;

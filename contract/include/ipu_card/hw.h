@@ -120,6 +120,7 @@
 #define IPU_LINK_NAK_TYPE 2u
 #define IPU_LINK_NAK_LENGTH 3u
 #define IPU_LINK_NAK_UNEXPECTED 4u
+#define IPU_LINK_NAK_RANGE 5u
 
 /* BAR0 registers (32-bit) */
 #define IPU_REG_ID 0x000u
@@ -266,6 +267,8 @@
 #define IPU_REG_SVC_DONE_LAND_DUE_SHIFT 1u
 #define IPU_REG_SVC_DONE_LAND_DUE_MASK 0x00000002u
 #define IPU_RESET_KEY 0x52535421u
+/* The first BAR0 offset past the register map (the link refuses offsets from there: NAK RANGE). */
+#define IPU_REGS_END 0x1400u
 #define IPU_REG_XLAT_BASE 0x1000u
 #define IPU_REG_XLAT_COUNT 64u
 #define IPU_REG_XLAT_STRIDE 16u

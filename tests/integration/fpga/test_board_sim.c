@@ -256,6 +256,90 @@ static void bad_frames_are_refused_with_the_reason(void **state)
     assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
 }
 
+static void expect_nak(uint8_t reason)
+{
+    uint8_t resp[255], len;
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_NAK);
+    assert_int_equal(len, 1);
+    assert_int_equal(resp[0], reason);
+}
+
+static uint32_t mem_read(uint32_t word)
+{
+    uint8_t req[4], resp[255], len;
+    put32(req, word);
+    send_frame(IPU_LINK_TYPE_MEM_READ, req, 4, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+    return le32(resp);
+}
+
+/* Issue 36, finding 10: addresses the card does not have are refused with NAK
+ * RANGE and touch nothing. The window used to wrap (a MEM_WRITE at word 0x4000
+ * was ACKed and landed on word 0) and BAR0 offsets past the registers read 0
+ * with writes ACKed. */
+static void addresses_past_the_card_are_refused(void **state)
+{
+    (void)state;
+    const uint32_t last = 16383; /* the window's last word: 64 KiB of tile SRAM */
+    uint8_t req[255], resp[255], len;
+    static const uint32_t keep[] = {0, 1, 16381, 16382, 16383};
+    for (unsigned i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        put32(req, keep[i]);
+        put32(req + 4, 0x5afe0000u + keep[i]);
+        send_frame(IPU_LINK_TYPE_MEM_WRITE, req, 8, 0);
+        assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_ACK);
+    }
+    static const uint32_t outside[] = {last + 1, last + 2, 0x80000000u, 0xffffffffu};
+    for (unsigned i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+        put32(req, outside[i]);
+        put32(req + 4, 0xbad0bad0u);
+        send_frame(IPU_LINK_TYPE_MEM_WRITE, req, 8, 0);
+        expect_nak(IPU_LINK_NAK_RANGE);
+        send_frame(IPU_LINK_TYPE_MEM_READ, req, 4, 0);
+        expect_nak(IPU_LINK_NAK_RANGE);
+    }
+    /* Blocks: the last word is in (N = 1 from the last word, 3 ending on it),
+     * one more word is out. */
+    put32(req, last);
+    req[4] = 1;
+    send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+    assert_int_equal(le32(resp), 0x5afe0000u + last);
+    put32(req, last - 2);
+    req[4] = 3;
+    send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+    assert_int_equal(recv_frame(resp, &len), IPU_LINK_TYPE_MEM_DATA);
+    assert_int_equal(len, 12);
+    put32(req, last - 1);
+    req[4] = 3;
+    send_frame(IPU_LINK_TYPE_BLOCK_READ, req, 5, 0);
+    expect_nak(IPU_LINK_NAK_RANGE);
+    put32(req, last - 1);
+    for (unsigned i = 0; i < 3; i++)
+        put32(req + 4 + 4 * i, 0xbad1bad1u);
+    send_frame(IPU_LINK_TYPE_BLOCK_WRITE, req, 4 + 4 * 3, 0);
+    expect_nak(IPU_LINK_NAK_RANGE);
+    put32(req, 0xffffffffu);
+    send_frame(IPU_LINK_TYPE_BLOCK_WRITE, req, 4 + 4 * 1, 0);
+    expect_nak(IPU_LINK_NAK_RANGE);
+    for (unsigned i = 0; i < sizeof keep / sizeof keep[0]; i++)
+        assert_int_equal(mem_read(keep[i]), 0x5afe0000u + keep[i]);
+
+    /* Registers: past the map, and not 4-aligned. */
+    static const uint16_t bad_regs[] = {IPU_REGS_END, 0xfffc, IPU_REG_IRQ_MASK + 2};
+    for (unsigned i = 0; i < sizeof bad_regs / sizeof bad_regs[0]; i++) {
+        uint8_t r[6] = {(uint8_t)bad_regs[i], (uint8_t)(bad_regs[i] >> 8)};
+        send_frame(IPU_LINK_TYPE_REG_READ, r, 2, 0);
+        expect_nak(IPU_LINK_NAK_RANGE);
+        put32(r + 2, 0x7);
+        send_frame(IPU_LINK_TYPE_REG_WRITE, r, 6, 0);
+        expect_nak(IPU_LINK_NAK_RANGE);
+    }
+    assert_int_equal(reg_read(IPU_REG_IRQ_MASK), IPU_REG_IRQ_MASK_RESET_VALUE);
+    (void)reg_read(IPU_REGS_END - 4); /* the map's last word is answered (reg_read asserts REG_DATA) */
+    assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
+}
+
 /* A client that sends half a frame and goes away (issue 36, finding 6): the
  * next client's requests are answered, not swallowed into the old frame. */
 static void a_half_frame_goes_with_its_client(void **state)
@@ -328,6 +412,7 @@ int main(void)
         cmocka_unit_test(tile_memory_round_trips_through_the_window),
         cmocka_unit_test(bad_frames_are_refused_with_the_reason),
         cmocka_unit_test(block_transfers_round_trip),
+        cmocka_unit_test(addresses_past_the_card_are_refused),
         cmocka_unit_test(a_half_frame_goes_with_its_client),
         cmocka_unit_test(command_line_refusals),
     };
