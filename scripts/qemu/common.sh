@@ -11,11 +11,15 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 here=$root/scripts/qemu
 log() { echo "[qemu] $*" >&2; }
 
-# Sets qemu, kernel, initrd; exits 77 when something outside the project is missing.
+# Sets qemu, kernel, initrd; exits 77 when something outside the project is missing. IPU_QEMU_VARIANT picks the
+# QEMU build (build.sh's release, the default, or asan: the ctest guest tests boot the ASan one, which the fault tests
+# build anyway, so that a test run builds QEMU once).
 prepare_guest() {
-  local build=$1 rc=0
-  qemu=$("$here/build.sh" release) || rc=$?
+  local build=$1 rc=0 variant=${IPU_QEMU_VARIANT:-release}
+  qemu=$("$here/build.sh" "$variant") || rc=$?
   [ $rc = 0 ] || exit $rc
+  # QEMU has known leaks at exit; a memory error still stops it with ASan's report (and fails the test).
+  if [ "$variant" = asan ]; then export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"; fi
   kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n1 || true)
   if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
     log "SKIP: no kernel in /boot: apt-get install linux-image-amd64"; exit 77

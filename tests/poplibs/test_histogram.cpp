@@ -1,5 +1,5 @@
 // popops/GatherStatistics.hpp: both histogram overloads on FLOAT and HALF inputs spread over an ipu2-shaped IPU
-// Model (1472 tiles) and a one-tile one, against a host count of the same bins: plain and absolute, unsigned and
+// Model (1472 tiles; FLOAT, HALF over 16) and a one-tile one, against a host count of the same bins: plain and absolute, unsigned and
 // float arithmetic, the output form replacing and updating, an input of no elements; the option and argument
 // errors name their problem.
 #include <cmath>
@@ -83,9 +83,12 @@ void checkDevice(unsigned tiles, const Type &type, std::size_t n) {
   assert_int_equal(total, n);
 }
 
+// The spread over 1472 tiles (a partial count per tile, one reduction of ~1500 rows) once, with FLOAT input: the
+// input type changes only the per-tile vertex, not the partials or their reduction, so HALF over a few tiles (and
+// the one-tile test) covers it; HALF on 1472 tiles doubled the test's cost (120 s under the sanitizers).
 void test_histogram_ipu2(void **) {
   checkDevice(1472, FLOAT, 6000);
-  checkDevice(1472, HALF, 6000);
+  checkDevice(16, HALF, 6000);
 }
 
 void test_histogram_tiny(void **) {
