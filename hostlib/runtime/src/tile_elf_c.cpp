@@ -75,7 +75,7 @@ std::size_t ipu_tile_elf_num_segments(const ipu_tile_elf *image) {
   return image != nullptr ? image->segments.size() : 0;
 }
 
-const ipu_tile_elf_segment *ipu_tile_elf_segment(const ipu_tile_elf *image, std::size_t i) {
+const ipu_tile_elf_segment *ipu_tile_elf_get_segment(const ipu_tile_elf *image, std::size_t i) {
   return image != nullptr && i < image->segments.size() ? &image->segments[i] : nullptr;
 }
 

@@ -47,7 +47,7 @@ static void load_elf(ipudrv_device *dev, const struct ipu_board *board, const ch
         fail_msg("%s (built by hostlib/poplar's rv32im tile runtime project)", err);
     for (unsigned t = 0; t < tiles; t++) {
         for (size_t i = 0; i < ipu_tile_elf_num_segments(image); i++) {
-            const struct ipu_tile_elf_segment *seg = ipu_tile_elf_segment(image, i);
+            const struct ipu_tile_elf_segment *seg = ipu_tile_elf_get_segment(image, i);
             if (ipudrv_tile_write(dev, t, seg->vaddr, seg->data, seg->memsz))
                 fail_msg("loading tile %u: %s", t, ipudrv_last_error(dev));
         }

@@ -327,12 +327,12 @@ void test_c_face(void **) {
   assert_non_null(img);
   assert_int_equal(ipu_tile_elf_entry(img), kBase);
   assert_int_equal(ipu_tile_elf_num_segments(img), 2);
-  const ipu_tile_elf_segment *data = ipu_tile_elf_segment(img, 1);
+  const ipu_tile_elf_segment *data = ipu_tile_elf_get_segment(img, 1);
   assert_int_equal(data->vaddr, kBase + 0x1000);
   assert_int_equal(data->memsz, 64);
   for (std::uint32_t i = 8; i < data->memsz; ++i)
     assert_int_equal(data->data[i], 0);
-  assert_null(ipu_tile_elf_segment(img, 2));
+  assert_null(ipu_tile_elf_get_segment(img, 2));
   ipu_tile_elf_free(img);
 
   assert_null(ipu_tile_elf_parse(elf.data(), 20, "c.elf", &board, err, sizeof err));

@@ -43,7 +43,7 @@ uint32_t ipu_tile_elf_entry(const struct ipu_tile_elf *image);
 size_t ipu_tile_elf_num_segments(const struct ipu_tile_elf *image);
 
 /** Segment `i` (by ascending address), or NULL when i is out of range. */
-const struct ipu_tile_elf_segment *ipu_tile_elf_segment(const struct ipu_tile_elf *image, size_t i);
+const struct ipu_tile_elf_segment *ipu_tile_elf_get_segment(const struct ipu_tile_elf *image, size_t i);
 
 /** Frees the image (NULL is allowed). */
 void ipu_tile_elf_free(struct ipu_tile_elf *image);
