@@ -31,6 +31,14 @@ instanceNormStatistics(poplar::Graph &graph, const poplar::Tensor acts, float ep
 // gamma += scale * gammaDelta, beta += scale * betaDelta).
 POPNN_DETAIL_GROUP_NORM_FORWARDING(instance)
 
+/// Floating-point operations of an instance norm's forward pass over numChannels channels (all batch elements)
+/// of actsPerChannel elements each; computeEstimates adds the statistics and the whitening (as getNormFwdFlops).
+std::uint64_t getFwdFlops(std::uint64_t numChannels, std::uint64_t actsPerChannel, bool computeEstimates);
+/// Floating-point operations of the backward pass (as getNormBwdFlops).
+std::uint64_t getBwdFlops(std::uint64_t numChannels, std::uint64_t actsPerChannel);
+/// Floating-point operations of the parameter update (as getNormWuFlops).
+std::uint64_t getWuFlops(std::uint64_t numChannels, std::uint64_t actsPerChannel);
+
 } // namespace in
 } // namespace popnn
 
