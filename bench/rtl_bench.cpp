@@ -5,15 +5,11 @@
 // (COMPUTE_ELF: the rv32im build of tests/unit/isa/compute.S). Prints one line
 // per run, then per size the median, min and max of each build and the ratio
 // of the medians (bench_stats.hpp); the lock-step lines end with their ratio to the card alone.
-#include <elf.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,6 +18,7 @@
 #include "ipu_card/hw.h"
 #include "ipu_backends/registry.h"
 #include "ipu_rtl/rtl.h"
+#include "ipu_runtime/elf_image.hpp"
 #include "rtl_card.hpp"
 
 namespace ipu::rtl {
@@ -33,30 +30,23 @@ std::unique_ptr<CardIf> make_base4(const ipu_board &, const ipu_backend_host &, 
 
 namespace {
 
-// Loads the PT_LOAD segments of `elf` onto every tile through BAR2 and enables them.
-bool load(ipu_backend *card, const std::vector<uint8_t> &elf, unsigned tiles, uint32_t arg)
+// Loads the segments of `image` (bss as zeros) onto every tile through BAR2 and enables them.
+void load(ipu_backend *card, const ipu::runtime::TileImage &image, unsigned tiles, uint32_t arg)
 {
-    Elf32_Ehdr eh;
-    std::memcpy(&eh, elf.data(), sizeof eh);
     for (unsigned t = 0; t < tiles; t++) {
         ipu_backend_write32(card, IPU_REG_TILEMEM_WINDOW_TILE, t);
-        for (unsigned i = 0; i < eh.e_phnum; i++) {
-            Elf32_Phdr ph;
-            std::memcpy(&ph, elf.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
-            if (ph.p_type != PT_LOAD)
-                continue;
-            for (uint32_t off = 0; off < ph.p_filesz; off += 4) {
+        for (const ipu::runtime::TileSegment &seg : image.segments)
+            for (uint32_t off = 0; off < seg.memsz; off += 4) {
                 uint32_t w = 0;
-                std::memcpy(&w, elf.data() + ph.p_offset + off, std::min<uint32_t>(4, ph.p_filesz - off));
-                card->ops->bar_write(card, IPU_BAR_TILEMEM, ph.p_paddr - IPU_TILE_SRAM_BASE + off, 4, w);
+                if (off < seg.bytes.size())
+                    std::memcpy(&w, seg.bytes.data() + off, std::min<size_t>(4, seg.bytes.size() - off));
+                card->ops->bar_write(card, IPU_BAR_TILEMEM, seg.vaddr - IPU_TILE_SRAM_BASE + off, 4, w);
             }
-        }
         ipu_backend_write32(card, IPU_REG_TILE_SEL, t);
-        ipu_backend_write32(card, IPU_REG_TILE_ENTRY, eh.e_entry);
+        ipu_backend_write32(card, IPU_REG_TILE_ENTRY, image.entry);
         ipu_backend_write32(card, IPU_REG_TILE_BOOT_ARG, arg);
         ipu_backend_write32(card, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
     }
-    return true;
 }
 
 using CreateFn = int (*)(const ipu_board *, const ipu_backend_host *, const ipu_backend_options *, ipu_backend **);
@@ -85,7 +75,7 @@ int create_baseline(const ipu_board *board, const ipu_backend_host *host, const 
 // and prints one line; `base` (tile-cycles per second of the case to compare
 // with, 0: none) adds the ratio. Returns the tile-cycles per second (0 when the
 // card could not be created).
-double run(const char *label, ipu_board board, unsigned tiles, CreateFn create, const std::vector<uint8_t> &elf,
+double run(const char *label, ipu_board board, unsigned tiles, CreateFn create, const ipu::runtime::TileImage &elf,
              uint32_t iterations, double max_s, double base = 0, const char *base_label = "")
 {
     board.tiles_per_ipu = tiles;
@@ -137,17 +127,18 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: %s COMPUTE_ELF [ITERATIONS]\n", argv[0]);
         return 2;
     }
-    std::ifstream f(argv[1], std::ios::binary);
-    std::vector<uint8_t> elf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (elf.size() < sizeof(Elf32_Ehdr)) {
-        std::fprintf(stderr, "cannot read %s\n", argv[1]);
-        return 1;
-    }
     const uint32_t iterations = argc > 2 ? static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 0)) : 20000;
     ipu_board board;
     char err[256];
     if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
         std::fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    ipu::runtime::TileImage elf;
+    try {
+        elf = ipu::runtime::loadTileElf(argv[1], ipu::runtime::ElfTarget::fromBoard(board));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }
     // Each size: ROUNDS pairs of runs, the baseline and today's card alternating

@@ -1,12 +1,11 @@
 // The card-independent half of the test harnesses (see card_access.hpp).
 #include "card_access.hpp"
 
-#include <elf.h>
-
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+
+#include "ipu_runtime/elf_image.hpp"
 
 namespace ipu::test {
 
@@ -30,42 +29,24 @@ uint32_t CardAccess::load_elf(const std::string &path, const std::vector<unsigne
     std::ifstream f(path, std::ios::binary);
     if (!f)
         throw std::runtime_error("cannot open tile binary " + path);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (bytes.size() < sizeof(Elf32_Ehdr) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0)
-        throw std::runtime_error("not an ELF file: " + path);
-    Elf32_Ehdr eh;
-    std::memcpy(&eh, bytes.data(), sizeof eh);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // The runtime's hardened loader: the test programs meet the checks every user program meets.
+    const runtime::TileImage image =
+        runtime::parseTileElf(bytes.data(), bytes.size(), runtime::ElfTarget::fromBoard(card_board()), path);
     std::vector<unsigned> targets = tiles;
     if (targets.empty())
         for (unsigned t = 0; t < num_tiles(); t++)
             targets.push_back(t);
-    for (unsigned i = 0; i < eh.e_phnum; i++) {
-        Elf32_Phdr ph;
-        std::memcpy(&ph, bytes.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
-            continue;
-        std::vector<uint8_t> image(ph.p_memsz, 0);
-        std::memcpy(image.data(), bytes.data() + ph.p_offset, ph.p_filesz);
+    for (const runtime::TileSegment &seg : image.segments) {
+        std::vector<uint8_t> memory = seg.bytes;
+        memory.resize(seg.memsz, 0); // bss as zeros
         for (unsigned t : targets)
-            write_tile(t, ph.p_paddr, image.data(), image.size());
+            write_tile(t, seg.vaddr, memory.data(), memory.size());
     }
-    symbols_.clear();
-    for (unsigned i = 0; i < eh.e_shnum; i++) {
-        Elf32_Shdr sh;
-        std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
-        if (sh.sh_type != SHT_SYMTAB)
-            continue;
-        Elf32_Shdr strtab;
-        std::memcpy(&strtab, bytes.data() + eh.e_shoff + sh.sh_link * sizeof sh, sizeof strtab);
-        for (size_t off = 0; off + sizeof(Elf32_Sym) <= sh.sh_size; off += sizeof(Elf32_Sym)) {
-            Elf32_Sym sym;
-            std::memcpy(&sym, bytes.data() + sh.sh_offset + off, sizeof sym);
-            symbols_[reinterpret_cast<const char *>(bytes.data() + strtab.sh_offset + sym.st_name)] = sym.st_value;
-        }
-    }
+    symbols_ = runtime::tileElfSymbols(bytes.data(), bytes.size(), path);
     for (unsigned t : targets)
-        setup_tile(t, eh.e_entry, boot_arg);
-    return eh.e_entry;
+        setup_tile(t, image.entry, boot_arg);
+    return image.entry;
 }
 
 uint32_t CardAccess::symbol(const std::string &name) const

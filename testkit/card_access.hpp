@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ipu_board.h"
 #include "ipu_card/hw.h"
 
 namespace ipu::test {
@@ -55,10 +56,14 @@ public:
     // has work left (a run or a DMA chain), 0 when idle, where the harness can tell.
     virtual int advance(uint64_t budget) = 0;
 
+    // The board the card was made for: tile ELFs are checked against its SRAM, ISA and ABI.
+    virtual const ipu_board &card_board() const = 0;
+
     // Loads the PT_LOAD segments of a tile ELF onto `tiles` (empty = every
-    // tile) through BAR2 and enables them with entry = e_entry and
-    // boot_arg. Trusts the file: these are the project's own test binaries.
-    // Returns e_entry; throws std::runtime_error if the file is unreadable.
+    // tile) through BAR2 and enables them with entry = e_entry and boot_arg.
+    // The file goes through the runtime's hardened loader (elf_image.hpp).
+    // Returns e_entry; throws std::runtime_error if the file is unreadable and
+    // ipu::runtime::elf_error naming the field if the loader refuses it.
     uint32_t load_elf(const std::string &path, const std::vector<unsigned> &tiles = {}, uint32_t boot_arg = 0);
     // Address of a symbol in the ELF last loaded (0 if absent).
     uint32_t symbol(const std::string &name) const;

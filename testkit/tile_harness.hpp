@@ -32,6 +32,7 @@ public:
 
     ipu_backend *card() { return card_; }
     const ipu_board &board() const { return board_; }
+    const ipu_board &card_board() const override { return board_; }
     uint32_t num_tiles() const override { return ipu_board_num_tiles(&board_); }
 
     uint32_t reg(uint32_t offset) override;

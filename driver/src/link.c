@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ipu_card/hw.h"
+#include "ipu_card/link_frame.h"
 
 /* Words per BLOCK_READ answer (MEM_DATA: 4N <= 255 bytes) and BLOCK_WRITE
  * request (word index and 4N bytes <= 255): the contract's limits. */
@@ -45,17 +46,9 @@ void ipudrv_link_init(struct ipudrv_link *link, const struct ipudrv_link_port *p
 
 static int send_frame(struct ipudrv_link *link, uint8_t type, const uint8_t *payload, uint8_t len)
 {
-    uint8_t buf[4 + 255];
-    uint8_t sum = (uint8_t)(type + len);
-    buf[0] = IPU_LINK_SOF;
-    buf[1] = type;
-    buf[2] = len;
-    for (unsigned i = 0; i < len; i++) {
-        buf[3 + i] = payload[i];
-        sum = (uint8_t)(sum + payload[i]);
-    }
-    buf[3 + len] = (uint8_t)(0u - sum);
-    return link->port.write(link->port.ctx, buf, 4u + len);
+    uint8_t buf[IPU_LINK_FRAME_MAX];
+    const size_t n = ipu_link_frame_encode(buf, type, payload, len);
+    return link->port.write(link->port.ctx, buf, n);
 }
 
 /* Now on the monotonic clock, in ms. */
@@ -99,12 +92,13 @@ static int read_byte(struct ipudrv_link *link, uint8_t *b)
  * deadline -EBADMSG; no frame at all -ETIMEDOUT. */
 static int recv_frame(struct ipudrv_link *link, uint8_t *type, uint8_t *payload, uint8_t *len)
 {
-    uint8_t b = 0, n = 0, check = 0;
-    int rc;
+    struct ipu_link_framer f = {.len = 0};
+    uint8_t b = 0;
+    int rc, r;
     do {
         if ((rc = read_byte(link, &b)))
             return rc;
-    } while (b != IPU_LINK_SOF);
+    } while ((r = ipu_link_framer_byte(&f, b)) == IPU_LINK_FRAMER_OUTSIDE);
     /* In a wait, a frame that has started gets one link timeout to finish. */
     if (link->in_wait) {
         const int64_t end = now_ms() + link->timeout_ms;
@@ -112,19 +106,16 @@ static int recv_frame(struct ipudrv_link *link, uint8_t *type, uint8_t *payload,
             link->deadline_ms = end;
     }
     /* From here a timeout cuts a started frame: a framing error, not silence. */
-    if ((rc = read_byte(link, type)) || (rc = read_byte(link, &n)))
-        return rc == -ETIMEDOUT ? -EBADMSG : rc;
-    uint8_t sum = (uint8_t)(*type + n);
-    for (unsigned i = 0; i < n; i++) {
-        if ((rc = read_byte(link, &payload[i])))
+    while (r == IPU_LINK_FRAMER_MORE) {
+        if ((rc = read_byte(link, &b)))
             return rc == -ETIMEDOUT ? -EBADMSG : rc;
-        sum = (uint8_t)(sum + payload[i]);
+        r = ipu_link_framer_byte(&f, b);
     }
-    if ((rc = read_byte(link, &check)))
-        return rc == -ETIMEDOUT ? -EBADMSG : rc;
-    if ((uint8_t)(sum + check) != 0)
+    if (r == IPU_LINK_FRAMER_BAD_CHECK)
         return -EPROTO;
-    *len = n;
+    *type = f.frame[1];
+    *len = f.frame[2];
+    memcpy(payload, f.frame + 3, *len);
     return 0;
 }
 

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "ipu_card/hw.h"
+#include "ipu_card/link_frame.h"
 
 enum fault { F_NONE, F_DROP, F_DROP_HOST, F_DUP, F_TRUNCATE, F_TRUNCATE_HOST, F_NOISE, F_FLOOD, F_CHATTER, F_COUNT };
 static const char *const fault_names[F_COUNT] = {"none",  "drop",          "drop-host", "dup",    "truncate",
@@ -115,33 +116,10 @@ static int flush(int fd, struct outq *q)
     return 0;
 }
 
-/* A frame being read from one direction's bytes. */
-struct framer {
-    uint8_t frame[4 + 255];
-    size_t len;
-};
-
-/* Takes one byte; returns 1 when it completed a frame (in f->frame, f->len
- * bytes), 2 for a byte outside any frame, 0 otherwise. */
-static int frame_byte(struct framer *f, uint8_t b)
-{
-    if (f->len == 0 && b != IPU_LINK_SOF)
-        return 2;
-    f->frame[f->len++] = b;
-    return f->len >= 3 && f->len == 4u + f->frame[2] ? 1 : 0;
-}
-
 static void put_frame(struct outq *q, uint8_t type, const uint8_t *payload, uint8_t len)
 {
-    uint8_t buf[4 + 255];
-    uint8_t sum = (uint8_t)(type + len);
-    buf[0] = IPU_LINK_SOF;
-    buf[1] = type;
-    buf[2] = len;
-    for (unsigned i = 0; i < len; i++)
-        sum = (uint8_t)(sum + (buf[3 + i] = payload[i]));
-    buf[3 + len] = (uint8_t)(0u - sum);
-    put(q, buf, 4u + len);
+    uint8_t buf[IPU_LINK_FRAME_MAX];
+    put(q, buf, ipu_link_frame_encode(buf, type, payload, len));
 }
 
 /* One connection: its fault and what it has seen. */
@@ -154,7 +132,7 @@ struct conn {
     unsigned dma_owed;     /* DMA_DATA answers owed for the proxy's DMA_REQs */
     int hit, chattering;
     uint64_t rng;
-    struct framer from_card, from_host;
+    struct ipu_link_framer from_card, from_host;
     struct outq to_card, to_host;
 };
 
@@ -287,17 +265,16 @@ static void relay(int cfd, int kfd, struct conn *c)
                 continue;
             if (n <= 0)
                 return;
-            struct framer *f = side == 0 ? &c->from_host : &c->from_card;
+            struct ipu_link_framer *f = side == 0 ? &c->from_host : &c->from_card;
             for (ssize_t i = 0; i < n; i++) {
-                int r = frame_byte(f, buf[i]);
-                if (r == 2)
+                int r = ipu_link_framer_byte(f, buf[i]);
+                if (r == IPU_LINK_FRAMER_OUTSIDE)
                     put(side == 0 ? &c->to_card : &c->to_host, &buf[i], 1);
-                else if (r == 1) {
+                else if (r != IPU_LINK_FRAMER_MORE) { /* relayed whatever its CHECK: the far side judges it */
                     if (side == 0)
                         host_frame(c, f->frame, f->len);
                     else
                         card_frame(c, f->frame, f->len);
-                    f->len = 0;
                 }
             }
         }

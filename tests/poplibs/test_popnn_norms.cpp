@@ -8,93 +8,16 @@
 #include <popnn/BatchNorm.hpp>
 #include <popnn/GroupNorm.hpp>
 
+#include "norm_reference.hpp"
 #include "popnn_test.hpp"
 
 using namespace poplar;
 using namespace poplar::program;
 using namespace poplibs_test;
 using popnn_test::NnFixture;
+using namespace norm_reference;
 
 namespace {
-
-typedef std::vector<double> Vec;
-
-Vec toDouble(const std::vector<float> &v) { return Vec(v.begin(), v.end()); }
-std::vector<float> toFloat(const Vec &v) { return std::vector<float>(v.begin(), v.end()); }
-
-// The host reference for acts [batch, channels, field] with `groups` strided channel groups (0: batch norm).
-struct HostNorm {
-  std::size_t batch, channels, field, groups;
-  bool perBatch;
-  HostNorm(std::size_t b, std::size_t c, std::size_t f, std::size_t g)
-      : batch(b), channels(c), field(f), groups(g ? g : c), perBatch(g != 0) {}
-  std::size_t stat(std::size_t b, std::size_t c) const { return perBatch ? b * groups + c % groups : c; }
-  std::size_t numStats() const { return perBatch ? batch * groups : groups; }
-  std::size_t count() const { return (perBatch ? 1 : batch) * (channels / groups) * field; }
-
-  void statistics(const Vec &x, bool unbiased, double eps, Vec &mean, Vec &invStd) const {
-    mean.assign(numStats(), 0);
-    Vec sq(numStats(), 0);
-    for (std::size_t b = 0; b < batch; ++b)
-      for (std::size_t c = 0; c < channels; ++c)
-        for (std::size_t f = 0; f < field; ++f)
-          mean[stat(b, c)] += x[(b * channels + c) * field + f] / double(count());
-    for (std::size_t b = 0; b < batch; ++b)
-      for (std::size_t c = 0; c < channels; ++c)
-        for (std::size_t f = 0; f < field; ++f) {
-          const double d = x[(b * channels + c) * field + f] - mean[stat(b, c)];
-          sq[stat(b, c)] += d * d;
-        }
-    invStd.resize(numStats());
-    for (std::size_t s = 0; s < numStats(); ++s)
-      invStd[s] = 1 / std::sqrt(sq[s] / double(unbiased ? count() - 1 : count()) + eps);
-  }
-  Vec whiten(const Vec &x, const Vec &mean, const Vec &invStd) const {
-    Vec w(x.size());
-    for (std::size_t b = 0; b < batch; ++b)
-      for (std::size_t c = 0; c < channels; ++c)
-        for (std::size_t f = 0; f < field; ++f) {
-          const std::size_t i = (b * channels + c) * field + f;
-          w[i] = (x[i] - mean[stat(b, c)]) * invStd[stat(b, c)];
-        }
-    return w;
-  }
-  Vec scaleShift(const Vec &w, const Vec &gamma, const Vec &beta) const {
-    Vec y(w.size());
-    for (std::size_t i = 0; i < w.size(); ++i)
-      y[i] = w[i] * gamma[(i / field) % channels] + beta[(i / field) % channels];
-    return y;
-  }
-  // The whole layer from x, for finite differences.
-  Vec forward(const Vec &x, const Vec &gamma, const Vec &beta, double eps) const {
-    Vec mean, invStd;
-    statistics(x, false, eps, mean, invStd);
-    return scaleShift(whiten(x, mean, invStd), gamma, beta);
-  }
-  Vec inputGradient(const Vec &x, const Vec &g, const Vec &gamma, const Vec &beta, double eps) const {
-    const double h = 1e-4;
-    Vec d(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      Vec xp = x, xm = x;
-      xp[i] += h;
-      xm[i] -= h;
-      const Vec yp = forward(xp, gamma, beta, eps), ym = forward(xm, gamma, beta, eps);
-      double l = 0;
-      for (std::size_t j = 0; j < x.size(); ++j)
-        l += g[j] * (yp[j] - ym[j]);
-      d[i] = l / (2 * h);
-    }
-    return d;
-  }
-  void paramGradients(const Vec &w, const Vec &g, Vec &gammaDelta, Vec &betaDelta) const {
-    gammaDelta.assign(channels, 0);
-    betaDelta.assign(channels, 0);
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      gammaDelta[(i / field) % channels] += g[i] * w[i];
-      betaDelta[(i / field) % channels] += g[i];
-    }
-  }
-};
 
 const float EPS = 1e-3f;
 
@@ -107,7 +30,7 @@ void batchNormCase(const std::vector<std::size_t> &shape) {
       p *= s;
     return p;
   }();
-  const HostNorm h(B, C, n / (B * C), 0);
+  const Host h = batchNormHost(B, C, n / (B * C));
   Tensor x = f.var(FLOAT, shape, "x"), g = f.var(FLOAT, shape, "g");
   Tensor gamma = f.var(FLOAT, {C}, "gamma"), beta = f.var(FLOAT, {C}, "beta");
   Tensor scale = f.var(FLOAT, {1}, "scale");
@@ -183,7 +106,7 @@ void test_batch_norm_half(void **) {
   NnFixture f(16);
   const std::vector<std::size_t> shape = {4, 3, 2, 3};
   const std::size_t B = 4, C = 3, n = 72;
-  const HostNorm h(B, C, n / (B * C), 0);
+  const Host h = batchNormHost(B, C, n / (B * C));
   Tensor x = f.var(HALF, shape, "x"), g = f.var(HALF, shape, "g");
   Tensor gamma = f.var(HALF, {C}, "gamma"), beta = f.var(HALF, {C}, "beta");
   Sequence &p = f.prog;
@@ -244,7 +167,7 @@ void test_batch_norm_fully_connected(void **) { batchNormCase({6, 5}); }
 void test_group_norm(void **) {
   NnFixture f(16);
   const std::size_t B = 2, C = 6, F = 5, G = 3, n = B * C * F;
-  const HostNorm h(B, C, F, G);
+  const Host h = stridedGroupHost(B, C, F, G);
   Tensor x = f.var(FLOAT, {B, C, F}, "x"), g = f.var(FLOAT, {B, C, F}, "g");
   Tensor gamma = f.var(FLOAT, {C}, "gamma"), beta = f.var(FLOAT, {C}, "beta");
   Sequence &p = f.prog;

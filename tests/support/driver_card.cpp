@@ -16,6 +16,9 @@ DriverCard::DriverCard(const std::string &transport, const std::string &location
         throw std::runtime_error("cannot open the " + transport + " card at " + location + ": " +
                                  ipudrv_last_error(nullptr));
     num_tiles_ = reg(IPU_REG_NUM_TILES);
+    ipudrv_info info{};
+    check(ipudrv_get_info(dev_, &info), "ipudrv_get_info");
+    board_ = info.board;
 }
 
 DriverCard::~DriverCard()

@@ -27,6 +27,8 @@ public:
     ipudrv_device *device() { return dev_; }
 
     uint32_t num_tiles() const override { return num_tiles_; }
+    // The board the driver opened the card as (ipudrv_info.board).
+    const ipu_board &card_board() const override { return board_; }
     // Every accessor throws std::runtime_error with the driver's message on failure (a gone card).
     uint32_t reg(uint32_t offset) override;
     void set_reg(uint32_t offset, uint32_t value) override;
@@ -51,6 +53,7 @@ private:
 
     ipudrv_device *dev_ = nullptr;
     uint32_t num_tiles_ = 0;
+    ipu_board board_{};
     std::vector<Buffer> buffers_;
 };
 

@@ -10,9 +10,6 @@
 
 namespace poplar::detail {
 
-namespace {
-
-/// 1234567 -> "1,234,567".
 std::string grouped(std::uint64_t v) {
   std::string s = std::to_string(v), out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -22,6 +19,8 @@ std::string grouped(std::uint64_t v) {
   }
   return out;
 }
+
+namespace {
 
 std::string fixed1(double v) {
   std::ostringstream os;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "compiler.hpp"
@@ -11,6 +12,9 @@
 #include "poplar/Target.hpp"
 
 namespace poplar::detail {
+
+/// 1234567 -> "1,234,567": how every profile summary prints a count (profile.cpp, profiling/summary.cpp).
+std::string grouped(std::uint64_t v);
 
 /// printProfileSummary's options as Graphcore's SDK names them; every value is "true" or "false".
 struct SummaryOptions {

@@ -121,6 +121,15 @@ void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &su
   }
 }
 
+// The compute() of every multiUpdate vertex: its fields to multiUpdateRows in the packed or the unpacked form.
+template <typename T, unsigned Op, typename V> bool multiUpdateVertex(V &v, T scale) {
+  if (v.packed)
+    multiUpdateRows<T, Op, true>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale);
+  else
+    multiUpdateRows<T, Op, false>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale);
+  return true;
+}
+
 } // namespace
 
 // The vertex classes are class templates over the element type, their instances listed at the end: the copying
@@ -194,13 +203,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() {
-    if (packed)
-      multiUpdateRows<T, 0, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
-    else
-      multiUpdateRows<T, 0, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
-    return true;
-  }
+  bool compute() { return multiUpdateVertex<T, 0>(*this, static_cast<T>(0)); }
 };
 
 /// base rows at the offsets += scale * slices, for each column region.
@@ -213,13 +216,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() {
-    if (packed)
-      multiUpdateRows<T, 1, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));
-    else
-      multiUpdateRows<T, 1, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(*scale));
-    return true;
-  }
+  bool compute() { return multiUpdateVertex<T, 1>(*this, static_cast<T>(*scale)); }
 };
 
 /// base rows at the offsets = max(base, slices), for each column region.
@@ -231,13 +228,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() {
-    if (packed)
-      multiUpdateRows<T, 2, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
-    else
-      multiUpdateRows<T, 2, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
-    return true;
-  }
+  bool compute() { return multiUpdateVertex<T, 2>(*this, static_cast<T>(0)); }
 };
 
 /// base rows at the offsets *= slices, for each column region.
@@ -249,13 +240,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() {
-    if (packed)
-      multiUpdateRows<T, 3, true>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
-    else
-      multiUpdateRows<T, 3, false>(offsets, baseT, subT, numBaseElements, sliceSize, static_cast<T>(0));
-    return true;
-  }
+  bool compute() { return multiUpdateVertex<T, 3>(*this, static_cast<T>(0)); }
 };
 
 template struct VertexInstances<DynamicSlice<unsigned>, DynamicSlice<unsigned short>, DynamicSlice<unsigned char>,

@@ -19,6 +19,7 @@
 #include "poputil/exceptions.hpp"
 #include "slice_util.hpp"
 #include "vertex_names.hpp"
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 
 namespace popops {
@@ -44,10 +45,6 @@ using detail::shapeString;
 using detail::slicedShape;
 
 namespace {
-
-std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
 
 // The unsigned type of the same size that the copying vertices see a tensor as (their template argument).
 struct CopyType {

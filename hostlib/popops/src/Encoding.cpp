@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "counting_constant.hpp"
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
@@ -18,10 +19,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
 
 void checkOneHot(const Tensor &indices, const Tensor &encoded, const std::string &name) {
   if (!indices.valid() || !encoded.valid())

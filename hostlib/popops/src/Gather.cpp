@@ -8,6 +8,7 @@
 
 #include <set>
 
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/DynamicSlice.hpp"
 #include "popops/ElementWise.hpp"
@@ -21,10 +22,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
 
 using detail::flag;
 

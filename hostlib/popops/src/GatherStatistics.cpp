@@ -10,6 +10,7 @@
 #include "poputil/TileMapping.hpp"
 #include "poputil/VertexTemplates.hpp"
 #include "poputil/exceptions.hpp"
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 
 namespace popops {
@@ -18,11 +19,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string opName(const poplar::DebugContext &dc) {
-  const std::string path = dc.getPathName();
-  return path.empty() ? std::string("popops::histogram") : path;
-}
 
 void checkArgs(const Tensor &input, const Tensor &levels, const std::string &name) {
   if (!input.valid() || !levels.valid())
@@ -100,7 +96,7 @@ bool useFloat(const poplar::OptionFlags &options, const std::string &name) {
 Tensor histogram(poplar::Graph &graph, const Tensor &input, const Tensor &levels, bool absoluteOfInput,
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
-  const std::string name = opName(debugContext);
+  const std::string name = opName(debugContext, "histogram");
   const poplar::Type countType = useFloat(options, name) ? poplar::FLOAT : poplar::UNSIGNED_INT;
   checkArgs(input, levels, name);
   Tensor out = graph.addVariable(countType, {levels.numElements() + 1}, name + "/histogram");
@@ -112,7 +108,7 @@ Tensor histogram(poplar::Graph &graph, const Tensor &input, const Tensor &levels
 
 void histogram(poplar::Graph &graph, const Tensor &input, Tensor &output, bool updateOutput, const Tensor &levels,
                bool absoluteOfInput, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = opName(debugContext);
+  const std::string name = opName(debugContext, "histogram");
   checkArgs(input, levels, name);
   if (!output.valid())
     throw poplibs_error(name + ": the output tensor is invalid (default-constructed)");

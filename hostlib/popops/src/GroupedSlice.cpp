@@ -3,6 +3,7 @@
 // the offsets (their first dimension), so the groups share the ungrouped layout, checks and vertices.
 #include <string>
 
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/DynamicSlice.hpp"
 #include "poputil/TileMapping.hpp"
@@ -14,10 +15,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
 
 std::string groupName(const std::string &name, std::size_t g) { return name + "/group" + std::to_string(g); }
 

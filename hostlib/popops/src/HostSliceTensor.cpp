@@ -14,6 +14,8 @@
 
 #include "poputil/exceptions.hpp"
 
+#include "op_name.hpp"
+
 namespace popops {
 
 using poplar::Tensor;
@@ -24,11 +26,6 @@ namespace {
 const std::size_t kPacketBytes = 1024;
 /// Exchange blocks per IPU; a tile's block follows from its physical id.
 const unsigned kExchangeBlocks = 32;
-
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  const std::string p = dc.getPathName();
-  return p.empty() ? std::string("popops::") + fn : p;
-}
 
 /// The order in which tiles take the packets left over after the even share: one tile per exchange block at a
 /// time, blocks by closeness to the host link (0, 31, 1, 30, ...).
@@ -95,7 +92,7 @@ IndicesAndTensor sliceable(poplar::Graph &graph, const poplar::Type &type, const
 IndicesAndTensor createHostSliceableTensor(poplar::Graph &graph, const poplar::Type &type,
                                            const std::vector<std::size_t> &shape, const bool,
                                            const std::size_t offset, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createHostSliceableTensor");
+  const std::string name = opName(debugContext, "createHostSliceableTensor");
   if (shape.size() != 2)
     throw poputil::poplibs_error(name + ": the shape has " + std::to_string(shape.size()) +
                                  " dimensions; it must be [slice indices, stream elements]");
@@ -115,7 +112,7 @@ Tensor createHostTransferableTensor(poplar::Graph &graph, const poplar::Type &ty
   std::size_t n = 1;
   for (std::size_t d : shape)
     n *= d;
-  return sliceable(graph, type, {1, n}, offset, nameOf(debugContext, "createHostTransferableTensor"))
+  return sliceable(graph, type, {1, n}, offset, opName(debugContext, "createHostTransferableTensor"))
       .tensor.reshape(shape);
 }
 

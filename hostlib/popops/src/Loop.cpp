@@ -3,6 +3,7 @@
 // ForLoopCounter vertex (the predicate of a RepeatWhileTrue), so the number of passes is known only at run time.
 #include "popops/Loop.hpp"
 
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
@@ -15,10 +16,6 @@ using poplar::program::Sequence;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
 
 void checkCounter(const Tensor &t, const char *role, const std::string &name) {
   if (!t.valid())
@@ -34,7 +31,7 @@ void checkCounter(const Tensor &t, const char *role, const std::string &name) {
 
 Sequence countedLoop(poplar::Graph &graph, std::size_t begin, std::size_t end, std::size_t step,
                      const CountedLoopBodyType &body, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "countedLoop");
+  const std::string name = opName(debugContext, "countedLoop");
   if (step == 0)
     throw poplibs_error(name + ": step is 0; pass a step greater than zero");
   if (begin >= end)
@@ -60,12 +57,12 @@ Sequence countedLoop(poplar::Graph &graph, std::size_t begin, std::size_t end, s
 
 Sequence countedLoop(poplar::Graph &graph, std::size_t count, const CountedLoopBodyType &body,
                      const poplar::DebugContext &debugContext) {
-  return countedLoop(graph, 0, count, 1, body, nameOf(debugContext, "countedLoop"));
+  return countedLoop(graph, 0, count, 1, body, opName(debugContext, "countedLoop"));
 }
 
 Tensor addForLoopCounterVertex(poplar::Graph &graph, const Tensor &count, const Tensor &countLimit, int countStep,
                                unsigned tile, Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "addForLoopCounterVertex");
+  const std::string name = opName(debugContext, "addForLoopCounterVertex");
   checkCounter(count, "count", name);
   checkCounter(countLimit, "countLimit", name);
   if (count.elementType() != countLimit.elementType())
@@ -93,7 +90,7 @@ Tensor addForLoopCounterVertex(poplar::Graph &graph, const Tensor &count, const 
 
 Sequence countedForLoop(poplar::Graph &graph, const Tensor &count, int initialCount, const Tensor &countLimit,
                         int countStep, const poplar::program::Program &body, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "countedForLoop");
+  const std::string name = opName(debugContext, "countedForLoop");
   checkCounter(count, "count", name);
   checkCounter(countLimit, "countLimit", name);
   if (count.elementType() != countLimit.elementType())
@@ -116,7 +113,7 @@ Sequence countedForLoop(poplar::Graph &graph, const Tensor &count, int initialCo
 
 Sequence countedForLoop(poplar::Graph &graph, int initialCount, const Tensor &countLimit, int countStep,
                         const poplar::program::Program &body, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "countedForLoop");
+  const std::string name = opName(debugContext, "countedForLoop");
   checkCounter(countLimit, "countLimit", name);
   Tensor count = graph.addVariable(countLimit.elementType(), {}, name + "/count");
   graph.setTileMapping(count, 0);

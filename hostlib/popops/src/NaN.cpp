@@ -2,6 +2,7 @@
 // gathers the flags into one scalar BOOL; both run on the device.
 #include "popops/NaN.hpp"
 
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
@@ -32,20 +33,16 @@ Tensor anyFlagged(poplar::Graph &graph, const Tensor &src, bool orInf, poplar::p
   return reduce(graph, flags, {0}, Operation::LOGICAL_OR, prog, name + "/any");
 }
 
-std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
-
 } // namespace
 
 Tensor hasNaN(poplar::Graph &graph, const Tensor &src, poplar::program::Sequence &prog,
               const poplar::DebugContext &debugContext) {
-  return anyFlagged(graph, src, false, prog, nameOf(debugContext, "hasNaN"));
+  return anyFlagged(graph, src, false, prog, opName(debugContext, "hasNaN"));
 }
 
 Tensor hasNaNOrInf(poplar::Graph &graph, const Tensor &src, poplar::program::Sequence &prog,
                    const poplar::DebugContext &debugContext) {
-  return anyFlagged(graph, src, true, prog, nameOf(debugContext, "hasNaNOrInf"));
+  return anyFlagged(graph, src, true, prog, opName(debugContext, "hasNaNOrInf"));
 }
 
 } // namespace popops

@@ -11,6 +11,8 @@
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 
+#include "op_name.hpp"
+
 namespace popops {
 
 using poplar::Tensor;
@@ -18,11 +20,6 @@ using poputil::poplibs_error;
 namespace pe = popops::expr;
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  const std::string p = dc.getPathName();
-  return p.empty() ? std::string("popops::") + fn : p;
-}
 
 void checkImageType(const poplar::Type &type, const std::string &name) {
   if (type != poplar::UNSIGNED_CHAR && type != poplar::HALF && type != poplar::FLOAT)
@@ -51,7 +48,7 @@ Tensor widenUChar(poplar::Graph &graph, const Tensor &in, poplar::program::Seque
 
 Tensor createNormaliseImageInput(poplar::Graph &graph, const poplar::Type &type,
                                  const poplar::ArrayRef<std::size_t> shape, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createNormaliseImageInput");
+  const std::string name = opName(debugContext, "createNormaliseImageInput");
   checkImageType(type, name);
   if (shape.size() == 0 || shape[shape.size() - 1] != 3)
     throw poplibs_error(name + ": the innermost dimension must be 3 (the channels)");
@@ -62,7 +59,7 @@ Tensor createNormaliseImageInput(poplar::Graph &graph, const poplar::Type &type,
 
 Tensor normaliseImage(poplar::Graph &graph, poplar::program::Sequence &seq, Tensor tIn, float inScale,
                       Tensor offsets, Tensor scales, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "normaliseImage");
+  const std::string name = opName(debugContext, "normaliseImage");
   checkImageType(tIn.elementType(), name);
   if (tIn.rank() == 0 || tIn.dim(tIn.rank() - 1) != 3)
     throw poplibs_error(name + ": the image's innermost dimension must be 3 (the channels)");

@@ -14,6 +14,7 @@
 #include "broadcast.hpp"
 #include "log.hpp"
 #include "map_internal.hpp"
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
@@ -423,16 +424,12 @@ void mapIfUnmapped(poplar::Graph &graph, const Tensor &out) {
     poputil::mapTensorLinearly(graph, out);
 }
 
-std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
-
 } // namespace
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
               ReduceParams params, std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &) {
-  const std::string name = nameOf(debugContext, "reduce");
+  const std::string name = opName(debugContext, "reduce");
   Tensor out = newOutput(graph, in, outType, dims, params, name);
   reduceToOutput(graph, in, out, dims, params, css, name);
   return out;
@@ -449,7 +446,7 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::siz
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
                       ReduceParams params, std::vector<poplar::ComputeSet> &css,
                       const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
-  const std::string name = nameOf(debugContext, "reduceWithOutput");
+  const std::string name = opName(debugContext, "reduceWithOutput");
   checkArgs(in, dims, params, name);
   checkOutput(in, out, dims, name);
   mapIfUnmapped(graph, out);
@@ -461,7 +458,7 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outTyp
               const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, outType, dims, params, css, debugContext, options);
-  addExecutes(prog, css, nameOf(debugContext, "reduce"));
+  addExecutes(prog, css, opName(debugContext, "reduce"));
   return out;
 }
 
@@ -470,7 +467,7 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::siz
               const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, dims, params, css, debugContext, options);
-  addExecutes(prog, css, nameOf(debugContext, "reduce"));
+  addExecutes(prog, css, opName(debugContext, "reduce"));
   return out;
 }
 
@@ -479,13 +476,13 @@ void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out,
                       const poplar::OptionFlags &options) {
   std::vector<poplar::ComputeSet> css;
   reduceWithOutput(graph, in, out, dims, params, css, debugContext, options);
-  addExecutes(prog, css, nameOf(debugContext, "reduceWithOutput"));
+  addExecutes(prog, css, opName(debugContext, "reduceWithOutput"));
 }
 
 void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reductions, std::vector<Tensor> &outputs,
                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                 const poplar::OptionFlags &) {
-  const std::string name = nameOf(debugContext, "reduceMany");
+  const std::string name = opName(debugContext, "reduceMany");
   const bool given = !outputs.empty();
   if (given && outputs.size() != reductions.size())
     throw poplibs_error(name + ": " + std::to_string(outputs.size()) + " outputs for " +

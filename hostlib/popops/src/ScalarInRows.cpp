@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "counting_constant.hpp"
+#include "op_name.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
 #include "popops/SelectScalarFromRows.hpp"
@@ -59,11 +60,6 @@ RowOperands rowOperands(poplar::Graph &graph, const Tensor &params, const Tensor
 /// True where an index is neither a column of params nor the mask code: placeholder `index` against `cols`.
 pe::And badIndex(const pe::Expr &index, std::size_t cols) {
   return pe::Gte(index, pe::Const(unsigned(cols))) && pe::NotEqual(index, pe::Const(unsigned(MASKED_LABEL_CODE)));
-}
-
-std::string opName(const poplar::DebugContext &dc, const char *fn) {
-  const std::string p = dc.getPathName();
-  return p.empty() ? std::string("popops::") + fn : p;
 }
 
 } // namespace

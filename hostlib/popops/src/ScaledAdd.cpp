@@ -3,6 +3,7 @@
 // into A; B and a scale tensor of another type are converted in the expression, not by a separate step.
 #include "popops/ScaledAdd.hpp"
 
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/exceptions.hpp"
@@ -34,10 +35,6 @@ poplar::Type computeType(const poplar::Tensor &A) {
   return A.elementType() == poplar::HALF ? poplar::FLOAT : A.elementType();
 }
 
-std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
-
 // A = scaleA * A + sign * scaleB * B, with the scales either constants or one-element tensors (_3, _4).
 void update(poplar::Graph &graph, const poplar::Tensor &A, const Expr &scaleA, const poplar::Tensor &B,
             const Expr &scaleB, bool subtract, const std::vector<poplar::Tensor> &scales,
@@ -64,7 +61,7 @@ Cast scaleOperand(const PlaceHolder &p, const poplar::Tensor &A) { return Cast(p
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
-  update(graph, A, constant(1.0f, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugContext, "scaledAddTo"),
+  update(graph, A, constant(1.0f, A), B, constant(scaleB, A), false, {}, prog, opName(debugContext, "scaledAddTo"),
          options);
 }
 
@@ -72,13 +69,13 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, popla
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), false, {scaleB}, prog,
-         nameOf(debugContext, "scaledAddTo"), options);
+         opName(debugContext, "scaledAddTo"), options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
-  update(graph, A, constant(scaleA, A), B, constant(scaleB, A), false, {}, prog, nameOf(debugContext, "scaledAddTo"),
+  update(graph, A, constant(scaleA, A), B, constant(scaleB, A), false, {}, prog, opName(debugContext, "scaledAddTo"),
          options);
 }
 
@@ -86,35 +83,35 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, 
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                  const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), false, {scaleA, scaleB}, prog,
-         nameOf(debugContext, "scaledAddTo"), options);
+         opName(debugContext, "scaledAddTo"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, constant(scaleB, A), true, {}, prog,
-         nameOf(debugContext, "scaledSubtractFrom"), options);
+         opName(debugContext, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, poplar::Tensor scaleB,
                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options) {
   update(graph, A, constant(1.0f, A), B, scaleOperand(_3, A), true, {scaleB}, prog,
-         nameOf(debugContext, "scaledSubtractFrom"), options);
+         opName(debugContext, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
                         poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options) {
   update(graph, A, constant(scaleA, A), B, constant(scaleB, A), true, {}, prog,
-         nameOf(debugContext, "scaledSubtractFrom"), options);
+         opName(debugContext, "scaledSubtractFrom"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B,
                         poplar::Tensor scaleB, poplar::program::Sequence &prog,
                         const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), true, {scaleA, scaleB}, prog,
-         nameOf(debugContext, "scaledSubtractFrom"), options);
+         opName(debugContext, "scaledSubtractFrom"), options);
 }
 
 } // namespace popops

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "counting_constant.hpp"
+#include "op_name.hpp"
 #include "popops/DynamicSlice.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/Reduce.hpp"
@@ -24,9 +25,7 @@ namespace pe = popops::expr;
 void sequenceSlice(poplar::Graph &graph, const Tensor &tIn, const Tensor &tOut, const Tensor &tN,
                    const Tensor &tInOffset, const Tensor &tOutOffset, bool zeroUnused, poplar::program::Sequence &prog,
                    const poplar::DebugContext &debugContext) {
-  std::string name = debugContext.getPathName();
-  if (name.empty())
-    name = "popops::sequenceSlice";
+  const std::string name = opName(debugContext, "sequenceSlice");
   if (tIn.rank() < 2 || tOut.rank() < 2 || tIn.numElements() / tIn.dim(0) != tOut.numElements() / tOut.dim(0))
     throw poplibs_error(name + ": tIn and tOut must have rank 2 or more and the same elements per outer row");
   if (tIn.elementType() != tOut.elementType())

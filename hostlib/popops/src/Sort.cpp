@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "log.hpp"
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 #include "sort_internal.hpp"
@@ -62,10 +63,6 @@ void checkSortArgs(const Tensor &t, unsigned dim, const std::string &name, const
   if (dim >= t.rank())
     throw poplibs_error(name + ": dimension " + std::to_string(dim) + " is out of range for " + what +
                         " of rank " + std::to_string(t.rank()) + "; pass a dimension below the rank");
-}
-
-std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 // A new tensor holding a copy of t, laid out like t.
@@ -222,14 +219,14 @@ void sortLastDim(poplar::Graph &graph, const Tensor &keys, const Tensor &values,
 
 void sortInPlace(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program::Sequence &prog,
                  const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "sortInPlace");
+  const std::string name = opName(debugContext, "sortInPlace");
   checkSortArgs(t, dim, name, "input");
   detail::sortLastDim(graph, dimLast(t, dim), Tensor(), false, prog, name);
 }
 
 Tensor sort(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program::Sequence &prog,
             const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "sort");
+  const std::string name = opName(debugContext, "sort");
   checkSortArgs(t, dim, name, "input");
   checkKeyType(t.elementType(), name);
   Tensor out = copyOf(graph, t, prog, name + "/sorted");
@@ -239,7 +236,7 @@ Tensor sort(poplar::Graph &graph, const Tensor &t, unsigned dim, poplar::program
 
 void sortKeyValueInPlace(poplar::Graph &graph, const Tensor &k, const Tensor &v, unsigned dim,
                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "sortKeyValueInPlace");
+  const std::string name = opName(debugContext, "sortKeyValueInPlace");
   checkSortArgs(k, dim, name, "key");
   checkSortArgs(v, dim, name, "value");
   detail::sortLastDim(graph, dimLast(k, dim), dimLast(v, dim), false, prog, name);
@@ -247,7 +244,7 @@ void sortKeyValueInPlace(poplar::Graph &graph, const Tensor &k, const Tensor &v,
 
 Tensor sortKeyValue(poplar::Graph &graph, const Tensor &k, const Tensor &v, unsigned dim,
                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "sortKeyValue");
+  const std::string name = opName(debugContext, "sortKeyValue");
   checkSortArgs(k, dim, name, "key");
   checkSortArgs(v, dim, name, "value");
   checkKeyType(k.elementType(), name);

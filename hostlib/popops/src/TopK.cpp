@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
@@ -34,10 +35,6 @@ std::ostream &operator<<(std::ostream &os, const TopKParams &p) {
 }
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
-}
 
 void checkInput(const Tensor &t, const TopKParams &params, const std::string &name) {
   if (!t.valid())
@@ -77,7 +74,7 @@ std::pair<Tensor, Tensor> topKImpl(poplar::Graph &graph, poplar::program::Sequen
 
 Tensor createTopKInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                        const TopKParams &, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createTopKInput");
+  const std::string name = opName(debugContext, "createTopKInput");
   if (shape.empty())
     throw poplibs_error(name + ": the shape is a scalar's; topK takes a tensor of rank 1 or more");
   Tensor t = graph.addVariable(type, shape, name);
@@ -87,7 +84,7 @@ Tensor createTopKInput(poplar::Graph &graph, const poplar::Type &type, const std
 
 Tensor topK(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &t, const TopKParams &params,
             const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "topK");
+  const std::string name = opName(debugContext, "topK");
   checkInput(t, params, name);
   return topKImpl(graph, prog, t, Tensor(), params, name).first;
 }
@@ -95,7 +92,7 @@ Tensor topK(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor 
 std::pair<Tensor, Tensor> topKKeyValue(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &keys,
                                        const Tensor &values, const TopKParams &params,
                                        const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "topKKeyValue");
+  const std::string name = opName(debugContext, "topKKeyValue");
   checkInput(keys, params, name);
   if (!values.valid() || values.shape() != keys.shape())
     throw poplibs_error(name + ": the values must have the keys' shape; pass values of the keys' shape");
@@ -104,7 +101,7 @@ std::pair<Tensor, Tensor> topKKeyValue(poplar::Graph &graph, poplar::program::Se
 
 std::pair<Tensor, Tensor> topKWithPermutation(poplar::Graph &graph, poplar::program::Sequence &prog, const Tensor &t,
                                               const TopKParams &params, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "topKWithPermutation");
+  const std::string name = opName(debugContext, "topKWithPermutation");
   checkInput(t, params, name);
   const std::size_t n = t.dim(t.rank() - 1);
   std::vector<unsigned> iota(t.numElements());

@@ -11,6 +11,7 @@
 #include "expr_compile.hpp"
 #include "log.hpp"
 #include "map_internal.hpp"
+#include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
 #include "poputil/TileMapping.hpp"
@@ -112,10 +113,6 @@ std::vector<std::size_t> resultShape(const std::vector<Tensor> &ts, const std::s
   for (const Tensor &t : ts)
     shapes.push_back(t.shape());
   return detail::broadcastShape(shapes, what);
-}
-
-std::string opName(const poplar::DebugContext &debugContext, const char *fn) {
-  return poplibs_support::operationName(debugContext, "popops::", fn);
 }
 
 } // namespace

@@ -35,6 +35,8 @@ std::string colourFor(const std::string &channel) {
   return "#59a14f"; // the user's channels
 }
 
+} // namespace
+
 std::string stepColour(const std::string &type) {
   if (type == "OnTileExecute")
     return "#4e79a7";
@@ -44,7 +46,6 @@ std::string stepColour(const std::string &type) {
     return "#59a14f";
   return "#b07aa1";
 }
-} // namespace
 
 HostTrace readHostTrace(const std::string &path) {
   std::ifstream f(path);

@@ -28,6 +28,9 @@ struct HostTrace {
 /// start with the format's header.
 HostTrace readHostTrace(const std::string &path);
 
+/// The colour of a program step's type (OnTileExecute, DoExchange, StreamCopy, others), the same in every chart.
+std::string stepColour(const std::string &type);
+
 /// The page's section: an SVG timeline of the host intervals (a row per channel, thread and nesting depth, instant
 /// events as marks), the IPU steps of `steps` stretched over the last "device run" interval (the emulator's
 /// wall time is not the IPU's: the steps keep their shares of the run's cycles), and a table of the intervals.

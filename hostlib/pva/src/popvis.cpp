@@ -32,16 +32,6 @@ std::string grouped(std::uint64_t v) {
   return out;
 }
 
-std::string colourFor(const std::string &type) {
-  if (type == "OnTileExecute")
-    return "#4e79a7";
-  if (type == "DoExchange")
-    return "#f28e2b";
-  if (type == "StreamCopy")
-    return "#59a14f";
-  return "#b07aa1";
-}
-
 /// Vertical bars, one per value (memory per tile).
 std::string columnChart(const std::string &id, const std::vector<std::uint64_t> &values, std::uint64_t limit) {
   std::ostringstream os;
@@ -102,7 +92,7 @@ std::string timeline(const std::vector<pva::Report::Step> &steps, std::uint64_t 
     // Bar height shows tile balance: a full-height bar keeps every tile busy.
     double h = 10 + 40 * std::clamp(s.tileBalance, 0.0, 1.0);
     os << "<rect x=\"" << double(s.cyclesFrom) * scale << "\" y=\"" << 60 - h << "\" width=\""
-       << std::max(double(s.cycles) * scale, 1.0) << "\" height=\"" << h << "\" fill=\"" << colourFor(s.type)
+       << std::max(double(s.cycles) * scale, 1.0) << "\" height=\"" << h << "\" fill=\"" << popvis::stepColour(s.type)
        << "\"><title>" << escape(s.type + " " + s.name) << ": " << grouped(s.cycles) << " cycles, "
        << s.activeTiles << " tiles</title></rect>\n";
   }
@@ -186,7 +176,7 @@ void writePage(std::ostream &out, const pva::Report &r, const std::string &dir, 
     auto steps = r.steps();
     out << "<h2>Execution timeline (measured cycles; bar height = tile balance)</h2>\n<p class=\"key\">";
     for (const char *t : {"OnTileExecute", "DoExchange", "StreamCopy", "control flow"})
-      out << "<span style=\"background:" << colourFor(t) << "\"></span>" << t;
+      out << "<span style=\"background:" << popvis::stepColour(t) << "\"></span>" << t;
     out << "</p>\n" << timeline(steps, r.totalCycles())
         << "<h2>Steps</h2>\n<table id=\"steps\"><tr><th>From</th><th>Cycles (estimated)</th><th>Measured</th>"
            "<th>Tiles</th><th>Balance</th>"

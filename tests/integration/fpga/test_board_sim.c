@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "ipu_card/hw.h"
+#include "ipu_card/link_frame.h"
 
 #define REPLY_TIMEOUT_MS 20000
 
@@ -36,17 +37,10 @@ static char g_path[96]; /* fits sockaddr_un.sun_path (108) */
 /* Sends one frame: SOF, type, len, payload, check. */
 static void send_frame(uint8_t type, const uint8_t *payload, uint8_t len, int corrupt_check)
 {
-    uint8_t buf[4 + 255];
-    uint8_t sum = (uint8_t)(type + len);
-    buf[0] = IPU_LINK_SOF;
-    buf[1] = type;
-    buf[2] = len;
-    for (unsigned i = 0; i < len; i++) {
-        buf[3 + i] = payload[i];
-        sum = (uint8_t)(sum + payload[i]);
-    }
-    buf[3 + len] = (uint8_t)(0u - sum + (corrupt_check ? 1u : 0u));
-    assert_int_equal(write(g_fd, buf, 4u + len), 4 + len);
+    uint8_t buf[IPU_LINK_FRAME_MAX];
+    const size_t n = ipu_link_frame_encode(buf, type, payload, len);
+    buf[n - 1] = (uint8_t)(buf[n - 1] + (corrupt_check ? 1u : 0u));
+    assert_int_equal(write(g_fd, buf, n), n);
 }
 
 static int read_byte(uint8_t *b)
@@ -62,20 +56,20 @@ static int read_byte(uint8_t *b)
 static uint8_t recv_frame(uint8_t *payload, uint8_t *len)
 {
     for (;;) {
-        uint8_t b = 0, type, n, check;
+        struct ipu_link_framer f = {.len = 0};
+        uint8_t b = 0;
+        int r;
         do {
             assert_int_equal(read_byte(&b), 0);
-        } while (b != IPU_LINK_SOF);
-        assert_int_equal(read_byte(&type), 0);
-        assert_int_equal(read_byte(&n), 0);
-        uint8_t sum = (uint8_t)(type + n);
-        for (unsigned i = 0; i < n; i++) {
-            assert_int_equal(read_byte(&payload[i]), 0);
-            sum = (uint8_t)(sum + payload[i]);
+        } while ((r = ipu_link_framer_byte(&f, b)) == IPU_LINK_FRAMER_OUTSIDE);
+        while (r == IPU_LINK_FRAMER_MORE) {
+            assert_int_equal(read_byte(&b), 0);
+            r = ipu_link_framer_byte(&f, b);
         }
-        assert_int_equal(read_byte(&check), 0);
-        assert_int_equal((uint8_t)(sum + check), 0);
-        *len = n;
+        assert_int_equal(r, IPU_LINK_FRAMER_FRAME);
+        const uint8_t type = f.frame[1];
+        *len = f.frame[2];
+        memcpy(payload, f.frame + 3, *len);
         if (type != IPU_LINK_TYPE_IRQ)
             return type;
     }

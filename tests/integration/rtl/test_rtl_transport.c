@@ -3,7 +3,6 @@
  * from every tile reaches the host tagged with its tile (plainly and in
  * lock-step with the model), and boards the RTL cannot run are refused with
  * the reason and the fix. */
-#include <elf.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +15,7 @@
 #include <cmocka.h>
 
 #include "ipu_card/hw.h"
+#include "ipu_runtime/tile_elf.h"
 #include "ipudrv/ipudrv.h"
 #include "rtl_test_env.h"
 
@@ -37,49 +37,23 @@ static int group_teardown(void **state)
     return rtl_test_env_teardown();
 }
 
-/* The whole file at `path` (NULL when unreadable); *size its length. */
-static unsigned char *read_file(const char *path, size_t *size)
+/* Loads the tile ELF at `path` through the runtime's hardened loader (checked
+ * against the card's board) onto every tile of `dev` and enables them. */
+static void load_elf(ipudrv_device *dev, const struct ipu_board *board, const char *path, unsigned tiles)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    unsigned char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
-        fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
+    char err[512] = "";
+    struct ipu_tile_elf *image = ipu_tile_elf_load(path, board, err, sizeof err);
+    if (!image)
+        fail_msg("%s (built by hostlib/poplar's rv32im tile runtime project)", err);
+    for (unsigned t = 0; t < tiles; t++) {
+        for (size_t i = 0; i < ipu_tile_elf_num_segments(image); i++) {
+            const struct ipu_tile_elf_segment *seg = ipu_tile_elf_get_segment(image, i);
+            if (ipudrv_tile_write(dev, t, seg->vaddr, seg->data, seg->memsz))
+                fail_msg("loading tile %u: %s", t, ipudrv_last_error(dev));
+        }
+        assert_int_equal(ipudrv_tile_setup(dev, t, ipu_tile_elf_entry(image), 0, 1), 0);
     }
-    fclose(f);
-    *size = n > 0 ? (size_t)n : 0;
-    return buf;
-}
-
-/* Loads every PT_LOAD segment of the ELF (bss as zeros) onto `tile` and
- * returns its entry point. */
-static uint32_t load_elf(ipudrv_device *dev, const unsigned char *img, size_t size, unsigned tile)
-{
-    Elf32_Ehdr eh;
-    assert_true(size >= sizeof eh);
-    memcpy(&eh, img, sizeof eh);
-    assert_memory_equal(eh.e_ident, ELFMAG, SELFMAG);
-    assert_int_equal(eh.e_machine, EM_RISCV);
-    for (unsigned i = 0; i < eh.e_phnum; i++) {
-        Elf32_Phdr ph;
-        assert_true(eh.e_phoff + (i + 1) * sizeof ph <= size);
-        memcpy(&ph, img + eh.e_phoff + i * sizeof ph, sizeof ph);
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
-            continue;
-        assert_true(ph.p_filesz <= ph.p_memsz && ph.p_offset + ph.p_filesz <= size);
-        unsigned char *seg = calloc(1, ph.p_memsz);
-        assert_non_null(seg);
-        memcpy(seg, img + ph.p_offset, ph.p_filesz);
-        int rc = ipudrv_tile_write(dev, tile, ph.p_paddr, seg, ph.p_memsz);
-        free(seg);
-        if (rc)
-            fail_msg("loading tile %u: %s", tile, ipudrv_last_error(dev));
-    }
-    return eh.e_entry;
+    ipu_tile_elf_free(image);
 }
 
 /* Runs firmware/examples/hello on every tile of device 0 and checks that each
@@ -93,15 +67,7 @@ static void run_hello(void)
     assert_int_equal(ipudrv_get_info(dev, &info), 0);
     assert_int_equal(info.num_tiles, NUM_TILES);
 
-    size_t size = 0;
-    unsigned char *img = read_file(HELLO_ELF, &size);
-    if (!img)
-        fail_msg("cannot read %s (built by hostlib/poplar's rv32im tile runtime project)", HELLO_ELF);
-    for (unsigned t = 0; t < NUM_TILES; t++) {
-        uint32_t entry = load_elf(dev, img, size, t);
-        assert_int_equal(ipudrv_tile_setup(dev, t, entry, 0, 1), 0);
-    }
-    free(img);
+    load_elf(dev, &info.board, HELLO_ELF, NUM_TILES);
 
     char line[NUM_TILES][LINE_MAX_BYTES];
     size_t len[NUM_TILES] = {0};

@@ -12,6 +12,7 @@
 #include "elf_builder.hpp"
 #include "ipu_board.h"
 #include "ipu_runtime/elf_image.hpp"
+#include "ipu_runtime/tile_elf.h"
 #include "ipu_runtime/tile_image.hpp"
 
 // cmocka.h defines fail() and friends as macros, so it comes after the C++ headers.
@@ -315,6 +316,48 @@ void test_load_from_file(void **) {
   }
 }
 
+// The C face (tile_elf.h) gives what parseTileElf gives, each segment padded to its memory size, and reports a
+// refusal in the caller's buffer.
+void test_c_face(void **) {
+  const Bytes elf = minimalElf().build();
+  ipu_board board;
+  ipu_board_default(&board);
+  char err[256] = "";
+  ipu_tile_elf *img = ipu_tile_elf_parse(elf.data(), elf.size(), "c.elf", &board, err, sizeof err);
+  assert_non_null(img);
+  assert_int_equal(ipu_tile_elf_entry(img), kBase);
+  assert_int_equal(ipu_tile_elf_num_segments(img), 2);
+  const ipu_tile_elf_segment *data = ipu_tile_elf_get_segment(img, 1);
+  assert_int_equal(data->vaddr, kBase + 0x1000);
+  assert_int_equal(data->memsz, 64);
+  for (std::uint32_t i = 8; i < data->memsz; ++i)
+    assert_int_equal(data->data[i], 0);
+  assert_null(ipu_tile_elf_get_segment(img, 2));
+  ipu_tile_elf_free(img);
+
+  assert_null(ipu_tile_elf_parse(elf.data(), 20, "c.elf", &board, err, sizeof err));
+  assert_non_null(std::strstr(err, "c.elf: file size = 20"));
+  assert_null(ipu_tile_elf_parse(elf.data(), elf.size(), "c.elf", nullptr, err, sizeof err));
+  assert_non_null(std::strstr(err, "no board"));
+  assert_null(ipu_tile_elf_load("/nonexistent/x.elf", &board, err, sizeof err));
+  assert_non_null(std::strstr(err, "cannot open the tile ELF"));
+}
+
+// tileElfSymbols: no section table gives no symbols; a section table that runs past the file is refused.
+void test_symbols_bounds(void **) {
+  Bytes elf = minimalElf().build();
+  assert_true(tileElfSymbols(elf.data(), elf.size()).empty());
+  put32(elf, 32, std::uint32_t(elf.size() - 8)); // e_shoff near the end
+  elf[46] = 40;                                  // e_shentsize
+  elf[48] = 2;                                   // e_shnum
+  try {
+    tileElfSymbols(elf.data(), elf.size(), "s.elf");
+    fail_msg("a section table past the end was accepted");
+  } catch (const elf_error &e) {
+    assert_string_equal(e.field().c_str(), "e_shoff");
+  }
+}
+
 // Every ELF the tile toolchain built (firmware examples and tests): real linker output must pass every check. A
 // build without the tile toolchain sets no IPU_TILE_ELF_DIR and the case skips (which fails a CI run); a folder that
 // is named but missing or holds no ELF fails.
@@ -337,6 +380,17 @@ void test_toolchain_elfs_accepted(void **) {
       const TileImage img = loadTileElf(path, tinyTarget());
       std::printf("    %s: %zu segment(s), %llu bytes, entry 0x%x\n", name.c_str(), img.segments.size(),
                   (unsigned long long)img.loadBytes(), img.entry);
+      // The symbol reader finds the entry's label in linker output (the tests look up labels this way).
+      std::FILE *f = std::fopen(path.c_str(), "rb");
+      assert_non_null(f);
+      Bytes bytes(std::size_t(1) << 20);
+      bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
+      std::fclose(f);
+      const auto symbols = tileElfSymbols(bytes.data(), bytes.size(), path);
+      const auto start = symbols.find("_start");
+      if (start == symbols.end() || start->second != img.entry)
+        fail_msg("%s: _start is not the entry point in the symbol table (%zu symbols read)", path.c_str(),
+                 symbols.size());
       ++n;
     } catch (const elf_error &err) {
       closedir(d);
@@ -386,6 +440,8 @@ int main(void) {
       cmocka_unit_test(test_board_targets),
       cmocka_unit_test(test_load_from_file),
       cmocka_unit_test(test_messages_distinct),
+      cmocka_unit_test(test_c_face),
+      cmocka_unit_test(test_symbols_bounds),
       cmocka_unit_test(test_toolchain_elfs_accepted),
   };
   tests.insert(tests.end(), std::begin(valid), std::end(valid));

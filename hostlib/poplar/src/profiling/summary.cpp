@@ -13,15 +13,7 @@ namespace poplar {
 
 namespace {
 
-std::string grouped(std::uint64_t v) {
-  std::string s = std::to_string(v), out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i && (s.size() - i) % 3 == 0)
-      out += ',';
-    out += s[i];
-  }
-  return out;
-}
+using detail::grouped;
 
 /// Colour decision: the option, then CLICOLOR=0 (off), then CLICOLOR_FORCE=1 (on) overriding both.
 bool useColours(std::ostream &out, const OptionFlags &options, bool optionValue) {

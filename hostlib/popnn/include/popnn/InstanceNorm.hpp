@@ -1,13 +1,14 @@
 // Instance normalisation (popnn::in): group normalisation (GroupNorm.hpp) with one group per channel, so each
 // (batch element, channel) of activations [batch, channels, field...] is normalised over its field; statistics
-// [batch * channels], gamma and beta per channel. Every function forwards to its popnn::gn counterpart, whose
-// types, options and errors apply.
+// [batch * channels], gamma and beta per channel. Every function forwards to its
+// popnn::gn counterpart (the others through detail/GroupNormForwarding.hpp), whose types, options and errors apply.
 #ifndef POPNN_INSTANCENORM_HPP
 #define POPNN_INSTANCENORM_HPP
 
 #include <cstdint>
 
 #include "popnn/GroupNorm.hpp"
+#include "popnn/detail/GroupNormForwarding.hpp"
 
 namespace popnn {
 namespace in {
@@ -24,80 +25,11 @@ instanceNormStatistics(poplar::Graph &graph, const poplar::Tensor acts, float ep
                                  partialsType, debugContext, options);
 }
 
-/// (acts - mean) * invStdDev with the statistics of instanceNormStatistics.
-inline poplar::Tensor instanceNormWhiten(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &mean,
-                                  const poplar::Tensor &invStdDev, poplar::program::Sequence &prog,
-                                  const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                                  const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return gn::groupNormWhiten(graph, acts, mean, invStdDev, prog, debugContext, options);
-}
-
-/// {whitened * gamma + beta, whitened}, gamma and beta per channel.
-inline std::pair<poplar::Tensor, poplar::Tensor>
-instanceNormalise(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &gamma, const poplar::Tensor &beta,
-                  const poplar::Tensor &mean, const poplar::Tensor &invStdDev, poplar::program::Sequence &prog,
-                  const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                  const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return gn::groupNormalise(graph, acts, gamma, beta, mean, invStdDev, prog, debugContext, options);
-}
-
-/// {gammaDelta, betaDelta} from the activations and their statistics.
-inline std::pair<poplar::Tensor, poplar::Tensor>
-instanceNormParamGradients(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &gradsIn,
-                           const poplar::Tensor &mean, const poplar::Tensor &iStdDev, poplar::program::Sequence &prog,
-                           const poplar::Type &partialsType = poplar::FLOAT,
-                           const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return gn::groupNormParamGradients(graph, acts, gradsIn, mean, iStdDev, prog, partialsType, debugContext, options);
-}
-
-/// {gammaDelta, betaDelta} from the whitened activations.
-inline std::pair<poplar::Tensor, poplar::Tensor>
-instanceNormParamGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened, const poplar::Tensor &gradsIn,
-                           poplar::program::Sequence &prog, const poplar::Type &partialsType = poplar::FLOAT,
-                           const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                           const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return gn::groupNormParamGradients(graph, actsWhitened, gradsIn, prog, partialsType, debugContext, options);
-}
-
-/// The gradient at the layer's input from the activations and their statistics.
-inline poplar::Tensor instanceNormGradients(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &gradsIn,
-                                     const poplar::Tensor &mean, const poplar::Tensor &invStdDev,
-                                     const poplar::Tensor &gamma, poplar::program::Sequence &prog,
-                                     const poplar::Type &partialsType = poplar::FLOAT,
-                                     const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                                     const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return gn::groupNormGradients(graph, acts, gradsIn, mean, invStdDev, gamma, prog, partialsType, debugContext,
-                                options);
-}
-
-/// The gradient at the layer's input from the whitened activations.
-inline poplar::Tensor instanceNormGradients(poplar::Graph &graph, const poplar::Tensor &actsWhitened,
-                                     const poplar::Tensor &gradsIn, const poplar::Tensor &invStdDev,
-                                     const poplar::Tensor &gamma, poplar::program::Sequence &prog,
-                                     const poplar::Type &partialsType = poplar::FLOAT,
-                                     const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                                     const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  return gn::groupNormGradients(graph, actsWhitened, gradsIn, invStdDev, gamma, prog, partialsType, debugContext,
-                                options);
-}
-
-/// gamma += scale * gammaDelta, beta += scale * betaDelta.
-inline void instanceNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
-                             float scale, poplar::Tensor &gamma, poplar::Tensor &beta, poplar::program::Sequence &prog,
-                             const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                             const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  gn::groupNormParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, debugContext, options);
-}
-
-/// As above with the scale a one-element tensor.
-inline void instanceNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
-                             const poplar::Tensor &scale, poplar::Tensor &gamma, poplar::Tensor &beta,
-                             poplar::program::Sequence &prog,
-                             const poplar::DebugContext &debugContext = poplar::DebugContext(),
-                             const poplar::OptionFlags &options = poplar::OptionFlags()) {
-  gn::groupNormParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, debugContext, options);
-}
+// instanceNormWhiten, instanceNormalise, instanceNormParamGradients, instanceNormGradients and
+// instanceNormParamUpdate: the gn functions of the same forms (whiten with these statistics; {whitened * gamma + beta,
+// whitened}; {gammaDelta, betaDelta} from the statistics or the whitened activations; the input gradient;
+// gamma += scale * gammaDelta, beta += scale * betaDelta).
+POPNN_DETAIL_GROUP_NORM_FORWARDING(instance)
 
 /// Floating-point operations of an instance norm's forward pass over numChannels channels (all batch elements)
 /// of actsPerChannel elements each; computeEstimates adds the statistics and the whitening (as getNormFwdFlops).

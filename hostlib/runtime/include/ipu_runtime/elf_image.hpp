@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,12 @@ TileImage parseTileElf(const void *data, std::size_t size, const ElfTarget &targ
 
 /// Reads `path` and parses it with parseTileElf(). Throws application_runtime_error if the file cannot be read.
 TileImage loadTileElf(const std::string &path, const ElfTarget &target);
+
+/// The symbols of a tile ELF's symbol tables (SHT_SYMTAB): name -> st_value, for tests and tools that look up a
+/// label of a program they load. Every section, table and name offset is range-checked against the file; throws
+/// elf_error naming the field that does not fit. An ELF without a symbol table gives an empty map.
+std::map<std::string, std::uint32_t> tileElfSymbols(const void *data, std::size_t size,
+                                                    const std::string &name = "tile ELF");
 
 } // namespace runtime
 } // namespace ipu
