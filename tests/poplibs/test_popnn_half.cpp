@@ -26,7 +26,8 @@ namespace {
 
 const NonLinearityType kElementwise[] = {NonLinearityType::SIGMOID, NonLinearityType::HARD_SIGMOID,
                                          NonLinearityType::RELU,    NonLinearityType::TANH,
-                                         NonLinearityType::GELU,    NonLinearityType::SWISH};
+                                         NonLinearityType::GELU,    NonLinearityType::GELU_ERF,
+                                         NonLinearityType::SWISH};
 const NonLinearityType kSoftmaxes[] = {NonLinearityType::SOFTMAX, NonLinearityType::SOFTMAX_STABLE,
                                        NonLinearityType::SOFTMAX_SCALED};
 const std::size_t ROWS = 4, COLS = 9;
@@ -41,12 +42,13 @@ double forward(NonLinearityType t, double x) {
   case NonLinearityType::RELU: return x > 0 ? x : 0;
   case NonLinearityType::TANH: return std::tanh(x);
   case NonLinearityType::GELU: return 0.5 * x * (1 + std::tanh(kA * x * (1 + kB * x * x)));
+  case NonLinearityType::GELU_ERF: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
   case NonLinearityType::SWISH: return x * sigmoid(x);
   default: return x;
   }
 }
 
-// The analytic input gradient from act (the output; the input for GELU and SWISH) and g.
+// The analytic input gradient from act (the output; the input for GELU, GELU_ERF and SWISH) and g.
 double gradient(NonLinearityType t, double a, double g) {
   switch (t) {
   case NonLinearityType::SIGMOID: return g * a * (1 - a);
@@ -57,11 +59,15 @@ double gradient(NonLinearityType t, double a, double g) {
     const double th = std::tanh(kA * a * (1 + kB * a * a));
     return g * (0.5 * (1 + th) + 0.5 * a * (1 - th * th) * kA * (1 + 3 * kB * a * a));
   }
+  case NonLinearityType::GELU_ERF:
+    return g * (0.5 * (1 + std::erf(a / std::sqrt(2.0))) + a * std::exp(-0.5 * a * a) / std::sqrt(2 * M_PI));
   case NonLinearityType::SWISH: return g * (sigmoid(a) + a * sigmoid(a) * (1 - sigmoid(a)));
   default: return g;
   }
 }
-bool takesInput(NonLinearityType t) { return t == NonLinearityType::GELU || t == NonLinearityType::SWISH; }
+bool takesInput(NonLinearityType t) {
+  return t == NonLinearityType::GELU || t == NonLinearityType::GELU_ERF || t == NonLinearityType::SWISH;
+}
 std::string key(const char *what, NonLinearityType t) { return what + std::to_string(int(t)); }
 
 void test_elementwise_forward_and_gradient(void **) {

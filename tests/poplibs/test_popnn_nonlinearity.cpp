@@ -21,14 +21,16 @@ namespace {
 
 const NonLinearityType kTypes[] = {NonLinearityType::SIGMOID, NonLinearityType::HARD_SIGMOID,
                                    NonLinearityType::RELU,    NonLinearityType::TANH,
-                                   NonLinearityType::GELU,    NonLinearityType::SWISH,
-                                   NonLinearityType::SOFTMAX, NonLinearityType::SOFTMAX_STABLE,
-                                   NonLinearityType::SOFTMAX_SCALED};
+                                   NonLinearityType::GELU,    NonLinearityType::GELU_ERF,
+                                   NonLinearityType::SWISH,   NonLinearityType::SOFTMAX,
+                                   NonLinearityType::SOFTMAX_STABLE, NonLinearityType::SOFTMAX_SCALED};
 const std::size_t ROWS = 3, COLS = 7;
 
 bool isSoftmax(NonLinearityType t) { return t >= NonLinearityType::SOFTMAX; }
-// GELU's and SWISH's gradients take the non-linearity's input, the others its output.
-bool gradientTakesInput(NonLinearityType t) { return t == NonLinearityType::GELU || t == NonLinearityType::SWISH; }
+// GELU's, GELU_ERF's and SWISH's gradients take the non-linearity's input, the others its output.
+bool gradientTakesInput(NonLinearityType t) {
+  return t == NonLinearityType::GELU || t == NonLinearityType::GELU_ERF || t == NonLinearityType::SWISH;
+}
 double scaleOf(NonLinearityType t) { return t == NonLinearityType::SOFTMAX_SCALED ? 10000.0 : 1.0; }
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
@@ -39,6 +41,7 @@ double elementwise(NonLinearityType t, double x) {
   case NonLinearityType::RELU: return x > 0 ? x : 0;
   case NonLinearityType::TANH: return std::tanh(x);
   case NonLinearityType::GELU: return 0.5 * x * (1 + std::tanh(0.7978845608 * x * (1 + 0.044715 * x * x)));
+  case NonLinearityType::GELU_ERF: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
   case NonLinearityType::SWISH: return x * sigmoid(x);
   default: return x;
   }
@@ -147,6 +150,8 @@ void test_in_place_compute_set_views_many_tiles(void **) {
   popnn::softmaxStableInPlace(f.graph, s, f.prog);
   Tensor ls = popnn::logSoftmax(f.graph, l, f.prog);
   f.readable(ls, "ls");
+  Tensor ge = popnn::geluErf(f.graph, l, f.prog); // the named form of GELU_ERF, on l (logSoftmax left it)
+  f.readable(ge, "ge");
   ComputeSet gcs = f.graph.addComputeSet("grad");
   Tensor d = popnn::nonLinearityInputGradient(f.graph, NonLinearityType::TANH, a, g, gcs);
   f.prog.add(Execute(gcs));
@@ -176,6 +181,10 @@ void test_in_place_compute_set_views_many_tiles(void **) {
   for (double &v : wl)
     v = std::log(v);
   expectNear(f.read<float>("ls", hl.size()), toFloat(wl), "log-softmax", 1e-5f);
+  std::vector<float> wge(hl.size());
+  for (std::size_t i = 0; i < hl.size(); ++i)
+    wge[i] = float(elementwise(NonLinearityType::GELU_ERF, hl[i]));
+  expectNear(f.read<float>("ge", hl.size()), wge, "geluErf", 1e-5f);
 }
 
 void test_errors(void **) {
@@ -207,11 +216,13 @@ void test_text_forms(void **) {
   std::ostringstream os;
   os << popnn::NonLinearityType::RELU << "|" << popnn::NonLinearityType::SOFTMAX_STABLE;
   assert_string_equal(os.str().c_str(), "relu|softmax (stable)");
-  std::istringstream in("relu sigmoid hard_sigmoid tanh gelu swish softmax softmax_stable softmax_scaled");
+  std::istringstream in("relu sigmoid hard_sigmoid tanh gelu gelu_erf swish softmax softmax_stable softmax_scaled");
   const popnn::NonLinearityType want[] = {
-      popnn::NonLinearityType::RELU,    popnn::NonLinearityType::SIGMOID,        popnn::NonLinearityType::HARD_SIGMOID,
-      popnn::NonLinearityType::TANH,    popnn::NonLinearityType::GELU,           popnn::NonLinearityType::SWISH,
-      popnn::NonLinearityType::SOFTMAX, popnn::NonLinearityType::SOFTMAX_STABLE, popnn::NonLinearityType::SOFTMAX_SCALED};
+      popnn::NonLinearityType::RELU,           popnn::NonLinearityType::SIGMOID,
+      popnn::NonLinearityType::HARD_SIGMOID,   popnn::NonLinearityType::TANH,
+      popnn::NonLinearityType::GELU,           popnn::NonLinearityType::GELU_ERF,
+      popnn::NonLinearityType::SWISH,          popnn::NonLinearityType::SOFTMAX,
+      popnn::NonLinearityType::SOFTMAX_STABLE, popnn::NonLinearityType::SOFTMAX_SCALED};
   for (popnn::NonLinearityType w : want) {
     popnn::NonLinearityType t = popnn::NonLinearityType::RELU;
     in >> t;

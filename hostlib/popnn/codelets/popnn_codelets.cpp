@@ -16,6 +16,9 @@ namespace {
 // The constants of the tanh approximation of GELU (sqrt(2 / pi) and the cubic term).
 const float kGeluAlpha = 0.7978845608f;
 const float kGeluBeta = 0.044715f;
+// 1 / sqrt(2) and 1 / sqrt(2 pi), for the exact GELU.
+const float kRsqrt2 = 0.70710678f;
+const float kRsqrt2Pi = 0.39894228f;
 
 float sigmoidOf(float x) { return 1.0f / (1.0f + expf(-x)); }
 
@@ -26,12 +29,13 @@ float forward(unsigned nl, float x) {
   case NonLinearityType::RELU: return x > 0.0f ? x : 0.0f;
   case NonLinearityType::TANH: return tanhf(x);
   case NonLinearityType::GELU: return 0.5f * x * (1.0f + tanhf(kGeluAlpha * x * (1.0f + kGeluBeta * x * x)));
+  case NonLinearityType::GELU_ERF: return 0.5f * x * (1.0f + erff(x * kRsqrt2));
   case NonLinearityType::SWISH: return x * sigmoidOf(x);
   default: return x; // the host never sends the softmax types here
   }
 }
 
-// d(input) from act (the output; the input for GELU and SWISH) and the output gradient g.
+// d(input) from act (the output; the input for GELU, GELU_ERF and SWISH) and the output gradient g.
 float gradient(unsigned nl, float act, float g) {
   switch (NonLinearityType(nl)) {
   case NonLinearityType::SIGMOID: return g * act * (1.0f - act);
@@ -42,6 +46,10 @@ float gradient(unsigned nl, float act, float g) {
     const float x = act, t = tanhf(kGeluAlpha * x * (1.0f + kGeluBeta * x * x));
     const float dt = (1.0f - t * t) * kGeluAlpha * (1.0f + 3.0f * kGeluBeta * x * x);
     return g * (0.5f * (1.0f + t) + 0.5f * x * dt);
+  }
+  case NonLinearityType::GELU_ERF: { // Phi(x) + x * phi(x), phi the standard normal density
+    const float x = act;
+    return g * (0.5f * (1.0f + erff(x * kRsqrt2)) + x * kRsqrt2Pi * expf(-0.5f * x * x));
   }
   case NonLinearityType::SWISH: {
     const float s = sigmoidOf(act);
@@ -126,3 +134,6 @@ public:
 };
 
 } // namespace popnn
+
+#include "roi_align_codelets.h"
+#include "ctc_codelets.h"

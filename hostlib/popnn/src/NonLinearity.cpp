@@ -171,6 +171,7 @@ const char *asString(NonLinearityType type) {
   case NonLinearityType::RELU: return "relu";
   case NonLinearityType::TANH: return "tanh";
   case NonLinearityType::GELU: return "gelu";
+  case NonLinearityType::GELU_ERF: return "gelu_erf";
   case NonLinearityType::SWISH: return "swish";
   case NonLinearityType::SOFTMAX: return "softmax";
   case NonLinearityType::SOFTMAX_STABLE: return "softmax (stable)";

@@ -18,6 +18,7 @@ std::istream &operator>>(std::istream &in, NonLinearityType &type) {
                  {"hard_sigmoid", NonLinearityType::HARD_SIGMOID},
                  {"tanh", NonLinearityType::TANH},
                  {"gelu", NonLinearityType::GELU},
+                 {"gelu_erf", NonLinearityType::GELU_ERF},
                  {"swish", NonLinearityType::SWISH},
                  {"softmax", NonLinearityType::SOFTMAX},
                  {"softmax_stable", NonLinearityType::SOFTMAX_STABLE},
@@ -30,8 +31,8 @@ std::istream &operator>>(std::istream &in, NonLinearityType &type) {
       return in;
     }
   throw poputil::poplibs_error("popnn: unsupported non-linearity type '" + token +
-                               "' (known: relu, sigmoid, hard_sigmoid, tanh, gelu, swish, softmax, softmax_stable, "
-                               "softmax_scaled)");
+                               "' (known: relu, sigmoid, hard_sigmoid, tanh, gelu, gelu_erf, swish, softmax, "
+                               "softmax_stable, softmax_scaled)");
 }
 
 } // namespace popnn

@@ -45,8 +45,8 @@ poplar::Tensor nonLinearity(poplar::Graph &graph, NonLinearityType nonLinearityT
                             const poplar::DebugContext &debugContext = {});
 
 /// The gradient at the input of a non-linearity from `act` and the gradient at its output, as a new tensor
-/// mapped like `act`. `act` is the non-linearity's output, except for GELU and SWISH, where it is the input.
-/// For SOFTMAX_SCALED `act` is the scaled output. Throws poputil::poplibs_error when the shapes or types of
+/// mapped like `act`. `act` is the non-linearity's output, except for GELU, GELU_ERF and SWISH, where it is the
+/// input. For SOFTMAX_SCALED `act` is the scaled output. Throws poputil::poplibs_error when the shapes or types of
 /// `act` and `outGradient` differ or are not FLOAT.
 poplar::Tensor nonLinearityInputGradient(poplar::Graph &graph, NonLinearityType nonLinearityType, poplar::Tensor act,
                                          poplar::Tensor outGradient, poplar::program::Sequence &prog,
@@ -80,6 +80,7 @@ POPNN_DEF_NONLINEARITY(hardSigmoid, NonLinearityType::HARD_SIGMOID)
 POPNN_DEF_NONLINEARITY(relu, NonLinearityType::RELU)
 POPNN_DEF_NONLINEARITY(tanh, NonLinearityType::TANH)
 POPNN_DEF_NONLINEARITY(gelu, NonLinearityType::GELU)
+POPNN_DEF_NONLINEARITY(geluErf, NonLinearityType::GELU_ERF)
 POPNN_DEF_NONLINEARITY(swish, NonLinearityType::SWISH)
 POPNN_DEF_NONLINEARITY(softmax, NonLinearityType::SOFTMAX)
 POPNN_DEF_NONLINEARITY(softmaxStable, NonLinearityType::SOFTMAX_STABLE)

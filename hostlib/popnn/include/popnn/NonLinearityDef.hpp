@@ -16,6 +16,8 @@ enum class NonLinearityType {
   TANH,
   /// y = x * Phi(x), Phi(x) approximated as 0.5 (1 + tanh(0.7978845608 x (1 + 0.044715 x^2)))
   GELU,
+  /// y = x * Phi(x) with the exact Phi(x) = 0.5 (1 + erf(x / sqrt(2)))
+  GELU_ERF,
   /// y = x * sigmoid(x)
   SWISH,
   /// y = e^x / sum(e^x) over the innermost dimension (outer dimensions independent)

@@ -12,8 +12,8 @@ namespace popnn {
 
 /// Writes asString(type), e.g. "relu" or "softmax (stable)".
 std::ostream &operator<<(std::ostream &os, const NonLinearityType &type);
-/// Reads one token: relu, sigmoid, hard_sigmoid, tanh, gelu, swish, softmax, softmax_stable or softmax_scaled.
-/// Throws poputil::poplibs_error naming any other token.
+/// Reads one token: relu, sigmoid, hard_sigmoid, tanh, gelu, gelu_erf, swish, softmax, softmax_stable or
+/// softmax_scaled. Throws poputil::poplibs_error naming any other token.
 std::istream &operator>>(std::istream &in, NonLinearityType &type);
 
 } // namespace popnn
