@@ -91,15 +91,6 @@ void test_dst_type(void **) {
   for (auto &[t, n] : std::vector<std::pair<Tensor, const char *> >{
            {inv, "inv"}, {invF, "invF"}, {var, "var"}, {varT, "varT"}})
     f.readable(t, n);
-  using poputil::poplibs_error;
-  expectThrow<poplibs_error>([&] { popops::varianceToInvStdDev(f.graph, v, eps, f.prog, INT); },
-                             "dstType int must be half");
-  expectThrow<poplibs_error>([&] { popops::invStdDevToVariance(f.graph, s, eps, f.prog, INT); },
-                             "dstType int must be float");
-  Tensor k = f.var(INT, {N}, "k");
-  expectThrow<poplibs_error>([&] { popops::varianceToInvStdDev(f.graph, k, eps, f.prog, HALF); },
-                             "must be FLOAT or HALF");
-  expectThrow<poplibs_error>([&] { popops::varianceToInvStdDev(f.graph, k, e, f.prog, "k"); }, "FLOAT or HALF");
   f.build();
   const std::vector<float> hv = variances();
   const std::vector<float> hs = f.rh(apply(hv, eps, toInv));
@@ -115,9 +106,25 @@ void test_dst_type(void **) {
   expectNear(f.read<float>("varT", N), f.rh(apply(hs, f.rh(eps), toVar)), "with a tensor epsilon", kHalfTol);
 }
 
+void test_errors(void **) {
+  Fixture f;
+  const float eps = 1e-3f;
+  Tensor v = f.var(FLOAT, {N}, "v"), s = f.var(HALF, {N}, "s"), k = f.var(INT, {N}, "k");
+  using poputil::poplibs_error;
+  expectThrow<poplibs_error>([&] { popops::varianceToInvStdDev(f.graph, v, eps, f.prog, INT); },
+                             "dstType int must be half");
+  expectThrow<poplibs_error>([&] { popops::invStdDevToVariance(f.graph, s, eps, f.prog, INT); },
+                             "dstType int must be float");
+  expectThrow<poplibs_error>([&] { popops::varianceToInvStdDev(f.graph, k, eps, f.prog, HALF); },
+                             "must be FLOAT or HALF");
+  expectThrow<poplibs_error>([&] { popops::varianceToInvStdDev(f.graph, k, k[0], f.prog, "k"); },
+                             "it takes FLOAT or HALF");
+}
+
 } // namespace
 
 int main() {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_map_forms), cmocka_unit_test(test_dst_type)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_map_forms), cmocka_unit_test(test_dst_type),
+                                     cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,11 +51,12 @@ public:
         for (unsigned d = 0; d < dims; ++d) {
           const unsigned kMod = k % (degree + 1);
           k /= degree + 1;
-          const int size = kernelSize[d];
-          const float v = float(pseudo[e * dims + d]) * float(size - int(degree) * int(isOpenSpline[d]));
+          // A kernel size below 1 is invalid input; it is taken as 1 so that the modulo stays defined.
+          const int ks = kernelSize[d] > 0 ? int(kernelSize[d]) : 1;
+          const float v = float(pseudo[e * dims + d]) * float(ks - int(degree) * int(isOpenSpline[d]));
           const float knot = floorf(v);
-          wi += ((unsigned(int(knot)) + kMod) % unsigned(size)) * wiOffset;
-          wiOffset *= unsigned(size);
+          wi += ((unsigned(int(knot)) + kMod) % unsigned(ks)) * wiOffset;
+          wiOffset *= unsigned(ks);
           b *= splineBasisFunction(v - knot, kMod, degree);
         }
         basis[e * splines + s] = T(b);
