@@ -1,7 +1,7 @@
 // popops element-wise operations against a host reference on a 16-tile IPU Model: binary and unary operations on
 // FLOAT and INT with odd sizes, numpy broadcasting (row, column, scalar), transposed views as operands, results
 // read back; map expressions of depth 3 and more; in-place forms, fill, zero, cast, scaledAddTo and
-// scaledSubtractFrom; HALF (rounded per operation, casts with their exact bit patterns, fill, scaled updates with
+// scaledSubtractFrom (and the X - aX + bY speciality); HALF (rounded per operation, casts with their exact bit patterns, fill, scaled updates with
 // FLOAT scales); and the argument errors.
 #include <algorithm>
 #include <cmath>
@@ -466,6 +466,40 @@ void test_half_cast_fill_scaled(void **) {
   expectNear(f.read<float>("F.r", N), wF, "float += half");
 }
 
+// scaledAddTo with ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY: A = A - a A + b B, for FLOAT and HALF data,
+// constant and tensor scales; DEFAULT is the plain a A + b B.
+void test_scaled_add_speciality(void **) {
+  Fixture f;
+  using popops::ScaledAddSpecialisation;
+  Tensor X = f.var(FLOAT, {N}, "X"), Y = f.var(FLOAT, {N}, "Y"), Xt = f.var(FLOAT, {N}, "Xt");
+  Tensor Xd = f.var(FLOAT, {N}, "Xd"), H = f.var(HALF, {N}, "H"), HY = f.var(HALF, {N}, "HY");
+  Tensor a = f.var(FLOAT, {1}, "a"), b = f.var(FLOAT, {1}, "b");
+  popops::scaledAddTo(f.graph, X, 0.25f, Y, 2.0f, f.prog, ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY);
+  popops::scaledAddTo(f.graph, Xt, a, Y, b, f.prog, ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY, "xt");
+  popops::scaledAddTo(f.graph, Xd, 0.25f, Y, 2.0f, f.prog, ScaledAddSpecialisation::DEFAULT);
+  popops::scaledAddTo(f.graph, H, 0.75f, HY, 0.5f, f.prog, ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY);
+  f.build();
+  const auto hX = floats(N, 11), hY = floats(N, 12), hH = f.rh(floats(N, 13)), hHY = f.rh(floats(N, 14));
+  for (const char *n : {"X", "Xt", "Xd"})
+    f.write(n, hX);
+  f.write("Y", hY);
+  f.writeHalf("H", hH);
+  f.writeHalf("HY", hHY);
+  f.write("a", std::vector<float>{0.25f});
+  f.write("b", std::vector<float>{2.0f});
+  f.engine->run(0);
+  std::vector<float> wX(N), wXd(N), wH(N);
+  for (std::size_t i = 0; i < N; ++i) {
+    wX[i] = (1.0f - 0.25f) * hX[i] + 2.0f * hY[i];
+    wXd[i] = 0.25f * hX[i] + 2.0f * hY[i];
+    wH[i] = f.rh((1.0f - 0.75f) * hH[i] + 0.5f * hHY[i]);
+  }
+  expectNear(f.read<float>("X.r", N), wX, "X - aX + bY, constants", 1e-6f);
+  expectNear(f.read<float>("Xt.r", N), wX, "X - aX + bY, tensors", 1e-6f);
+  expectNear(f.read<float>("Xd.r", N), wXd, "DEFAULT: aX + bY", 1e-6f);
+  expectNear(f.readHalf("H.r", N), wH, "X - aX + bY, half", 1e-3f);
+}
+
 void test_errors(void **) {
   using namespace popops::expr;
   Fixture f(4);
@@ -496,7 +530,8 @@ int main() {
       cmocka_unit_test(test_binary_float),     cmocka_unit_test(test_int),
       cmocka_unit_test(test_unary_float),      cmocka_unit_test(test_map_expressions),
       cmocka_unit_test(test_in_place_fill_cast_scaled), cmocka_unit_test(test_half_elementwise),
-      cmocka_unit_test(test_half_cast_fill_scaled), cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_half_cast_fill_scaled), cmocka_unit_test(test_scaled_add_speciality),
+      cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 // poputil: linear tile mappings (grains, minimum per tile, offsets), cloneN and duplicate (shape, mapping, copied
-// values), createBroadcastOperand's mapping, and the argument errors; templateVertex's names (one of them used to
+// values), cloneToGraph between virtual graphs, createBroadcastOperand's mapping, and the argument errors; templateVertex's names (one of them used to
 // add and run a vertex), flattenIndex and unflattenIndex against a host row-major count; Broadcast.hpp's shape
 // matching (shapes, and a broadcast view copied on the device against a host numpy-style broadcast).
 #include <poputil/Broadcast.hpp>
@@ -92,6 +92,24 @@ void test_clone_duplicate_broadcast(void **) {
   for (std::size_t r = 0; r < 5; ++r)
     for (std::size_t c = 0; c < 3; ++c)
       assert_int_equal(hd[c * 5 + r], ha[r * 3 + c]);
+}
+
+// cloneToGraph between two virtual graphs of one IPU keeps each element's tile index within its graph, and
+// refuses a destination with fewer tiles than the source tensor uses.
+void test_clone_to_graph(void **) {
+  Graph graph(model(8).createTarget());
+  Graph low = graph.createVirtualGraph(0, 4), high = graph.createVirtualGraph(4, 8), one = graph.createVirtualGraph(4, 5);
+  Tensor t = low.addVariable(FLOAT, {100}, "t");
+  poputil::mapTensorLinearly(low, t, 1, 1);
+  Tensor c = poputil::cloneToGraph(low, high, t, "c");
+  assert_true(c.shape() == t.shape());
+  assert_true(low.getTileMapping(t) == high.getTileMapping(c));
+  auto top = graph.getTileMapping(c);
+  for (unsigned tile = 0; tile < 4; ++tile) {
+    assert_true(top[tile].empty());
+    assert_true(top[tile + 4] == graph.getTileMapping(t)[tile]);
+  }
+  expectThrow<poputil::poplibs_error>([&] { poputil::cloneToGraph(low, one, t); }, "destination graph has 1 tiles");
 }
 
 enum class Colour { RED, BLUE };
@@ -225,6 +243,7 @@ void test_broadcast(void **) {
 int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_linear_mapping),
                                      cmocka_unit_test(test_clone_duplicate_broadcast),
+                                     cmocka_unit_test(test_clone_to_graph),
                                      cmocka_unit_test(test_vertex_templates), cmocka_unit_test(test_flatten_index),
                                      cmocka_unit_test(test_broadcast)};
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,7 +129,7 @@ void choleskyInPlace(poplar::Graph &graph, const Tensor &a, bool lower, std::siz
 
 // Block size 0 leaves the "blockSize" option (or its default) in charge; the products use the cache's product plans.
 namespace {
-matmul::PlanningCache *productPlans(PlanningCache *cache) { return cache ? &cache->matMulCache : nullptr; }
+matmul::PlanningCache *productPlans(PlanningCache *cache) { return cache; }
 } // namespace
 
 std::vector<std::pair<MatMulParams, poplar::OptionFlags>>

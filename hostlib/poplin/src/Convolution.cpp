@@ -73,7 +73,7 @@ detail::MatMulOptions convOptions(const poplar::OptionFlags &options, const std:
   return detail::parseMatMulOptions(mm, what);
 }
 
-matmul::PlanningCache *mmCache(PlanningCache *cache) { return cache ? &cache->matMulCache : nullptr; }
+matmul::PlanningCache *mmCache(PlanningCache *cache) { return cache; }
 
 std::size_t product(const std::vector<std::size_t> &v) {
   return std::accumulate(v.begin(), v.end(), std::size_t(1), std::multiplies<std::size_t>());

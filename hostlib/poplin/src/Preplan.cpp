@@ -54,7 +54,7 @@ void preplanConvolutions(const std::set<ConvPlanParams> &convs, PlanningCache &c
   for (const ConvPlanParams &c : convs) {
     detail::MatMulOptions o = detail::convMatMulOptions(optionsOf(std::get<2>(c)), what);
     detail::MatMulProblem problem = detail::convFwdProblem(std::get<1>(c), what);
-    detail::getMatMulPlan(targetOf(std::get<0>(c), what), problem, o, &cache.matMulCache, what);
+    detail::getMatMulPlan(targetOf(std::get<0>(c), what), problem, o, &cache, what);
   }
 }
 
@@ -65,7 +65,7 @@ void preplanConvolutions(poplar::Graph &, const std::set<ConvPlanParams> &convs,
 void preplan(const std::set<ConvPlanParams> &convs, const std::set<MatMulPlanParams> &matmuls,
              PlanningCache &cache) {
   preplanConvolutions(convs, cache);
-  preplanMatMuls(matmuls, cache.matMulCache);
+  preplanMatMuls(matmuls, cache);
 }
 
 } // namespace poplin

@@ -5,7 +5,8 @@
 //  - popops::Reduce<In, Out> reduces runs of partials into one output each (one stage of popops::reduce); HALF
 //    accumulates in float (Reduce<half, half>, and Reduce<half, float> / Reduce<float, half> for float partials).
 // Vertices that differ only in element types are class templates (Reduce here, the sort vertices in
-// sort_codelets.h), their vertex classes listed with VertexInstances below.
+// sort_codelets.h, the spline vertices in spline_codelets.h), their vertex classes listed with VertexInstances
+// below.
 #include <math.h>
 #include <poplar/Vertex.hpp>
 
@@ -153,6 +154,8 @@ Val binaryF(BinaryOpType op, float a, float b) {
   case BinaryOpType::DIVIDE: return fromF(a / b);
   case BinaryOpType::POWER: return fromF(powf(a, b));
   case BinaryOpType::REMAINDER: return fromF(fmodf(a, b));
+  case BinaryOpType::INV_STD_DEV_TO_VARIANCE: return fromF(1.0f / (a * a) - b);
+  case BinaryOpType::VARIANCE_TO_INV_STD_DEV: return fromF(1.0f / sqrtf(a + b));
   default: return fromF(a);
   }
 }
@@ -535,3 +538,4 @@ template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce
 #include "loop_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"
+#include "spline_codelets.h"

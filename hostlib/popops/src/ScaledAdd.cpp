@@ -56,6 +56,13 @@ Cast constant(float v, const poplar::Tensor &A) { return Cast(Const(v), computeT
 
 Cast scaleOperand(const PlaceHolder &p, const poplar::Tensor &A) { return Cast(p, computeType(A)); }
 
+// The factor of A for `speciality`: scaleA itself, or 1 - scaleA (computed on the tile in the update's type).
+std::unique_ptr<Expr> factorOfA(const Expr &scaleA, const poplar::Tensor &A, ScaledAddSpecialisation speciality) {
+  if (speciality == ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY)
+    return Sub(constant(1.0f, A), scaleA).clone();
+  return scaleA.clone();
+}
+
 } // namespace
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
@@ -84,6 +91,20 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, 
                  const poplar::OptionFlags &options) {
   update(graph, A, scaleOperand(_3, A), B, scaleOperand(_4, A), false, {scaleA, scaleB}, prog,
          opName(debugContext, "scaledAddTo"), options);
+}
+
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
+                 poplar::program::Sequence &prog, const ScaledAddSpecialisation speciality,
+                 const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  update(graph, A, *factorOfA(constant(scaleA, A), A, speciality), B, constant(scaleB, A), false, {}, prog,
+         nameOf(debugContext, "scaledAddTo"), options);
+}
+
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const ScaledAddSpecialisation speciality,
+                 const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  update(graph, A, *factorOfA(scaleOperand(_3, A), A, speciality), B, scaleOperand(_4, A), false, {scaleA, scaleB},
+         prog, nameOf(debugContext, "scaledAddTo"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,

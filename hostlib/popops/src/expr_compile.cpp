@@ -61,7 +61,10 @@ bool isIntOnly(BinaryOpType op) {
     return false;
   }
 }
-bool isFloatOnly(BinaryOpType op) { return op == BinaryOpType::ATAN2; }
+bool isFloatOnly(BinaryOpType op) {
+  return op == BinaryOpType::ATAN2 || op == BinaryOpType::INV_STD_DEV_TO_VARIANCE ||
+         op == BinaryOpType::VARIANCE_TO_INV_STD_DEV;
+}
 bool isComparison(BinaryOpType op) {
   switch (op) {
   case BinaryOpType::EQUAL: case BinaryOpType::NOT_EQUAL: case BinaryOpType::LESS_THAN:
@@ -187,7 +190,7 @@ public:
       if (isIntOnly(op) && (isFloating(t) || t == mapcode::B))
         throw typeError("bitwise or shift operation", t, "INT or UNSIGNED_INT");
       if (isFloatOnly(op) && !isFloating(t))
-        throw typeError("atan2", t, "FLOAT or HALF");
+        throw typeError("binary operation " + std::to_string(int(op)), t, "FLOAT or HALF");
       if (t == mapcode::B && !boolResult)
         throw typeError("arithmetic operation " + std::to_string(int(op)), t, "FLOAT, HALF, INT or UNSIGNED_INT");
       emit(b->getLHS(), t, depth);

@@ -1,4 +1,5 @@
-// cloneToIpu, createIpuCopy, copyToIpu: a tensor's clone moved tile for tile onto another IPU, and the copy to it.
+// cloneToIpu, createIpuCopy, copyToIpu, cloneToGraph: a tensor's clone moved tile for tile onto another IPU or
+// (virtual) graph, and the copy to it.
 #include <string>
 #include <vector>
 
@@ -23,6 +24,21 @@ poplar::Tensor cloneToIpu(poplar::Graph &graph, const poplar::Tensor &t, unsigne
     for (const poplar::Interval &i : mapping[tile])
       moved[dstIPU * perIpu + tile % perIpu].push_back(i);
   graph.setTileMapping(out, moved);
+  return out;
+}
+
+poplar::Tensor cloneToGraph(poplar::Graph &srcGraph, poplar::Graph &dstGraph, const poplar::Tensor &t,
+                            const poplar::DebugContext &debugContext, poplar::TensorCloneMethod method) {
+  auto mapping = srcGraph.getTileMapping(t);
+  const std::size_t dstTiles = dstGraph.getTarget().getNumTiles();
+  // Tile i of the source graph becomes tile i of the destination: each used tile must exist there.
+  for (std::size_t tile = dstTiles; tile < mapping.size(); ++tile)
+    if (!mapping[tile].empty())
+      throw poplibs_error("cloneToGraph: the tensor uses tile " + std::to_string(tile) +
+                          " of the source graph; the destination graph has " + std::to_string(dstTiles) + " tiles");
+  mapping.resize(dstTiles);
+  poplar::Tensor out = dstGraph.clone(t, debugContext, method);
+  dstGraph.setTileMapping(out, mapping);
   return out;
 }
 

@@ -49,7 +49,7 @@ void choleskyInPlace(poplar::Graph &graph, const poplar::Tensor &a, bool lower, 
                      poplar::OptionFlags options = poplar::OptionFlags(), matmul::PlanningCache *cache = 0);
 
 // The forms of Graphcore's current API: the block size comes from the "blockSize" option (default 64), and the
-// cache is poplin's PlanningCache (Convolution.hpp), whose product plans the block products use.
+// cache is poplin's PlanningCache (MatMul.hpp), whose product plans the block products use.
 
 class PlanningCache;
 

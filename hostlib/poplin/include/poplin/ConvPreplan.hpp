@@ -10,8 +10,7 @@
 namespace poplin {
 
 /// Plans the convolutions `convs` (as preplanConvolutions) and the products `matmuls` (as preplanMatMuls) into
-/// `cache`: the convolution functions then find their plans in `cache`, and the matMul functions find theirs in
-/// `cache.matMulCache`. Errors as those two functions.
+/// `cache`: the convolution and matMul functions given `cache` then find their plans there. Errors as those two functions.
 void preplan(const std::set<ConvPlanParams> &convs, const std::set<MatMulPlanParams> &matmuls,
              PlanningCache &cache);
 

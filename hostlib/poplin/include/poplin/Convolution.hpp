@@ -29,20 +29,6 @@
 
 namespace poplin {
 
-/// Plans of convolutions (the plans of their matrix products); share one between the calls of a layer.
-class PlanningCache {
-public:
-  PlanningCache() {}
-  /// The product plans held.
-  std::size_t size() const { return matMulCache.size(); }
-  /// Internal: the product plans.
-  matmul::PlanningCache matMulCache;
-
-private:
-  PlanningCache(const PlanningCache &);
-  PlanningCache &operator=(const PlanningCache &);
-};
-
 /// A convolution to plan: the target it runs on, its parameters and its options (pointers that must outlive the
 /// call they are passed to; a null options pointer is no options).
 typedef std::tuple<const poplar::Target *, const ConvParams, const poplar::OptionFlags *> ConvPlanParams;

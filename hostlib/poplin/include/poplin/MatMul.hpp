@@ -60,6 +60,17 @@ private:
 
 } // namespace matmul
 
+/// Plans of convolutions and matrix products (the plans of their products); share one between the calls of a
+/// layer. It is a matmul::PlanningCache, so the matMul functions below take it too.
+class PlanningCache : public matmul::PlanningCache {
+public:
+  PlanningCache() {}
+
+private:
+  PlanningCache(const PlanningCache &);
+  PlanningCache &operator=(const PlanningCache &);
+};
+
 /// C = A * B for A of shape {m, k} and B of shape {k, n} (any views, e.g. X.transpose()), of the same type (FLOAT
 /// or HALF). Returns C {m, n} of A's type, mapped over the tiles by the plan. Throws poputil::poplibs_error when
 /// the operands are not 2-D, their inner dimensions differ, their types differ or are not FLOAT/HALF, or no plan

@@ -200,6 +200,86 @@ POPOPS_BINARY_FN(shiftRightSignExtend, SHIFT_RIGHT_SIGN_EXTEND)
 POPOPS_BINARY_FN(sub, SUBTRACT)
 #undef POPOPS_BINARY_FN
 
+// Variance <-> inverse standard deviation (batch norm statistics): varianceToInvStdDev gives 1 / sqrt(v + eps),
+// invStdDevToVariance gives 1 / (s * s) - eps, element-wise on FLOAT or HALF tensors, eps a tensor (numpy
+// broadcast, usually one element) or a constant. The forms that take a dstType convert the result: to HALF or the
+// input's type for varianceToInvStdDev (default HALF), to FLOAT or the input's type for invStdDevToVariance
+// (default FLOAT), so the statistics can be kept in float and their inverse in half. Throws poplibs_error for
+// another dstType or a non-floating input.
+poplar::Tensor varianceToInvStdDev(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &epsilon,
+                                   poplar::program::Sequence &prog, const poplar::Type dstType = poplar::HALF,
+                                   const poplar::DebugContext &debugContext = {});
+poplar::Tensor varianceToInvStdDev(poplar::Graph &graph, const poplar::Tensor &src, const float epsilon,
+                                   poplar::program::Sequence &prog, const poplar::Type dstType = poplar::HALF,
+                                   const poplar::DebugContext &debugContext = {});
+poplar::Tensor invStdDevToVariance(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &epsilon,
+                                   poplar::program::Sequence &prog, const poplar::Type dstType = poplar::FLOAT,
+                                   const poplar::DebugContext &debugContext = {});
+poplar::Tensor invStdDevToVariance(poplar::Graph &graph, const poplar::Tensor &src, const float epsilon,
+                                   poplar::program::Sequence &prog, const poplar::Type dstType = poplar::FLOAT,
+                                   const poplar::DebugContext &debugContext = {});
+
+// The map forms (result of the input's type), with the usual InPlace and WithOutput variants; either operand may
+// be a constant.
+#define POPOPS_STDDEV_FN(name, Op)                                                                                     \
+  inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &epsilon,             \
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},           \
+                             const poplar::OptionFlags &options = poplar::OptionFlags()) {                             \
+    return map(graph, expr::BinaryOpType::Op, a, epsilon, prog, debugContext, options);                                \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                    \
+      poplar::Graph &graph, const poplar::Tensor &a, const T epsilon, poplar::program::Sequence &prog,                 \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(epsilon)), {a}, prog,              \
+               debugContext, options);                                                                                 \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value, poplar::Tensor>::type name(                                    \
+      poplar::Graph &graph, const T a, const poplar::Tensor &epsilon, poplar::program::Sequence &prog,                 \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    return map(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {epsilon}, prog,              \
+               debugContext, options);                                                                                 \
+  }                                                                                                                    \
+  inline void name##InPlace(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &epsilon,              \
+                            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},            \
+                            const poplar::OptionFlags &options = poplar::OptionFlags()) {                              \
+    mapInPlace(graph, expr::BinaryOpType::Op, a, epsilon, prog, debugContext, options);                                \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##InPlace(                                           \
+      poplar::Graph &graph, const poplar::Tensor &a, const T epsilon, poplar::program::Sequence &prog,                 \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    mapInPlace(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(epsilon)), {a}, prog,              \
+               debugContext, options);                                                                                 \
+  }                                                                                                                    \
+  inline void name##WithOutput(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &epsilon,           \
+                               const poplar::Tensor &out, poplar::program::Sequence &prog,                             \
+                               const poplar::DebugContext &debugContext = {},                                          \
+                               const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, epsilon}, out, prog,         \
+                  debugContext, options);                                                                              \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##WithOutput(                                        \
+      poplar::Graph &graph, const poplar::Tensor &a, const T epsilon, const poplar::Tensor &out,                       \
+      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},                                  \
+      const poplar::OptionFlags &options = poplar::OptionFlags()) {                                                    \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(epsilon)), {a}, out, prog,      \
+                  debugContext, options);                                                                              \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##WithOutput(                                        \
+      poplar::Graph &graph, const T a, const poplar::Tensor &epsilon, const poplar::Tensor &out,                       \
+      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},                                  \
+      const poplar::OptionFlags &options = poplar::OptionFlags()) {                                                    \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {epsilon}, out, prog,      \
+                  debugContext, options);                                                                              \
+  }
+POPOPS_STDDEV_FN(varianceToInvStdDev, VARIANCE_TO_INV_STD_DEV)
+POPOPS_STDDEV_FN(invStdDevToVariance, INV_STD_DEV_TO_VARIANCE)
+#undef POPOPS_STDDEV_FN
+
 /// clamp(a, lo, hi) element-wise.
 inline poplar::Tensor clamp(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &lo,
                             const poplar::Tensor &hi, poplar::program::Sequence &prog,

@@ -69,7 +69,9 @@ enum class BinaryOpType {
   SHIFT_LEFT,
   SHIFT_RIGHT,
   SHIFT_RIGHT_SIGN_EXTEND,
-  SUBTRACT
+  SUBTRACT,
+  INV_STD_DEV_TO_VARIANCE, ///< 1 / (a * a) - b: an inverse standard deviation a to a variance, b the epsilon
+  VARIANCE_TO_INV_STD_DEV  ///< 1 / sqrt(a + b): a variance a to an inverse standard deviation, b the epsilon
 };
 
 /// Operations with three operands.

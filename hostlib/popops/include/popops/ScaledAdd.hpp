@@ -12,6 +12,10 @@
 
 namespace popops {
 
+/// How the scaleA of scaledAddTo applies: DEFAULT is A = scaleA * A + scaleB * B; X_MINUS_AX_PLUS_BY is
+/// A = A - scaleA * A + scaleB * B (that is, (1 - scaleA) * A + scaleB * B, e.g. an interpolation towards B).
+enum class ScaledAddSpecialisation { DEFAULT, X_MINUS_AX_PLUS_BY };
+
 /// A += scaleB * B (B broadcasts to A's shape).
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
@@ -27,6 +31,16 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::T
 /// A = scaleA * A + scaleB * B with one-element scale tensors.
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
                  poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                 const poplar::OptionFlags &options = poplar::OptionFlags());
+/// A = scaleA' * A + scaleB * B with scaleA' as `speciality` says (ScaledAddSpecialisation).
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::Tensor B, float scaleB,
+                 poplar::program::Sequence &prog, const ScaledAddSpecialisation speciality,
+                 const poplar::DebugContext &debugContext = {},
+                 const poplar::OptionFlags &options = poplar::OptionFlags());
+/// The same with one-element scale tensors.
+void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
+                 poplar::program::Sequence &prog, const ScaledAddSpecialisation speciality,
+                 const poplar::DebugContext &debugContext = {},
                  const poplar::OptionFlags &options = poplar::OptionFlags());
 /// A -= scaleB * B.
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,

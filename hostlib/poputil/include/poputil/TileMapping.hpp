@@ -108,6 +108,13 @@ poplar::Tensor cloneToIpu(poplar::Graph &graph, const poplar::Tensor &t, unsigne
                           const poplar::DebugContext &debugContext = {},
                           poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
+/// A clone of `t` (a tensor of srcGraph) in dstGraph (dstGraph.clone(t, debugContext, method)) whose elements are
+/// each on the tile of dstGraph with the index their element of t has in srcGraph, e.g. between two virtual graphs
+/// of one IPU. Throws poplibs_error when t uses a tile index dstGraph does not have.
+poplar::Tensor cloneToGraph(poplar::Graph &srcGraph, poplar::Graph &dstGraph, const poplar::Tensor &t,
+                            const poplar::DebugContext &debugContext = {},
+                            poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+
 /// cloneToIpu, and in copySrc/copyDst the tensors a program::Copy from t to the clone takes: t and the clone, or,
 /// when the clone keeps t's aliases (PRESERVE_ORDER_AND_ALIASES), their elements with each element of storage once.
 /// No copy is added to any program.
