@@ -99,7 +99,7 @@ struct EngineImpl {
     if (it == cg.handles.end()) {
       std::string names;
       for (const auto &[key, h] : cg.handles)
-        if (key.write == write)
+        if (key.write == write && key.name.rfind(kMetadataHandlePrefix, 0) != 0)
           names += (names.empty() ? "" : ", ") + key.name;
       throw unknown_field(std::string("no host-") + (write ? "write" : "read") + " handle '" + name +
                           "' (create it with graph.createHost" + (write ? "Write" : "Read") + "; handles: " +
@@ -710,6 +710,40 @@ void Engine::writeTensor(const std::string &handle, const void *begin, const voi
     throw ipu::runtime::application_runtime_error("writeTensor('" + handle + "'): the buffer has " +
                                                   std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes));
   writeTensor(handle, begin);
+}
+
+// The metadata handle Graph::createHostWrite/Read added beside a QUARTER tensor's; poplar_error when the
+// tensor has none (the handle itself must exist: handle() says so otherwise).
+static const detail::CompiledHandle &metadataHandle(const detail::CompiledGraph &cg, const std::string &handle,
+                                                    bool write, const char *what) {
+  auto it = cg.handles.find(HostHandleKey{kMetadataHandlePrefix + handle, write});
+  if (it == cg.handles.end())
+    throw poplar_error(std::string(what) + "('" + handle + "', metadata, ...): the handle's tensor is not a QUARTER "
+                       "tensor with metadata; create it with Graph::addVariable(QUARTER, metadataTensor, ...) or "
+                       "call " + what + " without the QuarterMetadata");
+  return it->second;
+}
+
+void Engine::writeTensor(const std::string &handle, const QuarterMetadata &metadata, const void *begin,
+                         const void *end) {
+  impl_->handle(handle, true);
+  const detail::CompiledHandle &m = metadataHandle(impl_->cg, handle, true, "writeTensor");
+  writeTensor(handle, begin, end);
+  const std::uint8_t binary = metadata.getBinary();
+  auto &dev = impl_->loaded();
+  for (const auto &p : m.pieces)
+    dev.writeTile(p.tile, p.addr, &binary, p.len);
+}
+
+void Engine::readTensor(const std::string &handle, QuarterMetadata &metadata, void *begin, void *end) {
+  impl_->handle(handle, false);
+  const detail::CompiledHandle &m = metadataHandle(impl_->cg, handle, false, "readTensor");
+  readTensor(handle, begin, end);
+  std::uint8_t binary = 0;
+  auto &dev = impl_->loaded();
+  for (const auto &p : m.pieces)
+    dev.readTile(p.tile, p.addr, &binary, p.len);
+  metadata = QuarterMetadata::fromBinary(binary);
 }
 
 void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) const {

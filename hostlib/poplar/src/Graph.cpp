@@ -524,12 +524,16 @@ void Graph::createHostWrite(const std::string &handle, const Tensor &t, bool) {
   checkTensor(*impl_, t, "createHostWrite");
   if (!impl_->handles.emplace(HostHandleKey{handle, true}, HostHandle{t}).second)
     throw poplar_error("createHostWrite: host-write handle '" + handle + "' already exists");
+  if (t.elementType() == QUARTER && t.hasMetadata())
+    impl_->handles.emplace(HostHandleKey{kMetadataHandlePrefix + handle, true}, HostHandle{t.getMetadata()});
 }
 
 void Graph::createHostRead(const std::string &handle, const Tensor &t, bool) {
   checkTensor(*impl_, t, "createHostRead");
   if (!impl_->handles.emplace(HostHandleKey{handle, false}, HostHandle{t}).second)
     throw poplar_error("createHostRead: host-read handle '" + handle + "' already exists");
+  if (t.elementType() == QUARTER && t.hasMetadata())
+    impl_->handles.emplace(HostHandleKey{kMetadataHandlePrefix + handle, false}, HostHandle{t.getMetadata()});
 }
 
 static DataStream addStream(GraphImpl &g, const std::string &handle, const Type &type, std::size_t n,

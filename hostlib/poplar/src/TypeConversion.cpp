@@ -43,8 +43,9 @@ std::ostream &operator<<(std::ostream &os, const QuarterMetadata &md) { return o
 namespace {
 
 // --- 8-bit floats -----------------------------------------------------------------------------------------------
-// Both formats have no infinities and no negative zero: 0x80 is the one NaN and values beyond the largest finite
-// one saturate to it (sign kept), as the device's conversions do.
+// Both formats have no infinities and no negative zero: 0x80 is the one NaN, which infinities also become. A finite
+// value that rounds beyond the largest one overflows: to NaN in NaN-on-overflow mode, else to the largest value of
+// its sign (saturation), as the device's conversions do under the floating-point control's nanoo bit.
 
 struct Fp8Layout {
   int mantissaBits, bias;
@@ -54,8 +55,8 @@ Fp8Layout layoutOf(QuarterMetadata::Format f) {
   return f == QuarterMetadata::Format::F152 ? Fp8Layout{2, 16} : Fp8Layout{3, 8};
 }
 
-std::uint8_t encodeQuarter(double host, const QuarterMetadata &md) {
-  if (std::isnan(host))
+std::uint8_t encodeQuarter(double host, const QuarterMetadata &md, bool nanoo) {
+  if (std::isnan(host) || std::isinf(host))
     return 0x80;
   const Fp8Layout l = layoutOf(md.getFormat());
   const int expBits = 7 - l.mantissaBits, maxExp = (1 << expBits) - 1;
@@ -64,8 +65,12 @@ std::uint8_t encodeQuarter(double host, const QuarterMetadata &md) {
   const double a = std::fabs(x);
   const std::uint8_t largest = std::uint8_t((maxExp << l.mantissaBits) | ((1 << l.mantissaBits) - 1));
   const double maxValue = std::ldexp(2.0 - std::ldexp(1.0, -l.mantissaBits), maxExp - l.bias);
+  // Round to nearest: only from half a unit in the last place above the largest value does a value overflow.
+  const double overflowAt = maxValue + std::ldexp(1.0, maxExp - l.bias - l.mantissaBits - 1);
   std::uint8_t code;
-  if (a >= maxValue) {
+  if (a >= overflowAt && nanoo) {
+    return 0x80;
+  } else if (a >= maxValue) {
     code = largest;
   } else {
     int e = std::ilogb(a);
@@ -122,7 +127,7 @@ template <typename D, typename T> void load(const void *src, const ArrayRef<T> &
 }
 
 template <typename T>
-void toDevice(const Type &t, const QuarterMetadata *md, ArrayRef<T> src, void *dst) {
+void toDevice(const Type &t, const QuarterMetadata *md, ArrayRef<T> src, void *dst, bool nanoo = false) {
   if (t == HALF) {
     auto *out = static_cast<std::uint8_t *>(dst);
     for (std::size_t i = 0; i < src.size(); ++i) {
@@ -134,7 +139,7 @@ void toDevice(const Type &t, const QuarterMetadata *md, ArrayRef<T> src, void *d
       throw poplar_error("convertToDeviceType: QUARTER needs its QuarterMetadata; pass it as the second argument");
     auto *out = static_cast<std::uint8_t *>(dst);
     for (std::size_t i = 0; i < src.size(); ++i)
-      out[i] = encodeQuarter(double(src[i]), *md);
+      out[i] = encodeQuarter(double(src[i]), *md, nanoo);
   } else if (t == FLOAT) store<float>(src, dst);
   else if (t == INT) store<int>(src, dst);
   else if (t == UNSIGNED_INT) store<unsigned>(src, dst);
@@ -183,6 +188,10 @@ template <typename T> void convertToDeviceType(Type t, ArrayRef<T> src, void *ds
 template <typename T> void convertToDeviceType(Type t, const QuarterMetadata &md, ArrayRef<T> src, void *dst) {
   toDevice(t, &md, src, dst);
 }
+template <typename T>
+void convertToDeviceType(Type t, const QuarterMetadata &md, ArrayRef<T> src, void *dst, bool enableNanooMode) {
+  toDevice(t, &md, src, dst, enableNanooMode);
+}
 template <typename T> void convertFromDeviceType(Type t, const void *src, ArrayRef<T> dst) {
   fromDevice(t, nullptr, src, dst);
 }
@@ -193,6 +202,7 @@ template <typename T> void convertFromDeviceType(Type t, const QuarterMetadata &
 #define POPLAR_CONVERSIONS(T)                                                                                      \
   template void convertToDeviceType<T>(Type, ArrayRef<T>, void *);                                                 \
   template void convertToDeviceType<T>(Type, const QuarterMetadata &, ArrayRef<T>, void *);                        \
+  template void convertToDeviceType<T>(Type, const QuarterMetadata &, ArrayRef<T>, void *, bool);                  \
   template void convertFromDeviceType<T>(Type, const void *, ArrayRef<T>);                                         \
   template void convertFromDeviceType<T>(Type, const QuarterMetadata &, const void *, ArrayRef<T>);
 POPLAR_CONVERSIONS(float)

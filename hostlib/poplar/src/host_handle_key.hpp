@@ -8,6 +8,10 @@
 
 namespace poplar {
 
+/// The handle of a QUARTER tensor's metadata lives beside the tensor's under this prefix (Graph::createHostWrite/
+/// Read add it), so Engine::writeTensor/readTensor with a QuarterMetadata move both; users never name it.
+constexpr const char *kMetadataHandlePrefix = "__metadata/";
+
 struct HostHandleKey {
   std::string name;
   bool write = false; ///< a host write (Engine::writeTensor) rather than a host read (Engine::readTensor)

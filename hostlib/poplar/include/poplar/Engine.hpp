@@ -17,6 +17,7 @@
 #include "poplar/ProfileValue.hpp"
 #include "pva/pva.hpp"
 #include "poplar/Program.hpp"
+#include "poplar/Quarter.hpp"
 #include "poplar/StreamCallback.hpp"
 #include "poplar/exceptions.hpp"
 
@@ -115,6 +116,13 @@ public:
   void writeTensor(const std::string &handle, const void *buf);
   /// As above; [begin, end) must be exactly the tensor's size.
   void writeTensor(const std::string &handle, const void *begin, const void *end);
+  /// For a QUARTER tensor created with metadata (Graph::addVariable(QUARTER, metadata, ...)): writes its elements
+  /// from [begin, end) and its QUARTER_METADATA tensor from `metadata`, so the device reads the bytes as the host
+  /// encoded them (convertToDeviceType with the same metadata). Throws poplar_error for a tensor without metadata.
+  void writeTensor(const std::string &handle, const QuarterMetadata &metadata, const void *begin, const void *end);
+  /// The reading side: copies the QUARTER tensor's elements to [begin, end) and its metadata to `metadata`, which
+  /// convertFromDeviceType needs to decode them. Throws poplar_error for a tensor without metadata.
+  void readTensor(const std::string &handle, QuarterMetadata &metadata, void *begin, void *end);
 
   /// Copies one row (`repeatIndex`) of remote buffer `handle` from `data` (numElements x type size bytes). In a
   /// replicated graph each replica has its own rows: `replicationIndex` names the replica's.

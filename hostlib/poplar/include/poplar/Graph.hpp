@@ -180,6 +180,10 @@ public:
   template <typename T> void setInitialValue(FieldRef field, const std::vector<T> &values) {
     setInitialValueBytes(field, values.data(), values.size() * sizeof(T));
   }
+  /// As above from a list view (Graphcore's spelling: setInitialValue(field, ArrayRef<T>(values))).
+  template <typename T> void setInitialValue(FieldRef field, ArrayRef<T> values) {
+    setInitialValueBytes(field, values.data(), values.size() * sizeof(T));
+  }
   /// Gives every element of variable view `t` the initial value `value` (what the tensor holds after
   /// Engine::load, before any program writes it).
   template <typename T>
@@ -189,6 +193,11 @@ public:
   }
   /// Gives the elements of `t` (row-major) the initial values `values`, one per element.
   template <typename T> void setInitialValue(const Tensor &t, const std::vector<T> &values) {
+    setInitialValueFrom(t, values.data(), values.size(), sizeof(T), hostKind<T>());
+  }
+  /// As above from a list view, as Graphcore's Graph takes it (`graph.setInitialValue(t, ArrayRef<float>(v))`);
+  /// one value per element (or one for all), else poplar_error.
+  template <typename T> void setInitialValue(const Tensor &t, ArrayRef<T> values) {
     setInitialValueFrom(t, values.data(), values.size(), sizeof(T), hostKind<T>());
   }
   /// Gives vertex `v` its estimate (worker cycles), over any estimator of its type. On an IPU Model target the
