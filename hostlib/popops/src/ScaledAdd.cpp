@@ -97,14 +97,14 @@ void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, float scaleA, poplar::T
                  poplar::program::Sequence &prog, const ScaledAddSpecialisation speciality,
                  const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   update(graph, A, *factorOfA(constant(scaleA, A), A, speciality), B, constant(scaleB, A), false, {}, prog,
-         nameOf(debugContext, "scaledAddTo"), options);
+         opName(debugContext, "scaledAddTo"), options);
 }
 
 void scaledAddTo(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor scaleA, poplar::Tensor B, poplar::Tensor scaleB,
                  poplar::program::Sequence &prog, const ScaledAddSpecialisation speciality,
                  const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   update(graph, A, *factorOfA(scaleOperand(_3, A), A, speciality), B, scaleOperand(_4, A), false, {scaleA, scaleB},
-         prog, nameOf(debugContext, "scaledAddTo"), options);
+         prog, opName(debugContext, "scaledAddTo"), options);
 }
 
 void scaledSubtractFrom(poplar::Graph &graph, poplar::Tensor A, poplar::Tensor B, float scaleB,

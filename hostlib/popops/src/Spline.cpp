@@ -13,6 +13,7 @@
 #include "poputil/TileMapping.hpp"
 #include "poputil/VertexTemplates.hpp"
 #include "poputil/exceptions.hpp"
+#include "op_name.hpp"
 
 namespace popops {
 
@@ -21,10 +22,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  return poplibs_support::operationName(dc, "popops::", fn);
-}
 
 void expectRank(const Tensor &t, unsigned rank, const std::string &name, const char *what) {
   if (!t.valid() || t.rank() != rank)
@@ -74,7 +71,7 @@ template <typename Add> void forEachChunk(poplar::Graph &graph, const Tensor &ro
 void splineBasis(poplar::Graph &graph, const Tensor &pseudo, const Tensor &kernelSize, const Tensor &isOpenSpline,
                  const Tensor &basis, const Tensor &weightIndex, unsigned degree, poplar::program::Sequence &prog,
                  const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "splineBasis");
+  const std::string name = opName(debugContext, "splineBasis");
   expectRank(pseudo, 2, name, "pseudo");
   expectRank(kernelSize, 1, name, "kernelSize");
   expectRank(isOpenSpline, 1, name, "isOpenSpline");
@@ -122,7 +119,7 @@ void splineBasis(poplar::Graph &graph, const Tensor &pseudo, const Tensor &kerne
 Tensor splineWeighting(poplar::Graph &graph, const Tensor &input, const Tensor &weight, const Tensor &basis,
                        const Tensor &weightIndex, poplar::program::Sequence &prog,
                        const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "splineWeighting");
+  const std::string name = opName(debugContext, "splineWeighting");
   expectRank(input, 2, name, "input");
   expectRank(weight, 3, name, "weight");
   expectRank(basis, 2, name, "basis");
