@@ -72,7 +72,10 @@ def main() -> None:
     ap.add_argument("netlist")
     ap.add_argument("out_dir")
     ap.add_argument("--mutate", action="store_true")
-    ap.add_argument("--net", default="u_bridge.pay_q")
+    # The first LUT on the way into the bridge's first payload byte: the low byte of every register offset and word
+    # index, so the mutant misreads ID at attach. (A net matched by "pay_q" alone may be the last byte, which register
+    # reads never use: the mutant then passed the checks.)
+    ap.add_argument("--net", default="u_bridge.pay_q[0]")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     netlist = open(a.netlist).read()
