@@ -55,6 +55,19 @@ class Device;
 struct replication_factor {
   explicit replication_factor(unsigned factor) : value(factor) {}
   unsigned value;
+  /// Comparisons and increments of the factor, as the SDK's replication_factor has.
+  bool operator==(const replication_factor &other) const { return value == other.value; }
+  bool operator!=(const replication_factor &other) const { return value != other.value; }
+  bool operator<(const replication_factor &other) const { return value < other.value; }
+  replication_factor &operator++() {
+    ++value;
+    return *this;
+  }
+  replication_factor operator++(int) {
+    replication_factor before = *this;
+    ++value;
+    return before;
+  }
 };
 
 /// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
@@ -259,6 +272,9 @@ public:
   bool isConstant(const Tensor &t) const;
   /// The whole of variable `v` as a tensor with the shape it was created with.
   Tensor getVariable(VariableRef v) const;
+  /// A scalar UNSIGNED_INT constant holding, in each replica, that replica's index in this graph (0 to the
+  /// replication factor - 1; 0 in a graph that is not replicated). Map it to a tile as any constant.
+  Tensor addReplicationIndexConstant(const DebugContext &debugContext = {});
   /// A HALF (or FLOAT) constant with every element `val`, given as IEEE half-precision bits.
   Tensor addConstantHalf(const Type &type, const std::vector<std::size_t> &shape, std::uint16_t val,
                          const DebugContext &debugContext = {"<const>"});
