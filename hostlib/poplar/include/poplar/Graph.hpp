@@ -183,6 +183,21 @@ public:
   /// Sets the length of a VectorList field (each element is then connected with field[i]). Any other kind of field
   /// throws graph_connection_error (a Vector's size is its tensor's; a scalar has none).
   void setFieldSize(FieldRef field, std::size_t size);
+  /// The number of elements of a vertex's field: of the tensor connected to a Vector or scalar edge, the items of
+  /// a VectorList (`field`) or of one item (`field[i]`). Throws graph_connection_error for a field with no size
+  /// yet, index_error for an item past the list's end.
+  std::size_t getFieldSize(FieldRef field) const;
+  /// The largest size dimension `dimIndex` of field `fieldName` of class `vertexType` can have (a Vector: dimension
+  /// 0, its size; a VectorList: 0, its item count, and 1, an item's size): 2^32 - 1, as the tile holds 32-bit
+  /// counts. Throws unknown_vertex_type, unknown_field, or poplar_error for a dimension the field lacks.
+  double getMaxFieldDim(const std::string &vertexType, const std::string &fieldName, unsigned dimIndex) const;
+  /// The largest value field `fieldName` of class `vertexType` can hold (or each element of an edge field), by
+  /// its C type on the tile (e.g. 65535 for unsigned short, 65504 for half). Throws as getMaxFieldDim does.
+  double getMaxVertexFieldValue(const std::string &vertexType, const std::string &fieldName) const;
+  /// getMaxVertexFieldValue as a T.
+  template <typename T> T getMaxVertexFieldValueAs(const std::string &vertexType, const std::string &fieldName) const {
+    return static_cast<T>(getMaxVertexFieldValue(vertexType, fieldName));
+  }
   /// Sets a plain (non-edge) field of the vertex state, e.g. `unsigned n;`.
   template <typename T>
   void setInitialValue(FieldRef field, T value,
