@@ -2,6 +2,7 @@
 #include "poplar/Engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -68,6 +69,7 @@ struct EngineImpl {
   std::map<std::string, std::vector<std::uint8_t>> remoteData;
   std::map<std::string, std::vector<std::uint64_t>> remoteOffset; ///< row of each replica's next copy, by handle
   std::string errorMessage; ///< set by an ErrorProgram's stream during a run
+  std::atomic<bool> stopRequested{false}; ///< Engine::stop during the current run
   std::ostream *printStream = &std::cout;
   std::ostream *tensorStream = &std::cout;
   std::uint64_t lastCycles = 0;         ///< what getLastRunCycles reports (estimated on an IPU Model)
@@ -351,8 +353,8 @@ void EngineImpl::connectRemoteBuffers() {
   }
 }
 
-/// An ErrorProgram's stream delivers its debug tensor: remember the message with the values and stop the run (the
-/// runtime stops a run whose callback throws; Engine::run then throws the message alone).
+/// An ErrorProgram's stream delivers its debug tensor (an Abort's, nothing): remember the message (with the values)
+/// and stop the run (the runtime stops a run whose callback throws; Engine::run then throws the message alone).
 void EngineImpl::connectErrorStreams() {
   for (const auto &e : cg.errorStreams) {
     CompiledErrorStream info = e;
@@ -363,7 +365,10 @@ void EngineImpl::connectErrorStreams() {
       std::vector<std::string> values;
       for (std::size_t i = 0; i < n; ++i)
         values.push_back(formatElementBytes(static_cast<const std::uint8_t *>(p), i, info.type));
-      errorMessage = info.message + "\n" + formatTensor(values, info.shape);
+      // An Abort's stream (compiler: "__abort/N") carries no tensor; an ErrorProgram's shows its values.
+      errorMessage = info.stream.rfind("__abort/", 0) == 0
+                         ? "Abort: " + info.message
+                         : "ErrorProgram: " + info.message + "\n" + formatTensor(values, info.shape);
       throw std::runtime_error(errorMessage);
     };
     if (ReplicaFan *f = fan(info.stream)) {
@@ -513,10 +518,22 @@ void Engine::run(unsigned prog, const std::string &) {
     std::lock_guard<std::mutex> lock(m);
     impl_->printLine(line);
   };
+  detail::EngineImpl *impl = impl_.get();
+  opts.stopRequested = [impl] { return impl->stopRequested.load(); };
   ipu::runtime::RunResult r;
   impl_->errorMessage.clear();
+  impl_->stopRequested = false;
   try {
     r = ipu::runtime::runDevice(dev, cg.tiles, impl_->streams.get(), opts);
+  } catch (const ipu::runtime::run_stopped_error &) {
+    impl_->printStream->flush();
+    impl_->tensorStream->flush();
+    // The tiles were halted mid-program: load afresh (after a reset) before the next run.
+    impl_->liveDevice().faulted = true;
+    impl_->liveDevice().loadedBy = nullptr;
+    throw ipu::runtime::application_runtime_error(
+        "Engine::run(" + std::to_string(prog) + "): stopped by Engine::stop() before the program's end; the "
+        "engine loads itself again before its next run (constants and initial values afresh)");
   } catch (const ipu::runtime::run_timeout_error &e) {
     impl_->liveDevice().faulted = true;
     impl_->printStream->flush();
@@ -535,7 +552,7 @@ void Engine::run(unsigned prog, const std::string &) {
     // The tiles were stopped mid-program: load afresh (after a reset) before the next run.
     impl_->liveDevice().faulted = true;
     impl_->liveDevice().loadedBy = nullptr;
-    throw ipu::runtime::application_runtime_error("ErrorProgram: " + impl_->errorMessage);
+    throw ipu::runtime::application_runtime_error(impl_->errorMessage);
   }
   impl_->printStream->flush();
   impl_->tensorStream->flush();
@@ -574,6 +591,8 @@ void Engine::run(unsigned prog, const std::string &) {
                                           " cycles (" + std::to_string(r.cycles) + " measured), " +
                                           std::to_string(r.hostSyncs) + " host syncs");
 }
+
+void Engine::stop() { impl_->stopRequested = true; }
 
 void Engine::connectStream(const std::string &handle, void *p) {
   std::size_t bytes = impl_->stream(handle).bytes;

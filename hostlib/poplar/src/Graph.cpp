@@ -266,6 +266,13 @@ Tensor Graph::addConstantFrom(const Type &type, const std::vector<std::size_t> &
   return t;
 }
 
+Tensor Graph::addReplicationIndexConstant(const DebugContext &debugContext) {
+  const std::string name = debugContext.getPathName();
+  Tensor t = addConstant<unsigned>(UNSIGNED_INT, {}, 0u, name.empty() ? "replicationIndex" : name);
+  impl_->vars.back().replicationIndex = true;
+  return t;
+}
+
 void Graph::setTileMapping(const Tensor &t, unsigned tile) {
   checkTensor(*impl_, t, "setTileMapping");
   checkReplicated(t, "setTileMapping");

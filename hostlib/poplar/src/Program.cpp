@@ -293,12 +293,29 @@ static std::shared_ptr<Node> errorNode(const std::string &message, const Tensor 
 ErrorProgram::ErrorProgram(const std::string &message, const Tensor &debugTensor, const DebugContext &debugContext)
     : Program(errorNode(message, debugTensor, debugContext.getPathName())) {}
 
+/// An Abort needs no tensor: the compiler gives it a stream of its own that no tile writes, and the host's callback
+/// for it ends the run with the message.
+static std::shared_ptr<Node> abortNode(const std::string &message, const std::string &debugName) {
+  auto n = makeNode(Kind::Abort, debugName);
+  n->message = message;
+  return n;
+}
+
+Abort::Abort(const DebugContext &debugContext) : Program(abortNode("", debugContext.getPathName())) {}
+Abort::Abort(const std::string &message, const DebugContext &debugContext)
+    : Program(abortNode(message, debugContext.getPathName())) {}
+Abort::Abort(const char *message, const DebugContext &debugContext)
+    : Abort(std::string(message ? message : ""), debugContext) {}
+
+AbortOnCondition::AbortOnCondition(const Tensor &predicate, const DebugContext &debugContext)
+    : AbortOnCondition(predicate, std::string(), debugContext) {}
 AbortOnCondition::AbortOnCondition(const Tensor &predicate, const std::string &message,
                                    const DebugContext &debugContext)
-    : Program(If(predicate, ErrorProgram(message.empty() ? "AbortOnCondition: the condition is true" : message,
-                                         predicate, debugContext),
-                 Sequence(), debugContext)
+    : Program(If(predicate, Abort(message.empty() ? "the condition is true" : message, debugContext), Sequence(),
+                 debugContext)
                   .node()) {}
+AbortOnCondition::AbortOnCondition(const Tensor &predicate, const char *message, const DebugContext &debugContext)
+    : AbortOnCondition(predicate, std::string(message ? message : ""), debugContext) {}
 
 namespace {
 const char *typeName(Kind k) {
@@ -314,6 +331,7 @@ const char *typeName(Kind k) {
   case Kind::Switch: return "Switch";
   case Kind::Print: return "PrintTensor";
   case Kind::Sync: return "Sync";
+  case Kind::Abort: return "Abort";
   }
   return "Program";
 }

@@ -44,6 +44,7 @@ struct Variable {
   std::vector<std::size_t> shape;
   std::size_t numElements = 0;
   bool constant = false;
+  bool replicationIndex = false;  ///< addReplicationIndexConstant: each replica's copy holds its index
   std::vector<std::uint8_t> init; ///< device bytes of a constant (empty for variables: zero)
   IntervalMap mapping{0};
   std::shared_ptr<Tensor> metadata; ///< a QUARTER variable's QUARTER_METADATA tensor (null: none)

@@ -11,7 +11,7 @@
 
 namespace poplar::program::detail {
 
-enum class Kind { Sequence, Execute, Copy, StreamIn, StreamOut, Repeat, WhileTrue, WhileFalse, If, Switch, Print, Sync };
+enum class Kind { Sequence, Execute, Copy, StreamIn, StreamOut, Repeat, WhileTrue, WhileFalse, If, Switch, Print, Sync, Abort };
 
 struct Node {
   Kind kind = Kind::Sequence;
@@ -24,6 +24,7 @@ struct Node {
   std::vector<std::int32_t> caseValues;        ///< Switch: children[i] for caseValues[i], last child the default
   std::map<unsigned, unsigned> replicaMap;     ///< Copy between replicas (CrossReplicaCopy): source -> destination
   bool crossReplica = false;                   ///< Copy: a CrossReplicaCopy
+  std::string message;                         ///< Abort: what Engine::run's exception says
 };
 
 } // namespace poplar::program::detail

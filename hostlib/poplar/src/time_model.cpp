@@ -15,15 +15,15 @@ FieldData VertexIntrospector::getFieldInfo(const std::string &name) const {
   const auto &g = *static_cast<const detail::GraphImpl *>(graph_);
   const auto &vx = g.vertices.at(vertex_);
   if (auto e = vx.edges.find(name); e != vx.edges.end())
-    return FieldData(1, e->second.numElements(), {}, {});
+    return FieldData(1, e->second.numElements(), {}, {}, name);
   if (auto l = vx.lists.find(name); l != vx.lists.end()) {
     std::vector<std::size_t> sizes;
     for (const Tensor &t : l->second)
       sizes.push_back(t.numElements());
-    return FieldData(2, sizes.size(), sizes, {});
+    return FieldData(2, sizes.size(), sizes, {}, name);
   }
   if (auto p = vx.plain.find(name); p != vx.plain.end())
-    return FieldData(0, 1, {}, std::vector<unsigned char>(p->second.begin(), p->second.end()));
+    return FieldData(0, 1, {}, std::vector<unsigned char>(p->second.begin(), p->second.end()), name);
   throw unknown_field("VertexIntrospector::getFieldInfo: vertex type '" + vx.type + "' has no connected field '" +
                       name + "'");
 }

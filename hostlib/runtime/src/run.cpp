@@ -111,6 +111,7 @@ public:
       if (rc != -ETIMEDOUT)
         waiting.stop();
       drainConsole();
+      checkStop();
       if (rc == -ETIMEDOUT) {
         const double idle = since(lastEvent), total = since(start);
         if (idle > opt_.hostSyncTimeoutSeconds)
@@ -144,6 +145,14 @@ public:
   }
 
 private:
+  // Ends the run when the caller asked for it (Engine::stop), halting the tiles so that the card can be loaded again.
+  void checkStop() {
+    if (opt_.stopRequested && opt_.stopRequested()) {
+      halt();
+      throw run_stopped_error("the run was stopped on the host's request before the tiles finished");
+    }
+  }
+
   void drainConsole() {
     ipudrv_console_byte bytes[1024];
     for (;;) {
@@ -187,6 +196,7 @@ private:
                                       seconds(opt_.hostSyncTimeoutSeconds) +
                                       "; make the stream callback faster or raise the host sync timeout");
     }
+    checkStop(); // a stream callback may have asked for it
     dev_.check(ipudrv_host_sync_release(h_), "release host sync " + hex(syncId));
     ++result_.hostSyncs;
   }

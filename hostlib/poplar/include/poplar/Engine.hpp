@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "poplar/ArrayRef.hpp"
 #include "poplar/Device.hpp"
 #include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
@@ -79,6 +80,12 @@ public:
   /// (no such program, a stream nobody connected), poplar::recoverable_runtime_error when a tile faults (its
   /// message names the recovery: device.reset() or engine.load(device), then run again).
   void run(unsigned prog = 0, const std::string &debugName = "");
+  /// Asks the run under way (on another thread, or from one of its stream callbacks) to end: the tiles are halted
+  /// within a quarter of a second (at once after a stream callback), and run() throws
+  /// poplar::application_runtime_error saying it was stopped. As after an Abort, the engine loads itself again before
+  /// its next run(), readTensor() or writeTensor() (constants and initial values afresh, other variables undefined).
+  /// Without a run under way, stop() has no effect: each run() starts unstopped.
+  void stop();
   /// Number of programs run() accepts.
   unsigned getNumPrograms() const;
   /// The engine options in effect: those given to the constructor with POPLAR_ENGINE_OPTIONS applied over them.
@@ -123,6 +130,30 @@ public:
   /// The reading side: copies the QUARTER tensor's elements to [begin, end) and its metadata to `metadata`, which
   /// convertFromDeviceType needs to decode them. Throws poplar_error for a tensor without metadata.
   void readTensor(const std::string &handle, QuarterMetadata &metadata, void *begin, void *end);
+
+  /// Graphcore's ArrayRef forms: the view's elements are the buffer, which must be exactly the tensor's (or one
+  /// stream copy's, or one remote-buffer row's) size; readTensor and copyFromRemoteBuffer write through the view.
+  template <typename T> void readTensor(const std::string &handle, ArrayRef<T> buf) {
+    T *p = const_cast<T *>(buf.data());
+    readTensor(handle, p, p + buf.size());
+  }
+  template <typename T> void writeTensor(const std::string &handle, ArrayRef<T> buf) {
+    writeTensor(handle, buf.data(), buf.data() + buf.size());
+  }
+  template <typename T> void connectStream(const std::string &handle, const ArrayRef<T> &buf) {
+    T *p = const_cast<T *>(buf.data());
+    connectStream(handle, p, p + buf.size());
+  }
+  template <typename T>
+  void copyToRemoteBuffer(ArrayRef<T> data, const std::string &handle, std::uint64_t repeatIndex,
+                          unsigned replicationIndex = 0) {
+    copyToRemoteBuffer(static_cast<const void *>(data.data()), handle, repeatIndex, replicationIndex);
+  }
+  template <typename T>
+  void copyFromRemoteBuffer(const std::string &handle, ArrayRef<T> data, std::uint64_t repeatIndex,
+                            unsigned replicationIndex = 0) {
+    copyFromRemoteBuffer(handle, static_cast<void *>(const_cast<T *>(data.data())), repeatIndex, replicationIndex);
+  }
 
   /// Copies one row (`repeatIndex`) of remote buffer `handle` from `data` (numElements x type size bytes). In a
   /// replicated graph each replica has its own rows: `replicationIndex` names the replica's.

@@ -55,6 +55,19 @@ class Device;
 struct replication_factor {
   explicit replication_factor(unsigned factor) : value(factor) {}
   unsigned value;
+  /// Comparisons and increments of the factor, as the SDK's replication_factor has.
+  bool operator==(const replication_factor &other) const { return value == other.value; }
+  bool operator!=(const replication_factor &other) const { return value != other.value; }
+  bool operator<(const replication_factor &other) const { return value < other.value; }
+  replication_factor &operator++() {
+    ++value;
+    return *this;
+  }
+  replication_factor operator++(int) {
+    replication_factor before = *this;
+    ++value;
+    return before;
+  }
 };
 
 /// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
@@ -170,6 +183,21 @@ public:
   /// Sets the length of a VectorList field (each element is then connected with field[i]). Any other kind of field
   /// throws graph_connection_error (a Vector's size is its tensor's; a scalar has none).
   void setFieldSize(FieldRef field, std::size_t size);
+  /// The number of elements of a vertex's field: of the tensor connected to a Vector or scalar edge, the items of
+  /// a VectorList (`field`) or of one item (`field[i]`). Throws graph_connection_error for a field with no size
+  /// yet, index_error for an item past the list's end.
+  std::size_t getFieldSize(FieldRef field) const;
+  /// The largest size dimension `dimIndex` of field `fieldName` of class `vertexType` can have (a Vector: dimension
+  /// 0, its size; a VectorList: 0, its item count, and 1, an item's size): 2^32 - 1, as the tile holds 32-bit
+  /// counts. Throws unknown_vertex_type, unknown_field, or poplar_error for a dimension the field lacks.
+  double getMaxFieldDim(const std::string &vertexType, const std::string &fieldName, unsigned dimIndex) const;
+  /// The largest value field `fieldName` of class `vertexType` can hold (or each element of an edge field), by
+  /// its C type on the tile (e.g. 65535 for unsigned short, 65504 for half). Throws as getMaxFieldDim does.
+  double getMaxVertexFieldValue(const std::string &vertexType, const std::string &fieldName) const;
+  /// getMaxVertexFieldValue as a T.
+  template <typename T> T getMaxVertexFieldValueAs(const std::string &vertexType, const std::string &fieldName) const {
+    return static_cast<T>(getMaxVertexFieldValue(vertexType, fieldName));
+  }
   /// Sets a plain (non-edge) field of the vertex state, e.g. `unsigned n;`.
   template <typename T>
   void setInitialValue(FieldRef field, T value,
@@ -259,6 +287,9 @@ public:
   bool isConstant(const Tensor &t) const;
   /// The whole of variable `v` as a tensor with the shape it was created with.
   Tensor getVariable(VariableRef v) const;
+  /// A scalar UNSIGNED_INT constant holding, in each replica, that replica's index in this graph (0 to the
+  /// replication factor - 1; 0 in a graph that is not replicated). Map it to a tile as any constant.
+  Tensor addReplicationIndexConstant(const DebugContext &debugContext = {});
   /// A HALF (or FLOAT) constant with every element `val`, given as IEEE half-precision bits.
   Tensor addConstantHalf(const Type &type, const std::vector<std::size_t> &shape, std::uint16_t val,
                          const DebugContext &debugContext = {"<const>"});

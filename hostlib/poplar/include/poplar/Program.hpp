@@ -1,5 +1,5 @@
 // Control programs: Sequence, Block, Execute, Copy, Repeat, RepeatWhileTrue/False, If, Switch, PrintTensor, Sync,
-// WriteUndef, Call, ErrorProgram, AbortOnCondition.
+// WriteUndef, Call, ErrorProgram, Abort, AbortOnCondition.
 #ifndef POPLAR_PROGRAM_HPP
 #define POPLAR_PROGRAM_HPP
 
@@ -206,15 +206,28 @@ public:
   ErrorProgram(const std::string &message, const Tensor &debugTensor, const DebugContext &debugContext = {});
 };
 
-/// Stops the run as ErrorProgram does when the scalar `predicate` is non-zero.
+/// Ends the run: Engine::run throws poplar::application_runtime_error whose message is "Abort: " followed by
+/// `message` (or "the program aborted" without one). The tiles stop where they are, so the engine loads itself
+/// again (constants and initial values afresh) before its next run. The const char * form keeps a string literal
+/// from being taken for a DebugContext.
+class Abort : public Program {
+public:
+  explicit Abort(const DebugContext &debugContext = {});
+  explicit Abort(const std::string &message, const DebugContext &debugContext = {});
+  explicit Abort(const char *message, const DebugContext &debugContext = {});
+};
+
+/// Ends the run as Abort does when the scalar `predicate` is non-zero ("Abort: " followed by `message`, or "the
+/// condition is true" without one); does nothing otherwise.
 class AbortOnCondition : public Program {
 public:
-  explicit AbortOnCondition(const Tensor &predicate, const std::string &message = "",
-                            const DebugContext &debugContext = {});
+  explicit AbortOnCondition(const Tensor &predicate, const DebugContext &debugContext = {});
+  AbortOnCondition(const Tensor &predicate, const std::string &message, const DebugContext &debugContext = {});
+  AbortOnCondition(const Tensor &predicate, const char *message, const DebugContext &debugContext = {});
 };
 
 /// Writes `program`'s tree as JSON to `out`: each program an object with its "type" (Sequence, Execute, Copy,
-/// StreamCopy, Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, PrintTensor, Sync), its "name" when it has
+/// StreamCopy, Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, PrintTensor, Sync, Abort), its "name" when it has
 /// one, and its "children". `graph` is the graph the program was built for (accepted for the SDK's signature).
 void dumpProgram(const Graph &graph, const Program &program, std::ostream &out);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "poplar/ComputeSet.hpp"
+#include "poplar/exceptions.hpp"
 
 namespace poplar {
 
@@ -19,8 +20,11 @@ class Target;
 class FieldData {
 public:
   FieldData() = default;
-  FieldData(unsigned rank, std::size_t size, std::vector<std::size_t> itemSizes, std::vector<unsigned char> bytes)
-      : rank_(rank), size_(size), itemSizes_(itemSizes), bytes_(bytes) {}
+  FieldData(unsigned rank, std::size_t size, std::vector<std::size_t> itemSizes, std::vector<unsigned char> bytes,
+            std::string name = std::string())
+      : rank_(rank), size_(size), itemSizes_(itemSizes), bytes_(bytes), name_(name) {}
+  /// The field's name.
+  std::string name() const { return name_; }
   unsigned rank() const { return rank_; }
   std::size_t size() const { return size_; }
   std::size_t getSizeAtIndex(std::size_t i) const { return i < itemSizes_.size() ? itemSizes_[i] : 0; }
@@ -31,11 +35,25 @@ public:
     return v;
   }
 
+  /// The values of a plain field that holds several (an array member), as T each; one value for a plain scalar.
+  /// Throws poplar_error when the field's bytes are not a whole number of Ts.
+  template <typename T> std::vector<T> getInitialValues(const Target &) const {
+    if (bytes_.size() % sizeof(T) != 0)
+      throw poplar_error("FieldData::getInitialValues: field '" + name_ + "' holds " +
+                                  std::to_string(bytes_.size()) + " bytes, not a whole number of " +
+                                  std::to_string(sizeof(T)) + "-byte values");
+    std::vector<T> values(bytes_.size() / sizeof(T));
+    if (!values.empty())
+      std::memcpy(&values[0], bytes_.data(), bytes_.size());
+    return values;
+  }
+
 private:
   unsigned rank_ = 0;
   std::size_t size_ = 0;
   std::vector<std::size_t> itemSizes_;
   std::vector<unsigned char> bytes_;
+  std::string name_;
 };
 
 /// A read-only view of one vertex of a graph, for a PerfEstimateFunc.

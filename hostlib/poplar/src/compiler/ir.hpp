@@ -67,6 +67,7 @@ struct Buffer {
   std::vector<std::uint8_t> bytes; ///< `size` bytes when initialised
   std::vector<Reloc> relocs;
   int variable = -1; ///< the graph variable whose elements on this tile the buffer holds, or -1
+  bool replicationIndex = false; ///< a replication index constant: replication writes r into replica r's copy
 };
 
 /// One run of bytes moved between tiles by an exchange.
@@ -209,6 +210,7 @@ struct Module {
   std::vector<Stream> streams;
   std::map<HostHandleKey, HostHandle> handles;
   std::map<std::string, PrintInfo> prints; ///< by marker
+  std::vector<std::pair<std::string, std::string>> aborts; ///< each Abort's stream name and message
   std::uint32_t instrumentTile = 0;
   std::size_t numEdges = 0; ///< vertex fields connected to tensors (for the profile)
 

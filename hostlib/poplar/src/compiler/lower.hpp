@@ -1,6 +1,7 @@
 // Internal: lowering, the first pass: the program tree and the graph become the intermediate form (ir.hpp).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -38,7 +39,8 @@ public:
   void collectTiles(const std::vector<program::Program> &programs);
   void placeVariables();
   void placeHandles();
-  void placeStreams();
+  /// The graph's streams, then one for each Abort in `programs` (the host ends the run when it syncs on it).
+  void placeStreams(const std::vector<program::Program> &programs);
   /// The tensor's elements as runs of tile memory, merged where contiguous. Throws for a tensor that names
   /// specific replicas' elements (getNonReplicatedTensor) unless `replicaRegions` says the caller handles them.
   std::vector<Piece> pieces(const Tensor &t, bool replicaRegions = false) const;
@@ -84,6 +86,8 @@ private:
 
   void lowerStream(const program::detail::Node &n, ir::Body &out);
   void lowerPrint(const program::detail::Node &n, ir::Body &out);
+  void lowerAbort(const program::detail::Node &n, ir::Body &out);
+  void placeAborts(const program::detail::Node &n, std::uint32_t &dev);
   void checkSameGraph(const Tensor &t, const char *what) const;
   void usedComputeSets(const program::detail::Node &n, std::set<unsigned> &out) const;
   ir::BufferId emptyHostList(std::uint32_t tile);
@@ -101,6 +105,7 @@ private:
   std::vector<std::vector<VarSeg>> segs_;
   std::map<std::uint32_t, ir::BufferId> emptyLists_;
   std::map<unsigned, ExecutePlan> executePlans_;
+  std::map<const program::detail::Node *, unsigned> abortStreams_; ///< Abort node -> index in m_.streams
 };
 
 } // namespace poplar::detail::lower

@@ -17,7 +17,7 @@ void Lowering::run(const std::vector<program::Program> &programs) {
   collectTiles(programs);
   placeVariables();
   placeHandles();
-  placeStreams();
+  placeStreams(programs);
   for (const auto &p : programs) {
     m_.programs.emplace_back();
     lower(*p.node(), m_.programs.back().body);
@@ -129,6 +129,9 @@ void Lowering::lower(const Node &n, ir::Body &out) {
   case Kind::Sync:
     out.push_back(ir::SyncStep{});
     break;
+  case Kind::Abort:
+    lowerAbort(n, out);
+    break;
   }
 }
 
@@ -178,6 +181,20 @@ void Lowering::lowerStream(const Node &n, ir::Body &out) {
     }
     s.lists[tile] = id;
   }
+  out.push_back(std::move(s));
+}
+
+/// An Abort is a copy to the host on its own stream that no tile contributes to: the host sync is the signal, and the
+/// Engine's callback for the stream ends the run.
+void Lowering::lowerAbort(const Node &n, ir::Body &out) {
+  const ir::Stream &st = m_.streams.at(abortStreams_.at(&n));
+  ir::StreamCopyStep s;
+  s.stream = st.name;
+  s.streamId = st.id;
+  s.toDevice = false;
+  s.bytes = st.bytes;
+  for (std::uint32_t tile : m_.tiles)
+    s.lists[tile] = emptyHostList(tile);
   out.push_back(std::move(s));
 }
 

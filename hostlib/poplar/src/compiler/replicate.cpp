@@ -101,6 +101,8 @@ struct Replicator {
                 [&](std::uint32_t dev) { return slotOffset(dev, r); });
     if (auto it = crossLists.find(id); it != crossLists.end())
       crossReplicaList(b, m.buffers[id], r, it->second[r]);
+    if (b.replicationIndex)
+      put32(b, 0, r); // Graph::addReplicationIndexConstant: replica r's copy reads r
     return b;
   }
 

@@ -88,6 +88,7 @@ void Lowering::placeVariables() {
       ir::BufferId id = newBuffer(t, std::uint32_t(n * es), std::max<std::uint32_t>(4, es),
                                   v.constant ? "constant" : "variable", v.name, life);
       m_.buffers[id].variable = int(vi);
+      m_.buffers[id].replicationIndex = v.replicationIndex;
       next[t] = ir::Ref{id, 0};
     }
     for (auto &s : segs) {
@@ -142,7 +143,26 @@ void Lowering::placeHandles() {
   }
 }
 
-void Lowering::placeStreams() {
+void Lowering::placeAborts(const program::detail::Node &n, std::uint32_t &dev) {
+  for (const auto &c : n.children)
+    if (c)
+      placeAborts(*c, dev);
+  if (n.kind != program::detail::Kind::Abort || abortStreams_.count(&n))
+    return;
+  ir::Stream st;
+  st.name = "__abort/" + std::to_string(m_.aborts.size());
+  st.id = unsigned(m_.streams.size() + 1);
+  st.toDevice = false;
+  st.bytes = 4; // a stream copy of 0 bytes is dropped; no tile writes these 4
+  st.devAddr = dev;
+  st.replicas = g_.replicationFactor;
+  dev += std::uint32_t((st.bytes * st.replicas + kPage - 1) / kPage * kPage + kPage);
+  abortStreams_[&n] = unsigned(m_.streams.size());
+  m_.streams.push_back(st);
+  m_.aborts.emplace_back(st.name, n.message.empty() ? "the program aborted" : n.message);
+}
+
+void Lowering::placeStreams(const std::vector<program::Program> &programs) {
   std::uint32_t dev = kStreamDevBase;
   for (unsigned i = 0; i < g_.streams.size(); ++i) {
     const StreamInfo &s = g_.streams[i];
@@ -156,6 +176,8 @@ void Lowering::placeStreams() {
     dev += std::uint32_t((st.bytes * st.replicas + kPage - 1) / kPage * kPage + kPage);
     m_.streams.push_back(st);
   }
+  for (const auto &p : programs)
+    placeAborts(*p.node(), dev);
 }
 
 } // namespace poplar::detail::lower

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ipu_runtime/device.hpp"
+#include "ipu_runtime/errors.hpp"
 #include "ipu_runtime/streams.hpp"
 
 namespace ipu {
@@ -27,6 +28,14 @@ struct RunOptions {
   /// Receives each complete console line of a tile (without the newline), and the unterminated rest of each tile's
   /// output at the end of the run. Called on the service thread. When empty, lines go to RunResult::console.
   std::function<void(std::uint32_t tile, const std::string &line)> console;
+  /// Asked after every host sync and at least every 250 ms while the tiles run (on the service thread); when it
+  /// returns true the tiles are halted and the run ends with run_stopped_error. Empty: runs are never stopped.
+  std::function<bool()> stopRequested;
+};
+
+/// A run that ended because RunOptions::stopRequested asked for it (Poplar's Engine::stop).
+struct run_stopped_error : application_runtime_error {
+  using application_runtime_error::application_runtime_error;
 };
 
 /// How one tile ended.
