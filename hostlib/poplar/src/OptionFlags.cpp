@@ -1,10 +1,14 @@
-// Option flags and the small JSON reader behind POPLAR_ENGINE_OPTIONS.
+// Option flags, and their JSON (POPLAR_ENGINE_OPTIONS) read with nlohmann-json.
 #include "poplar/OptionFlags.hpp"
 
-#include <cctype>
+#include <cstdint>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
+#include <nlohmann/json.hpp>
+
+#include "json_read.hpp"
 #include "json_string.hpp"
 #include "poplar/exceptions.hpp"
 
@@ -40,80 +44,60 @@ void OptionFlags::clear() { values_.clear(); }
 
 namespace {
 
-/// A recursive-descent reader of one flat JSON object whose values are strings, numbers or booleans.
-class JsonReader {
+/// The SAX handler that fills OptionFlags from nlohmann-json's parser: one flat object whose values are strings,
+/// numbers, booleans or null, each kept as text (a number as written: "1.50" stays "1.50").
+class FlagsReader final : public nlohmann::json_sax<nlohmann::json> {
 public:
-  explicit JsonReader(const std::string &text) : s_(text) {}
-  void read(OptionFlags &flags) {
-    skip();
-    expect('{');
-    skip();
-    if (peek() == '}') {
-      ++pos_;
-      return finish();
-    }
-    for (;;) {
-      skip();
-      std::string key = string();
-      skip();
-      expect(':');
-      skip();
-      flags.set(key, value());
-      skip();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect('}');
-      return finish();
-    }
+  explicit FlagsReader(OptionFlags &flags) : flags_(flags) {}
+
+  bool null() override { return value("null"); }
+  bool boolean(bool b) override { return value(b ? "true" : "false"); }
+  bool number_integer(std::int64_t i) override { return value(std::to_string(i)); }
+  bool number_unsigned(std::uint64_t u) override { return value(std::to_string(u)); }
+  bool number_float(double, const std::string &text) override { return value(text); }
+  bool string(std::string &s) override { return value(s); }
+  bool binary(nlohmann::json::binary_t &) override { return value(""); } // JSON has none
+  bool start_object(std::size_t) override {
+    if (opened_)
+      fail("expected a string, number or boolean value, not an object");
+    opened_ = true;
+    return true;
+  }
+  bool key(std::string &k) override {
+    key_ = std::move(k);
+    return true;
+  }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override {
+    fail(opened_ ? "expected a string, number or boolean value, not an array" : "expected '{'");
+  }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &e) override {
+    fail(detail::jsonParseProblem(position, lastToken, e));
   }
 
 private:
-  void finish() {
-    skip();
-    if (pos_ != s_.size())
-      fail("text after the closing brace");
+  OptionFlags &flags_;
+  bool opened_ = false;
+  std::string key_;
+
+  bool value(const std::string &v) {
+    if (!opened_)
+      fail("expected '{'");
+    flags_.set(key_, v);
+    return true;
   }
-  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
-  void skip() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_])))
-      ++pos_;
+  [[noreturn]] static void fail(const std::string &what) {
+    throw invalid_option("options JSON: " + what + " (write a flat object such as {\"debug.instrument\": \"true\"})");
   }
-  void expect(char c) {
-    if (peek() != c)
-      fail(std::string("expected '") + c + "'");
-    ++pos_;
-  }
-  [[noreturn]] void fail(const std::string &what) const {
-    throw invalid_option("options JSON: " + what + " at offset " + std::to_string(pos_) +
-                         " (write a flat object such as {\"debug.instrument\": \"true\"})");
-  }
-  std::string string() {
-    std::string out;
-    std::string problem = detail::readJsonString(s_, pos_, out);
-    if (!problem.empty())
-      fail(problem);
-    return out;
-  }
-  std::string value() {
-    if (peek() == '"')
-      return string();
-    std::size_t start = pos_;
-    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '.' ||
-                                s_[pos_] == '-' || s_[pos_] == '+'))
-      ++pos_;
-    if (start == pos_)
-      fail("expected a string, number or boolean value");
-    return s_.substr(start, pos_ - start);
-  }
-  const std::string &s_;
-  std::size_t pos_ = 0;
 };
 
 } // namespace
 
-void readJSON(const std::string &text, OptionFlags &flags) { JsonReader(text).read(flags); }
+void readJSON(const std::string &text, OptionFlags &flags) {
+  FlagsReader reader(flags);
+  nlohmann::json::sax_parse(text, &reader); // every refusal throws invalid_option
+}
 
 void readJSON(std::istream &is, OptionFlags &flags) {
   std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());

@@ -159,10 +159,14 @@ void test_options_json_escapes(void **) {
   expectThrow<invalid_option>([] { optionFromJSON("\\ude00"); }, "low surrogate");
   expectThrow<invalid_option>([] { optionFromJSON("\\u12"); }, "four hex digits");
   expectThrow<invalid_option>([] { optionFromJSON("\\q"); }, "unknown escape '\\q'");
-  // Every byte, and every option the writer writes, reads back unchanged.
+  // JSON text is UTF-8 (RFC 8259): nlohmann-json refuses a byte that is not, rather than guess its character.
+  expectThrow<invalid_option>([] { optionFromJSON("caf\xE9"); }, "ill-formed UTF-8 byte");
+  // Every ASCII byte, characters of two, three and four bytes, and every option the writer writes, read back
+  // unchanged.
   std::string all;
-  for (int c = 1; c < 256; ++c)
+  for (int c = 1; c < 128; ++c)
     all += char(c);
+  all += "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80";
   OptionFlags out{{"autoReport.directory", "r\\u0065p"}, {"all", all}, {"key\n\"quoted\"", "x\ny"}, {"e", ""}};
   std::ostringstream os;
   os << out;

@@ -50,8 +50,8 @@ private:
   std::map<std::string, std::string> values_;
 };
 
-/// Reads a flat JSON object of options ({"a": "x", "b": true, "c": 3}) into `flags`. Throws
-/// poplar::invalid_option naming the position of a syntax error.
+/// Reads a flat JSON object of options ({"a": "x", "b": true, "c": 3}) into `flags`; the text is UTF-8, as JSON
+/// requires. Throws poplar::invalid_option naming the position of a syntax error.
 void readJSON(std::istream &is, OptionFlags &flags);
 /// Reads a JSON object from a string (as POPLAR_ENGINE_OPTIONS holds it).
 void readJSON(const std::string &text, OptionFlags &flags);

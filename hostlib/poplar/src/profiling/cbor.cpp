@@ -1,9 +1,11 @@
-// ProfileValue as CBOR (RFC 8949): definite-length items only, integers in their shortest form, doubles as
-// binary64. Written here rather than with libcbor because these few major types are all a profile needs.
+// ProfileValue as CBOR (RFC 8949). The writer writes definite-length items only, integers in their shortest form
+// and every double as binary64; it is written here because nlohmann's to_cbor writes a double that fits a float as
+// binary32 and a NaN as a half, so files and the RFC's examples would change. The reader is nlohmann's, through
+// profile_reader.hpp.
 #include <cstdint>
 #include <cstring>
 
-#include "profile_limits.hpp"
+#include "profile_reader.hpp"
 #include "poplar/ProfileValue.hpp"
 
 namespace poplar {
@@ -63,106 +65,12 @@ void write(std::ostream &out, const ProfileValue &v) {
   }
 }
 
-class Reader {
-public:
-  explicit Reader(const std::string &b) : b_(b) {}
-  ProfileValue document() {
-    ProfileValue v = item();
-    if (p_ != b_.size())
-      fail("bytes after the end of the document");
-    return v;
-  }
-
-private:
-  const std::string &b_;
-  std::size_t p_ = 0;
-  unsigned depth_ = 0;
-
-  [[noreturn]] void fail(const std::string &what) const {
-    throw profiling_error("parseProfileCBOR: " + what + " at offset " + std::to_string(p_));
-  }
-  unsigned byte() {
-    if (p_ >= b_.size())
-      fail("unexpected end of the document");
-    return static_cast<unsigned char>(b_[p_++]);
-  }
-  std::uint64_t argument(unsigned info) {
-    if (info < 24)
-      return info;
-    unsigned bytes = info == 24 ? 1 : info == 25 ? 2 : info == 26 ? 4 : info == 27 ? 8 : 0;
-    if (!bytes)
-      fail("an indefinite length or reserved argument (" + std::to_string(info) + ")");
-    std::uint64_t v = 0;
-    for (unsigned i = 0; i < bytes; ++i)
-      v = (v << 8) | byte();
-    return v;
-  }
-  std::string text(std::uint64_t n) {
-    if (n > b_.size() - p_)
-      fail("a string longer than the document");
-    std::string s = b_.substr(p_, std::size_t(n));
-    p_ += std::size_t(n);
-    return s;
-  }
-  /// One data item. Arrays and maps recurse, so the nesting is bounded (a crafted file would exhaust the stack).
-  ProfileValue item() {
-    if (++depth_ > kProfileMaxDepth)
-      fail("arrays and maps nested deeper than " + std::to_string(kProfileMaxDepth) +
-           " levels (a profile nests a few; the file is corrupt)");
-    ProfileValue v = itemAtDepth();
-    --depth_;
-    return v;
-  }
-  ProfileValue itemAtDepth() {
-    unsigned ib = byte();
-    unsigned major = ib >> 5, info = ib & 31;
-    switch (major) {
-    case 0:
-      return ProfileValue((unsigned long long)argument(info));
-    case 1: {
-      std::uint64_t n = argument(info);
-      if (n > std::uint64_t(INT64_MAX))
-        fail("a negative integer below -2^63");
-      return ProfileValue((long long)(-1 - std::int64_t(n)));
-    }
-    case 3:
-      return ProfileValue(text(argument(info)));
-    case 4: {
-      ProfileValue::Vector v;
-      for (std::uint64_t n = argument(info), i = 0; i < n; ++i)
-        v.push_back(item());
-      return ProfileValue(v);
-    }
-    case 5: {
-      ProfileValue::Map m;
-      for (std::uint64_t n = argument(info), i = 0; i < n; ++i) {
-        ProfileValue key = item();
-        if (!key.isString())
-          fail("a map key that is not a text string");
-        m[key.asString()] = item();
-      }
-      return ProfileValue(m);
-    }
-    case 7:
-      if (info == 20 || info == 21)
-        return ProfileValue(info == 21);
-      if (info == 27) {
-        std::uint64_t bits = argument(27);
-        double d;
-        std::memcpy(&d, &bits, sizeof d);
-        return ProfileValue(d);
-      }
-      fail("a simple value or float other than false, true or a binary64 double");
-    default:
-      fail("major type " + std::to_string(major) + " (byte strings and tags are not used in profiles)");
-    }
-  }
-};
-
 } // namespace
 
 void serializeToCBOR(std::ostream &out, const ProfileValue &value) { write(out, value); }
 
-ProfileValue parseProfileCBOR(const std::string &bytes) { return Reader(bytes).document(); }
+ProfileValue parseProfileCBOR(const std::string &bytes) {
+  return detail::readProfile(bytes, detail::ProfileFormat::CBOR);
+}
 
 } // namespace poplar

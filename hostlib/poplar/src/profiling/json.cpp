@@ -1,11 +1,11 @@
-// ProfileValue as JSON: the writer (compact or indented) and a reader for report files.
-#include <cerrno>
+// ProfileValue as JSON: the writer (compact or indented; written here because nlohmann's dump would put each
+// element of a per-tile array on its own line and print doubles differently) and the reader (nlohmann's, through
+// profile_reader.hpp).
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include "json_string.hpp"
-#include "profile_limits.hpp"
+#include "profile_reader.hpp"
 #include "poplar/ProfileValue.hpp"
 
 namespace poplar {
@@ -79,140 +79,6 @@ void write(std::ostream &out, const ProfileValue &v, bool pretty, unsigned depth
   }
 }
 
-class Reader {
-public:
-  explicit Reader(const std::string &t) : t_(t) {}
-  ProfileValue document() {
-    ProfileValue v = value();
-    skip();
-    if (p_ != t_.size())
-      fail("text after the end of the document");
-    return v;
-  }
-
-private:
-  const std::string &t_;
-  std::size_t p_ = 0;
-  unsigned depth_ = 0;
-
-  [[noreturn]] void fail(const std::string &what) const {
-    throw profiling_error("parseProfileJSON: " + what + " at offset " + std::to_string(p_));
-  }
-  void skip() {
-    while (p_ < t_.size() && (t_[p_] == ' ' || t_[p_] == '\n' || t_[p_] == '\t' || t_[p_] == '\r'))
-      ++p_;
-  }
-  bool take(char c) {
-    skip();
-    if (p_ < t_.size() && t_[p_] == c) {
-      ++p_;
-      return true;
-    }
-    return false;
-  }
-  void expect(char c) {
-    if (!take(c))
-      fail(std::string("expected '") + c + "'");
-  }
-  bool word(const char *w) {
-    std::string s(w);
-    if (t_.compare(p_, s.size(), s) == 0) {
-      p_ += s.size();
-      return true;
-    }
-    return false;
-  }
-  std::string string() {
-    skip();
-    std::string s;
-    std::string problem = detail::readJsonString(t_, p_, s);
-    if (!problem.empty())
-      fail(problem);
-    return s;
-  }
-  ProfileValue number() {
-    std::size_t start = p_;
-    bool isDouble = false;
-    while (p_ < t_.size() && std::string("+-0123456789.eE").find(t_[p_]) != std::string::npos) {
-      isDouble = isDouble || t_[p_] == '.' || t_[p_] == 'e' || t_[p_] == 'E';
-      ++p_;
-    }
-    std::string s = t_.substr(start, p_ - start);
-    if (s.empty() || s == "-")
-      fail("expected a value");
-    // Out of range is an error, not the nearest value: 2^64 read as 2^64-1 would be shown as a count.
-    errno = 0;
-    char *end = nullptr;
-    ProfileValue v;
-    if (isDouble)
-      v = ProfileValue(std::strtod(s.c_str(), &end));
-    else if (s[0] == '-')
-      v = ProfileValue((long long)std::strtoll(s.c_str(), &end, 10));
-    else
-      v = ProfileValue((unsigned long long)std::strtoull(s.c_str(), &end, 10));
-    if (!end || *end) {
-      p_ = start;
-      fail("'" + s + "' is not a number");
-    }
-    if (errno == ERANGE && !(isDouble && !std::isinf(v.asDouble()))) { // a double's underflow is kept (0, denormal)
-      p_ = start;
-      fail("the number " + s + " is out of range (" + (isDouble ? "a double" : "a 64-bit integer") + ")");
-    }
-    return v;
-  }
-  ProfileValue value() {
-    skip();
-    if (p_ >= t_.size())
-      fail("unexpected end of the document");
-    char c = t_[p_];
-    if (c == '{' || c == '[')
-      return nested(c);
-    if (c == '"')
-      return ProfileValue(string());
-    if (word("true"))
-      return ProfileValue(true);
-    if (word("false"))
-      return ProfileValue(false);
-    if (word("null"))
-      return ProfileValue(std::nan(""));
-    return number();
-  }
-  /// An object or array: the reader recurses, so the nesting is bounded (a crafted file would exhaust the stack).
-  ProfileValue nested(char c) {
-    if (++depth_ > kProfileMaxDepth)
-      fail("arrays and objects nested deeper than " + std::to_string(kProfileMaxDepth) +
-           " levels (a profile nests a few; the file is corrupt)");
-    ProfileValue v = c == '{' ? object() : array();
-    --depth_;
-    return v;
-  }
-  ProfileValue object() {
-    ++p_;
-    ProfileValue::Map m;
-    if (take('}'))
-      return ProfileValue(m);
-    do {
-      skip();
-      std::string key = string();
-      expect(':');
-      m[key] = value();
-    } while (take(','));
-    expect('}');
-    return ProfileValue(m);
-  }
-  ProfileValue array() {
-    ++p_;
-    ProfileValue::Vector v;
-    if (take(']'))
-      return ProfileValue(v);
-    do
-      v.push_back(value());
-    while (take(','));
-    expect(']');
-    return ProfileValue(v);
-  }
-};
-
 } // namespace
 
 void serializeToJSON(std::ostream &out, const ProfileValue &value, bool prettyPrint) {
@@ -221,6 +87,6 @@ void serializeToJSON(std::ostream &out, const ProfileValue &value, bool prettyPr
     out << "\n";
 }
 
-ProfileValue parseProfileJSON(const std::string &text) { return Reader(text).document(); }
+ProfileValue parseProfileJSON(const std::string &text) { return detail::readProfile(text, detail::ProfileFormat::JSON); }
 
 } // namespace poplar
