@@ -182,13 +182,14 @@ private:
     void chain(const Block &b, unsigned slot)
     {
         Xbyak::Label back;
-        mov(env(offsetof(JitEnv, next_pc)), eax);
         if (traced_) { // report the terminator (END is none); a traced block never chains
+            mov(env(offsetof(JitEnv, next_pc)), eax);
             if (b.ops.back().kind != OpKind::END)
                 retire(static_cast<uint32_t>(b.ops.size() - 1));
             leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
             return;
         }
+        // The pc stays in eax until `back`: a chained exit does not store it.
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
@@ -197,8 +198,8 @@ private:
         mov(rdx, qword[rcx + kCheckedOff]);
         cmp(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
         jne(back, T_NEAR);
-        mov(rax, qword[rcx + kJitOff]);
-        test(rax, rax);
+        mov(r8, qword[rcx + kJitOff]);
+        test(r8, r8);
         jz(back, T_NEAR);
         mov(rdx, qword[r13 + offsetof(JitEnv, n)]);
         add(rdx, b.len);
@@ -209,9 +210,10 @@ private:
         jb(back, T_NEAR);
         mov(qword[r13 + offsetof(JitEnv, n)], rdx);
         mov(rbp, rcx);
-        add(rax, body_offset());
-        jmp(rax);
+        add(r8, body_offset());
+        jmp(r8);
         L(back);
+        mov(env(offsetof(JitEnv, next_pc)), eax);
         leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
     }
 
