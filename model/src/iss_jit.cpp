@@ -11,6 +11,7 @@
 #include "iss_jit.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -779,15 +780,56 @@ int body_offset()
     return off;
 }
 
-// Code memory: chunks mapped read-write-execute, filled by bumping, never
-// unmapped (translations are shared and live as long as the process).
+// A chunk of code memory seen at two addresses: the translator writes at
+// rw, tiles run the code at rx (same pages).
+struct Chunk {
+    uint8_t *rw = nullptr;
+    uint8_t *rx = nullptr;
+};
+constexpr size_t kChunk = 1u << 20;
+
+// W^X: one memfd mapped twice, writable and executable, so that no page is
+// ever both (a stray guest-driven write cannot become host code). Kernels
+// with vm.memfd_noexec want MFD_EXEC, which older kernels refuse; where no
+// memfd can be executed the chunk is one read-write-execute mapping.
+Chunk map_chunk()
+{
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+    int fd = memfd_create("ipu-emu-jit", MFD_CLOEXEC | MFD_EXEC);
+    if (fd < 0)
+        fd = memfd_create("ipu-emu-jit", MFD_CLOEXEC);
+    if (fd >= 0) {
+        Chunk c;
+        if (ftruncate(fd, kChunk) == 0) {
+            void *w = mmap(nullptr, kChunk, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            void *x = w == MAP_FAILED ? MAP_FAILED : mmap(nullptr, kChunk, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+            if (x != MAP_FAILED)
+                c = {static_cast<uint8_t *>(w), static_cast<uint8_t *>(x)};
+            else if (w != MAP_FAILED)
+                munmap(w, kChunk);
+        }
+        close(fd);
+        if (c.rw)
+            return c;
+    }
+    void *p = mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return {};
+    return {static_cast<uint8_t *>(p), static_cast<uint8_t *>(p)};
+}
+
+// Code memory: chunks (map_chunk) filled by bumping, never unmapped
+// (translations are shared and live as long as the process).
 struct Store {
     std::shared_mutex running; // jit_lock()
     std::mutex mu;             // the fields below
     std::unordered_map<std::string, JitFn> by_code; // pc and code words -> translation
-    std::vector<uint8_t *> chunks; // mapped, reused after a reset
-    size_t next_chunk = 0;         // chunks[next_chunk..] are free
-    uint8_t *cur = nullptr;
+    std::vector<Chunk> chunks; // mapped, reused after a reset
+    size_t next_chunk = 0;     // chunks[next_chunk..] are free
+    uint8_t *cur = nullptr;    // the next free byte, at its writable address
+    ptrdiff_t exec_delta = 0;  // its executable address minus its writable one
     size_t left = 0;
     uint64_t count = 0;
     std::atomic<uint64_t> generation{0};
@@ -798,8 +840,6 @@ Store &store()
     static Store *s = new Store; // never destroyed: code may run until exit
     return *s;
 }
-constexpr size_t kChunk = 1u << 20;
-
 } // namespace
 
 JitFn jit_translate(const Block &b, bool traced)
@@ -830,21 +870,20 @@ JitFn jit_translate(const Block &b, bool traced)
         return it->second; // another thread translated it meanwhile
     if (size > s.left) {
         if (s.next_chunk == s.chunks.size()) {
-            void *p = size > kChunk || (s.chunks.size() + 1) * kChunk > kJitCodeBytes
-                          ? MAP_FAILED
-                          : mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-                                 -1, 0);
-            if (p == MAP_FAILED) {
+            const Chunk c = size > kChunk || (s.chunks.size() + 1) * kChunk > kJitCodeBytes ? Chunk{} : map_chunk();
+            if (!c.rw) {
                 s.full.store(true, std::memory_order_relaxed);
                 return nullptr;
             }
-            s.chunks.push_back(static_cast<uint8_t *>(p));
+            s.chunks.push_back(c);
         }
-        s.cur = s.chunks[s.next_chunk++];
+        const Chunk &c = s.chunks[s.next_chunk++];
+        s.cur = c.rw;
+        s.exec_delta = c.rx - c.rw;
         s.left = kChunk;
     }
     std::memcpy(s.cur, scratch.data(), size); // position-independent: calls go through rax
-    const JitFn fn = reinterpret_cast<JitFn>(s.cur);
+    const JitFn fn = reinterpret_cast<JitFn>(s.cur + s.exec_delta);
     const size_t step = (size + 15) & ~size_t{15};
     s.cur += std::min(step, s.left);
     s.left -= std::min(step, s.left);
