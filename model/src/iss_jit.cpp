@@ -3,14 +3,18 @@
 // from r12, JitEnv from r13, the code bitmap from r14 and the SRAM size is in
 // r15d. Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
-// written, illegal rounding) are emitted after the block's main line. FP
-// arithmetic calls the same fpu:: helpers as the fast tier directly, so
-// results and flags are bit-identical.
+// written, illegal rounding) are emitted after the block's main line.
+// FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
+// inline with the MXCSR's sticky flags as fflags (docs/architecture.md, "The
+// JIT tier", says why that is bit-exact); other rounding modes and the
+// conversions to integers call the same fpu:: helpers as the fast tier.
 #include "iss_jit.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <deque>
 #include <atomic>
@@ -77,6 +81,21 @@ static_assert(sizeof(Block::pc) == 4 && sizeof(Block::len) == 4 && sizeof(Block:
 
 int body_offset();
 
+// Translated code runs with this MXCSR: round to nearest even, every
+// exception masked (so the status bits stick, as fflags do), no FTZ or DAZ.
+constexpr uint32_t kGuestMxcsr = 0x1f80;
+
+// RISC-V fflags (NV 16, DZ 8, OF 4, UF 2, NX 1) for the MXCSR's status bits
+// (IE 1, DE 2, ZE 4, OE 8, UE 16, PE 32); DE, a subnormal operand, is no
+// RISC-V flag.
+constexpr std::array<uint8_t, 64> kFflagsOf = [] {
+    std::array<uint8_t, 64> t{};
+    for (unsigned m = 0; m < 64; m++)
+        t[m] = static_cast<uint8_t>((m & 1 ? fpu::kNV : 0) | (m & 4 ? fpu::kDZ : 0) | (m & 8 ? fpu::kOF : 0) |
+                                    (m & 16 ? fpu::kUF : 0) | (m & 32 ? fpu::kNX : 0));
+    return t;
+}();
+
 uint64_t exit_code(JitExit e, uint32_t index) { return (uint64_t{static_cast<uint32_t>(e)} << 32) | index; }
 
 class Gen : public Xbyak::CodeGenerator {
@@ -99,6 +118,11 @@ public:
         mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
         mov(r14, qword[rdx + offsetof(JitEnv, code_bits)]);
         mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
+        if (!traced_) { // the guest's MXCSR: RNE, all masked, no status; the host's is kept at [rsp]
+            stmxcsr(dword[rsp]);
+            mov(dword[rsp + 4], kGuestMxcsr);
+            ldmxcsr(dword[rsp + 4]);
+        }
     }
 
     void block(const Block &b)
@@ -110,10 +134,19 @@ public:
             if (traced_ && !is_store(b.ops[i].kind)) // stores report before their code check
                 retire(i);
         }
-        for (auto &s : stubs_)
-            s();
+        for (size_t k = 0; k < stubs_.size(); k++) // by index: a stub may add one
+            stubs_[k]();
         L(epi_);
         mov(qword[r13 + offsetof(JitEnv, blk)], rbp);
+        if (!traced_) { // the status bits raised since the prologue into fflags; the host's MXCSR back
+            stmxcsr(dword[rsp + 4]);
+            mov(ecx, dword[rsp + 4]);
+            and_(ecx, 0x3f);
+            mov(rdx, reinterpret_cast<uint64_t>(kFflagsOf.data()));
+            movzx(ecx, byte[rdx + rcx]);
+            or_(dword[rbx + offsetof(Context, fflags)], ecx);
+            ldmxcsr(dword[rsp]);
+        }
         add(rsp, 8);
         pop(r15);
         pop(r14);
@@ -126,6 +159,22 @@ public:
 
 private:
     Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
+    // eax = x[i], skipping the load when the previous op left x[i] in eax
+    // (registers stay written through to the Context; this only saves the
+    // reload and its store-to-load forwarding latency on dependency chains).
+    void x_to_eax(unsigned i)
+    {
+        if (eax_ != static_cast<int>(i))
+            mov(eax, X(i));
+    }
+    // x[rd] = eax, which the next op may take from eax (not in a traced
+    // translation, whose report after each op clobbers eax).
+    void eax_to_x(unsigned rd)
+    {
+        mov(X(rd), eax);
+        if (!traced_)
+            next_eax_ = static_cast<int>(rd);
+    }
     Xbyak::Address F(unsigned i) { return dword[rbx + (offsetof(Context, f) + 4 * i)]; }
     Xbyak::Address env(size_t off) { return dword[r13 + off]; }
 
@@ -134,13 +183,14 @@ private:
     void chain(const Block &b, unsigned slot)
     {
         Xbyak::Label back;
-        mov(env(offsetof(JitEnv, next_pc)), eax);
         if (traced_) { // report the terminator (END is none); a traced block never chains
+            mov(env(offsetof(JitEnv, next_pc)), eax);
             if (b.ops.back().kind != OpKind::END)
                 retire(static_cast<uint32_t>(b.ops.size() - 1));
             leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
             return;
         }
+        // The pc stays in eax until `back`: a chained exit does not store it.
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
@@ -149,8 +199,8 @@ private:
         mov(rdx, qword[rcx + kCheckedOff]);
         cmp(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
         jne(back, T_NEAR);
-        mov(rax, qword[rcx + kJitOff]);
-        test(rax, rax);
+        mov(r8, qword[rcx + kJitOff]);
+        test(r8, r8);
         jz(back, T_NEAR);
         mov(rdx, qword[r13 + offsetof(JitEnv, n)]);
         add(rdx, b.len);
@@ -161,9 +211,10 @@ private:
         jb(back, T_NEAR);
         mov(qword[r13 + offsetof(JitEnv, n)], rdx);
         mov(rbp, rcx);
-        add(rax, body_offset());
-        jmp(rax);
+        add(r8, body_offset());
+        jmp(r8);
         L(back);
+        mov(env(offsetof(JitEnv, next_pc)), eax);
         leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
     }
 
@@ -222,7 +273,7 @@ private:
     // SRAM offset of x[rs1] + imm in rcx (address in eax), with the fast tier's checks.
     void address(const Op &o, uint32_t len, bool store, uint32_t index)
     {
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         if (o.imm)
             add(eax, o.imm);
         if (len > 1) {
@@ -264,34 +315,34 @@ private:
     }
     void alu_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, uint32_t))
     {
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         (this->*f)(eax, o.imm);
-        mov(X(o.rd), eax);
+        eax_to_x(o.rd);
     }
     void alu_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Operand &))
     {
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         (this->*f)(eax, X(o.rs2));
-        mov(X(o.rd), eax);
+        eax_to_x(o.rd);
     }
     void shift_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Reg8 &))
     {
         mov(ecx, X(o.rs2));
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         (this->*f)(eax, cl);
-        mov(X(o.rd), eax);
+        eax_to_x(o.rd);
     }
     void shift_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, int))
     {
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         if (o.imm)
             (this->*f)(eax, static_cast<int>(o.imm));
-        mov(X(o.rd), eax);
+        eax_to_x(o.rd);
     }
     void set_cc(const Op &o, bool imm, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &))
     {
         xor_(edx, edx);
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         if (imm)
             cmp(eax, o.imm);
         else
@@ -304,7 +355,7 @@ private:
     void divide(const Op &o, bool is_signed, bool rem)
     {
         Xbyak::Label zero, done, run;
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         mov(ecx, X(o.rs2));
         test(ecx, ecx);
         jz(zero);
@@ -331,12 +382,12 @@ private:
         if (!rem)
             mov(eax, -1); // remainder by zero: the dividend, already in eax
         L(done);
-        mov(X(o.rd), eax);
+        eax_to_x(o.rd);
     }
     void branch(const Block &b, const Op &o, void (Xbyak::CodeGenerator::*jcc)(const Xbyak::Label &, LabelType))
     {
         Xbyak::Label taken;
-        mov(eax, X(o.rs1));
+        x_to_eax(o.rs1);
         cmp(eax, X(o.rs2));
         (this->*jcc)(taken, T_NEAR);
         mov(eax, b.end_pc());
@@ -345,26 +396,175 @@ private:
         mov(eax, o.imm);
         chain(b, 1);
     }
-    // An FP op as a direct call of its fpu:: helper (the same functions the
-    // other tiers call, so results and flags are bit-identical), with the
-    // operands in argument registers and the flags by pointer into the
-    // Context. A dynamic rounding mode is read from frm, and one that is not
-    // valid leaves before the op (Illegal).
-    void fp_call(const Op &o, uint32_t index)
+    static bool is_compare(OpKind k) { return k == OpKind::FEQ || k == OpKind::FLT || k == OpKind::FLE; }
+
+    // An FP op. A dynamic rounding mode is read from frm, and one that is not
+    // valid leaves before the op (Illegal). Round to nearest even (static, or
+    // dynamic with frm 0 at run time) runs inline on the host's FPU; any other
+    // mode, a traced translation and the conversions to integers call the
+    // fpu:: helper.
+    void fp_op(const Op &o, uint32_t index)
     {
-        using Fn2 = uint32_t (*)(uint32_t, uint32_t, unsigned, uint32_t &);
-        using Fn3 = uint32_t (*)(uint32_t, uint32_t, uint32_t, unsigned, uint32_t &);
-        using Cmp = uint32_t (*)(uint32_t, uint32_t, uint32_t &);
-        using Cvt = uint32_t (*)(uint32_t, unsigned, uint32_t &);
-        const bool compare = o.kind == OpKind::FEQ || o.kind == OpKind::FLT || o.kind == OpKind::FLE;
+        const bool compare = is_compare(o.kind);
         const unsigned rm = o.imm & 0xff;
         if (!compare && rm == 7) { // dynamic: frm, which must be a valid mode
             Xbyak::Label &bad = label();
+            eax_ = -1; // frm replaces a register the previous op left in eax
             mov(eax, dword[rbx + offsetof(Context, frm)]);
             cmp(eax, 4);
             ja(bad, T_NEAR);
             exit_stub(bad, JitExit::Illegal, index);
         }
+        const bool fused = o.kind == OpKind::FMADD || o.kind == OpKind::FMSUB || o.kind == OpKind::FNMSUB ||
+                           o.kind == OpKind::FNMADD;
+        if (traced_ || (!compare && rm != 0 && rm != 7) || o.kind == OpKind::FCVT_W_S ||
+            o.kind == OpKind::FCVT_WU_S || (fused && !host_fma())) {
+            fp_call(o, rm);
+            return;
+        }
+        if (!compare && rm == 7) { // frm is in eax: another valid mode calls the helper
+            Xbyak::Label &other = label(), &back = label();
+            test(eax, eax);
+            jnz(other, T_NEAR);
+            fp_inline(o);
+            L(back);
+            stubs_.push_back([this, o, rm, &other, &back] {
+                L(other);
+                fp_call(o, rm);
+                jmp(back, T_NEAR);
+            });
+            return;
+        }
+        fp_inline(o);
+    }
+
+    static bool host_fma()
+    {
+        static const bool yes = [] {
+            __builtin_cpu_init();
+            return __builtin_cpu_supports("fma") != 0; // libgcc also checks that the OS enabled AVX state
+        }();
+        return yes;
+    }
+
+    // An FP op in RNE on the host's FPU under kGuestMxcsr: the status bits it
+    // raises are the op's RISC-V flags (kFflagsOf), folded in at the exit.
+    // RISC-V returns the canonical NaN for every NaN result, where x86
+    // propagates an operand's payload: a rare path rewrites it.
+    void fp_inline(const Op &o)
+    {
+        using Xbyak::util::xmm0;
+        using Xbyak::util::xmm1;
+        using Xbyak::util::xmm2;
+        switch (o.kind) {
+        case OpKind::FEQ: case OpKind::FLT: case OpKind::FLE:
+            // ucomiss is quiet (NV for a signalling NaN only), comiss signals
+            // on any NaN, as feq and flt/fle do; unordered gives ZF=PF=CF=1.
+            if (o.kind == OpKind::FEQ) {
+                movss(xmm0, F(o.rs1));
+                ucomiss(xmm0, F(o.rs2));
+                setnp(al);
+                sete(dl);
+                and_(al, dl);
+            } else {
+                movss(xmm0, F(o.rs2)); // b > a (flt), b >= a (fle)
+                comiss(xmm0, F(o.rs1));
+                if (o.kind == OpKind::FLT)
+                    seta(al);
+                else
+                    setae(al);
+            }
+            if (o.rd) {
+                movzx(eax, al);
+                mov(X(o.rd), eax);
+            }
+            return;
+        case OpKind::FCVT_S_W: case OpKind::FCVT_S_WU: // never a NaN
+            xorps(xmm0, xmm0);
+            if (o.kind == OpKind::FCVT_S_W) {
+                cvtsi2ss(xmm0, X(o.rs1));
+            } else {
+                x_to_eax(o.rs1); // zero-extended into rax: exact as a signed 64-bit value
+                cvtsi2ss(xmm0, rax);
+            }
+            movss(F(o.rd), xmm0);
+            return;
+        case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD:
+            // x1 = x2 * x1 +- op; RISC-V's fnmsub is -(a*b)+c (x86 fnmadd) and fnmadd -(a*b)-c (x86 fnmsub).
+            movss(xmm0, F(o.rs1));
+            movss(xmm1, F(o.rs2));
+            movss(xmm2, F((o.imm >> 8) & 31));
+            if (o.kind == OpKind::FMADD)
+                vfmadd213ss(xmm0, xmm1, xmm2);
+            else if (o.kind == OpKind::FMSUB)
+                vfmsub213ss(xmm0, xmm1, xmm2);
+            else if (o.kind == OpKind::FNMSUB)
+                vfnmadd213ss(xmm0, xmm1, xmm2);
+            else
+                vfnmsub213ss(xmm0, xmm1, xmm2);
+            break;
+        default:
+            movss(xmm0, F(o.rs1));
+            if (o.kind == OpKind::FADD)
+                addss(xmm0, F(o.rs2));
+            else if (o.kind == OpKind::FSUB)
+                subss(xmm0, F(o.rs2));
+            else if (o.kind == OpKind::FMUL)
+                mulss(xmm0, F(o.rs2));
+            else
+                divss(xmm0, F(o.rs2));
+            break;
+        }
+        Xbyak::Label &nan = label(), &done = label();
+        ucomiss(xmm0, xmm0); // quiet: the result is never a signalling NaN
+        jp(nan, T_NEAR);
+        movss(F(o.rd), xmm0);
+        L(done);
+        const bool fused = o.kind != OpKind::FADD && o.kind != OpKind::FSUB && o.kind != OpKind::FMUL &&
+                           o.kind != OpKind::FDIV;
+        stubs_.push_back([this, o, fused, &nan, &done] {
+            L(nan);
+            if (fused) // inf * 0 is invalid even with a quiet NaN addend, which x86 may not flag
+                nv_if_inf_times_zero(o);
+            mov(F(o.rd), fpu::kCanonicalNaN);
+            jmp(done, T_NEAR);
+        });
+    }
+
+    // NV into fflags when the operands of o's product are an infinity and a zero.
+    void nv_if_inf_times_zero(const Op &o)
+    {
+        Xbyak::Label first_zero, set, skip;
+        mov(eax, F(o.rs1));
+        mov(edx, F(o.rs2));
+        and_(eax, 0x7fffffff);
+        and_(edx, 0x7fffffff);
+        cmp(eax, 0x7f800000);
+        jne(first_zero);
+        test(edx, edx);
+        jz(set);
+        jmp(skip);
+        L(first_zero);
+        test(eax, eax);
+        jnz(skip);
+        cmp(edx, 0x7f800000);
+        jne(skip);
+        L(set);
+        or_(dword[rbx + offsetof(Context, fflags)], fpu::kNV);
+        L(skip);
+    }
+
+    // An FP op as a direct call of its fpu:: helper (the same functions the
+    // other tiers call, so results and flags are bit-identical), with the
+    // operands in argument registers and the flags by pointer into the
+    // Context; rm 7 means the mode is in eax (frm).
+    void fp_call(const Op &o, unsigned rm)
+    {
+        using Fn2 = uint32_t (*)(uint32_t, uint32_t, unsigned, uint32_t &);
+        using Fn3 = uint32_t (*)(uint32_t, uint32_t, uint32_t, unsigned, uint32_t &);
+        using Cmp = uint32_t (*)(uint32_t, uint32_t, uint32_t &);
+        using Cvt = uint32_t (*)(uint32_t, unsigned, uint32_t &);
+        const bool compare = is_compare(o.kind);
         // The rounding mode into `r`: the immediate, or frm loaded above.
         auto set_rm = [&](const Xbyak::Reg32 &r) {
             if (rm == 7)
@@ -436,13 +636,15 @@ private:
     {
         using C = Xbyak::CodeGenerator;
         const Op &o = b.ops[i];
+        eax_ = next_eax_; // what the previous op left in eax, for this op only
+        next_eax_ = -1;
         switch (o.kind) {
         case OpKind::NOP: break;
         case OpKind::LI: mov(X(o.rd), o.imm); break;
         case OpKind::ADDI: alu_imm(o, &C::add); break;
         case OpKind::ADDI_SP: {
             Xbyak::Label &over = label();
-            mov(eax, X(o.rs1));
+            x_to_eax(o.rs1);
             add(eax, o.imm);
             cmp(eax, dword[rbx + offsetof(Context, stack_limit)]);
             jb(over, T_NEAR);
@@ -469,15 +671,17 @@ private:
         case OpKind::OR: alu_reg(o, &C::or_); break;
         case OpKind::AND: alu_reg(o, &C::and_); break;
         case OpKind::MUL:
-            mov(eax, X(o.rs1));
+            x_to_eax(o.rs1);
             imul(eax, X(o.rs2));
-            mov(X(o.rd), eax);
+            eax_to_x(o.rd);
             break;
         case OpKind::MULH:
         case OpKind::MULHSU:
         case OpKind::MULHU:
             if (o.kind == OpKind::MULHU)
-                mov(eax, X(o.rs1));
+                x_to_eax(o.rs1);
+            else if (eax_ == static_cast<int>(o.rs1))
+                movsxd(rax, eax);
             else
                 movsxd(rax, X(o.rs1));
             if (o.kind == OpKind::MULH)
@@ -486,17 +690,17 @@ private:
                 mov(ecx, X(o.rs2));
             imul(rax, rcx); // the low 64 bits hold the whole product in each case
             shr(rax, 32);
-            mov(X(o.rd), eax);
+            eax_to_x(o.rd);
             break;
         case OpKind::DIV: divide(o, true, false); break;
         case OpKind::DIVU: divide(o, false, false); break;
         case OpKind::REM: divide(o, true, true); break;
         case OpKind::REMU: divide(o, false, true); break;
-        case OpKind::LB: address(o, 1, false, i); movsx(eax, byte[r12 + rcx]); mov(X(o.rd), eax); break;
-        case OpKind::LH: address(o, 2, false, i); movsx(eax, word[r12 + rcx]); mov(X(o.rd), eax); break;
-        case OpKind::LW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(X(o.rd), eax); break;
-        case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); mov(X(o.rd), eax); break;
-        case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); mov(X(o.rd), eax); break;
+        case OpKind::LB: address(o, 1, false, i); movsx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
+        case OpKind::LH: address(o, 2, false, i); movsx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
+        case OpKind::LW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); eax_to_x(o.rd); break;
+        case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
+        case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(F(o.rd), eax); break;
         case OpKind::SB: address(o, 1, true, i); mov(edx, X(o.rs2)); mov(byte[r12 + rcx], dl); store_done(i); break;
         case OpKind::SH: address(o, 2, true, i); mov(edx, X(o.rs2)); mov(word[r12 + rcx], dx); store_done(i); break;
@@ -518,15 +722,15 @@ private:
         case OpKind::FMV_X_W:
             if (o.rd) {
                 mov(eax, F(o.rs1));
-                mov(X(o.rd), eax);
+                eax_to_x(o.rd);
             }
             break;
-        case OpKind::FMV_W_X: mov(eax, X(o.rs1)); mov(F(o.rd), eax); break;
+        case OpKind::FMV_W_X: x_to_eax(o.rs1); mov(F(o.rd), eax); break;
         case OpKind::FADD: case OpKind::FSUB: case OpKind::FMUL: case OpKind::FDIV:
         case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD:
         case OpKind::FEQ: case OpKind::FLT: case OpKind::FLE:
         case OpKind::FCVT_S_W: case OpKind::FCVT_S_WU: case OpKind::FCVT_W_S: case OpKind::FCVT_WU_S:
-            fp_call(o, i);
+            fp_op(o, i);
             break;
         case OpKind::JAL:
             if (o.rd)
@@ -535,7 +739,7 @@ private:
             chain(b, 1);
             return false;
         case OpKind::JALR:
-            mov(eax, X(o.rs1)); // before the link write: rd may be rs1
+            x_to_eax(o.rs1); // before the link write: rd may be rs1
             add(eax, o.imm);
             and_(eax, ~1u);
             if (o.rd)
@@ -558,6 +762,7 @@ private:
     }
 
     bool traced_ = false;
+    int eax_ = -1, next_eax_ = -1; // x register held in eax at this op's start, and at the next's
     Xbyak::Label epi_;
     std::vector<std::function<void()>> stubs_;
     std::deque<Xbyak::Label> labels_; // stable addresses for the stubs
@@ -575,15 +780,56 @@ int body_offset()
     return off;
 }
 
-// Code memory: chunks mapped read-write-execute, filled by bumping, never
-// unmapped (translations are shared and live as long as the process).
+// A chunk of code memory seen at two addresses: the translator writes at
+// rw, tiles run the code at rx (same pages).
+struct Chunk {
+    uint8_t *rw = nullptr;
+    uint8_t *rx = nullptr;
+};
+constexpr size_t kChunk = 1u << 20;
+
+// W^X: one memfd mapped twice, writable and executable, so that no page is
+// ever both (a stray guest-driven write cannot become host code). Kernels
+// with vm.memfd_noexec want MFD_EXEC, which older kernels refuse; where no
+// memfd can be executed the chunk is one read-write-execute mapping.
+Chunk map_chunk()
+{
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+    int fd = memfd_create("ipu-emu-jit", MFD_CLOEXEC | MFD_EXEC);
+    if (fd < 0)
+        fd = memfd_create("ipu-emu-jit", MFD_CLOEXEC);
+    if (fd >= 0) {
+        Chunk c;
+        if (ftruncate(fd, kChunk) == 0) {
+            void *w = mmap(nullptr, kChunk, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            void *x = w == MAP_FAILED ? MAP_FAILED : mmap(nullptr, kChunk, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+            if (x != MAP_FAILED)
+                c = {static_cast<uint8_t *>(w), static_cast<uint8_t *>(x)};
+            else if (w != MAP_FAILED)
+                munmap(w, kChunk);
+        }
+        close(fd);
+        if (c.rw)
+            return c;
+    }
+    void *p = mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return {};
+    return {static_cast<uint8_t *>(p), static_cast<uint8_t *>(p)};
+}
+
+// Code memory: chunks (map_chunk) filled by bumping, never unmapped
+// (translations are shared and live as long as the process).
 struct Store {
     std::shared_mutex running; // jit_lock()
     std::mutex mu;             // the fields below
     std::unordered_map<std::string, JitFn> by_code; // pc and code words -> translation
-    std::vector<uint8_t *> chunks; // mapped, reused after a reset
-    size_t next_chunk = 0;         // chunks[next_chunk..] are free
-    uint8_t *cur = nullptr;
+    std::vector<Chunk> chunks; // mapped, reused after a reset
+    size_t next_chunk = 0;     // chunks[next_chunk..] are free
+    uint8_t *cur = nullptr;    // the next free byte, at its writable address
+    ptrdiff_t exec_delta = 0;  // its executable address minus its writable one
     size_t left = 0;
     uint64_t count = 0;
     std::atomic<uint64_t> generation{0};
@@ -594,8 +840,6 @@ Store &store()
     static Store *s = new Store; // never destroyed: code may run until exit
     return *s;
 }
-constexpr size_t kChunk = 1u << 20;
-
 } // namespace
 
 JitFn jit_translate(const Block &b, bool traced)
@@ -626,21 +870,20 @@ JitFn jit_translate(const Block &b, bool traced)
         return it->second; // another thread translated it meanwhile
     if (size > s.left) {
         if (s.next_chunk == s.chunks.size()) {
-            void *p = size > kChunk || (s.chunks.size() + 1) * kChunk > kJitCodeBytes
-                          ? MAP_FAILED
-                          : mmap(nullptr, kChunk, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-                                 -1, 0);
-            if (p == MAP_FAILED) {
+            const Chunk c = size > kChunk || (s.chunks.size() + 1) * kChunk > kJitCodeBytes ? Chunk{} : map_chunk();
+            if (!c.rw) {
                 s.full.store(true, std::memory_order_relaxed);
                 return nullptr;
             }
-            s.chunks.push_back(static_cast<uint8_t *>(p));
+            s.chunks.push_back(c);
         }
-        s.cur = s.chunks[s.next_chunk++];
+        const Chunk &c = s.chunks[s.next_chunk++];
+        s.cur = c.rw;
+        s.exec_delta = c.rx - c.rw;
         s.left = kChunk;
     }
     std::memcpy(s.cur, scratch.data(), size); // position-independent: calls go through rax
-    const JitFn fn = reinterpret_cast<JitFn>(s.cur);
+    const JitFn fn = reinterpret_cast<JitFn>(s.cur + s.exec_delta);
     const size_t step = (size + 15) & ~size_t{15};
     s.cur += std::min(step, s.left);
     s.left -= std::min(step, s.left);
