@@ -17,6 +17,7 @@
 #include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
+#include "popops/Fill.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertex_names.hpp"
@@ -51,6 +52,27 @@ poplar::ComputeSet stageSet(poplar::Graph &graph, std::vector<poplar::ComputeSet
   while (css.size() <= k)
     css.push_back(graph.addComputeSet(name + "/stage" + std::to_string(css.size() + 1)));
   return css[k];
+}
+
+// The value a reduction over no elements gives (Graphcore's reduce fills the output with it), as an expression
+// of type `t`: 0 for ADD, SQUARE_ADD and LOGICAL_OR, 1 for MUL and LOGICAL_AND, the type's lowest for MAX (-inf
+// for FLOAT/HALF, as for LOG_ADD's log 0) and its highest for MIN.
+expr::Cast identityOf(Operation op, const poplar::Type &t) {
+  const bool fp = t == poplar::FLOAT || t == poplar::HALF, isInt = t == poplar::INT;
+  const float inf = std::numeric_limits<float>::infinity();
+  switch (op) {
+  case Operation::MUL:
+  case Operation::LOGICAL_AND: return expr::Cast(expr::Const(1u), t);
+  case Operation::LOG_ADD: return expr::Cast(expr::Const(-inf), t);
+  case Operation::MAX:
+    return fp ? expr::Cast(expr::Const(-inf), t)
+              : isInt ? expr::Cast(expr::Const(std::numeric_limits<int>::lowest()), t) : expr::Cast(expr::Const(0u), t);
+  case Operation::MIN:
+    return fp ? expr::Cast(expr::Const(inf), t)
+              : isInt ? expr::Cast(expr::Const(std::numeric_limits<int>::max()), t)
+                      : expr::Cast(expr::Const(std::numeric_limits<unsigned>::max()), t);
+  default: return expr::Cast(expr::Const(0u), t);
+  }
 }
 
 // One vertex's work: for each of its outputs, the runs reduced into it.
@@ -122,6 +144,11 @@ std::size_t reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector
   }
   if (numOut == 0)
     return 0;
+  if (R == 0) { // nothing to reduce: every output is the operation's identity, written by one compute set
+    detail::fillRegions(graph, target, graph.getTileMapping(target), stageSet(graph, css, 0, name),
+                        identityOf(op, target.elementType()), name + "/identity");
+    return 1;
+  }
   const poplar::Type pt = partialType(in.elementType());
   const Tensor V = in.dimShuffle(perm).reshape({numOut * R});
   const poplar::TileToTensorMapping inMap = graph.getTileMapping(V, false);
@@ -304,8 +331,6 @@ void checkArgs(const Tensor &in, const std::vector<std::size_t> &dims, const Red
                           std::to_string(in.rank() == 0 ? 0 : in.rank() - 1));
     if (!seen.insert(d).second)
       throw poplibs_error(name + ": dimension " + std::to_string(d) + " is listed twice; list each dimension once");
-    if (in.dim(unsigned(d)) == 0)
-      throw poplibs_error(name + ": dimension " + std::to_string(d) + " is empty; a reduction needs elements");
   }
   if ((params.op == Operation::LOGICAL_AND || params.op == Operation::LOGICAL_OR) &&
       in.elementType() != poplar::BOOL)
