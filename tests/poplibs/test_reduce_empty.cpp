@@ -1,6 +1,7 @@
-// popops::reduce over an empty dimension, as Graphcore's ReduceEdgeCases expects: the output is filled with the
-// operation's identity (0 for ADD, 1 for MUL, -inf / +inf for MAX / MIN in FLOAT and HALF, the INT extremes,
-// true for LOGICAL_AND), by reduce and reduceMany alike; an empty output needs no program at all.
+// popops::reduce's edge cases, as Graphcore's ReduceEdgeCases expects: over an empty dimension the output is
+// filled with the operation's identity (0 for ADD, 1 for MUL, -inf / +inf for MAX / MIN in FLOAT and HALF, the
+// INT extremes, true for LOGICAL_AND), by reduce and reduceMany alike; an empty output needs no program at all;
+// a reduction of dimensions of size 1 only is a Copy, with no compute set.
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -70,12 +71,46 @@ void test_empty_output(void **) {
   assert_true(s.str().find("Execute") == std::string::npos);
 }
 
+// [2, 2, 1] reduced over dimension 2 (and [1] over 0) by reduce, reduceWithOutput and reduceMany: Copy programs
+// only, and the outputs equal the inputs.
+void test_size_one_is_copy(void **) {
+  Fixture f(4);
+  Tensor in = f.var(FLOAT, {2, 2, 1}, "in"), one = f.var(INT, {1}, "one");
+  Sequence prog;
+  Tensor a = popops::reduce(f.graph, in, {2}, Operation::ADD, prog);
+  Tensor b = popops::reduce(f.graph, one, {0}, Operation::MAX, prog);
+  Tensor c = f.var(FLOAT, {2, 2}, "c");
+  popops::reduceWithOutput(f.graph, in, c, {2}, Operation::MUL, prog);
+  std::vector<Tensor> many;
+  popops::reduceMany(f.graph, {popops::SingleReduceOp(in, {2}, Operation::MIN)}, many, prog);
+  std::stringstream s;
+  dumpProgram(f.graph, prog, s);
+  assert_true(s.str().find("Copy") != std::string::npos);
+  assert_true(s.str().find("Execute") == std::string::npos);
+  assert_true(a.shape() == (std::vector<std::size_t>{2, 2}));
+  assert_int_equal(b.rank(), 0);
+  f.prog.add(prog);
+  f.readable(a, "a");
+  f.readable(b, "b");
+  f.readable(many[0], "m");
+  f.build();
+  const auto h = floats(4, 7);
+  f.write("in", h);
+  f.write("one", std::vector<int>{-5});
+  f.engine->run(0);
+  expectNear(f.read<float>("a", 4), h, "a");
+  expectNear(f.read<float>("c.r", 4), h, "c");
+  expectNear(f.read<float>("m", 4), h, "m");
+  expectEqual(f.read<int>("b", 1), std::vector<int>{-5}, "b");
+}
+
 } // namespace
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_identity_outputs),
       cmocka_unit_test(test_empty_output),
+      cmocka_unit_test(test_size_one_is_copy),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -478,9 +478,28 @@ void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out,
   reduceToOutput(graph, in, out, dims, params, css, name);
 }
 
+namespace {
+// A reduction that only drops dimensions of size 1 into an output of the input's type, unscaled and not updating,
+// is a copy: the program forms add a Copy and no compute set (as Graphcore's do). SQUARE_ADD still squares.
+bool isCopy(const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
+            const ReduceParams &params) {
+  std::size_t r = 1;
+  for (std::size_t d : dims)
+    r *= d < in.rank() ? in.dim(unsigned(d)) : 0;
+  return r == 1 && in.numElements() != 0 && outType == in.elementType() && !params.useScale && !params.update &&
+         params.op != Operation::SQUARE_ADD;
+}
+} // namespace
+
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
               ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
+  if (in.valid() && isCopy(in, outType, dims, params)) {
+    const std::string name = opName(debugContext, "reduce");
+    Tensor out = newOutput(graph, in, outType, dims, params, name);
+    prog.add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
+    return out;
+  }
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, outType, dims, params, css, debugContext, options);
   addExecutes(prog, css, opName(debugContext, "reduce"));
@@ -490,6 +509,8 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outTyp
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
+  if (in.valid())
+    return reduce(graph, in, in.elementType(), dims, params, prog, debugContext, options);
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, dims, params, css, debugContext, options);
   addExecutes(prog, css, opName(debugContext, "reduce"));
@@ -499,6 +520,14 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::siz
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
                       ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options) {
+  if (in.valid() && out.valid() && isCopy(in, out.elementType(), dims, params)) {
+    const std::string name = opName(debugContext, "reduceWithOutput");
+    checkArgs(in, dims, params, name);
+    checkOutput(in, out, dims, name);
+    mapIfUnmapped(graph, out);
+    prog.add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
+    return;
+  }
   std::vector<poplar::ComputeSet> css;
   reduceWithOutput(graph, in, out, dims, params, css, debugContext, options);
   addExecutes(prog, css, opName(debugContext, "reduceWithOutput"));
@@ -525,7 +554,10 @@ void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reducti
     } else {
       outputs.push_back(newOutput(graph, r.in, r.useOutType ? r.outType : r.in.elementType(), r.dims, r.params, rname));
     }
-    reduceToOutput(graph, r.in, outputs[i], r.dims, r.params, css, rname);
+    if (isCopy(r.in, outputs[i].elementType(), r.dims, r.params))
+      prog.add(poplar::program::Copy(r.in.reshape(outputs[i].shape()), outputs[i], false, rname));
+    else
+      reduceToOutput(graph, r.in, outputs[i], r.dims, r.params, css, rname);
   }
   addExecutes(prog, css, name);
   if (plog::logEnabled(plog::LogLevel::Debug))
