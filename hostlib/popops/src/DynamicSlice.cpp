@@ -12,9 +12,12 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "broadcast.hpp"
 #include "log.hpp"
+#include "popops/ElementWise.hpp"
+#include "popops/Reduce.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "slice_util.hpp"
@@ -81,6 +84,9 @@ void checkOffsets(const Tensor &offsets, const std::vector<std::size_t> &want, c
 //
 // rowsPerIndex (multiSlice only: its outputs are distinct per index) lets a tile with fewer packed blocks than
 // workers also split the indices over the workers; `extra` gets the vertex's index range [k0, k1).
+// The most rows (base plus slice) for which a tile's packed blocks are still split over the workers row by row.
+constexpr std::size_t kSplitRowsMax = 64;
+
 template <typename Extra>
 std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const std::string &type,
                            const Tensor &base2, const Tensor &sub2, const std::vector<Run> &runs, Extra extra,
@@ -96,6 +102,11 @@ std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const s
     for (const Interval &c : cols)
       packed = packed && base2.slice(c, 1).isContiguous() && sub2.slice(c, 1).isContiguous();
     const std::size_t numIdx = rowsPerIndex ? s / rowsPerIndex : 0;
+    // A tile with fewer packed blocks than workers (the sliceable layout has one per tile) and few rows: its
+    // columns are split over all workers with one list item per row, which keeps every worker busy for a few
+    // more edges; with many rows, whole blocks keep the vertex lists short.
+    if (packed && !rowsPerIndex && cols.size() < workers && n + s <= kSplitRowsMax)
+      packed = false;
     if (packed && rowsPerIndex && cols.size() < workers && numIdx > 1) {
       const std::size_t chunks = std::min<std::size_t>(std::max<std::size_t>(1, workers / cols.size()), numIdx);
       for (const Interval &c : cols)
@@ -164,7 +175,9 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
   Tensor sub2 = rowsView(sub.reinterpret(ct.as), {dim});
   std::vector<Run> runs = update ? runsOf(graph, base2[0], {base2[0], sub2[0]}, name, "the tensor updated")
                                  : runsOf(graph, sub2[0], {base2[0], sub2[0]}, name, "the output");
-  poplar::ComputeSet cs = graph.addComputeSet(name + (update ? "/update" : "/slice") + std::to_string(dim));
+  // Named as Graphcore names its steps (dynamicSlice_d<dim>/slice), which tools and tests look for.
+  poplar::ComputeSet cs = graph.addComputeSet(name + (update ? "/dynamicUpdate_d" : "/dynamicSlice_d") +
+                                              std::to_string(dim) + (update ? "/update" : "/slice"));
   const std::string type =
       poputil::detail::templateVertex(update ? "popops::DynamicUpdate" : "popops::DynamicSlice", {ct.as});
   Tensor off1 = off.reinterpret(poplar::UNSIGNED_INT);
@@ -193,11 +206,26 @@ Tensor newRowsLike(poplar::Graph &graph, const Tensor &like, const std::vector<s
 void dynamicSliceImpl(poplar::Graph &graph, const Tensor *output, const Tensor &t, const Tensor &offset,
                       const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                       poplar::program::Sequence &prog, const std::string &name, Tensor &result) {
+  if (dims.empty()) { // a slice over no dimension is the whole tensor, copied
+    result = output ? *output : graph.clone(t, name + "/whole");
+    if (t.numElements() != 0)
+      prog.add(poplar::program::Copy(t, result, false, name));
+    return;
+  }
+  // The dimension that shrinks most goes first, so that later steps move less data.
+  std::vector<std::size_t> order(dims.size());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    // shape[a] / sizes[a] > shape[b] / sizes[b], in integers (a zero size shrinks most).
+    return t.dim(unsigned(dims[a])) * sizes[b] > t.dim(unsigned(dims[b])) * sizes[a];
+  });
   Tensor cur = t;
-  for (std::size_t k = 0; k < dims.size(); ++k) {
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::size_t k = order[i];
     std::vector<std::size_t> shape = cur.shape();
     shape[dims[k]] = sizes[k];
-    Tensor next = (k + 1 == dims.size() && output)
+    Tensor next = (i + 1 == order.size() && output)
                       ? *output
                       : newRowsLike(graph, cur, shape, dims[k], name + "/slice" + std::to_string(k), "the source");
     if (cur.numElements() != 0)
@@ -230,6 +258,20 @@ void updateDims(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Te
   dynamicStep(graph, t, part, offset[k], dims[k], false, prog, name);
   updateDims(graph, part, s, offset, dims, sizes, k + 1, prog, name);
   dynamicStep(graph, t, part, offset[k], dims[k], true, prog, name);
+}
+
+// The "validateIndices" option: a run whose offsets reach past dimension `dim` of t stops with an error (an
+// AbortOnCondition on "some offset >= the size", computed on the device) instead of reading or writing nothing.
+void validateIndices(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, std::size_t dim,
+                     poplar::program::Sequence &prog, const poplar::OptionFlags &options, const std::string &name) {
+  if (!flag(options, "validateIndices") || offsets.numElements() == 0)
+    return;
+  namespace pe = popops::expr;
+  // Negative INT offsets seen as UNSIGNED_INT are huge, so one comparison catches both ends.
+  Tensor bad = popops::map(graph, pe::Gte(pe::_1, pe::Const(unsigned(t.dim(unsigned(dim))))),
+                           {offsets.reinterpret(poplar::UNSIGNED_INT).flatten()}, prog, name + "/validate");
+  Tensor any = popops::reduce(graph, bad, {0}, {popops::Operation::LOGICAL_OR}, prog, name + "/validate");
+  prog.add(poplar::program::AbortOnCondition(any, name + ": an index is out of range (validateIndices)"));
 }
 
 // Checks of the multi operations: one sliced dimension, offsets [n, 1], the slices' shape.
@@ -293,6 +335,7 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
                      const char *op) {
   checkMulti(t, offsets, dims, sizes, options, name);
   checkSlices(t, s, offsets, dims, sizes, name);
+  validateIndices(graph, t, offsets, dims[0], prog, options, name);
   if (!t.isParallelWriteable())
     throw poplibs_error(name + ": the tensor updated has aliased elements (a broadcast view?); update a tensor "
                                "whose elements are distinct");
@@ -416,25 +459,64 @@ Tensor createSliceableTensorFromSlice(poplar::Graph &graph, const Tensor &s, con
     shape[dims[i]] *= numSlices[i];
     copies *= numSlices[i];
   }
-  Tensor t = graph.addVariable(s.elementType(), shape, name);
-  if (t.numElements() == 0)
-    return t;
-  Mapping m = columnsOf(graph, s.flatten(), name, "the reference slice");
-  for (std::size_t c = 0; c < copies; ++c) {
-    std::vector<std::size_t> begin(shape.size(), 0), end = shape;
-    std::size_t rest = c;
-    for (std::size_t i = dims.size(); i-- > 0;) {
-      std::size_t idx = rest % numSlices[i], d = dims[i];
-      rest /= numSlices[i];
-      begin[d] = idx * s.dim(unsigned(d));
-      end[d] = begin[d] + s.dim(unsigned(d));
+  if (s.numElements() == 0)
+    return graph.addVariable(s.elementType(), shape, name);
+  // Each copy of the slice follows the slice's own memory order: its elements sorted by (tile, variable, offset)
+  // are laid out contiguously, one block per tile, so that each copy reordered like the slice is one region per
+  // tile (what Graphcore documents for this function).
+  const Tensor flat = s.flatten();
+  const std::size_t n = flat.numElements();
+  Mapping m = columnsOf(graph, flat, name, "the reference slice");
+  std::vector<unsigned> tileOf(n);
+  for (unsigned tile = 0; tile < m.size(); ++tile)
+    for (const auto &iv : m[tile])
+      for (std::size_t j = iv.begin(); j < iv.end(); ++j)
+        tileOf[j] = tile;
+  struct Where {
+    unsigned tile, var;
+    std::size_t offset, element;
+  };
+  std::vector<Where> order;
+  order.reserve(n);
+  std::size_t at = 0;
+  for (const auto &r : flat.getVarRegions())
+    for (std::size_t o = r.interval.begin(); o < r.interval.end(); ++o, ++at)
+      order.push_back({tileOf[at], r.var.id, o, at});
+  std::sort(order.begin(), order.end(), [](const Where &x, const Where &y) {
+    return std::tie(x.tile, x.var, x.offset) < std::tie(y.tile, y.var, y.offset);
+  });
+  std::vector<std::size_t> slot(n); // slot[element] = its position in a copy's storage
+  for (std::size_t k = 0; k < n; ++k)
+    slot[order[k].element] = k;
+  Tensor storage = graph.addVariable(s.elementType(), {copies, n}, name);
+  for (std::size_t c = 0; c < copies; ++c)
+    for (std::size_t k = 0, e; k < n; k = e) {
+      for (e = k + 1; e < n && order[e].tile == order[k].tile;)
+        ++e;
+      graph.setTileMapping(storage[c].slice(k, e), order[k].tile);
     }
-    Tensor piece = t.slice(begin, end).flatten();
-    for (unsigned tile = 0; tile < m.size(); ++tile)
-      for (const auto &iv : m[tile])
-        graph.setTileMapping(piece.slice(iv.begin(), iv.end()), tile);
+  // A copy in the slice's element order: the runs of consecutive slots, as views of its storage row.
+  auto copyView = [&](std::size_t c) {
+    std::vector<Tensor> runs;
+    for (std::size_t j = 0, e; j < n; j = e) {
+      for (e = j + 1; e < n && slot[e] == slot[e - 1] + 1;)
+        ++e;
+      runs.push_back(storage[c].slice(slot[j], slot[j] + (e - j)));
+    }
+    return poplar::concat(runs).reshape(s.shape());
+  };
+  // Copies in row-major order of their index over dims; concatenating along the last listed dimension first.
+  std::vector<Tensor> level;
+  for (std::size_t c = 0; c < copies; ++c)
+    level.push_back(copyView(c));
+  for (std::size_t i = dims.size(); i-- > 0;) {
+    std::vector<Tensor> next;
+    for (std::size_t g = 0; g < level.size(); g += numSlices[i])
+      next.push_back(poplar::concat(std::vector<Tensor>(level.begin() + long(g), level.begin() + long(g + numSlices[i])),
+                                    unsigned(dims[i])));
+    level = std::move(next);
   }
-  return t;
+  return level[0];
 }
 
 Tensor dynamicSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offset, const std::vector<std::size_t> &dims,
@@ -489,7 +571,11 @@ void dynamicUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const
   if (!t.isParallelWriteable())
     throw poplibs_error(name + ": the tensor updated has aliased elements (a broadcast view?); update a tensor "
                                "whose elements are distinct");
-  if (s.numElements() != 0)
+  if (s.numElements() == 0)
+    return;
+  if (dims.empty()) // an update over no dimension replaces the whole tensor
+    prog.add(poplar::program::Copy(s, t, false, name));
+  else
     updateDims(graph, t, s, offset, dims, sizes, 0, prog, name);
 }
 
@@ -499,6 +585,7 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, 
   const std::string name = opName(debugContext, "multiSlice");
   checkMulti(t, offsets, dims, sizes, options, name);
   const CopyType ct = copyTypeOf(t.elementType(), name);
+  validateIndices(graph, t, offsets, dims[0], prog, options, name);
   Tensor out = createSliceTensor(graph, t, dims, sizes, offsets.dim(0), name + "/out");
   multiStep(graph, t, out, offsets, dims[0], sizes[0], poputil::detail::templateVertex("popops::MultiSlice", {ct.as}),
             false, nullptr, flag(options, "remapOutOfBoundIndices"), ct.as, prog, name);

@@ -17,6 +17,7 @@
 #include "op_name.hpp"
 #include "poplibs_support.hpp"
 #include "popops/ElementWise.hpp"
+#include "popops/Fill.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertex_names.hpp"
@@ -51,6 +52,27 @@ poplar::ComputeSet stageSet(poplar::Graph &graph, std::vector<poplar::ComputeSet
   while (css.size() <= k)
     css.push_back(graph.addComputeSet(name + "/stage" + std::to_string(css.size() + 1)));
   return css[k];
+}
+
+// The value a reduction over no elements gives (Graphcore's reduce fills the output with it), as an expression
+// of type `t`: 0 for ADD, SQUARE_ADD and LOGICAL_OR, 1 for MUL and LOGICAL_AND, the type's lowest for MAX (-inf
+// for FLOAT/HALF, as for LOG_ADD's log 0) and its highest for MIN.
+expr::Cast identityOf(Operation op, const poplar::Type &t) {
+  const bool fp = t == poplar::FLOAT || t == poplar::HALF, isInt = t == poplar::INT;
+  const float inf = std::numeric_limits<float>::infinity();
+  switch (op) {
+  case Operation::MUL:
+  case Operation::LOGICAL_AND: return expr::Cast(expr::Const(1u), t);
+  case Operation::LOG_ADD: return expr::Cast(expr::Const(-inf), t);
+  case Operation::MAX:
+    return fp ? expr::Cast(expr::Const(-inf), t)
+              : isInt ? expr::Cast(expr::Const(std::numeric_limits<int>::lowest()), t) : expr::Cast(expr::Const(0u), t);
+  case Operation::MIN:
+    return fp ? expr::Cast(expr::Const(inf), t)
+              : isInt ? expr::Cast(expr::Const(std::numeric_limits<int>::max()), t)
+                      : expr::Cast(expr::Const(std::numeric_limits<unsigned>::max()), t);
+  default: return expr::Cast(expr::Const(0u), t);
+  }
 }
 
 // One vertex's work: for each of its outputs, the runs reduced into it.
@@ -122,6 +144,11 @@ std::size_t reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector
   }
   if (numOut == 0)
     return 0;
+  if (R == 0) { // nothing to reduce: every output is the operation's identity, written by one compute set
+    detail::fillRegions(graph, target, graph.getTileMapping(target), stageSet(graph, css, 0, name),
+                        identityOf(op, target.elementType()), name + "/identity");
+    return 1;
+  }
   const poplar::Type pt = partialType(in.elementType());
   const Tensor V = in.dimShuffle(perm).reshape({numOut * R});
   const poplar::TileToTensorMapping inMap = graph.getTileMapping(V, false);
@@ -304,8 +331,6 @@ void checkArgs(const Tensor &in, const std::vector<std::size_t> &dims, const Red
                           std::to_string(in.rank() == 0 ? 0 : in.rank() - 1));
     if (!seen.insert(d).second)
       throw poplibs_error(name + ": dimension " + std::to_string(d) + " is listed twice; list each dimension once");
-    if (in.dim(unsigned(d)) == 0)
-      throw poplibs_error(name + ": dimension " + std::to_string(d) + " is empty; a reduction needs elements");
   }
   if ((params.op == Operation::LOGICAL_AND || params.op == Operation::LOGICAL_OR) &&
       in.elementType() != poplar::BOOL)
@@ -453,9 +478,28 @@ void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out,
   reduceToOutput(graph, in, out, dims, params, css, name);
 }
 
+namespace {
+// A reduction that only drops dimensions of size 1 into an output of the input's type, unscaled and not updating,
+// is a copy: the program forms add a Copy and no compute set (as Graphcore's do). SQUARE_ADD still squares.
+bool isCopy(const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
+            const ReduceParams &params) {
+  std::size_t r = 1;
+  for (std::size_t d : dims)
+    r *= d < in.rank() ? in.dim(unsigned(d)) : 0;
+  return r == 1 && in.numElements() != 0 && outType == in.elementType() && !params.useScale && !params.update &&
+         params.op != Operation::SQUARE_ADD;
+}
+} // namespace
+
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
               ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
+  if (in.valid() && isCopy(in, outType, dims, params)) {
+    const std::string name = opName(debugContext, "reduce");
+    Tensor out = newOutput(graph, in, outType, dims, params, name);
+    prog.add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
+    return out;
+  }
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, outType, dims, params, css, debugContext, options);
   addExecutes(prog, css, opName(debugContext, "reduce"));
@@ -465,6 +509,8 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outTyp
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
+  if (in.valid())
+    return reduce(graph, in, in.elementType(), dims, params, prog, debugContext, options);
   std::vector<poplar::ComputeSet> css;
   Tensor out = reduce(graph, in, dims, params, css, debugContext, options);
   addExecutes(prog, css, opName(debugContext, "reduce"));
@@ -474,6 +520,14 @@ Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::siz
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
                       ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                       const poplar::OptionFlags &options) {
+  if (in.valid() && out.valid() && isCopy(in, out.elementType(), dims, params)) {
+    const std::string name = opName(debugContext, "reduceWithOutput");
+    checkArgs(in, dims, params, name);
+    checkOutput(in, out, dims, name);
+    mapIfUnmapped(graph, out);
+    prog.add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
+    return;
+  }
   std::vector<poplar::ComputeSet> css;
   reduceWithOutput(graph, in, out, dims, params, css, debugContext, options);
   addExecutes(prog, css, opName(debugContext, "reduceWithOutput"));
@@ -500,7 +554,10 @@ void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reducti
     } else {
       outputs.push_back(newOutput(graph, r.in, r.useOutType ? r.outType : r.in.elementType(), r.dims, r.params, rname));
     }
-    reduceToOutput(graph, r.in, outputs[i], r.dims, r.params, css, rname);
+    if (isCopy(r.in, outputs[i].elementType(), r.dims, r.params))
+      prog.add(poplar::program::Copy(r.in.reshape(outputs[i].shape()), outputs[i], false, rname));
+    else
+      reduceToOutput(graph, r.in, outputs[i], r.dims, r.params, css, rname);
   }
   addExecutes(prog, css, name);
   if (plog::logEnabled(plog::LogLevel::Debug))

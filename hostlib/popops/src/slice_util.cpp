@@ -55,11 +55,10 @@ bool flag(const poplar::OptionFlags &options, const char *key) {
   return options.contains(key) && options.at(key) == "true";
 }
 
-// Checks dims/sizes against t's shape: the same count, at least one, distinct, in range, sizes not beyond.
+// Checks dims/sizes against t's shape: the same count, distinct, in range, sizes not beyond. No dims at all is
+// allowed (Graphcore's slices over no dimension are the whole tensor).
 void checkDims(const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
                const std::vector<std::size_t> &sizes, const std::string &name, const char *sizesWhat) {
-  if (dims.empty())
-    throw poplibs_error(name + ": no dimension to slice; pass at least one entry in dims");
   if (dims.size() != sizes.size())
     throw poplibs_error(name + ": dims has " + std::to_string(dims.size()) + " entries but " + sizesWhat + " has " +
                         std::to_string(sizes.size()) + "; give one size per sliced dimension");
@@ -144,20 +143,17 @@ std::vector<Run> runsOf(const poplar::Graph &graph, const Tensor &row, const std
   return runs;
 }
 
-// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile, cut into up to one
-// block per worker so that each worker gets a whole block.
+// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile, so that one row (one
+// slice) of the layout is a single region on each tile, as Graphcore's layout is; the vertices split a tile's span
+// over its workers (DynamicSlice.cpp, addRowVertices).
 std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain) {
-  const std::size_t tiles = graph.getTarget().getNumTiles(), workers = graph.getTarget().getNumWorkerContexts();
+  const std::size_t tiles = graph.getTarget().getNumTiles();
   grain = std::max<std::size_t>(1, grain);
   std::size_t per = std::max(grain, (cols + tiles - 1) / tiles);
   per = (per + grain - 1) / grain * grain;
   std::vector<Run> runs;
-  for (std::size_t c = 0, tile = 0; c < cols; c += per, ++tile) {
-    const std::size_t end = std::min(cols, c + per), grains = (end - c + grain - 1) / grain;
-    const std::size_t blocks = std::min(workers, grains), perBlock = (grains + blocks - 1) / blocks * grain;
-    for (std::size_t b = c; b < end; b += perBlock)
-      runs.push_back({Interval(b, std::min(end, b + perBlock)), unsigned(tile % tiles)});
-  }
+  for (std::size_t c = 0, tile = 0; c < cols; c += per, ++tile)
+    runs.push_back({Interval(c, std::min(cols, c + per)), unsigned(tile % tiles)});
   return runs;
 }
 

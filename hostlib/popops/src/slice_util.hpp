@@ -24,7 +24,7 @@ void checkOptions(const poplar::OptionFlags &options, const OptionRules &rules, 
 /// True when the option is set to "true".
 bool flag(const poplar::OptionFlags &options, const char *key);
 
-/// Checks dims/sizes against `shape`: the same count, at least one, distinct, in range, and (when `sizesWhat` is
+/// Checks dims/sizes against `shape`: the same count (none allowed), distinct, in range, and (when `sizesWhat` is
 /// "sizes") no size beyond its dimension.
 void checkDims(const std::vector<std::size_t> &shape, const std::vector<std::size_t> &dims,
                const std::vector<std::size_t> &sizes, const std::string &name, const char *sizesWhat = "sizes");
@@ -53,8 +53,8 @@ std::vector<std::vector<poplar::Interval> > columnsOf(const poplar::Graph &graph
 /// memory; in column order.
 std::vector<Run> runsOf(const poplar::Graph &graph, const poplar::Tensor &row, const std::vector<poplar::Tensor> &cutBy,
                         const std::string &name, const char *what);
-/// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile, cut into up to one
-/// block per worker.
+/// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile (one region per tile
+/// in each slice).
 std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain);
 /// A new [rows, cols] tensor (one variable) in which each run's [rows, run width] block is contiguous and mapped
 /// to the run's tile.

@@ -1,6 +1,7 @@
 // cloneToIpu, createIpuCopy, copyToIpu, cloneToGraph: a tensor's clone moved tile for tile onto another IPU or
-// (virtual) graph, and the copy to it.
+// (virtual) graph, and the copy to it; cloneAndExpandAliasing: a clone whose repeated elements become new ones.
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "poputil/TileMapping.hpp"
@@ -67,6 +68,44 @@ poplar::Tensor copyToIpu(poplar::Graph &graph, const poplar::Tensor &t, poplar::
   poplar::Tensor out = createIpuCopy(graph, t, dstIPU, src, dst, debugContext, method);
   prog.add(poplar::program::Copy(src, dst, false, debugContext));
   return out;
+}
+
+std::pair<poplar::Tensor, unsigned> cloneAndExpandAliasing(poplar::Graph &graph, const poplar::Tensor &t,
+                                                           unsigned offset, const poplar::DebugContext &debugContext) {
+  if (!t.valid())
+    throw poplibs_error("cloneAndExpandAliasing: the tensor is invalid (default-constructed)");
+  poplar::Tensor out = graph.addVariable(t.elementType(), t.shape(), debugContext);
+  const poplar::Tensor flat = t.flatten(), outFlat = out.flatten();
+  // The first view of each element of storage keeps its tile; every later view of it (an alias) becomes a new
+  // element, and those are spread linearly from tile `offset` on so that no tile receives all the repeats.
+  std::vector<bool> repeat(flat.numElements(), false);
+  std::unordered_set<unsigned long long> seen;
+  std::size_t at = 0;
+  for (const poplar::VariableInterval &r : flat.getVarRegions())
+    for (std::size_t o = r.interval.begin(); o < r.interval.end(); ++o, ++at)
+      repeat[at] = !seen.insert((static_cast<unsigned long long>(r.var.id) << 40) | o).second;
+  std::vector<poplar::Tensor> repeats;
+  const auto mapping = graph.getTileMapping(flat, false);
+  for (unsigned tile = 0; tile < mapping.size(); ++tile)
+    for (const poplar::Interval &iv : mapping[tile])
+      for (std::size_t b = iv.begin(), e; b < iv.end(); b = e) {
+        for (e = b + 1; e < iv.end() && repeat[e] == repeat[b];)
+          ++e;
+        if (!repeat[b])
+          graph.setTileMapping(outFlat.slice(b, e), tile);
+      }
+  for (std::size_t b = 0, e; b < repeat.size(); b = e) {
+    for (e = b + 1; e < repeat.size() && repeat[e] == repeat[b];)
+      ++e;
+    if (repeat[b])
+      repeats.push_back(outFlat.slice(b, e));
+  }
+  if (repeats.empty())
+    return {out, offset};
+  const poplar::Tensor extra = poplar::concat(repeats);
+  auto [extraMapping, next] = calcLinearTileMappingAndNewOffset(graph, extra, offset);
+  graph.setTileMapping(extra, extraMapping);
+  return {out, next};
 }
 
 } // namespace poputil

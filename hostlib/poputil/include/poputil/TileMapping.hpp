@@ -115,6 +115,14 @@ poplar::Tensor cloneToGraph(poplar::Graph &srcGraph, poplar::Graph &dstGraph, co
                             const poplar::DebugContext &debugContext = {},
                             poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
+/// A clone of `t` without aliases: each element of storage t views keeps, at its first view, t's tile; each later
+/// view of the same element (an alias, e.g. from a broadcast or a concat of one slice twice) becomes a new element,
+/// and those are mapped linearly from tile `offset` on (calcLinearTileMappingAndNewOffset). Returns the clone and
+/// the tile after the last one those new elements use (`offset` when t has no aliases).
+std::pair<poplar::Tensor, unsigned> cloneAndExpandAliasing(poplar::Graph &graph, const poplar::Tensor &t,
+                                                           unsigned offset = 0,
+                                                           const poplar::DebugContext &debugContext = {});
+
 /// cloneToIpu, and in copySrc/copyDst the tensors a program::Copy from t to the clone takes: t and the clone, or,
 /// when the clone keeps t's aliases (PRESERVE_ORDER_AND_ALIASES), their elements with each element of storage once.
 /// No copy is added to any program.
