@@ -9,7 +9,6 @@
 #include <cstring>
 #include <functional>
 #include <string>
-#include <vector>
 
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
@@ -53,43 +52,6 @@ Tensor onTile0(Graph &g, Type t, std::vector<std::size_t> shape, const char *nam
   return x;
 }
 
-// Tutorial 6 as the seed's program builds it (tests/tutorials/tut6/matrix-vector.cpp, 40 x 50 on the default IPU
-// Model): one DotProductVertex per row, the rows dealt round-robin to the tiles; prints its program cycles.
-void tutorial6() {
-  const unsigned rows = 40, cols = 50;
-  IPUModel model;
-  Device device = model.createDevice();
-  Graph graph(device.getTarget());
-  graph.addCodelets(IPU_TUT6_CODELETS);
-  Tensor matrix = graph.addVariable(FLOAT, {rows, cols}, "matrix");
-  Tensor in = graph.addVariable(FLOAT, {cols}, "inputVector");
-  Tensor out = graph.addVariable(FLOAT, {rows}, "outputVector");
-  const unsigned tiles = device.getTarget().getNumTiles();
-  for (unsigned i = 0; i < rows; ++i) {
-    graph.setTileMapping(matrix[i], i % tiles);
-    graph.setTileMapping(out[i], i % tiles);
-  }
-  graph.setTileMapping(in, 0);
-  DataStream inV = graph.addHostToDeviceFIFO("inputVector", FLOAT, cols);
-  DataStream inM = graph.addHostToDeviceFIFO("inputMatrix", FLOAT, cols * rows);
-  DataStream outS = graph.addDeviceToHostFIFO("out", FLOAT, rows);
-  ComputeSet cs = graph.addComputeSet("mulCS");
-  for (unsigned i = 0; i < rows; ++i) {
-    VertexRef v = graph.addVertex(cs, "DotProductVertex", {{"a", matrix[i]}, {"b", in}, {"out", out[i]}});
-    graph.setTileMapping(v, i % tiles);
-  }
-  Sequence prog({Copy(inV, in), Copy(inM, matrix), Execute(cs), Copy(out, outS)});
-  std::vector<float> hm(rows * cols, 1.0f), hv(cols, 1.0f), ho(rows);
-  Engine e(graph, prog);
-  e.load(device);
-  e.connectStream("inputVector", hv.data());
-  e.connectStream("inputMatrix", hm.data());
-  e.connectStream("out", ho.data());
-  e.run(0);
-  std::printf("tutorial 6|%ux%u|float|%llu\n", rows, cols, (unsigned long long)e.getLastRunCycles());
-  std::fflush(stdout);
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -128,7 +90,5 @@ int main(int argc, char **argv) {
     Tensor offset = onTile0(g, UNSIGNED_INT, {1}, "offset");
     popops::dynamicSlice(g, t, offset, {0}, {1}, p, "dynamicSlice");
   });
-  if (!quick)
-    tutorial6();
   return 0;
 }
