@@ -13,6 +13,12 @@
       profile written (autoReport); the PopLibs figures come from bench_popops's output (FILE, as bench/run.sh
       saved it, or a fresh `bench_popops --runs 1`).
 
+  bench_calibration.py table BIN_DIR [--quick] [--check]
+      The calibration table (issue 37 item 6): tutorial 7 on ipu1 and ipu2 and tutorial 6 against the seed's
+      figures, and PopLibs operations (bin/bench_calib_ops, one ipu2 tile each) against Graphcore's estimators
+      (bench/calib_reference.py), with the ratio. --quick: the PopLibs rows' smallest shapes only, no tutorial 7;
+      --check: exit non-zero when a PopLibs row is outside +-25% of its reference (the ctest calibration_table).
+
 Simulated cycles do not depend on the host (the model's time is logical), so one run gives them exactly; wall
 times vary and are medians. Exits non-zero when a program fails or prints something unexpected.
 """
@@ -161,9 +167,80 @@ def calibrate(bin_dir, popops_output):
           "RV32IMF tiles, exchange at exchange_bytes_per_cycle); docs/architecture.md, \"Time model\"")
 
 
+def table(bin_dir, quick, check):
+    """The calibration table: tutorial 7 on ipu1 and ipu2 and tutorial 6 (program cycles) against the seed, then each
+    PopLibs operation of bench_calib_ops (compute cycles on one ipu2 tile) against calib_reference.py's figure from
+    Graphcore's estimators. With `check`, fails when a PopLibs row is outside +-25% of its reference."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import calib_reference
+    print(f"{'op':<14}{'shape':<20}{'type':<7}{'target':<12}{'ours':>9}{'reference':>11}{'ratio':>7}  source")
+    demo_prog = os.path.join(bin_dir, "ipu-demo")
+    if not quick and os.access(demo_prog, os.X_OK):
+        for target in ("ipu1", "ipu2"):
+            out = run([demo_prog, "10000", "1000", target])
+            ours = int(grab(r"^Program cycles: (\d+)", out, "program cycles").group(1))
+            note = "" if target == "ipu1" else " (the seed's figure is Mk1's)"
+            print(f"{'tutorial 7':<14}{'10000x1000':<20}{'float':<7}{target:<12}{ours:>9,}{SEED_TUT7_PROGRAM:>11,}"
+                  f"{ours / SEED_TUT7_PROGRAM:>7.2f}  seed: Poplar and PopLibs User Guide, tutorial 7, "
+                  f"'Program cycles: 5071' (Mk1 IPU Model){note}")
+    tut6 = os.path.abspath(os.path.join(bin_dir, "calib_tutorial6"))
+    if not quick and os.access(tut6, os.X_OK):
+        # The seed's tutorial 6 program, run in its folder (it loads matrix-mul-codelets.cpp from there); its
+        # program cycles from the execution profile, since the tutorial prints none.
+        with tempfile.TemporaryDirectory(prefix="ipu-calibration-") as d:
+            env = dict(os.environ)
+            env["POPLAR_ENGINE_OPTIONS"] = json.dumps({"autoReport.outputExecutionProfile": "true",
+                                                      "autoReport.directory": d})
+            src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "tutorials", "tut6")
+            p = subprocess.run([tut6, "40", "50"], cwd=src, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if p.returncode != 0 or "Multiplication result OK" not in p.stdout:
+                fail(f"tutorial 6 failed:\n{p.stdout[-2000:]}")
+            with open(os.path.join(d, "execution.json")) as f:
+                ours = json.load(f)["simulation"]["cycles"]
+        print(f"{'tutorial 6':<14}{'40x50':<20}{'float':<7}{'ipu2':<12}{ours:>9,}{'-':>11}{'-':>7}  the seed prints no "
+              f"cycles for tutorial 6 and its DotProductVertex has no estimate (ours charges the default, "
+              f"docs/time-model.md)")
+    ops = os.path.join(bin_dir, "bench_calib_ops")
+    if not os.access(ops, os.X_OK):
+        print(f"not built: {ops}")
+        if check:
+            fail("bench_calib_ops is not built")
+        return
+    out = run([ops] + (["--quick"] if quick else []))
+    outside = []
+    for line in out.splitlines():
+        parts = line.split("|")
+        if len(parts) != 4:
+            continue
+        op, shape, typ, ours = parts[0], parts[1], parts[2], int(parts[3])
+        ref, vertices, source = calib_reference.reference(op, shape)
+        ratio = ours / ref
+        why = calib_reference.explained(op, shape)
+        flag = "" if 0.75 <= ratio <= 1.25 else "  OUTSIDE +-25%"
+        if flag and why:
+            # Outside for a stated reason: the band then holds against Graphcore's estimate of our own vertices.
+            own = ours / why[0]
+            flag = f"  outside: {why[1]}; against Graphcore's estimate of our vertices ({why[0]:,}): {own:.2f}"
+            if not 0.75 <= own <= 1.25:
+                outside.append(f"{op} {shape}: ours {ours}, Graphcore's estimate of our vertices {why[0]}, "
+                               f"ratio {own:.2f}")
+        elif flag:
+            outside.append(f"{op} {shape}: ours {ours}, reference {ref}, ratio {ratio:.2f}")
+        print(f"{op:<14}{shape:<20}{typ:<7}{'ipu2, 1 tile':<12}{ours:>9,}{ref:>11,}{ratio:>7.2f}  {source}: "
+              f"{vertices}{flag}")
+    print("ours: the IPU Model time model's compute-set cycles for the operation alone (tutorials: program cycles); "
+          "reference: Graphcore's PopLibs estimators for the vertices PopLibs would use (bench/calib_reference.py "
+          "names each formula and commit), or the seed's published figure")
+    if check and outside:
+        fail("rows outside +-25% of their reference:\n  " + "\n  ".join(outside))
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "demo":
         demo(argv[1], int(argv[2]) if len(argv) > 2 else 3)
+    elif len(argv) >= 2 and argv[0] == "table":
+        table(argv[1], "--quick" in argv[2:], "--check" in argv[2:])
     elif len(argv) >= 2 and argv[0] == "calibrate":
         out = argv[3] if len(argv) > 3 and argv[2] == "--popops-output" else None
         calibrate(argv[1], out)

@@ -100,6 +100,10 @@ cat "$popops_out"
 section "Cycle calibration: planner estimates, simulated cycles split by the execution profile, the seed's figures (issue 20)"
 python3 "$root/bench/bench_calibration.py" calibrate "$bin" --popops-output "$popops_out" || status=1
 
+section "Calibration table: tutorial 7 (ipu1, ipu2) and tutorial 6 against the seed, PopLibs operations on one ipu2 tile against Graphcore's estimators, with the ratio (issue 37)"
+ran="${ran}bench_calib_ops "
+python3 "$root/bench/bench_calibration.py" table "$bin" || status=1
+
 section "PopLibs: poplin matMul 1024x1024x1024 float and a 3x3 convolution (batch 4, 64 to 64 channels, 56x56) on the ipu2 IPU Model (issue 16)"
 run bench_poplin "$bin/bench_poplin"
 

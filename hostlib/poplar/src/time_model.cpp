@@ -98,6 +98,87 @@ std::uint64_t dataPathElements(const GraphImpl &g, unsigned elemBytes) {
   return std::max(1u, bits / (8 * elemBytes));
 }
 
+// A half-input product on the AMP the way Graphcore's PopLibs estimates its ConvPartial1x1Out vertex (PopLibs
+// lib/poplin/PerformanceEstimation.hpp, getConvPartial1x1SupervisorCycleEstimate; docs/time-model.md): the product
+// is a 1x1 convolution of `rows` positions, `inner` input channels in groups of 16 and `cols` output channels in
+// groups of 16 (one pass of the 16 conv units per group). A worker's share of the positions, n, costs 41, 42 or
+// 43 + 4 (n - 3) per group pair, plus (2 + 4 n) where the first input group zeroes the float partials; a pair costs
+// the busiest worker's figure times the worker contexts, plus the supervisor's 6 + 16 coefficient loads + 18. The
+// supervisor adds 50 + 11 once, 13 per further input group and 10 for the first. Returns the vertex's whole figure.
+std::uint64_t ampHalfProductCycles(std::uint64_t rows, std::uint64_t inner, std::uint64_t cols, unsigned workers) {
+  auto pairCycles = [&](bool zeroing) {
+    std::uint64_t busiest = 0, idlest = ~std::uint64_t(0);
+    for (unsigned w = 0; w < workers; ++w) {
+      const std::uint64_t n = rows / workers + (w < rows % workers ? 1 : 0);
+      std::uint64_t c = n == 0 ? 28 : n == 1 ? 41 : n == 2 ? 42 : 43 + (n - 3) * 4;
+      if (zeroing && n > 0)
+        c += 2 + 4 * n;
+      busiest = std::max(busiest, c * workers);
+      idlest = std::min(idlest, c * workers);
+    }
+    return std::max(busiest, idlest + 14) + 6 + 16 + 18;
+  };
+  const std::uint64_t inGroups = (inner + 15) / 16, outGroups = (cols + 15) / 16;
+  return 50 + 11 + (inGroups - 1) * (13 + outGroups * pairCycles(false)) + 10 + outGroups * pairCycles(true);
+}
+
+// Cycles per data-path vector of the operations in a MapInterpreter's expression (popops/codelets/map_code.h: six
+// header words, then instructions kind | type << 4 | ...; a CONST is followed by its value), priced by kind as
+// Graphcore's op tables price the common cases (popopsCycleEstimators.hpp): a binary op or a cast 1 cycle per
+// vector (ADD, SUB, MUL at the natural width), a unary op 6 (EXPONENT float: 6 per 2 elements), a ternary op 2.
+// A code the graph does not hold as a constant counts one operation.
+std::uint64_t mapCodeCycles(const GraphImpl &g, const Tensor &code) {
+  const auto regions = code.regions();
+  if (regions.size() != 1 || regions[0].var >= g.vars.size())
+    return 1;
+  const Variable &var = g.vars[regions[0].var];
+  if (!var.constant || var.init.size() < regions[0].end * 4)
+    return 1;
+  std::uint64_t cycles = 0;
+  for (std::size_t i = regions[0].begin + 6; i < regions[0].end; ++i) {
+    std::uint32_t w = 0;
+    std::copy_n(var.init.begin() + i * 4, 4, reinterpret_cast<std::uint8_t *>(&w));
+    const unsigned kind = w & 15u;
+    if (kind == 0) // END
+      break;
+    if (kind == 2) // CONST: its value word follows
+      ++i;
+    cycles += kind == 3 ? 6 : kind == 4 || kind == 6 ? 1 : kind == 5 ? 2 : 0;
+  }
+  return std::max<std::uint64_t>(1, cycles);
+}
+
+// A plain unsigned field's value (0 when the vertex has none).
+std::uint64_t plainU32(const Vertex &vx, const char *name) {
+  std::uint32_t x = 0;
+  if (auto p = vx.plain.find(name); p != vx.plain.end())
+    std::copy_n(p->second.begin(), std::min<std::size_t>(4, p->second.size()), reinterpret_cast<std::uint8_t *>(&x));
+  return x;
+}
+
+// popops' DynamicSlice/DynamicUpdate vertex the way Graphcore's PopLibs estimates DynamicSlice2D and
+// DynamicUpdateSlice2D (popopsCycleEstimators.cpp): 27, then per column region (its width in data-path vectors:
+// 29 + vectors for 32-bit elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows
+// sliced, + 13. Our vertex's regions: packed, one baseT item per region holding all numBaseElements rows of it;
+// otherwise numBaseElements items (rows) per region.
+std::uint64_t dynamicSliceCycles(const Vertex &vx, unsigned elemBytes, std::uint64_t width) {
+  const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(vx, "numBaseElements"));
+  const std::uint64_t sub = std::max<std::uint64_t>(1, plainU32(vx, "numSubElements"));
+  const bool packed = plainU32(vx, "packed") != 0;
+  auto base = vx.lists.find("baseT");
+  std::uint64_t cycles = 27;
+  if (base == vx.lists.end())
+    return cycles;
+  const auto &items = base->second;
+  for (std::size_t r = 0; r < items.size(); r += packed ? 1 : rows) {
+    const std::uint64_t cols = packed ? items[r].numElements() / rows : items[r].numElements();
+    const std::uint64_t vectors = (cols + width - 1) / width;
+    const std::uint64_t perRow = elemBytes >= 4 ? 29 + vectors : elemBytes == 2 ? 31 + 2 * vectors : 50 + 2 * vectors;
+    cycles += perRow * sub + 13;
+  }
+  return cycles;
+}
+
 // The library's estimate for its own vertices (popops, poplin, popnn, poprand), or 0 for a type it does not know.
 std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
   const Vertex &vx = g.vertices[v];
@@ -109,25 +190,36 @@ std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
   if (startsWith(type, "poplin::MatMul")) {
     // AMP: the tile's multiply-accumulates per cycle (16 float, 64 half on the 64-bit data path), one AMP
     // instruction per worker issue; each worker does its share of the output.
-    std::uint64_t rows = 0, inner = 0, cols = 0;
-    auto plain = [&](const char *n) -> std::uint64_t {
-      auto p = vx.plain.find(n);
-      std::uint32_t x = 0;
-      if (p != vx.plain.end())
-        std::copy_n(p->second.begin(), std::min<std::size_t>(4, p->second.size()), reinterpret_cast<char *>(&x));
-      return x;
-    };
-    rows = plain("rows"), inner = plain("inner"), cols = plain("cols");
-    const std::uint64_t macsPerCycle = e.elemBytes == 2 ? 64 : 16;
-    return loopCycles(26, rows * inner * cols / share, macsPerCycle, 1);
+    const std::uint64_t rows = plainU32(vx, "rows"), inner = plainU32(vx, "inner"), cols = plainU32(vx, "cols");
+    if (e.elemBytes == 2 && rows && inner && cols)
+      return (ampHalfProductCycles(rows, inner, cols, workers) + share - 1) / share;
+    // Float: PopLibs' float AMP estimate is marked as not right by its authors; we keep the published peak, 16
+    // multiply-accumulates per cycle per tile (62.5 TFLOPS over 1,472 tiles at 1.33 GHz).
+    return loopCycles(26, rows * inner * cols / share, 16, 1);
   }
-  if (startsWith(type, "popops::MapInterpreter") || startsWith(type, "popnn::NonLinearity"))
+  if (startsWith(type, "popops::MapInterpreter")) {
+    // Graphcore's BinaryOp1D/UnaryOp1D form (popopsCycleEstimators.cpp): each worker pays 29 (float) or 26 (half)
+    // and its share of the supervisor's 11, then per data-path vector of its output share one cycle per operand
+    // loaded and one for the operation with the store (ADD of two floats: 3, the table's 1 + 2). The `code` edge
+    // is the expression, not data: it is left out of the operands.
+    std::uint64_t operands = 0, opCycles = 1;
+    if (auto c = vx.edges.find("code"); c != vx.edges.end()) {
+      operands = e.in > c->second.numElements() ? e.in - c->second.numElements() : 0;
+      opCycles = mapCodeCycles(g, c->second);
+    }
+    const std::uint64_t perVector = opCycles + (e.out ? std::max<std::uint64_t>(1, operands / e.out) : 1);
+    return loopCycles((e.elemBytes == 2 ? 26 : 29) + (11 + share - 1) / share, (e.out + share - 1) / share, width,
+                      perVector);
+  }
+  if (startsWith(type, "popnn::NonLinearity"))
     // Element-wise: a load/operate and a store per data-path vector (popops' binary and unary op estimators).
     return loopCycles(20 + 5 * e.runs / share, std::max(e.in, e.out) / share, width, 2);
   if (startsWith(type, "popops::Reduce") || startsWith(type, "poplin::ReducePartials"))
     // PopLibs' reduce estimate: 4, plus per output 1, plus per partial (1 + its data-path vectors); the partials
     // here are e.runs input runs of e.in elements in all.
     return 4 + e.out / share + e.runs / share + (e.in / share + width - 1) / width + e.runs / share;
+  if (startsWith(type, "popops::DynamicSlice<") || startsWith(type, "popops::DynamicUpdate<"))
+    return dynamicSliceCycles(vx, e.elemBytes, width);
   if (startsWith(type, "popops::Dynamic") || startsWith(type, "popops::MultiSlice") ||
       startsWith(type, "popops::MultiUpdate"))
     // Copies: memcpy at the data path's width per cycle.
