@@ -30,6 +30,17 @@ struct HostRun {
   std::vector<float> pre, out, last; // [T, B, O] pre-activations and states per step; the final state [B, O]
 };
 
+// The cell's pre-activation (x_t W + h U)[b][j] in double.
+double preact(const std::vector<float> &x, const std::vector<double> &h, const std::vector<float> &w,
+              const std::vector<float> &u, std::size_t t, std::size_t b, std::size_t j) {
+  double s = 0;
+  for (std::size_t i = 0; i < I; ++i)
+    s += double(x[(t * B + b) * I + i]) * w[i * O + j];
+  for (std::size_t i = 0; i < O; ++i)
+    s += h[b * O + i] * u[i * O + j];
+  return s;
+}
+
 // The host cell over the steps in `order`; batch entry b only steps while the step is below len[b].
 HostRun hostRnn(const std::vector<float> &x, const std::vector<float> &h0, const std::vector<float> &w,
                 const std::vector<float> &u, bool reverse, const std::vector<unsigned> &len) {
@@ -42,11 +53,7 @@ HostRun hostRnn(const std::vector<float> &x, const std::vector<float> &h0, const
     std::vector<double> nh = h;
     for (std::size_t b = 0; b < B; ++b)
       for (std::size_t j = 0; j < O; ++j) {
-        double s = 0;
-        for (std::size_t i = 0; i < I; ++i)
-          s += double(x[(t * B + b) * I + i]) * w[i * O + j];
-        for (std::size_t i = 0; i < O; ++i)
-          s += h[b * O + i] * u[i * O + j];
+        const double s = preact(x, h, w, u, t, b, j);
         r.pre[(t * B + b) * O + j] = float(s);
         if (t < len[b])
           nh[b * O + j] = std::tanh(s);
@@ -260,12 +267,7 @@ void test_gather(void **) {
     std::vector<double> nh(B * O);
     for (std::size_t b = 0; b < B; ++b)
       for (std::size_t j = 0; j < O; ++j) {
-        double s = 0;
-        for (std::size_t i = 0; i < I; ++i)
-          s += double(xs[(t * B + b) * I + i]) * ws[i * O + j];
-        for (std::size_t i = 0; i < O; ++i)
-          s += h[b * O + i] * us[i * O + j];
-        nh[b * O + j] = std::tanh(s);
+        nh[b * O + j] = std::tanh(preact(xs, h, ws, us, t, b, j));
       }
     h = nh;
     for (std::size_t e = 0; e < B * O; ++e)

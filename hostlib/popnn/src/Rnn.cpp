@@ -335,29 +335,33 @@ std::size_t RnnParams::getOutputBytesPerTile(const poplar::Graph &graph) const {
   return bytesPerTile(graph, *this, layerSizes.at(1));
 }
 
+namespace {
+// What the create functions share: the checks, then `multiple` × `steps` rows of [batchSize, size].
+Tensor createRows(poplar::Graph &graph, const RnnParams &params, unsigned numShards, std::size_t multiple,
+                  std::size_t steps, std::size_t size, const poplar::DebugContext &debugContext, const char *fn) {
+  const std::string name = nameOf(debugContext, fn);
+  checkParams(params, numShards, name);
+  if (multiple == 0 || size == 0)
+    throw poplibs_error(name + ": multiple and size must be non-zero");
+  return stepRows(graph, params, multiple * steps, size, name);
+}
+} // namespace
+
 Tensor createInitialState(poplar::Graph &graph, const RnnParams &params, bool isOutput, unsigned multiple,
                           unsigned numShards, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createInitialState");
-  checkParams(params, numShards, name);
-  if (multiple == 0)
-    throw poplibs_error(name + ": multiple is 0; pass at least 1");
-  return stepRows(graph, params, multiple, params.layerSizes[isOutput ? 1 : 0], name);
+  const std::size_t size = params.layerSizes.size() == 2 ? params.layerSizes[isOutput ? 1 : 0] : 1;
+  return createRows(graph, params, numShards, multiple, 1, size, debugContext, "createInitialState");
 }
 
 Tensor createRecurrentTensor(poplar::Graph &graph, const RnnParams &params, unsigned size, unsigned numShards,
                              const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createRecurrentTensor");
-  checkParams(params, numShards, name);
-  if (size == 0)
-    throw poplibs_error(name + ": size is 0");
-  return stepRows(graph, params, params.maxTimeSteps, size, name);
+  return createRows(graph, params, numShards, 1, params.maxTimeSteps, size, debugContext, "createRecurrentTensor");
 }
 
 Tensor createInputTensor(poplar::Graph &graph, const RnnParams &params, unsigned numShards,
                          const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createInputTensor");
-  checkParams(params, numShards, name);
-  return stepRows(graph, params, params.maxTimeSteps, params.layerSizes[0], name);
+  const std::size_t size = params.layerSizes.size() == 2 ? params.layerSizes[0] : 1;
+  return createRows(graph, params, numShards, 1, params.maxTimeSteps, size, debugContext, "createInputTensor");
 }
 
 Tensor createOutputTensor(poplar::Graph &graph, const RnnParams &params, unsigned numShards,
@@ -367,11 +371,9 @@ Tensor createOutputTensor(poplar::Graph &graph, const RnnParams &params, unsigne
 
 Tensor createOutputTensor(poplar::Graph &graph, const RnnParams &params, unsigned multiple, unsigned numShards,
                           const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createOutputTensor");
-  checkParams(params, numShards, name);
-  if (multiple == 0)
-    throw poplibs_error(name + ": multiple is 0; pass at least 1");
-  return stepRows(graph, params, multiple * params.maxTimeSteps, params.layerSizes[1], name);
+  const std::size_t size = params.layerSizes.size() == 2 ? params.layerSizes[1] : 1;
+  return createRows(graph, params, numShards, multiple, params.maxTimeSteps, size, debugContext,
+                    "createOutputTensor");
 }
 
 Tensor shiftRnnTensor(poplar::Graph &graph, const RnnParams &params, const Tensor &tBase, const Tensor &tSingle,
