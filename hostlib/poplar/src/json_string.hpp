@@ -9,7 +9,8 @@
 namespace poplar::detail {
 
 /// Writes `text` as a JSON string literal: '"', '\\' and the control characters below 0x20 escaped (\n, \t, \r,
-/// \b, \f by name, the rest as \u00XX); every other byte as it is, so UTF-8 passes through.
+/// \b, \f by name, the rest as \u00XX); well-formed UTF-8 as it is; a byte that does not start a well-formed
+/// UTF-8 sequence as \ufffd (U+FFFD), so that every file written is JSON a reader accepts.
 void writeJsonString(std::ostream &out, const std::string &text);
 
 } // namespace poplar::detail

@@ -161,6 +161,20 @@ void test_options_json_escapes(void **) {
   expectThrow<invalid_option>([] { optionFromJSON("\\q"); }, "unknown escape '\\q'");
   // JSON text is UTF-8 (RFC 8259): nlohmann-json refuses a byte that is not, rather than guess its character.
   expectThrow<invalid_option>([] { optionFromJSON("caf\xE9"); }, "ill-formed UTF-8 byte");
+  // So the writer never writes such a byte: each byte that does not start a well-formed sequence (Latin-1, a cut
+  // sequence, an overlong form, a surrogate, past U+10FFFF) is written as U+FFFD, and the file reads back.
+  const std::string replacement = "\xEF\xBF\xBD";
+  OptionFlags notUtf8{{"latin1", "caf\xE9"}, {"cut", "\xE2\x82"}, {"overlong", "\xC0\xAF"},
+                      {"surrogate", "\xED\xA0\x80"}, {"too.big", "\xF4\x90\x80\x80"}};
+  std::ostringstream written;
+  written << notUtf8;
+  OptionFlags readBack;
+  readJSON(written.str(), readBack);
+  assert_true(readBack.at("latin1") == "caf" + replacement);
+  assert_true(readBack.at("cut") == replacement + replacement);
+  assert_true(readBack.at("overlong") == replacement + replacement);
+  assert_true(readBack.at("surrogate") == replacement + replacement + replacement);
+  assert_true(readBack.at("too.big") == replacement + replacement + replacement + replacement);
   // Every ASCII byte, characters of two, three and four bytes, and every option the writer writes, read back
   // unchanged.
   std::string all;
