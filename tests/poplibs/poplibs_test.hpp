@@ -115,6 +115,13 @@ inline std::vector<float> floats(std::size_t n, unsigned seed) {
     v[i] = float(int((i * 37 + seed * 11) % 17) - 8) * 0.5f + 0.25f;
   return v;
 }
+/// floats(n, seed), each multiplied by k (smaller weights keep the recurrent layers' tests away from saturation).
+inline std::vector<float> scaled(std::size_t n, unsigned seed, float k) {
+  std::vector<float> v = floats(n, seed);
+  for (float &x : v)
+    x *= k;
+  return v;
+}
 inline std::vector<int> ints(std::size_t n, unsigned seed) {
   std::vector<int> v(n);
   for (std::size_t i = 0; i < n; ++i)

@@ -54,13 +54,6 @@ std::vector<float> hostGru(const std::vector<float> &x, const std::vector<float>
   return seq;
 }
 
-std::vector<float> scaled(std::size_t n, unsigned seed, float s) {
-  std::vector<float> v = floats(n, seed);
-  for (float &x : v)
-    x *= s;
-  return v;
-}
-
 void check(const Type &type, bool fullSequence, bool permuted, float tol) {
   NnFixture f(16);
   poplin::addCodelets(f.graph);

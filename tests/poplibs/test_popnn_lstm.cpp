@@ -52,13 +52,6 @@ Host hostLstm(const std::vector<float> &x, const std::vector<float> &h0, const s
   return r;
 }
 
-std::vector<float> scaled(std::size_t n, unsigned seed, float s) {
-  std::vector<float> v = floats(n, seed);
-  for (float &x : v)
-    x *= s;
-  return v;
-}
-
 void check(const Type &type, bool fullSequence, bool permuted, bool zeroState, float tol) {
   NnFixture f(16);
   poplin::addCodelets(f.graph);

@@ -79,13 +79,6 @@ std::vector<float> numericGradient(Values v, std::vector<double> Values::*member
   return g;
 }
 
-std::vector<float> scaled(std::size_t n, unsigned seed, float s) {
-  std::vector<float> v = floats(n, seed);
-  for (float &x : v)
-    x *= s;
-  return v;
-}
-
 // How the test calls the training passes.
 enum class Api { BWD_THEN_WU, BWD_WITH_WU_STATE, BWD_WITH_WU_CELL_ONLY };
 

@@ -86,13 +86,6 @@ Sequence cell(Graph &graph, const Tensor &w, const Tensor &u, const rnn::RnnBatc
   return s;
 }
 
-std::vector<float> scaled(std::size_t n, unsigned seed, float k) {
-  std::vector<float> v = floats(n, seed);
-  for (float &x : v)
-    x *= k;
-  return v;
-}
-
 // Host values of the inputs, written to the handles x, h0, w, u (rounded to half for HALF).
 struct Inputs {
   std::vector<float> x = scaled(T * B * I, 1, 0.25f), h0 = scaled(B * O, 2, 0.25f), w = scaled(I * O, 3, 0.125f),
