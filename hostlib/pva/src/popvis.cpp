@@ -1,5 +1,5 @@
 // popvis: turns a profile report directory into one self-contained HTML page (inline SVG charts, nothing fetched
-// from the network) and prints a text summary.
+// from the network) and prints Poplar's text summary (printGraphSummary, printExecutionSummary).
 //   popvis report DIR [--output FILE] [--trace TRACE]   writes FILE (default DIR/report.html); TRACE, a system
 //   trace (libpvti, docs/system-trace.md), adds the host timeline
 //   popvis compare DIR_A DIR_B [--output FILE]          writes FILE (default DIR_B/compare.html): the two reports'
@@ -14,6 +14,7 @@
 #include "explore.hpp"
 #include "host_timeline.hpp"
 #include "html_escape.hpp"
+#include "poplar/ProfileSummary.hpp"
 #include "pva/pva.hpp"
 
 namespace {
@@ -199,32 +200,14 @@ void writePage(std::ostream &out, const pva::Report &r, const std::string &dir, 
   out << "</body></html>\n";
 }
 
+/// The text summary on stdout is Poplar's own (printGraphSummary / printExecutionSummary over the report's
+/// profiles): one summary printer for the SDK's API and this tool.
 void printSummary(std::ostream &out, const pva::Report &r) {
-  auto tiles = r.tiles();
-  std::uint64_t total = 0, maxBytes = 0;
-  unsigned maxTile = 0;
-  for (const auto &t : tiles) {
-    total += t.totalIncludingGaps;
-    if (t.totalIncludingGaps > maxBytes) {
-      maxBytes = t.totalIncludingGaps;
-      maxTile = t.tile;
-    }
-  }
-  out << "Target:  " << r.targetType() << ", " << r.numTiles() << " tiles\n"
-      << "Memory:  " << grouped(total) << " B in all, at most " << grouped(maxBytes) << " B on tile " << maxTile
-      << "\n";
-  for (const auto &[cat, bytes] : sortedRows(r.memoryByCategory()))
-    out << "  " << std::left << std::setw(26) << cat << std::right << std::setw(14) << grouped(bytes) << " B\n";
-  if (!r.hasExecution()) {
-    out << "Execution: none recorded\n";
-    return;
-  }
-  auto steps = r.steps();
-  out << "Execution: " << grouped(r.totalCycles()) << " cycles, " << steps.size() << " measured steps\n";
-  std::sort(steps.begin(), steps.end(), [](const auto &a, const auto &b) { return a.cycles > b.cycles; });
-  for (std::size_t i = 0; i < steps.size() && i < 5; ++i)
-    out << "  " << std::setw(12) << grouped(steps[i].cycles) << "  " << steps[i].type << " " << steps[i].name
-        << "\n";
+  poplar::printGraphSummary(out, r.graphProfile());
+  if (r.hasExecution())
+    poplar::printExecutionSummary(out, r.graphProfile(), r.executionProfile());
+  else
+    out << "Execution: none recorded\n\n";
 }
 
 int usage() {

@@ -13,7 +13,7 @@ rm -rf "$work" && mkdir -p "$work"
 PVA_TEST_REPORT_DIR="$work/report" "$reader" > "$work/reader.log" 2>&1 || { cat "$work/reader.log"; exit 1; }
 "$popvis" report "$work/report" | tee "$work/summary.txt"
 grep -q "^Report: $work/report/report.html" "$work/summary.txt"
-grep -q "^Execution: .* cycles" "$work/summary.txt"
+grep -q "^  Total cycles: .*[0-9]" "$work/summary.txt"  # Poplar's execution summary
 page="$work/report/report.html"
 if grep -Eq '(src|href)="(https?:)?//' "$page"; then
   echo "popvis_page: the page fetches something from the network" >&2
