@@ -27,7 +27,7 @@
 #include "log.hpp"
 #include "poplar/exceptions.hpp"
 #include "print_format.hpp"
-#include "profile.hpp"
+#include "poplar/ProfileSummary.hpp"
 #include "profiling/profiles.hpp"
 #include "library_streams.hpp"
 #include "replica_streams.hpp"
@@ -74,10 +74,6 @@ struct EngineImpl {
   std::ostream *tensorStream = &std::cout;
   std::uint64_t lastCycles = 0;         ///< what getLastRunCycles reports (estimated on an IPU Model)
   std::uint64_t lastMeasuredCycles = 0; ///< the card's count for the last run (the tile model's measurement)
-  bool lastEstimated = false;           ///< lastCycles is the IPU Model time model's
-  unsigned lastProgram = 0;
-  std::vector<std::uint64_t> stepCycles; ///< per top-level step of the last run (instrumented engines)
-  bool ran = false;
   std::map<std::string, double> phases;
   std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
   bool recordRuns = true; ///< runs go into the execution profile (disableExecutionProfiling turns it off)
@@ -557,7 +553,6 @@ void Engine::run(unsigned prog, const std::string &) {
   impl_->printStream->flush();
   impl_->tensorStream->flush();
   impl_->lastMeasuredCycles = r.cycles;
-  impl_->lastProgram = prog;
   std::vector<std::uint64_t> measuredSteps;
   if (cg.instr.enabled) {
     const auto &slots = cg.instr.slots[prog];
@@ -573,14 +568,12 @@ void Engine::run(unsigned prog, const std::string &) {
                          prog < cg.estimate.size();
   impl_->lastCycles = estimated ? cg.estimate[prog].cycles : r.cycles;
   impl_->totalCycles += impl_->lastCycles;
-  impl_->lastEstimated = estimated;
-  impl_->stepCycles = measuredSteps;
-  if (estimated && cg.instr.enabled)
-    impl_->stepCycles = cg.estimate[prog].topStepCycles;
-  impl_->ran = true;
+  // Per top-level step (instrumented engines): the time model's when the run's cycles are.
+  const std::vector<std::uint64_t> stepCycles =
+      estimated && cg.instr.enabled ? cg.estimate[prog].topStepCycles : measuredSteps;
   if (impl_->profiling && impl_->recordRuns)
     impl_->profiling->recordRun(
-        detail::RunRecord{prog, impl_->lastCycles, impl_->stepCycles, r.cycles, measuredSteps, estimated});
+        detail::RunRecord{prog, impl_->lastCycles, stepCycles, r.cycles, measuredSteps, estimated});
   impl_->phases["run"] = detail::seconds(start);
   // The run's cycles as a metric series: a report places the IPU's steps inside this run's interval with them.
   if (pvti::checkTraceChannel(&pvti::tracePoplar))
@@ -690,8 +683,6 @@ void Engine::setPrintStream(std::ostream &stream) { impl_->printStream = &stream
 void Engine::resetExecutionProfile() {
   impl_->lastCycles = 0;
   impl_->lastMeasuredCycles = 0;
-  impl_->stepCycles.clear();
-  impl_->ran = false;
   impl_->phases.erase("run");
   if (impl_->profiling)
     impl_->profiling->reset();
@@ -765,11 +756,9 @@ void Engine::readTensor(const std::string &handle, QuarterMetadata &metadata, vo
   metadata = QuarterMetadata::fromBinary(binary);
 }
 
+// As in the SDK, the engine's summary is printProfileSummary of its two profiles: one printer for both.
 void Engine::printProfileSummary(std::ostream &out, const OptionFlags &opts) const {
-  detail::printSummary(out, impl_->target, impl_->cg, impl_->ran, impl_->lastCycles, impl_->lastProgram,
-                       impl_->stepCycles, detail::parseSummaryOptions(opts).showExecutionSteps,
-                       impl_->lastEstimated, impl_->lastMeasuredCycles);
-  detail::printOptionalSections(out, impl_->profiling->graphProfile(), opts);
+  poplar::printProfileSummary(out, getGraphProfile(), getExecutionProfile(), opts);
 }
 
 std::uint64_t Engine::getLastRunCycles() const { return impl_->lastCycles; }

@@ -10,6 +10,8 @@
 namespace poplar {
 
 /// Prints the graph summary, then (when `executionProfile` is not an empty map) the execution summary.
+/// Engine::printProfileSummary(out, options) prints this for the engine's getGraphProfile() and
+/// getExecutionProfile().
 /// Options (each "true" or "false"; an unknown one is invalid_option): "showExecutionSteps" (every simulated step),
 /// "showVarStorage" (bytes live at each program step), "showOptimizations" (optimizationInfo),
 /// "showPerIpuMemoryUsage" (memory per IPU), "colours" (ANSI colours; CLICOLOR=0 turns them off and

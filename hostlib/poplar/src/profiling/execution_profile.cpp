@@ -48,7 +48,7 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
   root["profilerMode"] = mode;
 
   std::vector<std::uint64_t> csCycles(numCS, 0); // the last measured execution of each compute set
-  Vec trace, steps;
+  Vec trace, steps, runList;
   std::uint64_t offset = 0, compute = 0, activeCompute = 0, exchange = 0, stream = 0, total = 0, measuredTotal = 0;
   bool estimated = false;
   for (const auto &run : runs) {
@@ -60,6 +60,7 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
     const auto &tops = cg.instr.topSteps.size() > run.program ? cg.instr.topSteps[run.program]
                                                               : std::vector<std::pair<std::size_t, std::size_t>>{};
     const auto &infos = cg.steps[run.program];
+    const std::size_t firstStep = steps.size();
     std::uint64_t at = offset;
     for (std::size_t k = 0; k < tops.size() && k < run.stepCycles.size(); ++k) {
       std::uint64_t cycles = run.stepCycles[k];
@@ -141,6 +142,13 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
       steps.push_back(ProfileValue(step));
     }
     offset += run.cycles;
+    // Ours: each run and its steps, for the summary's last run (profiling/summary.cpp).
+    runList.push_back(ProfileValue(Map{{"program", run.program},
+                                       {"cycles", (unsigned long long)run.cycles},
+                                       {"measuredCycles", (unsigned long long)run.measuredCycles},
+                                       {"estimated", run.estimated},
+                                       {"firstStep", (unsigned long long)firstStep},
+                                       {"numSteps", (unsigned long long)(steps.size() - firstStep)}}));
   }
 
   if (mode == "COMPUTE_SETS") {
@@ -186,7 +194,8 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
                                         {"measuredCycles", (unsigned long long)measuredTotal},
                                         {"cycleModel", estimated ? "estimated" : "measured"},
                                         {"tileCycles", ProfileValue(tileCycles)},
-                                        {"steps", ProfileValue(steps)}});
+                                        {"steps", ProfileValue(steps)},
+                                        {"runs", ProfileValue(runList)}});
   return ProfileValue(root);
 }
 

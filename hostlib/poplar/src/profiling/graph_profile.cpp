@@ -159,11 +159,14 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   const std::size_t numTiles = tgt.getNumTiles();
   Map root;
   root["target"] = target(tgt);
+  root["target"]["board"] = cg.board.name; // ours: the board file the target was made from
   root["poplarVersion"] = poplarVersion();
   // The report format: 1.0.0 is the layout docs/profiling.md describes.
   root["version"] = ProfileValue(Map{{"major", 1u}, {"minor", 0u}, {"point", 0u}, {"unstable", false}});
   root["instrumentation"] = ProfileValue(
       Map{{"compute", opts.instrument ? opts.level : std::string("off")}, {"externalExchange", "off"}});
+  if (cg.instr.enabled)
+    root["instrumentation"]["tile"] = cg.instr.tile; // ours: the tile whose stamps time the steps
 
   std::uint64_t peakLive = 0;
   for (const auto &p : cg.liveBytes)
@@ -299,6 +302,8 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       std::size_t parent = open.empty() ? rootId : open.back().second;
       Map node;
       node["name"] = s.what;
+      if (s.bytes)
+        node["bytes"] = (unsigned long long)s.bytes; // ours: the bytes an exchange or stream copy moves
       if (s.kind.empty()) {
         node["type"] = controlType(s.what);
         node["children"] = ProfileValue(Vec{});
@@ -446,6 +451,11 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   memory["liveness"] = ProfileValue(Map{{"byProgram", ProfileValue(live)},
                                         {"peakBytes", (unsigned long long)peakLive},
                                         {"variables", variables}});
+  // Ours, for the summary (profiling/summary.cpp): each tile's code and stack, and whether the code counts (an IPU
+  // Model with compileIPUCode false reports memory without it, as the SDK's model does).
+  memory["codeBytesPerTile"] = (unsigned long long)cg.image.codeBytes;
+  memory["stackBytesPerTile"] = (unsigned long long)stackBytes;
+  memory["codeCounted"] = tgt.getTargetType() != TargetType::IPU_MODEL || tgt.values().compileIPUCode;
   root["memory"] = ProfileValue(memory);
   return ProfileValue(root);
 }
