@@ -138,13 +138,6 @@ def explained(op, shape):
         return ours, ("our convolution is an im2col product (poplin/src/Convolution.cpp), one AMP 1x1 pass over "
                       "kernel positions x channels; PopLibs runs ConvPartialnx1, which pays per output row and per "
                       "kernel position (worker 19 + 35 per row, 15 + 20 + 31 per position)")
-    if op == "dynamicSlice":
-        dims, _ = shape.split("/")
-        r, c = map(int, dims.split("x"))
-        ours = WORKERS * (27 + (29 + ceil_div(c, VEC["float"])) + 13)
-        return ours, ("our popops gives a contiguous column range to one worker vertex (popops/src/DynamicSlice.cpp, "
-                      "packed rows); PopLibs deals the columns to six: the vertex is charged as Graphcore's "
-                      "DynamicSlice2D, but one worker does all the copying")
     return None
 
 

@@ -99,6 +99,56 @@ void test_sliceable_from_shuffled_slice(void **) {
   expectNear(f.read<float>("out", ref.size()), ref, "out");
 }
 
+// dynamicSlice and dynamicUpdate on one tile, where the vertex's six workers share the tile's contiguous block
+// (popops' slice codelets, forWorkerColumns): [70, 45] UNSIGNED_CHAR (six 8-byte vectors a row, the last short, so
+// each worker gets one) and [70, 131] INT (66 vectors, eleven a worker, the last short), more rows than the split
+// of one item per row would take; three rows at offset 68 wrap to row 0, and an update writes rows 1..3.
+void test_workers_share_columns(void **) {
+  for (const std::size_t cols : {std::size_t(45), std::size_t(131)}) {
+    Fixture f(1);
+    const bool bytes = cols == 45;
+    const Type type = bytes ? UNSIGNED_CHAR : INT;
+    Tensor t = f.var(type, {70, cols}, "t"), u = f.var(type, {3, cols}, "u");
+    Tensor off = f.var(UNSIGNED_INT, {1}, "off"), upOff = f.var(UNSIGNED_INT, {1}, "upOff");
+    Tensor out = popops::dynamicSlice(f.graph, t, off, {0}, {3}, f.prog, "sl");
+    f.readable(out, "out");
+    popops::dynamicUpdate(f.graph, t, u, upOff, {0}, {3}, f.prog, "up");
+    f.build();
+    // Distinct values in every byte lane (for bytes: 0..255), so a worker writing a neighbour's lane shows.
+    auto data = [&](std::size_t n, unsigned seed) {
+      std::vector<int> v = ints(n, seed);
+      if (bytes)
+        for (int &x : v)
+          x = (x + 9) * 13 % 256;
+      return v;
+    };
+    std::vector<int> h = data(70 * cols, 6), hu = data(3 * cols, 7);
+    auto put = [&](const char *name, const std::vector<int> &v) {
+      if (bytes)
+        f.write(name, std::vector<unsigned char>(v.begin(), v.end()));
+      else
+        f.write(name, v);
+    };
+    auto get = [&](const char *name, std::size_t n) {
+      if (!bytes)
+        return f.read<int>(name, n);
+      const auto b = f.read<unsigned char>(name, n);
+      return std::vector<int>(b.begin(), b.end());
+    };
+    put("t", h);
+    put("u", hu);
+    f.write("off", std::vector<unsigned>{68});
+    f.write("upOff", std::vector<unsigned>{1});
+    f.engine->run(0);
+    std::vector<int> want;
+    for (std::size_t r : {68, 69, 0})
+      want.insert(want.end(), h.begin() + r * cols, h.begin() + (r + 1) * cols);
+    expectEqual(get("out", 3 * cols), want, "out");
+    std::copy(hu.begin(), hu.end(), h.begin() + cols);
+    expectEqual(get("t.r", 70 * cols), h, "t");
+  }
+}
+
 // No dimension to slice: dynamicSlice returns the whole tensor (copied, so a later update does not show through)
 // and dynamicUpdate replaces the whole tensor; INT so that the values compare exactly.
 void test_no_dimension(void **) {
@@ -178,6 +228,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sliceable_one_region_per_tile),
       cmocka_unit_test(test_sliceable_from_shuffled_slice),
+      cmocka_unit_test(test_workers_share_columns),
       cmocka_unit_test(test_no_dimension),
       cmocka_unit_test(test_step_order),
       cmocka_unit_test(test_validate_indices),

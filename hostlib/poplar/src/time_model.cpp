@@ -8,6 +8,9 @@
 
 #include "poplar/VertexIntrospector.hpp"
 #include "poplar/exceptions.hpp"
+// The MapInterpreter code's encoding, shared with the codelet that runs it (same layer, hostlib; a plain C++11
+// header of constants, no link to libpopops).
+#include "../../popops/codelets/map_code.h"
 
 namespace poplar {
 
@@ -122,12 +125,14 @@ std::uint64_t ampHalfProductCycles(std::uint64_t rows, std::uint64_t inner, std:
   return 50 + 11 + (inGroups - 1) * (13 + outGroups * pairCycles(false)) + 10 + outGroups * pairCycles(true);
 }
 
-// Cycles per data-path vector of the operations in a MapInterpreter's expression (popops/codelets/map_code.h: six
-// header words, then instructions kind | type << 4 | ...; a CONST is followed by its value), priced by kind as
+// Cycles per data-path vector of the operations in a MapInterpreter's expression, read in the codelet's own
+// encoding (popops/codelets/map_code.h, so the estimate follows the codelet when it changes), priced by kind as
 // Graphcore's op tables price the common cases (popopsCycleEstimators.hpp): a binary op or a cast 1 cycle per
-// vector (ADD, SUB, MUL at the natural width), a unary op 6 (EXPONENT float: 6 per 2 elements), a ternary op 2.
-// A code the graph does not hold as a constant counts one operation.
+// vector (ADD, SUB, MUL at the natural width), a unary op 6 (EXPONENT float: 6 per 2 elements), a ternary op 2;
+// a load or a constant nothing (its load is charged per operand). A code the graph does not hold as a constant
+// counts one operation.
 std::uint64_t mapCodeCycles(const GraphImpl &g, const Tensor &code) {
+  namespace mc = popops::mapcode;
   const auto regions = code.regions();
   if (regions.size() != 1 || regions[0].var >= g.vars.size())
     return 1;
@@ -135,15 +140,18 @@ std::uint64_t mapCodeCycles(const GraphImpl &g, const Tensor &code) {
   if (!var.constant || var.init.size() < regions[0].end * 4)
     return 1;
   std::uint64_t cycles = 0;
-  for (std::size_t i = regions[0].begin + 6; i < regions[0].end; ++i) {
+  for (std::size_t i = regions[0].begin + mc::kHeaderWords; i < regions[0].end; ++i) {
     std::uint32_t w = 0;
     std::copy_n(var.init.begin() + i * 4, 4, reinterpret_cast<std::uint8_t *>(&w));
-    const unsigned kind = w & 15u;
-    if (kind == 0) // END
+    const unsigned kind = w & mc::kKindMask;
+    if (kind == mc::END)
       break;
-    if (kind == 2) // CONST: its value word follows
+    if (kind == mc::CONST) // its value word follows
       ++i;
-    cycles += kind == 3 ? 6 : kind == 4 || kind == 6 ? 1 : kind == 5 ? 2 : 0;
+    cycles += kind == mc::UNARY                          ? 6
+              : kind == mc::BINARY || kind == mc::CAST ? 1
+              : kind == mc::TERNARY                    ? 2
+                                                       : 0;
   }
   return std::max<std::uint64_t>(1, cycles);
 }
@@ -160,23 +168,41 @@ std::uint64_t plainU32(const Vertex &vx, const char *name) {
 // DynamicUpdateSlice2D (popopsCycleEstimators.cpp): 27, then per column region (its width in data-path vectors:
 // 29 + vectors for 32-bit elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows
 // sliced, + 13. Our vertex's regions: packed, one baseT item per region holding all numBaseElements rows of it;
-// otherwise numBaseElements items (rows) per region.
-std::uint64_t dynamicSliceCycles(const Vertex &vx, unsigned elemBytes, std::uint64_t width) {
+// otherwise numBaseElements items (rows) per region. Our vertex is a MultiVertex whose `workers` share the
+// regions' vectors as popops' codelet deals them (slice_codelets.h, forWorkerColumns: the vectors of all regions
+// end to end, cut into equal shares); the figure is the busiest worker's, its pieces of regions charged as
+// regions.
+std::uint64_t dynamicSliceCycles(const Vertex &vx, unsigned elemBytes, std::uint64_t width, unsigned workers) {
   const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(vx, "numBaseElements"));
   const std::uint64_t sub = std::max<std::uint64_t>(1, plainU32(vx, "numSubElements"));
   const bool packed = plainU32(vx, "packed") != 0;
   auto base = vx.lists.find("baseT");
-  std::uint64_t cycles = 27;
   if (base == vx.lists.end())
-    return cycles;
+    return 27;
+  std::vector<std::uint64_t> vectors; // per region
+  std::uint64_t total = 0;
   const auto &items = base->second;
   for (std::size_t r = 0; r < items.size(); r += packed ? 1 : rows) {
     const std::uint64_t cols = packed ? items[r].numElements() / rows : items[r].numElements();
-    const std::uint64_t vectors = (cols + width - 1) / width;
-    const std::uint64_t perRow = elemBytes >= 4 ? 29 + vectors : elemBytes == 2 ? 31 + 2 * vectors : 50 + 2 * vectors;
-    cycles += perRow * sub + 13;
+    vectors.push_back((cols + width - 1) / width);
+    total += vectors.back();
   }
-  return cycles;
+  const std::uint64_t share = (total + workers - 1) / std::max(1u, workers);
+  std::uint64_t busiest = 27;
+  for (std::uint64_t lo = 0; lo < total; lo += share) {
+    const std::uint64_t hi = std::min(total, lo + share);
+    std::uint64_t cycles = 27, at = 0;
+    for (std::uint64_t v : vectors) {
+      const std::uint64_t a = std::max(lo, at), b = std::min(hi, at + v);
+      if (a < b) {
+        const std::uint64_t n = b - a;
+        cycles += (elemBytes >= 4 ? 29 + n : elemBytes == 2 ? 31 + 2 * n : 50 + 2 * n) * sub + 13;
+      }
+      at += v;
+    }
+    busiest = std::max(busiest, cycles);
+  }
+  return busiest;
 }
 
 // The library's estimate for its own vertices (popops, poplin, popnn, poprand), or 0 for a type it does not know.
@@ -219,7 +245,7 @@ std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
     // here are e.runs input runs of e.in elements in all.
     return 4 + e.out / share + e.runs / share + (e.in / share + width - 1) / width + e.runs / share;
   if (startsWith(type, "popops::DynamicSlice<") || startsWith(type, "popops::DynamicUpdate<"))
-    return dynamicSliceCycles(vx, e.elemBytes, width);
+    return dynamicSliceCycles(vx, e.elemBytes, width, unsigned(share));
   if (startsWith(type, "popops::Dynamic") || startsWith(type, "popops::MultiSlice") ||
       startsWith(type, "popops::MultiUpdate"))
     // Copies: memcpy at the data path's width per cycle.

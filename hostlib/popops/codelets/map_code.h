@@ -25,6 +25,9 @@ const unsigned kHeaderWords = NUM_TYPES + 1;
 const unsigned kResultWord = NUM_TYPES;
 const unsigned kMaxStack = 16;
 
+/// The bits of an instruction word that hold its kind (the type starts at bit 4).
+const unsigned kKindMask = 15;
+
 inline unsigned encode(unsigned kind, unsigned type, unsigned op, unsigned arg) {
   return kind | type << 4 | op << 8 | arg << 16;
 }

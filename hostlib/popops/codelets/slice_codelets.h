@@ -32,36 +32,55 @@ template <typename Dst, typename Src> inline void copyRow(Dst *dst, const Src *s
     dst[i] = src[i];
 }
 
-// sub row j = base row (off + j) of each region, starting at row 0 when off is out of range and wrapping.
-template <bool Packed, typename Base, typename Sub>
-void dynamicSliceRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub) {
-  const Rows<Packed, Base> base = {baseList, nBase};
-  const Rows<Packed, Sub> sub = {subList, nSub};
-  for (unsigned r = 0; r < sub.regions(); ++r) {
-    const unsigned w = sub.width(r);
-    unsigned row = off < nBase ? off : 0;
-    for (unsigned j = 0; j < nSub; ++j) {
-      copyRow(sub.row(r, j, w), base.row(r, row, w), w);
-      if (++row >= nBase)
-        row = 0;
-    }
+// A worker's share of a vertex's column regions (dynamicSlice and dynamicUpdate are MultiVertices, as PopLibs
+// splits a tile's columns over its six workers): the regions' columns counted in 8-byte data-path vectors (a
+// region's last vector may be short), concatenated and cut into numWorkers equal shares of whole vectors, so one
+// big region is split six ways and many small ones are dealt out whole. Calls f(r, c0, c1) for each piece
+// [c0, c1) of region r that worker `wid` owns. The host's time model (poplar's time_model.cpp) charges the same
+// split.
+template <typename T, typename R, typename F> void forWorkerColumns(const R &rows, unsigned wid, unsigned workers, F f) {
+  const unsigned per = sizeof(T) < 8 ? 8 / sizeof(T) : 1;
+  unsigned total = 0;
+  for (unsigned r = 0; r < rows.regions(); ++r)
+    total += (rows.width(r) + per - 1) / per;
+  const unsigned share = (total + workers - 1) / workers;
+  const unsigned lo = wid * share < total ? wid * share : total;
+  const unsigned hi = total - lo < share ? total : lo + share;
+  unsigned at = 0;
+  for (unsigned r = 0; r < rows.regions() && at < hi; ++r) {
+    const unsigned w = rows.width(r), vectors = (w + per - 1) / per;
+    const unsigned a = lo > at ? lo : at, b = hi < at + vectors ? hi : at + vectors;
+    if (a < b)
+      f(r, (a - at) * per, (b - at) * per < w ? (b - at) * per : w);
+    at += vectors;
   }
 }
 
-// The reverse: base row (off + j) = sub row j.
-template <bool Packed, typename Base, typename Sub>
-void dynamicUpdateRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub) {
+// The direction of a dynamic step's copy: slice (sub = base) or update (base = sub); a type, so that each
+// vertex compiles only the direction its const-ness allows.
+template <bool Update> struct RowCopy {
+  template <typename B, typename S> static void copy(B *base, S *sub, unsigned n) { copyRow(sub, base, n); }
+};
+template <> struct RowCopy<true> {
+  template <typename B, typename S> static void copy(B *base, S *sub, unsigned n) { copyRow(base, sub, n); }
+};
+
+// Worker `wid`'s columns of: sub row j = base row (off + j) of each region, starting at row 0 when off is out of
+// range and wrapping. Update (the reverse): base row (off + j) = sub row j.
+template <bool Packed, bool Update, typename T, typename Base, typename Sub>
+void dynamicRows(unsigned off, const Base &baseList, const Sub &subList, unsigned nBase, unsigned nSub, unsigned wid,
+                 unsigned workers) {
   const Rows<Packed, Base> base = {baseList, nBase};
   const Rows<Packed, Sub> sub = {subList, nSub};
-  for (unsigned r = 0; r < sub.regions(); ++r) {
+  forWorkerColumns<T>(sub, wid, workers, [&](unsigned r, unsigned c0, unsigned c1) {
     const unsigned w = sub.width(r);
     unsigned row = off < nBase ? off : 0;
     for (unsigned j = 0; j < nSub; ++j) {
-      copyRow(base.row(r, row, w), sub.row(r, j, w), w);
+      RowCopy<Update>::copy(base.row(r, row, w) + c0, sub.row(r, j, w) + c0, c1 - c0);
       if (++row >= nBase)
         row = 0;
     }
-  }
+  });
 }
 
 // sub row k * size + j = base row offsets[k] + j of each region, zeros past the end of the base.
@@ -139,8 +158,9 @@ template <typename T, unsigned Op, typename V> bool multiUpdateVertex(V &v, T sc
 // popops::DynamicSlice<short unsigned int>, popops::MultiUpdateAdd<half, float>, ... (the tile compiler's spelling,
 // which the host reproduces with poputil::detail::templateVertex).
 
-/// sub = base rows offset .. offset + numSubElements - 1 (wrapping), for each column region.
-template <typename T> class DynamicSlice : public Vertex {
+/// sub = base rows offset .. offset + numSubElements - 1 (wrapping), for each column region; a MultiVertex whose
+/// workers share the columns (forWorkerColumns).
+template <typename T> class DynamicSlice : public MultiVertex {
 public:
   Input<unsigned> offset;
   Input<VectorList<T> > baseT;
@@ -148,17 +168,18 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned numSubElements;
-  bool compute() {
+  bool compute(unsigned workerId) {
     if (packed)
-      dynamicSliceRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);
+      dynamicRows<true, false, T>(*offset, baseT, subT, numBaseElements, numSubElements, workerId, numWorkers());
     else
-      dynamicSliceRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);
+      dynamicRows<false, false, T>(*offset, baseT, subT, numBaseElements, numSubElements, workerId, numWorkers());
     return true;
   }
 };
 
-/// base rows offset .. offset + numSubElements - 1 (wrapping) = sub, for each column region.
-template <typename T> class DynamicUpdate : public Vertex {
+/// base rows offset .. offset + numSubElements - 1 (wrapping) = sub, for each column region; a MultiVertex whose
+/// workers share the columns (forWorkerColumns).
+template <typename T> class DynamicUpdate : public MultiVertex {
 public:
   Input<unsigned> offset;
   InOut<VectorList<T> > baseT;
@@ -166,11 +187,11 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned numSubElements;
-  bool compute() {
+  bool compute(unsigned workerId) {
     if (packed)
-      dynamicUpdateRows<true>(*offset, baseT, subT, numBaseElements, numSubElements);
+      dynamicRows<true, true, T>(*offset, baseT, subT, numBaseElements, numSubElements, workerId, numWorkers());
     else
-      dynamicUpdateRows<false>(*offset, baseT, subT, numBaseElements, numSubElements);
+      dynamicRows<false, true, T>(*offset, baseT, subT, numBaseElements, numSubElements, workerId, numWorkers());
     return true;
   }
 };

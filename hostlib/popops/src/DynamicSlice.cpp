@@ -82,6 +82,11 @@ void checkOffsets(const Tensor &offsets, const std::vector<std::size_t> &want, c
 // When every run of a tile is a contiguous block in both tensors, whole runs go to the workers and each is one
 // list item (packed); otherwise the runs are split evenly over the workers with one item per row.
 //
+// multiVertex (dynamicSlice, dynamicUpdate: MultiVertex codelets) puts all of a tile's runs in one vertex whose
+// six workers share the columns themselves (slice_codelets.h, forWorkerColumns), as PopLibs' DynamicSlice2D
+// vertices share a tile's columns: a tile's contiguous block keeps its one list item per run however many rows
+// it has, and still keeps every worker busy.
+//
 // rowsPerIndex (multiSlice only: its outputs are distinct per index) lets a tile with fewer packed blocks than
 // workers also split the indices over the workers; `extra` gets the vertex's index range [k0, k1).
 // The most rows (base plus slice) for which a tile's packed blocks are still split over the workers row by row.
@@ -90,7 +95,7 @@ constexpr std::size_t kSplitRowsMax = 64;
 template <typename Extra>
 std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const std::string &type,
                            const Tensor &base2, const Tensor &sub2, const std::vector<Run> &runs, Extra extra,
-                           std::size_t rowsPerIndex = 0) {
+                           std::size_t rowsPerIndex = 0, bool multiVertex = false) {
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const std::size_t n = base2.dim(0), s = sub2.dim(0);
   std::map<unsigned, std::vector<Interval> > byTile;
@@ -105,7 +110,7 @@ std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const s
     // A tile with fewer packed blocks than workers (the sliceable layout has one per tile) and few rows: its
     // columns are split over all workers with one list item per row, which keeps every worker busy for a few
     // more edges; with many rows, whole blocks keep the vertex lists short.
-    if (packed && !rowsPerIndex && cols.size() < workers && n + s <= kSplitRowsMax)
+    if (packed && !rowsPerIndex && !multiVertex && cols.size() < workers && n + s <= kSplitRowsMax)
       packed = false;
     if (packed && rowsPerIndex && cols.size() < workers && numIdx > 1) {
       const std::size_t chunks = std::min<std::size_t>(std::max<std::size_t>(1, workers / cols.size()), numIdx);
@@ -126,7 +131,9 @@ std::size_t addRowVertices(poplar::Graph &graph, poplar::ComputeSet &cs, const s
       continue;
     }
     std::vector<std::vector<Interval> > groups;
-    if (packed) {
+    if (multiVertex) {
+      groups.push_back(cols);
+    } else if (packed) {
       groups.resize(std::min<std::size_t>(workers, cols.size()));
       for (std::size_t i = 0; i < cols.size(); ++i)
         groups[i * groups.size() / cols.size()].push_back(cols[i]);
@@ -186,7 +193,7 @@ void dynamicStep(poplar::Graph &graph, const Tensor &base, const Tensor &sub, co
     graph.connect(v["offset"], off1);
     graph.setInitialValue(v["numSubElements"], nSub);
   };
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, extra);
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, extra, 0, true);
   prog.add(poplar::program::Execute(cs, name));
   logStep(name, update ? "dynamicUpdate" : "dynamicSlice", base2.dim(0), base2.dim(1), vertices);
 }
