@@ -51,16 +51,8 @@ Sparse pattern(std::size_t rows, std::size_t cols, std::size_t br, std::size_t b
   return s;
 }
 
-std::vector<unsigned> toUnsigned(const std::vector<std::size_t> &v) { return std::vector<unsigned>(v.begin(), v.end()); }
-
-void writeAs(Fixture &f, const Type &type, const std::string &h, const std::vector<float> &v) {
-  if (type == HALF)
-    f.writeHalf(h, v);
-  else
-    f.write(h, v);
-}
-std::vector<float> readAs(Fixture &f, const Type &type, const std::string &h, std::size_t n) {
-  return type == HALF ? f.readHalf(h, n) : f.read<float>(h, n);
+std::vector<unsigned> toUnsigned(const std::vector<std::size_t> &v) {
+  return std::vector<unsigned>(v.begin(), v.end());
 }
 
 // The layer with `groups` groups of `out` x `in` weights in br x bc blocks, room for `spare` more blocks than used.
@@ -103,9 +95,9 @@ void fullyConnected(const Type &type, std::size_t groups, std::size_t in, std::s
     dys = f.rh(dys);
   }
   f.write("meta", toUnsigned(data.metaInfo));
-  writeAs(f, type, "nz", data.nzValues);
-  writeAs(f, type, "x", xs);
-  writeAs(f, type, "dy", dys);
+  f.writeAs(type, "nz", data.nzValues);
+  f.writeAs(type, "x", xs);
+  f.writeAs(type, "dy", dys);
   f.engine->run(0);
 
   // Host reference: W_g is rows g*out.. of the dense matrix.
@@ -116,8 +108,9 @@ void fullyConnected(const Type &type, std::size_t groups, std::size_t in, std::s
       for (std::size_t o = 0; o < out; ++o) {
         double s = 0;
         for (std::size_t i = 0; i < in; ++i) {
-          s += w.dense[(g * out + o) * in + i] * xs[b * groups * in + g * in + i];
-          denseDw[(g * out + o) * in + i] += double(dys[b * groups * out + g * out + o]) * xs[b * groups * in + g * in + i];
+          const double xv = xs[b * groups * in + g * in + i];
+          s += w.dense[(g * out + o) * in + i] * xv;
+          denseDw[(g * out + o) * in + i] += double(dys[b * groups * out + g * out + o]) * xv;
         }
         wantY[b * groups * out + g * out + o] = float(s);
       }
@@ -139,9 +132,9 @@ void fullyConnected(const Type &type, std::size_t groups, std::size_t in, std::s
         wantDw[s * br * bc + r * bc + c] = float(denseDw[(r0 + r) * in + c0 + c]);
   }
   const float tol = half ? 1e-2f : 1e-5f;
-  expectNear(readAs(f, type, "y", wantY.size()), wantY, "fullyConnectedFwd", tol);
-  expectNear(readAs(f, type, "dx", wantDx.size()), wantDx, "fullyConnectedGradA", tol);
-  expectNear(readAs(f, type, "dw", wantDw.size()), wantDw, "fullyConnectedSparseGradW", tol);
+  expectNear(f.readAs(type, "y", wantY.size()), wantY, "fullyConnectedFwd", tol);
+  expectNear(f.readAs(type, "dx", wantDx.size()), wantDx, "fullyConnectedGradA", tol);
+  expectNear(f.readAs(type, "dw", wantDw.size()), wantDw, "fullyConnectedSparseGradW", tol);
 }
 
 void test_fc_element_float(void **) { fullyConnected(FLOAT, 1, 8, 6, 1, 1, 2); }

@@ -110,28 +110,21 @@ std::ostream &operator<<(std::ostream &os, const FullyConnectedParams &p) {
             << ", outputChannelsPerGroup: " << p.getOutputChannelsPerGroup() << "}";
 }
 
-// The cache holds the poplin cache it was given; nothing of popsparse's own is planned.
-class PlanningCacheImpl {
-public:
-  poplin::PlanningCache *poplinCache = nullptr;
-};
-PlanningCache::PlanningCache() : impl(new PlanningCacheImpl) {}
-PlanningCache::PlanningCache(poplin::PlanningCache *planningCache) : impl(new PlanningCacheImpl) {
-  impl->poplinCache = planningCache;
-}
-PlanningCache::~PlanningCache() = default;
-
 } // namespace dynamic
 
-namespace static_ {
-class PlanningCacheImpl {
-public:
+// What both planning caches hold: the poplin cache they were given; nothing of popsparse's own is planned.
+struct PoplinCacheRef {
   poplin::PlanningCache *poplinCache = nullptr;
 };
-PlanningCache::PlanningCache() : impl(new PlanningCacheImpl) {}
-PlanningCache::PlanningCache(poplin::PlanningCache *planningCache) : impl(new PlanningCacheImpl) {
-  impl->poplinCache = planningCache;
-}
-PlanningCache::~PlanningCache() = default;
-} // namespace static_
+
+class dynamic::PlanningCacheImpl : public PoplinCacheRef {};
+class static_::PlanningCacheImpl : public PoplinCacheRef {};
+
+dynamic::PlanningCache::PlanningCache() : impl(new PlanningCacheImpl) {}
+dynamic::PlanningCache::PlanningCache(poplin::PlanningCache *c) : impl(new PlanningCacheImpl) { impl->poplinCache = c; }
+dynamic::PlanningCache::~PlanningCache() = default;
+static_::PlanningCache::PlanningCache() : impl(new PlanningCacheImpl) {}
+static_::PlanningCache::PlanningCache(poplin::PlanningCache *c) : impl(new PlanningCacheImpl) { impl->poplinCache = c; }
+static_::PlanningCache::~PlanningCache() = default;
+
 } // namespace popsparse
