@@ -88,6 +88,17 @@ struct Fixture {
     poplar::copyDeviceHalfToFloat(device.getTarget(), bits.data(), v.data(), n);
     return v;
   }
+  /// Writes floats to a FLOAT or HALF tensor, as its type asks.
+  void writeAs(const poplar::Type &type, const std::string &h, const std::vector<float> &v) {
+    if (type == poplar::HALF)
+      writeHalf(h, v);
+    else
+      write(h, v);
+  }
+  /// Reads a FLOAT or HALF tensor as floats.
+  std::vector<float> readAs(const poplar::Type &type, const std::string &h, std::size_t n) {
+    return type == poplar::HALF ? readHalf(h, n) : read<float>(h, n);
+  }
   /// x rounded to the nearest HALF value (ties to even): the host reference's rounding of each half result.
   float rh(float x) const {
     unsigned short b;

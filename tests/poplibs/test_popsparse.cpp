@@ -83,16 +83,6 @@ Dense values(const Fixture &f, std::size_t r, std::size_t c, unsigned seed, bool
   return Dense{r, c, half ? f.rh(v) : v};
 }
 
-void writeAs(Fixture &f, const Type &type, const std::string &h, const std::vector<float> &v) {
-  if (type == HALF)
-    f.writeHalf(h, v);
-  else
-    f.write(h, v);
-}
-std::vector<float> readAs(Fixture &f, const Type &type, const std::string &h, std::size_t n) {
-  return type == HALF ? f.readHalf(h, n) : f.read<float>(h, n);
-}
-
 float tolOf(const Type &type) { return type == HALF ? 1e-2f : 1e-5f; }
 
 // Dense [G*m, k] x sparse: the stored matrix is k x n (or n x k when transposed), G groups with masks `masks`.
@@ -128,10 +118,10 @@ void checkDenseSparse(const Type &type, bool transposed, std::size_t groups, con
   }
   assert_int_equal(rhs.numElements(), blocks.size());
   f.build();
-  writeAs(f, type, "lhs", a.v);
-  writeAs(f, type, "rhs", blocks);
+  f.writeAs(type, "lhs", a.v);
+  f.writeAs(type, "rhs", blocks);
   f.engine->run(0);
-  expectNear(readAs(f, type, "out", want.size()), want, "dense x sparse", tolOf(type));
+  expectNear(f.readAs(type, "out", want.size()), want, "dense x sparse", tolOf(type));
 }
 
 void test_dense_sparse_float(void **) {
@@ -178,10 +168,10 @@ void checkDenseDenseSparse(const Type &type, SubBlockMask sub, std::size_t group
   }
   assert_int_equal(out.dim(0) * out.dim(1), want.size());
   f.build();
-  writeAs(f, type, "lhs", a.v);
-  writeAs(f, type, "rhs", b.v);
+  f.writeAs(type, "lhs", a.v);
+  f.writeAs(type, "rhs", b.v);
   f.engine->run(0);
-  expectNear(readAs(f, type, "out", want.size()), want, "dense x dense = sparse", tolOf(type));
+  expectNear(f.readAs(type, "out", want.size()), want, "dense x dense = sparse", tolOf(type));
 }
 
 void test_dense_dense_sparse(void **) {
@@ -234,9 +224,9 @@ void checkSoftmax(const Type &type, SubBlockMask sub, unsigned groups, bool inPl
     v *= 2.0f;
   std::vector<float> want = hostSoftmax(x, mask, br, bc, sub, rowsN / groups);
   f.build();
-  writeAs(f, type, "in", toBlocks(x, br, bc, mask));
+  f.writeAs(type, "in", toBlocks(x, br, bc, mask));
   f.engine->run(0);
-  expectNear(readAs(f, type, "out", want.size()), want, "block-sparse softmax", tolOf(type));
+  expectNear(f.readAs(type, "out", want.size()), want, "block-sparse softmax", tolOf(type));
 }
 
 void test_softmax_float(void **) {

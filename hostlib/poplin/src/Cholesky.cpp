@@ -10,7 +10,7 @@
 #include <popops/ElementWise.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include "poplibs_support.hpp"
+#include "op_name.hpp"
 #include "poputil/exceptions.hpp"
 #include "triangular.hpp"
 
@@ -21,10 +21,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  return poplibs_support::debugName(dc, "poplin::", fn);
-}
 
 // The options with `blockSize` (when not 0) as the block size.
 detail::SolveOptions solveOptions(poplar::OptionFlags options, std::size_t blockSize, const std::string &what) {
@@ -67,7 +63,7 @@ getCholeskyMatMulPrePlanParameters(const poplar::Type &type, const std::vector<s
 Tensor createCholeskyInput(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                            bool, std::size_t blockSize, const poplar::DebugContext &debugContext,
                            const poplar::OptionFlags &options, matmul::PlanningCache *) {
-  const std::string name = nameOf(debugContext, "createCholeskyInput");
+  const std::string name = opName(debugContext, "createCholeskyInput");
   solveOptions(options, blockSize, name);
   squareOf(shape, name);
   if (type != poplar::FLOAT && type != poplar::HALF)
@@ -80,7 +76,7 @@ Tensor createCholeskyInput(poplar::Graph &graph, const poplar::Type &type, const
 Tensor cholesky(poplar::Graph &graph, const Tensor &a, bool lower, std::size_t blockSize,
                 poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                 poplar::OptionFlags options, matmul::PlanningCache *cache) {
-  const std::string name = nameOf(debugContext, "cholesky");
+  const std::string name = opName(debugContext, "cholesky");
   detail::SolveOptions o = solveOptions(options, blockSize, name);
   if (!a.valid())
     throw poplibs_error(name + ": a is an invalid tensor");
@@ -122,7 +118,7 @@ void choleskyInPlace(poplar::Graph &graph, const Tensor &a, bool lower, std::siz
                      poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                      poplar::OptionFlags options, matmul::PlanningCache *cache) {
   if (a.valid() && !a.isParallelWriteable())
-    throw poplibs_error(nameOf(debugContext, "choleskyInPlace") + ": a has aliased elements");
+    throw poplibs_error(opName(debugContext, "choleskyInPlace") + ": a has aliased elements");
   Tensor l = cholesky(graph, a, lower, blockSize, prog, debugContext, options, cache);
   prog.add(poplar::program::Copy(l, a));
 }

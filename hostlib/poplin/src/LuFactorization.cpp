@@ -11,7 +11,7 @@
 #include <popops/Zero.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include "poplibs_support.hpp"
+#include "op_name.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace poplin {
@@ -22,7 +22,7 @@ using poplar::Tensor;
 
 std::pair<Tensor, Tensor> LUFactorization(poplar::Graph &graph, Tensor &input, poplar::program::Sequence &seq,
                                           const poplar::DebugContext &debugContext) {
-  const std::string name = poplibs_support::debugName(debugContext, "poplin::experimental::", "LUFactorization");
+  const std::string name = opName(debugContext, "LUFactorization");
   if (input.rank() != 2 || input.numElements() == 0 ||
       (input.elementType() != poplar::FLOAT && input.elementType() != poplar::HALF))
     throw poputil::poplibs_error(name + ": input is " + input.elementType().toString() + " " +

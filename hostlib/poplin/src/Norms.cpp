@@ -8,7 +8,7 @@
 #include <popops/Reduce.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include "poplibs_support.hpp"
+#include "op_name.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace poplin {
@@ -19,10 +19,6 @@ using poplar::program::Sequence;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  return poplibs_support::debugName(dc, "poplin::", fn);
-}
 
 void checkFloatOrHalf(const Tensor &t, const std::string &name, const char *role) {
   if (!t.valid())
@@ -153,7 +149,7 @@ Tensor statisticsGradients(poplar::Graph &graph, const Tensor &w, const Tensor &
 
 Tensor createParam(poplar::Graph &graph, const Tensor &acts, const poplar::Type &type,
                    const poplar::DebugContext &debugContext, const char *fn) {
-  const std::string name = nameOf(debugContext, fn);
+  const std::string name = opName(debugContext, fn);
   const Chans ch = chansOf(acts, name);
   if (type != poplar::FLOAT && type != poplar::HALF)
     throw poplibs_error(name + ": type " + type.toString() + " is not FLOAT or HALF");
@@ -193,7 +189,7 @@ std::pair<Tensor, Tensor> normStatistics(poplar::Graph &graph, const Tensor &act
                                          bool unbiasedVarEstimate, bool stableAlgo, const poplar::Type &partialsType,
                                          const poplar::DebugContext &debugContext) {
   return statistics(graph, acts, eps, prog, unbiasedVarEstimate, {}, 0, stableAlgo, partialsType,
-                    nameOf(debugContext, "normStatistics"));
+                    opName(debugContext, "normStatistics"));
 }
 
 std::pair<Tensor, Tensor> distributedNormStatistics(poplar::Graph &graph, const Tensor &acts, float eps,
@@ -203,12 +199,12 @@ std::pair<Tensor, Tensor> distributedNormStatistics(poplar::Graph &graph, const 
                                                     const poplar::Type &partialsType,
                                                     const poplar::DebugContext &debugContext) {
   return statistics(graph, acts, eps, prog, unbiasedVarEstimate, allReduceCallback, normSize, stableAlgo,
-                    partialsType, nameOf(debugContext, "distributedNormStatistics"));
+                    partialsType, opName(debugContext, "distributedNormStatistics"));
 }
 
 Tensor normWhiten(poplar::Graph &graph, const Tensor &acts, const Tensor &mean, const Tensor &iStdDev,
                   Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "normWhiten");
+  const std::string name = opName(debugContext, "normWhiten");
   const Chans ch = chansOf(acts, name);
   return popops::map(graph, pe::Cast((asFloat(pe::_1) - asFloat(pe::_2)) * asFloat(pe::_3), acts.elementType()),
                      {ch.view(acts), ch.perChannel(mean, "mean"), ch.perChannel(iStdDev, "iStdDev")}, prog,
@@ -218,7 +214,7 @@ Tensor normWhiten(poplar::Graph &graph, const Tensor &acts, const Tensor &mean, 
 
 Tensor normalise(poplar::Graph &graph, const Tensor &actsWhitened, const Tensor &gamma, const Tensor &beta,
                  Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "normalise");
+  const std::string name = opName(debugContext, "normalise");
   const Chans ch = chansOf(actsWhitened, name);
   return popops::map(graph,
                      pe::Cast(asFloat(pe::_1) * asFloat(pe::_2) + asFloat(pe::_3), actsWhitened.elementType()),
@@ -230,7 +226,7 @@ Tensor normalise(poplar::Graph &graph, const Tensor &actsWhitened, const Tensor 
 std::pair<Tensor, Tensor> normParamGradients(poplar::Graph &graph, const Tensor &actsWhitened, const Tensor &gradsIn,
                                              Sequence &prog, const poplar::Type &partialsType,
                                              const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "normParamGradients");
+  const std::string name = opName(debugContext, "normParamGradients");
   checkPartials(partialsType, name);
   const Chans ch = chansOf(actsWhitened, name);
   ch.likeActs(gradsIn, actsWhitened, "gradsIn");
@@ -243,7 +239,7 @@ std::pair<Tensor, Tensor> normParamGradients(poplar::Graph &graph, const Tensor 
 
 Tensor normGradients(poplar::Graph &graph, const Tensor &gradsIn, const Tensor &gamma, Sequence &prog,
                      const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "normGradients");
+  const std::string name = opName(debugContext, "normGradients");
   const Chans ch = chansOf(gradsIn, name);
   return popops::map(graph, pe::Cast(asFloat(pe::_1) * asFloat(pe::_2), gradsIn.elementType()),
                      {ch.view(gradsIn), ch.perChannel(gamma, "gamma")}, prog, name + "/gradsTimesGamma")
@@ -254,7 +250,7 @@ Tensor normStatisticsGradients(poplar::Graph &graph, const Tensor &actsWhitened,
                                const Tensor &invStdDev, Sequence &prog, const poplar::Type &partialsType,
                                const poplar::DebugContext &debugContext) {
   return statisticsGradients(graph, actsWhitened, gradsIn, invStdDev, prog, {}, 0, partialsType,
-                             nameOf(debugContext, "normStatisticsGradients"));
+                             opName(debugContext, "normStatisticsGradients"));
 }
 
 Tensor distributedNormStatisticsGradients(poplar::Graph &graph, const Tensor &actsWhitened, const Tensor &gradsIn,
@@ -263,7 +259,7 @@ Tensor distributedNormStatisticsGradients(poplar::Graph &graph, const Tensor &ac
                                           const poplar::Type &partialsType,
                                           const poplar::DebugContext &debugContext) {
   return statisticsGradients(graph, actsWhitened, gradsIn, invStdDev, prog, reduceCallback, normSize, partialsType,
-                             nameOf(debugContext, "distributedNormStatisticsGradients"));
+                             opName(debugContext, "distributedNormStatisticsGradients"));
 }
 
 } // namespace poplin

@@ -14,7 +14,7 @@
 #include <popops/Zero.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include "poplibs_support.hpp"
+#include "op_name.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace poplin {
@@ -25,10 +25,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  return poplibs_support::debugName(dc, "poplin::experimental::", fn);
-}
 
 void checkType(const poplar::Type &type, const std::string &name) {
   if (type != poplar::FLOAT && type != poplar::HALF)
@@ -63,7 +59,7 @@ Tensor sumOfSquares(poplar::Graph &graph, const Tensor &v, poplar::program::Sequ
 std::array<Tensor, 2> createQRFactorizationMatrices(poplar::Graph &graph, const poplar::Type &type,
                                                     const std::size_t m, const std::size_t n,
                                                     const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "createQRFactorizationMatrices");
+  const std::string name = opName(debugContext, "createQRFactorizationMatrices");
   checkType(type, name);
   if (m == 0 || n == 0)
     throw poplibs_error(name + ": the matrix is " + std::to_string(m) + " x " + std::to_string(n) +
@@ -76,7 +72,7 @@ std::array<Tensor, 2> createQRFactorizationMatrices(poplar::Graph &graph, const 
 
 void QRFactorization(poplar::Graph &graph, Tensor &A, Tensor &Q, poplar::program::Sequence &prog,
                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
-  const std::string name = nameOf(debugContext, "QRFactorization");
+  const std::string name = opName(debugContext, "QRFactorization");
   checkOptions(options);
   if (A.rank() != 2 || A.numElements() == 0)
     throw poplibs_error(name + ": A has shape " + A.shapeToString() + "; pass a non-empty matrix [m, n]");

@@ -12,7 +12,7 @@
 #include <popops/ElementWise.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include "poplibs_support.hpp"
+#include "op_name.hpp"
 #include "poputil/exceptions.hpp"
 #include "triangular.hpp"
 
@@ -112,10 +112,6 @@ void solveLeftInPlace(poplar::Graph &graph, const Tensor &a, const Tensor &x, bo
 
 namespace {
 
-std::string nameOf(const poplar::DebugContext &dc, const char *fn) {
-  return poplibs_support::debugName(dc, "poplin::", fn);
-}
-
 // The problem in grouped, left-side form: A {G, N, N} and B {G, N, K}, from the public shapes.
 struct Shapes {
   std::size_t G, n, K;
@@ -162,7 +158,7 @@ prePlan(const poplar::Type &inputType, const std::vector<std::size_t> &aShape, c
 
 Tensor triangularMask(poplar::Graph &graph, const Tensor &a, bool lower, bool unitDiagonal,
                       poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
-  const std::string name = nameOf(debugContext, "triangularMask");
+  const std::string name = opName(debugContext, "triangularMask");
   if (!a.valid())
     throw poplibs_error(name + ": a is an invalid tensor");
   const std::size_t G = detail::groupsOf(a.shape(), name, "a");
@@ -177,7 +173,7 @@ Tensor triangularMask(poplar::Graph &graph, const Tensor &a, bool lower, bool un
 Tensor triangularSolve(poplar::Graph &graph, const Tensor &a, const Tensor &b, bool leftSide, bool lower,
                        bool unitDiagonal, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
                        const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
-  const std::string name = nameOf(debugContext, "triangularSolve");
+  const std::string name = opName(debugContext, "triangularSolve");
   detail::SolveOptions o = detail::parseSolveOptions(options, name);
   if (!a.valid() || !b.valid())
     throw poplibs_error(name + ": a or b is an invalid tensor");
@@ -213,7 +209,7 @@ Tensor createOperand(poplar::Graph &graph, const poplar::Type &inputType, const 
                      const std::vector<std::size_t> &bShape, bool leftSide, bool isA,
                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
                      matmul::PlanningCache *cache, const char *fn) {
-  const std::string name = nameOf(debugContext, fn);
+  const std::string name = opName(debugContext, fn);
   detail::SolveOptions o = detail::parseSolveOptions(options, name);
   Shapes s = shapesOf(aShape, bShape, leftSide, name);
   const std::vector<std::size_t> a3 = {s.G, s.n, s.n}, b3 = {s.G, s.n, s.K};
