@@ -1,7 +1,7 @@
 // The JIT translator (see iss_jit.hpp). A block's ops become straight-line
 // x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
-// from r12, JitEnv from r13, the code bitmap from r14 and the SRAM size is in
-// r15d. Loads and stores repeat the fast tier's alignment and bounds checks
+// from r12, JitEnv from r13, the code bitmap from r14, the SRAM size is in
+// r15d, the budget left in r10 and the cache epoch in r11. Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line.
 // FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
@@ -118,6 +118,12 @@ public:
         mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
         mov(r14, qword[rdx + offsetof(JitEnv, code_bits)]);
         mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
+        // The budget left before this block (budget - n) and the cache epoch
+        // stay in registers across a chain: a chained exit reads neither
+        // from memory, and n goes back to JitEnv only at the exit.
+        mov(r10, qword[rdx + offsetof(JitEnv, budget)]);
+        sub(r10, qword[rdx + offsetof(JitEnv, n)]);
+        mov(r11, qword[rdx + offsetof(JitEnv, epoch)]);
         if (!traced_) { // the guest's MXCSR: RNE, all masked, no status; the host's is kept at [rsp]
             stmxcsr(dword[rsp]);
             mov(dword[rsp + 4], kGuestMxcsr);
@@ -128,6 +134,12 @@ public:
     void block(const Block &b)
     {
         prologue();
+        // A chained entry lands here: a block the budget cannot hold all of
+        // goes back to the ISS before its first op (JitExit::Enter).
+        Xbyak::Label &short_budget = label();
+        cmp(r10, static_cast<int>(b.len));
+        jb(short_budget, T_NEAR);
+        exit_stub(short_budget, JitExit::Enter, 0);
         for (uint32_t i = 0; i < b.ops.size(); i++) {
             if (!op(b, i))
                 break;
@@ -138,6 +150,9 @@ public:
             stubs_[k]();
         L(epi_);
         mov(qword[r13 + offsetof(JitEnv, blk)], rbp);
+        mov(rdx, qword[r13 + offsetof(JitEnv, budget)]);
+        sub(rdx, r10);
+        mov(qword[r13 + offsetof(JitEnv, n)], rdx);
         if (!traced_) { // the status bits raised since the prologue into fflags; the host's MXCSR back
             stmxcsr(dword[rsp + 4]);
             mov(ecx, dword[rsp + 4]);
@@ -191,25 +206,18 @@ private:
             return;
         }
         // The pc stays in eax until `back`: a chained exit does not store it.
+        // The successor checks the budget itself at its chained entry.
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
         cmp(eax, dword[rcx + kPcOff]);
         jne(back, T_NEAR);
-        mov(rdx, qword[rcx + kCheckedOff]);
-        cmp(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
+        cmp(r11, qword[rcx + kCheckedOff]);
         jne(back, T_NEAR);
         mov(r8, qword[rcx + kJitOff]);
         test(r8, r8);
         jz(back, T_NEAR);
-        mov(rdx, qword[r13 + offsetof(JitEnv, n)]);
-        add(rdx, b.len);
-        mov(rsi, qword[r13 + offsetof(JitEnv, budget)]);
-        sub(rsi, rdx);
-        mov(edi, dword[rcx + kLenOff]);
-        cmp(rsi, rdi);
-        jb(back, T_NEAR);
-        mov(qword[r13 + offsetof(JitEnv, n)], rdx);
+        sub(r10, static_cast<int>(b.len));
         mov(rbp, rcx);
         add(r8, body_offset());
         jmp(r8);
@@ -222,17 +230,17 @@ private:
     {
         return k == OpKind::SB || k == OpKind::SH || k == OpKind::SW || k == OpKind::FSW;
     }
-    // A traced translation's report of op `index` (rcx is kept: a store's
-    // code check follows it; rsp stays 16-byte aligned at the call).
+    // A traced translation's report of op `index` (rcx and r10 are kept: a
+    // store's code check follows it; rsp stays 16-byte aligned at the call).
     void retire(uint32_t index)
     {
         push(rcx);
-        sub(rsp, 8);
+        push(r10);
         mov(rdi, r13);
         mov(esi, index);
         mov(rax, reinterpret_cast<uint64_t>(&traced_retire));
         call(rax);
-        add(rsp, 8);
+        pop(r10);
         pop(rcx);
     }
     void leave(JitExit e, uint32_t index)
@@ -624,7 +632,11 @@ private:
         }
         }
         mov(rax, fn);
+        push(r10); // the budget and epoch registers are the caller's to keep
+        push(r11);
         call(rax);
+        pop(r11);
+        pop(r10);
         if (!to_x)
             mov(F(o.rd), eax);
         else if (o.rd) // x0 stays 0; the flags changed all the same
