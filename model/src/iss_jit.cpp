@@ -1,7 +1,8 @@
 // The JIT translator (see iss_jit.hpp). A block's ops become straight-line
 // x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
-// from r12, JitEnv from r13, the code bitmap from r14, the SRAM size is in
-// r15d, the budget left in r10 and the cache epoch in r11. Loads and stores repeat the fast tier's alignment and bounds checks
+// from r12, JitEnv from r13, the SRAM size is in r15d, the budget left in r10
+// and the cache epoch in r11; a0-a2, a4 and a5 are also held in r14d, r8d,
+// r9d, edi and esi (Gen::XH). Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line.
 // FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
@@ -116,7 +117,6 @@ public:
         mov(r12, rsi);
         mov(r13, rdx);
         mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
-        mov(r14, qword[rdx + offsetof(JitEnv, code_bits)]);
         mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
         // The budget left before this block (budget - n) and the cache epoch
         // stay in registers across a chain: a chained exit reads neither
@@ -129,6 +129,7 @@ public:
             mov(dword[rsp + 4], kGuestMxcsr);
             ldmxcsr(dword[rsp + 4]);
         }
+        load_mapped();
     }
 
     void block(const Block &b)
@@ -174,19 +175,70 @@ public:
 
 private:
     Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
-    // eax = x[i], skipping the load when the previous op left x[i] in eax
-    // (registers stay written through to the Context; this only saves the
-    // reload and its store-to-load forwarding latency on dependency chains).
+
+    // The guest registers compiled code uses most (a0, a1, a2, a4, a5) are
+    // also held in host registers, the same ones in every translation so
+    // that they stay there across a chain. They are written through: the
+    // Context is always current, so no exit writes anything back; the
+    // prologue loads them, and so does the code after each call (they are
+    // caller-saved, except r14).
+    static constexpr std::array<unsigned, 5> kMapped{10, 11, 12, 14, 15};
+    static bool mapped(unsigned i) { return i == 10 || i == 11 || i == 12 || i == 14 || i == 15; }
+    Xbyak::Reg32 XH(unsigned i) const
+    {
+        switch (i) {
+        case 10: return r14d;
+        case 11: return r8d;
+        case 12: return r9d;
+        case 14: return edi;
+        default: return esi;
+        }
+    }
+    void load_mapped()
+    {
+        for (unsigned i : kMapped)
+            mov(XH(i), X(i));
+    }
+    // Runs f with x[i] as an operand: its host register, or the Context.
+    template <class Fn>
+    void with_x(unsigned i, Fn f)
+    {
+        if (mapped(i))
+            f(XH(i));
+        else
+            f(X(i));
+    }
+    // r = x[i].
+    void read_x(const Xbyak::Reg32 &r, unsigned i)
+    {
+        with_x(i, [&](const Xbyak::Operand &op) { mov(r, op); });
+    }
+    // x[rd] = r (or an immediate), through to the Context.
+    void write_x(unsigned rd, const Xbyak::Reg32 &r)
+    {
+        mov(X(rd), r);
+        if (mapped(rd))
+            mov(XH(rd), r);
+    }
+    void write_x(unsigned rd, uint32_t imm)
+    {
+        mov(X(rd), imm);
+        if (mapped(rd))
+            mov(XH(rd), imm);
+    }
+    // eax = x[i], skipping the move when the previous op left x[i] in eax
+    // (this saves the reload and its store-to-load forwarding latency on
+    // dependency chains of the registers held in the Context only).
     void x_to_eax(unsigned i)
     {
         if (eax_ != static_cast<int>(i))
-            mov(eax, X(i));
+            read_x(eax, i);
     }
     // x[rd] = eax, which the next op may take from eax (not in a traced
     // translation, whose report after each op clobbers eax).
     void eax_to_x(unsigned rd)
     {
-        mov(X(rd), eax);
+        write_x(rd, eax);
         if (!traced_)
             next_eax_ = static_cast<int>(rd);
     }
@@ -214,13 +266,13 @@ private:
         jne(back, T_NEAR);
         cmp(r11, qword[rcx + kCheckedOff]);
         jne(back, T_NEAR);
-        mov(r8, qword[rcx + kJitOff]);
-        test(r8, r8);
+        mov(rdx, qword[rcx + kJitOff]);
+        test(rdx, rdx);
         jz(back, T_NEAR);
         sub(r10, static_cast<int>(b.len));
         mov(rbp, rcx);
-        add(r8, body_offset());
-        jmp(r8);
+        add(rdx, body_offset());
+        jmp(rdx);
         L(back);
         mov(env(offsetof(JitEnv, next_pc)), eax);
         leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
@@ -242,6 +294,7 @@ private:
         call(rax);
         pop(r10);
         pop(rcx);
+        load_mapped();
     }
     void leave(JitExit e, uint32_t index)
     {
@@ -306,9 +359,10 @@ private:
         shr(eax, 8);
         cmp(rax, qword[r13 + offsetof(JitEnv, code_words)]);
         jae(done);
+        mov(rdx, qword[r13 + offsetof(JitEnv, code_bits)]);
+        mov(rax, qword[rdx + rax * 8]);
         mov(edx, ecx);
         shr(edx, 2);
-        mov(rax, qword[r14 + rax * 8]);
         bt(rax, rdx);
         jc(hit, T_NEAR);
         exit_stub(hit, JitExit::CodeWritten, index);
@@ -330,12 +384,12 @@ private:
     void alu_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Operand &))
     {
         x_to_eax(o.rs1);
-        (this->*f)(eax, X(o.rs2));
+        with_x(o.rs2, [&](const Xbyak::Operand &op) { (this->*f)(eax, op); });
         eax_to_x(o.rd);
     }
     void shift_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Reg8 &))
     {
-        mov(ecx, X(o.rs2));
+        read_x(ecx, o.rs2);
         x_to_eax(o.rs1);
         (this->*f)(eax, cl);
         eax_to_x(o.rd);
@@ -354,9 +408,9 @@ private:
         if (imm)
             cmp(eax, o.imm);
         else
-            cmp(eax, X(o.rs2));
+            with_x(o.rs2, [&](const Xbyak::Operand &op) { cmp(eax, op); });
         (this->*f)(dl);
-        mov(X(o.rd), edx);
+        write_x(o.rd, edx);
     }
     // Signed or unsigned division or remainder with RISC-V's results for a
     // zero divisor and for INT32_MIN / -1.
@@ -364,7 +418,7 @@ private:
     {
         Xbyak::Label zero, done, run;
         x_to_eax(o.rs1);
-        mov(ecx, X(o.rs2));
+        read_x(ecx, o.rs2);
         test(ecx, ecx);
         jz(zero);
         if (is_signed) {
@@ -396,7 +450,7 @@ private:
     {
         Xbyak::Label taken;
         x_to_eax(o.rs1);
-        cmp(eax, X(o.rs2));
+        with_x(o.rs2, [&](const Xbyak::Operand &op) { cmp(eax, op); });
         (this->*jcc)(taken, T_NEAR);
         mov(eax, b.end_pc());
         chain(b, 0);
@@ -484,13 +538,13 @@ private:
             }
             if (o.rd) {
                 movzx(eax, al);
-                mov(X(o.rd), eax);
+                write_x(o.rd, eax);
             }
             return;
         case OpKind::FCVT_S_W: case OpKind::FCVT_S_WU: // never a NaN
             xorps(xmm0, xmm0);
             if (o.kind == OpKind::FCVT_S_W) {
-                cvtsi2ss(xmm0, X(o.rs1));
+                with_x(o.rs1, [&](const Xbyak::Operand &op) { cvtsi2ss(xmm0, op); });
             } else {
                 x_to_eax(o.rs1); // zero-extended into rax: exact as a signed 64-bit value
                 cvtsi2ss(xmm0, rax);
@@ -641,6 +695,7 @@ private:
             mov(F(o.rd), eax);
         else if (o.rd) // x0 stays 0; the flags changed all the same
             mov(X(o.rd), eax);
+        load_mapped(); // after the result's store: x[rd] may be one of them
     }
 
     // Emits op `i`; false when nothing after it can run in this call.
@@ -652,7 +707,7 @@ private:
         next_eax_ = -1;
         switch (o.kind) {
         case OpKind::NOP: break;
-        case OpKind::LI: mov(X(o.rd), o.imm); break;
+        case OpKind::LI: write_x(o.rd, o.imm); break;
         case OpKind::ADDI: alu_imm(o, &C::add); break;
         case OpKind::ADDI_SP: {
             Xbyak::Label &over = label();
@@ -684,7 +739,7 @@ private:
         case OpKind::AND: alu_reg(o, &C::and_); break;
         case OpKind::MUL:
             x_to_eax(o.rs1);
-            imul(eax, X(o.rs2));
+            with_x(o.rs2, [&](const Xbyak::Operand &op) { imul(eax, op); });
             eax_to_x(o.rd);
             break;
         case OpKind::MULH:
@@ -695,11 +750,11 @@ private:
             else if (eax_ == static_cast<int>(o.rs1))
                 movsxd(rax, eax);
             else
-                movsxd(rax, X(o.rs1));
+                with_x(o.rs1, [&](const Xbyak::Operand &op) { movsxd(rax, op); });
             if (o.kind == OpKind::MULH)
-                movsxd(rcx, X(o.rs2));
+                with_x(o.rs2, [&](const Xbyak::Operand &op) { movsxd(rcx, op); });
             else
-                mov(ecx, X(o.rs2));
+                read_x(ecx, o.rs2);
             imul(rax, rcx); // the low 64 bits hold the whole product in each case
             shr(rax, 32);
             eax_to_x(o.rd);
@@ -714,9 +769,9 @@ private:
         case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(F(o.rd), eax); break;
-        case OpKind::SB: address(o, 1, true, i); mov(edx, X(o.rs2)); mov(byte[r12 + rcx], dl); store_done(i); break;
-        case OpKind::SH: address(o, 2, true, i); mov(edx, X(o.rs2)); mov(word[r12 + rcx], dx); store_done(i); break;
-        case OpKind::SW: address(o, 4, true, i); mov(edx, X(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
+        case OpKind::SB: address(o, 1, true, i); read_x(edx, o.rs2); mov(byte[r12 + rcx], dl); store_done(i); break;
+        case OpKind::SH: address(o, 2, true, i); read_x(edx, o.rs2); mov(word[r12 + rcx], dx); store_done(i); break;
+        case OpKind::SW: address(o, 4, true, i); read_x(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
         case OpKind::FSW: address(o, 4, true, i); mov(edx, F(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
         case OpKind::FSGNJ:
         case OpKind::FSGNJN:
@@ -746,7 +801,7 @@ private:
             break;
         case OpKind::JAL:
             if (o.rd)
-                mov(X(o.rd), b.end_pc());
+                write_x(o.rd, b.end_pc());
             mov(eax, o.imm);
             chain(b, 1);
             return false;
@@ -755,7 +810,7 @@ private:
             add(eax, o.imm);
             and_(eax, ~1u);
             if (o.rd)
-                mov(X(o.rd), b.end_pc());
+                write_x(o.rd, b.end_pc());
             chain(b, 1);
             return false;
         case OpKind::BEQ: branch(b, o, &C::je); return false;
