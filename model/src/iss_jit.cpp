@@ -1,8 +1,7 @@
 // The JIT translator (see iss_jit.hpp). A block's ops become straight-line
 // x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
-// from r12, JitEnv from r13, the SRAM size is in r15d, the budget left in r10
-// and the cache epoch in r11; a0-a2, a4 and a5 are also held in r14d, r8d,
-// r9d, edi and esi (Gen::XH). Loads and stores repeat the fast tier's alignment and bounds checks
+// from r12, JitEnv from r13 and the budget left is in r10; a0-a6 are also
+// held in r14d, r8d, r9d, r15d, edi, esi and r11d (Gen::XH). Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line.
 // FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
@@ -117,13 +116,11 @@ public:
         mov(r12, rsi);
         mov(r13, rdx);
         mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
-        mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
-        // The budget left before this block (budget - n) and the cache epoch
-        // stay in registers across a chain: a chained exit reads neither
-        // from memory, and n goes back to JitEnv only at the exit.
+        // The budget left before this block (budget - n) stays in a register
+        // across a chain: a chained exit neither loads nor stores n, which
+        // goes back to JitEnv only at the exit.
         mov(r10, qword[rdx + offsetof(JitEnv, budget)]);
         sub(r10, qword[rdx + offsetof(JitEnv, n)]);
-        mov(r11, qword[rdx + offsetof(JitEnv, epoch)]);
         if (!traced_) { // the guest's MXCSR: RNE, all masked, no status; the host's is kept at [rsp]
             stmxcsr(dword[rsp]);
             mov(dword[rsp + 4], kGuestMxcsr);
@@ -176,22 +173,24 @@ public:
 private:
     Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
 
-    // The guest registers compiled code uses most (a0, a1, a2, a4, a5) are
+    // The guest registers compiled code uses most (a0-a6) are
     // also held in host registers, the same ones in every translation so
     // that they stay there across a chain. They are written through: the
     // Context is always current, so no exit writes anything back; the
     // prologue loads them, and so does the code after each call (they are
-    // caller-saved, except r14).
-    static constexpr std::array<unsigned, 5> kMapped{10, 11, 12, 14, 15};
-    static bool mapped(unsigned i) { return i == 10 || i == 11 || i == 12 || i == 14 || i == 15; }
+    // caller-saved, except r14 and r15).
+    static constexpr std::array<unsigned, 7> kMapped{10, 11, 12, 13, 14, 15, 16};
+    static bool mapped(unsigned i) { return i >= 10 && i <= 16; }
     Xbyak::Reg32 XH(unsigned i) const
     {
         switch (i) {
         case 10: return r14d;
         case 11: return r8d;
         case 12: return r9d;
+        case 13: return r15d;
         case 14: return edi;
-        default: return esi;
+        case 15: return esi;
+        default: return r11d;
         }
     }
     void load_mapped()
@@ -264,7 +263,8 @@ private:
         jz(back, T_NEAR);
         cmp(eax, dword[rcx + kPcOff]);
         jne(back, T_NEAR);
-        cmp(r11, qword[rcx + kCheckedOff]);
+        mov(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
+        cmp(rdx, qword[rcx + kCheckedOff]);
         jne(back, T_NEAR);
         mov(rdx, qword[rcx + kJitOff]);
         test(rdx, rdx);
@@ -346,7 +346,8 @@ private:
         Xbyak::Label &out = label();
         mov(ecx, eax);
         sub(ecx, IPU_TILE_SRAM_BASE);
-        lea(edx, ptr[r15 - static_cast<int>(len)]);
+        mov(edx, env(offsetof(JitEnv, sram_bytes)));
+        sub(edx, len);
         cmp(ecx, edx);
         ja(out, T_NEAR);
         fault_stub(out, store ? IPU_ERR_STORE_FAULT : IPU_ERR_LOAD_FAULT, index);
@@ -686,10 +687,10 @@ private:
         }
         }
         mov(rax, fn);
-        push(r10); // the budget and epoch registers are the caller's to keep
-        push(r11);
+        push(r10); // the budget register is the caller's to keep
+        sub(rsp, 8);
         call(rax);
-        pop(r11);
+        add(rsp, 8);
         pop(r10);
         if (!to_x)
             mov(F(o.rd), eax);
