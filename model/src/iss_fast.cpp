@@ -432,6 +432,7 @@ jit: {
         goto out;
     case JitExit::CodeWritten: goto code_written;
     case JitExit::Illegal: goto illegal;
+    case JitExit::Enter: pc = blk->pc; goto run_block; // to `tail`, which retires the rest exactly
     }
     goto illegal; // not reached: every exit is listed
 }

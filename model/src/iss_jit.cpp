@@ -1,7 +1,7 @@
 // The JIT translator (see iss_jit.hpp). A block's ops become straight-line
 // x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
-// from r12, JitEnv from r13, the code bitmap from r14 and the SRAM size is in
-// r15d. Loads and stores repeat the fast tier's alignment and bounds checks
+// from r12, JitEnv from r13 and the budget left is in r10; a0-a6 are also
+// held in r14d, r8d, r9d, r15d, edi, esi and r11d (Gen::XH). Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line.
 // FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
@@ -116,18 +116,28 @@ public:
         mov(r12, rsi);
         mov(r13, rdx);
         mov(rbp, qword[rdx + offsetof(JitEnv, blk)]);
-        mov(r14, qword[rdx + offsetof(JitEnv, code_bits)]);
-        mov(r15d, dword[rdx + offsetof(JitEnv, sram_bytes)]);
+        // The budget left before this block (budget - n) stays in a register
+        // across a chain: a chained exit neither loads nor stores n, which
+        // goes back to JitEnv only at the exit.
+        mov(r10, qword[rdx + offsetof(JitEnv, budget)]);
+        sub(r10, qword[rdx + offsetof(JitEnv, n)]);
         if (!traced_) { // the guest's MXCSR: RNE, all masked, no status; the host's is kept at [rsp]
             stmxcsr(dword[rsp]);
             mov(dword[rsp + 4], kGuestMxcsr);
             ldmxcsr(dword[rsp + 4]);
         }
+        load_mapped();
     }
 
     void block(const Block &b)
     {
         prologue();
+        // A chained entry lands here: a block the budget cannot hold all of
+        // goes back to the ISS before its first op (JitExit::Enter).
+        Xbyak::Label &short_budget = label();
+        cmp(r10, static_cast<int>(b.len));
+        jb(short_budget, T_NEAR);
+        exit_stub(short_budget, JitExit::Enter, 0);
         for (uint32_t i = 0; i < b.ops.size(); i++) {
             if (!op(b, i))
                 break;
@@ -138,6 +148,9 @@ public:
             stubs_[k]();
         L(epi_);
         mov(qword[r13 + offsetof(JitEnv, blk)], rbp);
+        mov(rdx, qword[r13 + offsetof(JitEnv, budget)]);
+        sub(rdx, r10);
+        mov(qword[r13 + offsetof(JitEnv, n)], rdx);
         if (!traced_) { // the status bits raised since the prologue into fflags; the host's MXCSR back
             stmxcsr(dword[rsp + 4]);
             mov(ecx, dword[rsp + 4]);
@@ -159,19 +172,72 @@ public:
 
 private:
     Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
-    // eax = x[i], skipping the load when the previous op left x[i] in eax
-    // (registers stay written through to the Context; this only saves the
-    // reload and its store-to-load forwarding latency on dependency chains).
+
+    // The guest registers compiled code uses most (a0-a6) are
+    // also held in host registers, the same ones in every translation so
+    // that they stay there across a chain. They are written through: the
+    // Context is always current, so no exit writes anything back; the
+    // prologue loads them, and so does the code after each call (they are
+    // caller-saved, except r14 and r15).
+    static constexpr std::array<unsigned, 7> kMapped{10, 11, 12, 13, 14, 15, 16};
+    static bool mapped(unsigned i) { return i >= 10 && i <= 16; }
+    Xbyak::Reg32 XH(unsigned i) const
+    {
+        switch (i) {
+        case 10: return r14d;
+        case 11: return r8d;
+        case 12: return r9d;
+        case 13: return r15d;
+        case 14: return edi;
+        case 15: return esi;
+        default: return r11d;
+        }
+    }
+    void load_mapped()
+    {
+        for (unsigned i : kMapped)
+            mov(XH(i), X(i));
+    }
+    // Runs f with x[i] as an operand: its host register, or the Context.
+    template <class Fn>
+    void with_x(unsigned i, Fn f)
+    {
+        if (mapped(i))
+            f(XH(i));
+        else
+            f(X(i));
+    }
+    // r = x[i].
+    void read_x(const Xbyak::Reg32 &r, unsigned i)
+    {
+        with_x(i, [&](const Xbyak::Operand &op) { mov(r, op); });
+    }
+    // x[rd] = r (or an immediate), through to the Context.
+    void write_x(unsigned rd, const Xbyak::Reg32 &r)
+    {
+        mov(X(rd), r);
+        if (mapped(rd))
+            mov(XH(rd), r);
+    }
+    void write_x(unsigned rd, uint32_t imm)
+    {
+        mov(X(rd), imm);
+        if (mapped(rd))
+            mov(XH(rd), imm);
+    }
+    // eax = x[i], skipping the move when the previous op left x[i] in eax
+    // (this saves the reload and its store-to-load forwarding latency on
+    // dependency chains of the registers held in the Context only).
     void x_to_eax(unsigned i)
     {
         if (eax_ != static_cast<int>(i))
-            mov(eax, X(i));
+            read_x(eax, i);
     }
     // x[rd] = eax, which the next op may take from eax (not in a traced
     // translation, whose report after each op clobbers eax).
     void eax_to_x(unsigned rd)
     {
-        mov(X(rd), eax);
+        write_x(rd, eax);
         if (!traced_)
             next_eax_ = static_cast<int>(rd);
     }
@@ -191,28 +257,22 @@ private:
             return;
         }
         // The pc stays in eax until `back`: a chained exit does not store it.
+        // The successor checks the budget itself at its chained entry.
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
         cmp(eax, dword[rcx + kPcOff]);
         jne(back, T_NEAR);
-        mov(rdx, qword[rcx + kCheckedOff]);
-        cmp(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
+        mov(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
+        cmp(rdx, qword[rcx + kCheckedOff]);
         jne(back, T_NEAR);
-        mov(r8, qword[rcx + kJitOff]);
-        test(r8, r8);
+        mov(rdx, qword[rcx + kJitOff]);
+        test(rdx, rdx);
         jz(back, T_NEAR);
-        mov(rdx, qword[r13 + offsetof(JitEnv, n)]);
-        add(rdx, b.len);
-        mov(rsi, qword[r13 + offsetof(JitEnv, budget)]);
-        sub(rsi, rdx);
-        mov(edi, dword[rcx + kLenOff]);
-        cmp(rsi, rdi);
-        jb(back, T_NEAR);
-        mov(qword[r13 + offsetof(JitEnv, n)], rdx);
+        sub(r10, static_cast<int>(b.len));
         mov(rbp, rcx);
-        add(r8, body_offset());
-        jmp(r8);
+        add(rdx, body_offset());
+        jmp(rdx);
         L(back);
         mov(env(offsetof(JitEnv, next_pc)), eax);
         leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
@@ -222,18 +282,19 @@ private:
     {
         return k == OpKind::SB || k == OpKind::SH || k == OpKind::SW || k == OpKind::FSW;
     }
-    // A traced translation's report of op `index` (rcx is kept: a store's
-    // code check follows it; rsp stays 16-byte aligned at the call).
+    // A traced translation's report of op `index` (rcx and r10 are kept: a
+    // store's code check follows it; rsp stays 16-byte aligned at the call).
     void retire(uint32_t index)
     {
         push(rcx);
-        sub(rsp, 8);
+        push(r10);
         mov(rdi, r13);
         mov(esi, index);
         mov(rax, reinterpret_cast<uint64_t>(&traced_retire));
         call(rax);
-        add(rsp, 8);
+        pop(r10);
         pop(rcx);
+        load_mapped();
     }
     void leave(JitExit e, uint32_t index)
     {
@@ -285,7 +346,8 @@ private:
         Xbyak::Label &out = label();
         mov(ecx, eax);
         sub(ecx, IPU_TILE_SRAM_BASE);
-        lea(edx, ptr[r15 - static_cast<int>(len)]);
+        mov(edx, env(offsetof(JitEnv, sram_bytes)));
+        sub(edx, len);
         cmp(ecx, edx);
         ja(out, T_NEAR);
         fault_stub(out, store ? IPU_ERR_STORE_FAULT : IPU_ERR_LOAD_FAULT, index);
@@ -298,9 +360,10 @@ private:
         shr(eax, 8);
         cmp(rax, qword[r13 + offsetof(JitEnv, code_words)]);
         jae(done);
+        mov(rdx, qword[r13 + offsetof(JitEnv, code_bits)]);
+        mov(rax, qword[rdx + rax * 8]);
         mov(edx, ecx);
         shr(edx, 2);
-        mov(rax, qword[r14 + rax * 8]);
         bt(rax, rdx);
         jc(hit, T_NEAR);
         exit_stub(hit, JitExit::CodeWritten, index);
@@ -322,12 +385,12 @@ private:
     void alu_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Operand &))
     {
         x_to_eax(o.rs1);
-        (this->*f)(eax, X(o.rs2));
+        with_x(o.rs2, [&](const Xbyak::Operand &op) { (this->*f)(eax, op); });
         eax_to_x(o.rd);
     }
     void shift_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Reg8 &))
     {
-        mov(ecx, X(o.rs2));
+        read_x(ecx, o.rs2);
         x_to_eax(o.rs1);
         (this->*f)(eax, cl);
         eax_to_x(o.rd);
@@ -346,9 +409,9 @@ private:
         if (imm)
             cmp(eax, o.imm);
         else
-            cmp(eax, X(o.rs2));
+            with_x(o.rs2, [&](const Xbyak::Operand &op) { cmp(eax, op); });
         (this->*f)(dl);
-        mov(X(o.rd), edx);
+        write_x(o.rd, edx);
     }
     // Signed or unsigned division or remainder with RISC-V's results for a
     // zero divisor and for INT32_MIN / -1.
@@ -356,7 +419,7 @@ private:
     {
         Xbyak::Label zero, done, run;
         x_to_eax(o.rs1);
-        mov(ecx, X(o.rs2));
+        read_x(ecx, o.rs2);
         test(ecx, ecx);
         jz(zero);
         if (is_signed) {
@@ -388,7 +451,7 @@ private:
     {
         Xbyak::Label taken;
         x_to_eax(o.rs1);
-        cmp(eax, X(o.rs2));
+        with_x(o.rs2, [&](const Xbyak::Operand &op) { cmp(eax, op); });
         (this->*jcc)(taken, T_NEAR);
         mov(eax, b.end_pc());
         chain(b, 0);
@@ -476,13 +539,13 @@ private:
             }
             if (o.rd) {
                 movzx(eax, al);
-                mov(X(o.rd), eax);
+                write_x(o.rd, eax);
             }
             return;
         case OpKind::FCVT_S_W: case OpKind::FCVT_S_WU: // never a NaN
             xorps(xmm0, xmm0);
             if (o.kind == OpKind::FCVT_S_W) {
-                cvtsi2ss(xmm0, X(o.rs1));
+                with_x(o.rs1, [&](const Xbyak::Operand &op) { cvtsi2ss(xmm0, op); });
             } else {
                 x_to_eax(o.rs1); // zero-extended into rax: exact as a signed 64-bit value
                 cvtsi2ss(xmm0, rax);
@@ -624,11 +687,16 @@ private:
         }
         }
         mov(rax, fn);
+        push(r10); // the budget register is the caller's to keep
+        sub(rsp, 8);
         call(rax);
+        add(rsp, 8);
+        pop(r10);
         if (!to_x)
             mov(F(o.rd), eax);
         else if (o.rd) // x0 stays 0; the flags changed all the same
             mov(X(o.rd), eax);
+        load_mapped(); // after the result's store: x[rd] may be one of them
     }
 
     // Emits op `i`; false when nothing after it can run in this call.
@@ -640,7 +708,7 @@ private:
         next_eax_ = -1;
         switch (o.kind) {
         case OpKind::NOP: break;
-        case OpKind::LI: mov(X(o.rd), o.imm); break;
+        case OpKind::LI: write_x(o.rd, o.imm); break;
         case OpKind::ADDI: alu_imm(o, &C::add); break;
         case OpKind::ADDI_SP: {
             Xbyak::Label &over = label();
@@ -672,7 +740,7 @@ private:
         case OpKind::AND: alu_reg(o, &C::and_); break;
         case OpKind::MUL:
             x_to_eax(o.rs1);
-            imul(eax, X(o.rs2));
+            with_x(o.rs2, [&](const Xbyak::Operand &op) { imul(eax, op); });
             eax_to_x(o.rd);
             break;
         case OpKind::MULH:
@@ -683,11 +751,11 @@ private:
             else if (eax_ == static_cast<int>(o.rs1))
                 movsxd(rax, eax);
             else
-                movsxd(rax, X(o.rs1));
+                with_x(o.rs1, [&](const Xbyak::Operand &op) { movsxd(rax, op); });
             if (o.kind == OpKind::MULH)
-                movsxd(rcx, X(o.rs2));
+                with_x(o.rs2, [&](const Xbyak::Operand &op) { movsxd(rcx, op); });
             else
-                mov(ecx, X(o.rs2));
+                read_x(ecx, o.rs2);
             imul(rax, rcx); // the low 64 bits hold the whole product in each case
             shr(rax, 32);
             eax_to_x(o.rd);
@@ -702,9 +770,9 @@ private:
         case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(F(o.rd), eax); break;
-        case OpKind::SB: address(o, 1, true, i); mov(edx, X(o.rs2)); mov(byte[r12 + rcx], dl); store_done(i); break;
-        case OpKind::SH: address(o, 2, true, i); mov(edx, X(o.rs2)); mov(word[r12 + rcx], dx); store_done(i); break;
-        case OpKind::SW: address(o, 4, true, i); mov(edx, X(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
+        case OpKind::SB: address(o, 1, true, i); read_x(edx, o.rs2); mov(byte[r12 + rcx], dl); store_done(i); break;
+        case OpKind::SH: address(o, 2, true, i); read_x(edx, o.rs2); mov(word[r12 + rcx], dx); store_done(i); break;
+        case OpKind::SW: address(o, 4, true, i); read_x(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
         case OpKind::FSW: address(o, 4, true, i); mov(edx, F(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
         case OpKind::FSGNJ:
         case OpKind::FSGNJN:
@@ -734,7 +802,7 @@ private:
             break;
         case OpKind::JAL:
             if (o.rd)
-                mov(X(o.rd), b.end_pc());
+                write_x(o.rd, b.end_pc());
             mov(eax, o.imm);
             chain(b, 1);
             return false;
@@ -743,7 +811,7 @@ private:
             add(eax, o.imm);
             and_(eax, ~1u);
             if (o.rd)
-                mov(X(o.rd), b.end_pc());
+                write_x(o.rd, b.end_pc());
             chain(b, 1);
             return false;
         case OpKind::BEQ: branch(b, o, &C::je); return false;

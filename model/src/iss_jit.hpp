@@ -24,7 +24,7 @@ struct JitEnv {
     uint32_t info = 0;    // out (Fault)
     // Chaining: a block that leaves to its linked successor (Block::next) in
     // the same cache epoch, when the budget allows all of it, jumps straight
-    // into its translation; blk and n follow.
+    // into its translation; blk and n follow (n is written back at the exit).
     uint64_t epoch = 0;   // BlockCache::epoch
     uint64_t budget = 0;  // the call's instruction budget
     uint64_t n = 0;       // in/out: retired in this call before blk
@@ -47,6 +47,7 @@ enum class JitExit : uint32_t {
     Fault = 3,       // raise cause/addr/info at this op
     CodeWritten = 4, // this store wrote decoded code: flush and go on after it
     Illegal = 5,     // a dynamic rounding mode that is not valid
+    Enter = 6,       // chained into env->blk, whose ops the budget cannot all hold: none ran
 };
 
 // The translation of `b`, shared by every block with the same pc and code
