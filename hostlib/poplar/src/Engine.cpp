@@ -365,8 +365,8 @@ void EngineImpl::connectErrorStreams() {
       std::vector<std::string> values;
       for (std::size_t i = 0; i < n; ++i)
         values.push_back(formatElementBytes(static_cast<const std::uint8_t *>(p), i, info.type));
-      // An Abort's stream (compiler: "__abort/N") carries no tensor; an ErrorProgram's shows its values.
-      errorMessage = info.stream.rfind("__abort/", 0) == 0
+      // An Abort's stream carries no tensor; an ErrorProgram's shows its values.
+      errorMessage = info.kind == ErrorKind::Abort
                          ? "Abort: " + info.message
                          : "ErrorProgram: " + info.message + "\n" + formatTensor(values, info.shape);
       throw std::runtime_error(errorMessage);
