@@ -205,8 +205,10 @@ void EngineImpl::printLine(const std::string &line) {
   std::vector<std::string> values;
   std::istringstream is(line.substr(colon + 3, line.size() - colon - 4));
   for (std::string v; is >> v;)
-    values.push_back(formatElementText(v, it->second.type));
-  *tensorStream << (it->second.title.empty() ? "" : it->second.title + ": ") << formatTensor(values, it->second.shape)
+    values.push_back(it->second.formatted ? v : formatElementText(v, it->second.type));
+  const PrintInfo &info = it->second;
+  *tensorStream << (info.title.empty() ? "" : info.title + ": ")
+                << (info.formatted ? formatTensor(values, info.shape, info.type, info.fmt) : formatTensor(values, info.shape))
                 << "\n";
 }
 

@@ -26,7 +26,7 @@ namespace {
 constexpr const char kMagic[] = "poplar-executable\n";
 constexpr std::uint64_t kVersion = 6; ///< 2: replicas (graph and streams); 3: the time model's estimates; 4: CRC-32;
                                       ///< 5: host handles keyed by name and direction, estimates per program;
-                                      ///< 6: each error stream's kind (ErrorProgram or Abort)
+                                      ///< 6: each error stream's kind (ErrorProgram or Abort), each print's PrintTensorFmt
 constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 32; ///< no field of a real executable is this long
 
 /// Running CRC-32 of `n` bytes more (zlib takes at most 4 GiB a call).
@@ -64,7 +64,11 @@ template <typename S, typename V> requires RecordOf<S, CompiledHandle> void fiel
   visit(h.bytes, h.pieces);
 }
 template <typename S, typename V> requires RecordOf<S, PrintInfo> void fields(S &p, V &&visit) {
-  visit(p.title, p.shape, p.type);
+  visit(p.title, p.shape, p.type, p.formatted, p.fmt);
+}
+template <typename S, typename V> requires RecordOf<S, PrintTensorFmt> void fields(S &f, V &&visit) {
+  visit(f.summariseThreshold, f.edgeItems, f.maxLineWidth, f.digits, f.floatFormat, f.separator, f.openBracket,
+        f.closeBracket);
 }
 template <typename S, typename V> requires RecordOf<S, StepInfo> void fields(S &s, V &&visit) {
   visit(s.what, s.bytes, s.depth);
