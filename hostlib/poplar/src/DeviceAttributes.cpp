@@ -45,6 +45,11 @@ bool Device::hasGateway() const {
   return false;
 }
 
+bool Device::supportsGraphStreaming() const {
+  impl();
+  return false;
+}
+
 std::vector<std::pair<std::string, std::string>> Device::getAttributes() const {
   const detail::DeviceImpl &d = impl();
   const Target &t = d.target;

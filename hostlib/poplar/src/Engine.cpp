@@ -201,8 +201,10 @@ void EngineImpl::printLine(const std::string &line) {
   std::vector<std::string> values;
   std::istringstream is(line.substr(colon + 3, line.size() - colon - 4));
   for (std::string v; is >> v;)
-    values.push_back(formatElementText(v, it->second.type));
-  *tensorStream << (it->second.title.empty() ? "" : it->second.title + ": ") << formatTensor(values, it->second.shape)
+    values.push_back(it->second.formatted ? v : formatElementText(v, it->second.type));
+  const PrintInfo &info = it->second;
+  *tensorStream << (info.title.empty() ? "" : info.title + ": ")
+                << (info.formatted ? formatTensor(values, info.shape, info.type, info.fmt) : formatTensor(values, info.shape))
                 << "\n";
 }
 
@@ -361,8 +363,8 @@ void EngineImpl::connectErrorStreams() {
       std::vector<std::string> values;
       for (std::size_t i = 0; i < n; ++i)
         values.push_back(formatElementBytes(static_cast<const std::uint8_t *>(p), i, info.type));
-      // An Abort's stream (compiler: "__abort/N") carries no tensor; an ErrorProgram's shows its values.
-      errorMessage = info.stream.rfind("__abort/", 0) == 0
+      // An Abort's stream carries no tensor; an ErrorProgram's shows its values.
+      errorMessage = info.kind == ErrorKind::Abort
                          ? "Abort: " + info.message
                          : "ErrorProgram: " + info.message + "\n" + formatTensor(values, info.shape);
       throw std::runtime_error(errorMessage);

@@ -493,6 +493,16 @@ void Graph::registerPerfEstimator(const std::string &vertexTypeName, PerfEstimat
   impl_->perfEstimators[vertexTypeName] = std::move(f);
 }
 
+void Graph::registerCycleEstimator(const std::string &vertexTypeName, CycleEstimateFunc f) {
+  if (!f)
+    throw poplar_error("registerCycleEstimator(" + vertexTypeName + "): the estimator is empty; pass a function");
+  registerPerfEstimator(vertexTypeName, [f](const VertexIntrospector &v, const Target &t) {
+    return VertexPerfEstimate(f(v, t));
+  });
+}
+
+std::uint64_t Graph::getCycleEstimate(const VertexRef &v) const { return getPerfEstimate(v).cycles; }
+
 VertexPerfEstimate Graph::getPerfEstimate(const VertexRef &v) const {
   if (v.getId() >= impl_->vertices.size())
     throw poplar_error("getPerfEstimate: vertex " + std::to_string(v.getId()) + " is not in this graph");

@@ -16,6 +16,60 @@ using detail::kUnmapped;
 
 unsigned Graph::getNumVertices() const { return unsigned(impl_->vertices.size()); }
 
+unsigned Graph::numComputeSets() const { return unsigned(impl_->computeSets.size()); }
+
+TileToTensorMapping Graph::getVariableTileMapping(const Tensor &t) const {
+  if (!t.valid() || t.graphImpl() != impl_.get())
+    throw graph_connection_error("Graph::getVariableTileMapping: the tensor is invalid or belongs to another graph");
+  TileToTensorMapping all = getTileMapping(t, false);
+  // The flattened positions of t's constant elements, dropped from every tile's intervals.
+  std::vector<Interval> constants;
+  std::size_t pos = 0;
+  for (const auto &r : t.regions()) {
+    if (impl_->vars[r.var].constant)
+      constants.emplace_back(pos, pos + (r.end - r.begin));
+    pos += r.end - r.begin;
+  }
+  if (constants.empty())
+    return all;
+  for (auto &list : all) {
+    std::vector<Interval> kept;
+    for (const Interval &i : list) {
+      std::size_t at = i.begin();
+      for (const Interval &c : constants) {
+        if (c.end() <= at || c.begin() >= i.end())
+          continue;
+        if (c.begin() > at)
+          kept.emplace_back(at, c.begin());
+        at = std::max(at, c.end());
+      }
+      if (at < i.end())
+        kept.emplace_back(at, i.end());
+    }
+    list = kept;
+  }
+  return all;
+}
+
+Tensor Graph::findUnbroadcastTensor(const Tensor &t) const {
+  if (!t.valid() || t.graphImpl() != impl_.get())
+    throw graph_connection_error("Graph::findUnbroadcastTensor: the tensor is invalid or belongs to another graph");
+  Tensor out = t;
+  for (unsigned d = 0; d < out.rank(); ++d) {
+    const std::size_t n = out.dim(d);
+    if (n < 2)
+      continue;
+    // A broadcast dimension: every slice reads the same variable elements in the same order as the first.
+    const std::vector<VariableInterval> first = out.slice(0, 1, d).getVarRegions();
+    bool same = true;
+    for (std::size_t i = 1; i < n && same; ++i)
+      same = out.slice(i, i + 1, d).getVarRegions() == first;
+    if (same)
+      out = out.slice(0, 1, d);
+  }
+  return out;
+}
+
 bool Graph::hasCodelet(const std::string &codeletName) const {
   return impl_->codelets.classes.count(codeletName) != 0;
 }

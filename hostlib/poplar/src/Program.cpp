@@ -209,6 +209,15 @@ PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const DebugC
   node_->name = title;
 }
 
+PrintTensor::PrintTensor(const std::string &title, const Tensor &t, const PrintTensorFmt &fmt,
+                         const DebugContext &debugContext)
+    : PrintTensor(title, t, debugContext) {
+  node_->fmt = std::make_shared<const PrintTensorFmt>(fmt);
+}
+
+PrintTensor::PrintTensor(const Tensor &t, const PrintTensorFmt &fmt, const DebugContext &debugContext)
+    : PrintTensor("", t, fmt, debugContext) {}
+
 Sync::Sync(SyncType, const DebugContext &debugContext) : Program(makeNode(Kind::Sync, debugContext.getPathName())) {}
 
 Block::Block(const Program &body, const DebugContext &debugContext)

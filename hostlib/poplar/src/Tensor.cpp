@@ -442,6 +442,25 @@ bool Tensor::constantValue(double &value) const {
   return true;
 }
 
+bool Tensor::getConstantData(void *dst) const {
+  if (!graph_)
+    return false;
+  for (const auto &r : regions()) {
+    const detail::Variable *v = r.var < graph_->vars.size() ? &graph_->vars[r.var] : nullptr;
+    // A replication-index constant holds another value in each replica: not one value to copy.
+    if (!v || !v->constant || v->replicationIndex || r.end * v->type.getSize() > v->init.size())
+      return false;
+  }
+  auto *out = static_cast<std::uint8_t *>(dst);
+  for (const auto &r : regions()) {
+    const detail::Variable &v = graph_->vars[r.var];
+    const std::size_t size = v.type.getSize();
+    out = std::copy(v.init.begin() + std::ptrdiff_t(r.begin * size), v.init.begin() + std::ptrdiff_t(r.end * size),
+                    out);
+  }
+  return true;
+}
+
 std::string Tensor::shapeToString() const { return shapeStr(shape_); }
 
 std::vector<Interval> Tensor::getContiguousRegions() const {

@@ -54,12 +54,19 @@ struct CompiledRemoteBuffer {
   std::string offsetStream, toDeviceStream, toHostStream;
 };
 
-/// An ErrorProgram's stream: what the host says when the tiles send the debug tensor through it.
+/// What program a compiled error stream belongs to: the Engine words the message by it (an Abort has no tensor).
+enum class ErrorKind : std::uint8_t {
+  ErrorProgram, ///< program::ErrorProgram: the message and the debug tensor's values
+  Abort,        ///< program::Abort / AbortOnCondition: the message alone
+};
+
+/// An ErrorProgram's or Abort's stream: what the host says when the tiles send through it.
 struct CompiledErrorStream {
   std::string stream;
   std::string message;
   std::vector<std::size_t> shape;
   Type type;
+  ErrorKind kind = ErrorKind::ErrorProgram;
 };
 
 struct CompiledHandle {

@@ -7,6 +7,7 @@
 #include <concepts>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -23,8 +24,9 @@ namespace poplar::detail {
 namespace {
 
 constexpr const char kMagic[] = "poplar-executable\n";
-constexpr std::uint64_t kVersion = 5; ///< 2: replicas (graph and streams); 3: the time model's estimates; 4: CRC-32;
-                                      ///< 5: host handles keyed by name and direction, estimates per program
+constexpr std::uint64_t kVersion = 6; ///< 2: replicas (graph and streams); 3: the time model's estimates; 4: CRC-32;
+                                      ///< 5: host handles keyed by name and direction, estimates per program;
+                                      ///< 6: each error stream's kind (ErrorProgram or Abort), each print's PrintTensorFmt
 constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 32; ///< no field of a real executable is this long
 
 /// Running CRC-32 of `n` bytes more (zlib takes at most 4 GiB a call).
@@ -62,7 +64,11 @@ template <typename S, typename V> requires RecordOf<S, CompiledHandle> void fiel
   visit(h.bytes, h.pieces);
 }
 template <typename S, typename V> requires RecordOf<S, PrintInfo> void fields(S &p, V &&visit) {
-  visit(p.title, p.shape, p.type);
+  visit(p.title, p.shape, p.type, p.formatted, p.fmt);
+}
+template <typename S, typename V> requires RecordOf<S, PrintTensorFmt> void fields(S &f, V &&visit) {
+  visit(f.summariseThreshold, f.edgeItems, f.maxLineWidth, f.digits, f.floatFormat, f.separator, f.openBracket,
+        f.closeBracket);
 }
 template <typename S, typename V> requires RecordOf<S, StepInfo> void fields(S &s, V &&visit) {
   visit(s.what, s.bytes, s.depth);
@@ -71,7 +77,7 @@ template <typename S, typename V> requires RecordOf<S, CompiledRemoteBuffer> voi
   visit(r.name, r.rowBytes, r.repeats, r.offsetStream, r.toDeviceStream, r.toHostStream);
 }
 template <typename S, typename V> requires RecordOf<S, CompiledErrorStream> void fields(S &e, V &&visit) {
-  visit(e.stream, e.message, e.shape, e.type);
+  visit(e.stream, e.message, e.shape, e.type, e.kind);
 }
 template <typename S, typename V> requires RecordOf<S, ProgramEstimate> void fields(S &e, V &&visit) {
   visit(e.cycles, e.topStepCycles);
@@ -108,6 +114,7 @@ struct Writer {
   void put(const std::vector<std::uint8_t> &v) { bytes(v.data(), v.size()); }
   template <typename T> typename std::enable_if<std::is_integral<T>::value>::type put(T v) { u64(std::uint64_t(v)); }
   void put(const Type &t) { u64(t.id()); }
+  template <typename E> requires std::is_enum_v<E> void put(E e) { u64(std::uint64_t(e)); }
   /// The board is a C struct of fixed-size text fields and integers: written as its bytes, with its size first so
   /// that a build with another layout refuses the file.
   void put(const ipu_board &b) { bytes(&b, sizeof b); }
@@ -182,6 +189,13 @@ struct Reader {
   }
   template <typename T> typename std::enable_if<std::is_integral<T>::value>::type get(T &v) { v = T(u64()); }
   void get(Type &t) { t = Type(unsigned(u64())); }
+  /// An enumeration is read as its number; checkExecutable refuses one that names no enumerator.
+  template <typename E> requires std::is_enum_v<E> void get(E &e) {
+    const std::uint64_t v = u64();
+    if (v > std::uint64_t(std::numeric_limits<std::underlying_type_t<E>>::max()))
+      fail("an enumeration holds " + std::to_string(v) + ", more than its type does (corrupt file?)");
+    e = E(v);
+  }
   void get(ipu_board &b) {
     std::uint64_t n = u64();
     if (n != sizeof b)
@@ -301,8 +315,11 @@ void checkExecutable(Reader &r, const ExecutableImpl &exe) {
           "'" + rb.name + "' holds " + std::to_string(rb.repeats) + " rows of " + std::to_string(rb.rowBytes) +
               " bytes per replica, more than 1 TiB");
   }
-  for (const auto &es : cg.errorStreams)
+  for (const auto &es : cg.errorStreams) {
     field("errorStreams", streams.count(es.stream) != 0, "names stream '" + es.stream + "', which is missing");
+    field("errorStreams.kind", es.kind == ErrorKind::ErrorProgram || es.kind == ErrorKind::Abort,
+          "of stream '" + es.stream + "' is " + std::to_string(unsigned(es.kind)) + ", not ErrorProgram or Abort");
+  }
   field("steps", cg.steps.size() == cg.programAddr.size(),
         "has " + std::to_string(cg.steps.size()) + " programs, 'programAddr' " + std::to_string(cg.programAddr.size()));
   if (cg.instr.enabled) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "poplar/PrintTensor.hpp"
 #include "poplar/Type.hpp"
 
 namespace poplar::detail {
@@ -22,5 +23,9 @@ std::string formatElementBytes(const std::uint8_t *data, std::size_t i, const Ty
 ///    [3 4]
 ///   ]
 std::string formatTensor(const std::vector<std::string> &values, const std::vector<std::size_t> &shape);
+/// As above, laid out as `fmt` says: its brackets and separator, a summary ("...") past its threshold, and
+/// floating-point `values` (as the tile printed them) rewritten with its digits and float format.
+std::string formatTensor(const std::vector<std::string> &values, const std::vector<std::size_t> &shape,
+                         const Type &type, const PrintTensorFmt &fmt);
 
 } // namespace poplar::detail

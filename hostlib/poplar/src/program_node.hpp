@@ -25,6 +25,7 @@ struct Node {
   std::map<unsigned, unsigned> replicaMap;     ///< Copy between replicas (CrossReplicaCopy): source -> destination
   bool crossReplica = false;                   ///< Copy: a CrossReplicaCopy
   std::string message;                         ///< Abort: what Engine::run's exception says
+  std::shared_ptr<const PrintTensorFmt> fmt;   ///< Print: the layout asked for (null: the default one)
 };
 
 } // namespace poplar::program::detail

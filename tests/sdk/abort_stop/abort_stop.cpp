@@ -1,7 +1,10 @@
 // program::Abort (with and without a message), AbortOnCondition's (predicate, DebugContext) and message forms, and
 // Engine::stop from a stream callback and from another thread: each ends run() with
-// poplar::application_runtime_error, and the engine runs its next program normally (it loads itself again).
+// poplar::application_runtime_error, and the engine runs its next program normally (it loads itself again). An
+// Abort and an ErrorProgram read back from a serialized Executable keep their own wording (the executable carries
+// each error stream's kind).
 #include <chrono>
+#include <sstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -9,6 +12,7 @@
 
 #include <poplar/DebugContext.hpp>
 #include <poplar/Engine.hpp>
+#include <poplar/Executable.hpp>
 #include <poplar/IPUModel.hpp>
 
 using namespace poplar;
@@ -107,5 +111,23 @@ int main() {
   runAndReport(engine, 6, "after a stop with no run");
   engine.readTensor("x", &value);
   std::cout << "x: " << value << "\n";
+
+  // Through serialize/deserialize: the Abort still says "Abort:", the ErrorProgram shows its tensor.
+  std::vector<Program> twoErrors;
+  twoErrors.push_back(Sequence({Copy(c1, x), Abort("from a file")}));
+  twoErrors.push_back(Sequence({Copy(c3, x), ErrorProgram("bad x", x)}));
+  std::stringstream file;
+  compileGraph(graph, twoErrors).serialize(file);
+  Engine fromFile(Executable::deserialize(file));
+  Device second = ipuModel.createDevice();
+  fromFile.load(second);
+  runAndReport(fromFile, 0, "deserialized abort");
+  try {
+    fromFile.run(1);
+    std::cout << "deserialized error program: completed\n";
+  } catch (const application_runtime_error &e) {
+    std::cout << "deserialized error program: " << contains(e.what(), "ErrorProgram: bad x") << " shows x = 3: "
+              << contains(e.what(), "[3]") << "\n";
+  }
   return 0;
 }

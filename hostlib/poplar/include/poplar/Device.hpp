@@ -62,6 +62,9 @@ public:
   bool supportsRemoteBuffers() const;
   /// False: the emulated cards sit directly on the host's bus, with no IPU-Machine gateway between.
   bool hasGateway() const;
+  /// False: graph streaming (loading a graph's code in parts from host memory while it runs, an IPU-Machine
+  /// feature) is not emulated; a whole graph is loaded onto the tiles by Engine::load.
+  bool supportsGraphStreaming() const;
   /// The device's attributes as (name, value) pairs, like gc-info: "type" (IPU, IPU Model or CPU), "board",
   /// "transport", "location", "IPUs", "tiles per IPU", "bytes per tile", "worker contexts", "tile clock (Hz)",
   /// "driver version", "device id".

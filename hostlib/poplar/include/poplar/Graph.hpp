@@ -13,6 +13,7 @@
 
 #include "poplar/ArrayRef.hpp"
 #include "poplar/ComputeSet.hpp"
+#include "poplar/CycleEstimateFunc.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/DebugContext.hpp"
 #include "poplar/Interval.hpp"
@@ -238,6 +239,10 @@ public:
   VertexPerfEstimate getPerfEstimate(const VertexRef &v) const;
   /// Same as setPerfEstimate without flops.
   void setCycleEstimate(VertexRef v, std::uint64_t cycles) { setPerfEstimate(v, cycles); }
+  /// The SDK 2.x form of registerPerfEstimator: `f` gives cycles only (the vertices' flops are 0).
+  void registerCycleEstimator(const std::string &vertexTypeName, CycleEstimateFunc f);
+  /// The cycles of getPerfEstimate(v). Throws poplar_error for a vertex of another graph.
+  std::uint64_t getCycleEstimate(const VertexRef &v) const;
 
   /// Adds codelets from C++ source (compiled for the tiles now, cached by content) or a .gp made by popc.
   /// Throws graph_object_load_error with the compiler's message when the source does not compile.
@@ -279,6 +284,18 @@ public:
 
   /// The number of vertices in the graph, over all compute sets.
   unsigned getNumVertices() const;
+  /// The SDK's other spelling of getNumVertices().
+  unsigned numVertices() const { return getNumVertices(); }
+  /// The number of compute sets added to the graph (addComputeSet), empty ones included.
+  unsigned numComputeSets() const;
+  /// Where the elements of `t` that belong to variables live, as getTileMapping(t, false) lists them, with the
+  /// elements of constants left out (unmapped elements are left out too, as getTileMapping(t, false) does).
+  /// Throws graph_connection_error for an invalid tensor or one of another graph.
+  TileToTensorMapping getVariableTileMapping(const Tensor &t) const;
+  /// The smallest tensor `t` is a broadcast of: every dimension along which all slices of `t` are the same
+  /// elements (a view made by Tensor::broadcast or expand of a size-1 dimension) becomes size 1; the rank is kept.
+  /// Throws graph_connection_error for an invalid tensor or one of another graph.
+  Tensor findUnbroadcastTensor(const Tensor &t) const;
   /// Whether a vertex class named `codeletName` has been added (addCodelets, or a library's addCodelets).
   bool hasCodelet(const std::string &codeletName) const;
   /// Whether variable `v` is a constant (made by addConstant), whose values no program may change.

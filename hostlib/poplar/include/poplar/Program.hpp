@@ -16,6 +16,7 @@
 #include "poplar/ComputeSet.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/DebugContext.hpp"
+#include "poplar/PrintTensor.hpp"
 #include "poplar/SyncType.hpp"
 #include "poplar/Tensor.hpp"
 
@@ -179,6 +180,11 @@ class PrintTensor : public Program {
 public:
   explicit PrintTensor(const Tensor &t, const DebugContext &debugContext = {});
   PrintTensor(const std::string &title, const Tensor &t, const DebugContext &debugContext = {});
+  /// As above, laid out as `fmt` says (PrintTensorFmt).
+  PrintTensor(const std::string &title, const Tensor &t, const PrintTensorFmt &fmt,
+              const DebugContext &debugContext = {});
+  /// Untitled, laid out as `fmt` says.
+  PrintTensor(const Tensor &t, const PrintTensorFmt &fmt, const DebugContext &debugContext = {});
 };
 
 /// A sync of every tile.

@@ -151,6 +151,10 @@ public:
     *value = static_cast<T>(d);
     return true;
   }
+  /// When every element belongs to a constant (addConstant) with one value in every replica, copies the elements'
+  /// device representation (row-major, numElements() * elementType().getSize() bytes, e.g. IEEE half bits for
+  /// HALF) to `dst` and returns true; otherwise returns false and leaves `dst` untouched.
+  bool getConstantData(void *dst) const;
   /// Internal: the elements as runs of variables, in row-major order.
   const std::vector<detail::VarRegion> &regions() const;
   /// Internal: the graph the tensor belongs to.

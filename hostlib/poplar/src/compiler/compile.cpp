@@ -192,10 +192,10 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   out.prints = m.prints;
   for (const auto &e : g.errorStreams)
     out.errorStreams.push_back(CompiledErrorStream{g.streams[e.stream].name, e.message, e.shape,
-                                                   g.streams[e.stream].type});
+                                                   g.streams[e.stream].type, ErrorKind::ErrorProgram});
   // An Abort's stream carries no tensor (shape {0}): the message alone ends the run.
   for (const auto &[stream, message] : m.aborts)
-    out.errorStreams.push_back(CompiledErrorStream{stream, message, {0}, UNSIGNED_INT});
+    out.errorStreams.push_back(CompiledErrorStream{stream, message, {0}, UNSIGNED_INT, ErrorKind::Abort});
   for (const auto &rb : g.remoteBuffers)
     out.remoteBuffers.push_back(CompiledRemoteBuffer{rb.name, rb.numElements * rb.type.getSize(), rb.repeats,
                                                      g.streams[rb.offsetStream].name,

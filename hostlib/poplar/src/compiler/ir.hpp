@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "poplar/PrintTensor.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
 #include "../host_handle_key.hpp"
@@ -28,6 +29,8 @@ struct PrintInfo {
   std::string title;
   std::vector<std::size_t> shape;
   Type type;
+  bool formatted = false; ///< PrintTensor was given a PrintTensorFmt: `fmt` lays the values out
+  PrintTensorFmt fmt;
 };
 
 } // namespace poplar::detail

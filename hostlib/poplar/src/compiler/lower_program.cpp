@@ -227,7 +227,7 @@ void Lowering::lowerPrint(const Node &n, ir::Body &out) {
   std::string marker = "@P" + std::to_string(m_.prints.size());
   s.marker = newBuffer(s.tile, std::uint32_t(marker.size() + 1), 1, "print name", n.name);
   ir::putBytes(buffer(s.marker), 0, marker.c_str(), marker.size() + 1);
-  m_.prints[marker] = PrintInfo{n.name, t.shape(), t.elementType()};
+  m_.prints[marker] = PrintInfo{n.name, t.shape(), t.elementType(), n.fmt != nullptr, n.fmt ? *n.fmt : PrintTensorFmt()};
   out.push_back(std::move(s));
 }
 
