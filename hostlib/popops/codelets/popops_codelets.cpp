@@ -552,6 +552,7 @@ template struct VertexInstances<Fill<unsigned short>, Fill<unsigned char>>;
 #include "histogram_codelets.h"
 #include "image_codelets.h"
 #include "loop_codelets.h"
+#include "rearrange_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"
 #include "spline_codelets.h"
