@@ -467,14 +467,47 @@ void checkOutput(const Tensor &in, const Tensor &out, const std::vector<std::siz
                         "; pass an output of that shape");
 }
 
-// The output of reduce(): a new variable mapped linearly.
+// The mapping of reduce()'s output that puts each output element on the tile of its row's first input element;
+// empty when the output type is narrower than 4 bytes (one such element alone on a tile would be written by
+// sub-word stores), the reduction is empty or an input row starts unmapped.
+poplar::TileToTensorMapping followingInput(const poplar::Graph &graph, const Tensor &in,
+                                           const std::vector<std::size_t> &dims, const poplar::Type &outType) {
+  std::vector<unsigned> perm;
+  std::size_t numOut = 1, R = 1;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+      perm.push_back(d);
+      numOut *= in.dim(d);
+    }
+  for (std::size_t d : dims) {
+    perm.push_back(unsigned(d));
+    R *= in.dim(unsigned(d));
+  }
+  if (outType.getSize() < 4 || numOut == 0 || R == 0)
+    return {};
+  poplar::TileToTensorMapping m =
+      graph.getTileMapping(in.dimShuffle(perm).reshape({numOut, R}).slice(0, 1, 1), false);
+  std::size_t mapped = 0;
+  for (const auto &tile : m)
+    for (const auto &iv : tile)
+      mapped += iv.size();
+  return mapped == numOut ? m : poplar::TileToTensorMapping();
+}
+
+// The output of reduce(): a new variable.
 Tensor newOutput(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType,
                  const std::vector<std::size_t> &dims, const ReduceParams &params, const std::string &name) {
   checkArgs(in, dims, params, name);
   if (params.update)
     throw poplibs_error(name + ": update needs an output to update; use reduceWithOutput");
   Tensor out = graph.addVariable(outType, keptShape(in, dims), name + "/out");
-  poputil::mapTensorLinearly(graph, out);
+  const poplar::TileToTensorMapping linear = poputil::calcLinearTileMapping(graph, out);
+  const poplar::TileToTensorMapping follow = followingInput(graph, in, dims, outType);
+  // As Graphcore's: each output where its row's input starts (its last stage then runs there), unless that uses
+  // fewer tiles than a linear mapping or would leave sub-word elements alone on tiles (HALF, CHAR, ...).
+  graph.setTileMapping(out, !follow.empty() && poputil::getNumTilesUsed(follow) >= poputil::getNumTilesUsed(linear)
+                                ? follow
+                                : linear);
   return out;
 }
 
