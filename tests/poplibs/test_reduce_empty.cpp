@@ -1,6 +1,6 @@
 // popops::reduce's edge cases, as Graphcore's ReduceEdgeCases expects: over an empty dimension the output is
 // filled with the operation's identity (0 for ADD, 1 for MUL, -inf / +inf for MAX / MIN in FLOAT and HALF, the
-// INT extremes, true for LOGICAL_AND), by reduce and reduceMany alike; an empty output needs no program at all;
+// extremes of each integral type's own range, true for LOGICAL_AND), by reduce and reduceMany alike; an empty output needs no program at all;
 // a reduction of dimensions of size 1 only is a Copy, with no compute set.
 #include <cmath>
 #include <limits>
@@ -59,6 +59,31 @@ void test_identity_outputs(void **) {
   expectNear(f.read<float>("many", 6), std::vector<float>(6, 1.0f), "many");
 }
 
+// MAX / MIN over an empty dimension of an integral type narrower than INT: the output holds that type's own
+// lowest / highest value (-32768 for SHORT, 255 for UNSIGNED_CHAR, ...), not INT's extremes cut to its width.
+template <typename T> void expectExtremes(Fixture &f, const std::string &h) {
+  expectEqual(f.read<T>(h + "max", 3), std::vector<T>(3, std::numeric_limits<T>::lowest()), (h + "max").c_str());
+  expectEqual(f.read<T>(h + "min", 3), std::vector<T>(3, std::numeric_limits<T>::max()), (h + "min").c_str());
+}
+
+void test_narrow_integral_extremes(void **) {
+  Fixture f(4);
+  const std::pair<Type, const char *> types[] = {
+      {SHORT, "s"}, {UNSIGNED_SHORT, "us"}, {CHAR, "c"}, {SIGNED_CHAR, "sc"}, {UNSIGNED_CHAR, "uc"}};
+  for (const auto &[type, h] : types) {
+    Tensor in = f.graph.addVariable(type, {3, 0}, std::string(h) + "in");
+    f.readable(popops::reduce(f.graph, in, {1}, Operation::MAX, f.prog), std::string(h) + "max");
+    f.readable(popops::reduce(f.graph, in, {1}, Operation::MIN, f.prog), std::string(h) + "min");
+  }
+  f.build();
+  f.engine->run(0);
+  expectExtremes<short>(f, "s");
+  expectExtremes<unsigned short>(f, "us");
+  expectExtremes<char>(f, "c");
+  expectExtremes<signed char>(f, "sc");
+  expectExtremes<unsigned char>(f, "uc");
+}
+
 // An empty output ([2, 0] from [2, 0, 1]) is made with its shape and adds nothing to the program.
 void test_empty_output(void **) {
   Fixture f(4);
@@ -109,6 +134,7 @@ void test_size_one_is_copy(void **) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_identity_outputs),
+      cmocka_unit_test(test_narrow_integral_extremes),
       cmocka_unit_test(test_empty_output),
       cmocka_unit_test(test_size_one_is_copy),
   };

@@ -2,7 +2,7 @@
 // of odd-sized tensors spread over 16 tiles, with the offsets written by the host between runs of the same
 // engine (in range, wrapping past the end, out of range); createSliceableTensor over many tiles; the multiSlice
 // and multiUpdate family on an embedding; every element size (FLOAT, INT, UNSIGNED_INT, BOOL, HALF); and the
-// argument errors.
+// argument errors; 8-byte elements (LONGLONG, UNSIGNED_LONGLONG) through every copying operation.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -435,6 +435,57 @@ void test_gather(void **) {
   expectEqual(f.read<int>("x2", 30), wx2, "x2");
 }
 
+// 8-byte elements: a [7, 3] UNSIGNED_LONGLONG tensor (values using all 64 bits) over 16 tiles through
+// dynamicSlice, dynamicUpdate, multiSlice and multiUpdate, and a LONGLONG [5, 2] through dynamicSlice; each
+// against the host reference.
+void test_eight_byte_elements(void **) {
+  Fixture f;
+  const Shape shape = {7, 3};
+  Tensor t = f.var(UNSIGNED_LONGLONG, shape, "t");
+  Tensor off = f.var(UNSIGNED_INT, {1}, "off");
+  f.readable(popops::dynamicSlice(f.graph, t, off, {0}, {2}, f.prog), "ds");
+  Tensor u = f.var(UNSIGNED_LONGLONG, shape, "u"), s = f.var(UNSIGNED_LONGLONG, {2, 3}, "s");
+  popops::dynamicUpdate(f.graph, u, s, off, {0}, {2}, f.prog);
+  Tensor ids = f.var(UNSIGNED_INT, {3, 1}, "ids");
+  f.readable(popops::multiSlice(f.graph, t, ids, {0}, {1}, f.prog, popops::SlicePlan(), {}), "ms");
+  Tensor m = f.var(UNSIGNED_LONGLONG, shape, "m"), ms = f.var(UNSIGNED_LONGLONG, {3, 1, 3}, "mu");
+  popops::multiUpdate(f.graph, m, ms, ids, {0}, {1}, f.prog, popops::SlicePlan(), {});
+  Tensor l = f.var(LONGLONG, {5, 2}, "l");
+  f.readable(popops::dynamicSlice(f.graph, l, off, {0}, {3}, f.prog), "ls");
+  f.build();
+  std::vector<unsigned long long> h(21), hs(6), hm(9);
+  for (std::size_t i = 0; i < h.size(); ++i)
+    h[i] = 0x9e3779b97f4a7c15ull * (i + 1);
+  for (std::size_t i = 0; i < hs.size(); ++i)
+    hs[i] = ~0ull - i;
+  for (std::size_t i = 0; i < hm.size(); ++i)
+    hm[i] = (0xabcdull << 40) + i;
+  std::vector<long long> hl(10);
+  for (std::size_t i = 0; i < hl.size(); ++i)
+    hl[i] = (i % 2 ? -1ll : 1ll) * (1ll << 50) * (long long)(i + 1);
+  const std::vector<unsigned> hids = {6, 0, 4};
+  f.write("t", h);
+  f.write("u", h);
+  f.write("s", hs);
+  f.write("m", h);
+  f.write("mu", hm);
+  f.write("ids", hids);
+  f.write("l", hl);
+  f.write("off", std::vector<unsigned>{6});
+  f.engine->run(0);
+  expectEqual(f.read<unsigned long long>("ds", 6), refSlice(h, shape, {0}, {2}, {6}), "dynamicSlice");
+  expectEqual(f.read<unsigned long long>("u.r", 21), refUpdate(h, hs, shape, {0}, {2}, {6}), "dynamicUpdate");
+  std::vector<unsigned long long> wantMs, wantM = h;
+  for (std::size_t k = 0; k < hids.size(); ++k)
+    for (std::size_t c = 0; c < 3; ++c) {
+      wantMs.push_back(h[hids[k] * 3 + c]);
+      wantM[hids[k] * 3 + c] = hm[k * 3 + c];
+    }
+  expectEqual(f.read<unsigned long long>("ms", 9), wantMs, "multiSlice");
+  expectEqual(f.read<unsigned long long>("m.r", 21), wantM, "multiUpdate");
+  expectEqual(f.read<long long>("ls", 6), refSlice(hl, {5, 2}, {0}, {3}, {6}), "LONGLONG dynamicSlice");
+}
+
 void test_errors(void **) {
   Fixture f(4);
   Tensor t = f.var(FLOAT, {6, 4}, "t");
@@ -492,6 +543,7 @@ int main(void) {
       cmocka_unit_test(test_many_tiles),
       cmocka_unit_test(test_sliceable_from_slice),
       cmocka_unit_test(test_gather),
+      cmocka_unit_test(test_eight_byte_elements),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

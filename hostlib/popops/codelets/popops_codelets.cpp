@@ -532,10 +532,27 @@ public:
 template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce<half, float>, Reduce<float, half>,
                                 Reduce<int, int>, Reduce<unsigned, unsigned>, Reduce<bool, bool>>;
 
+/// Every element of `out` = `value`: the fill of the 1- and 2-byte integral types, which the map interpreter has
+/// no code for (the identity of an empty reduction of SHORT or CHAR). The host sees those types as the unsigned
+/// type of their size and passes the value's bits.
+template <typename T> class Fill : public Vertex {
+public:
+  Output<Vector<T>> out;
+  T value;
+  bool compute() {
+    for (unsigned i = 0; i < out.size(); ++i)
+      out[i] = value;
+    return true;
+  }
+};
+
+template struct VertexInstances<Fill<unsigned short>, Fill<unsigned char>>;
+
 } // namespace popops
 #include "histogram_codelets.h"
 #include "image_codelets.h"
 #include "loop_codelets.h"
+#include "rearrange_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"
 #include "spline_codelets.h"

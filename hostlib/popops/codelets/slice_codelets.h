@@ -152,9 +152,9 @@ template <typename T, unsigned Op, typename V> bool multiUpdateVertex(V &v, T sc
 } // namespace
 
 // The vertex classes are class templates over the element type, their instances listed at the end: the copying
-// vertices over the unsigned type of each element size (unsigned, unsigned short, unsigned char: the host
-// reinterprets the tensors), the arithmetic multiUpdates over the element type T and, for the add, the scale's
-// type S. HALF arithmetic goes through float (half converts both ways). popc records them as
+// vertices over the unsigned type of each element size (unsigned long long, unsigned, unsigned short, unsigned
+// char: the host reinterprets the tensors), the arithmetic multiUpdates over the element type T and, for the add,
+// the scale's type S. HALF arithmetic goes through float (half converts both ways). popc records them as
 // popops::DynamicSlice<short unsigned int>, popops::MultiUpdateAdd<half, float>, ... (the tile compiler's spelling,
 // which the host reproduces with poputil::detail::templateVertex).
 
@@ -268,6 +268,9 @@ template struct VertexInstances<DynamicSlice<unsigned>, DynamicSlice<unsigned sh
                                 DynamicUpdate<unsigned>, DynamicUpdate<unsigned short>, DynamicUpdate<unsigned char>,
                                 MultiSlice<unsigned>, MultiSlice<unsigned short>, MultiSlice<unsigned char>,
                                 MultiUpdate<unsigned>, MultiUpdate<unsigned short>, MultiUpdate<unsigned char>>;
+// 8-byte elements (LONGLONG, UNSIGNED_LONGLONG) are copied whole by their own instances.
+template struct VertexInstances<DynamicSlice<unsigned long long>, DynamicUpdate<unsigned long long>,
+                                MultiSlice<unsigned long long>, MultiUpdate<unsigned long long>>;
 template struct VertexInstances<MultiUpdateAdd<float, float>, MultiUpdateAdd<int, int>,
                                 MultiUpdateAdd<unsigned, unsigned>, MultiUpdateAdd<half, half>,
                                 MultiUpdateAdd<half, float>, MultiUpdateMax<float>, MultiUpdateMax<int>,

@@ -55,11 +55,12 @@ struct CopyType {
 };
 CopyType copyTypeOf(const poplar::Type &type, const std::string &name) {
   switch (type.getSize()) {
+  case 8: return {poplar::UNSIGNED_LONGLONG};
   case 4: return {poplar::UNSIGNED_INT};
   case 2: return {poplar::UNSIGNED_SHORT};
   case 1: return {poplar::UNSIGNED_CHAR};
   default:
-    throw poplibs_error(name + ": elements of " + type.toString() + " cannot be sliced; use a type of 1, 2 or 4 "
+    throw poplibs_error(name + ": elements of " + type.toString() + " cannot be sliced; use a type of 1, 2, 4 or 8 "
                                "bytes");
   }
 }

@@ -54,25 +54,65 @@ poplar::ComputeSet stageSet(poplar::Graph &graph, std::vector<poplar::ComputeSet
   return css[k];
 }
 
-// The value a reduction over no elements gives (Graphcore's reduce fills the output with it), as an expression
-// of type `t`: 0 for ADD, SQUARE_ADD and LOGICAL_OR, 1 for MUL and LOGICAL_AND, the type's lowest for MAX (-inf
-// for FLOAT/HALF, as for LOG_ADD's log 0) and its highest for MIN.
-expr::Cast identityOf(Operation op, const poplar::Type &t) {
-  const bool fp = t == poplar::FLOAT || t == poplar::HALF, isInt = t == poplar::INT;
-  const float inf = std::numeric_limits<float>::infinity();
+// The lowest (highest when `highest`) value of the integral type `t`, in its own range: an empty MAX/MIN of SHORT,
+// CHAR and the rest gives that type's extreme, not INT's cut to its width. BOOL's are false and true.
+long long integralExtreme(const poplar::Type &t, bool highest) {
+  auto pick = [highest](auto type) {
+    using L = std::numeric_limits<decltype(type)>;
+    return highest ? static_cast<long long>(L::max()) : static_cast<long long>(L::lowest());
+  };
+  if (t == poplar::INT)
+    return pick(int());
+  if (t == poplar::UNSIGNED_INT)
+    return pick(unsigned());
+  if (t == poplar::SHORT)
+    return pick(short());
+  if (t == poplar::UNSIGNED_SHORT)
+    return pick((unsigned short)0);
+  if (t == poplar::CHAR) // char is signed on the hosts and tiles we build for
+    return pick(char());
+  if (t == poplar::SIGNED_CHAR)
+    return pick((signed char)0);
+  if (t == poplar::UNSIGNED_CHAR)
+    return pick((unsigned char)0);
+  return highest ? 1 : 0; // BOOL
+}
+
+// The value a reduction over no elements gives (Graphcore's reduce fills the output with it) for an integral
+// type: 0 for ADD, SQUARE_ADD and LOGICAL_OR, 1 for MUL and LOGICAL_AND, the type's lowest for MAX, its highest
+// for MIN.
+long long integralIdentity(Operation op, const poplar::Type &t) {
   switch (op) {
   case Operation::MUL:
-  case Operation::LOGICAL_AND: return expr::Cast(expr::Const(1u), t);
-  case Operation::LOG_ADD: return expr::Cast(expr::Const(-inf), t);
-  case Operation::MAX:
-    return fp ? expr::Cast(expr::Const(-inf), t)
-              : isInt ? expr::Cast(expr::Const(std::numeric_limits<int>::lowest()), t) : expr::Cast(expr::Const(0u), t);
-  case Operation::MIN:
-    return fp ? expr::Cast(expr::Const(inf), t)
-              : isInt ? expr::Cast(expr::Const(std::numeric_limits<int>::max()), t)
-                      : expr::Cast(expr::Const(std::numeric_limits<unsigned>::max()), t);
-  default: return expr::Cast(expr::Const(0u), t);
+  case Operation::LOGICAL_AND: return 1;
+  case Operation::MAX: return integralExtreme(t, false);
+  case Operation::MIN: return integralExtreme(t, true);
+  default: return 0;
   }
+}
+
+// Fills flat `target` (numOut elements on their tiles) with the identity of `op` in one compute set: FLOAT and
+// HALF get -inf for MAX (and LOG_ADD's log 0) and +inf for MIN; the 1- and 2-byte integers are written as bits by
+// their own fill vertex, the rest through map.
+void fillIdentity(poplar::Graph &graph, const Tensor &target, Operation op, poplar::ComputeSet cs,
+                  const std::string &name) {
+  const poplar::Type t = target.elementType();
+  const poplar::TileToTensorMapping mapping = graph.getTileMapping(target);
+  if (t.getSize() < 4 && t != poplar::HALF && t != poplar::BOOL) {
+    detail::fillNarrowRegions(graph, target, mapping, cs, unsigned(integralIdentity(op, t)), name + "/identity");
+    return;
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  expr::Const value(0u);
+  if (isFloating(t))
+    value = op == Operation::MAX || op == Operation::LOG_ADD ? expr::Const(-inf)
+            : op == Operation::MIN                           ? expr::Const(inf)
+                                                             : expr::Const(float(integralIdentity(op, t)));
+  else if (t == poplar::INT)
+    value = expr::Const(int(integralIdentity(op, t)));
+  else
+    value = expr::Const(unsigned(integralIdentity(op, t)));
+  detail::fillRegions(graph, target, mapping, cs, expr::Cast(value, t), name + "/identity");
 }
 
 // One vertex's work: for each of its outputs, the runs reduced into it.
@@ -145,8 +185,7 @@ std::size_t reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector
   if (numOut == 0)
     return 0;
   if (R == 0) { // nothing to reduce: every output is the operation's identity, written by one compute set
-    detail::fillRegions(graph, target, graph.getTileMapping(target), stageSet(graph, css, 0, name),
-                        identityOf(op, target.elementType()), name + "/identity");
+    fillIdentity(graph, target, op, stageSet(graph, css, 0, name), name);
     return 1;
   }
   const poplar::Type pt = partialType(in.elementType());
@@ -428,14 +467,47 @@ void checkOutput(const Tensor &in, const Tensor &out, const std::vector<std::siz
                         "; pass an output of that shape");
 }
 
-// The output of reduce(): a new variable mapped linearly.
+// The mapping of reduce()'s output that puts each output element on the tile of its row's first input element;
+// empty when the output type is narrower than 4 bytes (one such element alone on a tile would be written by
+// sub-word stores), the reduction is empty or an input row starts unmapped.
+poplar::TileToTensorMapping followingInput(const poplar::Graph &graph, const Tensor &in,
+                                           const std::vector<std::size_t> &dims, const poplar::Type &outType) {
+  std::vector<unsigned> perm;
+  std::size_t numOut = 1, R = 1;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+      perm.push_back(d);
+      numOut *= in.dim(d);
+    }
+  for (std::size_t d : dims) {
+    perm.push_back(unsigned(d));
+    R *= in.dim(unsigned(d));
+  }
+  if (outType.getSize() < 4 || numOut == 0 || R == 0)
+    return {};
+  poplar::TileToTensorMapping m =
+      graph.getTileMapping(in.dimShuffle(perm).reshape({numOut, R}).slice(0, 1, 1), false);
+  std::size_t mapped = 0;
+  for (const auto &tile : m)
+    for (const auto &iv : tile)
+      mapped += iv.size();
+  return mapped == numOut ? m : poplar::TileToTensorMapping();
+}
+
+// The output of reduce(): a new variable.
 Tensor newOutput(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType,
                  const std::vector<std::size_t> &dims, const ReduceParams &params, const std::string &name) {
   checkArgs(in, dims, params, name);
   if (params.update)
     throw poplibs_error(name + ": update needs an output to update; use reduceWithOutput");
   Tensor out = graph.addVariable(outType, keptShape(in, dims), name + "/out");
-  poputil::mapTensorLinearly(graph, out);
+  const poplar::TileToTensorMapping linear = poputil::calcLinearTileMapping(graph, out);
+  const poplar::TileToTensorMapping follow = followingInput(graph, in, dims, outType);
+  // As Graphcore's: each output where its row's input starts (its last stage then runs there), unless that uses
+  // fewer tiles than a linear mapping or would leave sub-word elements alone on tiles (HALF, CHAR, ...).
+  graph.setTileMapping(out, !follow.empty() && poputil::getNumTilesUsed(follow) >= poputil::getNumTilesUsed(linear)
+                                ? follow
+                                : linear);
   return out;
 }
 
@@ -449,88 +521,97 @@ void mapIfUnmapped(poplar::Graph &graph, const Tensor &out) {
     poputil::mapTensorLinearly(graph, out);
 }
 
-} // namespace
-
-Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
-              ReduceParams params, std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
-              const poplar::OptionFlags &) {
-  const std::string name = opName(debugContext, "reduce");
-  Tensor out = newOutput(graph, in, outType, dims, params, name);
-  reduceToOutput(graph, in, out, dims, params, css, name);
-  return out;
-}
-
-Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
-              std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
-              const poplar::OptionFlags &options) {
-  if (!in.valid())
-    throw poplibs_error("popops::reduce: the input is an invalid (default-constructed) tensor");
-  return reduce(graph, in, in.elementType(), dims, params, css, debugContext, options);
-}
-
-void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
-                      ReduceParams params, std::vector<poplar::ComputeSet> &css,
-                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
-  const std::string name = opName(debugContext, "reduceWithOutput");
-  checkArgs(in, dims, params, name);
-  checkOutput(in, out, dims, name);
-  mapIfUnmapped(graph, out);
-  reduceToOutput(graph, in, out, dims, params, css, name);
-}
-
-namespace {
 // A reduction that only drops dimensions of size 1 into an output of the input's type, unscaled and not updating,
 // is a copy: the program forms add a Copy and no compute set (as Graphcore's do). SQUARE_ADD still squares.
 bool isCopy(const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
             const ReduceParams &params) {
   std::size_t r = 1;
   for (std::size_t d : dims)
-    r *= d < in.rank() ? in.dim(unsigned(d)) : 0;
+    r *= in.dim(unsigned(d));
   return r == 1 && in.numElements() != 0 && outType == in.elementType() && !params.useScale && !params.update &&
          params.op != Operation::SQUARE_ADD;
 }
+
+// The one reduction builder every public form ends in, after its arguments are checked and `out` exists and is
+// mapped: a Copy added to `copyProg` when the reduction is a copy and the caller has a program (the compute-set
+// forms pass none, so they always get stages), else the stages added to css.
+void buildReduction(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                    const ReduceParams &params, std::vector<poplar::ComputeSet> &css,
+                    poplar::program::Sequence *copyProg, const std::string &name) {
+  if (copyProg && isCopy(in, out.elementType(), dims, params))
+    copyProg->add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
+  else
+    reduceToOutput(graph, in, out, dims, params, css, name);
+}
+
+// reduce(): a new output of `outType`, then the reduction.
+Tensor reduceNew(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType,
+                 const std::vector<std::size_t> &dims, const ReduceParams &params,
+                 std::vector<poplar::ComputeSet> &css, poplar::program::Sequence *copyProg, const std::string &name) {
+  Tensor out = newOutput(graph, in, outType, dims, params, name);
+  buildReduction(graph, in, out, dims, params, css, copyProg, name);
+  return out;
+}
+
+// reduceWithOutput(): `out` checked and mapped where it is not, then the reduction.
+void reduceExisting(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                    const ReduceParams &params, std::vector<poplar::ComputeSet> &css,
+                    poplar::program::Sequence *copyProg, const std::string &name) {
+  checkArgs(in, dims, params, name);
+  checkOutput(in, out, dims, name);
+  mapIfUnmapped(graph, out);
+  buildReduction(graph, in, out, dims, params, css, copyProg, name);
+}
+
+Tensor checkedInput(const Tensor &in) {
+  if (!in.valid())
+    throw poplibs_error("popops::reduce: the input is an invalid (default-constructed) tensor");
+  return in;
+}
+
 } // namespace
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
-              ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+              ReduceParams params, std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
+              const poplar::OptionFlags &) {
+  return reduceNew(graph, in, outType, dims, params, css, nullptr, opName(debugContext, "reduce"));
+}
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
+              std::vector<poplar::ComputeSet> &css, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
-  if (in.valid() && isCopy(in, outType, dims, params)) {
-    const std::string name = opName(debugContext, "reduce");
-    Tensor out = newOutput(graph, in, outType, dims, params, name);
-    prog.add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
-    return out;
-  }
+  return reduce(graph, in, checkedInput(in).elementType(), dims, params, css, debugContext, options);
+}
+
+void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
+                      ReduceParams params, std::vector<poplar::ComputeSet> &css,
+                      const poplar::DebugContext &debugContext, const poplar::OptionFlags &) {
+  reduceExisting(graph, in, out, dims, params, css, nullptr, opName(debugContext, "reduceWithOutput"));
+}
+
+Tensor reduce(poplar::Graph &graph, const Tensor &in, const poplar::Type &outType, const std::vector<std::size_t> &dims,
+              ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+              const poplar::OptionFlags &) {
+  const std::string name = opName(debugContext, "reduce");
   std::vector<poplar::ComputeSet> css;
-  Tensor out = reduce(graph, in, outType, dims, params, css, debugContext, options);
-  addExecutes(prog, css, opName(debugContext, "reduce"));
+  Tensor out = reduceNew(graph, in, outType, dims, params, css, &prog, name);
+  addExecutes(prog, css, name);
   return out;
 }
 
 Tensor reduce(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, ReduceParams params,
               poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
               const poplar::OptionFlags &options) {
-  if (in.valid())
-    return reduce(graph, in, in.elementType(), dims, params, prog, debugContext, options);
-  std::vector<poplar::ComputeSet> css;
-  Tensor out = reduce(graph, in, dims, params, css, debugContext, options);
-  addExecutes(prog, css, opName(debugContext, "reduce"));
-  return out;
+  return reduce(graph, in, checkedInput(in).elementType(), dims, params, prog, debugContext, options);
 }
 
 void reduceWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor &out, const std::vector<std::size_t> &dims,
                       ReduceParams params, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
-                      const poplar::OptionFlags &options) {
-  if (in.valid() && out.valid() && isCopy(in, out.elementType(), dims, params)) {
-    const std::string name = opName(debugContext, "reduceWithOutput");
-    checkArgs(in, dims, params, name);
-    checkOutput(in, out, dims, name);
-    mapIfUnmapped(graph, out);
-    prog.add(poplar::program::Copy(in.reshape(out.shape()), out, false, name));
-    return;
-  }
+                      const poplar::OptionFlags &) {
+  const std::string name = opName(debugContext, "reduceWithOutput");
   std::vector<poplar::ComputeSet> css;
-  reduceWithOutput(graph, in, out, dims, params, css, debugContext, options);
-  addExecutes(prog, css, opName(debugContext, "reduceWithOutput"));
+  reduceExisting(graph, in, out, dims, params, css, &prog, name);
+  addExecutes(prog, css, name);
 }
 
 void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reductions, std::vector<Tensor> &outputs,
@@ -547,17 +628,11 @@ void reduceMany(poplar::Graph &graph, const std::vector<SingleReduceOp> &reducti
     const std::string rname = name + "/" + (r.debugName.empty() ? std::to_string(i) : r.debugName);
     if (!r.in.valid())
       throw poplibs_error(rname + ": the input is an invalid (default-constructed) tensor");
-    if (given) {
-      checkArgs(r.in, r.dims, r.params, rname);
-      checkOutput(r.in, outputs[i], r.dims, rname);
-      mapIfUnmapped(graph, outputs[i]);
-    } else {
-      outputs.push_back(newOutput(graph, r.in, r.useOutType ? r.outType : r.in.elementType(), r.dims, r.params, rname));
-    }
-    if (isCopy(r.in, outputs[i].elementType(), r.dims, r.params))
-      prog.add(poplar::program::Copy(r.in.reshape(outputs[i].shape()), outputs[i], false, rname));
+    if (given)
+      reduceExisting(graph, r.in, outputs[i], r.dims, r.params, css, &prog, rname);
     else
-      reduceToOutput(graph, r.in, outputs[i], r.dims, r.params, css, rname);
+      outputs.push_back(
+          reduceNew(graph, r.in, r.useOutType ? r.outType : r.in.elementType(), r.dims, r.params, css, &prog, rname));
   }
   addExecutes(prog, css, name);
   if (plog::logEnabled(plog::LogLevel::Debug))

@@ -27,4 +27,9 @@ void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const p
                               const poplar::TileToTensorMapping &regions, poplar::ComputeSet cs,
                               const std::string &name);
 
+/// Adds to `cs` vertices that set the elements of flattened `out` (a 1- or 2-byte integral type, which the map
+/// interpreter has no code for) that `regions` lists per tile to the value whose bits, in out's width, are `bits`.
+void fillNarrowRegions(poplar::Graph &graph, const poplar::Tensor &out, const poplar::TileToTensorMapping &regions,
+                       poplar::ComputeSet cs, unsigned bits, const std::string &name);
+
 } // namespace popops::detail
