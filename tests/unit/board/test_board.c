@@ -207,6 +207,9 @@ static void test_toml_document(void **state)
     expect_error(tiny_with("abi", "abi = \"ilp32f\" extra\n"), ":11:", "expected newline");
     expect_error(tiny_with("abi", "abi = \"a\\u0001\"\n"), ":11: key 'abi'", "control character");
     expect_error(tiny_with("zzz", "[extra]\n"), "unknown key 'extra'", NULL);
+    /* toml11 read past its buffer on a literal string of 0xff bytes (found by board_fuzz): ASCII only. */
+    expect_error(tiny_with("zzz", "x = '\xff\xff'\n"), "byte 0xff at offset", "not ASCII text");
+    expect_error(tiny_with("zzz", "x = \"\x01\"\n"), "byte 0x01 at offset", "not ASCII text");
     expect_error(tiny_with("tiles_per_ipu", "tiles_per_ipu = \"4\"\n"), "key 'tiles_per_ipu'", "expected an integer");
     static char deep[8192];
     memset(deep, '[', 5000);
