@@ -61,7 +61,6 @@ const struct ipu_board_key ipu_board_keys[] = {
 };
 _Static_assert(sizeof ipu_board_keys / sizeof ipu_board_keys[0] == IPU_BOARD_NUM_KEYS, "IPU_BOARD_NUM_KEYS is stale");
 #define NUM_KEYS IPU_BOARD_NUM_KEYS
-#define board_keys ipu_board_keys
 
 int ipu_board_fail(char *err, size_t err_len, int code, const char *fmt, ...)
 {
@@ -77,8 +76,8 @@ int ipu_board_fail(char *err, size_t err_len, int code, const char *fmt, ...)
 const struct ipu_board_key *ipu_board_find_key(const char *key)
 {
     for (size_t i = 0; i < NUM_KEYS; i++)
-        if (strcmp(board_keys[i].key, key) == 0)
-            return &board_keys[i];
+        if (strcmp(ipu_board_keys[i].key, key) == 0)
+            return &ipu_board_keys[i];
     return NULL;
 }
 
@@ -173,7 +172,7 @@ int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size
     if (!what)
         what = "board";
     for (size_t i = 0; i < NUM_KEYS; i++) {
-        const struct ipu_board_key *k = &board_keys[i];
+        const struct ipu_board_key *k = &ipu_board_keys[i];
         const char *field = (const char *)b + k->offset;
         if (k->kind == IPU_BOARD_KEY_TEXT) {
             /* A string read from a file or a trace may lack its terminator: never read past the array. */
@@ -293,8 +292,8 @@ int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, si
         return rc;
     for (size_t i = 0; i < NUM_KEYS; i++)
         if (!seen[i])
-            return ipu_board_fail(err, err_len, -EINVAL, "%s: missing key '%s' (%s)", path, board_keys[i].key,
-                        board_keys[i].meaning);
+            return ipu_board_fail(err, err_len, -EINVAL, "%s: missing key '%s' (%s)", path, ipu_board_keys[i].key,
+                        ipu_board_keys[i].meaning);
     rc = ipu_board_check(&b, path, err, err_len);
     if (rc == 0)
         *board = b;
