@@ -1,6 +1,9 @@
-/* Reader for board description files (see ipu_board.h). */
+/* Board files (see ipu_board.h): the file checks, the search path, the key
+ * table and its value rules, ipu_board_check. The TOML document itself is read
+ * by toml11 in board_toml.cpp. */
 #define _GNU_SOURCE /* dladdr */
 #include "ipu_board.h"
+#include "board_keys.h"
 
 #include <dlfcn.h>
 
@@ -23,24 +26,12 @@
 #define IPU_BOARD_INSTALL_DIR ""
 #endif
 
-enum key_kind { KEY_U32, KEY_U64, KEY_TEXT };
+#define U32(k, lo, hi, m) { #k, IPU_BOARD_KEY_U32, offsetof(struct ipu_board, k), 0, lo, hi, m }
+#define U64(k, lo, hi, m) { #k, IPU_BOARD_KEY_U64, offsetof(struct ipu_board, k), 0, lo, hi, m }
+#define TEXT(k, m) { #k, IPU_BOARD_KEY_TEXT, offsetof(struct ipu_board, k), sizeof(((struct ipu_board *)0)->k), 0, 0, m }
 
-/* The single table of board keys: kind, where the value goes, the range that
- * makes sense, and the meaning quoted in error messages. */
-struct board_key {
-    const char *key;
-    enum key_kind kind;
-    size_t offset;
-    size_t text_size;
-    uint64_t min, max;
-    const char *meaning;
-};
-
-#define U32(k, lo, hi, m) { #k, KEY_U32, offsetof(struct ipu_board, k), 0, lo, hi, m }
-#define U64(k, lo, hi, m) { #k, KEY_U64, offsetof(struct ipu_board, k), 0, lo, hi, m }
-#define TEXT(k, m) { #k, KEY_TEXT, offsetof(struct ipu_board, k), sizeof(((struct ipu_board *)0)->k), 0, 0, m }
-
-static const struct board_key board_keys[] = {
+/* The single table of board keys (boards/README.md lists the same ranges). */
+const struct ipu_board_key ipu_board_keys[] = {
     TEXT(name, "the board's name"),
     TEXT(description, "a one-line description"),
     TEXT(isa, "the tile ISA string, e.g. \"rv32imf\" or \"rv32im\""),
@@ -68,9 +59,10 @@ static const struct board_key board_keys[] = {
         "effective host link bandwidth in bytes per second, each direction"),
     U32(host_link_latency_ns, 0, 100000000, "latency of one host transfer in ns"),
 };
-#define NUM_KEYS (sizeof board_keys / sizeof board_keys[0])
+_Static_assert(sizeof ipu_board_keys / sizeof ipu_board_keys[0] == IPU_BOARD_NUM_KEYS, "IPU_BOARD_NUM_KEYS is stale");
+#define NUM_KEYS IPU_BOARD_NUM_KEYS
 
-static int fail(char *err, size_t err_len, int code, const char *fmt, ...)
+int ipu_board_fail(char *err, size_t err_len, int code, const char *fmt, ...)
 {
     if (err && err_len) {
         va_list ap;
@@ -81,35 +73,11 @@ static int fail(char *err, size_t err_len, int code, const char *fmt, ...)
     return code;
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
-
-/* Strips a trailing comment that is not inside a string. */
-static void strip_comment(char *s)
-{
-    int in_string = 0;
-    for (; *s; s++) {
-        if (*s == '"')
-            in_string = !in_string;
-        else if (*s == '#' && !in_string) {
-            *s = '\0';
-            return;
-        }
-    }
-}
-
-static const struct board_key *find_key(const char *key)
+const struct ipu_board_key *ipu_board_find_key(const char *key)
 {
     for (size_t i = 0; i < NUM_KEYS; i++)
-        if (strcmp(board_keys[i].key, key) == 0)
-            return &board_keys[i];
+        if (strcmp(ipu_board_keys[i].key, key) == 0)
+            return &ipu_board_keys[i];
     return NULL;
 }
 
@@ -157,35 +125,40 @@ static int parse_integer(const char *text, uint64_t *out)
     return 0;
 }
 
-static int set_value(struct ipu_board *board, const struct board_key *k, char *value, const char *path,
-                     int line, char *err, size_t err_len)
+int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, const char *text, size_t len,
+                       const char *path, unsigned line, char *err, size_t err_len)
 {
     char *field = (char *)board + k->offset;
-    if (k->kind == KEY_TEXT) {
-        size_t len = strlen(value);
-        if (len < 2 || value[0] != '"' || value[len - 1] != '"')
-            return fail(err, err_len, -EINVAL, "%s:%d: key '%s': expected a quoted string (%s), got '%s'", path,
-                        line, k->key, k->meaning, value);
-        if (len - 2 >= k->text_size)
-            return fail(err, err_len, -EINVAL, "%s:%d: key '%s': string longer than %zu characters", path, line,
-                        k->key, k->text_size - 1);
-        memcpy(field, value + 1, len - 2);
-        field[len - 2] = '\0';
-        if (strcmp(k->key, "transport") == 0 && strcmp(field, "model") != 0 && strcmp(field, "rtl") != 0)
-            return fail(err, err_len, -EINVAL, "%s:%d: key 'transport': expected \"model\" or \"rtl\", got %s", path,
-                        line, value);
-        return 0;
-    }
+    if (len >= k->text_size)
+        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': string longer than %zu characters", path,
+                              line, k->key, k->text_size - 1);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': the string holds a control character "
+                                  "(byte %zu); write %s on one line of printable text", path, line, k->key, i,
+                                  k->meaning);
+    memcpy(field, text, len);
+    field[len] = '\0';
+    if (strcmp(k->key, "transport") == 0 && strcmp(field, "model") != 0 && strcmp(field, "rtl") != 0)
+        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key 'transport': expected \"model\" or \"rtl\", got "
+                              "\"%s\"", path, line, field);
+    return 0;
+}
+
+int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k, const char *token,
+                          const char *path, unsigned line, char *err, size_t err_len)
+{
+    char *field = (char *)board + k->offset;
     uint64_t v = 0;
-    const int parsed = parse_integer(value, &v);
+    const int parsed = parse_integer(token, &v);
     if (parsed == -2)
-        return fail(err, err_len, -EINVAL, "%s:%d: key '%s': '%s' has a leading zero, which a board file does not "
-                    "read as octal or decimal; write the number in decimal without leading zeros, or in hex with "
-                    "0x", path, line, k->key, value);
+        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': '%.200s' has a leading zero, which a board "
+                              "file does not read as octal or decimal; write the number in decimal without leading "
+                              "zeros, or in hex with 0x", path, line, k->key, token);
     if (parsed != 0 || v < k->min || v > k->max)
-        return fail(err, err_len, -EINVAL, "%s:%d: key '%s': expected an integer from %" PRIu64 " to %" PRIu64
-                    " (%s), got '%s'", path, line, k->key, k->min, k->max, k->meaning, value);
-    if (k->kind == KEY_U32) {
+        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': expected an integer from %" PRIu64 " to %"
+                              PRIu64 " (%s), got '%.200s'", path, line, k->key, k->min, k->max, k->meaning, token);
+    if (k->kind == IPU_BOARD_KEY_U32) {
         uint32_t v32 = (uint32_t)v;
         memcpy(field, &v32, sizeof v32);
     } else {
@@ -199,17 +172,17 @@ int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size
     if (!what)
         what = "board";
     for (size_t i = 0; i < NUM_KEYS; i++) {
-        const struct board_key *k = &board_keys[i];
+        const struct ipu_board_key *k = &ipu_board_keys[i];
         const char *field = (const char *)b + k->offset;
-        if (k->kind == KEY_TEXT) {
+        if (k->kind == IPU_BOARD_KEY_TEXT) {
             /* A string read from a file or a trace may lack its terminator: never read past the array. */
             if (!memchr(field, '\0', k->text_size))
-                return fail(err, err_len, -EINVAL, "%s: key '%s' is not a NUL-terminated string of at most %zu "
+                return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s' is not a NUL-terminated string of at most %zu "
                             "characters (%s)", what, k->key, k->text_size - 1, k->meaning);
             continue;
         }
         uint64_t v;
-        if (k->kind == KEY_U32) {
+        if (k->kind == IPU_BOARD_KEY_U32) {
             uint32_t v32;
             memcpy(&v32, field, sizeof v32);
             v = v32;
@@ -217,23 +190,23 @@ int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size
             memcpy(&v, field, sizeof v);
         }
         if (v < k->min || v > k->max)
-            return fail(err, err_len, -EINVAL, "%s: key '%s' is %" PRIu64 "; expected an integer from %" PRIu64
+            return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s' is %" PRIu64 "; expected an integer from %" PRIu64
                         " to %" PRIu64 " (%s)", what, k->key, v, k->min, k->max, k->meaning);
     }
     if (!b->name[0])
-        return fail(err, err_len, -EINVAL, "%s: key 'name' is empty; give the board a name", what);
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key 'name' is empty; give the board a name", what);
     if (b->transport[0] && strcmp(b->transport, "model") != 0 && strcmp(b->transport, "rtl") != 0)
-        return fail(err, err_len, -EINVAL, "%s: key 'transport': expected \"model\" or \"rtl\", got \"%s\"", what,
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key 'transport': expected \"model\" or \"rtl\", got \"%s\"", what,
                     b->transport);
     if (b->bytes_per_tile % 4096)
-        return fail(err, err_len, -EINVAL, "%s: key 'bytes_per_tile': %" PRIu32 " is not a multiple of 4096", what,
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key 'bytes_per_tile': %" PRIu32 " is not a multiple of 4096", what,
                     b->bytes_per_tile);
     const uint64_t tiles = (uint64_t)b->num_ipus * b->tiles_per_ipu;
     if (tiles > 65535)
-        return fail(err, err_len, -EINVAL, "%s: num_ipus * tiles_per_ipu = %" PRIu64 " exceeds 65535 tiles", what,
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: num_ipus * tiles_per_ipu = %" PRIu64 " exceeds 65535 tiles", what,
                     tiles);
     if (strncmp(b->isa, "rv32i", 5) != 0)
-        return fail(err, err_len, -EINVAL, "%s: key 'isa': expected a string starting \"rv32i\", got \"%s\"", what,
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key 'isa': expected a string starting \"rv32i\", got \"%s\"", what,
                     b->isa);
     return 0;
 }
@@ -246,7 +219,7 @@ static FILE *open_board_file(const char *path, int *rc, char *err, size_t err_le
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        *rc = fail(err, err_len, -ENOENT, "%s: cannot open board file: %s", path, strerror(errno));
+        *rc = ipu_board_fail(err, err_len, -ENOENT, "%s: cannot open board file: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
@@ -254,20 +227,20 @@ static FILE *open_board_file(const char *path, int *rc, char *err, size_t err_le
         memset(&st, 0, sizeof st);
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        *rc = fail(err, err_len, -EINVAL, "%s: not a regular file (a %s); a board file is a small .toml text "
+        *rc = ipu_board_fail(err, err_len, -EINVAL, "%s: not a regular file (a %s); a board file is a small .toml text "
                    "file, see boards/README.md", path, S_ISDIR(st.st_mode) ? "directory" :
                    S_ISFIFO(st.st_mode) ? "FIFO" : S_ISCHR(st.st_mode) ? "character device" : "special file");
         return NULL;
     }
     if (st.st_size > IPU_BOARD_FILE_MAX_BYTES) {
         close(fd);
-        *rc = fail(err, err_len, -EFBIG, "%s: %lld bytes is too large for a board file (at most %d); is it the "
+        *rc = ipu_board_fail(err, err_len, -EFBIG, "%s: %lld bytes is too large for a board file (at most %d); is it the "
                    "right file?", path, (long long)st.st_size, IPU_BOARD_FILE_MAX_BYTES);
         return NULL;
     }
     FILE *f = fdopen(fd, "r");
     if (!f) {
-        *rc = fail(err, err_len, -errno, "%s: %s", path, strerror(errno));
+        *rc = ipu_board_fail(err, err_len, -errno, "%s: %s", path, strerror(errno));
         close(fd);
     }
     return f;
@@ -280,18 +253,18 @@ static char *read_board_text(FILE *f, const char *path, int *rc, char *err, size
 {
     char *text = malloc(IPU_BOARD_FILE_MAX_BYTES + 2);
     if (!text) {
-        *rc = fail(err, err_len, -ENOMEM, "%s: out of memory reading the board file", path);
+        *rc = ipu_board_fail(err, err_len, -ENOMEM, "%s: out of memory reading the board file", path);
         return NULL;
     }
     size_t n = fread(text, 1, IPU_BOARD_FILE_MAX_BYTES + 1, f);
     if (n > IPU_BOARD_FILE_MAX_BYTES) { /* a file that grew while read */
-        *rc = fail(err, err_len, -EFBIG, "%s: longer than %d bytes; not a board file", path,
+        *rc = ipu_board_fail(err, err_len, -EFBIG, "%s: longer than %d bytes; not a board file", path,
                    IPU_BOARD_FILE_MAX_BYTES);
         free(text);
         return NULL;
     }
     if (ferror(f) || memchr(text, '\0', n)) {
-        *rc = fail(err, err_len, -EINVAL, "%s: %s; a board file is a small .toml text file, see boards/README.md",
+        *rc = ipu_board_fail(err, err_len, -EINVAL, "%s: %s; a board file is a small .toml text file, see boards/README.md",
                    path, ferror(f) ? strerror(errno) : "contains a NUL byte, so it is not text");
         free(text);
         return NULL;
@@ -312,48 +285,15 @@ int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, si
         return rc;
     struct ipu_board b;
     memset(&b, 0, sizeof b);
-    unsigned char seen[NUM_KEYS] = {0};
-    int line = 0;
-    for (char *next = text; rc == 0 && *next;) {
-        char *buf = next, *nl = strchr(buf, '\n');
-        if (nl) {
-            *nl = '\0';
-            next = nl + 1;
-        } else {
-            next = buf + strlen(buf);
-        }
-        line++;
-        strip_comment(buf);
-        char *s = trim(buf);
-        if (!*s)
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            rc = fail(err, err_len, -EINVAL, "%s:%d: expected 'key = value', got '%.200s'", path, line, s);
-            break;
-        }
-        *eq = '\0';
-        char *key = trim(s), *value = trim(eq + 1);
-        const struct board_key *k = find_key(key);
-        if (!k) {
-            rc = fail(err, err_len, -EINVAL, "%s:%d: unknown key '%.200s' (see boards/README.md for the keys)", path,
-                      line, key);
-            break;
-        }
-        if (seen[k - board_keys]) {
-            rc = fail(err, err_len, -EINVAL, "%s:%d: key '%s' is given twice", path, line, key);
-            break;
-        }
-        seen[k - board_keys] = 1;
-        rc = set_value(&b, k, value, path, line, err, err_len);
-    }
+    unsigned char seen[IPU_BOARD_NUM_KEYS] = {0};
+    rc = ipu_board_parse_toml(text, strlen(text), path, &b, seen, err, err_len);
     free(text);
     if (rc)
         return rc;
     for (size_t i = 0; i < NUM_KEYS; i++)
         if (!seen[i])
-            return fail(err, err_len, -EINVAL, "%s: missing key '%s' (%s)", path, board_keys[i].key,
-                        board_keys[i].meaning);
+            return ipu_board_fail(err, err_len, -EINVAL, "%s: missing key '%s' (%s)", path, ipu_board_keys[i].key,
+                        ipu_board_keys[i].meaning);
     rc = ipu_board_check(&b, path, err, err_len);
     if (rc == 0)
         *board = b;
@@ -381,7 +321,7 @@ static int try_dir(const char *dir, size_t dir_len, const char *name, struct ipu
 int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err, size_t err_len)
 {
     if (!name_or_path || !*name_or_path)
-        return fail(err, err_len, -EINVAL, "no board named: give a board name such as \"tiny\" or a path");
+        return ipu_board_fail(err, err_len, -EINVAL, "no board named: give a board name such as \"tiny\" or a path");
     if (is_path(name_or_path))
         return ipu_board_load_file(name_or_path, board, err, err_len);
     const char *env = getenv("IPU_BOARD_PATH");
@@ -409,7 +349,7 @@ int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err,
         if (rc != -ENOENT)
             return rc;
     }
-    return fail(err, err_len, -ENOENT, "board '%s' not found in $IPU_BOARD_PATH (%s), %s%s%s or %s; "
+    return ipu_board_fail(err, err_len, -ENOENT, "board '%s' not found in $IPU_BOARD_PATH (%s), %s%s%s or %s; "
                 "name a board from boards/ or give a path to a .toml file", name_or_path, env ? env : "unset",
                 relative, *relative ? ", " : "", IPU_BOARD_INSTALL_DIR, IPU_BOARD_SOURCE_DIR);
 }
