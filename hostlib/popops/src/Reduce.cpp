@@ -167,21 +167,30 @@ std::vector<std::vector<std::size_t> > groupRows(const std::vector<std::size_t> 
   return groups;
 }
 
+// The input seen as [numOut, R] rows: the permutation that puts the kept dimensions first, and the two sizes.
+struct Rows {
+  std::vector<unsigned> perm;
+  std::size_t numOut = 1, R = 1;
+};
+Rows rowsOf(const Tensor &in, const std::vector<std::size_t> &dims) {
+  Rows r;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+      r.perm.push_back(d);
+      r.numOut *= in.dim(d);
+    }
+  for (std::size_t d : dims) {
+    r.perm.push_back(unsigned(d));
+    r.R *= in.dim(unsigned(d));
+  }
+  return r;
+}
+
 // Reduces `in` over `dims` into the flat `target` (numOut elements of in's type, or of the other of HALF/FLOAT)
 // with `op`, adding stage k's vertices to css[k]. Returns the number of stages.
 std::size_t reduceInto(poplar::Graph &graph, const Tensor &in, const std::vector<std::size_t> &dims, Operation op,
                        const Tensor &target, std::vector<poplar::ComputeSet> &css, const std::string &name) {
-  std::vector<unsigned> perm;
-  std::size_t numOut = 1, R = 1;
-  for (unsigned d = 0; d < in.rank(); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
-      perm.push_back(d);
-      numOut *= in.dim(d);
-    }
-  for (std::size_t d : dims) {
-    perm.push_back(unsigned(d));
-    R *= in.dim(unsigned(d));
-  }
+  const auto [perm, numOut, R] = rowsOf(in, dims);
   if (numOut == 0)
     return 0;
   if (R == 0) { // nothing to reduce: every output is the operation's identity, written by one compute set
@@ -472,17 +481,7 @@ void checkOutput(const Tensor &in, const Tensor &out, const std::vector<std::siz
 // sub-word stores), the reduction is empty or an input row starts unmapped.
 poplar::TileToTensorMapping followingInput(const poplar::Graph &graph, const Tensor &in,
                                            const std::vector<std::size_t> &dims, const poplar::Type &outType) {
-  std::vector<unsigned> perm;
-  std::size_t numOut = 1, R = 1;
-  for (unsigned d = 0; d < in.rank(); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
-      perm.push_back(d);
-      numOut *= in.dim(d);
-    }
-  for (std::size_t d : dims) {
-    perm.push_back(unsigned(d));
-    R *= in.dim(unsigned(d));
-  }
+  const auto [perm, numOut, R] = rowsOf(in, dims);
   if (outType.getSize() < 4 || numOut == 0 || R == 0)
     return {};
   poplar::TileToTensorMapping m =
