@@ -12,8 +12,9 @@ board_rules test compares the two), integers as written in the file, strings,
 missing keys and ipu_board_check's cross-key rules. tomllib checks the TOML
 syntax and decodes the strings.
 
-As a program: `board_rules.py BOARD [--get KEY]` prints the board's value of
-KEY, or checks the board; an error goes to stderr with exit status 1.
+As a program: `board_rules.py BOARD [--get KEY]...` checks the board and
+prints the value of each KEY, one a line; an error goes to stderr with exit
+status 1.
 """
 import collections
 import os
@@ -126,7 +127,7 @@ def _check_depth(data, path):
 
 # (first byte range, sequence length, allowed range of the second byte, what a second byte outside it means)
 _LEADS = ((0xC2, 0xDF, 2, 0x80, 0xBF, ""), (0xE0, 0xE0, 3, 0xA0, 0xBF, "an overlong form"),
-          (0xE1, 0xEC, 3, 0x80, 0xBF, ""), (0xED, 0xED, 3, 0x80, 0x9F, "a UTF-16 surrogate (U+D800..U+DFFF)"),
+          (0xE1, 0xEC, 3, 0x80, 0xBF, ""), (0xED, 0xED, 3, 0x80, 0x9F, "a UTF-16 surrogate, U+D800..U+DFFF"),
           (0xEE, 0xEF, 3, 0x80, 0xBF, ""), (0xF0, 0xF0, 4, 0x90, 0xBF, "an overlong form"),
           (0xF1, 0xF3, 4, 0x80, 0xBF, ""), (0xF4, 0xF4, 4, 0x80, 0x8F, "a code point past U+10FFFF"))
 
@@ -141,7 +142,7 @@ def _utf8_problem(data, i):
     if c < 0xC2:
         return 0, "an overlong form of an ASCII character"
     if c > 0xF4:
-        return 0, "a byte that never occurs in UTF-8 (it would start a code point past U+10FFFF)"
+        return 0, "a byte that never occurs in UTF-8, as it would start a code point past U+10FFFF"
     _, _, n, lo, hi, why = next(lead for lead in _LEADS if lead[0] <= c <= lead[1])
     for k in range(1, n):
         if i + k >= len(data) or not 0x80 <= data[i + k] <= 0xBF:
@@ -400,20 +401,22 @@ def load(name_or_path, boards_dir):
 
 def main(argv):
     import argparse
-    parser = argparse.ArgumentParser(description="Check a board file by the C reader's rules, or print one value.")
+    parser = argparse.ArgumentParser(description="Check a board file by the C reader's rules, or print its values.")
     parser.add_argument("board", help="a path to a board file, or a board name looked up in --boards-dir")
     parser.add_argument("--boards-dir", default=str(pathlib.Path(__file__).resolve().parents[1]))
-    parser.add_argument("--get", metavar="KEY", help="print the board's value of KEY")
+    parser.add_argument("--get", metavar="KEY", action="append", default=[],
+                        help="print the board's value of KEY (repeat for several, one a line)")
     args = parser.parse_args(argv)
     try:
         board, path = load(args.board, args.boards_dir)
-        if args.get is not None and args.get not in board:
-            raise BoardError(f"{path}: no key {args.get!r} (boards/README.md lists the keys)")
+        for key in args.get:
+            if key not in board:
+                raise BoardError(f"{path}: no key {key!r} (boards/README.md lists the keys)")
     except BoardError as e:
         print(f"board_rules: {e}", file=sys.stderr)
         return 1
-    if args.get is not None:
-        print(board[args.get])
+    for key in args.get:
+        print(board[key])
     return 0
 
 

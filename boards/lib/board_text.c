@@ -35,7 +35,7 @@ static size_t sequence_length(const unsigned char *s, size_t n, const char **why
         else if (c == 0xf4)
             hi = 0x8f; /* f4 90..: past U+10FFFF */
     } else {
-        *why = "a byte that never occurs in UTF-8 (it would start a code point past U+10FFFF)";
+        *why = "a byte that never occurs in UTF-8, as it would start a code point past U+10FFFF";
         return 0;
     }
     for (size_t i = 1; i < len; i++) {
@@ -44,7 +44,7 @@ static size_t sequence_length(const unsigned char *s, size_t n, const char **why
             return 0;
         }
         if (i == 1 && (s[1] < lo || s[1] > hi)) {
-            *why = c == 0xed ? "a UTF-16 surrogate (U+D800..U+DFFF)" : c == 0xf4 ? "a code point past U+10FFFF"
+            *why = c == 0xed ? "a UTF-16 surrogate, U+D800..U+DFFF" : c == 0xf4 ? "a code point past U+10FFFF"
                                                                                  : "an overlong form";
             return 0;
         }
