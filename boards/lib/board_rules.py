@@ -91,18 +91,19 @@ def _read(path):
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
         raise BoardError(f"{path}: cannot open board file: {os.strerror(e.errno)}") from None
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            what = ("directory" if stat.S_ISDIR(mode) else "FIFO" if stat.S_ISFIFO(mode) else
-                    "character device" if stat.S_ISCHR(mode) else "special file")
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            what = ("directory" if stat.S_ISDIR(st.st_mode) else "FIFO" if stat.S_ISFIFO(st.st_mode) else
+                    "character device" if stat.S_ISCHR(st.st_mode) else "special file")
             raise BoardError(f"{path}: not a regular file (a {what}); a board file is a small .toml text file, "
                              "see boards/README.md")
-        size = os.fstat(fd).st_size
-        if size > FILE_MAX_BYTES:
-            raise BoardError(f"{path}: {size} bytes is too large for a board file (at most {FILE_MAX_BYTES}); is it "
-                             "the right file?")
-        data = f.read(FILE_MAX_BYTES + 1)
+        if st.st_size > FILE_MAX_BYTES:
+            raise BoardError(f"{path}: {st.st_size} bytes is too large for a board file (at most {FILE_MAX_BYTES}); "
+                             "is it the right file?")
+        data = os.read(fd, FILE_MAX_BYTES + 1)
+    finally:
+        os.close(fd)
     if len(data) > FILE_MAX_BYTES:
         raise BoardError(f"{path}: longer than {FILE_MAX_BYTES} bytes; not a board file")
     if b"\0" in data:
