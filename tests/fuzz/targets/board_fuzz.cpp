@@ -20,7 +20,7 @@ namespace {
 #ifdef IPU_BOARD_FUZZ_WELL_FORMED
 // Decodes the input leniently (a lead byte says how many bytes follow, whatever they are) and encodes each code
 // point again: well-formed input comes out unchanged; an ill-formed sequence becomes some well-formed character
-// (a surrogate moves up past U+DFFF, a value past U+10FFFF wraps), so mutants of any byte stay mostly text.
+// (a value past U+10FFFF wraps, then a surrogate moves up past U+DFFF), so mutants of any byte stay mostly text.
 std::string wellFormed(const std::uint8_t *data, std::size_t size) {
   std::string out;
   for (std::size_t i = 0; i < size;) {
@@ -33,9 +33,9 @@ std::string wellFormed(const std::uint8_t *data, std::size_t size) {
         cp = cp << 6 | (i + k < size ? data[i + k] & 0x3fu : 0u);
     }
     i += len;
+    cp %= 0x110000; // before the surrogate shift, which a wrapped value may need too
     if (cp >= 0xd800 && cp < 0xe000)
       cp += 0x800;
-    cp %= 0x110000;
     if (cp < 0x80) {
       out += static_cast<char>(cp);
     } else {
