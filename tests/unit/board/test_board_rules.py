@@ -4,12 +4,14 @@
 - the key table: kind, range, string size and meaning of every key, in the same order (they cannot drift);
 - every shipped board reads to the same values;
 - each bad board is refused with the same message, word for word, and accepted boards (UTF-8 text) read the same;
+- 300 random byte strings get the same verdict from both UTF-8 checks, and the verdict of Python's UTF-8 decoder;
 - the two scripts that read boards before the build, gen-ldscript.py and board-isas.py, refuse an octal value and
   a repeated key with the C reader's message.
 
 Usage: test_board_rules.py BOARD_PROBE SOURCE_DIR. Prints one line per disagreement and exits 1 if any.
 """
 import pathlib
+import random
 import re
 import subprocess
 import sys
@@ -137,6 +139,21 @@ with tempfile.TemporaryDirectory() as tmp:
         else:
             expect((c, c_err) == (py, py_err), f"{name}: C {(c, c_err)!r} != Python {(py, py_err)!r}")
         expect(name.endswith("_ok") == (c is not None), f"{name}: the C reader {'refused' if c is None else 'took'} it")
+    # Random bytes in a comment: the two UTF-8 checks agree on each (same verdict, offset and reason), and with
+    # Python's own UTF-8 decoder on whether the text is well-formed.
+    rng = random.Random(36)
+    for i in range(300):
+        junk = bytes(rng.choice((rng.randrange(0x80, 0x100), rng.randrange(0x20, 0x7F))) for _ in range(6))
+        path = tmp / f"junk{i}.toml"
+        path.write_bytes(tiny + b"# " + junk + b"\n")
+        c, py = c_reader(path), py_reader(path)
+        try:
+            junk.decode("utf-8")
+            well_formed = True
+        except UnicodeDecodeError:
+            well_formed = False
+        expect(c == py and (c[0] is not None) == well_formed, f"bytes {junk!r}: C {c[1]!r}, Python {py[1]!r}, "
+               f"well-formed: {well_formed}")
     # Not a regular file: the same refusal.
     expect(c_reader(tmp) == py_reader(tmp), f"a directory: C {c_reader(tmp)} != Python {py_reader(tmp)}")
 
@@ -165,4 +182,4 @@ if failures:
     print(f"{len(failures)} disagreements")
     sys.exit(1)
 print(f"C and Python agree: {len(c_keys)} keys, {len(shipped)} shipped boards, {len(CASES)} edited boards, "
-      f"{scripts} script runs")
+      f"300 random byte strings, {scripts} script runs")
