@@ -59,7 +59,7 @@ if [ -x "$fuzz/trace_fuzz" ] && [ -x "$bin/fuzz_seeds" ]; then
   corpus=$build/tests/fuzz/bench-corpus
   rm -rf "$corpus"
   "$bin/fuzz_seeds" "$corpus/seeds" "$root/boards" >/dev/null || { echo "FAIL: fuzz_seeds"; status=1; }
-  for t in elf_fuzz exe_fuzz profile_json_fuzz profile_cbor_fuzz board_fuzz link_fuzz trace_fuzz; do
+  for t in elf_fuzz exe_fuzz profile_json_fuzz profile_cbor_fuzz board_fuzz board_utf8_fuzz link_fuzz trace_fuzz; do
     mkdir -p "$corpus/$t"
     log=$corpus/$t.log
     "$fuzz/$t" -max_total_time="${FUZZ_BENCH_SECONDS:-90}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -28,7 +28,10 @@ else
 fi
 
 # 2. newlib for each tile ISA/ABI the boards use, built from Debian's newlib-source.
-"$here/build-newlib.sh" "$cache" $(python3 "$here/board-isas.py" "$root/boards")
+# The pairs first: a board the reader refuses stops here with its message (set -e), not with an empty list.
+pairs=$(python3 "$here/board-isas.py" "$root/boards")
+# shellcheck disable=SC2086 # one argument per pair
+"$here/build-newlib.sh" "$cache" $pairs
 
 # 3. QEMU's Debian source package (deb-src through a sources file we own).
 if [ "${IPU_EMU_SKIP_QEMU_SOURCE:-0}" != 1 ]; then

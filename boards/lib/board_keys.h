@@ -49,6 +49,13 @@ int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k
 int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, const char *text, size_t len,
                        const char *path, unsigned line, char *err, size_t err_len);
 
+/* Checks that the board document `text` (len bytes) is well-formed UTF-8 with
+ * no control character but tab, CR and LF: what the TOML reader may be given.
+ * Returns 0 or -EINVAL with a message naming path:line, the byte offset, what
+ * is wrong (an overlong form, a surrogate, a code point past U+10FFFF, a cut
+ * sequence, a control character) and the fix. */
+int ipu_board_check_text(const char *text, size_t len, const char *path, char *err, size_t err_len);
+
 /* Parses the board document `text` (len bytes, no NUL inside) with toml11 and
  * stores every key into *board, setting seen[i] (IPU_BOARD_NUM_KEYS entries)
  * for each key i of ipu_board_keys it finds. Never throws; returns 0 or -EINVAL with a one-line

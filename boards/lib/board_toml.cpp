@@ -35,18 +35,6 @@ unsigned tooDeepLine(std::string_view text) {
   return 0;
 }
 
-// toml11 3.7.1 reads past its buffer on some bytes outside ASCII (a fuzzed literal string of 0xff bytes: an ASan
-// heap-buffer-overflow in location::reset). A board file is ASCII text: printable characters, tab, CR and LF; any
-// other character goes in a "string" as a \uXXXX escape. Returns the offset of the first other byte, or npos.
-std::size_t firstNonText(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); i++) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x7f)
-      return i;
-  }
-  return std::string_view::npos;
-}
-
 std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(" \t\r");
   if (first == std::string_view::npos)
@@ -148,12 +136,9 @@ int parseDocument(const char *text, std::size_t len, const char *path, ipu_board
   if (const unsigned line = tooDeepLine(doc))
     return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: brackets nest more than %u deep; a board file holds flat "
                           "`key = value` lines (boards/README.md)", path, line, kMaxNesting);
-  if (const std::size_t at = firstNonText(doc); at != std::string_view::npos) {
-    const auto line = static_cast<unsigned>(1 + std::count(doc.begin(), doc.begin() + static_cast<long>(at), '\n'));
-    return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: byte 0x%02x at offset %zu is not ASCII text; a board file "
-                          "is printable ASCII (another character goes in a \"string\" as \\uXXXX, boards/README.md)",
-                          path, line, static_cast<unsigned char>(doc[at]), at);
-  }
+  // toml11 3.7.1 reads past its buffer on some ill-formed UTF-8 (board_text.c): it sees well-formed text only.
+  if (const int rc = ipu_board_check_text(text, len, path, err, err_len); rc != 0)
+    return rc;
   std::istringstream in{std::string(doc)};
   toml::value root;
   try {

@@ -10,7 +10,13 @@ test compares them). Sizes default to the board's and can be overridden.
 import argparse
 import pathlib
 import sys
-import tomllib
+
+# The board reader's rules (boards/lib/board_rules.py, the C reader's rules in Python): next to this script where it
+# is installed or staged, in the source tree's boards/lib otherwise. No .pyc is left in either.
+_HERE = pathlib.Path(__file__).resolve().parent
+sys.path[:0] = [str(_HERE), str(_HERE.parents[1] / "boards" / "lib")]
+sys.dont_write_bytecode = True
+import board_rules  # noqa: E402 (the path above comes first)
 
 SRAM_BASE = 0x00100000   # IPU_TILE_SRAM_BASE in contract/include/ipu_card/hw.h
 SRAM_MAX = 0x100000      # IPU_TILE_SRAM_MAX_BYTES
@@ -171,7 +177,7 @@ SECTIONS
 
 
 def generate(board, source, supervisor_stack=None, worker_stack=None, heap=None):
-    """Returns the linker script text for `board` (a dict from the board TOML)."""
+    """Returns the linker script text for `board` (a dict from board_rules.load)."""
     layout = compute_layout(board, supervisor_stack, worker_stack)
     if heap is None or heap == 0:
         heap_end = "__ipu_stacks_base"
@@ -187,14 +193,6 @@ def generate(board, source, supervisor_stack=None, worker_stack=None, heap=None)
         sup=layout["supervisor_stack_bytes"], wrk=layout["worker_stack_bytes"], heap_text=heap_text,
         base=SRAM_BASE, sram_end=layout["sram_end"], stacks_base=layout["stacks_base"],
         sup_top=layout["stack_top[0]"], heap_end=heap_end)
-
-
-def load_board(name_or_path, boards_dir):
-    path = pathlib.Path(name_or_path)
-    if not (name_or_path.endswith(".toml") or "/" in name_or_path):
-        path = pathlib.Path(boards_dir) / f"{name_or_path}.toml"
-    with open(path, "rb") as f:
-        return tomllib.load(f), path
 
 
 def main():
@@ -214,7 +212,7 @@ def main():
     args = parser.parse_args()
 
     try:
-        board, path = load_board(args.board, args.boards_dir)
+        board, path = board_rules.load(args.board, args.boards_dir)
         if args.get:
             if args.get not in board:
                 raise ValueError(f"{path}: no key {args.get!r} (boards/README.md lists the keys)")
@@ -224,7 +222,7 @@ def main():
             text = "".join(f"{k}=0x{v:x}\n" for k, v in layout.items())
         else:
             text = generate(board, path.name, args.supervisor_stack, args.worker_stack, args.heap)
-    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError) as e:
+    except (OSError, KeyError, ValueError) as e:  # board_rules.BoardError is a ValueError
         print(f"gen-ldscript: {args.board}: {e}", file=sys.stderr)
         return 1
     if args.output:

@@ -12,7 +12,8 @@
 # the guest's must equal (OUT/NAME.model.txt, run time in OUT/NAME.model.time), and it links the tile images into
 # ROOT's cache, because the guest has no RISC-V toolchain to link them itself. The image cache is keyed by content
 # (board, runtime, codelets), so the card in the guest finds the same images. A program with a NAME.board file
-# beside the manifest runs on a card of that board instead (test.sh gives the guest one).
+# beside the manifest runs on a card of that board instead (test.sh gives the guest one); NAME.card, written here,
+# tells the guest that card's tile count and memory per tile.
 # Usage: tutorials.sh BUILD_DIR ROOT OUT [BOARD]
 set -euo pipefail
 build=$(cd "$1" && pwd) stage=$2 out=$3 board=${4:-tiny}
@@ -59,7 +60,15 @@ while read -r name args; do
   # finds them. stdout and stderr go to one file, as in the guest (guest_test.sh): the same buffering, so the same
   # interleaving of the two streams.
   prog_board=$board
-  if [ -f "$tutdir/$name.board" ]; then prog_board=$(cat "$tutdir/$name.board"); fi
+  if [ -f "$tutdir/$name.board" ]; then
+    prog_board=$(cat "$tutdir/$name.board")
+    # The guest picks the card of this board by its tile count and memory per tile (guest_test.sh). The guest has
+    # no Python, so the board is read here by the board reader's rules (boards/lib/board_rules.py) into NAME.card.
+    figures=$(python3 "$root/boards/lib/board_rules.py" "$prog_board" --boards-dir "$root/boards" \
+              --get num_ipus --get tiles_per_ipu --get bytes_per_tile) || { log "FAIL: $name's board"; exit 1; }
+    { read -r ipus; read -r tiles; read -r mem; } <<< "$figures"
+    echo "$((ipus * tiles)) $mem" > "$stage/usr/share/ipu-emu/tutorials/$name.card"
+  fi
   for run in link timed; do
     start=$(date +%s%N)
     rc=0

@@ -122,21 +122,28 @@ void poplarSeeds() {
   profileSeeds(e.getGraphProfile(), e.getExecutionProfile());
 }
 
-// The board files of the tree, and near-misses that reach the value checks.
+// The board files of the tree, and near-misses that reach the value checks; the same for both board targets.
 void boardSeeds(const std::string &boardDir) {
+  const auto saveBoard = [](const std::string &name, const std::string &text) {
+    for (const char *target : {"board_fuzz", "board_utf8_fuzz"})
+      save(target, name, text);
+  };
   for (const auto &entry : fs::directory_iterator(boardDir)) {
     if (entry.path().extension() != ".toml")
       continue;
     std::ifstream f(entry.path(), std::ios::binary);
     std::stringstream text;
     text << f.rdbuf();
-    save("board_fuzz", entry.path().filename().string(), text.str());
+    saveBoard(entry.path().filename().string(), text.str());
     if (entry.path().stem() == "tiny") {
       std::string hex = text.str();
       const std::size_t at = hex.find("tiles_per_ipu");
       if (at != std::string::npos)
         hex.insert(at, "# a comment line\n\n");
-      save("board_fuzz", "tiny_commented.toml", hex);
+      saveBoard("tiny_commented.toml", hex);
+      // Characters past ASCII in a comment and in strings (2, 3 and 4 bytes of UTF-8).
+      saveBoard("tiny_utf8.toml", "# tiny \u2014 caf\u00e9\nname = \"tiny \U0001F600\"\n" + text.str().substr(
+                                      text.str().find('\n', text.str().find("name =")) + 1));
     }
   }
 }

@@ -37,13 +37,13 @@ gc-reset -d 0 || { echo "FAIL: gc-reset"; status=1; }
 # The programs run from the manifest's folder (their arguments are relative to it), stdout and stderr into one
 # file as on the host, so that both see the same buffering and interleave the streams the same way.
 tutdir=/usr/share/ipu-emu/tutorials
-# The location of the card of board $1 (a program's NAME.board): the card whose tile count and memory per tile
-# are that board's (the guest's driver reports no board name for a vfio card).
+# The location of the card for tutorial $1: the card whose tile count and memory per tile are those of the
+# program's board (the guest's driver reports no board name for a vfio card). tutorials.sh read the board on the
+# host, by the board reader's rules, into $1.card ("TILES BYTES_PER_TILE"): the guest has no board reader to run.
 card_of_board() {
-  f=/usr/share/ipu-emu/boards/$1.toml
+  f=$tutdir/$1.card
   [ -f "$f" ] || return 0
-  value() { sed -n "s/^$1 = //p" "$f" | tr -d _; }
-  tiles=$(( $(value num_ipus) * $(value tiles_per_ipu) )) mem=$(value bytes_per_tile)
+  read -r tiles mem < "$f"
   gc-info -l | awk 'NR > 1 { print $1, $4 }' | while read -r id loc; do
     gc-info -d "$id" -i > /tmp/card-info.txt 2>&1 || continue
     if grep -qx "num_tiles: $tiles" /tmp/card-info.txt && grep -qx "tile_mem_bytes: $mem" /tmp/card-info.txt; then
@@ -59,7 +59,7 @@ if [ -f $tutdir/tutorials.txt ]; then
     # A program with its own board runs on that card alone (IPU_EMU_PCI_ROOT: a folder holding only its entry).
     pci_root=
     if [ -f "$tutdir/$name.board" ]; then
-      board=$(cat "$tutdir/$name.board") loc=$(card_of_board "$(cat "$tutdir/$name.board")")
+      board=$(cat "$tutdir/$name.board") loc=$(card_of_board "$name")
       [ -n "$loc" ] || { echo "FAIL: no card of board $board for tutorial $name"; status=1; continue; }
       pci_root=/tmp/card-$name
       mkdir -p "$pci_root" && ln -sf "/sys/bus/pci/devices/$loc" "$pci_root/$loc"
