@@ -65,10 +65,11 @@ LinkedImage linkTileImage(const std::vector<std::string> &objects, const ipu_boa
     runtimeDir = data + "/tile/lib";
   std::string runtimeLib = runtimeDir + "/libipurt.a", crt0 = runtimeDir + "/crt0.o",
               graphStart = runtimeDir + "/graph_start.o";
-  // The script generator and the start symbol are part of the image too (kLinkRecipe names this recipe).
+  // The script generator (with the board rules it imports) and the start symbol are part of the image too
+  // (kLinkRecipe names this recipe).
   static constexpr const char *kLinkRecipe = "graph-start/no-heap v1";
-  std::string key = slurp(boardPath) + slurp(runtimeLib) + slurp(graphStart) + slurp(data + "/tile/gen-ldscript.py") + kLinkRecipe +
-                    std::to_string(heapBytes);
+  std::string key = slurp(boardPath) + slurp(runtimeLib) + slurp(graphStart) + slurp(data + "/tile/gen-ldscript.py") +
+                    slurp(data + "/tile/board_rules.py") + kLinkRecipe + std::to_string(heapBytes);
   for (const auto &o : objects)
     key += slurp(o);
   for (const auto &s : keepSymbols)
