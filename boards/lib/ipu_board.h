@@ -88,6 +88,21 @@ int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err,
  * used by unit tests. */
 void ipu_board_default(struct ipu_board *board);
 
+/* A buffer of this many bytes holds the text ipu_board_write makes of any board. */
+#define IPU_BOARD_WRITE_MAX 4096
+
+/* Writes *board as the text of a board file into `out` (out_len bytes, always
+ * NUL-terminated when out_len > 0; `out` may be NULL when out_len is 0): a
+ * `key = value` line for every key, in the order of boards/README.md's table,
+ * integers in decimal, strings as TOML strings in printable ASCII ('"' and '\'
+ * escaped, other characters as \uXXXX), an empty transport as "model". What
+ * ipu_board_load_file reads back from the text equals *board, key for key.
+ * Returns the length of the whole text, as snprintf does (it was cut when that
+ * is >= out_len), or -EINVAL when the board fails ipu_board_check or a string
+ * holds what a board file cannot (a control character, bytes that are not
+ * UTF-8); `err` (if not NULL) then names the key and the fix. */
+int ipu_board_write(const struct ipu_board *board, char *out, size_t out_len, char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,10 @@
 #include <getopt.h>
 #include <sys/stat.h>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "ipu_runtime/tile_program.hpp"
 
@@ -48,35 +51,6 @@ const char kUsage[] =
     "  64 bad command line      65 the ELF or tile list was rejected    69 the device is unavailable\n"
     "  70 a tile faulted (reset the device with gc-reset)                75 the run hung (timeout)\n"
     "  74 the device stopped answering\n";
-
-std::string jsonString(const std::string &s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      o += "\\\"";
-      break;
-    case '\\':
-      o += "\\\\";
-      break;
-    case '\n':
-      o += "\\n";
-      break;
-    case '\t':
-      o += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        o += buf;
-      } else {
-        o += char(c);
-      }
-    }
-  }
-  return o + "\"";
-}
 
 bool parseDouble(const char *s, double &out) {
   char *end = nullptr;
@@ -182,28 +156,34 @@ struct Outcome {
   std::string location;
 };
 
+// The --json summary, written by nlohmann-json (the project's one JSON writer) in the order a reader expects the
+// members. A program path that is not UTF-8 gets U+FFFD for each bad byte instead of making the line invalid JSON.
 void printJson(const Options &o, const Outcome &r) {
-  std::printf("{\"device\":%u,\"location\":%s,\"program\":%s,\"exit_code\":%d", o.device,
-              jsonString(r.location).c_str(), jsonString(o.elf).c_str(), r.status);
-  std::printf(",\"load\":{\"bus_bytes\":%llu,\"tile_bytes\":%llu,\"dma_descriptors\":%zu,\"seconds\":%.6f}",
-              (unsigned long long)r.load.busBytes, (unsigned long long)r.load.tileBytes, r.load.writes,
-              r.load.planSeconds + r.load.uploadSeconds);
+  using Json = nlohmann::ordered_json;
+  Json j = {{"device", o.device}, {"location", r.location}, {"program", o.elf}, {"exit_code", r.status}};
+  j["load"] = {{"bus_bytes", r.load.busBytes},
+               {"tile_bytes", r.load.tileBytes},
+               {"dma_descriptors", r.load.writes},
+               {"seconds", r.load.planSeconds + r.load.uploadSeconds}};
   if (r.ran) {
-    std::printf(",\"cycles\":%llu,\"host_syncs\":%llu,\"run_seconds\":%.6f,\"tiles\":[",
-                (unsigned long long)r.run.cycles, (unsigned long long)r.run.hostSyncs, r.run.seconds);
-    for (std::size_t i = 0; i < r.run.tiles.size(); ++i) {
-      const TileOutcome &t = r.run.tiles[i];
-      std::printf("%s{\"tile\":%u,\"state\":%s,\"exit_code\":%u,\"cycles\":%llu}", i ? "," : "", t.tile,
-                  jsonString(ipudrv_tile_state_name(t.state)).c_str(), t.exitCode, (unsigned long long)t.cycles);
-    }
-    std::printf("]");
+    j["cycles"] = r.run.cycles;
+    j["host_syncs"] = r.run.hostSyncs;
+    j["run_seconds"] = r.run.seconds;
+    Json tiles = Json::array();
+    for (const TileOutcome &t : r.run.tiles)
+      tiles.push_back({{"tile", t.tile},
+                       {"state", ipudrv_tile_state_name(t.state)},
+                       {"exit_code", t.exitCode},
+                       {"cycles", t.cycles}});
+    j["tiles"] = std::move(tiles);
   }
-  if (r.errorClass.empty()) {
-    std::printf(",\"error\":null}\n");
-  } else {
-    std::printf(",\"error\":{\"class\":%s,\"recovery\":%s,\"message\":%s}}\n", jsonString(r.errorClass).c_str(),
-                r.recovery.empty() ? "null" : jsonString(r.recovery).c_str(), jsonString(r.errorMessage).c_str());
-  }
+  if (r.errorClass.empty())
+    j["error"] = nullptr;
+  else
+    j["error"] = {{"class", r.errorClass},
+                  {"recovery", r.recovery.empty() ? Json(nullptr) : Json(r.recovery)},
+                  {"message", r.errorMessage}};
+  std::printf("%s\n", j.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
 }
 
 // One line on stderr (the message's first line) unless --verbose asks for the whole report: a hang report lists

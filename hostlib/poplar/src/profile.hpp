@@ -7,14 +7,12 @@
 #include <vector>
 
 #include "compiler.hpp"
+#include "poplar/detail/Grouped.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/ProfileValue.hpp"
 #include "poplar/Target.hpp"
 
 namespace poplar::detail {
-
-/// 1234567 -> "1,234,567": how every profile summary prints a count (profile.cpp, profiling/summary.cpp).
-std::string grouped(std::uint64_t v);
 
 /// printProfileSummary's options as Graphcore's SDK names them; every value is "true" or "false".
 struct SummaryOptions {

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 #include <utility>
 #define XXH_INLINE_ALL // header-only: no library to link (libxxhash-dev)
@@ -156,36 +155,18 @@ std::string contentHash(const std::string &data) {
 }
 
 std::string writeBoardFile(const ipu_board &b) {
-  std::ostringstream os;
-  os << "# Written by libpoplar for an IPU Model or CPU target.\n"
-     << "name = \"" << b.name << "\"\n"
-     << "description = \"" << b.description << "\"\n"
-     << "num_ipus = " << b.num_ipus << "\n"
-     << "ipu_link_bytes_per_cycle = " << b.ipu_link_bytes_per_cycle << "\n"
-     << "ipu_link_latency_cycles = " << b.ipu_link_latency_cycles << "\n"
-     << "tiles_per_ipu = " << b.tiles_per_ipu << "\n"
-     << "bytes_per_tile = " << b.bytes_per_tile << "\n"
-     << "worker_contexts = " << b.worker_contexts << "\n"
-     << "isa = \"" << b.isa << "\"\n"
-     << "abi = \"" << b.abi << "\"\n"
-     << "tile_clock_hz = " << b.tile_clock_hz << "\n"
-     << "exchange_bytes_per_cycle = " << b.exchange_bytes_per_cycle << "\n"
-     << "memcpy_bytes_per_cycle = " << b.memcpy_bytes_per_cycle << "\n"
-     << "data_path_width = " << b.data_path_width << "\n"
-     << "min_ipu_sync_delay = " << b.min_ipu_sync_delay << "\n"
-     << "global_sync_cycles = " << b.global_sync_cycles << "\n"
-     << "rpt_count_max = " << b.rpt_count_max << "\n"
-     << "num_stride_bits = " << b.num_stride_bits << "\n"
-     << "tiles_per_shared_exchange_bus = " << b.tiles_per_shared_exchange_bus << "\n"
-     << "atomic_store_granularity = " << b.atomic_store_granularity << "\n"
-     << "supervisor_stack_bytes = " << b.supervisor_stack_bytes << "\n"
-     << "worker_stack_bytes = " << b.worker_stack_bytes << "\n"
-     << "host_link_bytes_per_second = " << b.host_link_bytes_per_second << "\n"
-     << "host_link_latency_ns = " << b.host_link_latency_ns << "\n"
-     << "transport = \"" << b.transport << "\"\n";
-  std::string text = os.str();
+  // The board reader's own writer: every key of its table, strings escaped, so the file reads back as `b`.
+  char body[IPU_BOARD_WRITE_MAX], err[400];
+  const int n = ipu_board_write(&b, body, sizeof body, err, sizeof err);
+  if (n < 0)
+    throw invalid_option(std::string("cannot write the target's board file: ") + err);
+  if (n >= int(sizeof body)) // IPU_BOARD_WRITE_MAX holds any board; never cut a file short
+    throw poplar_error("the board's text needs " + std::to_string(n) + " bytes, more than IPU_BOARD_WRITE_MAX");
+  const std::string text =
+      "# Written by libpoplar for an IPU Model or CPU target.\n" + std::string(body, std::size_t(n));
   std::string dir = cacheDir() + "/boards/" + contentHash(text);
-  std::string path = dir + "/" + b.name + ".toml";
+  // The folder is the content's: a fixed file name keeps a board name holding '/' from choosing the path.
+  std::string path = dir + "/board.toml";
   if (!std::filesystem::exists(path)) {
     std::filesystem::create_directories(dir);
     std::string tmp = path + ".tmp" + std::to_string(::getpid());

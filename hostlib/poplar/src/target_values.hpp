@@ -69,7 +69,8 @@ ArchValues archFor(const ipu_board &b);
 /// Parses `opts` and then POPLAR_TARGET_OPTIONS (a JSON object) into option values; throws invalid_option naming
 /// an unknown option, a malformed value or malformed JSON.
 TargetOptionValues parseTargetOptions(const OptionFlags &opts);
-/// Writes `board` as a board TOML under the cache and returns its path (same content, same path).
+/// Writes `board` as a board TOML under the cache (ipu_board_write) and returns its path (same content, same path);
+/// throws invalid_option when the board is one a board file cannot hold (ipu_board_write's message).
 std::string writeBoardFile(const ipu_board &board);
 /// ~/.cache/ipu-emu (or $IPU_EMU_CACHE), created if missing.
 std::string cacheDir();

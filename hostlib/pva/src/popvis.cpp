@@ -15,6 +15,7 @@
 #include "host_timeline.hpp"
 #include "html_escape.hpp"
 #include "poplar/ProfileSummary.hpp"
+#include "poplar/detail/Grouped.hpp"
 #include "pva/pva.hpp"
 
 namespace {
@@ -22,16 +23,8 @@ namespace {
 constexpr double kWidth = 900, kBarHeight = 18;
 
 using popvis::escape;
-
-std::string grouped(std::uint64_t v) {
-  std::string s = std::to_string(v), out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i && (s.size() - i) % 3 == 0)
-      out += ',';
-    out += s[i];
-  }
-  return out;
-}
+// The summary's digit grouping (libpoplar), so the page and printProfileSummary print a count alike.
+using poplar::detail::grouped;
 
 /// Vertical bars, one per value (memory per tile).
 std::string columnChart(const std::string &id, const std::vector<std::uint64_t> &values, std::uint64_t limit) {

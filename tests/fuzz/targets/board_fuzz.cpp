@@ -1,5 +1,6 @@
 // libFuzzer entry point for the board file reader (boards/lib/ipu_board.c): any text must be refused with a
-// message or give a board that passes ipu_board_check, the check every layer relies on before sizing a card.
+// message or give a board that passes ipu_board_check, the check every layer relies on before sizing a card, and
+// that the board writer writes so that it reads back unchanged.
 //
 // Built twice. board_fuzz reads the input as it is, so most mutants stop at the UTF-8 check (board_text.c).
 // board_utf8_fuzz (IPU_BOARD_FUZZ_WELL_FORMED) first makes the input well-formed UTF-8, so that every mutant
@@ -58,6 +59,33 @@ bool hasControl(const std::string &text) {
 }
 #endif
 
+// What ipu_board_write makes of an accepted board reads back as the same board, key for key (boards/lib/board_write.c).
+void checkWrittenBoardReadsBack(const ipu_board &board) {
+  char text[IPU_BOARD_WRITE_MAX], why[512] = "";
+  const int n = ipu_board_write(&board, text, sizeof text, why, sizeof why);
+  if (n < 0 || n >= int(sizeof text)) {
+    std::fprintf(stderr, "ipu_board_write refused an accepted board (%d): %s\n", n, why);
+    std::abort();
+  }
+  ipu_board back;
+  if (ipu_board_load_file(ipu::fuzz::memoryFile(reinterpret_cast<const std::uint8_t *>(text), std::size_t(n)), &back,
+                          why, sizeof why) != 0) {
+    std::fprintf(stderr, "the written board does not read back: %s\n%s", why, text);
+    std::abort();
+  }
+  for (std::size_t i = 0; i < IPU_BOARD_NUM_KEYS; i++) {
+    const ipu_board_key &k = ipu_board_keys[i];
+    const char *a = reinterpret_cast<const char *>(&board) + k.offset;
+    const char *b = reinterpret_cast<const char *>(&back) + k.offset;
+    const bool same = k.kind == IPU_BOARD_KEY_TEXT ? std::strcmp(a, b) == 0
+                                                   : std::memcmp(a, b, k.kind == IPU_BOARD_KEY_U32 ? 4 : 8) == 0;
+    if (!same) {
+      std::fprintf(stderr, "key '%s' of a written board reads back changed:\n%s", k.key, text);
+      std::abort();
+    }
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -96,6 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       std::fprintf(stderr, "ipu_board_load_file accepted a board that ipu_board_check refuses: %s\n", why);
       std::abort();
     }
+    checkWrittenBoardReadsBack(board);
   } else if (rc > 0 || err[0] == '\0') {
     std::fprintf(stderr, "ipu_board_load_file refused a file with code %d and no message\n", rc);
     std::abort();

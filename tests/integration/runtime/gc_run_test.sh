@@ -80,6 +80,17 @@ assert d["exit_code"] == 70, d
 assert d["error"]["class"] == "recoverable_runtime_error" and d["error"]["recovery"] == "IPU_RESET", d
 assert "LOAD_FAULT" in d["error"]["message"], d
 PY
+# A program path that needs escaping (quote, backslash, newline) and holds a byte that is not UTF-8: the summary is
+# still one line of valid JSON, the path in it as given (the bad byte as U+FFFD).
+odd=$(printf '%s/no "such" \\dir\nprog\377.elf' "$DIR")
+expect json-odd-path 65 -j "$odd" && { lines json-odd-path "$out" 1; python3 - "$out" "$odd" <<'PY' || failures=$((failures + 1))
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+want = os.fsencode(sys.argv[2]).decode("utf-8", errors="replace")
+assert d["program"] == want and d["exit_code"] == 65, (d["program"], want)
+assert d["error"]["class"] == "application_runtime_error" and "cannot open the tile ELF" in d["error"]["message"], d
+PY
+}
 expect help 0 --help && has help "$out" "usage: gc-run"
 expect version 0 --version && has version "$out" "gc-run (ipu-emu)"
 expect bad-option 64 --frobnicate "$DIR/hello.elf" && has bad-option "$err" "unknown option '--frobnicate'"

@@ -1,6 +1,7 @@
 // Stream copies in the execution profile (with debug.cycleModel=measured) follow the board's host link: the same program on two IPU Models that
 // differ only in host_link_bytes_per_second and host_link_latency_ns takes latency + bytes / bandwidth more or less.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "poplar/Engine.hpp"
 #include "poplar/IPUModel.hpp"
+#include "ipu_board.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,21 +37,26 @@ struct Link {
   }
 };
 
-// A board file shaped like "tiny" (with 256 KiB per tile, room for the copy) with the given link, in a fresh folder.
+// The "tiny" board with 256 KiB per tile (room for the copy) and the given link, written by the board library's
+// writer (every key, as the reader wants it) into a fresh folder.
 std::string writeBoard(const std::string &name, const Link &link) {
+  ipu_board b;
+  char text[IPU_BOARD_WRITE_MAX], err[512] = "";
+  if (ipu_board_load("tiny", &b, err, sizeof err) != 0)
+    fail_msg("%s", err);
+  std::snprintf(b.name, sizeof b.name, "%s", name.c_str());
+  std::snprintf(b.description, sizeof b.description, "tiny with another host link");
+  b.bytes_per_tile = 262144;
+  b.tile_clock_hz = kClockHz;
+  b.host_link_bytes_per_second = link.bytesPerSecond;
+  b.host_link_latency_ns = std::uint32_t(link.latencyNs);
+  const int n = ipu_board_write(&b, text, sizeof text, err, sizeof err);
+  if (n < 0 || n >= int(sizeof text))
+    fail_msg("ipu_board_write: %s", err);
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("poplar-link-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::filesystem::path path = dir / (name + ".toml");
-  std::ofstream(path) << "name = \"" << name << "\"\ndescription = \"tiny with another host link\"\n"
-                      << "num_ipus = 1\ntiles_per_ipu = 4\nbytes_per_tile = 262144\nworker_contexts = 6\n"
-                      << "isa = \"rv32imf\"\nabi = \"ilp32f\"\ntile_clock_hz = " << kClockHz << "\n"
-                      << "exchange_bytes_per_cycle = 4\nmemcpy_bytes_per_cycle = 8\ndata_path_width = 64\n"
-                      << "min_ipu_sync_delay = 0\nglobal_sync_cycles = 15\nrpt_count_max = 65535\n"
-                      << "num_stride_bits = 10\ntiles_per_shared_exchange_bus = 2\natomic_store_granularity = 4\n"
-                      << "supervisor_stack_bytes = 4096\nworker_stack_bytes = 1024\ntransport = \"model\"\n"
-                      << "host_link_bytes_per_second = " << link.bytesPerSecond << "\n"
-                      << "host_link_latency_ns = " << link.latencyNs << "\n"
-                      << "ipu_link_bytes_per_cycle = 24\nipu_link_latency_cycles = 300\n";
+  std::ofstream(path) << text;
   return path.string();
 }
 
