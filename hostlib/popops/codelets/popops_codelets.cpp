@@ -567,6 +567,7 @@ template struct VertexInstances<Fill<unsigned char>, Fill<unsigned short>, Fill<
 #include "histogram_codelets.h"
 #include "image_codelets.h"
 #include "loop_codelets.h"
+#include "quarter_codelets.h"
 #include "rearrange_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"

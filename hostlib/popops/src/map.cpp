@@ -120,18 +120,7 @@ Tensor map(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> 
   detail::CompiledExpr c = detail::compileExpr(e, typesOf(ts, name), name);
   std::vector<std::size_t> shape = resultShape(ts, name);
   Tensor out = graph.addVariable(c.resultType, shape, name + "/out");
-  bool mapped = false;
-  for (const Tensor &t : ts)
-    if (t.shape() == shape && t.numElements() > 0) {
-      auto m = graph.getTileMapping(t, false);
-      if (mappedElements(m) == t.numElements()) {
-        graph.setTileMapping(out, m);
-        mapped = true;
-        break;
-      }
-    }
-  if (!mapped)
-    poputil::mapTensorLinearly(graph, out);
+  detail::mapLike(graph, out, ts);
   buildMap(graph, c, ts, out, prog, name);
   return out;
 }
@@ -192,6 +181,18 @@ poplar::TileToTensorMapping outputMapping(const poplar::Graph &graph, const Tens
     throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
                                "before the call");
   return mapping;
+}
+
+void mapLike(poplar::Graph &graph, const Tensor &out, const std::vector<Tensor> &operands) {
+  for (const Tensor &t : operands)
+    if (t.shape() == out.shape() && t.numElements() > 0) {
+      poplar::TileToTensorMapping m = graph.getTileMapping(t, false);
+      if (mappedElements(m) == t.numElements()) {
+        graph.setTileMapping(out, m);
+        return;
+      }
+    }
+  poputil::mapTensorLinearly(graph, out);
 }
 
 poplar::TileToTensorMapping checkedRegions(const poplar::Graph &graph, const Tensor &out,

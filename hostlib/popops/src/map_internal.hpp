@@ -32,6 +32,10 @@ void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const p
 poplar::TileToTensorMapping outputMapping(const poplar::Graph &graph, const poplar::Tensor &out,
                                           const std::string &name);
 
+/// Maps the new tensor `out` as the first of `operands` of its shape that is fully mapped, else linearly (the
+/// mapping of an operation's new output).
+void mapLike(poplar::Graph &graph, const poplar::Tensor &out, const std::vector<poplar::Tensor> &operands);
+
 /// `regions` (intervals of flattened `out` per tile) without its empty intervals; throws poplibs_error for a tile
 /// the graph lacks or an interval outside `out`.
 poplar::TileToTensorMapping checkedRegions(const poplar::Graph &graph, const poplar::Tensor &out,
