@@ -38,6 +38,30 @@ void cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor 
 void castWithOutput(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Tensor &dst,
                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
+/// A program that converts `src` into `dst` (same shape), as cast(graph, src, dst, prog) does.
+poplar::program::Program cast(poplar::Graph &graph, poplar::Tensor src, poplar::Tensor dst,
+                              const poplar::DebugContext &debugContext = {});
+
+/// Adds to `cs` the vertices that convert `src` into `dst` (same shape), each on the tile of its output elements.
+void cast(poplar::Graph &graph, poplar::Tensor src, poplar::Tensor dst, poplar::ComputeSet cs);
+
+/// A new tensor of `dstType` with src's shape and mapping, written by vertices added to `cs`.
+poplar::Tensor cast(poplar::Graph &graph, poplar::Tensor src, const poplar::Type &dstType, poplar::ComputeSet cs,
+                    const poplar::DebugContext &debugContext = {});
+
+/// As above for a QUARTER result with `metadata` (see the program form).
+poplar::Tensor cast(poplar::Graph &graph, poplar::Tensor src, const poplar::Type &dstType,
+                    const poplar::Tensor &metadata, poplar::ComputeSet cs,
+                    const poplar::DebugContext &debugContext = {});
+
+/// A one-element BOOL tensor, computed on the device, that is true when casting the one element of FLOAT `input`
+/// to `outputType` (HALF) changes it by less than `tolerance` times its magnitude (false for zero, for a value
+/// beyond HALF's range and for NaN). Deprecated in PopLibs. Throws poputil::poplibs_error for another input type,
+/// output type or element count.
+poplar::Tensor checkAccuracyWhenCast(poplar::Graph &graph, const poplar::Tensor &input, poplar::Type outputType,
+                                     double tolerance, poplar::program::Sequence &prog,
+                                     const poplar::DebugContext &debugContext = {});
+
 } // namespace popops
 
 #endif // POPOPS_CAST_HPP
