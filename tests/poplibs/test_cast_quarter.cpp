@@ -1,6 +1,7 @@
 // popops::cast to and from QUARTER with metadata (F143 and F152, positive and negative scales; from FLOAT and
-// HALF, into a new tensor and into one with its own metadata) on an ipu2-shaped IPU Model and a one-tile one,
-// against Poplar's host conversion (poplar::convertToDeviceType / convertFromDeviceType), and its errors.
+// HALF, into a new tensor and into one with its own metadata; a variable metadata changed between runs) on an
+// ipu2-shaped IPU Model and a one-tile one, against Poplar's host conversion (poplar::convertToDeviceType /
+// convertFromDeviceType), and its errors.
 #include <cmath>
 #include <limits>
 
@@ -72,6 +73,7 @@ void checkCast(unsigned tiles) {
   Tensor backC = f.var(FLOAT, {n}, "backC");
   popops::castWithOutput(f.graph, x, qc, f.prog);
   popops::cast(f.graph, qc, backC, f.prog);
+  f.graph.createHostWrite("mdA", mdA.reinterpret(UNSIGNED_CHAR)); // the variable metadata, changed between runs
   f.readable(qa.reinterpret(UNSIGNED_CHAR), "qa");
   f.readable(qb.reinterpret(UNSIGNED_CHAR), "qb");
   f.readable(qc.reinterpret(UNSIGNED_CHAR), "qc");
@@ -89,6 +91,15 @@ void checkCast(unsigned tiles) {
   expectSame(f.read<float>("backA", n), fromQuarter(wantA, a), "QUARTER F143 to FLOAT");
   expectSame(f.readHalf("backB", n), f.rh(fromQuarter(wantB, b)), "QUARTER F152 to HALF");
   expectSame(f.read<float>("backC.r", n), fromQuarter(wantC, c), "cast QUARTER into a FLOAT tensor");
+
+  // The vertices read the metadata when the program runs: a new format and scale in mdA change qa and backA.
+  const QuarterMetadata a2(QuarterMetadata::Format::F152, -7);
+  const std::vector<unsigned char> a2Byte = {a2.getBinary()};
+  f.write("mdA", a2Byte);
+  f.engine->run(0);
+  const std::vector<unsigned char> wantA2 = toQuarter(v, a2);
+  expectEqual(f.read<unsigned char>("qa", n), wantA2, "FLOAT to QUARTER after the metadata changed");
+  expectSame(f.read<float>("backA", n), fromQuarter(wantA2, a2), "QUARTER to FLOAT after the metadata changed");
 }
 
 void test_cast_quarter_ipu2(void **) { checkCast(1472); }
