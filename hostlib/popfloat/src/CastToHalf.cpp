@@ -1,72 +1,54 @@
-// popfloat's host conversions between IEEE single (1/8/23 bits) and half (1/5/10 bits), on the bit patterns.
+// popfloat's host conversions between IEEE single and half. Both go through Poplar's public conversions
+// (copyFloatToDeviceHalf, copyDeviceHalfToFloat), so the SDK rounds to half in one place; popfloat only adds what
+// its API documents on top: a finite single beyond half's range saturates instead of becoming infinite, and a NaN
+// keeps its quiet bit and top payload bits instead of becoming the canonical quiet NaN.
 #include "popfloat/experimental/CastToHalf.hpp"
 
+#include <cmath>
 #include <cstring>
+
+#include <poplar/Target.hpp>
 
 namespace popfloat {
 namespace experimental {
 
 namespace {
-constexpr uint16_t kHalfInf = 0x7c00, kHalfMax = 0x7bff, kHalfQuiet = 0x0200;
-constexpr uint32_t kSingleInf = 0x7f800000u, kSingleQuiet = 0x00400000u;
+constexpr uint16_t kHalfSign = 0x8000, kHalfInf = 0x7c00, kHalfMax = 0x7bff, kHalfQuiet = 0x0200;
+constexpr uint32_t kSingleQuiet = 0x00400000u;
 
-// `m` shifted right by `s` (1..31) bits, rounded to nearest with ties to even.
-uint32_t shiftRoundEven(uint32_t m, unsigned s) {
-  const uint32_t kept = m >> s, rest = m & ((1u << s) - 1), half = 1u << (s - 1);
-  return kept + (rest > half || (rest == half && (kept & 1u)) ? 1u : 0u);
+// The conversions take a target but do not depend on its values: one IPU target serves every call.
+const poplar::Target &conversionTarget() {
+  static const poplar::Target target = poplar::Target::createIPUTarget(1, "ipu2");
+  return target;
+}
+
+// A half NaN of the single NaN `bits`: its sign, its top 10 payload bits with the quiet bit as it was, and never an
+// all-zero payload (that would be infinity).
+uint16_t halfNaN(uint32_t bits) {
+  const uint16_t sign = uint16_t((bits >> 16) & kHalfSign);
+  uint16_t payload = uint16_t((bits >> 13) & 0x3ffu);
+  payload = (bits & kSingleQuiet) ? uint16_t(payload | kHalfQuiet) : uint16_t(payload & ~kHalfQuiet);
+  return uint16_t(sign | kHalfInf | (payload == 0 ? 1u : payload));
 }
 } // namespace
 
 uint16_t singleToHalf(float value, bool) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  const uint16_t sign = uint16_t((bits >> 16) & 0x8000u);
-  const int exp = int((bits >> 23) & 0xffu);
-  const uint32_t mant = bits & 0x7fffffu;
-  if (exp == 0xff) { // infinity, or NaN: the top 10 mantissa bits and the quiet bit kept, never a zero mantissa
-    if (mant == 0)
-      return uint16_t(sign | kHalfInf);
-    uint16_t m = uint16_t(mant >> 13) & 0x3ffu;
-    m = (mant & kSingleQuiet) ? uint16_t(m | kHalfQuiet) : uint16_t(m & ~kHalfQuiet);
-    return uint16_t(sign | kHalfInf | (m == 0 ? 1u : m));
+  if (std::isnan(value)) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return halfNaN(bits);
   }
-  const int e = exp - 127; // unbiased; single denormals are far below half's range
-  if (exp == 0 || e < -25)
-    return sign;
-  const uint32_t full = mant | 0x800000u; // 24 significant bits
-  // Half's exponent field is e + 15; below 1 the value is a half denormal with (e + 14) fewer bits.
-  const int shift = e >= -14 ? 13 : 13 + (-14 - e);
-  const uint32_t rounded = shiftRoundEven(full, unsigned(shift));
-  uint32_t h;
-  if (e >= -14)
-    h = (uint32_t(e + 15) << 10) + (rounded - 0x400u); // a carry out of the mantissa bumps the exponent
-  else
-    h = rounded; // denormal; a carry to 0x400 is the smallest normal, as it should be
-  if (h >= kHalfInf) // finite overflow saturates (PopLibs' behaviour with or without enNanoo)
-    h = kHalfMax;
-  return uint16_t(sign | h);
+  uint16_t h;
+  poplar::copyFloatToDeviceHalf(conversionTarget(), &value, &h, 1);
+  // Finite overflow saturates (PopLibs' behaviour with or without enNanoo); only an infinity stays infinite.
+  if ((h & ~kHalfSign) == kHalfInf && std::isfinite(value))
+    h = uint16_t((h & kHalfSign) | kHalfMax);
+  return h;
 }
 
 float halfToSingle(uint16_t ihalf) {
-  const uint32_t sign = uint32_t(ihalf & 0x8000u) << 16;
-  const unsigned exp = (ihalf >> 10) & 0x1fu;
-  uint32_t mant = ihalf & 0x3ffu, bits;
-  if (exp == 0x1f) {
-    bits = sign | kSingleInf | (mant << 13); // infinity, or NaN with its payload and quiet bit
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112u) << 23) | (mant << 13);
-  } else if (mant == 0) {
-    bits = sign;
-  } else { // a denormal: normalise
-    int e = -14;
-    while (!(mant & 0x400u)) {
-      mant <<= 1;
-      --e;
-    }
-    bits = sign | (uint32_t(e + 127) << 23) | ((mant & 0x3ffu) << 13);
-  }
   float f;
-  std::memcpy(&f, &bits, sizeof f);
+  poplar::copyDeviceHalfToFloat(conversionTarget(), &ihalf, &f, 1);
   return f;
 }
 

@@ -532,26 +532,42 @@ public:
 template struct VertexInstances<Reduce<float, float>, Reduce<half, half>, Reduce<half, float>, Reduce<float, half>,
                                 Reduce<int, int>, Reduce<unsigned, unsigned>, Reduce<bool, bool>>;
 
-/// Every element of `out` = `value`: the fill of the 1- and 2-byte integral types, which the map interpreter has
-/// no code for (the identity of an empty reduction of SHORT or CHAR). The host sees those types as the unsigned
-/// type of their size and passes the value's bits.
+/// Every element of `out` = `in`: popops::fill of the integral types of 1, 2 and 8 bytes, which the map
+/// interpreter has no code for (and the identity of an empty reduction of SHORT or CHAR). The host sees those types
+/// as the unsigned type of their size and passes the value's bits. Each element is stored with a store of its own
+/// width, so a region that starts or ends inside a 32-bit word leaves the word's other bytes alone.
 template <typename T> class Fill : public Vertex {
 public:
   Output<Vector<T>> out;
-  T value;
+  T in;
   bool compute() {
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = value;
+      out[i] = in;
     return true;
   }
 };
 
-template struct VertexInstances<Fill<unsigned short>, Fill<unsigned char>>;
+/// The same over several regions of a tile (one vertex per tile instead of one per region).
+template <typename T> class Fill2d : public Vertex {
+public:
+  Output<VectorList<T>> out;
+  T in;
+  bool compute() {
+    for (unsigned r = 0; r < out.size(); ++r)
+      for (unsigned i = 0; i < out[r].size(); ++i)
+        out[r][i] = in;
+    return true;
+  }
+};
+
+template struct VertexInstances<Fill<unsigned char>, Fill<unsigned short>, Fill<unsigned long long>,
+                                Fill2d<unsigned char>, Fill2d<unsigned short>, Fill2d<unsigned long long>>;
 
 } // namespace popops
 #include "histogram_codelets.h"
 #include "image_codelets.h"
 #include "loop_codelets.h"
+#include "quarter_codelets.h"
 #include "rearrange_codelets.h"
 #include "slice_codelets.h"
 #include "sort_codelets.h"

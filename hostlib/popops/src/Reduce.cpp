@@ -112,7 +112,7 @@ void fillIdentity(poplar::Graph &graph, const Tensor &target, Operation op, popl
     value = expr::Const(int(integralIdentity(op, t)));
   else
     value = expr::Const(unsigned(integralIdentity(op, t)));
-  detail::fillRegions(graph, target, mapping, cs, expr::Cast(value, t), name + "/identity");
+  detail::mapRegionsIntoComputeSet(graph, expr::Cast(value, t), target, mapping, cs, name + "/identity");
 }
 
 // One vertex's work: for each of its outputs, the runs reduced into it.

@@ -59,10 +59,7 @@ void buildMapVertices(poplar::Graph &graph, const detail::CompiledExpr &c, const
   const Tensor outFlat = out.flatten();
   const unsigned resultList = detail::valueTypeOf(c.resultType, name);
   const std::uint32_t *counts = c.code.data(); // the header's operand counts per list
-  poplar::TileToTensorMapping mapping = given ? *given : graph.getTileMapping(out, false);
-  if (!given && mappedElements(mapping) != out.numElements())
-    throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
-                               "before the call");
+  const poplar::TileToTensorMapping mapping = given ? *given : detail::outputMapping(graph, out, name);
   std::size_t numVertices = 0, numTiles = 0;
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
     const std::vector<poplar::Interval> &runs = mapping[tile];
@@ -123,18 +120,7 @@ Tensor map(poplar::Graph &graph, const expr::Expr &e, const std::vector<Tensor> 
   detail::CompiledExpr c = detail::compileExpr(e, typesOf(ts, name), name);
   std::vector<std::size_t> shape = resultShape(ts, name);
   Tensor out = graph.addVariable(c.resultType, shape, name + "/out");
-  bool mapped = false;
-  for (const Tensor &t : ts)
-    if (t.shape() == shape && t.numElements() > 0) {
-      auto m = graph.getTileMapping(t, false);
-      if (mappedElements(m) == t.numElements()) {
-        graph.setTileMapping(out, m);
-        mapped = true;
-        break;
-      }
-    }
-  if (!mapped)
-    poputil::mapTensorLinearly(graph, out);
+  detail::mapLike(graph, out, ts);
   buildMap(graph, c, ts, out, prog, name);
   return out;
 }
@@ -189,10 +175,28 @@ void mapIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const std::vec
   buildMapVertices(graph, checkMapWithOutput(e, ts, out, name), ts, out, cs, name);
 }
 
-void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const Tensor &out,
-                              const poplar::TileToTensorMapping &regions, poplar::ComputeSet cs,
-                              const std::string &name) {
-  const CompiledExpr c = checkMapWithOutput(e, {}, out, name);
+poplar::TileToTensorMapping outputMapping(const poplar::Graph &graph, const Tensor &out, const std::string &name) {
+  poplar::TileToTensorMapping mapping = graph.getTileMapping(out, false);
+  if (mappedElements(mapping) != out.numElements())
+    throw poplibs_error(name + ": the output tensor has unmapped elements; map it (e.g. poputil::mapTensorLinearly) "
+                               "before the call");
+  return mapping;
+}
+
+void mapLike(poplar::Graph &graph, const Tensor &out, const std::vector<Tensor> &operands) {
+  for (const Tensor &t : operands)
+    if (t.shape() == out.shape() && t.numElements() > 0) {
+      poplar::TileToTensorMapping m = graph.getTileMapping(t, false);
+      if (mappedElements(m) == t.numElements()) {
+        graph.setTileMapping(out, m);
+        return;
+      }
+    }
+  poputil::mapTensorLinearly(graph, out);
+}
+
+poplar::TileToTensorMapping checkedRegions(const poplar::Graph &graph, const Tensor &out,
+                                           const poplar::TileToTensorMapping &regions, const std::string &name) {
   if (regions.size() > graph.getTarget().getNumTiles())
     throw poplibs_error(name + ": the regions name tile " + std::to_string(regions.size() - 1) + " but the graph has " +
                         std::to_string(graph.getTarget().getNumTiles()) + " tiles; pass regions of existing tiles");
@@ -206,6 +210,14 @@ void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const T
       if (iv.size() > 0)
         used[tile].push_back(iv);
     }
+  return used;
+}
+
+void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const Tensor &out,
+                              const poplar::TileToTensorMapping &regions, poplar::ComputeSet cs,
+                              const std::string &name) {
+  const CompiledExpr c = checkMapWithOutput(e, {}, out, name);
+  const poplar::TileToTensorMapping used = checkedRegions(graph, out, regions, name);
   buildMapVertices(graph, c, {}, out, cs, name, &used);
 }
 

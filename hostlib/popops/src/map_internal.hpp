@@ -27,9 +27,27 @@ void mapRegionsIntoComputeSet(poplar::Graph &graph, const expr::Expr &e, const p
                               const poplar::TileToTensorMapping &regions, poplar::ComputeSet cs,
                               const std::string &name);
 
-/// Adds to `cs` vertices that set the elements of flattened `out` (a 1- or 2-byte integral type, which the map
-/// interpreter has no code for) that `regions` lists per tile to the value whose bits, in out's width, are `bits`.
+/// The tile mapping of `out`, which an operation writes on the tiles that hold it; throws poplibs_error when some
+/// of its elements are unmapped.
+poplar::TileToTensorMapping outputMapping(const poplar::Graph &graph, const poplar::Tensor &out,
+                                          const std::string &name);
+
+/// Maps the new tensor `out` as the first of `operands` of its shape that is fully mapped, else linearly (the
+/// mapping of an operation's new output).
+void mapLike(poplar::Graph &graph, const poplar::Tensor &out, const std::vector<poplar::Tensor> &operands);
+
+/// `regions` (intervals of flattened `out` per tile) without its empty intervals; throws poplibs_error for a tile
+/// the graph lacks or an interval outside `out`.
+poplar::TileToTensorMapping checkedRegions(const poplar::Graph &graph, const poplar::Tensor &out,
+                                           const poplar::TileToTensorMapping &regions, const std::string &name);
+
+/// Adds to `cs` popops::Fill vertices (one per tile) that set the elements of flattened `out` (an integral type of
+/// 1, 2 or 8 bytes or QUARTER, which the map interpreter has no code for) that `regions` lists per tile to the value
+/// whose bits, in out's width, are the low bits of `bits`.
 void fillNarrowRegions(poplar::Graph &graph, const poplar::Tensor &out, const poplar::TileToTensorMapping &regions,
-                       poplar::ComputeSet cs, unsigned bits, const std::string &name);
+                       poplar::ComputeSet cs, unsigned long long bits, const std::string &name);
+
+/// Whether fillNarrowRegions, not map, writes `t`'s type.
+bool filledByBits(const poplar::Type &t);
 
 } // namespace popops::detail

@@ -51,6 +51,7 @@ public:
   Const(long long v) : value_(double(v)), kind_(INT_KIND) {}
   Const(unsigned v) : value_(v), kind_(UNSIGNED_KIND) {}
   Const(unsigned long v) : value_(double(v)), kind_(UNSIGNED_KIND) {}
+  Const(unsigned long long v) : value_(double(v)), kind_(UNSIGNED_KIND) {}
   Const(bool v) : value_(v ? 1.0 : 0.0), kind_(BOOL_KIND) {}
   /// The value as written.
   double getValue() const { return value_; }

@@ -1,0 +1,202 @@
+// popops::cast: a map with expr::Cast for the types the map interpreter knows, and for QUARTER the
+// popops::CastToQuarter / CastFromQuarter vertices (codelets/quarter_codelets.h), one per output region on the
+// region's tile, each reading the one-byte metadata when the program runs.
+#include "popops/Cast.hpp"
+
+#include "broadcast.hpp"
+#include "map_internal.hpp"
+#include "op_name.hpp"
+#include "poputil/exceptions.hpp"
+#include "vertex_names.hpp"
+
+namespace popops {
+
+using poplar::Tensor;
+using poputil::poplibs_error;
+
+namespace {
+
+bool isFloatOrHalf(const poplar::Type &t) { return t == poplar::FLOAT || t == poplar::HALF; }
+
+void checkMetadata(const Tensor &metadata, const std::string &name) {
+  if (!metadata.valid() || metadata.elementType() != poplar::QUARTER_METADATA || metadata.numElements() != 1)
+    throw poplibs_error(name + ": the metadata must be a one-element QUARTER_METADATA tensor; make one with "
+                               "poplar::createVariableMetadataTensor or createConstantMetadataTensor");
+}
+
+// The metadata `t` (a QUARTER tensor) was created with, or an error saying how to give it some.
+Tensor metadataOf(const Tensor &t, const char *role, const std::string &name) {
+  if (!t.hasMetadata())
+    throw poplibs_error(name + ": the QUARTER " + role + " has no metadata; create it with "
+                               "Graph::addVariable(QUARTER, metadata, shape)");
+  return t.getMetadata();
+}
+
+// Adds to `cs` the vertices that convert src into dst, one of them QUARTER read or written with `metadata` and the
+// other FLOAT or HALF.
+void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &metadata,
+                 poplar::ComputeSet cs, const std::string &name) {
+  const bool toQuarter = dst.elementType() == poplar::QUARTER;
+  const poplar::Type other = toQuarter ? src.elementType() : dst.elementType();
+  if (!isFloatOrHalf(other) || src.elementType() == dst.elementType())
+    throw poplibs_error(name + ": QUARTER converts to and from FLOAT and HALF only, not " + other.toString() +
+                        "; cast through HALF");
+  if (src.shape() != dst.shape())
+    throw poplibs_error(name + ": the source has shape " + detail::shapeString(src.shape()) +
+                        " but the output has shape " + detail::shapeString(dst.shape()) + "; pass tensors of one shape");
+  checkMetadata(metadata, name);
+  if (!dst.isParallelWriteable())
+    throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
+  if (dst.numElements() == 0)
+    return;
+  // The tiles have no QUARTER fields: the vertices take the bytes as UNSIGNED_CHAR.
+  const auto bytes = [](const Tensor &t) {
+    return t.elementType() == poplar::QUARTER || t.elementType() == poplar::QUARTER_METADATA
+               ? t.flatten().reinterpret(poplar::UNSIGNED_CHAR)
+               : t.flatten();
+  };
+  const Tensor in = bytes(src), out = bytes(dst), md = bytes(metadata);
+  const std::string vertex =
+      poputil::detail::templateVertex(toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
+  const poplar::TileToTensorMapping mapping = detail::outputMapping(graph, dst, name);
+  for (unsigned tile = 0; tile < mapping.size(); ++tile)
+    for (const poplar::Interval &iv : mapping[tile]) {
+      poplar::VertexRef v = graph.addVertex(cs, vertex);
+      graph.setTileMapping(v, tile);
+      graph.connect(v["in"], in.slice(iv));
+      graph.connect(v["out"], out.slice(iv));
+      graph.connect(v["metadata"], md);
+    }
+}
+
+bool involvesQuarter(const Tensor &src, const Tensor &dst) {
+  return src.valid() && dst.valid() && (src.elementType() == poplar::QUARTER || dst.elementType() == poplar::QUARTER);
+}
+
+// The metadata of the QUARTER side of a cast between src and dst.
+Tensor quarterMetadata(const Tensor &src, const Tensor &dst, const std::string &name) {
+  const bool toQuarter = dst.elementType() == poplar::QUARTER;
+  return metadataOf(toQuarter ? dst : src, toQuarter ? "output" : "source", name);
+}
+
+// Adds to `cs` the vertices of any cast from src into dst.
+void castInto(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &metadata, poplar::ComputeSet cs,
+              const std::string &name) {
+  if (involvesQuarter(src, dst))
+    castQuarter(graph, src, dst, metadata, cs, name);
+  else
+    detail::mapIntoComputeSet(graph, expr::Cast(expr::_1, dst.valid() ? dst.elementType() : poplar::FLOAT), {src},
+                              dst, cs, name);
+}
+
+// Appends to `prog` one compute set casting src into dst (nothing to run for an empty dst).
+void castProgram(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &metadata,
+                 poplar::program::Sequence &prog, const std::string &name) {
+  poplar::ComputeSet cs = graph.addComputeSet(name);
+  castInto(graph, src, dst, metadata, cs, name);
+  if (dst.numElements() > 0)
+    prog.add(poplar::program::Execute(cs, name));
+}
+
+// A new tensor of `type` (with `metadata` for QUARTER) of src's shape, mapped as src is when src is fully mapped.
+Tensor newOutputLike(poplar::Graph &graph, const Tensor &src, const poplar::Type &type, const Tensor &metadata,
+                     const std::string &name) {
+  Tensor out = type == poplar::QUARTER ? graph.addVariable(type, metadata, src.shape(), name + "/out")
+                                       : graph.addVariable(type, src.shape(), name + "/out");
+  detail::mapLike(graph, out, {src});
+  return out;
+}
+
+// The output of a cast of `src` to a new tensor of `dstType`, and in `metadata` what its QUARTER side is read or
+// written with: `given` for a QUARTER result (required), src's own for a QUARTER source, none otherwise.
+Tensor newCastOutput(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType, const Tensor &given,
+                     Tensor &metadata, const std::string &name) {
+  if (!src.valid())
+    throw poplibs_error(name + ": the source is an invalid (default-constructed) tensor");
+  if (dstType == poplar::QUARTER) {
+    if (!given.valid())
+      throw poplibs_error(name + ": a cast to QUARTER needs the result's metadata; use the overload of cast that "
+                                 "takes a metadata tensor");
+    checkMetadata(given, name);
+    metadata = given;
+  } else if (src.elementType() == poplar::QUARTER) {
+    metadata = metadataOf(src, "source", name);
+  }
+  return newOutputLike(graph, src, dstType, metadata, name);
+}
+
+} // namespace
+
+Tensor cast(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType, poplar::program::Sequence &prog,
+            const poplar::DebugContext &debugContext) {
+  return cast(graph, src, dstType, Tensor(), prog, debugContext);
+}
+
+Tensor cast(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType, const Tensor &metadata,
+            poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  if (dstType != poplar::QUARTER && !(src.valid() && src.elementType() == poplar::QUARTER))
+    return map(graph, expr::Cast(expr::_1, dstType), {src}, prog, debugContext); // map's placement and checks
+  const std::string name = opName(debugContext, "cast");
+  Tensor md;
+  Tensor out = newCastOutput(graph, src, dstType, metadata, md, name);
+  castProgram(graph, src, out, md, prog, name);
+  return out;
+}
+
+void cast(poplar::Graph &graph, const Tensor &src, const Tensor &dst, poplar::program::Sequence &prog,
+          const poplar::DebugContext &debugContext) {
+  if (!involvesQuarter(src, dst)) {
+    mapWithOutput(graph, expr::Cast(expr::_1, dst.valid() ? dst.elementType() : poplar::FLOAT), {src}, dst, prog,
+                  debugContext);
+    return;
+  }
+  const std::string name = opName(debugContext, "cast");
+  castProgram(graph, src, dst, quarterMetadata(src, dst, name), prog, name);
+}
+
+void castWithOutput(poplar::Graph &graph, const Tensor &src, const Tensor &dst, poplar::program::Sequence &prog,
+                    const poplar::DebugContext &debugContext) {
+  cast(graph, src, dst, prog, debugContext);
+}
+
+poplar::program::Program cast(poplar::Graph &graph, Tensor src, Tensor dst,
+                              const poplar::DebugContext &debugContext) {
+  poplar::program::Sequence prog;
+  cast(graph, src, dst, prog, debugContext);
+  return prog;
+}
+
+void cast(poplar::Graph &graph, Tensor src, Tensor dst, poplar::ComputeSet cs) {
+  const std::string name = "popops::cast";
+  castInto(graph, src, dst, involvesQuarter(src, dst) ? quarterMetadata(src, dst, name) : Tensor(), cs, name);
+}
+
+Tensor cast(poplar::Graph &graph, Tensor src, const poplar::Type &dstType, poplar::ComputeSet cs,
+            const poplar::DebugContext &debugContext) {
+  return cast(graph, src, dstType, Tensor(), cs, debugContext);
+}
+
+Tensor cast(poplar::Graph &graph, Tensor src, const poplar::Type &dstType, const Tensor &metadata,
+            poplar::ComputeSet cs, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "cast");
+  Tensor md;
+  Tensor out = newCastOutput(graph, src, dstType, metadata, md, name);
+  castInto(graph, src, out, md, cs, name);
+  return out;
+}
+
+Tensor checkAccuracyWhenCast(poplar::Graph &graph, const Tensor &input, poplar::Type outputType, double tolerance,
+                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "checkAccuracyWhenCast");
+  if (!input.valid() || input.elementType() != poplar::FLOAT || outputType != poplar::HALF)
+    throw poplibs_error(name + ": only a FLOAT input cast to HALF is checked; pass a FLOAT tensor and HALF");
+  if (input.numElements() != 1)
+    throw poplibs_error(name + ": the input has " + std::to_string(input.numElements()) +
+                        " elements; pass a tensor of one element");
+  // |x| * tolerance > |float(half(x)) - x|: false for 0, for NaN and for a value half makes infinite.
+  namespace e = expr;
+  const e::Any error = e::Abs(e::Sub(e::Cast(e::Cast(e::_1, poplar::HALF), poplar::FLOAT), e::_1));
+  return map(graph, e::Gt(e::Mul(e::Abs(e::_1), e::Const(float(tolerance))), error), {input}, prog, name);
+}
+
+} // namespace popops
