@@ -111,7 +111,7 @@ def main():
                   "not recovered": 0}
         faults, times, examples = {}, [], []
         log_lines = 0
-        prev_fault = False
+        prev_fault, prev_kind = [], None  # the faults that hit the previous request, which the next must survive
         t_start = time.monotonic()
         for i in range(args.requests):
             kind = "gc-run" if args.run_every and i % args.run_every == args.run_every - 1 else "gc-info"
@@ -150,11 +150,11 @@ def main():
             counts[verdict] += 1
             if not hit and prev_fault and verdict != "ok":
                 counts["not recovered"] += 1
-                verdict += ", after a fault"
+                verdict += f", after a fault ({', '.join(prev_fault)} on request {i - 1}, {prev_kind})"
             if verdict not in ("ok", "clear error") and len(examples) < 8:
                 examples.append(f"request {i} ({kind}, faults {hit or 'none'}): {verdict}, exit {rc}, "
                                 f"{took:.2f} s\n  stdout: {out.strip()[:400]}\n  stderr: {err.strip()[:400]}")
-            prev_fault = bool(hit)
+            prev_fault, prev_kind = hit, kind
         wall = time.monotonic() - t_start
 
         times.sort()
