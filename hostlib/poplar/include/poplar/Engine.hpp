@@ -36,10 +36,13 @@ struct EngineImpl;
 /// (a file), "target.hostSyncTimeout" (seconds), "debug.runTimeout" (seconds, 0 = none), "debug.watchdogKiloInsns"
 /// (a whole number). The SDK's autoReport.*, profiler.* and opt.* options are accepted and not acted on yet.
 ///
-/// One device holds one loaded engine at a time. When another engine was loaded on the device since this one (or
-/// the device was reset), run(), readTensor() and writeTensor() load this engine again first, and the log
-/// (POPLAR_LOG_LEVEL=INFO) says so: constants and initial values (Graph::setInitialValue) start over, other
-/// variables are undefined, as after any load.
+/// One device holds one loaded engine at a time: loading engine B on a device that holds engine A replaces A (A's
+/// stream buffers are released; its stream connections and callbacks stay with A). When another engine was loaded
+/// on the device since this one (or the device was reset, or a run stopped mid-program), run(), readTensor() and
+/// writeTensor() load this engine again first, and the log (POPLAR_LOG_LEVEL=INFO) says so: constants and initial
+/// values (Graph::setInitialValue) start over, other variables are undefined, as after any load. Either engine can
+/// be destroyed while the other is loaded. After device.detach(), run() throws application_runtime_error until
+/// engine.load(device) attaches the device again.
 class Engine {
 public:
   /// A point in the device's time, as getTimeStamp() read it: the cycles the engine's runs have taken so far
