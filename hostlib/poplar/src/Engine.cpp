@@ -13,6 +13,7 @@
 #include <new>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <sstream>
 
@@ -61,6 +62,7 @@ struct EngineImpl final : LoadedEngine {
   /// engine's life whatever becomes of the caller's Device object (destroyed, moved from, a temporary).
   std::shared_ptr<DeviceImpl> device;
   std::shared_ptr<DeviceImpl> prepared; ///< the device of prepare(), for deploy()
+  std::unique_ptr<RuntimeOptions> preparedRuntime; ///< the RuntimeOptions of prepare(device, options), if any
   std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
@@ -481,6 +483,11 @@ void Engine::prepare(const Device &device) {
   impl_->prepared = device.implPtr();
 }
 
+void Engine::prepare(const Device &device, const RuntimeOptions &runtimeOptions) {
+  prepare(device);
+  impl_->preparedRuntime.reset(new RuntimeOptions(runtimeOptions));
+}
+
 void Engine::deploy() {
   std::shared_ptr<detail::DeviceImpl> d = impl_->prepared;
   if (!d)
@@ -502,8 +509,13 @@ std::vector<std::string> Engine::listStreams() const {
   return names;
 }
 
-void Engine::run(unsigned prog, const std::string &) {
+void Engine::run(unsigned prog, const std::string &debugName) { run(prog, debugName, RuntimeOptions()); }
+
+void Engine::run(unsigned prog, const std::string &, const RuntimeOptions &runtimeOptions) {
   const auto &cg = impl_->cg;
+  // The run's options: the engine's, with those of prepare() and of this call (and POPLAR_RUNTIME_OPTIONS) over them.
+  const detail::EngineOptions runOptions = detail::parseEngineOptions(
+      detail::withRuntimeOptions(impl_->givenOptions, impl_->preparedRuntime.get(), &runtimeOptions));
   if (prog >= cg.programAddr.size())
     throw ipu::runtime::application_runtime_error(
         "Engine::run(" + std::to_string(prog) + "): the engine has " + std::to_string(cg.programAddr.size()) +
@@ -517,7 +529,9 @@ void Engine::run(unsigned prog, const std::string &) {
     dev.check(ipudrv_tile_setup(dev.handle(), t, cg.image.image.entry, cg.programAddr[prog].at(t), 1),
               "ipudrv_tile_setup");
   ipu::runtime::RunOptions opts;
-  opts.hostSyncTimeoutSeconds = impl_->options.hostSyncTimeout;
+  // The SDK documents target.hostSyncTimeout "0" as no timeout; the runtime takes a positive limit.
+  opts.hostSyncTimeoutSeconds =
+      runOptions.hostSyncTimeout > 0 ? runOptions.hostSyncTimeout : std::numeric_limits<double>::infinity();
   opts.runTimeoutSeconds = impl_->options.runTimeout;
   opts.watchdogKiloInsns = impl_->options.watchdogKiloInsns;
   std::mutex m;

@@ -19,6 +19,7 @@
 #include "pva/pva.hpp"
 #include "poplar/Program.hpp"
 #include "poplar/Quarter.hpp"
+#include "poplar/RuntimeOptions.hpp"
 #include "poplar/StreamCallback.hpp"
 #include "poplar/exceptions.hpp"
 
@@ -77,12 +78,17 @@ public:
   /// The first half of load(): attaches `device` and remembers it (shared, as load does); deploy() then loads the
   /// graph on it.
   void prepare(const Device &device);
+  /// prepare(device), and `runtimeOptions` over the engine's options for every run from then on.
+  void prepare(const Device &device, const RuntimeOptions &runtimeOptions);
   /// The second half of load(): loads the graph on the device given to prepare().
   void deploy();
   /// Runs program `prog`; returns when the tiles are done. Throws poplar::application_runtime_error for misuse
   /// (no such program, a stream nobody connected), poplar::recoverable_runtime_error when a tile faults (its
   /// message names the recovery: device.reset() or engine.load(device), then run again).
   void run(unsigned prog = 0, const std::string &debugName = "");
+  /// run(prog, debugName) with `runtimeOptions` over the engine's options (and those given to prepare) for this
+  /// run alone.
+  void run(unsigned prog, const std::string &debugName, const RuntimeOptions &runtimeOptions);
   /// Asks the run under way (on another thread, or from one of its stream callbacks) to end: the tiles are halted
   /// within a quarter of a second (at once after a stream callback), and run() throws
   /// poplar::application_runtime_error saying it was stopped. As after an Abort, the engine loads itself again before
