@@ -14,15 +14,10 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/StreamCallback.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 // Feeds 1, 2, 3 then 11, 12, 13 and so on: a callback object the engine keeps across its loads.
 class Counter : public LegacyStreamCallback {
@@ -148,7 +143,5 @@ int main() {
     device.detach();
   }
 
-  if (failures == 0)
-    std::printf("all second-load checks passed\n");
-  return failures ? 1 : 0;
+  return checksDone("all second-load checks passed");
 }

@@ -14,15 +14,10 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/RuntimeOptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 // "ok" when building RuntimeOptions from `flags` throws invalid_option whose message contains `needle`.
 static bool refused(const OptionFlags &flags, const char *needle) {
@@ -102,7 +97,5 @@ int main() {
   check(value == 45, "a run's own hostSyncTimeout \"0\" (no limit) goes over prepare's: x = " +
                          std::to_string(value));
 
-  if (failures == 0)
-    std::printf("all RuntimeOptions checks passed\n");
-  return failures ? 1 : 0;
+  return checksDone("all RuntimeOptions checks passed");
 }

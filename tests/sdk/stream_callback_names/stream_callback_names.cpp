@@ -17,15 +17,10 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/StreamCallback.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 // Counts every call; prefetch() succeeds when `canPrefetch`, fetch() and prefetch() give 1, 2, 3, ...
 struct Calls {
@@ -201,7 +196,5 @@ int main() {
                                                     std::to_string(out[0]) + " " + std::to_string(out[1]));
   }
 
-  if (failures == 0)
-    std::printf("all StreamCallback.hpp checks passed\n");
-  return failures ? 1 : 0;
+  return checksDone("all StreamCallback.hpp checks passed");
 }
