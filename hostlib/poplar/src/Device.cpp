@@ -33,16 +33,23 @@ bool DeviceImpl::attach() {
   return true;
 }
 
-void DeviceImpl::detach() {
-  dev.reset();
+void DeviceImpl::unload() noexcept {
+  LoadedEngine *engine = loadedBy;
   loadedBy = nullptr;
+  if (engine)
+    engine->unloaded();
+}
+
+void DeviceImpl::detach() {
+  unload(); // the engine's staging buffers are mapped through the card: release them while it is still there
+  dev.reset();
   faulted = false;
 }
 
 void DeviceImpl::reset() {
+  unload();
   if (dev)
     dev->reset();
-  loadedBy = nullptr;
   faulted = false;
 }
 

@@ -13,6 +13,7 @@
 #include <new>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <sstream>
 
@@ -36,10 +37,11 @@ namespace poplar {
 
 namespace detail {
 
-/// Adapts a poplar::StreamCallback to the runtime's callback interface.
+/// Adapts a poplar::StreamCallback to the runtime's callback interface. The engine keeps the callback (shared
+/// with each adapter): every load of the engine makes a new stream registry, and the callback stays connected.
 class CallbackAdapter : public ipu::runtime::StreamCallback {
 public:
-  explicit CallbackAdapter(std::unique_ptr<poplar::StreamCallback> cb) : cb_(std::move(cb)) {}
+  explicit CallbackAdapter(std::shared_ptr<poplar::StreamCallback> cb) : cb_(std::move(cb)) {}
   Result prefetch(void *p) override {
     return cb_->prefetch(p) == poplar::StreamCallback::Result::Success ? Result::Success : Result::NotAvailable;
   }
@@ -48,10 +50,10 @@ public:
   void invalidatePrefetched() override { cb_->invalidatePrefetched(); }
 
 private:
-  std::unique_ptr<poplar::StreamCallback> cb_;
+  std::shared_ptr<poplar::StreamCallback> cb_;
 };
 
-struct EngineImpl {
+struct EngineImpl final : LoadedEngine {
   CompiledGraph cg;
   Target target;
   EngineOptions options;
@@ -60,6 +62,7 @@ struct EngineImpl {
   /// engine's life whatever becomes of the caller's Device object (destroyed, moved from, a temporary).
   std::shared_ptr<DeviceImpl> device;
   std::shared_ptr<DeviceImpl> prepared; ///< the device of prepare(), for deploy()
+  std::unique_ptr<RuntimeOptions> preparedRuntime; ///< the RuntimeOptions of prepare(device, options), if any
   std::uint64_t resetsAtLoad = 0; ///< the card's reset count when this engine was loaded on it
   std::unique_ptr<ipu::runtime::StreamRegistry> streams;
   std::map<std::string, std::function<void(ipu::runtime::StreamRegistry &)>> connections;
@@ -141,8 +144,11 @@ struct EngineImpl {
   void connectLibraryStreams();
   ~EngineImpl() {
     if (device && device->loadedBy == this)
-      device->loadedBy = nullptr;
+      device->unload();
   }
+  /// Off the card (another engine loaded, reset, detach, a stopped run): the staging buffers go, so that their
+  /// device addresses are free for the next engine. The connections stay; the next load makes them again.
+  void unloaded() noexcept override { streams.reset(); }
   /// The device this engine was loaded on, attached; throws when there is none (not loaded, detached, destroyed).
   DeviceImpl &liveDevice() const {
     if (!device || !device->dev)
@@ -409,9 +415,12 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
         " bytes) but the device is " + d.dev->describe() + "; build the Graph with device.getTarget()");
   if (d.faulted)
     d.reset(); // the card keeps its error state until reset: make load(device) the whole recovery
+  // One engine at a time on a card: this one comes off the device it was on, and whichever engine holds this
+  // device comes off it (the SDK's second load replaces the first; that engine loads again on its next use).
+  if (device && device->loadedBy == this)
+    device->unload();
+  d.unload();
   streams.reset();
-  if (device && device != dp && device->loadedBy == this)
-    device->loadedBy = nullptr;
   device = dp;
   ipu::runtime::DeviceImage image;
   image.tiles = cg.tiles;
@@ -447,8 +456,10 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
 ipu::runtime::Device &EngineImpl::loaded() {
   DeviceImpl &di = liveDevice();
   if (di.loadedBy != this || di.dev->resetCount() != resetsAtLoad) {
-    log(LogLevel::Info, std::string("the device was ") +
-                            (di.loadedBy != this ? "loaded with another engine" : "reset") +
+    const char *why = di.loadedBy == nullptr ? "left without an engine (a run stopped mid-program, or a reset)"
+                      : di.loadedBy != this    ? "loaded with another engine"
+                                               : "reset";
+    log(LogLevel::Info, std::string("the device was ") + why +
                             " since this engine was loaded: loading it again (its tensors start over)");
     loadOn(std::shared_ptr<DeviceImpl>(device)); // a copy: loadOn assigns `device`
   }
@@ -472,6 +483,11 @@ void Engine::prepare(const Device &device) {
   impl_->prepared = device.implPtr();
 }
 
+void Engine::prepare(const Device &device, const RuntimeOptions &runtimeOptions) {
+  prepare(device);
+  impl_->preparedRuntime.reset(new RuntimeOptions(runtimeOptions));
+}
+
 void Engine::deploy() {
   std::shared_ptr<detail::DeviceImpl> d = impl_->prepared;
   if (!d)
@@ -493,8 +509,13 @@ std::vector<std::string> Engine::listStreams() const {
   return names;
 }
 
-void Engine::run(unsigned prog, const std::string &) {
+void Engine::run(unsigned prog, const std::string &debugName) { run(prog, debugName, RuntimeOptions()); }
+
+void Engine::run(unsigned prog, const std::string &, const RuntimeOptions &runtimeOptions) {
   const auto &cg = impl_->cg;
+  // The run's options: the engine's, with those of prepare() and of this call (and POPLAR_RUNTIME_OPTIONS) over them.
+  const detail::EngineOptions runOptions = detail::parseEngineOptions(
+      detail::withRuntimeOptions(impl_->givenOptions, impl_->preparedRuntime.get(), &runtimeOptions));
   if (prog >= cg.programAddr.size())
     throw ipu::runtime::application_runtime_error(
         "Engine::run(" + std::to_string(prog) + "): the engine has " + std::to_string(cg.programAddr.size()) +
@@ -508,7 +529,9 @@ void Engine::run(unsigned prog, const std::string &) {
     dev.check(ipudrv_tile_setup(dev.handle(), t, cg.image.image.entry, cg.programAddr[prog].at(t), 1),
               "ipudrv_tile_setup");
   ipu::runtime::RunOptions opts;
-  opts.hostSyncTimeoutSeconds = impl_->options.hostSyncTimeout;
+  // The SDK documents target.hostSyncTimeout "0" as no timeout; the runtime takes a positive limit.
+  opts.hostSyncTimeoutSeconds =
+      runOptions.hostSyncTimeout > 0 ? runOptions.hostSyncTimeout : std::numeric_limits<double>::infinity();
   opts.runTimeoutSeconds = impl_->options.runTimeout;
   opts.watchdogKiloInsns = impl_->options.watchdogKiloInsns;
   std::mutex m;
@@ -528,7 +551,7 @@ void Engine::run(unsigned prog, const std::string &) {
     impl_->tensorStream->flush();
     // The tiles were halted mid-program: load afresh (after a reset) before the next run.
     impl_->liveDevice().faulted = true;
-    impl_->liveDevice().loadedBy = nullptr;
+    impl_->liveDevice().unload();
     throw ipu::runtime::application_runtime_error(
         "Engine::run(" + std::to_string(prog) + "): stopped by Engine::stop() before the program's end; the "
         "engine loads itself again before its next run (constants and initial values afresh)");
@@ -549,7 +572,7 @@ void Engine::run(unsigned prog, const std::string &) {
       throw;
     // The tiles were stopped mid-program: load afresh (after a reset) before the next run.
     impl_->liveDevice().faulted = true;
-    impl_->liveDevice().loadedBy = nullptr;
+    impl_->liveDevice().unload();
     throw ipu::runtime::application_runtime_error(impl_->errorMessage);
   }
   impl_->printStream->flush();
@@ -623,12 +646,9 @@ void Engine::connectStreamToCallback(const std::string &handle, std::unique_ptr<
       fan->connectCallback(r, shared);
     return;
   }
-  auto shared = std::make_shared<std::unique_ptr<StreamCallback>>(std::move(f));
+  std::shared_ptr<StreamCallback> shared(std::move(f));
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) {
-    if (!*shared)
-      throw ipu::runtime::application_runtime_error("stream '" + handle + "': a callback object can be connected "
-                                                    "to one loaded engine only; connect a new one");
-    r.connect(handle, std::unique_ptr<ipu::runtime::StreamCallback>(new detail::CallbackAdapter(std::move(*shared))));
+    r.connect(handle, std::unique_ptr<ipu::runtime::StreamCallback>(new detail::CallbackAdapter(shared)));
   });
 }
 

@@ -1,11 +1,51 @@
-// Stream callbacks: the function-backed LegacyStreamCallback.
+// Stream callbacks: the function-backed LegacyStreamCallback, the metadata holder of StreamCallbackWithMetadata and
+// the wait/notify handshake of ResumableStreamCallback.
 #include "poplar/StreamCallback.hpp"
+
+#include <condition_variable>
+#include <mutex>
 
 #include "poplar/exceptions.hpp"
 
 namespace poplar {
 
-StreamCallback::~StreamCallback() = default;
+StreamCallbackBase::~StreamCallbackBase() = default;
+
+StreamCallbackWithMetadata::StreamCallbackWithMetadata(const QuarterMetadata &metadata) : metadata_(metadata) {}
+QuarterMetadata StreamCallbackWithMetadata::getMetadata() const { return metadata_; }
+void StreamCallbackWithMetadata::setMetadata(const QuarterMetadata &metadata) { metadata_ = metadata; }
+
+/// One pending notification at most: notify() before wait() is remembered, as a binary semaphore would.
+struct ResumableStreamCallback::State {
+  mutable std::mutex m;
+  std::condition_variable cv;
+  bool notified = false;
+  bool awaiting = false;
+};
+
+ResumableStreamCallback::ResumableStreamCallback() : state_(new State) {}
+ResumableStreamCallback::~ResumableStreamCallback() = default;
+
+void ResumableStreamCallback::notify() {
+  {
+    std::lock_guard<std::mutex> lock(state_->m);
+    state_->notified = true;
+  }
+  state_->cv.notify_all();
+}
+
+bool ResumableStreamCallback::isAwaiting() const {
+  std::lock_guard<std::mutex> lock(state_->m);
+  return state_->awaiting;
+}
+
+void ResumableStreamCallback::wait() {
+  std::unique_lock<std::mutex> lock(state_->m);
+  state_->awaiting = true;
+  state_->cv.wait(lock, [this] { return state_->notified; });
+  state_->notified = false;
+  state_->awaiting = false;
+}
 
 LegacyStreamCallback::LegacyStreamCallback() {}
 LegacyStreamCallback::LegacyStreamCallback(std::function<void(void *)> f) : f_(std::move(f)) {}
@@ -17,5 +57,6 @@ void LegacyStreamCallback::fetch(void *p) {
   f_(p);
 }
 void LegacyStreamCallback::complete() {}
+void LegacyStreamCallback::invalidatePrefetched() {}
 
 } // namespace poplar

@@ -74,7 +74,7 @@ const OptionSpec kOptions[] = {
     {"exchange.streamBufferOverlap", Kind::Choice, "none|hostRearrangeOnly|any", false},
     {"opt.enableInlining", Kind::Bool, nullptr, false},
     {"opt.maxCompilationThreads", Kind::Count, nullptr, false},
-    {"streamCallbacks.multiThreadMode", Kind::Choice, "none|collaborative", false},
+    {"streamCallbacks.multiThreadMode", Kind::Choice, "singleThread|collaborative|dedicated|none", false},
     {"streamCallbacks.numWorkerThreads", Kind::CountOrAuto, nullptr, false},
     {"streamCallbacks.numaAware", Kind::Bool, nullptr, false},
     {"target.exceptionPollPeriodUs", Kind::Count, nullptr, false},

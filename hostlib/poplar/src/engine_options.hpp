@@ -7,6 +7,10 @@
 
 #include "poplar/OptionFlags.hpp"
 
+namespace poplar {
+class RuntimeOptions;
+}
+
 namespace poplar::detail {
 
 /// The engine options after validation, with their defaults filled in.
@@ -30,5 +34,9 @@ OptionFlags withEnvironmentOptions(const OptionFlags &given);
 /// Options the SDK documents that this library does not act on yet (autoReport.*, profiler.*, opt.*, ...) are
 /// accepted when their value has the documented form, and ignored.
 EngineOptions parseEngineOptions(const OptionFlags &merged);
+/// The options a run goes by: the engine's (withEnvironmentOptions), then those given to Engine::prepare and to
+/// Engine::run (either may be null), then POPLAR_RUNTIME_OPTIONS, each set over the one before (src/RuntimeOptions.cpp).
+OptionFlags withRuntimeOptions(const OptionFlags &engineOptions, const RuntimeOptions *prepared,
+                               const RuntimeOptions *perRun);
 
 } // namespace poplar::detail

@@ -119,8 +119,7 @@ int main() {
   std::stringstream file;
   compileGraph(graph, twoErrors).serialize(file);
   Engine fromFile(Executable::deserialize(file));
-  Device second = ipuModel.createDevice();
-  fromFile.load(second);
+  fromFile.load(device); // replaces `engine` on the device (its streams' buffers are released)
   runAndReport(fromFile, 0, "deserialized abort");
   try {
     fromFile.run(1);

@@ -46,8 +46,7 @@ int main() {
   std::stringstream file;
   compileGraph(graph, {prog}).serialize(file);
   Engine fromFile(Executable::deserialize(file));
-  Device second = ipuModel.createDevice();
-  fromFile.load(second);
+  fromFile.load(device); // replaces `engine` on the device
   std::ostringstream captured;
   fromFile.setPrintTensorStream(captured);
   fromFile.run(0);

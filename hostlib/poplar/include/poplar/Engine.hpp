@@ -19,6 +19,7 @@
 #include "pva/pva.hpp"
 #include "poplar/Program.hpp"
 #include "poplar/Quarter.hpp"
+#include "poplar/RuntimeOptions.hpp"
 #include "poplar/StreamCallback.hpp"
 #include "poplar/exceptions.hpp"
 
@@ -36,10 +37,13 @@ struct EngineImpl;
 /// (a file), "target.hostSyncTimeout" (seconds), "debug.runTimeout" (seconds, 0 = none), "debug.watchdogKiloInsns"
 /// (a whole number). The SDK's autoReport.*, profiler.* and opt.* options are accepted and not acted on yet.
 ///
-/// One device holds one loaded engine at a time. When another engine was loaded on the device since this one (or
-/// the device was reset), run(), readTensor() and writeTensor() load this engine again first, and the log
-/// (POPLAR_LOG_LEVEL=INFO) says so: constants and initial values (Graph::setInitialValue) start over, other
-/// variables are undefined, as after any load.
+/// One device holds one loaded engine at a time: loading engine B on a device that holds engine A replaces A (A's
+/// stream buffers are released; its stream connections and callbacks stay with A). When another engine was loaded
+/// on the device since this one (or the device was reset, or a run stopped mid-program), run(), readTensor() and
+/// writeTensor() load this engine again first, and the log (POPLAR_LOG_LEVEL=INFO) says so: constants and initial
+/// values (Graph::setInitialValue) start over, other variables are undefined, as after any load. Either engine can
+/// be destroyed while the other is loaded. After device.detach(), run() throws application_runtime_error until
+/// engine.load(device) attaches the device again.
 class Engine {
 public:
   /// A point in the device's time, as getTimeStamp() read it: the cycles the engine's runs have taken so far
@@ -74,12 +78,17 @@ public:
   /// The first half of load(): attaches `device` and remembers it (shared, as load does); deploy() then loads the
   /// graph on it.
   void prepare(const Device &device);
+  /// prepare(device), and `runtimeOptions` over the engine's options for every run from then on.
+  void prepare(const Device &device, const RuntimeOptions &runtimeOptions);
   /// The second half of load(): loads the graph on the device given to prepare().
   void deploy();
   /// Runs program `prog`; returns when the tiles are done. Throws poplar::application_runtime_error for misuse
   /// (no such program, a stream nobody connected), poplar::recoverable_runtime_error when a tile faults (its
   /// message names the recovery: device.reset() or engine.load(device), then run again).
   void run(unsigned prog = 0, const std::string &debugName = "");
+  /// run(prog, debugName) with `runtimeOptions` over the engine's options (and those given to prepare) for this
+  /// run alone.
+  void run(unsigned prog, const std::string &debugName, const RuntimeOptions &runtimeOptions);
   /// Asks the run under way (on another thread, or from one of its stream callbacks) to end: the tiles are halted
   /// within a quarter of a second (at once after a stream callback), and run() throws
   /// poplar::application_runtime_error saying it was stopped. As after an Abort, the engine loads itself again before

@@ -1,38 +1,102 @@
 // Stream callbacks: host code that produces (host to device) or consumes (device to host) a stream's data.
+//
+// The order of calls, for one stream copy (the engine's host side, hostlib/runtime streams.hpp):
+//   host to device: fetch(p) fills the buffer unless the previous copy's prefetch(p) returned Success; when the
+//     device has taken the data, complete(); then prefetch(p) for the next copy. A run that ends with prefetched
+//     data unused calls invalidatePrefetched(), and so does unloading the engine (another engine's load, a reset).
+//   device to host: fetch(p) with the data, then complete().
+// This emulator prefetches only in that one place (after complete(), one copy ahead); engine options such as
+// exchange.enablePrefetch or a FIFO's bufferingDepth do not add more.
 #ifndef POPLAR_STREAM_CALLBACK_HPP
 #define POPLAR_STREAM_CALLBACK_HPP
 
 #include <functional>
+#include <memory>
+
+#include "poplar/Quarter.hpp"
 
 namespace poplar {
 
-/// Serves one stream. For host to device: prefetch() may fill the buffer early, fetch() must fill it, complete()
-/// says the device took it. For device to host: fetch() receives the data, then complete().
-class StreamCallback {
+/// What every stream callback has, whatever its data: the end of a copy and the dropping of prefetched data.
+class StreamCallbackBase {
 public:
   /// Whether prefetch() produced data.
   enum class Result { Success, NotAvailable };
-  virtual ~StreamCallback();
-  /// Host to device: fill `p` now for the next copy if the data is ready, else return NotAvailable.
+  virtual ~StreamCallbackBase();
+  /// The copy is finished: the device took the data (host to device) or fetch() has had it (device to host).
+  virtual void complete() = 0;
+  /// Data prefetch() produced will not be used: the next copy calls fetch() (or prefetch()) again.
+  virtual void invalidatePrefetched() = 0;
+};
+
+/// Serves one stream whose type needs no metadata. prefetch() may fill the buffer early (host to device only);
+/// fetch() must fill it (host to device) or receives it (device to host).
+class StreamCallback : public StreamCallbackBase {
+public:
+  /// Host to device: fill `p` now for the next copy if the data is ready (Success), else return NotAvailable
+  /// (not ready yet, or the stream has no more data); fetch() then follows if the copy happens.
   virtual Result prefetch(void *p) = 0;
   /// Host to device: fill `p`. Device to host: `p` holds the data.
   virtual void fetch(void *p) = 0;
-  /// The copy is finished.
-  virtual void complete() = 0;
-  /// Prefetched data will not be used.
-  virtual void invalidatePrefetched() {}
+  /// By default prefetched data needs no clean-up.
+  void invalidatePrefetched() override {}
 };
 
-/// A StreamCallback that serves each copy in fetch() alone (no prefetch): derive from it and override fetch(), as
-/// with the SDK, or build it from one function that fills (host to device) or reads (device to host) the buffer.
+/// A StreamCallback for a stream of a type that needs metadata (QUARTER): the callback also says which metadata
+/// (format and scale) its data has. The emulated engine has no QUARTER streams yet (QUARTER data moves with
+/// Engine::writeTensor/readTensor and a QuarterMetadata), so such a callback serves its data like any other.
+class StreamCallbackWithMetadata : public StreamCallback {
+public:
+  /// The metadata of the data this callback produces (host to device) or receives (device to host).
+  explicit StreamCallbackWithMetadata(const QuarterMetadata &metadata = QuarterMetadata());
+  /// The metadata given at construction or by setMetadata().
+  QuarterMetadata getMetadata() const;
+
+protected:
+  /// For a callback whose data changes format or scale between copies.
+  void setMetadata(const QuarterMetadata &metadata);
+
+private:
+  QuarterMetadata metadata_;
+};
+
+/// A StreamCallback whose fetch() can wait for something else (another thread, another stream's callback) to let
+/// it go on: inside a callback, wait() suspends it until notify(). A notify() that comes before the wait() is kept,
+/// so that wait() then returns at once.
+class ResumableStreamCallback : public StreamCallback {
+public:
+  ResumableStreamCallback();
+  ~ResumableStreamCallback();
+  /// Lets the waiting callback go on (from another thread); with no callback waiting, the next wait() returns at
+  /// once.
+  void notify();
+  /// Whether a callback is inside wait() now.
+  bool isAwaiting() const;
+
+protected:
+  /// Suspends the calling callback until notify(). Only this callback's own functions may call it.
+  void wait();
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// A StreamCallback that serves each copy in fetch() alone: it never prefetches, so complete() and
+/// invalidatePrefetched() have nothing to do. Derive from it and override fetch(), as with the SDK, or build it
+/// from one function that fills (host to device) or reads (device to host) the buffer.
 class LegacyStreamCallback : public StreamCallback {
 public:
   /// For a derived class that overrides fetch(); fetch() of this class itself throws poplar_error.
   LegacyStreamCallback();
   explicit LegacyStreamCallback(std::function<void(void *)> f);
-  Result prefetch(void *p);
-  void fetch(void *p);
-  void complete();
+  /// Always NotAvailable: the data comes from fetch().
+  Result prefetch(void *p) final override;
+  void fetch(void *p) override;
+  /// Nothing to do.
+  void complete() final override;
+  /// Nothing to do: nothing is ever prefetched.
+  void invalidatePrefetched() final override;
 
 private:
   std::function<void(void *)> f_;

@@ -1,0 +1,31 @@
+// The checks of an SDK-surface program (tests/sdk): each check prints "ok: <what>" or "FAIL: <what>" (the folder's
+// expected.txt lists the ok lines) and a failed one makes the program's exit status 1. run_sdk.sh copies this
+// header next to the program, so a program includes it as "sdk_check.hpp".
+#ifndef SDK_CHECK_HPP
+#define SDK_CHECK_HPP
+
+#include <cstdio>
+#include <string>
+
+namespace sdk_check {
+inline int &failures() {
+  static int count = 0;
+  return count;
+}
+} // namespace sdk_check
+
+/// Prints the outcome of one check.
+inline void check(bool ok, const std::string &what) {
+  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
+  if (!ok)
+    ++sdk_check::failures();
+}
+
+/// Prints `allPassed` when no check failed; the program's exit status (0 or 1).
+inline int checksDone(const char *allPassed) {
+  if (sdk_check::failures() == 0)
+    std::printf("%s\n", allPassed);
+  return sdk_check::failures() == 0 ? 0 : 1;
+}
+
+#endif // SDK_CHECK_HPP
