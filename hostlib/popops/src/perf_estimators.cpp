@@ -154,64 +154,99 @@ poplar::PerfEstimateFunc reduce(Type in, Type out) {
   };
 }
 
+// The data-path vectors of each column region of a slice vertex, read from its baseT list: packed, one item per
+// region holding all numBaseElements rows of it; otherwise numBaseElements items (rows) per region. Empty when the
+// vertex has no baseT.
+std::vector<std::uint64_t> regionVectors(const VertexIntrospector &v, const poplar::Target &target,
+                                         std::uint64_t width) {
+  const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(v, target, "numBaseElements"));
+  const bool packed = plainU32(v, target, "packed") != 0;
+  std::vector<std::uint64_t> vectors;
+  poplar::FieldData base;
+  try {
+    base = v.getFieldInfo("baseT");
+  } catch (const poplar::unknown_field &) {
+    return vectors;
+  }
+  for (std::size_t r = 0; r < base.size(); r += packed ? 1 : rows) {
+    const std::uint64_t cols = packed ? base.getSizeAtIndex(r) / rows : base.getSizeAtIndex(r);
+    vectors.push_back((cols + width - 1) / width);
+  }
+  return vectors;
+}
+
+// The busiest worker of a slice MultiVertex whose workers share its regions' vectors as the codelet deals them
+// (slice_codelets.h, forWorkerColumns: the vectors of all regions end to end, cut into equal shares): `fixed`, plus
+// piece(n) for each piece of n vectors of a region that the worker owns.
+template <typename Piece>
+std::uint64_t busiestWorker(const std::vector<std::uint64_t> &vectors, std::uint64_t workers, std::uint64_t fixed,
+                            Piece piece) {
+  std::uint64_t total = 0;
+  for (std::uint64_t n : vectors)
+    total += n;
+  const std::uint64_t share = (total + workers - 1) / workers;
+  std::uint64_t busiest = fixed;
+  for (std::uint64_t lo = 0; lo < total; lo += share) {
+    const std::uint64_t hi = std::min(total, lo + share);
+    std::uint64_t cycles = fixed, at = 0;
+    for (std::uint64_t n : vectors) {
+      const std::uint64_t a = std::max(lo, at), b = std::min(hi, at + n);
+      if (a < b)
+        cycles += piece(b - a);
+      at += n;
+    }
+    busiest = std::max(busiest, cycles);
+  }
+  return busiest;
+}
+
 // DynamicSlice/DynamicUpdate the way Graphcore's PopLibs estimates DynamicSlice2D and DynamicUpdateSlice2D
 // (popopsCycleEstimators.cpp): 27, then per column region (its width in data-path vectors: 29 + vectors for 32-bit
-// elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows sliced, + 13. Our vertex's
-// regions: packed, one baseT item per region holding all numBaseElements rows of it; otherwise numBaseElements
-// items (rows) per region. A MultiVertex whose workers share the regions' vectors as the codelet deals them
-// (slice_codelets.h, forWorkerColumns: the vectors of all regions end to end, cut into equal shares); the figure is
-// the busiest worker's, its pieces of regions charged as regions.
+// elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows sliced, + 13. Ours is a
+// MultiVertex: the busiest worker's figure, its pieces of regions charged as regions.
 poplar::PerfEstimateFunc dynamicSlice(Type t, bool update) {
   return [t, update](const VertexIntrospector &v, const poplar::Target &target) {
     const Totals e = totalsOf(v, target,
                               {{"offset", poplar::UNSIGNED_INT, true, false},
                                {"baseT", t, true, update},
                                {"subT", t, update, !update}});
-    const std::uint64_t width = dataPathElements(target, e.elemBytes);
-    const std::uint64_t workers = workersOf(target);
-    const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(v, target, "numBaseElements"));
     const std::uint64_t sub = std::max<std::uint64_t>(1, plainU32(v, target, "numSubElements"));
-    const bool packed = plainU32(v, target, "packed") != 0;
-    poplar::FieldData base;
-    try {
-      base = v.getFieldInfo("baseT");
-    } catch (const poplar::unknown_field &) {
-      return poplar::VertexPerfEstimate(27);
-    }
-    std::vector<std::uint64_t> vectors; // per region
-    std::uint64_t total = 0;
-    for (std::size_t r = 0; r < base.size(); r += packed ? 1 : rows) {
-      const std::uint64_t cols = packed ? base.getSizeAtIndex(r) / rows : base.getSizeAtIndex(r);
-      vectors.push_back((cols + width - 1) / width);
-      total += vectors.back();
-    }
-    const std::uint64_t share = (total + workers - 1) / workers;
-    std::uint64_t busiest = 27;
-    for (std::uint64_t lo = 0; lo < total; lo += share) {
-      const std::uint64_t hi = std::min(total, lo + share);
-      std::uint64_t cycles = 27, at = 0;
-      for (std::uint64_t n : vectors) {
-        const std::uint64_t a = std::max(lo, at), b = std::min(hi, at + n);
-        const std::uint64_t n2 = b - a; // this worker's vectors of the region
-        if (a < b)
-          cycles += (e.elemBytes >= 4 ? 29 + n2 : e.elemBytes == 2 ? 31 + 2 * n2 : 50 + 2 * n2) * sub + 13;
-        at += n;
-      }
-      busiest = std::max(busiest, cycles);
-    }
-    return poplar::VertexPerfEstimate(busiest);
+    const auto vectors = regionVectors(v, target, dataPathElements(target, e.elemBytes));
+    return poplar::VertexPerfEstimate(busiestWorker(vectors, workersOf(target), 27, [&](std::uint64_t n) {
+      return (e.elemBytes >= 4 ? 29 + n : e.elemBytes == 2 ? 31 + 2 * n : 50 + 2 * n) * sub + 13;
+    }));
   };
 }
 
-// MultiSlice and the MultiUpdate family: copies at the data path's width per cycle after 30 cycles and 4 per run.
-// `scale` is MultiUpdateAdd's scale type (no scale field when `scaled` is false).
-poplar::PerfEstimateFunc multiCopy(Type t, bool update, bool scaled, Type scale) {
+// MultiSlice: copies at the data path's width per cycle after 30 cycles and 4 per run (edge or list item).
+poplar::PerfEstimateFunc multiSlice(Type t) {
+  return [t](const VertexIntrospector &v, const poplar::Target &target) {
+    const Totals e = totalsOf(v, target,
+                              {{"offsets", poplar::UNSIGNED_INT, true, false},
+                               {"baseT", t, true, false},
+                               {"subT", t, false, true}});
+    return poplar::VertexPerfEstimate(loopCycles(30 + 4 * e.runs, e.out, dataPathElements(target, e.elemBytes), 1));
+  };
+}
+
+// The MultiUpdate family (a MultiVertex, as PopLibs' MultiUpdateOp): MultiSlice's copy form per worker over its
+// share of the columns, the busiest worker's figure: 30 and 4 per edge (offsets, MultiUpdateAdd's scale), then per
+// piece of a region 4 per row item of that region and one cycle per data-path vector of its base rows. `scale` is
+// MultiUpdateAdd's scale type (no scale field when `scaled` is false).
+poplar::PerfEstimateFunc multiUpdate(Type t, bool scaled, Type scale) {
   return [=](const VertexIntrospector &v, const poplar::Target &target) {
     const Field offsets{"offsets", poplar::UNSIGNED_INT, true, false};
-    const Field base{"baseT", t, true, update}, subs{"subT", t, update, !update};
+    const Field base{"baseT", t, true, true}, subs{"subT", t, true, false};
     const Totals e = scaled ? totalsOf(v, target, {offsets, {"scale", scale, true, false}, base, subs})
                             : totalsOf(v, target, {offsets, base, subs});
-    return poplar::VertexPerfEstimate(loopCycles(30 + 4 * e.runs, e.out, dataPathElements(target, e.elemBytes), 1));
+    const auto vectors = regionVectors(v, target, dataPathElements(target, e.elemBytes));
+    const std::uint64_t edges = scaled ? 2 : 1;
+    const std::uint64_t regions = std::max<std::uint64_t>(1, vectors.size());
+    const std::uint64_t itemsPerRegion = (e.runs - std::min<std::uint64_t>(e.runs, edges)) / regions;
+    const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(v, target, "numBaseElements"));
+    return poplar::VertexPerfEstimate(busiestWorker(vectors, workersOf(target), 30 + 4 * edges, [&](std::uint64_t n) {
+      return 4 * itemsPerRegion + n * rows;
+    }));
   };
 }
 
@@ -230,8 +265,8 @@ void registerPerfEstimators(poplar::Graph &graph) {
   for (Type t : {poplar::UNSIGNED_INT, poplar::UNSIGNED_SHORT, poplar::UNSIGNED_CHAR, poplar::UNSIGNED_LONGLONG}) {
     graph.registerPerfEstimator(templateVertex("popops::DynamicSlice", {t}), dynamicSlice(t, false));
     graph.registerPerfEstimator(templateVertex("popops::DynamicUpdate", {t}), dynamicSlice(t, true));
-    graph.registerPerfEstimator(templateVertex("popops::MultiSlice", {t}), multiCopy(t, false, false, t));
-    graph.registerPerfEstimator(templateVertex("popops::MultiUpdate", {t}), multiCopy(t, true, false, t));
+    graph.registerPerfEstimator(templateVertex("popops::MultiSlice", {t}), multiSlice(t));
+    graph.registerPerfEstimator(templateVertex("popops::MultiUpdate", {t}), multiUpdate(t, false, t));
   }
   const std::vector<std::pair<Type, Type>> adds = {{poplar::FLOAT, poplar::FLOAT},
                                                    {poplar::INT, poplar::INT},
@@ -239,10 +274,10 @@ void registerPerfEstimators(poplar::Graph &graph) {
                                                    {poplar::HALF, poplar::HALF},
                                                    {poplar::HALF, poplar::FLOAT}};
   for (const auto &[t, s] : adds)
-    graph.registerPerfEstimator(templateVertex("popops::MultiUpdateAdd", {t, s}), multiCopy(t, true, true, s));
+    graph.registerPerfEstimator(templateVertex("popops::MultiUpdateAdd", {t, s}), multiUpdate(t, true, s));
   for (Type t : {poplar::FLOAT, poplar::INT, poplar::UNSIGNED_INT, poplar::HALF}) {
-    graph.registerPerfEstimator(templateVertex("popops::MultiUpdateMax", {t}), multiCopy(t, true, false, t));
-    graph.registerPerfEstimator(templateVertex("popops::MultiUpdateMul", {t}), multiCopy(t, true, false, t));
+    graph.registerPerfEstimator(templateVertex("popops::MultiUpdateMax", {t}), multiUpdate(t, false, t));
+    graph.registerPerfEstimator(templateVertex("popops::MultiUpdateMul", {t}), multiUpdate(t, false, t));
   }
 }
 
