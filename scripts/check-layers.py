@@ -34,6 +34,10 @@ LAYERS = [
     ("qemu-device", 6),
     ("firmware", 7),
     ("hostlib", 8),
+    # PopLibs sit on Poplar inside hostlib: libpoplar (hostlib/poplar) never reaches into a PopLibs library's
+    # folder; a library gives Poplar what it must know through Poplar's API (e.g. Graph::registerPerfEstimator).
+    *((f"hostlib/{lib}", 8.5) for lib in ("poputil", "popops", "poplin", "popnn", "poprand", "popsparse",
+                                          "popfloat", "poplibs_support", "gcl", "popdist", "poplibs.cmake")),
     ("driver/tools", 9),
     ("hostlib/tools", 9),
     ("testkit", 10),

@@ -8,17 +8,33 @@
 
 #include "poplar/VertexIntrospector.hpp"
 #include "poplar/exceptions.hpp"
-// The MapInterpreter code's encoding, shared with the codelet that runs it (same layer, hostlib; a plain C++11
-// header of constants, no link to libpopops).
-#include "../../popops/codelets/map_code.h"
 
 namespace poplar {
+
+namespace {
+
+// The device bytes of an edge connected to one region of a graph constant (Graph::addConstant), so that an
+// estimator can read values the graph fixes, such as popops' MapInterpreter reading its expression code; empty for
+// a variable or a tensor made of several pieces.
+std::vector<unsigned char> constantBytes(const detail::GraphImpl &g, const Tensor &t) {
+  const auto &regions = t.regions();
+  if (regions.size() != 1 || regions[0].var >= g.vars.size())
+    return {};
+  const detail::Variable &var = g.vars[regions[0].var];
+  const std::size_t size = t.elementType().getSize();
+  if (!var.constant || var.init.size() < regions[0].end * size)
+    return {};
+  return std::vector<unsigned char>(var.init.begin() + regions[0].begin * size,
+                                    var.init.begin() + regions[0].end * size);
+}
+
+} // namespace
 
 FieldData VertexIntrospector::getFieldInfo(const std::string &name) const {
   const auto &g = *static_cast<const detail::GraphImpl *>(graph_);
   const auto &vx = g.vertices.at(vertex_);
   if (auto e = vx.edges.find(name); e != vx.edges.end())
-    return FieldData(1, e->second.numElements(), {}, {}, name);
+    return FieldData(1, e->second.numElements(), {}, constantBytes(g, e->second), name);
   if (auto l = vx.lists.find(name); l != vx.lists.end()) {
     std::vector<std::size_t> sizes;
     for (const Tensor &t : l->second)
@@ -125,37 +141,6 @@ std::uint64_t ampHalfProductCycles(std::uint64_t rows, std::uint64_t inner, std:
   return 50 + 11 + (inGroups - 1) * (13 + outGroups * pairCycles(false)) + 10 + outGroups * pairCycles(true);
 }
 
-// Cycles per data-path vector of the operations in a MapInterpreter's expression, read in the codelet's own
-// encoding (popops/codelets/map_code.h, so the estimate follows the codelet when it changes), priced by kind as
-// Graphcore's op tables price the common cases (popopsCycleEstimators.hpp): a binary op or a cast 1 cycle per
-// vector (ADD, SUB, MUL at the natural width), a unary op 6 (EXPONENT float: 6 per 2 elements), a ternary op 2;
-// a load or a constant nothing (its load is charged per operand). A code the graph does not hold as a constant
-// counts one operation.
-std::uint64_t mapCodeCycles(const GraphImpl &g, const Tensor &code) {
-  namespace mc = popops::mapcode;
-  const auto regions = code.regions();
-  if (regions.size() != 1 || regions[0].var >= g.vars.size())
-    return 1;
-  const Variable &var = g.vars[regions[0].var];
-  if (!var.constant || var.init.size() < regions[0].end * 4)
-    return 1;
-  std::uint64_t cycles = 0;
-  for (std::size_t i = regions[0].begin + mc::kHeaderWords; i < regions[0].end; ++i) {
-    std::uint32_t w = 0;
-    std::copy_n(var.init.begin() + i * 4, 4, reinterpret_cast<std::uint8_t *>(&w));
-    const unsigned kind = w & mc::kKindMask;
-    if (kind == mc::END)
-      break;
-    if (kind == mc::CONST) // its value word follows
-      ++i;
-    cycles += kind == mc::UNARY                          ? 6
-              : kind == mc::BINARY || kind == mc::CAST ? 1
-              : kind == mc::TERNARY                    ? 2
-                                                       : 0;
-  }
-  return std::max<std::uint64_t>(1, cycles);
-}
-
 // A plain unsigned field's value (0 when the vertex has none).
 std::uint64_t plainU32(const Vertex &vx, const char *name) {
   std::uint32_t x = 0;
@@ -164,48 +149,9 @@ std::uint64_t plainU32(const Vertex &vx, const char *name) {
   return x;
 }
 
-// popops' DynamicSlice/DynamicUpdate vertex the way Graphcore's PopLibs estimates DynamicSlice2D and
-// DynamicUpdateSlice2D (popopsCycleEstimators.cpp): 27, then per column region (its width in data-path vectors:
-// 29 + vectors for 32-bit elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows
-// sliced, + 13. Our vertex's regions: packed, one baseT item per region holding all numBaseElements rows of it;
-// otherwise numBaseElements items (rows) per region. Our vertex is a MultiVertex whose `workers` share the
-// regions' vectors as popops' codelet deals them (slice_codelets.h, forWorkerColumns: the vectors of all regions
-// end to end, cut into equal shares); the figure is the busiest worker's, its pieces of regions charged as
-// regions.
-std::uint64_t dynamicSliceCycles(const Vertex &vx, unsigned elemBytes, std::uint64_t width, unsigned workers) {
-  const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(vx, "numBaseElements"));
-  const std::uint64_t sub = std::max<std::uint64_t>(1, plainU32(vx, "numSubElements"));
-  const bool packed = plainU32(vx, "packed") != 0;
-  auto base = vx.lists.find("baseT");
-  if (base == vx.lists.end())
-    return 27;
-  std::vector<std::uint64_t> vectors; // per region
-  std::uint64_t total = 0;
-  const auto &items = base->second;
-  for (std::size_t r = 0; r < items.size(); r += packed ? 1 : rows) {
-    const std::uint64_t cols = packed ? items[r].numElements() / rows : items[r].numElements();
-    vectors.push_back((cols + width - 1) / width);
-    total += vectors.back();
-  }
-  const std::uint64_t share = (total + workers - 1) / std::max(1u, workers);
-  std::uint64_t busiest = 27;
-  for (std::uint64_t lo = 0; lo < total; lo += share) {
-    const std::uint64_t hi = std::min(total, lo + share);
-    std::uint64_t cycles = 27, at = 0;
-    for (std::uint64_t v : vectors) {
-      const std::uint64_t a = std::max(lo, at), b = std::min(hi, at + v);
-      if (a < b) {
-        const std::uint64_t n = b - a;
-        cycles += (elemBytes >= 4 ? 29 + n : elemBytes == 2 ? 31 + 2 * n : 50 + 2 * n) * sub + 13;
-      }
-      at += v;
-    }
-    busiest = std::max(busiest, cycles);
-  }
-  return busiest;
-}
-
-// The library's estimate for its own vertices (popops, poplin, popnn, poprand), or 0 for a type it does not know.
+// The estimate of a PopLibs vertex that its library has not registered with the graph (poplin, popnn, poprand, and
+// popops' vertices other than the map, reduce and slice ones, which popops::addCodelets registers), or 0 for a type
+// it does not know. poplar reads only the vertex's name and fields here; no PopLibs header is included.
 std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
   const Vertex &vx = g.vertices[v];
   const std::string &type = vx.type;
@@ -223,33 +169,13 @@ std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
     // multiply-accumulates per cycle per tile (62.5 TFLOPS over 1,472 tiles at 1.33 GHz).
     return loopCycles(26, rows * inner * cols / share, 16, 1);
   }
-  if (startsWith(type, "popops::MapInterpreter")) {
-    // Graphcore's BinaryOp1D/UnaryOp1D form (popopsCycleEstimators.cpp): each worker pays 29 (float) or 26 (half)
-    // and its share of the supervisor's 11, then per data-path vector of its output share one cycle per operand
-    // loaded and one for the operation with the store (ADD of two floats: 3, the table's 1 + 2). The `code` edge
-    // is the expression, not data: it is left out of the operands.
-    std::uint64_t operands = 0, opCycles = 1;
-    if (auto c = vx.edges.find("code"); c != vx.edges.end()) {
-      operands = e.in > c->second.numElements() ? e.in - c->second.numElements() : 0;
-      opCycles = mapCodeCycles(g, c->second);
-    }
-    const std::uint64_t perVector = opCycles + (e.out ? std::max<std::uint64_t>(1, operands / e.out) : 1);
-    return loopCycles((e.elemBytes == 2 ? 26 : 29) + (11 + share - 1) / share, (e.out + share - 1) / share, width,
-                      perVector);
-  }
   if (startsWith(type, "popnn::NonLinearity"))
     // Element-wise: a load/operate and a store per data-path vector (popops' binary and unary op estimators).
     return loopCycles(20 + 5 * e.runs / share, std::max(e.in, e.out) / share, width, 2);
-  if (startsWith(type, "popops::Reduce") || startsWith(type, "poplin::ReducePartials"))
+  if (startsWith(type, "poplin::ReducePartials"))
     // PopLibs' reduce estimate: 4, plus per output 1, plus per partial (1 + its data-path vectors); the partials
     // here are e.runs input runs of e.in elements in all.
     return 4 + e.out / share + e.runs / share + (e.in / share + width - 1) / width + e.runs / share;
-  if (startsWith(type, "popops::DynamicSlice<") || startsWith(type, "popops::DynamicUpdate<"))
-    return dynamicSliceCycles(vx, e.elemBytes, width, unsigned(share));
-  if (startsWith(type, "popops::Dynamic") || startsWith(type, "popops::MultiSlice") ||
-      startsWith(type, "popops::MultiUpdate"))
-    // Copies: memcpy at the data path's width per cycle.
-    return loopCycles(30 + 4 * e.runs, e.out, width, 1);
   if (startsWith(type, "popops::") || startsWith(type, "poplin::") || startsWith(type, "popnn::") ||
       startsWith(type, "poprand::"))
     return loopCycles(20, std::max(e.in, e.out) / share, width, 2);

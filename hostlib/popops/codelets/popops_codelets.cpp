@@ -336,7 +336,7 @@ public:
     Val st[kMaxStack];
     unsigned sp = 0;
     for (unsigned pc = kHeaderWords;; ++pc) {
-      unsigned w = c[pc], kind = w & 15u, type = (w >> 4) & 15u, op = (w >> 8) & 255u, arg = w >> 16;
+      unsigned w = c[pc], kind = w & kKindMask, type = (w >> 4) & 15u, op = (w >> 8) & 255u, arg = w >> 16;
       if (kind == END)
         break;
       switch (kind) {

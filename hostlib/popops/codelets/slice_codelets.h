@@ -32,12 +32,12 @@ template <typename Dst, typename Src> inline void copyRow(Dst *dst, const Src *s
     dst[i] = src[i];
 }
 
-// A worker's share of a vertex's column regions (dynamicSlice and dynamicUpdate are MultiVertices, as PopLibs
-// splits a tile's columns over its six workers): the regions' columns counted in 8-byte data-path vectors (a
-// region's last vector may be short), concatenated and cut into numWorkers equal shares of whole vectors, so one
-// big region is split six ways and many small ones are dealt out whole. Calls f(r, c0, c1) for each piece
-// [c0, c1) of region r that worker `wid` owns. The host's time model (poplar's time_model.cpp) charges the same
-// split.
+// A worker's share of a vertex's column regions (dynamicSlice, dynamicUpdate and the multiUpdates are
+// MultiVertices, as PopLibs splits a tile's columns over its six workers): the regions' columns counted in 8-byte
+// data-path vectors (a region's last vector may be short), concatenated and cut into numWorkers equal shares of
+// whole vectors, so one big region is split six ways and many small ones are dealt out whole. Calls f(r, c0, c1)
+// for each piece [c0, c1) of region r that worker `wid` owns. popops' estimators (src/perf_estimators.cpp) charge
+// the same split.
 template <typename T, typename R, typename F> void forWorkerColumns(const R &rows, unsigned wid, unsigned workers, F f) {
   const unsigned per = sizeof(T) < 8 ? 8 / sizeof(T) : 1;
   unsigned total = 0;
@@ -109,14 +109,16 @@ void multiSliceRows(const Offsets &offsets, const Base &baseList, const Sub &sub
 }
 
 // The multiUpdates: base row offsets[k] + j gets op(base, scale, sub row k * size + j); rows out of range are left
-// alone. Op: 0 = assign, 1 = add scale * sub, 2 = max, 3 = multiply.
+// alone. Op: 0 = assign, 1 = add scale * sub, 2 = max, 3 = multiply. MultiVertices, as PopLibs' MultiUpdateOp:
+// worker `wid` updates its share of the columns (forWorkerColumns), every offset in order, so later offsets still
+// win in each column.
 template <typename T, unsigned Op, bool Packed, typename Offsets, typename Base, typename Sub>
 void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
-                     T scale) {
+                     T scale, unsigned wid, unsigned workers) {
   const unsigned nIdx = offsets.size();
   const Rows<Packed, Base> base = {baseList, nBase};
   const Rows<Packed, Sub> sub = {subList, nIdx * size};
-  for (unsigned r = 0; r < sub.regions(); ++r) {
+  forWorkerColumns<T>(sub, wid, workers, [&](unsigned r, unsigned c0, unsigned c1) {
     const unsigned w = sub.width(r);
     for (unsigned k = 0; k < nIdx; ++k) {
       const unsigned first = offsets[k];
@@ -125,7 +127,7 @@ void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &su
           continue;
         T *dst = base.row(r, first + j, w);
         const T *src = sub.row(r, k * size + j, w);
-        for (unsigned i = 0; i < w; ++i) {
+        for (unsigned i = c0; i < c1; ++i) {
           if (Op == 0)
             dst[i] = src[i];
           else if (Op == 1)
@@ -137,15 +139,17 @@ void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &su
         }
       }
     }
-  }
+  });
 }
 
 // The compute() of every multiUpdate vertex: its fields to multiUpdateRows in the packed or the unpacked form.
-template <typename T, unsigned Op, typename V> bool multiUpdateVertex(V &v, T scale) {
+template <typename T, unsigned Op, typename V> bool multiUpdateVertex(V &v, T scale, unsigned wid) {
   if (v.packed)
-    multiUpdateRows<T, Op, true>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale);
+    multiUpdateRows<T, Op, true>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale, wid,
+                                 v.numWorkers());
   else
-    multiUpdateRows<T, Op, false>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale);
+    multiUpdateRows<T, Op, false>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale, wid,
+                                  v.numWorkers());
   return true;
 }
 
@@ -216,7 +220,7 @@ public:
 };
 
 /// Writes one slice per offset into the base, for each column region; later offsets win.
-template <typename T> class MultiUpdate : public Vertex {
+template <typename T> class MultiUpdate : public MultiVertex {
 public:
   Input<Vector<unsigned> > offsets;
   InOut<VectorList<T> > baseT;
@@ -224,11 +228,11 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() { return multiUpdateVertex<T, 0>(*this, static_cast<T>(0)); }
+  bool compute(unsigned workerId) { return multiUpdateVertex<T, 0>(*this, static_cast<T>(0), workerId); }
 };
 
 /// base rows at the offsets += scale * slices, for each column region.
-template <typename T, typename S> class MultiUpdateAdd : public Vertex {
+template <typename T, typename S> class MultiUpdateAdd : public MultiVertex {
 public:
   Input<Vector<unsigned> > offsets;
   InOut<VectorList<T> > baseT;
@@ -237,11 +241,11 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() { return multiUpdateVertex<T, 1>(*this, static_cast<T>(*scale)); }
+  bool compute(unsigned workerId) { return multiUpdateVertex<T, 1>(*this, static_cast<T>(*scale), workerId); }
 };
 
 /// base rows at the offsets = max(base, slices), for each column region.
-template <typename T> class MultiUpdateMax : public Vertex {
+template <typename T> class MultiUpdateMax : public MultiVertex {
 public:
   Input<Vector<unsigned> > offsets;
   InOut<VectorList<T> > baseT;
@@ -249,11 +253,11 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() { return multiUpdateVertex<T, 2>(*this, static_cast<T>(0)); }
+  bool compute(unsigned workerId) { return multiUpdateVertex<T, 2>(*this, static_cast<T>(0), workerId); }
 };
 
 /// base rows at the offsets *= slices, for each column region.
-template <typename T> class MultiUpdateMul : public Vertex {
+template <typename T> class MultiUpdateMul : public MultiVertex {
 public:
   Input<Vector<unsigned> > offsets;
   InOut<VectorList<T> > baseT;
@@ -261,7 +265,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
-  bool compute() { return multiUpdateVertex<T, 3>(*this, static_cast<T>(0)); }
+  bool compute(unsigned workerId) { return multiUpdateVertex<T, 3>(*this, static_cast<T>(0), workerId); }
 };
 
 template struct VertexInstances<DynamicSlice<unsigned>, DynamicSlice<unsigned short>, DynamicSlice<unsigned char>,

@@ -332,7 +332,9 @@ void multiStep(poplar::Graph &graph, const Tensor &base, const Tensor &slices, c
     if (scale)
       graph.connect(v["scale"], scale->flatten()[0]);
   };
-  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, extra, update ? 0 : size);
+  // The multiUpdates are MultiVertices (one per tile, its workers sharing the columns); multiSlice splits its
+  // indices over vertices instead.
+  std::size_t vertices = addRowVertices(graph, cs, type, base2, sub2, runs, extra, update ? 0 : size, update);
   prog.add(poplar::program::Execute(cs, name));
   logStep(name, type.c_str(), base2.dim(0), base2.dim(1), vertices);
 }

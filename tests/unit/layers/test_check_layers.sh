@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The architecture check (scripts/check-layers.py) passes on the tree, and fails
-# on a copy of the tree with one upward include and one cycle added on purpose,
+# on a copy of the tree with upward includes (model -> hostlib, poplar -> popops)
+# and one cycle added on purpose,
 # naming the offending arrow: so the check can fail.
 set -euo pipefail
 root=$1
@@ -28,6 +29,11 @@ expect_failure() { # $1: what was added; $2: a word the report must name
 copy
 printf '#include "ipu_runtime/tile_program.hpp"\n' >>"$scratch/tree/model/src/iss.cpp"
 expect_failure "an upward include in model/src/iss.cpp" "model/src/iss.cpp (model) -> hostlib"
+
+# libpoplar reaching up into a PopLibs library's folder (what issue 37 removed from poplar's time model).
+copy
+printf '#include "../../popops/codelets/map_code.h"\n' >>"$scratch/tree/hostlib/poplar/src/time_model.cpp"
+expect_failure "poplar including a popops header" "hostlib/poplar/src/time_model.cpp (hostlib) -> hostlib/popops"
 
 # The driver linking the test support library: upward, and a cycle tests -> driver -> tests.
 copy

@@ -375,6 +375,59 @@ void test_summaries(void **) {
   }
 }
 
+// The text of the summary's "Cycles by step" block (up to the tile cycles by activity).
+std::string cyclesByStep(const Engine &e) {
+  std::ostringstream os;
+  printExecutionSummary(os, e.getGraphProfile(), e.getExecutionProfile());
+  const std::string s = os.str();
+  const std::size_t from = s.find("Cycles by step"), to = s.find("Tile cycles by activity");
+  assert_true(from != std::string::npos && to != std::string::npos && from < to);
+  return s.substr(from, to - from);
+}
+
+// Many runs keep the execution profile bounded: the last 1,000 runs whole (steps, trace, run records), the earlier
+// ones only in the totals (simulation.earlierRuns, cycles, "Programs run"); the last run's steps print as after one.
+void test_many_runs_bounded(void **) {
+  Program3 p;
+  Engine e(p.graph, p.prog, OptionFlags{{"debug.instrument", "true"}});
+  e.load(p.device);
+  std::vector<int> in(4, 1);
+  e.connectStream("in", in.data());
+  e.run(0);
+  const std::string afterOne = cyclesByStep(e);
+  const std::uint64_t perRun = e.getLastRunCycles();
+  const std::size_t stepsPerRun = e.getExecutionProfile()["simulation"]["steps"].size();
+  const ProfileValue tilesPerRun = e.getExecutionProfile()["simulation"]["tileCycles"];
+  assert_true(stepsPerRun > 0);
+  const unsigned runs = 1300, kept = 1000;
+  for (unsigned r = 1; r < runs; ++r)
+    e.run(0);
+  const ProfileValue x = e.getExecutionProfile();
+  const auto &sim = x["simulation"];
+  assert_int_equal(sim["runs"].size(), kept);
+  assert_int_equal(x["programTrace"].size(), kept);
+  assert_int_equal(sim["steps"].size(), kept * stepsPerRun);
+  assert_int_equal(sim["earlierRuns"].asUInt(), runs - kept);
+  assert_int_equal(sim["cycles"].asUInt(), runs * perRun);
+  // Every run still counts in the tile cycles by activity, the folded runs too: each is 1,300 times one run's.
+  std::uint64_t busy = 0;
+  for (const auto &[activity, cycles] : tilesPerRun.asMap()) {
+    busy += cycles.asUInt();
+    assert_int_equal(sim["tileCycles"][activity].asUInt(), runs * cycles.asUInt());
+  }
+  assert_true(busy > 0);
+  assert_string_equal(cyclesByStep(e).c_str(), afterOne.c_str());
+  std::ostringstream os;
+  printExecutionSummary(os, e.getGraphProfile(), x);
+  assert_non_null(std::strstr(os.str().c_str(), "Programs run:           1300\n"));
+  // The steps' timeline stays absolute: the last step ends where the whole history does.
+  assert_int_equal(sim["steps"][sim["steps"].size() - 1]["cyclesTo"].asUInt(), runs * perRun);
+  // A reset starts the history afresh.
+  e.resetExecutionProfile();
+  e.run(0);
+  assert_int_equal(e.getExecutionProfile()["simulation"]["earlierRuns"].asUInt(), 0);
+}
+
 } // namespace
 
 int main() {
@@ -385,6 +438,7 @@ int main() {
       cmocka_unit_test(test_auto_report),
       cmocka_unit_test(test_auto_report_from_environment),
       cmocka_unit_test(test_summaries),
+      cmocka_unit_test(test_many_runs_bounded),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -15,7 +15,8 @@ namespace poplar {
 
 class Target;
 
-/// One field of a vertex: an edge (rank 1: `size()` elements), a VectorList edge (rank 2: `size()` items of
+/// One field of a vertex: an edge (rank 1: `size()` elements; when it is connected to one piece of a constant
+/// made with Graph::addConstant, with the constant's values), a VectorList edge (rank 2: `size()` items of
 /// `getSizeAtIndex(i)` elements each) or a plain field (rank 0, with the value it was given).
 class FieldData {
 public:

@@ -27,7 +27,7 @@ std::vector<VertexSummary> summariseVertices(const GraphImpl &graph, const Profi
 }
 
 ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &cg, const ProfilingOptions &opts,
-                                   const std::vector<VertexSummary> &vertices, const std::vector<RunRecord> &runs) {
+                                   const std::vector<VertexSummary> &vertices, const RunHistory &history) {
   const std::size_t numTiles = gp["target"]["numTiles"].asUInt();
   // A tile's thread balance: its vertices over the worker contexts it has (the board's, not a fixed six).
   const unsigned workers = std::max(1u, unsigned(gp["target"]["numWorkerContexts"].asUInt()));
@@ -51,9 +51,12 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
   Vec trace, steps, runList;
   std::uint64_t offset = 0, compute = 0, activeCompute = 0, exchange = 0, stream = 0, total = 0, measuredTotal = 0;
   bool estimated = false;
-  for (const auto &run : runs) {
+  // Runs folded into their program's sums (RunHistory) come first: they count in the totals and tile cycles but
+  // have no trace entry, steps or run record of their own.
+  auto account = [&](const RunRecord &run, bool folded) {
     std::uint64_t root0 = gp["controlPrograms"][run.program].asUInt();
-    trace.push_back((unsigned long long)root0);
+    if (!folded)
+      trace.push_back((unsigned long long)root0);
     total += run.cycles;
     measuredTotal += run.measuredCycles;
     estimated = estimated || run.estimated;
@@ -110,7 +113,8 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
         step["cyclesOverlapped"] = 0u; // every step ends with a sync, so steps never overlap
         compute += cycles * std::uint64_t(active);
         activeCompute += std::uint64_t(double(cycles) * threads);
-        csCycles[s.computeSet] = cycles;
+        if (!folded)
+          csCycles[s.computeSet] = cycles;
       } else if (s.kind == "DoExchange" || s.kind == "StreamCopy") {
         std::uint64_t id = gp["programs"][programId]["exchange"].asUInt();
         const auto &area = gp[s.kind == "DoExchange" ? "exchanges" : "hostExchanges"];
@@ -139,9 +143,12 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
       step["activeTiles"] = (unsigned long long)active;
       step["tileBalance"] = tileBalance;
       step["activeTileBalance"] = activeBalance;
-      steps.push_back(ProfileValue(step));
+      if (!folded)
+        steps.push_back(ProfileValue(step));
     }
     offset += run.cycles;
+    if (folded)
+      return;
     // Ours: each run and its steps, for the summary's last run (profiling/summary.cpp).
     runList.push_back(ProfileValue(Map{{"program", run.program},
                                        {"cycles", (unsigned long long)run.cycles},
@@ -149,7 +156,11 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
                                        {"estimated", run.estimated},
                                        {"firstStep", (unsigned long long)firstStep},
                                        {"numSteps", (unsigned long long)(steps.size() - firstStep)}}));
-  }
+  };
+  for (const auto &run : history.earlier())
+    account(run, true);
+  for (const auto &run : history.kept())
+    account(run, false);
 
   if (mode == "COMPUTE_SETS") {
     // The card stamps one tile after the sync that ends each compute set: every tile that ran vertices is given
@@ -195,7 +206,8 @@ ProfileValue buildExecutionProfile(const ProfileValue &gp, const CompiledGraph &
                                         {"cycleModel", estimated ? "estimated" : "measured"},
                                         {"tileCycles", ProfileValue(tileCycles)},
                                         {"steps", ProfileValue(steps)},
-                                        {"runs", ProfileValue(runList)}});
+                                        {"runs", ProfileValue(runList)},
+                                        {"earlierRuns", (unsigned long long)history.earlierCount()}});
   return ProfileValue(root);
 }
 

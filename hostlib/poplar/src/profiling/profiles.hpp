@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,26 @@ struct RunRecord {
   std::uint64_t measuredCycles = 0;              ///< the card's count (equals `cycles` unless estimated)
   std::vector<std::uint64_t> measuredStepCycles; ///< the card's stamps per top-level step
   bool estimated = false;                        ///< cycles and stepCycles are the IPU Model time model's
+};
+
+/// The runs an engine has recorded since the last reset, in bounded memory: the last kKept runs whole (their steps
+/// go into the execution profile), and every earlier run folded into one record per program whose cycles and step
+/// cycles are sums, so totals and tile cycles still count every run (docs/architecture.md, the profile keys).
+class RunHistory {
+public:
+  static constexpr std::size_t kKept = 1000;
+  void add(RunRecord run);
+  void clear();
+  /// The last runs, oldest first.
+  const std::deque<RunRecord> &kept() const { return kept_; }
+  /// Earlier runs, one record per program that ran (summed cycles; empty when every run is kept).
+  const std::vector<RunRecord> &earlier() const { return earlier_; }
+  std::uint64_t earlierCount() const { return earlierCount_; }
+
+private:
+  std::deque<RunRecord> kept_;
+  std::vector<RunRecord> earlier_;
+  std::uint64_t earlierCount_ = 0;
 };
 
 /// The profiling options of an engine, read and checked once.
@@ -54,12 +75,12 @@ struct VertexSummary {
 };
 std::vector<VertexSummary> summariseVertices(const GraphImpl &graph, const ProfileValue &graphProfile);
 
-/// The execution profile of `runs` (all runs since the last reset), in the seed's tagged-union form: the mode
-/// follows debug.computeInstrumentationLevel (tile: COMPUTE_SETS, vertex: VERTICES, device/ipu:
-/// SINGLE_TILE_COMPUTE_SETS; not instrumented: NONE), then programTrace and simulation.
+/// The execution profile of `runs` (all runs since the last reset; the earliest folded, RunHistory), in the seed's
+/// tagged-union form: the mode follows debug.computeInstrumentationLevel (tile: COMPUTE_SETS, vertex: VERTICES,
+/// device/ipu: SINGLE_TILE_COMPUTE_SETS; not instrumented: NONE), then programTrace and simulation.
 ProfileValue buildExecutionProfile(const ProfileValue &graphProfile, const CompiledGraph &cg,
                                    const ProfilingOptions &opts, const std::vector<VertexSummary> &vertices,
-                                   const std::vector<RunRecord> &runs);
+                                   const RunHistory &runs);
 
 /// The graph profile and vertex summaries of a compiled graph: made when the graph is compiled (compileGraph, from
 /// the graph itself) and kept with the Executable, since an Engine may be built from an Executable alone.
@@ -75,7 +96,7 @@ std::shared_ptr<const GraphProfileData> makeGraphProfileData(const GraphImpl &gr
 class EngineProfiling {
 public:
   EngineProfiling(const CompiledGraph &cg, std::shared_ptr<const GraphProfileData> data, ProfilingOptions opts);
-  void recordRun(RunRecord run) { runs_.push_back(std::move(run)); }
+  void recordRun(RunRecord run) { runs_.add(std::move(run)); }
   void reset() { runs_.clear(); }
   /// Throws poplar::profiling_error when the engine's executable was read from a file (it carries no graph).
   const ProfileValue &graphProfile() const;
@@ -89,7 +110,7 @@ private:
   const CompiledGraph &cg_;
   ProfilingOptions opts_;
   std::shared_ptr<const GraphProfileData> data_;
-  std::vector<RunRecord> runs_;
+  RunHistory runs_;
 };
 
 } // namespace poplar::detail

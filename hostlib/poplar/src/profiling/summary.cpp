@@ -201,7 +201,8 @@ void executionSummary(std::ostream &out, const ProfileValue &gp, const ProfileVa
     return;
   }
   out << "  Profiler mode:          " << ep["profilerMode"].asString() << "\n"
-      << "  Programs run:           " << ep["programTrace"].size() << "\n"
+      << "  Programs run:           "
+      << ep["programTrace"].size() + (sim.contains("earlierRuns") ? sim["earlierRuns"].asUInt() : 0) << "\n"
       << "  Total cycles:           " << st.value(grouped(cycles)) << " (approx " << micros(cycles) << " us)\n";
   const auto &steps = sim["steps"].asVector();
   if (!runs.empty()) {

@@ -1,0 +1,112 @@
+// popops gives the IPU Model its vertices' cycle estimates through Graph::registerPerfEstimator when
+// popops::addCodelets runs (libpoplar holds no popops formula): a hand-built MapInterpreter is charged from the
+// expression code on its constant `code` edge (a unary op costs more than a binary one), a Reduce and a MultiUpdate
+// by popops' formulas, the MultiUpdate per worker over its share of the columns (docs/time-model.md), on the ipu2
+// IPU Model (six workers, 64-bit data path).
+#include <cstdint>
+#include <vector>
+
+#include "../../hostlib/popops/codelets/map_code.h"
+#include "popops/ExprOp.hpp"
+#include "poplibs_test.hpp"
+
+using namespace poplar;
+
+namespace {
+
+namespace mc = popops::mapcode;
+
+// A MapInterpreter on tile 0 computing out = op(a[, b]) over `n` floats, with `code` as its constant code.
+std::uint64_t mapEstimate(poplibs_test::Fixture &f, const std::vector<unsigned> &code, unsigned operands,
+                          std::size_t n) {
+  ComputeSet cs = f.graph.addComputeSet("map");
+  VertexRef v = f.graph.addVertex(cs, "popops::MapInterpreter");
+  f.graph.setTileMapping(v, 0);
+  Tensor c = f.graph.addConstant(UNSIGNED_INT, {code.size()}, code.data(), "code");
+  f.graph.setTileMapping(c, 0);
+  f.graph.connect(v["code"], c);
+  for (const char *l : {"inB", "inH", "inI", "inU", "outB", "outH", "outI", "outU"})
+    f.graph.setFieldSize(v[l], 0);
+  f.graph.setFieldSize(v["inF"], operands);
+  f.graph.setFieldSize(v["outF"], 1);
+  for (unsigned k = 0; k < operands; ++k) {
+    Tensor in = f.graph.addVariable(FLOAT, {n});
+    f.graph.setTileMapping(in, 0);
+    f.graph.connect(v["inF"][k], in);
+  }
+  Tensor out = f.graph.addVariable(FLOAT, {n});
+  f.graph.setTileMapping(out, 0);
+  f.graph.connect(v["outF"][0], out);
+  return f.graph.getPerfEstimate(v).cycles;
+}
+
+std::vector<unsigned> header(unsigned floats) { return {floats, 0, 0, 0, 0, mc::F}; }
+
+void test_map_interpreter(void **) {
+  poplibs_test::Fixture f(1);
+  // a + b over 12 floats: per worker 29 + ceil(11 / 6) = 31, then its 2 elements (one 2-float vector) at
+  // 1 (the ADD) + 2 (operands per output) = 3 cycles: 34.
+  std::vector<unsigned> add = header(2);
+  for (unsigned w : {mc::encode(mc::LOAD, mc::F, 0, 0), mc::encode(mc::LOAD, mc::F, 0, 1),
+                     mc::encode(mc::BINARY, mc::F, unsigned(popops::expr::BinaryOpType::ADD), 0), mc::END})
+    add.push_back(w);
+  assert_int_equal(mapEstimate(f, add, 2, 12), 34);
+  // exp(a): the unary op costs 6 per vector and one operand 1: 31 + 7 = 38.
+  std::vector<unsigned> exp = header(1);
+  for (unsigned w : {mc::encode(mc::LOAD, mc::F, 0, 0),
+                     mc::encode(mc::UNARY, mc::F, unsigned(popops::expr::UnaryOpType::EXPONENT), 0), mc::END})
+    exp.push_back(w);
+  assert_int_equal(mapEstimate(f, exp, 1, 12), 38);
+}
+
+void test_reduce_and_multi_update(void **) {
+  poplibs_test::Fixture f(1);
+  ComputeSet cs = f.graph.addComputeSet("cs");
+  // Reduce<float, float> of 3 runs of 8 partials into one output: 4 + 1 (the output) + 5 (runs: the counts and out
+  // edges and the 3 partial runs) + 13 (its 25 input elements in 2-float vectors) + 5 = 28.
+  VertexRef r = f.graph.addVertex(cs, "popops::Reduce<float, float>");
+  f.graph.setTileMapping(r, 0);
+  f.graph.setFieldSize(r["in"], 3);
+  for (unsigned k = 0; k < 3; ++k) {
+    Tensor p = f.graph.addVariable(FLOAT, {8});
+    f.graph.setTileMapping(p, 0);
+    f.graph.connect(r["in"][k], p);
+  }
+  Tensor counts = f.graph.addConstant(UNSIGNED_INT, {1}, 3u, "counts");
+  Tensor out = f.graph.addVariable(FLOAT, {1});
+  f.graph.setTileMapping(counts, 0);
+  f.graph.setTileMapping(out, 0);
+  f.graph.connect(r["counts"], counts);
+  f.graph.connect(r["out"], out);
+  f.graph.setInitialValue(r["op"], 0u);
+  assert_int_equal(f.graph.getPerfEstimate(r).cycles, 28);
+  // MultiUpdate<unsigned int> of 4 base rows and 2 slice rows of 6 columns (one item per row) with 2 offsets, a
+  // MultiVertex: the 3 data-path vectors of the columns go one to each of 3 workers, each 30 + 4 (offsets) + 4 x 6
+  // row items + 1 vector x 4 base rows = 62 (one vertex on one worker, before the split: 70).
+  VertexRef u = f.graph.addVertex(cs, "popops::MultiUpdate<unsigned int>");
+  f.graph.setTileMapping(u, 0);
+  f.graph.setFieldSize(u["baseT"], 4);
+  f.graph.setFieldSize(u["subT"], 2);
+  for (unsigned k = 0; k < 6; ++k) {
+    Tensor row = f.graph.addVariable(UNSIGNED_INT, {6});
+    f.graph.setTileMapping(row, 0);
+    f.graph.connect(k < 4 ? u["baseT"][k] : u["subT"][k - 4], row);
+  }
+  Tensor offsets = f.graph.addVariable(UNSIGNED_INT, {2});
+  f.graph.setTileMapping(offsets, 0);
+  f.graph.connect(u["offsets"], offsets);
+  f.graph.setInitialValue(u["numBaseElements"], 4u);
+  f.graph.setInitialValue(u["packed"], 0u);
+  f.graph.setInitialValue(u["sliceSize"], 1u);
+  assert_int_equal(f.graph.getPerfEstimate(u).cycles, 62);
+}
+
+} // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_map_interpreter),
+      cmocka_unit_test(test_reduce_and_multi_update),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
