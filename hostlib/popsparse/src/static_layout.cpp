@@ -111,7 +111,8 @@ Tensor denseView(poplar::Graph &graph, const SparseTensor &t, const MatMulLayout
   const Tensor &nz = t.getNzValuesTensor();
   Tensor zero = graph.addConstant(nz.elementType(), {1}, 0.0f, name + "/zero");
   graph.setTileMapping(zero, 0);
-  Pieces pieces{nz.flatten(), zero, {}};
+  const Tensor flat = nz.flatten();
+  Pieces pieces{flat, zero, {}};
   std::size_t first = 0; // the first slot of the current block row
   for (std::size_t blockRow = 0; blockRow < s.rows / s.br; ++blockRow) {
     std::size_t end = first;

@@ -394,7 +394,7 @@ void checkParamsAndErrors(Device &device) {
       popsparse::dynamic::MatMulParams::createWithNumNonZeroValues(sp, 8, 2, 8, 4, 3);
   std::ostringstream os;
   os << a;
-  yesNo("dynamic MatMulParams: 16 blocks at 0.25 is room for 16 values, the same as 8 values is not",
+  yesNo("dynamic MatMulParams count their room, compare and print",
         a.getNumNonZeroValues() == 16 && b.getNumNonZeroValues() == 8 && a != b && b < a &&
             os.str().find("m: 8") != std::string::npos);
   const popsparse::static_::MatMulParams sd = popsparse::static_::MatMulParams::createForSparseDense(1, 2, 3, 4);
