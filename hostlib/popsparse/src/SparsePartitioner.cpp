@@ -69,21 +69,29 @@ std::vector<HostBlock<T> > fromSlots(const SparsityDataImpl<T> &d, const detail:
 
 } // namespace
 
+namespace {
+
+// A Partitioner's name: the caller's, or the class's.
+std::string partitionerName(const std::string &name) {
+  return name.empty() ? std::string("popsparse::dynamic::Partitioner") : name;
+}
+
+PartitionerImpl *newImpl(const detail::Grid &grid, const std::string &name) {
+  return new PartitionerImpl{grid, name};
+}
+
+} // namespace
+
+// The layer's weights and a product's sparse operand are the same grid (dynamic_layout.hpp).
 template <typename T>
 Partitioner<T>::Partitioner(const FullyConnectedParams &params, const poplar::Type &, const poplar::Target &,
                             const poplar::OptionFlags &, PlanningCache *, std::string name_)
-    : name(name_.empty() ? std::string("popsparse::dynamic::Partitioner") : name_), impl(new PartitionerImpl) {
-  impl->grid = detail::gridOf(params);
-  impl->name = name;
-}
+    : name(partitionerName(name_)), impl(newImpl(detail::gridOf(params), name)) {}
 
 template <typename T>
 Partitioner<T>::Partitioner(const MatMulParams &params, const poplar::Type &, const poplar::Target &,
                             const poplar::OptionFlags &, PlanningCache *, std::string name_)
-    : name(name_.empty() ? std::string("popsparse::dynamic::Partitioner") : name_), impl(new PartitionerImpl) {
-  impl->grid = detail::gridOf(params);
-  impl->name = name;
-}
+    : name(partitionerName(name_)), impl(newImpl(detail::gridOf(params), name)) {}
 
 template <typename T> Partitioner<T>::~Partitioner() = default;
 

@@ -90,36 +90,40 @@ template <typename T> COOMatrix<T> toCOO(const std::vector<HostBlock<T> > &block
   return COOMatrix<T>(s.rows, s.cols, nz, cols, rows, {{s.br, s.bc}});
 }
 
+/// The parts of a compressed format: the values and minor indices (columns for CSR, rows for CSC) of `blocks` in
+/// their order, and the element offset at which each major line (block row or column) starts, plus the end.
+template <typename T> struct Compressed {
+  std::vector<T> nz;
+  std::vector<std::size_t> minor, starts;
+};
+
+/// `blocks`, ordered by their major line, compressed by block rows (byRow) or block columns.
+template <typename T> Compressed<T> compress(const std::vector<HostBlock<T> > &blocks, const HostShape &s, bool byRow) {
+  const std::size_t majors = byRow ? s.rows / s.br : s.cols / s.bc;
+  Compressed<T> c;
+  c.starts.assign(majors + 1, 0);
+  for (const HostBlock<T> &b : blocks) {
+    c.minor.push_back(byRow ? b.col : b.row);
+    c.nz.insert(c.nz.end(), b.values.begin(), b.values.end());
+    c.starts[(byRow ? b.row / s.br : b.col / s.bc) + 1] += s.br * s.bc;
+  }
+  for (std::size_t i = 0; i < majors; ++i)
+    c.starts[i + 1] += c.starts[i];
+  return c;
+}
+
 /// `blocks` (row-major order) as a CSR matrix.
 template <typename T> CSRMatrix<T> toCSR(const std::vector<HostBlock<T> > &blocks, const HostShape &s) {
-  const std::size_t blockRows = s.rows / s.br, area = s.br * s.bc;
-  std::vector<T> nz;
-  std::vector<std::size_t> cols, rowStarts(blockRows + 1, 0);
-  for (const HostBlock<T> &b : blocks) {
-    cols.push_back(b.col);
-    nz.insert(nz.end(), b.values.begin(), b.values.end());
-    rowStarts[b.row / s.br + 1] += area;
-  }
-  for (std::size_t r = 0; r < blockRows; ++r)
-    rowStarts[r + 1] += rowStarts[r];
-  return CSRMatrix<T>(s.rows, s.cols, nz, cols, rowStarts, {{s.br, s.bc}});
+  const Compressed<T> c = compress(blocks, s, true);
+  return CSRMatrix<T>(s.rows, s.cols, c.nz, c.minor, c.starts, {{s.br, s.bc}});
 }
 
 /// `blocks` (row-major order) as a CSC matrix.
 template <typename T> CSCMatrix<T> toCSC(std::vector<HostBlock<T> > blocks, const HostShape &s) {
-  const std::size_t blockCols = s.cols / s.bc, area = s.br * s.bc;
   std::stable_sort(blocks.begin(), blocks.end(),
                    [](const HostBlock<T> &a, const HostBlock<T> &b) { return a.col < b.col; });
-  std::vector<T> nz;
-  std::vector<std::size_t> rows, colStarts(blockCols + 1, 0);
-  for (const HostBlock<T> &b : blocks) {
-    rows.push_back(b.row);
-    nz.insert(nz.end(), b.values.begin(), b.values.end());
-    colStarts[b.col / s.bc + 1] += area;
-  }
-  for (std::size_t c = 0; c < blockCols; ++c)
-    colStarts[c + 1] += colStarts[c];
-  return CSCMatrix<T>(s.rows, s.cols, nz, colStarts, rows, {{s.br, s.bc}});
+  const Compressed<T> c = compress(blocks, s, false);
+  return CSCMatrix<T>(s.rows, s.cols, c.nz, c.starts, c.minor, {{s.br, s.bc}});
 }
 
 /// Each block's number in the row-major grid of s (refusing blocks off the grid and duplicates), ascending, with
