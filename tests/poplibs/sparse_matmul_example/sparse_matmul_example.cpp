@@ -4,7 +4,8 @@
 // - dynamic (popsparse/MatMul.hpp, the pattern written when the program runs): element sparsity, and 2x3 blocks
 //   in 2 groups with room for more blocks than used; S x B, S^T x C (transposeLHS) and S x D^T (transposeRHS).
 // - static_ (the pattern a CSR matrix given when the graph is built): sparse x dense with element sparsity and its
-//   transposeLHS, dense x sparse with 4x2 blocks in 2 groups.
+//   transposeLHS and transposeRHS, dense x sparse with 4x2 blocks in 2 groups, plain and with both operands
+//   transposed.
 // - both Partitioners' conversions back (COO, CSR, CSC), the parameters' printing and order, and errors that name
 //   the problem.
 // FLOAT must match within a relative 1e-5 and HALF within 1e-2 of the largest result (operands rounded to half on
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <exception>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -242,6 +244,9 @@ void run(Device &device, const Type &type) {
       Tensor a = popsparse::static_::createDenseSparseMatMulLHS(graph, type, staParams.back(), csr, p + "a");
       graph.createHostWrite(p + "a", a);
       graph.createHostRead(p + "as", popsparse::static_::denseSparseMatMul(graph, a, s, prog, false, false, p + "as"));
+      Tensor cT = mappedVariable(graph, type, {d.groups, d.m, d.n}, p + "c");
+      graph.createHostRead(p + "ctst",
+                           popsparse::static_::denseSparseMatMul(graph, cT, s, prog, true, true, p + "ctst"));
     } else {
       staParams.push_back(popsparse::static_::MatMulParams::createForSparseDense(d.groups, d.m, d.k, d.n));
       popsparse::static_::SparseTensor s =
@@ -253,6 +258,9 @@ void run(Device &device, const Type &type) {
       graph.createHostRead(p + "sb", popsparse::static_::sparseDenseMatMul(graph, s, b, prog, false, false, p + "sb"));
       graph.createHostRead(p + "stc",
                            popsparse::static_::sparseDenseMatMul(graph, s, cT, prog, true, false, p + "stc"));
+      Tensor dT = mappedVariable(graph, type, {d.groups, d.n, d.k}, p + "d");
+      graph.createHostRead(p + "sdt",
+                           popsparse::static_::sparseDenseMatMul(graph, s, dT, prog, false, true, p + "sdt"));
     }
   }
 
@@ -260,7 +268,7 @@ void run(Device &device, const Type &type) {
   engine.load(device);
 
   // Host data: the sparse operands through the Partitioners, the dense operands.
-  std::vector<std::vector<float> > dynB, dynC, dynD, staB, staC;
+  std::vector<std::vector<float> > dynB, dynC, dynD, staB, staC, staD;
   bool roundTrip = true;
   for (std::size_t c = 0; c < 2; ++c) {
     const DynamicCase &d = dyn[c];
@@ -293,9 +301,11 @@ void run(Device &device, const Type &type) {
     writeAs(engine, target, type, p + "nz", data.nzValues);
     staB.push_back(denseValues(d.groups * (d.denseSparse ? d.n * d.k : d.k * d.n), 21, target, type));
     staC.push_back(denseValues(d.groups * d.m * d.n, 22, target, type));
+    staD.push_back(denseValues(d.groups * d.n * d.k, 23, target, type));
     writeAs(engine, target, type, p + (d.denseSparse ? "a" : "b"), staB[c]);
+    writeAs(engine, target, type, p + "c", staC[c]);
     if (!d.denseSparse)
-      writeAs(engine, target, type, p + "c", staC[c]);
+      writeAs(engine, target, type, p + "d", staD[c]);
   }
   engine.run(0);
 
@@ -324,6 +334,10 @@ void run(Device &device, const Type &type) {
              relativeError(readAs(engine, target, type, p + "as", d.groups * d.n * d.m),
                            denseView(staB[c], d.n, d.k, false), sparseView(staSparse[c], d.groups, false), d.groups),
              tol);
+      report(label + ", C^T x S^T",
+             relativeError(readAs(engine, target, type, p + "ctst", d.groups * d.n * d.k),
+                           denseView(staC[c], d.m, d.n, true), sparseView(staSparse[c], d.groups, true), d.groups),
+             tol);
     } else {
       const View s = sparseView(staSparse[c], d.groups, false), st = sparseView(staSparse[c], d.groups, true);
       report(label + ", S x B",
@@ -334,17 +348,22 @@ void run(Device &device, const Type &type) {
              relativeError(readAs(engine, target, type, p + "stc", d.groups * d.k * d.n), st,
                            denseView(staC[c], d.m, d.n, false), d.groups),
              tol);
+      report(label + ", S x D^T",
+             relativeError(readAs(engine, target, type, p + "sdt", d.groups * d.m * d.n), s,
+                           denseView(staD[c], d.n, d.k, true), d.groups),
+             tol);
     }
   }
   yesNo(tname + " partitioners give the matrices back", roundTrip);
 }
 
-// Runs fn and reports whether it threw poplibs_error with `text` in its message.
+// Runs fn and reports whether it threw poplibs_error (or, for options, poplar's invalid_option) with `text` in its
+// message.
 template <typename Fn> void expectError(const std::string &what, Fn fn, const std::string &text) {
   bool ok = false;
   try {
     fn();
-  } catch (const poputil::poplibs_error &e) {
+  } catch (const std::exception &e) {
     ok = std::string(e.what()).find(text) != std::string::npos;
     std::cout << "  (" << e.what() << ")" << std::endl;
   }
@@ -375,6 +394,17 @@ struct WrongSide {
     const popsparse::static_::MatMulParams p = popsparse::static_::MatMulParams::createForDenseSparse(1, 2, 4, 4);
     popsparse::static_::SparseTensor s = popsparse::static_::createDenseSparseMatMulRHS(*graph, FLOAT, p, csr);
     popsparse::static_::sparseDenseMatMul(*graph, s, graph->addVariable(FLOAT, {1, 4, 2}, "x"), *prog);
+  }
+};
+
+struct UnknownOption {
+  Graph *graph;
+  void operator()() const {
+    const popsparse::dynamic::MatMulParams p =
+        popsparse::dynamic::MatMulParams::createWithNzRatio(popsparse::dynamic::SparsityParams(), 0.5, 1, 4, 4, 4);
+    OptionFlags options;
+    options.set("sharedBucket", "true");
+    popsparse::dynamic::createSparseDenseMatMulLHS(*graph, FLOAT, p, "lhs", options);
   }
 };
 
@@ -412,6 +442,8 @@ void checkParamsAndErrors(Device &device) {
   WrongSide ws = {&graph, &prog};
   expectError("a dense x sparse operand is refused by sparseDenseMatMul", ws, "dense x sparse");
   expectError("an nzRatio above 1 is refused", BadRatio(), "not in [0, 1]");
+  UnknownOption uo = {&graph};
+  expectError("an unknown option is refused, naming the known ones", uo, "sharedBuckets");
 }
 
 } // namespace
