@@ -1,6 +1,6 @@
-// Static sparse x dense and dense x sparse products: the sparse operand is a view of its values and zeros
-// (static_layout.hpp), so each product is one poplin grouped matmul on that view, planned and mapped like any
-// matmul; partial sums are of the data's type, as the reference documents.
+// Static sparse x dense and dense x sparse products: the sparse operand is made dense by a zero and one copy
+// (static_layout.hpp), then each product is one poplin grouped matmul, planned and mapped like any matmul; partial
+// sums are of the data's type, as the reference documents.
 #include "popsparse/MatMul.hpp"
 
 #include <string>
@@ -155,7 +155,7 @@ Tensor sparseDenseMatMul(poplar::Graph &graph, const SparseTensor &lhs, const Te
                          PlanningCache *) {
   const std::string name = opName(debugContext, "sparseDenseMatMul");
   const detail::MatMulLayout &layout = detail::layoutOf(lhs, false, name);
-  Tensor a = detail::denseView(graph, lhs, layout, name); // [groups, m, k]
+  Tensor a = detail::densify(graph, lhs, layout, prog, name); // [groups, m, k]
   if (transposeLHS)
     a = a.dimShuffle({0, 2, 1});
   const Tensor b = denseOperand(rhs, transposeRHS, a.dim(0), a.dim(2), 0, name, "rhs");
@@ -172,7 +172,7 @@ Tensor denseSparseMatMul(poplar::Graph &graph, const Tensor &lhs, const SparseTe
                          PlanningCache *) {
   const std::string name = opName(debugContext, "denseSparseMatMul");
   const detail::MatMulLayout &layout = detail::layoutOf(rhs, true, name);
-  Tensor b = detail::denseView(graph, rhs, layout, name); // [groups, k, m]
+  Tensor b = detail::densify(graph, rhs, layout, prog, name); // [groups, k, m]
   if (transposeRHS)
     b = b.dimShuffle({0, 2, 1});
   const Tensor a = denseOperand(lhs, transposeLHS, b.dim(0), 0, 0, name, "lhs");

@@ -1,9 +1,12 @@
-// The static sparse operand's layout and its dense view. The view is built row by row from runs: a row of a block
-// row crosses its non-zero blocks in column order, each contributing bc consecutive values; the gaps are a
-// broadcast zero. Runs that continue each other in the values (single elements side by side) are merged, so a
-// view has about as many pieces as the matrix has non-zero runs.
+// The static sparse operand's layout and its dense form: a zeroed variable mapped as the matmul wants its operand,
+// with the values copied to their places by one Copy whose destination is the places in the values' order (known
+// when the graph is built). A view of the values and a broadcast zero constant was tried first: every tile's
+// zeros then came from the one tile holding the constant, whose exchange lists overflowed its memory at 256^3.
 #include "static_layout.hpp"
 
+#include <poplar/Program.hpp>
+#include <poplin/MatMul.hpp>
+#include <popops/Zero.hpp>
 #include <poputil/TileMapping.hpp>
 
 #include "poputil/exceptions.hpp"
@@ -73,66 +76,41 @@ const MatMulLayout &layoutOf(const SparseTensor &t, bool transposed, const std::
   return *layout;
 }
 
-namespace {
-
-// The pieces of one view, merging runs that continue each other.
-struct Pieces {
-  const Tensor &nz;
-  const Tensor &zero;
-  std::vector<Tensor> out;
-  bool open = false, openIsZero = false;
-  std::size_t start = 0, len = 0;
-
-  void add(bool isZero, std::size_t from, std::size_t n) {
-    if (n == 0)
-      return;
-    if (open && isZero == openIsZero && (isZero || from == start + len)) {
-      len += n;
-      return;
-    }
-    flush();
-    open = true;
-    openIsZero = isZero;
-    start = from;
-    len = n;
-  }
-  void flush() {
-    if (open)
-      out.push_back(openIsZero ? zero.broadcast(unsigned(len), 0) : nz.slice(start, start + len));
-    open = false;
-  }
-};
-
-} // namespace
-
-Tensor denseView(poplar::Graph &graph, const SparseTensor &t, const MatMulLayout &layout, const std::string &name) {
+Tensor densify(poplar::Graph &graph, const SparseTensor &t, const MatMulLayout &layout,
+               poplar::program::Sequence &prog, const std::string &name) {
   const HostShape &s = layout.shape;
-  const std::size_t area = s.br * s.bc, blockCols = s.cols / s.bc;
-  const Tensor &nz = t.getNzValuesTensor();
-  Tensor zero = graph.addConstant(nz.elementType(), {1}, 0.0f, name + "/zero");
-  graph.setTileMapping(zero, 0);
-  const Tensor flat = nz.flatten();
-  Pieces pieces{flat, zero, {}};
-  std::size_t first = 0; // the first slot of the current block row
-  for (std::size_t blockRow = 0; blockRow < s.rows / s.br; ++blockRow) {
-    std::size_t end = first;
-    while (end < layout.blockNumbers.size() && layout.blockNumbers[end] / blockCols == blockRow)
-      ++end;
-    for (std::size_t r = 0; r < s.br; ++r) {
-      std::size_t col = 0;
-      for (std::size_t slot = first; slot < end; ++slot) {
-        const std::size_t c0 = (layout.blockNumbers[slot] % blockCols) * s.bc;
-        pieces.add(true, 0, c0 - col);
-        pieces.add(false, slot * area + r * s.bc, s.bc);
-        col = c0 + s.bc;
-      }
-      pieces.add(true, 0, s.cols - col);
-    }
-    first = end;
-  }
-  pieces.flush();
   const MatMulParams &p = layout.params;
-  return poplar::concat(pieces.out).reshape({p.getNumGroups(), s.rows / p.getNumGroups(), s.cols});
+  const std::size_t g = p.getNumGroups(), m = p.getM(), k = p.getK(), n = p.getN();
+  const Tensor &nz = t.getNzValuesTensor();
+  const poplar::Type type = nz.elementType();
+  // Laid out as the product's matmul wants its sparse side.
+  const Tensor dense = p.isTransposed()
+                           ? poplin::createMatMulGroupedInputRHS(graph, type, type, {g, n, k}, {g, k, m}, name + "/dense")
+                           : poplin::createMatMulGroupedInputLHS(graph, type, type, {g, m, k}, {g, k, n}, name + "/dense");
+  popops::zero(graph, dense, prog, name + "/zero");
+  if (layout.blockNumbers.empty())
+    return dense;
+  // Where each value goes, in the values' order: block by block, bc elements of a row at a time; a run that
+  // continues the previous one in the matrix (single elements side by side) extends it.
+  const Tensor flat = dense.flatten();
+  const std::size_t blockCols = s.cols / s.bc;
+  std::vector<Tensor> targets;
+  std::size_t start = 0, len = 0;
+  for (std::size_t number : layout.blockNumbers)
+    for (std::size_t r = 0; r < s.br; ++r) {
+      const std::size_t at = ((number / blockCols) * s.br + r) * s.cols + (number % blockCols) * s.bc;
+      if (len && at == start + len) {
+        len += s.bc;
+        continue;
+      }
+      if (len)
+        targets.push_back(flat.slice(start, start + len));
+      start = at;
+      len = s.bc;
+    }
+  targets.push_back(flat.slice(start, start + len));
+  prog.add(poplar::program::Copy(nz.flatten(), poplar::concat(targets)));
+  return dense;
 }
 
 } // namespace detail

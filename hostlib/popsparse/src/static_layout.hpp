@@ -1,7 +1,7 @@
 // How a static_::SparseTensor maps onto the sparse matrix: its values are the non-zero blocks in row-major order of
 // the matrix (groups stacked by rows), each block row-major. The pattern is fixed when the graph is built, so it
-// rides in the tensor's metadata and the dense matrix is a view of the values and a zero constant: no program runs
-// to make it.
+// rides in the tensor's metadata and the places of the values in the dense matrix are known when the graph is
+// built: one Copy puts them there.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
 #include <popsparse/MatMulParams.hpp>
 #include <popsparse/SparseStorageFormats.hpp>
 #include <popsparse/SparseTensor.hpp>
@@ -50,9 +51,9 @@ SparseTensor createSparse(poplar::Graph &graph, const poplar::Type &type, const 
 /// did not make, or made for the other side of the product (`transposed`: dense x sparse).
 const MatMulLayout &layoutOf(const SparseTensor &t, bool transposed, const std::string &name);
 
-/// The dense [groups, rows, cols] matrix as a view of t's values and a zero constant.
-poplar::Tensor denseView(poplar::Graph &graph, const SparseTensor &t, const MatMulLayout &layout,
-                         const std::string &name);
+/// The dense [groups, rows, cols] matrix of t, made in `prog` (zeroed, then the values copied to their places).
+poplar::Tensor densify(poplar::Graph &graph, const SparseTensor &t, const MatMulLayout &layout,
+                       poplar::program::Sequence &prog, const std::string &name);
 
 } // namespace detail
 } // namespace static_
