@@ -6,6 +6,7 @@
 // - static_ (the pattern a CSR matrix given when the graph is built): sparse x dense with element sparsity and its
 //   transposeLHS and transposeRHS, dense x sparse with 4x2 blocks in 2 groups, plain and with both operands
 //   transposed.
+// - both APIs at 128 x 128 x 64 on the full ipu2 IPU Model.
 // - both Partitioners' conversions back (COO, CSR, CSC), the parameters' printing and order, and errors that name
 //   the problem.
 // FLOAT must match within a relative 1e-5 and HALF within 1e-2 of the largest result (operands rounded to half on
@@ -446,6 +447,51 @@ void checkParamsAndErrors(Device &device) {
   expectError("an unknown option is refused, naming the known ones", uo, "sharedBuckets");
 }
 
+// A 128 x 128 element-sparse operand (40% dense) times 128 x 64 on the full ipu2 IPU Model, static and dynamic:
+// the operands spread over many tiles (a first static design ran out of memory there, not on 16 tiles).
+void large(Device &device) {
+  const Target &target = device.getTarget();
+  const std::size_t m = 128, k = 128, n = 64;
+  const HostSparse sp = makeSparse(m, k, 1, 1, 3, target, FLOAT);
+  const std::vector<float> b = denseValues(k * n, 4, target, FLOAT);
+  Graph graph(target);
+  popsparse::addCodelets(graph);
+  program::Sequence prog;
+  const popsparse::static_::MatMulParams sParams = popsparse::static_::MatMulParams::createForSparseDense(1, m, k, n);
+  popsparse::static_::Partitioner<float> sPart(sParams, FLOAT, target, OptionFlags());
+  const popsparse::static_::SparsityDataImpl<float> sData = sPart.createSparsityDataImpl(sp.coo);
+  const popsparse::CSRMatrix<float> csr = sPart.sparsityDataImplToCSRMatrix(sData);
+  popsparse::static_::SparseTensor sLhs = popsparse::static_::createSparseDenseMatMulLHS(graph, FLOAT, sParams, csr);
+  Tensor sRhs = popsparse::static_::createSparseDenseMatMulRHS(graph, FLOAT, sParams, csr);
+  graph.createHostWrite("snz", sLhs.getNzValuesTensor());
+  graph.createHostWrite("sb", sRhs);
+  graph.createHostRead("sout", popsparse::static_::sparseDenseMatMul(graph, sLhs, sRhs, prog));
+  const popsparse::dynamic::MatMulParams dParams = popsparse::dynamic::MatMulParams::createWithNumNonZeroValues(
+      popsparse::dynamic::SparsityParams(), sp.coo.nzValues.size(), 1, m, k, n);
+  popsparse::dynamic::SparseTensor dLhs = popsparse::dynamic::createSparseDenseMatMulLHS(graph, FLOAT, dParams);
+  Tensor dRhs = popsparse::dynamic::createSparseDenseMatMulRHS(graph, FLOAT, dParams);
+  graph.createHostWrite("dmeta", dLhs.getMetaInfoTensor());
+  graph.createHostWrite("dnz", dLhs.getNzValuesTensor());
+  graph.createHostWrite("db", dRhs);
+  graph.createHostRead("dout", popsparse::dynamic::sparseDenseMatMul(graph, dLhs, dRhs, prog));
+  Engine engine(graph, prog);
+  engine.load(device);
+  popsparse::dynamic::Partitioner<float> dPart(dParams, FLOAT, target, OptionFlags());
+  const popsparse::dynamic::SparsityDataImpl<float> dData = dPart.createSparsityDataImpl(sp.coo);
+  const std::vector<unsigned> meta(dData.metaInfo.begin(), dData.metaInfo.end());
+  writeAs(engine, target, FLOAT, "snz", sData.nzValues);
+  writeAs(engine, target, FLOAT, "sb", b);
+  engine.writeTensor("dmeta", meta.data(), meta.data() + meta.size());
+  writeAs(engine, target, FLOAT, "dnz", dData.nzValues);
+  writeAs(engine, target, FLOAT, "db", b);
+  engine.run(0);
+  const View a = sparseView(sp, 1, false), bv = denseView(b, k, n, false);
+  report("float static 128x128x64 on ipu2", relativeError(readAs(engine, target, FLOAT, "sout", m * n), a, bv, 1),
+         1e-5);
+  report("float dynamic 128x128x64 on ipu2", relativeError(readAs(engine, target, FLOAT, "dout", m * n), a, bv, 1),
+         1e-5);
+}
+
 } // namespace
 
 int main() {
@@ -455,5 +501,7 @@ int main() {
   checkParamsAndErrors(device);
   run(device, FLOAT);
   run(device, HALF);
+  Device full = IPUModel("ipu2").createDevice();
+  large(full);
   return 0;
 }
