@@ -175,6 +175,31 @@ void report(const std::string &what, double err, double tol) {
   std::cout << "  (largest relative error " << err << ")" << std::endl;
 }
 
+// The host operands of a sparse x dense case: S [groups x m, k] and dense B [g][k][n], C [g][m][n], D [g][n][k].
+struct Operands {
+  const HostSparse *s;
+  const std::vector<float> *b, *c, *d;
+  std::size_t groups, m, k, n;
+};
+
+// Reports the three products a sparse x dense case reads back under `p`: S x B, S^T x C and S x D^T.
+void reportSparseDense(Engine &engine, const Target &target, const Type &type, const std::string &label,
+                       const std::string &p, const Operands &o, double tol) {
+  const View s = sparseView(*o.s, o.groups, false), st = sparseView(*o.s, o.groups, true);
+  report(label + ", S x B",
+         relativeError(readAs(engine, target, type, p + "sb", o.groups * o.m * o.n), s,
+                       denseView(*o.b, o.k, o.n, false), o.groups),
+         tol);
+  report(label + ", S^T x C",
+         relativeError(readAs(engine, target, type, p + "stc", o.groups * o.k * o.n), st,
+                       denseView(*o.c, o.m, o.n, false), o.groups),
+         tol);
+  report(label + ", S x D^T",
+         relativeError(readAs(engine, target, type, p + "sdt", o.groups * o.m * o.n), s,
+                       denseView(*o.d, o.n, o.k, true), o.groups),
+         tol);
+}
+
 void yesNo(const std::string &what, bool ok) { std::cout << what << ": " << (ok ? "yes" : "no") << std::endl; }
 
 // One dynamic case: groups x [m, k] sparse in br x bc blocks with room for `spare` more blocks, n columns.
@@ -313,19 +338,8 @@ void run(Device &device, const Type &type) {
   for (std::size_t c = 0; c < 2; ++c) {
     const DynamicCase &d = dyn[c];
     const std::string p = "d" + std::to_string(c), label = tname + " " + d.label;
-    const View s = sparseView(dynSparse[c], d.groups, false), st = sparseView(dynSparse[c], d.groups, true);
-    report(label + ", S x B",
-           relativeError(readAs(engine, target, type, p + "sb", d.groups * d.m * d.n), s,
-                         denseView(dynB[c], d.k, d.n, false), d.groups),
-           tol);
-    report(label + ", S^T x C",
-           relativeError(readAs(engine, target, type, p + "stc", d.groups * d.k * d.n), st,
-                         denseView(dynC[c], d.m, d.n, false), d.groups),
-           tol);
-    report(label + ", S x D^T",
-           relativeError(readAs(engine, target, type, p + "sdt", d.groups * d.m * d.n), s,
-                         denseView(dynD[c], d.n, d.k, true), d.groups),
-           tol);
+    const Operands o = {&dynSparse[c], &dynB[c], &dynC[c], &dynD[c], d.groups, d.m, d.k, d.n};
+    reportSparseDense(engine, target, type, label, p, o, tol);
   }
   for (std::size_t c = 0; c < 2; ++c) {
     const StaticCase &d = sta[c];
@@ -340,19 +354,8 @@ void run(Device &device, const Type &type) {
                            denseView(staC[c], d.m, d.n, true), sparseView(staSparse[c], d.groups, true), d.groups),
              tol);
     } else {
-      const View s = sparseView(staSparse[c], d.groups, false), st = sparseView(staSparse[c], d.groups, true);
-      report(label + ", S x B",
-             relativeError(readAs(engine, target, type, p + "sb", d.groups * d.m * d.n), s,
-                           denseView(staB[c], d.k, d.n, false), d.groups),
-             tol);
-      report(label + ", S^T x C",
-             relativeError(readAs(engine, target, type, p + "stc", d.groups * d.k * d.n), st,
-                           denseView(staC[c], d.m, d.n, false), d.groups),
-             tol);
-      report(label + ", S x D^T",
-             relativeError(readAs(engine, target, type, p + "sdt", d.groups * d.m * d.n), s,
-                           denseView(staD[c], d.n, d.k, true), d.groups),
-             tol);
+      const Operands o = {&staSparse[c], &staB[c], &staC[c], &staD[c], d.groups, d.m, d.k, d.n};
+      reportSparseDense(engine, target, type, label, p, o, tol);
     }
   }
   yesNo(tname + " partitioners give the matrices back", roundTrip);
