@@ -38,14 +38,7 @@ SparseTensor createFullyConnectedWeights(poplar::Graph &graph, const poplar::Typ
                                          const FullyConnectedParams &params, const poplar::DebugContext &debugContext,
                                          const poplar::OptionFlags &, PlanningCache *) {
   const std::string name = detail::opName(debugContext, "createFullyConnectedWeights");
-  if (inputType != poplar::FLOAT && inputType != poplar::HALF)
-    throw poputil::poplibs_error(name + ": the type is " + inputType.toString() + "; pass FLOAT or HALF");
-  const detail::Grid grid = detail::gridOf(params);
-  Tensor meta = graph.addVariable(poplar::UNSIGNED_INT, {grid.slots}, name + "/metaInfo");
-  Tensor nz = graph.addVariable(inputType, {grid.slots * grid.area()}, name + "/nzValues");
-  poputil::mapTensorLinearly(graph, meta);
-  poputil::mapTensorLinearly(graph, nz);
-  return SparseTensor(meta, nz);
+  return detail::createSparse(graph, inputType, detail::gridOf(params), name);
 }
 
 Tensor createFullyConnectedInput(poplar::Graph &graph, const poplar::Type &inputType,

@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "params_check.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace popsparse {
@@ -31,31 +32,52 @@ std::ostream &operator<<(std::ostream &os, const SparsityParams &p) {
             << p.blockDimensions[1] << "}";
 }
 
-namespace {
+namespace detail {
 
-// The checks both factories share; returns the number of blocks of all groups.
-std::size_t gridBlocks(const SparsityParams &sp, std::size_t batch, std::size_t groups, std::size_t in,
-                       std::size_t out) {
+std::size_t checkedGridBlocks(const char *who, const SparsityParams &sp, std::size_t dense, std::size_t groups,
+                              std::size_t rows, std::size_t cols) {
   const std::size_t br = sp.blockDimensions[0], bc = sp.blockDimensions[1];
-  if (br == 0 || bc == 0 || groups == 0 || in == 0 || out == 0 || batch == 0)
-    throw poputil::poplibs_error("popsparse::FullyConnectedParams: batch, groups, channels and block dimensions "
-                                 "must be non-zero");
-  if (out % br || in % bc)
-    throw poputil::poplibs_error("popsparse::FullyConnectedParams: " + std::to_string(out) + " output x " +
-                                 std::to_string(in) + " input channels per group are not whole " +
-                                 std::to_string(br) + "x" + std::to_string(bc) + " blocks");
-  return groups * (out / br) * (in / bc);
+  if (br == 0 || bc == 0 || groups == 0 || rows == 0 || cols == 0 || dense == 0)
+    throw poputil::poplibs_error(std::string(who) + ": every size and block dimension must be non-zero");
+  if (rows % br || cols % bc)
+    throw poputil::poplibs_error(std::string(who) + ": the sparse " + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + " matrix per group is not whole " + std::to_string(br) +
+                                 "x" + std::to_string(bc) + " blocks");
+  return groups * (rows / br) * (cols / bc);
 }
 
+void checkNzRatio(const char *who, double nzRatio) {
+  if (!(nzRatio >= 0.0 && nzRatio <= 1.0))
+    throw poputil::poplibs_error(std::string(who) + ": nzRatio " + std::to_string(nzRatio) + " is not in [0, 1]");
+}
+
+double nzRatioFromCount(const char *who, const SparsityParams &sp, std::size_t numNonZeroElems, std::size_t blocks) {
+  const std::size_t area = sp.blockDimensions[0] * sp.blockDimensions[1];
+  if (numNonZeroElems % area || numNonZeroElems > blocks * area)
+    throw poputil::poplibs_error(std::string(who) + ": " + std::to_string(numNonZeroElems) +
+                                 " non-zero values are not a whole number of blocks of at most the " +
+                                 std::to_string(blocks * area) + " elements of the sparse operand");
+  return double(numNonZeroElems / area) / double(blocks);
+}
+
+std::size_t nzValuesFromRatio(const SparsityParams &sp, double nzRatio, std::size_t blocks) {
+  // The rounding tolerates the ratio's binary error (a ratio made from a count gives that count back).
+  const double want = nzRatio * double(blocks);
+  const std::size_t nzBlocks = std::size_t(std::ceil(want - 1e-9 * want));
+  return nzBlocks * sp.blockDimensions[0] * sp.blockDimensions[1];
+}
+
+} // namespace detail
+
+namespace {
+const char *const kFcParams = "popsparse::FullyConnectedParams";
 } // namespace
 
 FullyConnectedParams FullyConnectedParams::createWithNzRatio(const SparsityParams &sparsityParams, double nzRatio,
                                                              std::size_t batchSize, std::size_t numGroups,
                                                              std::size_t inputChannels, std::size_t outputChannels) {
-  gridBlocks(sparsityParams, batchSize, numGroups, inputChannels, outputChannels);
-  if (!(nzRatio >= 0.0 && nzRatio <= 1.0))
-    throw poputil::poplibs_error("popsparse::FullyConnectedParams: nzRatio " + std::to_string(nzRatio) +
-                                 " is not in [0, 1]");
+  detail::checkedGridBlocks(kFcParams, sparsityParams, batchSize, numGroups, outputChannels, inputChannels);
+  detail::checkNzRatio(kFcParams, nzRatio);
   FullyConnectedParams p;
   p.sparsityParams = sparsityParams;
   p.nzRatio = nzRatio;
@@ -71,25 +93,18 @@ FullyConnectedParams FullyConnectedParams::createWithNumNonZeroValues(const Spar
                                                                       std::size_t batchSize, std::size_t numGroups,
                                                                       std::size_t inputChannels,
                                                                       std::size_t outputChannels) {
-  const std::size_t blocks = gridBlocks(sparsityParams, batchSize, numGroups, inputChannels, outputChannels);
-  const std::size_t area = sparsityParams.blockDimensions[0] * sparsityParams.blockDimensions[1];
-  if (numNonZeroElems % area || numNonZeroElems > blocks * area)
-    throw poputil::poplibs_error("popsparse::FullyConnectedParams: " + std::to_string(numNonZeroElems) +
-                                 " non-zero values are not a whole number of blocks of at most the " +
-                                 std::to_string(blocks * area) + " elements of the weights");
-  return createWithNzRatio(sparsityParams, double(numNonZeroElems / area) / double(blocks), batchSize, numGroups,
-                           inputChannels, outputChannels);
+  const std::size_t blocks =
+      detail::checkedGridBlocks(kFcParams, sparsityParams, batchSize, numGroups, outputChannels, inputChannels);
+  return createWithNzRatio(sparsityParams, detail::nzRatioFromCount(kFcParams, sparsityParams, numNonZeroElems, blocks),
+                           batchSize, numGroups, inputChannels, outputChannels);
 }
 
 double FullyConnectedParams::getNzRatio() const { return nzRatio; }
 
 std::size_t FullyConnectedParams::getNumNonZeroValues() const {
   const std::size_t br = sparsityParams.blockDimensions[0], bc = sparsityParams.blockDimensions[1];
-  const std::size_t blocks = numGroups * (outputChannelsPerGroup / br) * (inputChannelsPerGroup / bc);
-  // The rounding tolerates the ratio's binary error (a ratio made from a count gives that count back).
-  const double want = nzRatio * double(blocks);
-  const std::size_t nzBlocks = std::size_t(std::ceil(want - 1e-9 * want));
-  return nzBlocks * br * bc;
+  return detail::nzValuesFromRatio(sparsityParams, nzRatio,
+                                   numGroups * (outputChannelsPerGroup / br) * (inputChannelsPerGroup / bc));
 }
 
 namespace {

@@ -23,6 +23,24 @@ Grid gridOf(const FullyConnectedParams &params) {
   return g;
 }
 
+Grid gridOf(const MatMulParams &params) {
+  const auto &bd = params.getSparsityParams().blockDimensions;
+  Grid g{params.getNumGroups(), params.getM(), params.getK(), bd[0], bd[1], 0};
+  g.slots = params.getNumNonZeroValues() / g.area();
+  return g;
+}
+
+SparseTensor createSparse(poplar::Graph &graph, const poplar::Type &type, const Grid &grid, const std::string &name,
+                          const poputil::TensorMetaData &opMetaData) {
+  if (type != poplar::FLOAT && type != poplar::HALF)
+    throw poputil::poplibs_error(name + ": the type is " + type.toString() + "; pass FLOAT or HALF");
+  Tensor meta = graph.addVariable(poplar::UNSIGNED_INT, {grid.slots}, name + "/metaInfo");
+  Tensor nz = graph.addVariable(type, {grid.slots * grid.area()}, name + "/nzValues");
+  poputil::mapTensorLinearly(graph, meta);
+  poputil::mapTensorLinearly(graph, nz);
+  return SparseTensor(meta, nz, opMetaData);
+}
+
 void checkWeights(const SparseTensor &t, const Grid &grid, const std::string &name) {
   const Tensor &meta = t.getMetaInfoTensor(), &nz = t.getNzValuesTensor();
   if (!meta.valid() || !nz.valid())

@@ -6,14 +6,17 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <popsparse/FullyConnectedParams.hpp>
+#include <popsparse/MatMulParams.hpp>
 #include <popsparse/SparseTensor.hpp>
 
 #include "poplibs_support.hpp"
+#include "tensor_metadata.hpp"
 
 namespace popsparse {
 namespace dynamic {
@@ -35,6 +38,22 @@ struct Grid {
   std::size_t area() const { return br * bc; }
 };
 Grid gridOf(const FullyConnectedParams &params);
+/// The grid of a sparse x dense product: the sparse [m, k] of each group is the weights [out, in].
+Grid gridOf(const MatMulParams &params);
+
+/// What a sparse operand made for a sparse x dense product carries, as the product takes no parameters.
+struct MatMulLayout final : poputil::TensorMetaDataBase {
+  Grid grid;
+  explicit MatMulLayout(const Grid &g) : grid(g) {}
+  std::unique_ptr<poputil::TensorMetaDataBase> clone() const override {
+    return std::unique_ptr<poputil::TensorMetaDataBase>(new MatMulLayout(*this));
+  }
+};
+
+/// A new sparse operand of `grid` (its meta-information and values mapped linearly) carrying `opMetaData`;
+/// `type` must be FLOAT or HALF.
+SparseTensor createSparse(poplar::Graph &graph, const poplar::Type &type, const Grid &grid, const std::string &name,
+                          const poputil::TensorMetaData &opMetaData = {});
 
 /// Checks that `t` holds the tensors createFullyConnectedWeights makes for `params`; `name` starts the error.
 void checkWeights(const SparseTensor &t, const Grid &grid, const std::string &name);
