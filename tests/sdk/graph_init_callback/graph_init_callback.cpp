@@ -1,7 +1,8 @@
 // A user's program on Graph::setInitCallback (poplar/LateInitCallback.hpp): two plain fields of a vertex are set by
 // callbacks from the compiled layout of its edges (VertexEdgeInfo), and the vertex on the device reports the values
 // it received next to the addresses it sees. Also: a setInitialValue is replaced by the callback, and bad calls
-// (empty callback, an edge field, a type of the wrong size) throw graph_connection_error naming the field.
+// (empty callback, an edge field, a type of the wrong size) throw graph_connection_error naming the field; on a
+// replicated graph each replica gets the value from its own layout.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -29,6 +30,46 @@ template <typename Fn> static std::string connectionError(Fn fn) {
     return e.what();
   }
   return "";
+}
+
+// On a graph replicated twice, the callback runs once per replica, each time with that replica's layout, and each
+// replica's vertex holds its own value.
+static void replicated() {
+  IPUModel ipuModel;
+  ipuModel.numIPUs = 2; // one IPU of 2 tiles per replica
+  ipuModel.tilesPerIPU = 2;
+  Device device = ipuModel.createDevice();
+  Graph top(device.getTarget());
+  Graph graph = top.createReplicatedGraph(2);
+  graph.addCodelets("graph_init_callback_codelets.cpp");
+  Tensor a = graph.addVariable(INT, {2}, "a");
+  Tensor b = graph.addVariable(INT, {1}, "b");
+  Tensor out = graph.addVariable(UNSIGNED_INT, {5}, "out");
+  graph.setTileMapping(a, 1);
+  graph.setTileMapping(b, 1);
+  graph.setTileMapping(out, 1);
+  ComputeSet cs = graph.addComputeSet("where");
+  VertexRef v = graph.addVertex(cs, "Where", {{"a", a}, {"b", b}, {"out", out}});
+  graph.setTileMapping(v, 1);
+  unsigned calls = 0;
+  graph.setInitCallback<unsigned>(v["gap"], [&](const VertexEdgeInfo &info) {
+    ++calls;
+    return unsigned(info.storage.at("b")[0].startOffs - info.storage.at("a")[0].startOffs);
+  });
+  graph.setInitCallback<unsigned>(v["start"], [](const VertexEdgeInfo &info) {
+    return unsigned(info.storage.at("a")[0].startOffs);
+  });
+  top.createHostRead("out", top.getNonReplicatedTensor(out));
+  Engine engine(top, Execute(cs));
+  check(calls == 2, "on 2 replicas the callback ran twice (" + std::to_string(calls) + " calls)");
+  engine.load(device);
+  engine.run(0);
+  std::vector<unsigned> got(10);
+  engine.readTensor("out", got.data(), got.data() + got.size());
+  for (unsigned r = 0; r < 2; ++r)
+    check(got[5 * r] == got[5 * r + 1] && got[5 * r + 2] == got[5 * r + 3],
+          "replica " + std::to_string(r) + " holds its own gap (" + std::to_string(got[5 * r]) + ") and start (" +
+              std::to_string(got[5 * r + 2]) + ") as its tile sees them");
 }
 
 int main() {
@@ -96,6 +137,7 @@ int main() {
             std::to_string(got[3]) + ")");
   check(got[4] == 42, "the vertex read its inputs (40 + 2 = " + std::to_string(got[4]) + ")");
 
+  replicated();
   if (failures == 0)
     std::printf("all setInitCallback checks passed\n");
   return failures ? 1 : 0;
