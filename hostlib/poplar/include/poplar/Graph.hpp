@@ -217,7 +217,7 @@ public:
   }
   /// Sets a plain arithmetic field (e.g. `unsigned n;`) to what `callback` returns when the graph is compiled, once
   /// every edge has its place in tile memory: the callback sees those places (VertexEdgeInfo) and runs once per
-  /// compilation. Give T explicitly (`setInitCallback<unsigned>(v["n"], f)`), of the field's size. With
+  /// compilation (on a replicated graph once per replica, each with that replica's layout). Give T explicitly (`setInitCallback<unsigned>(v["n"], f)`), of the field's size. With
   /// setInitialValue as well, that value is what cycle estimators see before layout, and the callback's replaces
   /// it on the device. Throws graph_connection_error for an empty callback or a vertex of another graph; the
   /// compiler throws it for an edge field or a size that does not match.
