@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -50,6 +51,12 @@ struct Variable {
   std::shared_ptr<Tensor> metadata; ///< a QUARTER variable's QUARTER_METADATA tensor (null: none)
 };
 
+/// A field's late initialiser (Graph::setInitCallback): writes `size` bytes from the vertex's edge layout.
+struct LateInit {
+  std::size_t size = 0;
+  std::function<void(const VertexEdgeInfo &, void *)> fill;
+};
+
 struct Vertex {
   unsigned computeSet = 0;
   std::string type;
@@ -57,6 +64,7 @@ struct Vertex {
   std::map<std::string, Tensor> edges;                     ///< scalar and vector edges
   std::map<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
   std::map<std::string, std::vector<std::uint8_t>> plain;  ///< non-edge field values
+  std::map<std::string, LateInit> lateInits;               ///< non-edge fields set by callback at compile time
   std::uint64_t cycleEstimate = 0;
   std::uint64_t flopsEstimate = 0;
   bool hasEstimate = false; ///< setPerfEstimate was called

@@ -43,6 +43,11 @@ recoverable_runtime_error::recoverable_runtime_error(RecoveryAction action, cons
   type = "recoverable_runtime_error";
 }
 
+recoverable_runtime_error::recoverable_runtime_error(RecoveryAction action, const char *message)
+    : system_runtime_error(message), action_(action) {
+  type = "recoverable_runtime_error";
+}
+
 run_timeout_error::run_timeout_error(const std::string &message)
     : recoverable_runtime_error(RecoveryAction::IPU_RESET, message) {}
 

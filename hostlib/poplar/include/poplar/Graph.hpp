@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 #include <memory>
 #include <ostream>
@@ -17,6 +18,7 @@
 #include "poplar/DataStream.hpp"
 #include "poplar/DebugContext.hpp"
 #include "poplar/Interval.hpp"
+#include "poplar/LateInitCallback.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/PerfEstimateFunc.hpp"
 #include "poplar/Program.hpp"
@@ -213,6 +215,23 @@ public:
   template <typename T> void setInitialValue(FieldRef field, ArrayRef<T> values) {
     setInitialValueBytes(field, values.data(), values.size() * sizeof(T));
   }
+  /// Sets a plain arithmetic field (e.g. `unsigned n;`) to what `callback` returns when the graph is compiled, once
+  /// every edge has its place in tile memory: the callback sees those places (VertexEdgeInfo) and runs once per
+  /// compilation (on a replicated graph once per replica, each with that replica's layout). Give T explicitly (`setInitCallback<unsigned>(v["n"], f)`), of the field's size. With
+  /// setInitialValue as well, that value is what cycle estimators see before layout, and the callback's replaces
+  /// it on the device. Throws graph_connection_error for an empty callback or a vertex of another graph; the
+  /// compiler throws it for an edge field or a size that does not match.
+  template <typename T>
+  void setInitCallback(FieldRef field, LateInitCallback<T> callback,
+                       typename std::enable_if<std::is_arithmetic<T>::value>::type * = nullptr) {
+    std::function<void(const VertexEdgeInfo &, void *)> fill;
+    if (callback)
+      fill = [callback](const VertexEdgeInfo &info, void *out) {
+        T value = callback(info);
+        std::memcpy(out, &value, sizeof(T));
+      };
+    setInitCallbackBytes(field, sizeof(T), fill);
+  }
   /// Gives every element of variable view `t` the initial value `value` (what the tensor holds after
   /// Engine::load, before any program writes it).
   template <typename T>
@@ -359,6 +378,8 @@ private:
   Tensor addConstantFrom(const Type &type, const std::vector<std::size_t> &shape, const void *values,
                          std::size_t count, std::size_t hostSize, int hostKind, const DebugContext &debugContext);
   void setInitialValueBytes(FieldRef field, const void *value, std::size_t size);
+  void setInitCallbackBytes(FieldRef field, std::size_t size,
+                            const std::function<void(const VertexEdgeInfo &, void *)> &fill);
   void setInitialValueFrom(const Tensor &t, const void *values, std::size_t count, std::size_t hostSize,
                            int hostKind);
   /// The tile of the top-level graph behind tile `tile` of this one, and back (~0u when not in this graph).

@@ -30,8 +30,6 @@ POPLAR_DECLARE_ERROR(graph_connection_error);
 POPLAR_DECLARE_ERROR(graph_cycle_error);
 /// A graph object (tensor, vertex, compute set) could not be created.
 POPLAR_DECLARE_ERROR(graph_object_creation_error);
-/// A codelet did not compile or a .gp file could not be read; the message holds the compiler's output.
-POPLAR_DECLARE_ERROR(graph_object_load_error);
 /// The graph or program could not be compiled (unmapped data, bad codelet, impossible exchange).
 POPLAR_DECLARE_ERROR(graph_program_compilation_error);
 /// A function or program calls itself.
@@ -56,14 +54,10 @@ POPLAR_DECLARE_ERROR(missing_perf_estimate);
 POPLAR_DECLARE_ERROR(missing_profile_data);
 /// A required environment (variable or device) is absent.
 POPLAR_DECLARE_ERROR(no_environment);
-/// A vertex field's size was never given.
-POPLAR_DECLARE_ERROR(no_size_specified);
 /// A value does not fit the type it is stored in.
 POPLAR_DECLARE_ERROR(overflow_error);
 /// A text input (a profile, an option string, a JSON document) could not be parsed.
 POPLAR_DECLARE_ERROR(parse_error);
-/// Profiling was asked for while it is disabled by the engine options.
-POPLAR_DECLARE_ERROR(profiling_disabled);
 /// A data stream is used in a way its connection does not allow (unconnected, wrong direction, wrong size).
 POPLAR_DECLARE_ERROR(stream_connection_error);
 /// Host memory for a data stream's buffer could not be allocated.
@@ -76,12 +70,42 @@ POPLAR_DECLARE_ERROR(tensor_io_state_error);
 POPLAR_DECLARE_ERROR(tensor_metadata_error);
 /// A value has the wrong element type for the operation.
 POPLAR_DECLARE_ERROR(type_error);
-/// A stream, handle, field or tensor name is unknown.
-POPLAR_DECLARE_ERROR(unknown_field);
 /// A vertex type name names no codelet that was added to the graph.
 POPLAR_DECLARE_ERROR(unknown_vertex_type);
 
 #undef POPLAR_DECLARE_ERROR
+
+/// A codelet did not compile or a .gp file could not be read; the message holds the compiler's output.
+struct graph_object_load_error : poplar_error {
+  explicit graph_object_load_error(const std::string &s);
+  explicit graph_object_load_error(const char *s);
+  /// "cannot load `path`: `reason`", the SDK's form for a file that could not be loaded.
+  graph_object_load_error(const std::string &path, const std::string &reason);
+};
+
+/// A vertex field's size was never given.
+struct no_size_specified : poplar_error {
+  explicit no_size_specified(const std::string &s);
+  explicit no_size_specified(const char *s);
+  /// Names the field and the vertex and says how to give the size.
+  no_size_specified(const std::string &fieldName, const std::string &vertexName);
+};
+
+/// Profiling was asked for while it is disabled by the engine options.
+struct profiling_disabled : poplar_error {
+  /// Says which engine options turn profiling on.
+  profiling_disabled();
+  explicit profiling_disabled(const std::string &s);
+  explicit profiling_disabled(const char *s);
+};
+
+/// A stream, handle, field or tensor name is unknown.
+struct unknown_field : poplar_error {
+  explicit unknown_field(const std::string &s);
+  explicit unknown_field(const char *s);
+  /// Field `fieldName` is not a field of vertex type `vertexTypeName`.
+  unknown_field(const std::string &fieldName, const std::string &vertexTypeName);
+};
 
 /// The Poplar 2.x name of missing_perf_estimate.
 typedef missing_perf_estimate missing_cycle_estimate;
@@ -115,6 +139,7 @@ struct file_load_error : poplar_error {
 /// Linking a tile program failed; `output` holds the linker's own output.
 struct link_error : poplar_error {
   explicit link_error(const std::string &s, const std::string &out = "");
+  explicit link_error(const char *s, const char *out = "");
   /// The linker's output.
   std::string output;
 };

@@ -172,6 +172,7 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   ir::Liveness live = options.reuseMemory ? ir::analyseLiveness(m) : ir::everythingLive(m);
   phase.next("layout");
   ir::Layout layout = ir::layOut(m, live, out.image, out.board);
+  ir::runLateInits(m, layout);
   phase.next("encode");
   ir::encode(m, layout, controlPrograms, out.image, out);
   if (!options.dumpPath.empty())

@@ -12,11 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "poplar/LateInitCallback.hpp"
 #include "poplar/PrintTensor.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
@@ -206,6 +208,17 @@ struct HostHandle {
 };
 
 /// The whole intermediate form of one engine's graph and programs.
+/// A plain vertex field whose value a callback computes once the layout is known (Graph::setInitCallback; run by
+/// late_init.cpp between layout and encode).
+struct LateInitField {
+  BufferId state = kNoBuffer; ///< the vertex state
+  std::uint32_t offset = 0;   ///< of the field in it
+  std::size_t size = 0;
+  std::function<void(const VertexEdgeInfo &, void *)> fill;
+  /// Each edge field's runs of memory as the vertex sees them (an item per VectorList entry): start and bytes.
+  std::map<std::string, std::vector<std::pair<Ref, std::uint32_t>>> edges;
+};
+
 struct Module {
   std::vector<Buffer> buffers;
   std::vector<std::uint32_t> tiles; ///< tiles that take part, ascending
@@ -216,6 +229,7 @@ struct Module {
   std::vector<std::pair<std::string, std::string>> aborts; ///< each Abort's stream name and message
   std::uint32_t instrumentTile = 0;
   std::size_t numEdges = 0; ///< vertex fields connected to tensors (for the profile)
+  std::vector<LateInitField> lateInits;
 
   BufferId add(Buffer b) {
     buffers.push_back(std::move(b));

@@ -13,6 +13,8 @@ constexpr std::uint32_t kEdgePointerOffset = 0;
 constexpr std::uint32_t kEdgeSizeOffset = 4;
 constexpr std::uint32_t kListItemSize = 8;
 
+std::uint32_t edgeBytes(const Tensor &t) { return std::uint32_t(t.numElements() * t.elementType().getSize()); }
+
 std::string regionKey(const Tensor &t) {
   std::string k;
   for (const auto &r : t.regions())
@@ -116,6 +118,9 @@ ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
   for (const auto &[name, items] : v.lists)
     if (!vc.fields.count(name))
       throw graph_connection_error(unknownField(v, vc, name));
+  // Where each edge points, for the field callbacks (Graph::setInitCallback) that the layout pass runs.
+  ir::LateInitField late;
+  const bool wantEdges = !v.lateInits.empty();
   for (const auto &[name, f] : vc.fields) {
     std::string what = v.type + "." + name;
     if (f.kind == FieldKind::Plain) {
@@ -145,6 +150,8 @@ ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
         ir::Ref at = edgeAddress(t, items[i], f.dir, w, fx, what);
         if (at.buf != ir::kNoBuffer)
           ir::putAddr(buffer(arr), item + kEdgePointerOffset, at);
+        if (wantEdges)
+          late.edges[name].emplace_back(at, edgeBytes(items[i]));
         ir::put32(buffer(arr), item + kEdgeSizeOffset, std::uint32_t(items[i].numElements()));
         ++m_.numEdges;
       }
@@ -159,9 +166,28 @@ ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
     ir::Ref at = edgeAddress(t, it->second, f.dir, w, fx, what);
     if (at.buf != ir::kNoBuffer)
       ir::putAddr(buffer(state), f.offset + kEdgePointerOffset, at);
+    if (wantEdges)
+      late.edges[name].emplace_back(at, edgeBytes(it->second));
     if (f.kind == FieldKind::Vector)
       ir::put32(buffer(state), f.offset + kEdgeSizeOffset, std::uint32_t(it->second.numElements()));
     ++m_.numEdges;
+  }
+  for (const auto &[name, init] : v.lateInits) {
+    auto f = vc.fields.find(name);
+    if (f == vc.fields.end())
+      throw graph_connection_error(unknownField(v, vc, name));
+    std::string field = "vertex " + std::to_string(vid) + " (" + v.type + "): setInitCallback on field '" + name + "'";
+    if (f->second.kind != FieldKind::Plain)
+      throw graph_connection_error(field + ", an edge; only a plain field takes a value from a callback");
+    if (f->second.size != init.size)
+      throw graph_connection_error(field + " of " + std::to_string(f->second.size) + " bytes returns " +
+                                   std::to_string(init.size) + "; give setInitCallback<T> the field's own type");
+    ir::LateInitField one = late;
+    one.state = state;
+    one.offset = f->second.offset;
+    one.size = init.size;
+    one.fill = init.fill;
+    m_.lateInits.push_back(std::move(one));
   }
   return state;
 }

@@ -57,6 +57,10 @@ struct Layout {
 };
 Layout layOut(const Module &m, const Liveness &live, const LinkedImage &image, const ipu_board &board);
 
+/// late_init.cpp: runs each setInitCallback with its vertex's edge addresses and writes the result into the vertex
+/// state, so that encode uploads it.
+void runLateInits(Module &m, const Layout &layout);
+
 /// encode.cpp, second half: control programs and tile bytes with every address resolved.
 void encode(const Module &m, const Layout &layout, const std::vector<std::vector<BufferId>> &controlPrograms,
             const LinkedImage &image, CompiledGraph &out);

@@ -212,6 +212,17 @@ struct Replicator {
     for (unsigned r = 1; r < replicas; ++r)
       for (BufferId id = 0; id < perReplica; ++id)
         m.buffers.push_back(copyBuffer(id, r));
+    // Each replica's copy of a vertex gets its own field callback, which sees that replica's edge addresses.
+    const std::size_t lateInits = m.lateInits.size();
+    for (unsigned r = 1; r < replicas; ++r)
+      for (std::size_t i = 0; i < lateInits; ++i) {
+        LateInitField f = m.lateInits[i];
+        f.state = copyOf(f.state, r);
+        for (auto &[name, runs] : f.edges)
+          for (auto &run : runs)
+            run.first.buf = copyOf(run.first.buf, r);
+        m.lateInits.push_back(std::move(f));
+      }
     // Replica 0's own lists of copies between replicas, last: the copies above were made from the originals.
     for (const auto &[id, map] : crossLists) {
       Buffer b = m.buffers[id];

@@ -8,6 +8,10 @@
 #include <stdexcept>
 #include <string>
 
+namespace poplar {
+class DebugContext;
+} // namespace poplar
+
 namespace ipu {
 namespace runtime {
 
@@ -31,6 +35,10 @@ public:
   explicit error(const char *message);
   /// The name of the most-derived error class ("poplar_error", "graph_cycle_error", ...), as Poplar's `type` field.
   std::string type;
+  /// Poplar's poplar_error::attachSourceLocation: appends the source location recorded in `debugContext` to what()
+  /// ("... (at function, file:line)"), so that an error rethrown by a library names its user's call; a context
+  /// without a location leaves the message as it is. Defined in libpoplar (exceptions.cpp), which owns DebugContext.
+  void attachSourceLocation(const poplar::DebugContext &debugContext);
 };
 
 /// Base of every error the runtime throws while running; the message names the problem and, where there is one,
@@ -61,6 +69,7 @@ public:
 class recoverable_runtime_error : public system_runtime_error {
 public:
   recoverable_runtime_error(RecoveryAction action, const std::string &message);
+  recoverable_runtime_error(RecoveryAction action, const char *message);
   /// What to do before using the device again.
   RecoveryAction getRecoveryAction() const noexcept { return action_; }
 
