@@ -9,14 +9,10 @@
 #include <poplar/DebugContext.hpp>
 #include <poplar/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 static bool has(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
@@ -74,7 +70,5 @@ int main() {
   te.attachSourceLocation(here);
   check(te.type == "type_error" && has(te.what(), "model.cpp:42"), "a derived error keeps its type when located");
 
-  if (failures == 0)
-    std::printf("all exception member checks passed\n");
-  return failures ? 1 : 0;
+  return checksDone("all exception member checks passed");
 }

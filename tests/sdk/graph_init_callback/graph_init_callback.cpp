@@ -13,15 +13,11 @@
 #include <poplar/LateInitCallback.hpp>
 #include <poplar/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
 
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 template <typename Fn> static std::string connectionError(Fn fn) {
   try {
@@ -138,7 +134,5 @@ int main() {
   check(got[4] == 42, "the vertex read its inputs (40 + 2 = " + std::to_string(got[4]) + ")");
 
   replicated();
-  if (failures == 0)
-    std::printf("all setInitCallback checks passed\n");
-  return failures ? 1 : 0;
+  return checksDone("all setInitCallback checks passed");
 }
