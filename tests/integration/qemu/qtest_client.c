@@ -142,6 +142,12 @@ int qt_quit(struct qt *q)
     } else {
         fprintf(stderr, "qtest: QEMU had exited by itself (status 0x%x): a crash\n", status);
     }
+    /* QEMU's -D log is read while the test runs; a clean quit removes it so tests leave nothing in the temp
+     * folder, and a failed one keeps it for the person reading the failure. */
+    if (rc == 0)
+        unlink(q->log_path);
+    else
+        fprintf(stderr, "qtest: QEMU's log kept: %s\n", q->log_path);
     free(q);
     return rc;
 }

@@ -19,7 +19,8 @@ struct qt;
 struct qt *qt_start(const char *qemu, const char *args, char *err, size_t err_len);
 
 /* Stops QEMU. Returns 0 when it was alive and exited cleanly on SIGTERM, -1
- * when it had crashed, hung or reported a sanitizer error. */
+ * when it had crashed, hung or reported a sanitizer error. A clean quit
+ * removes QEMU's log; otherwise the log is kept and its path printed. */
 int qt_quit(struct qt *q);
 
 bool qt_ok(const struct qt *q);          /* false once QEMU failed to answer */
