@@ -56,6 +56,18 @@ int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, c
  * sequence, a control character) and the fix. */
 int ipu_board_check_text(const char *text, size_t len, const char *path, char *err, size_t err_len);
 
+/* Checks one string value (len bytes) of key k against what a board string
+ * may hold: well-formed UTF-8 and no control character, one line of printable
+ * text. Returns 0 or -EINVAL with a message that starts with `where` (a file's
+ * path:line, or what holds an in-memory board), names the key, the byte and the
+ * fix. The reader, ipu_board_check and so the writer all apply this rule. */
+int ipu_board_check_string(const struct ipu_board_key *k, const char *value, size_t len, const char *where, char *err,
+                           size_t err_len);
+
+/* The length of the well-formed UTF-8 sequence at s[0] (n bytes available),
+ * or 0 when none starts there; *why (if not NULL) then says what is wrong. */
+size_t ipu_board_utf8_length(const unsigned char *s, size_t n, const char **why);
+
 /* Parses the board document `text` (len bytes, no NUL inside) with toml11 and
  * stores every key into *board, setting seen[i] (IPU_BOARD_NUM_KEYS entries)
  * for each key i of ipu_board_keys it finds. Never throws; returns 0 or -EINVAL with a one-line

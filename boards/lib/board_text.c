@@ -8,10 +8,11 @@
 
 #include <errno.h>
 
-/* The length of the well-formed sequence that starts at s[0] (at most n bytes
- * available), or 0 with *why saying what is wrong with it. */
-static size_t sequence_length(const unsigned char *s, size_t n, const char **why)
+size_t ipu_board_utf8_length(const unsigned char *s, size_t n, const char **why)
 {
+    const char *ignored;
+    if (!why)
+        why = &ignored;
     const unsigned char c = s[0];
     if (c < 0x80)
         return 1;
@@ -65,10 +66,27 @@ int ipu_board_check_text(const char *text, size_t len, const char *path, char *e
                                   "a board file is UTF-8 text whose only control characters are tab and line ends; "
                                   "remove it", path, line, c, i);
         const char *why = "";
-        const size_t n = sequence_length(s + i, len - i, &why);
+        const size_t n = ipu_board_utf8_length(s + i, len - i, &why);
         if (n == 0)
             return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: byte 0x%02x at offset %zu is not well-formed UTF-8 "
                                   "(%s); save the board file as UTF-8 (boards/README.md)", path, line, c, i, why);
+        i += n;
+    }
+    return 0;
+}
+
+int ipu_board_check_string(const struct ipu_board_key *k, const char *value, size_t len, const char *where, char *err,
+                           size_t err_len)
+{
+    const unsigned char *s = (const unsigned char *)value;
+    for (size_t i = 0; i < len;) {
+        if (s[i] < 0x20 || s[i] == 0x7f)
+            return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s': the string holds a control character "
+                                  "(byte %zu); write %s on one line of printable text", where, k->key, i, k->meaning);
+        const size_t n = ipu_board_utf8_length(s + i, len - i, NULL);
+        if (n == 0)
+            return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s': byte %zu (0x%02x) is not part of a UTF-8 "
+                                  "character; give %s as UTF-8 text", where, k->key, i, s[i], k->meaning);
         i += n;
     }
     return 0;

@@ -33,87 +33,48 @@ static void put(struct sink *s, const char *fmt, ...)
         s->len += (size_t)n;
 }
 
-/* The code point of the UTF-8 sequence at text[*i] (the string is NUL-terminated),
- * advancing *i past it; -1 for a byte that does not start a well-formed sequence
- * (a stray continuation byte, a cut sequence, an overlong form, a surrogate, a
- * value past U+10FFFF), which no TOML string can hold. */
-static long utf8_next(const unsigned char *text, size_t *i)
-{
-    const unsigned char c = text[*i];
-    size_t more;
-    long cp, least;
-    if (c < 0x80) {
-        *i += 1;
-        return c;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-        more = 1, cp = c & 0x1f, least = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        more = 2, cp = c & 0x0f, least = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        more = 3, cp = c & 0x07, least = 0x10000;
-    } else {
-        return -1;
-    }
-    for (size_t k = 1; k <= more; k++) {
-        if ((text[*i + k] & 0xc0) != 0x80) /* the NUL ends a cut sequence here */
-            return -1;
-        cp = (cp << 6) | (text[*i + k] & 0x3f);
-    }
-    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return -1;
-    *i += more + 1;
-    return cp;
-}
-
-/* `key = "value"`, escaped; 0, or -EINVAL naming the key when the value holds
- * a character the reader refuses in a board string. */
-static int put_text(struct sink *s, const struct ipu_board_key *k, const char *value, char *err, size_t err_len)
+/* `key = "value"`, escaped. The value passed ipu_board_check, so it is
+ * well-formed UTF-8 without control characters: each sequence is one code point. */
+static void put_text(struct sink *s, const struct ipu_board_key *k, const char *value)
 {
     const unsigned char *text = (const unsigned char *)value;
+    const size_t len = strlen(value);
     put(s, "%s = \"", k->key);
-    for (size_t i = 0; text[i];) {
-        const size_t at = i;
-        const long cp = utf8_next(text, &i);
-        if (cp < 0)
-            return ipu_board_fail(err, err_len, -EINVAL, "cannot write key '%s': byte %zu (0x%02x) is not part of a "
-                                  "UTF-8 character; give %s as UTF-8 text", k->key, at, text[at], k->meaning);
-        if (cp < 0x20 || cp == 0x7f) /* the reader's rule: one line of printable text */
-            return ipu_board_fail(err, err_len, -EINVAL, "cannot write key '%s': the string holds a control character "
-                                  "(byte %zu); write %s on one line of printable text", k->key, at, k->meaning);
+    for (size_t i = 0; i < len;) {
+        const size_t n = ipu_board_utf8_length(text + i, len - i, NULL);
+        unsigned long cp = n == 1 ? text[i] : text[i] & (0x7fu >> n);
+        for (size_t b = 1; b < n; b++)
+            cp = (cp << 6) | (text[i + b] & 0x3fu);
+        i += n;
         if (cp == '"' || cp == '\\')
             put(s, "\\%c", (char)cp);
         else if (cp < 0x80)
             put(s, "%c", (char)cp);
         else if (cp <= 0xffff)
-            put(s, "\\u%04lX", (unsigned long)cp);
+            put(s, "\\u%04lX", cp);
         else
-            put(s, "\\U%08lX", (unsigned long)cp);
+            put(s, "\\U%08lX", cp);
     }
     put(s, "\"\n");
-    return 0;
 }
 
 int ipu_board_write(const struct ipu_board *board, char *out, size_t out_len, char *err, size_t err_len)
 {
-    /* Only a board the reader would accept is written: every string terminated, every integer in range. */
+    /* Only a board the reader would accept is written: every string terminated, UTF-8 and on one line, every
+     * integer in range. */
+    struct sink s = {out, out ? out_len : 0, 0};
+    if (s.cap)
+        out[0] = '\0'; /* a refused board leaves an empty text, never a part of one */
     const int rc = ipu_board_check(board, "ipu_board_write", err, err_len);
     if (rc != 0)
         return rc;
-    struct sink s = {out, out ? out_len : 0, 0};
-    if (s.cap)
-        out[0] = '\0';
     for (size_t i = 0; i < IPU_BOARD_NUM_KEYS; i++) {
         const struct ipu_board_key *k = &ipu_board_keys[i];
         const char *field = (const char *)board + k->offset;
         if (k->kind == IPU_BOARD_KEY_TEXT) {
             /* An empty transport means the default (ipu_board_check); a file names it. */
             const char *value = strcmp(k->key, "transport") == 0 && !*field ? "model" : field;
-            const int text_rc = put_text(&s, k, value, err, err_len);
-            if (text_rc != 0) {
-                if (s.cap)
-                    out[0] = '\0';
-                return text_rc;
-            }
+            put_text(&s, k, value);
         } else if (k->kind == IPU_BOARD_KEY_U32) {
             uint32_t v;
             memcpy(&v, field, sizeof v);

@@ -132,11 +132,11 @@ int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, c
     if (len >= k->text_size)
         return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': string longer than %zu characters", path,
                               line, k->key, k->text_size - 1);
-    for (size_t i = 0; i < len; i++)
-        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-            return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': the string holds a control character "
-                                  "(byte %zu); write %s on one line of printable text", path, line, k->key, i,
-                                  k->meaning);
+    char where[320];
+    snprintf(where, sizeof where, "%s:%u", path, line);
+    const int rc = ipu_board_check_string(k, text, len, where, err, err_len);
+    if (rc != 0)
+        return rc;
     memcpy(field, text, len);
     field[len] = '\0';
     if (strcmp(k->key, "transport") == 0 && strcmp(field, "model") != 0 && strcmp(field, "rtl") != 0)
@@ -179,6 +179,9 @@ int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size
             if (!memchr(field, '\0', k->text_size))
                 return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s' is not a NUL-terminated string of at most %zu "
                             "characters (%s)", what, k->key, k->text_size - 1, k->meaning);
+            const int rc = ipu_board_check_string(k, field, strlen(field), what, err, err_len);
+            if (rc != 0)
+                return rc;
             continue;
         }
         uint64_t v;

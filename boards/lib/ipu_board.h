@@ -70,7 +70,8 @@ int ipu_board_load_file(const char *path, struct ipu_board *board, char *err, si
 
 /* Checks a board that did not come from ipu_board_load (one stored in a trace
  * or an executable, or built in memory) as a board file is checked: every
- * string NUL-terminated inside its array, every integer in its key's range
+ * string NUL-terminated inside its array, well-formed UTF-8 and free of
+ * control characters (one line of text), every integer in its key's range
  * (boards/README.md), bytes_per_tile a multiple of 4096, at most 65535 tiles,
  * an rv32i ISA, a transport of "model", "rtl" or "" (the default, model).
  * Returns 0 or -EINVAL; `err` (if not NULL) then receives a one-line message

@@ -207,6 +207,30 @@ static void test_sizes_as_snprintf(void **state)
     assert_round_trip(&b, "the longest board");
 }
 
+/* The rule lives in ipu_board_check, so a board built in memory (what ipudrv_open_with and the model take)
+ * is held to it too, not only the writer's output. */
+static void test_check_refuses_what_no_file_holds(void **state)
+{
+    (void)state;
+    struct ipu_board b;
+    char err[512] = "";
+    ipu_board_default(&b);
+    snprintf(b.name, sizeof b.name, "tab\there");
+    assert_int_equal(ipu_board_check(&b, "in memory", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "in memory: key 'name': the string holds a control character (byte 3)"));
+    ipu_board_default(&b);
+    snprintf(b.description, sizeof b.description, "x\x7f");
+    assert_int_equal(ipu_board_check(&b, "in memory", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "control character (byte 1)"));
+    ipu_board_default(&b);
+    snprintf(b.description, sizeof b.description, "cut \xe2\x80");
+    assert_int_equal(ipu_board_check(&b, "in memory", err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "key 'description': byte 4 (0xe2) is not part of a UTF-8 character"));
+    ipu_board_default(&b);
+    snprintf(b.description, sizeof b.description, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+    assert_int_equal(ipu_board_check(&b, "in memory", err, sizeof err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_bad_strings_and_values_refused),
         cmocka_unit_test(test_empty_transport_written_as_model),
         cmocka_unit_test(test_sizes_as_snprintf),
+        cmocka_unit_test(test_check_refuses_what_no_file_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
