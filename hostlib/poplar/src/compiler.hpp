@@ -85,6 +85,9 @@ struct StepInfo {
   unsigned computeSet = 0;                                  ///< OnTileExecute
   std::map<std::uint32_t, std::uint64_t> sentByTile;         ///< DoExchange, StreamCopy (device to host)
   std::map<std::uint32_t, std::uint64_t> receivedByTile;     ///< DoExchange, StreamCopy (host to device)
+  /// DoExchange, StreamCopy, PrintTensor: the graph variables (GraphImpl::vars indices) the step reads or writes,
+  /// ascending, for the liveness view (compute sets name theirs through their vertices' edges).
+  std::vector<std::size_t> variables;
 };
 
 /// Per-step cycle stamps (debug.instrument): after each top-level step of a program (an exchange, a compute set, a

@@ -428,6 +428,48 @@ void test_many_runs_bounded(void **) {
   assert_int_equal(e.getExecutionProfile()["simulation"]["earlierRuns"].asUInt(), 0);
 }
 
+/// Liveness counts every use of a variable, not only compute sets': in Program3, y is touched by the final
+/// exchange alone (Copy x -> y) and x first by the stream copy, so both show as live at those steps.
+void test_liveness_counts_exchanges(void **) {
+  Program3 p;
+  Engine e(p.graph, p.prog);
+  const ProfileValue graph = e.getGraphProfile(); // a copy: the references below point into it
+  const ProfileValue &live = graph["memory"]["liveness"];
+  const auto &names = live["variables"]["names"];
+  std::size_t xRow = names.size(), yRow = names.size();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].asString() == "x")
+      xRow = i;
+    if (names[i].asString() == "y")
+      yRow = i;
+  }
+  assert_true(xRow < names.size() && yRow < names.size());
+  const auto &prog = live["byProgram"][0];
+  const auto &stepNames = prog["stepNames"];
+  const auto &vars = prog["liveVariables"];
+  assert_int_equal(stepNames.size(), vars.size());
+  auto liveAt = [&](std::size_t step, std::size_t row) {
+    for (const auto &v : vars[step].asVector())
+      if (v.asUInt() == row)
+        return true;
+    return false;
+  };
+  bool yAtExchange = false, xAtStream = false;
+  for (std::size_t i = 0; i < stepNames.size(); ++i) {
+    const std::string what = stepNames[i].asString();
+    if (what.find("StreamCopy") != std::string::npos && liveAt(i, xRow))
+      xAtStream = true;
+    if (what.find("Exchange") != std::string::npos && liveAt(i, yRow) && liveAt(i, xRow))
+      yAtExchange = true;
+  }
+  if (!xAtStream || !yAtExchange) {
+    for (std::size_t i = 0; i < stepNames.size(); ++i)
+      print_message("step %zu '%s': %zu live\n", i, stepNames[i].asString().c_str(), vars[i].size());
+  }
+  assert_true(xAtStream);
+  assert_true(yAtExchange);
+}
+
 } // namespace
 
 int main() {
@@ -439,6 +481,7 @@ int main() {
       cmocka_unit_test(test_auto_report_from_environment),
       cmocka_unit_test(test_summaries),
       cmocka_unit_test(test_many_runs_bounded),
+      cmocka_unit_test(test_liveness_counts_exchanges),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -40,6 +40,17 @@ bool printsTensor(const program::detail::Node &n) {
 void describeForProfile(const ir::Module &m, const ir::Step *step, StepInfo &info) {
   if (!step)
     return;
+  std::set<std::size_t> variables; // of the buffers the step touches that hold a graph variable
+  auto touches = [&](ir::BufferId buf) {
+    if (buf < m.buffers.size() && m.buffers[buf].variable >= 0)
+      variables.insert(std::size_t(m.buffers[buf].variable));
+  };
+  auto touchesAll = [&](const ir::Effects &e) {
+    for (const auto &a : e.reads)
+      touches(a.buf);
+    for (const auto &a : e.writes)
+      touches(a.buf);
+  };
   if (std::get_if<ir::SyncStep>(step)) {
     info.kind = "Sync";
   } else if (auto *x = std::get_if<ir::ExchangeStep>(step)) {
@@ -47,6 +58,8 @@ void describeForProfile(const ir::Module &m, const ir::Step *step, StepInfo &inf
     for (const auto &t : x->transfers) {
       info.sentByTile[m.buffers[t.src.buf].tile] += t.len;
       info.receivedByTile[m.buffers[t.dst.buf].tile] += t.len;
+      touches(t.src.buf);
+      touches(t.dst.buf);
     }
   } else if (auto *e = std::get_if<ir::ExecuteStep>(step)) {
     info.kind = "OnTileExecute";
@@ -55,9 +68,12 @@ void describeForProfile(const ir::Module &m, const ir::Step *step, StepInfo &inf
     info.kind = "StreamCopy";
     for (const auto &a : c->toDevice ? c->effects.writes : c->effects.reads)
       (c->toDevice ? info.receivedByTile : info.sentByTile)[m.buffers[a.buf].tile] += a.end - a.begin;
-  } else if (std::get_if<ir::PrintStep>(step)) {
+    touchesAll(c->effects);
+  } else if (auto *pr = std::get_if<ir::PrintStep>(step)) {
     info.kind = "PrintTensor";
+    touchesAll(pr->effects);
   }
+  info.variables.assign(variables.begin(), variables.end());
 }
 /// Verification between passes: always in builds without NDEBUG (the sanitizer build the tests run), else when
 /// IPU_EMU_VERIFY_IR=1.

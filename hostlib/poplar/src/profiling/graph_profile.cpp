@@ -90,9 +90,9 @@ ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
 }
 
 /// Per step of each program, the graph variables in use there (popvis's liveness view): a variable is in use from
-/// the first to the last step whose compute set reads or writes it. Returns the table of variables (names, bytes)
-/// and fills `perStep[p][line]` with indices into it. Exchanges and stream copies are not counted as uses (the
-/// compiled steps do not name the variables they move), so this is a lower bound of the compiler's liveness.
+/// the first to the last step that reads or writes it, a compute set (through its vertices' edges), an exchange, a
+/// stream copy or a print. Returns the table of variables (names, bytes) and fills `perStep[p][line]` with indices
+/// into it.
 ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg,
                            std::vector<std::vector<std::vector<std::uint64_t>>> &perStep) {
   std::map<std::size_t, unsigned> index; // graph variable -> row of the table
@@ -103,13 +103,19 @@ ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg,
     std::map<std::size_t, std::pair<std::size_t, std::size_t>> range; // variable -> first, last line
     for (std::size_t i = 0; i < cg.steps[p].size(); ++i) {
       const StepInfo &s = cg.steps[p][i];
+      auto use = [&](std::size_t v) {
+        if (v < graph.vars.size())
+          range.emplace(v, std::make_pair(i, i)).first->second.second = i;
+      };
+      for (std::size_t v : s.variables)
+        use(v);
       if (s.kind != "OnTileExecute")
         continue;
       auto it = varsOf.find(s.computeSet);
       if (it == varsOf.end())
         it = varsOf.emplace(s.computeSet, computeSetVarIds(graph, s.computeSet)).first;
       for (std::size_t v : it->second)
-        range.emplace(v, std::make_pair(i, i)).first->second.second = i;
+        use(v);
     }
     perStep[p].assign(cg.steps[p].size(), {});
     for (const auto &[v, r] : range) {
