@@ -14,15 +14,10 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 int main() {
   FloatingPointBehaviour all;
@@ -79,6 +74,5 @@ int main() {
     refused = std::string(e.what()).find("UNSIGNED_INT") != std::string::npos;
   }
   check(refused, "a state tensor that is not one UNSIGNED_INT is refused, naming the type wanted");
-  std::printf("%s\n", failures ? "csr functions: FAILED" : "csr functions: all checks passed");
-  return failures ? 1 : 0;
+  return checksDone("csr functions: all checks passed");
 }

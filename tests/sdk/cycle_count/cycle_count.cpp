@@ -12,15 +12,10 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/SyncType.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 // A sequence whose vertex on tile 1 loops `iterations` times.
 static Sequence spin(Graph &graph, unsigned iterations, const std::string &name) {
@@ -79,6 +74,5 @@ int main() {
     refused = true;
   }
   check(refused, "a tile outside the graph is refused");
-  std::printf("%s\n", failures ? "cycle count: FAILED" : "cycle count: all checks passed");
-  return failures ? 1 : 0;
+  return checksDone("cycle count: all checks passed");
 }

@@ -1,6 +1,5 @@
 // What a Device reports about itself, on an IPU Model of 2 IPUs, a device from the DeviceManager (the tests' tiny
 // card) and the CPU device: driver version, remote-buffer support, gateway, attributes, NUMA placement, driver ids.
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -8,14 +7,9 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
-
-static unsigned failures;
-
-static void check(bool ok, const std::string &what) {
-  std::cout << what << (ok ? ": ok" : ": WRONG") << "\n";
-  failures += !ok;
-}
 
 static std::string attribute(const Device &d, const std::string &name) {
   for (const auto &kv : d.getAttributes())
@@ -60,6 +54,5 @@ int main() {
 
   Device cpu = Device::createCPUDevice();
   check(!cpu.supportsRemoteBuffers() && attribute(cpu, "type") == "CPU", "CPU device: no remote buffers");
-  std::cout << (failures == 0 ? "all checks passed" : "some checks FAILED") << "\n";
-  return failures == 0 ? 0 : 1;
+  return checksDone("all checks passed");
 }

@@ -13,15 +13,10 @@
 #include <poplar/IPUModel.hpp>
 #include <pva/pva.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 // How many vertices of type `name` a list holds (0 when it holds none).
 static std::uint64_t countOf(const std::vector<pva::VertexMemory> &vs, const std::string &name) {
@@ -119,6 +114,5 @@ int main() {
   check(oneRun == 1 && whileDisabled == 1 && afterEnable == 2,
         "disableExecutionProfiling leaves a run out, enableExecutionProfiling records again (runs " +
             std::to_string(oneRun) + ", " + std::to_string(whileDisabled) + ", " + std::to_string(afterEnable) + ")");
-  std::printf("%s\n", failures ? "engine report: FAILED" : "engine report: all checks passed");
-  return failures ? 1 : 0;
+  return checksDone("engine report: all checks passed");
 }

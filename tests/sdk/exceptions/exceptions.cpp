@@ -12,15 +12,10 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 #define BASE(b, d) static_assert(std::is_base_of<b, d>::value, #d " derives from " #b)
 BASE(std::runtime_error, poplar_error);
@@ -107,6 +102,5 @@ int main() {
     check(asAllocation && !asCompilation, "out of memory is a graph_memory_allocation_error only");
     check(profilePath.empty(), "no report was asked for, so profilePath is empty");
   }
-  std::printf("%s\n", failures ? "FAILED" : "all exception checks passed");
-  return failures ? 1 : 0;
+  return checksDone("all exception checks passed");
 }

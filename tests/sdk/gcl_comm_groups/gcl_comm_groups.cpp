@@ -11,15 +11,10 @@
 #include <popops/codelets.hpp>
 #include <poputil/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 int main() {
   const unsigned replicas = 4;
@@ -95,6 +90,5 @@ int main() {
     threw = std::string(e.what()).find("does not divide") != std::string::npos;
   }
   check(threw, "a group of 3 on 4 replicas is refused");
-  std::printf("%s\n", failures ? "FAILED" : "all comm group checks passed");
-  return failures ? 1 : 0;
+  return checksDone("all comm group checks passed");
 }

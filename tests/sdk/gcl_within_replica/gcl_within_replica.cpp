@@ -1,7 +1,6 @@
 // gcl across the IPUs of one replica, as popart and TensorFlow shard a tensor: one row per IPU, concatenated;
 // allReduceWithinReplica leaves every row holding the reduction. Also gcl's options (accepted names, refused
 // values and names) and perIPUTiles from gcl/TileAllocation.hpp.
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -12,15 +11,10 @@
 #include <popops/codelets.hpp>
 #include <poputil/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static unsigned failures;
-
-static void check(bool ok, const std::string &what) {
-  std::cout << what << (ok ? ": ok" : ": WRONG") << "\n";
-  failures += !ok;
-}
 
 template <typename F> static bool refusedAsInvalidOption(F f) {
   try {
@@ -106,6 +100,5 @@ int main() {
   check(maxOk, "MAX: both IPUs hold 3 4 2.5");
   check(meanOk, "MEAN: both IPUs hold 2 -0.5 0.5");
   check(localOk, "LOCAL: each IPU keeps its row");
-  std::cout << (failures == 0 ? "all checks passed" : "some checks FAILED") << "\n";
-  return failures == 0 ? 0 : 1;
+  return checksDone("all checks passed");
 }

@@ -16,15 +16,10 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/ProfileValue.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 static std::string str(const std::vector<std::vector<Interval>> &seqs) {
   std::string s;
@@ -193,6 +188,5 @@ int main() {
             pv["rows"][1].sumUint() == 3,
         "sum2DUint, sum2DInt, toUintVector, sumUint");
 
-  std::printf("%s\n", failures ? "FAILED" : "all graph query checks passed");
-  return failures ? 1 : 0;
+  return checksDone("all graph query checks passed");
 }

@@ -11,15 +11,10 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 static std::string firstLineOf(const std::string &command) {
   FILE *p = popen(command.c_str(), "r");
@@ -75,6 +70,5 @@ int main() {
   engine.run(0);
   engine.readTensor("v_out", out.data());
   check(out[0] == 4 && out[1] == 7 && out[2] == 10, "the codelet compiled with -D SCALE=3 and -I runs");
-  std::printf("%s\n", failures ? "popc command line: FAILED" : "popc command line: all checks passed");
-  return failures ? 1 : 0;
+  return checksDone("popc command line: all checks passed");
 }

@@ -1,7 +1,6 @@
 // popdist outside poprun: one instance, whose collectives are copies and whose backend never starts MPI; and a
 // backend of the program's own (registerBackend) that carries the collectives instead of the default one.
 #include <cstring>
-#include <iostream>
 #include <memory>
 #include <vector>
 
@@ -9,12 +8,7 @@
 #include <popdist/collectives.hpp>
 #include <popdist/context.hpp>
 
-static unsigned failures;
-
-static void check(bool ok, const char *what) {
-  std::cout << what << (ok ? ": ok" : ": WRONG") << "\n";
-  failures += !ok;
-}
+#include "sdk_check.hpp"
 
 template <typename F> static bool throwsPopdistError(F f) {
   try {
@@ -82,6 +76,5 @@ int main() {
   check(mine->gathers == 3 && mine->broadcasts == 1, "the collectives went through it");
   popdist::finalizeBackend();
   check(mine->stopped && !popdist::isBackendInitialized(), "finalizeBackend stopped it");
-  std::cout << (failures == 0 ? "all checks passed" : "some checks FAILED") << "\n";
-  return failures == 0 ? 0 : 1;
+  return checksDone("all checks passed");
 }

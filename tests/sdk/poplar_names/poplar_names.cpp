@@ -20,15 +20,10 @@
 #include <poplar/TensorCloneMethod.hpp>
 #include <poplar/TypeTraits.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 /// The memory-order sequences of t's elements (each a list of flat intervals), e.g. "{[0,1)[2,3)}{[1,2)}".
 static std::string storage(const Graph &g, const Tensor &t, bool removeAliases = false) {
@@ -235,6 +230,5 @@ int main() {
       check(std::string(e.what()).find("numChildIpus") != std::string::npos, "getChildDeviceIds(id, 0) refused");
     }
   }
-  std::printf("%s\n", failures ? "some poplar name checks failed" : "all poplar name checks passed");
-  return failures ? 1 : 0;
+  return checksDone("all poplar name checks passed");
 }

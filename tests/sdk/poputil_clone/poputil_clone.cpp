@@ -11,15 +11,10 @@
 #include <poputil/Util.hpp>
 #include <poputil/exceptions.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 int main() {
   IPUModel model;
@@ -65,6 +60,5 @@ int main() {
   engine.readTensor("moved", b.data(), b.data() + 4);
   engine.readTensor("made", c.data(), c.data() + 4);
   check(a == in && b == in && c == in, "the copies hold x");
-  std::printf("%s\n", failures ? "some poputil clone checks failed" : "all poputil clone checks passed");
-  return failures ? 1 : 0;
+  return checksDone("all poputil clone checks passed");
 }

@@ -11,15 +11,10 @@
 #include <poprand/RandomGen.hpp>
 #include <poprand/codelets.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 int main() {
   IPUModel model;
@@ -69,6 +64,5 @@ int main() {
   for (float v : a)
     inRange = inRange && v >= 0.0f && v <= 1.0f;
   check(inRange, "the draws are in [0, 1]");
-  std::printf("%s\n", failures ? "some random seed checks failed" : "all random seed checks passed");
-  return failures ? 1 : 0;
+  return checksDone("all random seed checks passed");
 }

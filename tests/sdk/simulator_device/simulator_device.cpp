@@ -10,15 +10,10 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 
+#include "sdk_check.hpp"
+
 using namespace poplar;
 using namespace poplar::program;
-
-static int failures = 0;
-static void check(bool ok, const std::string &what) {
-  std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-  if (!ok)
-    ++failures;
-}
 
 // Copies 3 ints through the device's last tile; returns what came back.
 static std::vector<int> roundTrip(const Device &device) {
@@ -71,6 +66,5 @@ int main() {
   check(throws<poplar_error>([&] { full.createVirtualDevice(7); }) &&
             throws<poplar_error>([&] { full.createVirtualDevice(0); }),
         "createVirtualDevice refuses 0 and more tiles than the device has");
-  std::printf("%s\n", failures ? "devices: FAILED" : "devices: all checks passed");
-  return failures ? 1 : 0;
+  return checksDone("devices: all checks passed");
 }
