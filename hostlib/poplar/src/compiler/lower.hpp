@@ -46,8 +46,11 @@ public:
   std::vector<Piece> pieces(const Tensor &t, bool replicaRegions = false) const;
 
   // lower_exchange.cpp
-  /// Appends an ExchangeStep for `transfers` (nothing when empty). Lists go on the sending tiles.
-  void exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what);
+  /// Appends the ExchangeSteps for `transfers` (nothing when empty). Lists go on the sending tiles. With `relay`, a
+  /// run sent to many places is relayed through the tiles that received it (several exchanges; see relayWaves).
+  void exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what, bool relay = false);
+  /// Appends one ExchangeStep for `transfers` (nothing when empty).
+  void exchangeStep(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what);
   /// Transfers that copy the elements of `src` to those of `dst` (same size).
   std::vector<ir::Transfer> copyTransfers(const Tensor &src, const Tensor &dst) const;
   /// Transfers that copy pieces `a` to pieces `b` (the same number of bytes). With `from`, transfer k's source and

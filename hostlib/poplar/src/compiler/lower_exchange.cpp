@@ -1,6 +1,7 @@
 // Internal: lowering, part 2: exchanges between tiles (copies, edge buffers, predicate copies).
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "ipu_card/hw.h"
 #include "lower.hpp"
@@ -8,7 +9,103 @@
 
 namespace poplar::detail::lower {
 
-void Lowering::exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what) {
+namespace {
+
+/// A source run sent to more places than this is a broadcast worth relaying: its descriptors alone would take 4 KiB
+/// of the sending tile's memory.
+constexpr std::size_t kRelayAbove = 256;
+/// How many tiles one holder of a broadcast run serves in one wave.
+constexpr std::size_t kRelayFanOut = 32;
+
+/// Appends `t` to wave `w`, adding waves as needed.
+void addToWave(std::vector<std::vector<ir::Transfer>> &waves, std::size_t w, const ir::Transfer &t) {
+  if (waves.size() <= w)
+    waves.resize(w + 1);
+  waves[w].push_back(t);
+}
+
+/// Splits `transfers` into waves, each one exchange. A run of source bytes sent to more than kRelayAbove places (a
+/// scalar or a vector broadcast) goes out in two phases, so that no tile's exchange lists grow with the number of
+/// destinations (a real IPU multicasts instead):
+///  - across tiles, a tree: in each wave every tile that already holds the bytes sends them to up to kRelayFanOut
+///    tiles that do not (one place per tile; three waves reach every tile of an ipu2);
+///  - within each tile, a doubling: a run of adjacent places is filled from its first, 1, 2, 4, ... copies at a
+///    time, one transfer per wave.
+/// Every other transfer goes in the first wave, where it would have gone anyway; a later wave only reads bytes that
+/// an earlier wave wrote.
+std::vector<std::vector<ir::Transfer>> relayWaves(const ir::Module &m, std::vector<ir::Transfer> transfers) {
+  std::map<std::tuple<ir::BufferId, std::uint32_t, std::uint32_t>, std::vector<std::size_t>> bySource;
+  for (std::size_t i = 0; i < transfers.size(); ++i)
+    bySource[{transfers[i].src.buf, transfers[i].src.offset, transfers[i].len}].push_back(i);
+  std::vector<std::vector<ir::Transfer>> waves(1);
+  std::vector<bool> relayed(transfers.size(), false);
+  for (const auto &[source, uses] : bySource) {
+    if (uses.size() <= kRelayAbove)
+      continue;
+    const std::uint32_t len = std::get<2>(source);
+    // The places on each tile, in memory order; the first is the tile's copy in the tree.
+    std::map<std::uint32_t, std::vector<ir::Ref>> byTile;
+    for (std::size_t i : uses) {
+      byTile[m.buffers[transfers[i].dst.buf].tile].push_back(transfers[i].dst);
+      relayed[i] = true;
+    }
+    std::vector<ir::Ref> firsts;
+    for (auto &[tile, places] : byTile) {
+      std::sort(places.begin(), places.end(), [](const ir::Ref &x, const ir::Ref &y) {
+        return x.buf != y.buf ? x.buf < y.buf : x.offset < y.offset;
+      });
+      firsts.push_back(places[0]);
+    }
+    std::vector<ir::Ref> holders{transfers[uses[0]].src};
+    std::size_t next = 0, treeWaves = 0;
+    for (; next < firsts.size(); ++treeWaves) {
+      const std::size_t holding = holders.size();
+      for (std::size_t h = 0; h < holding && next < firsts.size(); ++h)
+        for (std::size_t k = 0; k < kRelayFanOut && next < firsts.size(); ++k, ++next) {
+          addToWave(waves, treeWaves, ir::Transfer{holders[h], firsts[next], len});
+          holders.push_back(firsts[next]);
+        }
+    }
+    for (const auto &[tile, places] : byTile) {
+      // Runs of adjacent places; a run that does not start at the tile's first place gets its first copy from it.
+      for (std::size_t begin = 0; begin < places.size();) {
+        std::size_t end = begin + 1;
+        while (end < places.size() && places[end].buf == places[begin].buf &&
+               places[end].offset == places[end - 1].offset + len)
+          ++end;
+        std::size_t wave = treeWaves;
+        if (begin != 0)
+          addToWave(waves, wave++, ir::Transfer{places[0], places[begin], len});
+        for (std::size_t have = 1; have < end - begin; have *= 2, ++wave) {
+          const std::size_t copies = std::min(have, end - begin - have);
+          addToWave(waves, wave,
+                    ir::Transfer{places[begin], places[begin + have], std::uint32_t(copies * len)});
+        }
+        begin = end;
+      }
+    }
+  }
+  std::vector<ir::Transfer> first;
+  for (std::size_t i = 0; i < transfers.size(); ++i)
+    if (!relayed[i])
+      first.push_back(transfers[i]);
+  first.insert(first.end(), waves[0].begin(), waves[0].end());
+  waves[0] = std::move(first);
+  return waves;
+}
+
+} // namespace
+
+void Lowering::exchange(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what, bool relay) {
+  if (!relay) {
+    exchangeStep(std::move(transfers), out, what);
+    return;
+  }
+  for (auto &wave : relayWaves(m_, std::move(transfers)))
+    exchangeStep(std::move(wave), out, what);
+}
+
+void Lowering::exchangeStep(std::vector<ir::Transfer> transfers, ir::Body &out, const std::string &what) {
   if (transfers.empty())
     return;
   ir::ExchangeStep x;

@@ -227,7 +227,7 @@ void Lowering::lowerExecute(unsigned cs, ir::Body &out) {
       }
       p.execute.tables[t] = table;
     }
-    exchange(w.pre, p.pre, "inputs of " + info.name);
+    exchange(w.pre, p.pre, "inputs of " + info.name, true);
     exchange(w.post, p.post, "outputs of " + info.name);
     plan = executePlans_.emplace(cs, std::move(p)).first;
   }

@@ -71,8 +71,11 @@ void Lowering::lower(const Node &n, ir::Body &out) {
       break;
     }
     const std::size_t before = out.size();
+    // A copy between replicas is one exchange (its replica map names sources and destinations); within a replica
+    // a broadcast source is relayed.
     exchange(copyTransfers(n.src, n.dst), out,
-             (n.crossReplica ? "CrossReplicaCopy " : "Copy ") + (n.name.empty() ? describe(n.dst) : n.name));
+             (n.crossReplica ? "CrossReplicaCopy " : "Copy ") + (n.name.empty() ? describe(n.dst) : n.name),
+             !n.crossReplica);
     if (n.crossReplica && out.size() > before)
       std::get<ir::ExchangeStep>(out.back()).replicaMap = std::move(map);
     break;
