@@ -7,6 +7,7 @@
 // vertex gets.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../hostlib/popops/codelets/map_code.h"
@@ -140,6 +141,21 @@ void test_each_library_registers(void **) {
   f.graph.setInitialValue(mm["inner"], 16u);
   f.graph.setInitialValue(mm["cols"], 16u);
   assert_int_equal(f.graph.getPerfEstimate(mm).cycles, 68);
+  // poplin: ConvPartialnx1<half, half>, Graphcore's ConvPartialnx1 form, for the calibration table's convolution
+  // (16 channels in and out, 3 x 3 kernel, 8 output rows of 8): rows 2, 2, 1, 1, 1, 1 to the six workers at
+  // 35 + 4 x 5 = 55 per row, the busiest 6 x (19 + 110) = 774; a kernel position 32 + 15 + 774 = 821; the kernel
+  // 3 x (15 + 3 x (20 + 821)) = 7614; the vertex 95 + 16 + 23 + 23 + 7614 = 7771 (Graphcore's figure for the shape),
+  // a sixth per worker: 1296.
+  VertexRef conv = vertex("poplin::ConvPartialnx1<half, half>");
+  connectNew(f, conv, "in", HALF, 16 * 10 * 10);
+  connectNew(f, conv, "weights", HALF, 16 * 16 * 9);
+  connectNew(f, conv, "out", HALF, 16 * 8 * 8);
+  const std::pair<const char *, unsigned> convFields[] = {{"inChans", 16}, {"inRows", 10}, {"inWidth", 10},
+                                                          {"kernelH", 3},  {"kernelW", 3}, {"outRows", 8},
+                                                          {"outWidth", 8}, {"strideY", 1}, {"strideX", 1}};
+  for (const auto &[name, value] : convFields)
+    f.graph.setInitialValue(conv[name], value);
+  assert_int_equal(f.graph.getPerfEstimate(conv).cycles, 1296);
   // popnn: NonLinearity over 2 runs of 10 floats in place: 20 + 5 x 2 runs + 2 x 10 vectors of 2 = 50 (the default:
   // 40).
   VertexRef nl = vertex("popnn::NonLinearity");

@@ -1,6 +1,6 @@
-// poplin's vertex cycle estimates, registered with the graph by poplin::addCodelets. Both vertex classes are
+// poplin's vertex cycle estimates, registered with the graph by poplin::addCodelets. Its vertex classes are
 // MultiVertices: a figure is per worker, over its share of the work. They read the vertex through poplar's
-// VertexIntrospector only (field sizes, the plain rows, inner and cols), so libpoplar needs no poplin header.
+// VertexIntrospector only (field sizes and plain values), so libpoplar needs no poplin header.
 #include "perf_estimators.hpp"
 
 #include <algorithm>
@@ -80,6 +80,42 @@ poplar::PerfEstimateFunc reducePartials(Type in, Type out) {
   };
 }
 
+// ConvPartialnx1<In, Out>, per worker. Half inputs: Graphcore's ConvPartialnx1 estimate (PopLibs
+// lib/poplin/PerformanceEstimation.hpp, getConvPartialnx1SupervisorCycleEstimate, with 16 conv units and the
+// kernel's rows as separate passes): the vertex's output rows are dealt to the workers, and a worker with r rows of
+// width w costs 19 + r x (18, 30 or 34 for a width of 0, 1 or 2, else 35 + 4 (w - 3)); each kernel position costs
+// the busiest worker times the worker contexts (at least the least busy one's + 9), + 32 cycles of AMP loads + 15;
+// each kernel row adds 15 and each of its positions 20; the supervisor pays 95 + 16 once and, per input-channel
+// group of 16, 23 + per output-channel group of 16 (23 + the kernel's rows). Float inputs: the float product's peak
+// form above (16 multiply-accumulates per cycle per tile) over the convolution's multiply-accumulates.
+poplar::PerfEstimateFunc convPartialnx1(Type in) {
+  return [in](const VertexIntrospector &v, const poplar::Target &target) {
+    const unsigned workers = workersOf(target);
+    const std::uint64_t ci = plainU32(v, target, "inChans"), kh = plainU32(v, target, "kernelH"),
+                        kw = plainU32(v, target, "kernelW"), rows = plainU32(v, target, "outRows"),
+                        width = plainU32(v, target, "outWidth");
+    std::uint64_t outs = 0;
+    try {
+      outs = v.getFieldInfo("out").size();
+    } catch (const poplar::unknown_field &) {
+    }
+    const std::uint64_t co = rows && width ? outs / (rows * width) : 0;
+    if (in != poplar::HALF)
+      return poplar::VertexPerfEstimate(loopCycles(26, outs * ci * kh * kw / workers, 16, 1));
+    const std::uint64_t rowCost = width == 0 ? 18 : width == 1 ? 30 : width == 2 ? 34 : 35 + 4 * (width - 3);
+    std::uint64_t busiest = 0, idlest = ~std::uint64_t(0);
+    for (unsigned w = 0; w < workers; ++w) {
+      const std::uint64_t r = rows / workers + (w < rows % workers ? 1 : 0);
+      busiest = std::max(busiest, workers * (19 + r * rowCost));
+      idlest = std::min(idlest, workers * (19 + r * rowCost));
+    }
+    const std::uint64_t position = 32 + 15 + std::max(busiest, idlest + 9);
+    const std::uint64_t kernel = kh * (15 + kw * (20 + position));
+    const std::uint64_t whole = 95 + 16 + (ci + 15) / 16 * (23 + (co + 15) / 16 * (23 + kernel));
+    return poplar::VertexPerfEstimate((whole + workers - 1) / workers);
+  };
+}
+
 } // namespace
 
 void registerPerfEstimators(poplar::Graph &graph) {
@@ -95,6 +131,8 @@ void registerPerfEstimators(poplar::Graph &graph) {
                                                          {poplar::HALF, poplar::FLOAT}};
   for (const auto &[in, out] : reductions)
     graph.registerPerfEstimator(templateVertex("poplin::ReducePartials", {in, out}), reducePartials(in, out));
+  for (const auto &[in, out] : products) // the same instances as MatMul's
+    graph.registerPerfEstimator(templateVertex("poplin::ConvPartialnx1", {in, out}), convPartialnx1(in));
 }
 
 } // namespace poplin::detail

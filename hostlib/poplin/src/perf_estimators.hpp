@@ -1,4 +1,4 @@
-// Internal: the cycle estimates of poplin's vertices (MatMul, ReducePartials), which poplin::addCodelets registers
+// Internal: the cycle estimates of poplin's vertices (MatMul, ReducePartials, ConvPartialnx1), which poplin::addCodelets registers
 // with the graph (Graph::registerPerfEstimator) so that poplar's IPU Model charges them without knowing poplin.
 // Formulas and sources: docs/time-model.md.
 #pragma once
@@ -7,7 +7,7 @@
 
 namespace poplin::detail {
 
-/// Registers the estimator of every MatMul and ReducePartials instance with `graph`.
+/// Registers the estimator of every MatMul, ReducePartials and ConvPartialnx1 instance with `graph`.
 void registerPerfEstimators(poplar::Graph &graph);
 
 } // namespace poplin::detail
