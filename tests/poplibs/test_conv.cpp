@@ -449,6 +449,7 @@ void test_report_and_errors(void **) {
   std::ostringstream s;
   poplin::reportPlanInfo(s, f.graph, p, {}, &cache);
   assert_true(s.str().find("estimate") != std::string::npos);
+  assert_true(s.str().find("built from ConvPartialnx1 vertices") != std::string::npos);
   assert_int_equal(cache.size(), 1);
   std::ostringstream params;
   params << p;

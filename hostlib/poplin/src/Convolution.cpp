@@ -569,6 +569,11 @@ void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvPar
   params.validate();
   detail::MatMulOptions o = convOptions(options, what);
   detail::MatMulProblem p = fwdProblem(params, what);
+  // The plan still lays out the operands (createInput, createWeights, createConvOutput) when the nx1 vertices
+  // compute the convolution, so both are reported.
+  if (detail::convNx1Applies(graph.getTarget(), params))
+    out << "convolution built from ConvPartialnx1 vertices (each tile's output rows read straight from the input); "
+           "operands laid out by the plan below\n";
   out << "convolution as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
       << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
 }
