@@ -127,20 +127,6 @@ def dynamic_slice_2d(rows, cols):
     return WORKERS * (27 + (29 + ceil_div(region, VEC["float"])) * 1 + 13)
 
 
-# Rows whose gap is in which vertices our PopLibs builds, not in what a vertex is charged: for each, the reason and
-# Graphcore's estimate for the vertices our library does build (which our figure must stay within +-25% of).
-def explained(op, shape):
-    if op == "conv":
-        inp, kern, oc = shape.split(",")
-        _, ic, h, w = map(int, inp.split("x"))
-        kh, kw = map(int, kern.split("x"))
-        ours = matmul_1x1((h - kh + 1) * (w - kw + 1), kh * kw * ic, int(oc))
-        return ours, ("our convolution is an im2col product (poplin/src/Convolution.cpp), one AMP 1x1 pass over "
-                      "kernel positions x channels; PopLibs runs ConvPartialnx1, which pays per output row and per "
-                      "kernel position (worker 19 + 35 per row, 15 + 20 + 31 per position)")
-    return None
-
-
 # op name and shape string as bench_calib_ops prints them -> (reference cycles, vertices, source)
 def reference(op, shape):
     if op == "add":
@@ -173,4 +159,4 @@ if __name__ == "__main__":
     for op, shape in (("add", "6000"), ("reduce", "96x64/1"), ("matmul", "96x64x64"), ("matmul", "192x128x64"),
                       ("matmul", "256x128x128"), ("conv", "1x16x10x10,3x3,16"), ("softmax", "8x256"),
                       ("dynamicSlice", "64x256/0:1")):
-        print(op, shape, reference(op, shape), explained(op, shape))
+        print(op, shape, reference(op, shape))

@@ -1,10 +1,11 @@
 // poplin's convolution against a host reference on a 16-tile IPU Model: plain, strided and padded, dilated
 // (input and kernel), flipped, grouped and batched 2-D convolutions, output truncation and padding, a 1-D one,
-// HALF ones with float and with half partials;
+// HALF ones with float and with half partials (each built from poplin's nx1 vertices, checked in the graph profile);
 // the weight gradient (calculateWeightDeltas, convolutionWeightUpdate) and the input gradient (getGradientParams
 // with transposed and flipped weights); biases (addBias, convolutionBiasUpdate); weightsTransposeChansFlipXY;
 // the plan report and cache; the argument and option errors.
 #include <sstream>
+#include <string>
 
 #include <poplar/exceptions.hpp>
 #include <poplin/ConvUtil.hpp>
@@ -134,6 +135,17 @@ std::vector<std::size_t> actShape(const ConvParams &p, std::size_t chans, std::v
   return s;
 }
 
+// Whether the compiled graph holds a vertex of class `type` (the graph profile's vertex types): the forward
+// convolutions here are small enough for poplin's nx1 vertices (ConvPartialnx1), which read the input field straight,
+// rather than the im2col product (MatMul).
+bool hasVertexType(poplar::Engine &engine, const std::string &type) {
+  const poplar::ProfileValue profile = engine.getGraphProfile();
+  for (const auto &name : profile["vertexTypes"]["names"].asVector())
+    if (name.asString() == type)
+      return true;
+  return false;
+}
+
 // Builds and runs the forward convolution of `p` on the device and checks it against hostConv.
 void checkForward(const ConvParams &p, const char *what) {
   ConvFixture f;
@@ -151,6 +163,8 @@ void checkForward(const ConvParams &p, const char *what) {
   f.write("w", hw);
   f.engine->run(0);
   expectNear(f.read<float>("out", out.numElements()), hostConv(p, hin, hw), what, 1e-4f);
+  assert_true(hasVertexType(*f.engine, "poplin::ConvPartialnx1<float, float>"));
+  assert_false(hasVertexType(*f.engine, "poplin::MatMul<float, float>"));
 }
 
 // createConvOutput and convolutionWithOutput (stride and padding, so that the output padding is zeroed into the
@@ -274,6 +288,7 @@ void halfCase(const char *partials, std::size_t inChans, float tol) {
   std::vector<float> got(dout.size());
   copyDeviceHalfToFloat(f.graph.getTarget(), dout.data(), got.data(), got.size());
   expectNear(got, hostConv(p, hin, hw), partials, tol);
+  assert_true(hasVertexType(*f.engine, "poplin::ConvPartialnx1<half, half>"));
 }
 
 void test_half(void **) {
@@ -434,6 +449,7 @@ void test_report_and_errors(void **) {
   std::ostringstream s;
   poplin::reportPlanInfo(s, f.graph, p, {}, &cache);
   assert_true(s.str().find("estimate") != std::string::npos);
+  assert_true(s.str().find("built from ConvPartialnx1 vertices") != std::string::npos);
   assert_int_equal(cache.size(), 1);
   std::ostringstream params;
   params << p;

@@ -64,7 +64,6 @@ namespace {
 struct EdgeTotals {
   std::uint64_t in = 0, out = 0;
   unsigned elemBytes = 4;
-  unsigned runs = 0; ///< edges and list items: each is one loop (one overhead) in the library's codelets
 };
 
 EdgeTotals edgeTotals(const GraphImpl &g, unsigned v) {
@@ -86,7 +85,6 @@ EdgeTotals edgeTotals(const GraphImpl &g, unsigned v) {
       t.out += n;
     if (n > 1)
       t.elemBytes = std::max(1u, unsigned(x.elementType().getSize()));
-    t.runs++;
   };
   for (const auto &[name, x] : vx.edges)
     add(name, x);
@@ -96,14 +94,13 @@ EdgeTotals edgeTotals(const GraphImpl &g, unsigned v) {
   return t;
 }
 
-// PopLibs' basic loop form: a fixed overhead plus one pass of `cyclesPerVector` per vector of the data path.
+// The default's loop: a fixed overhead plus one pass of `cyclesPerVector` per vector of the data path (PopLibs'
+// basic loop form, which the libraries' estimators share in poplibs_support).
 std::uint64_t loopCycles(std::uint64_t overhead, std::uint64_t elems, std::uint64_t vectorWidth,
                          std::uint64_t cyclesPerVector) {
   vectorWidth = std::max<std::uint64_t>(1, vectorWidth);
   return overhead + (elems + vectorWidth - 1) / vectorWidth * cyclesPerVector;
 }
-
-bool startsWith(const std::string &s, const char *p) { return s.rfind(p, 0) == 0; }
 
 // A MultiVertex's workers share its work; any other vertex runs on one worker.
 bool isMultiVertex(const GraphImpl &g, const std::string &type) {
@@ -117,71 +114,6 @@ std::uint64_t dataPathElements(const GraphImpl &g, unsigned elemBytes) {
   return std::max(1u, bits / (8 * elemBytes));
 }
 
-// A half-input product on the AMP the way Graphcore's PopLibs estimates its ConvPartial1x1Out vertex (PopLibs
-// lib/poplin/PerformanceEstimation.hpp, getConvPartial1x1SupervisorCycleEstimate; docs/time-model.md): the product
-// is a 1x1 convolution of `rows` positions, `inner` input channels in groups of 16 and `cols` output channels in
-// groups of 16 (one pass of the 16 conv units per group). A worker's share of the positions, n, costs 41, 42 or
-// 43 + 4 (n - 3) per group pair, plus (2 + 4 n) where the first input group zeroes the float partials; a pair costs
-// the busiest worker's figure times the worker contexts, plus the supervisor's 6 + 16 coefficient loads + 18. The
-// supervisor adds 50 + 11 once, 13 per further input group and 10 for the first. Returns the vertex's whole figure.
-std::uint64_t ampHalfProductCycles(std::uint64_t rows, std::uint64_t inner, std::uint64_t cols, unsigned workers) {
-  auto pairCycles = [&](bool zeroing) {
-    std::uint64_t busiest = 0, idlest = ~std::uint64_t(0);
-    for (unsigned w = 0; w < workers; ++w) {
-      const std::uint64_t n = rows / workers + (w < rows % workers ? 1 : 0);
-      std::uint64_t c = n == 0 ? 28 : n == 1 ? 41 : n == 2 ? 42 : 43 + (n - 3) * 4;
-      if (zeroing && n > 0)
-        c += 2 + 4 * n;
-      busiest = std::max(busiest, c * workers);
-      idlest = std::min(idlest, c * workers);
-    }
-    return std::max(busiest, idlest + 14) + 6 + 16 + 18;
-  };
-  const std::uint64_t inGroups = (inner + 15) / 16, outGroups = (cols + 15) / 16;
-  return 50 + 11 + (inGroups - 1) * (13 + outGroups * pairCycles(false)) + 10 + outGroups * pairCycles(true);
-}
-
-// A plain unsigned field's value (0 when the vertex has none).
-std::uint64_t plainU32(const Vertex &vx, const char *name) {
-  std::uint32_t x = 0;
-  if (auto p = vx.plain.find(name); p != vx.plain.end())
-    std::copy_n(p->second.begin(), std::min<std::size_t>(4, p->second.size()), reinterpret_cast<std::uint8_t *>(&x));
-  return x;
-}
-
-// The estimate of a PopLibs vertex that its library has not registered with the graph (poplin, popnn, poprand, and
-// popops' vertices other than the map, reduce and slice ones, which popops::addCodelets registers), or 0 for a type
-// it does not know. poplar reads only the vertex's name and fields here; no PopLibs header is included.
-std::uint64_t libraryEstimate(const GraphImpl &g, unsigned v) {
-  const Vertex &vx = g.vertices[v];
-  const std::string &type = vx.type;
-  const EdgeTotals e = edgeTotals(g, v);
-  const std::uint64_t width = dataPathElements(g, e.elemBytes);
-  const unsigned workers = std::max(1u, g.target.getNumWorkerContexts());
-  const std::uint64_t share = isMultiVertex(g, type) ? workers : 1; // a MultiVertex's workers split the elements
-  if (startsWith(type, "poplin::MatMul")) {
-    // AMP: the tile's multiply-accumulates per cycle (16 float, 64 half on the 64-bit data path), one AMP
-    // instruction per worker issue; each worker does its share of the output.
-    const std::uint64_t rows = plainU32(vx, "rows"), inner = plainU32(vx, "inner"), cols = plainU32(vx, "cols");
-    if (e.elemBytes == 2 && rows && inner && cols)
-      return (ampHalfProductCycles(rows, inner, cols, workers) + share - 1) / share;
-    // Float: PopLibs' float AMP estimate is marked as not right by its authors; we keep the published peak, 16
-    // multiply-accumulates per cycle per tile (62.5 TFLOPS over 1,472 tiles at 1.33 GHz).
-    return loopCycles(26, rows * inner * cols / share, 16, 1);
-  }
-  if (startsWith(type, "popnn::NonLinearity"))
-    // Element-wise: a load/operate and a store per data-path vector (popops' binary and unary op estimators).
-    return loopCycles(20 + 5 * e.runs / share, std::max(e.in, e.out) / share, width, 2);
-  if (startsWith(type, "poplin::ReducePartials"))
-    // PopLibs' reduce estimate: 4, plus per output 1, plus per partial (1 + its data-path vectors); the partials
-    // here are e.runs input runs of e.in elements in all.
-    return 4 + e.out / share + e.runs / share + (e.in / share + width - 1) / width + e.runs / share;
-  if (startsWith(type, "popops::") || startsWith(type, "poplin::") || startsWith(type, "popnn::") ||
-      startsWith(type, "poprand::"))
-    return loopCycles(20, std::max(e.in, e.out) / share, width, 2);
-  return 0;
-}
-
 } // namespace
 
 VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
@@ -190,9 +122,8 @@ VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
     return VertexPerfEstimate(vx.cycleEstimate, vx.flopsEstimate);
   if (auto it = g.perfEstimators.find(vx.type); it != g.perfEstimators.end() && it->second)
     return it->second(VertexIntrospector(&g, v), g.target);
-  if (std::uint64_t c = libraryEstimate(g, v))
-    return VertexPerfEstimate(c);
-  // No estimate (docs/time-model.md): the data-path default, one pass over its inputs and outputs.
+  // No estimate (docs/time-model.md): the data-path default, one pass over its inputs and outputs. poplar's own
+  // vertices (the cycle stamps of CycleCount.hpp) are charged this way too; the PopLibs libraries register theirs.
   const EdgeTotals e = edgeTotals(g, v);
   return VertexPerfEstimate(loopCycles(20, e.in + e.out, dataPathElements(g, e.elemBytes), 1));
 }

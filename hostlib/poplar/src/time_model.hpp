@@ -12,8 +12,8 @@
 
 namespace poplar::detail {
 
-/// The estimate of vertex `v`: setPerfEstimate, else its type's registered estimator, else the library's formula
-/// for a PopLibs vertex, else the default (worker cycles; a MultiVertex's figure is per worker).
+/// The estimate of vertex `v`: setPerfEstimate, else its type's registered estimator (the PopLibs libraries register
+/// theirs when their addCodelets runs), else the default (worker cycles; a MultiVertex's figure is per worker).
 VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v);
 
 /// Estimated cycles of each compute set on each tile: the vertices dealt round-robin over the six worker slots (a

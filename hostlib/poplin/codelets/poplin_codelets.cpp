@@ -3,7 +3,8 @@
 //    six workers at once; each worker computes a share of the block's output elements, accumulating in float;
 //  - poplin::ReducePartials<In, Out> sums the partial blocks of an inner-dimension split, element by element: float
 //    partials, or the half partials of partialsType half (each stage rounds its sums to half).
-// Both are class templates; the explicit instantiations are the vertex classes popc records.
+//  - poplin::ConvPartialnx1<In, Out> computes a convolution's output rows straight from the input rows they read.
+// All are class templates; the explicit instantiations are the vertex classes popc records.
 // Operand blocks arrive as one contiguous run each (the graph compiler gathers a view into an edge buffer when it
 // is not one local run), so the vertices only need the block's dimensions.
 #include <poplar/Vertex.hpp>
@@ -122,5 +123,49 @@ template class ReducePartials<float, float>;
 template class ReducePartials<float, half>;
 template class ReducePartials<half, half>;
 template class ReducePartials<half, float>;
+
+/// One tile's share of a convolution read straight from its input, with no im2col copy (the form of PopLibs'
+/// ConvPartialnx1: each output position accumulates over the kernel's positions from the input field):
+/// out[co][y][x] = sum over ci, ky, kx of in[ci][y * strideY + ky][x * strideX + kx] * weights[co][ci][ky][kx], with
+/// in [inChans][inRows][inWidth], weights [outChans][inChans][kernelH][kernelW] and out [outChans][outRows][outWidth]
+/// (outChans = out.size() / (outRows * outWidth)). Accumulated in float on all workers, each output element rounded
+/// once into out; the workers share out's elements.
+template <typename In, typename Out> class ConvPartialnx1 : public MultiVertex {
+public:
+  Input<Vector<In>> in;
+  Input<Vector<In>> weights;
+  Output<Vector<Out>> out;
+  unsigned inChans;
+  unsigned inRows;
+  unsigned inWidth;
+  unsigned kernelH;
+  unsigned kernelW;
+  unsigned outRows;
+  unsigned outWidth;
+  unsigned strideY;
+  unsigned strideX;
+  bool compute(unsigned workerId) {
+    unsigned begin, end;
+    workerRange(out.size(), workerId, numWorkers(), begin, end);
+    const unsigned perChan = outRows * outWidth, kernel = kernelH * kernelW;
+    for (unsigned i = begin; i < end; ++i) {
+      const unsigned co = i / perChan, y = (i - co * perChan) / outWidth, x = i - co * perChan - y * outWidth;
+      float acc = 0.0f;
+      for (unsigned ci = 0; ci < inChans; ++ci) {
+        const In *ip = &in[(ci * inRows + y * strideY) * inWidth + x * strideX];
+        const In *wp = &weights[(co * inChans + ci) * kernel];
+        for (unsigned ky = 0; ky < kernelH; ++ky)
+          for (unsigned kx = 0; kx < kernelW; ++kx)
+            acc += float(ip[ky * inWidth + kx]) * float(wp[ky * kernelW + kx]);
+      }
+      out[i] = Out(acc);
+    }
+    return true;
+  }
+};
+
+template class ConvPartialnx1<float, float>;
+template class ConvPartialnx1<half, float>;
+template class ConvPartialnx1<half, half>;
 
 } // namespace poplin

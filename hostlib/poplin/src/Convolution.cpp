@@ -15,6 +15,7 @@
 #include <poplar/exceptions.hpp>
 
 #include "MatMulPlan.hpp"
+#include "conv_nx1.hpp"
 #include "conv_plan.hpp"
 #include "matmul_build.hpp"
 #include "popops/ElementWise.hpp"
@@ -178,6 +179,31 @@ Tensor im2col(poplar::Graph &graph, const Tensor &in, const ConvParams &p) {
     }
   }
   return poplar::concat(columns, 2);
+}
+
+// The nx1 vertices' operands (conv_nx1.hpp), each with a unit height for a 1-D convolution: the transformed input
+// {B, G*Ci, field...} from the first row and column its output truncation keeps, the transformed weights
+// {G, Co, Ci, kernel...}, and the output's interior {B, G*Co, out...} (its padding left out).
+Tensor unitHeight(const Tensor &t, const ConvParams &p, unsigned fieldDim) {
+  return p.getNumFieldDims() == 1 ? t.expand({fieldDim}) : t;
+}
+
+Tensor nx1Input(poplar::Graph &graph, const Tensor &in, const ConvParams &p) {
+  Tensor x = transformView(graph, in, 2, p.inputTransform);
+  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
+    x = x.slice(p.outputTransform.truncationLower[d], x.dim(2 + d), 2 + d);
+  return unitHeight(x, p, 2);
+}
+
+Tensor transformedWeights(poplar::Graph &graph, const Tensor &w, const ConvParams &p) {
+  return unitHeight(transformView(graph, w, 3, p.kernelTransform), p, 3);
+}
+
+Tensor nx1Output(const Tensor &out, const ConvParams &p) {
+  Tensor o = out;
+  for (unsigned d = 0; d < p.getNumFieldDims(); ++d)
+    o = o.slice(p.outputTransform.paddingLower[d], o.dim(2 + d) - p.outputTransform.paddingUpper[d], 2 + d);
+  return unitHeight(o, p, 2);
 }
 
 // The weights {G, Co, Ci, kernel...} (transformed) as {G, prod(transformedKernel) * Ci, Co}.
@@ -371,6 +397,12 @@ void convolutionWithOutput(poplar::Graph &graph, const Tensor &in, const Tensor 
   }
   checkTensor(w, weightShape(params), params.inputType, name,
               transposeAndFlipWeights ? "the weights (transposed)" : "the weights");
+  if (detail::convNx1Applies(graph.getTarget(), params)) {
+    zeroPadding(graph, out, params, prog);
+    detail::buildConvNx1(graph, nx1Input(graph, in, params), transformedWeights(graph, w, params),
+                         nx1Output(out, params), params, prog, name);
+    return;
+  }
   detail::MatMulProblem p = fwdProblem(params, name);
   detail::MatMulPlan pl = detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), name);
   zeroPadding(graph, out, params, prog);
@@ -537,6 +569,11 @@ void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvPar
   params.validate();
   detail::MatMulOptions o = convOptions(options, what);
   detail::MatMulProblem p = fwdProblem(params, what);
+  // The plan still lays out the operands (createInput, createWeights, createConvOutput) when the nx1 vertices
+  // compute the convolution, so both are reported.
+  if (detail::convNx1Applies(graph.getTarget(), params))
+    out << "convolution built from ConvPartialnx1 vertices (each tile's output rows read straight from the input); "
+           "operands laid out by the plan below\n";
   out << "convolution as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
       << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
 }

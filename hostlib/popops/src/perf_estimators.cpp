@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <vector>
 
 #include <poplar/Target.hpp>
 #include <poplar/VertexIntrospector.hpp>
 
 #include "../codelets/map_code.h"
+#include "perf_estimate.hpp"
 #include "vertex_names.hpp"
 
 namespace popops::detail {
@@ -21,74 +21,13 @@ namespace {
 using poplar::Type;
 using poplar::VertexIntrospector;
 
-/// One field of a vertex class as its codelet declares it: the element type and whether the vertex reads it,
-/// writes it, or both (InOut).
-struct Field {
-  const char *name;
-  Type type;
-  bool in, out;
-};
-
-// Elements a vertex reads and writes, the element size of its data, and its runs (edges and list items: each is
-// one loop, one overhead, in popops' codelets).
-struct Totals {
-  std::uint64_t in = 0, out = 0;
-  unsigned elemBytes = 4;
-  unsigned runs = 0;
-};
-
-// The totals over `fields`, listed as poplar orders a vertex's fields (edges by name, then lists by name): the
-// element size is that of the last field piece of more than one element, the data the loops stride through.
-Totals totalsOf(const VertexIntrospector &v, const poplar::Target &target, std::initializer_list<Field> fields) {
-  Totals t;
-  auto add = [&](const Field &f, std::uint64_t n) {
-    if (f.in)
-      t.in += n;
-    if (f.out)
-      t.out += n;
-    if (n > 1)
-      t.elemBytes = std::max<unsigned>(1, unsigned(target.getTypeSize(f.type)));
-    t.runs++;
-  };
-  for (const Field &f : fields) {
-    poplar::FieldData d;
-    try {
-      d = v.getFieldInfo(f.name);
-    } catch (const poplar::unknown_field &) {
-      continue; // not connected: no data, no loop
-    }
-    if (d.rank() == 2)
-      for (std::size_t i = 0; i < d.size(); ++i)
-        add(f, d.getSizeAtIndex(i));
-    else if (d.rank() == 1)
-      add(f, d.size());
-  }
-  return t;
-}
-
-// A plain unsigned field's value (0 when the vertex has none).
-std::uint64_t plainU32(const VertexIntrospector &v, const poplar::Target &target, const char *name) {
-  try {
-    return v.getFieldInfo(name).getInitialValue<std::uint32_t>(target);
-  } catch (const poplar::unknown_field &) {
-    return 0;
-  }
-}
-
-// PopLibs' basic loop form: a fixed overhead plus one pass of `cyclesPerVector` per vector of the data path.
-std::uint64_t loopCycles(std::uint64_t overhead, std::uint64_t elems, std::uint64_t vectorWidth,
-                         std::uint64_t cyclesPerVector) {
-  vectorWidth = std::max<std::uint64_t>(1, vectorWidth);
-  return overhead + (elems + vectorWidth - 1) / vectorWidth * cyclesPerVector;
-}
-
-// Elements of `elemBytes` per data-path vector; a target that does not say has the IPU's 64-bit data path.
-std::uint64_t dataPathElements(const poplar::Target &target, unsigned elemBytes) {
-  const unsigned bits = target.getDataPathWidth() ? target.getDataPathWidth() : 64;
-  return std::max(1u, bits / (8 * elemBytes));
-}
-
-unsigned workersOf(const poplar::Target &target) { return std::max(1u, target.getNumWorkerContexts()); }
+using poplibs_support::dataPathElements;
+using poplibs_support::EstimateField;
+using poplibs_support::fieldTotals;
+using poplibs_support::FieldTotals;
+using poplibs_support::loopCycles;
+using poplibs_support::plainU32;
+using poplibs_support::workersOf;
 
 // Cycles per data-path vector of the operations in a MapInterpreter's expression, read in the codelet's own
 // encoding (map_code.h, so the estimate follows the codelet when it changes), priced by kind as Graphcore's op
@@ -118,7 +57,7 @@ std::uint64_t mapCodeCycles(const std::vector<std::uint32_t> &code) {
 // 1 + 2). The `code` edge is the expression, not data: it is left out of the operands.
 poplar::VertexPerfEstimate mapInterpreter(const VertexIntrospector &v, const poplar::Target &target) {
   const Type U = poplar::UNSIGNED_INT;
-  const Totals e = totalsOf(v, target,
+  const FieldTotals e = fieldTotals(v, target,
                             {{"code", U, true, false},
                              {"inB", poplar::BOOL, true, false},
                              {"inF", poplar::FLOAT, true, false},
@@ -147,7 +86,7 @@ poplar::VertexPerfEstimate mapInterpreter(const VertexIntrospector &v, const pop
 // partials here are the `in` runs.
 poplar::PerfEstimateFunc reduce(Type in, Type out) {
   return [in, out](const VertexIntrospector &v, const poplar::Target &target) {
-    const Totals e = totalsOf(
+    const FieldTotals e = fieldTotals(
         v, target, {{"counts", poplar::UNSIGNED_INT, true, false}, {"out", out, false, true}, {"in", in, true, false}});
     const std::uint64_t width = dataPathElements(target, e.elemBytes);
     return poplar::VertexPerfEstimate(4 + e.out + e.runs + (e.in + width - 1) / width + e.runs);
@@ -206,7 +145,7 @@ std::uint64_t busiestWorker(const std::vector<std::uint64_t> &vectors, std::uint
 // MultiVertex: the busiest worker's figure, its pieces of regions charged as regions.
 poplar::PerfEstimateFunc dynamicSlice(Type t, bool update) {
   return [t, update](const VertexIntrospector &v, const poplar::Target &target) {
-    const Totals e = totalsOf(v, target,
+    const FieldTotals e = fieldTotals(v, target,
                               {{"offset", poplar::UNSIGNED_INT, true, false},
                                {"baseT", t, true, update},
                                {"subT", t, update, !update}});
@@ -221,7 +160,7 @@ poplar::PerfEstimateFunc dynamicSlice(Type t, bool update) {
 // MultiSlice: copies at the data path's width per cycle after 30 cycles and 4 per run (edge or list item).
 poplar::PerfEstimateFunc multiSlice(Type t) {
   return [t](const VertexIntrospector &v, const poplar::Target &target) {
-    const Totals e = totalsOf(v, target,
+    const FieldTotals e = fieldTotals(v, target,
                               {{"offsets", poplar::UNSIGNED_INT, true, false},
                                {"baseT", t, true, false},
                                {"subT", t, false, true}});
@@ -235,10 +174,10 @@ poplar::PerfEstimateFunc multiSlice(Type t) {
 // MultiUpdateAdd's scale type (no scale field when `scaled` is false).
 poplar::PerfEstimateFunc multiUpdate(Type t, bool scaled, Type scale) {
   return [=](const VertexIntrospector &v, const poplar::Target &target) {
-    const Field offsets{"offsets", poplar::UNSIGNED_INT, true, false};
-    const Field base{"baseT", t, true, true}, subs{"subT", t, true, false};
-    const Totals e = scaled ? totalsOf(v, target, {offsets, {"scale", scale, true, false}, base, subs})
-                            : totalsOf(v, target, {offsets, base, subs});
+    const EstimateField offsets{"offsets", poplar::UNSIGNED_INT, true, false};
+    const EstimateField base{"baseT", t, true, true}, subs{"subT", t, true, false};
+    const FieldTotals e = scaled ? fieldTotals(v, target, {offsets, {"scale", scale, true, false}, base, subs})
+                            : fieldTotals(v, target, {offsets, base, subs});
     const auto vectors = regionVectors(v, target, dataPathElements(target, e.elemBytes));
     const std::uint64_t edges = scaled ? 2 : 1;
     const std::uint64_t regions = std::max<std::uint64_t>(1, vectors.size());
@@ -248,6 +187,71 @@ poplar::PerfEstimateFunc multiUpdate(Type t, bool scaled, Type scale) {
       return 4 * itemsPerRegion + n * rows;
     }));
   };
+}
+
+// The vertices with no formula of their own, each charged the basic loop over its fields
+// (poplibs_support::elementLoopEstimator): the instances the codelets list (VertexInstances).
+void registerLoopEstimators(poplar::Graph &graph) {
+  using poplibs_support::elementLoopEstimator;
+  using poputil::detail::templateVertex;
+  const Type F = poplar::FLOAT, H = poplar::HALF, I = poplar::INT, U = poplar::UNSIGNED_INT;
+  const Type U8 = poplar::UNSIGNED_CHAR, U16 = poplar::UNSIGNED_SHORT, U64 = poplar::UNSIGNED_LONGLONG;
+  for (Type t : {U8, U16, U64}) {
+    graph.registerPerfEstimator(templateVertex("popops::Fill", {t}), elementLoopEstimator({{"out", t, false, true}}));
+    graph.registerPerfEstimator(templateVertex("popops::Fill2d", {t}), elementLoopEstimator({{"out", t, false, true}}));
+  }
+  for (Type t : {U, U16, U8})
+    graph.registerPerfEstimator(templateVertex("popops::Transpose", {t}),
+                                elementLoopEstimator({{"src", t, true, false}, {"dst", t, false, true}}));
+  for (Type t : {I, U})
+    graph.registerPerfEstimator(
+        templateVertex("popops::ForLoopCounter", {t}),
+        elementLoopEstimator({{"count", t, true, true}, {"limit", t, true, false}, {"comparisonResult", U, false, true}}));
+  for (Type t : {F, H})
+    for (Type c : {U, F})
+      graph.registerPerfEstimator(
+          templateVertex("popops::Histogram", {t, c}),
+          elementLoopEstimator({{"data", t, true, false}, {"levels", t, true, false}, {"counts", c, false, true}}));
+  graph.registerPerfEstimator("popops::UCharToHalf",
+                              elementLoopEstimator({{"in", U8, true, false}, {"out", H, false, true}}));
+  for (Type t : {F, H}) {
+    graph.registerPerfEstimator(
+        templateVertex("popops::CastToQuarter", {t}),
+        elementLoopEstimator({{"in", t, true, false}, {"out", U8, false, true}, {"metadata", U8, true, false}}));
+    graph.registerPerfEstimator(
+        templateVertex("popops::CastFromQuarter", {t}),
+        elementLoopEstimator({{"in", U8, true, false}, {"out", t, false, true}, {"metadata", U8, true, false}}));
+    graph.registerPerfEstimator(templateVertex("popops::SplineBasis", {t}),
+                                elementLoopEstimator({{"pseudo", t, true, false},
+                                                      {"kernelSize", I, true, false},
+                                                      {"isOpenSpline", U8, true, false},
+                                                      {"basis", t, false, true},
+                                                      {"weightIndex", I, false, true}}));
+    graph.registerPerfEstimator(templateVertex("popops::SplineWeighting", {t}),
+                                elementLoopEstimator({{"input", t, true, false},
+                                                      {"weight", t, true, false},
+                                                      {"basis", t, true, false},
+                                                      {"weightIndex", I, true, false},
+                                                      {"output", t, false, true}}));
+  }
+  for (Type k : {F, H, I, U}) {
+    graph.registerPerfEstimator(templateVertex("popops::SortKeys", {k}),
+                                elementLoopEstimator({{"keys", k, true, true}}));
+    graph.registerPerfEstimator(
+        templateVertex("popops::MergeSplitKeys", {k}),
+        elementLoopEstimator({{"lo", k, true, true}, {"hi", k, true, true}, {"tmp", k, false, true}}));
+    for (Type v : {U, U16}) {
+      graph.registerPerfEstimator(templateVertex("popops::SortKV", {k, v}),
+                                  elementLoopEstimator({{"keys", k, true, true}, {"values", v, true, true}}));
+      graph.registerPerfEstimator(templateVertex("popops::MergeSplitKV", {k, v}),
+                                  elementLoopEstimator({{"lo", k, true, true},
+                                                        {"hi", k, true, true},
+                                                        {"tmp", k, false, true},
+                                                        {"loValues", v, true, true},
+                                                        {"hiValues", v, true, true},
+                                                        {"tmpValues", v, false, true}}));
+    }
+  }
 }
 
 } // namespace
@@ -279,6 +283,7 @@ void registerPerfEstimators(poplar::Graph &graph) {
     graph.registerPerfEstimator(templateVertex("popops::MultiUpdateMax", {t}), multiUpdate(t, false, t));
     graph.registerPerfEstimator(templateVertex("popops::MultiUpdateMul", {t}), multiUpdate(t, false, t));
   }
+  registerLoopEstimators(graph);
 }
 
 } // namespace popops::detail

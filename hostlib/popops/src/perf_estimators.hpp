@@ -7,8 +7,9 @@
 
 namespace popops::detail {
 
-/// Registers the estimator of every MapInterpreter, Reduce, DynamicSlice/DynamicUpdate and MultiSlice/MultiUpdate
-/// vertex class with `graph`.
+/// Registers the estimator of every popops vertex class with `graph`: MapInterpreter, Reduce, DynamicSlice and
+/// DynamicUpdate, MultiSlice and MultiUpdate by their own formulas, the others (Fill, Transpose, sort, histogram,
+/// spline, casts, ForLoopCounter) by the basic loop.
 void registerPerfEstimators(poplar::Graph &graph);
 
 } // namespace popops::detail
