@@ -248,6 +248,16 @@ std::string withPoplarLoadRecovery(const std::string &what) {
          "the load fails again, the device or its board is at fault: try another device";
 }
 
+/// The handle of a DataStream given to an Engine call, or stream_connection_error when it names no stream (a
+/// default-constructed DataStream).
+std::string streamHandle(const DataStream &stream, const char *call) {
+  if (!stream.graphImpl())
+    throw stream_connection_error(std::string("Engine::") + call + ": the DataStream is default-constructed and "
+                                  "names no stream; pass the DataStream that Graph::addHostToDeviceFIFO or "
+                                  "addDeviceToHostFIFO returned");
+  return stream.handle();
+}
+
 } // namespace
 
 Engine::Engine(const Graph &graph, const program::Program &prog, const OptionFlags &options)
@@ -639,42 +649,33 @@ void Engine::connectStream(const std::string &handle, unsigned replicaIndex, voi
     connectStream(handle, begin, end);
 }
 
-void Engine::connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f) {
+void Engine::connectStreamToCallback(const std::string &handle, StreamCallbackHandle f) {
+  std::shared_ptr<StreamCallback> shared(static_cast<std::unique_ptr<StreamCallback>>(std::move(f)));
   if (detail::ReplicaFan *fan = impl_->fan(handle)) {
-    std::shared_ptr<StreamCallback> shared(std::move(f));
     for (unsigned r = 0; r < impl_->cg.replicas; ++r)
       fan->connectCallback(r, shared);
     return;
   }
-  std::shared_ptr<StreamCallback> shared(std::move(f));
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) {
     r.connect(handle, std::unique_ptr<ipu::runtime::StreamCallback>(new detail::CallbackAdapter(shared)));
   });
 }
 
-void Engine::connectStreamToCallback(const std::string &handle, std::function<void(void *)> f) {
-  if (detail::ReplicaFan *fan = impl_->fan(handle)) {
-    for (unsigned r = 0; r < impl_->cg.replicas; ++r)
-      fan->connectFunction(r, f);
-    return;
-  }
-  impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, f); });
-}
-
-void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f) {
+void Engine::connectStreamToCallback(const std::string &handle, unsigned index, StreamCallbackHandle f) {
   impl_->checkReplica("connectStreamToCallback('" + handle + "')", index);
   if (detail::ReplicaFan *fan = impl_->fan(handle))
-    fan->connectFunction(index, std::move(f));
+    fan->connectCallback(index,
+                         std::shared_ptr<StreamCallback>(static_cast<std::unique_ptr<StreamCallback>>(std::move(f))));
   else
     connectStreamToCallback(handle, std::move(f));
 }
 
-void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f) {
-  impl_->checkReplica("connectStreamToCallback('" + handle + "')", index);
-  if (detail::ReplicaFan *fan = impl_->fan(handle))
-    fan->connectCallback(index, std::shared_ptr<StreamCallback>(std::move(f)));
-  else
-    connectStreamToCallback(handle, std::move(f));
+void Engine::connectStreamToCallback(const DataStream &stream, StreamCallbackHandle f) {
+  connectStreamToCallback(streamHandle(stream, "connectStreamToCallback"), std::move(f));
+}
+
+void Engine::connectStreamToCallback(const DataStream &stream, unsigned index, StreamCallbackHandle f) {
+  connectStreamToCallback(streamHandle(stream, "connectStreamToCallback"), index, std::move(f));
 }
 
 void Engine::copyToRemoteBuffer(const void *data, const std::string &handle, std::uint64_t repeatIndex,
@@ -821,6 +822,21 @@ std::string Engine::reportTiming(const TimerTimePoint &start, const TimerTimePoi
 }
 
 void Engine::disableExecutionProfiling() { impl_->recordRuns = false; }
+
+void Engine::reportIntervals(std::ostream &out) {
+  if (!impl_->recordRuns)
+    throw profiling_disabled("reportIntervals: execution profiling is off (disableExecutionProfiling() was "
+                             "called); call enableExecutionProfiling() before the runs whose intervals you want");
+  const ProfileValue profile = getExecutionProfile();
+  for (const ProfileValue &step : profile["simulation"]["steps"].asVector()) {
+    const std::string type = step["type"].asString();
+    const std::uint64_t tiles = step["activeTiles"].asUInt();
+    const bool compute = type == "OnTileExecute", sync = type == "Sync";
+    const bool exchange = type == "DoExchange" || type == "StreamCopy" || type == "PrintTensor";
+    out << step["cyclesFrom"].asUInt() << ',' << step["cyclesTo"].asUInt() << ',' << (compute ? tiles : 0) << ','
+        << (exchange ? tiles : 0) << ',' << (sync ? tiles : 0) << '\n';
+  }
+}
 // --- end profiling ---
 
 } // namespace poplar

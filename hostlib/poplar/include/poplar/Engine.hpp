@@ -113,14 +113,16 @@ public:
   void connectStream(const std::string &handle, unsigned replicaIndex, void *p);
   /// Connects replica `replicaIndex` of a stream to the circular buffer [begin, end).
   void connectStream(const std::string &handle, unsigned replicaIndex, void *begin, void *end);
-  /// Connects a stream to a callback (the engine owns it).
-  void connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f);
-  /// Connects a stream to a function that fills (host to device) or reads (device to host) each copy.
-  void connectStreamToCallback(const std::string &handle, std::function<void(void *)> f);
+  /// Connects a stream to a callback: a StreamCallback object (the engine owns it) or a function that fills (host
+  /// to device) or reads (device to host) each copy (see StreamCallbackHandle). In a replicated graph every replica
+  /// of the stream is connected to the one callback.
+  void connectStreamToCallback(const std::string &handle, StreamCallbackHandle f);
   /// As above for replica `index` only (0 .. replication factor - 1).
-  void connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f);
-  /// As above with a callback object (the engine owns it).
-  void connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f);
+  void connectStreamToCallback(const std::string &handle, unsigned index, StreamCallbackHandle f);
+  /// As above, naming the stream by the DataStream Graph::addHostToDeviceFIFO/addDeviceToHostFIFO returned.
+  void connectStreamToCallback(const DataStream &stream, StreamCallbackHandle f);
+  /// As above for replica `index` only.
+  void connectStreamToCallback(const DataStream &stream, unsigned index, StreamCallbackHandle f);
 
   /// Copies the tensor of host-read handle `handle` to `buf` (numElements x type size bytes). A handle of a
   /// replicated graph's tensor reads replica 0 (writeTensor writes every replica); for every replica's own values
@@ -214,6 +216,11 @@ public:
   void disableExecutionProfiling();
   /// Records runs into the execution profile again (the default).
   void enableExecutionProfiling();
+  /// Writes CSV rows, one per program step of the runs in the execution profile, in time order: begin cycle, end
+  /// cycle, and the number of tiles taking part in compute, in exchange (tile-to-tile, stream copies and prints)
+  /// and in synchronisation during it (cycles are tile clock cycles, as getExecutionProfile() counts them). There
+  /// is no header row. Throws profiling_disabled after disableExecutionProfiling() (no runs are being recorded).
+  void reportIntervals(std::ostream &outputStream);
   /// The engine's profile as libpva's report: the graph profile and, when `reportExecution` is true, the execution
   /// profile of the runs so far (report.compilation().tiles(), .computeSets(), .graph(); report.execution()).
   /// libpoplar loads libpva (next to it) the first time; throws poplar_error naming the library when it cannot,
