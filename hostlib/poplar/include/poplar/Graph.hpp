@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "poplar/ArrayRef.hpp"
+#include "poplar/CodeletFileType.hpp"
 #include "poplar/ComputeSet.hpp"
 #include "poplar/CycleEstimateFunc.hpp"
 #include "poplar/DataStream.hpp"
@@ -31,6 +32,7 @@
 #include "poplar/VariableRef.hpp"
 #include "poplar/VertexIntrospector.hpp"
 #include "poplar/VertexRef.hpp"
+#include "poplar/replication_factor.hpp"
 
 namespace poplar {
 
@@ -41,37 +43,12 @@ struct ConnectionDesc {
   Tensor tensor;
 };
 
-/// How Graph::addCodelets() should read its file.
-enum class CodeletFileType {
-  Auto,         ///< by extension: .gp is precompiled, anything else is C++ source
-  CppSource,    ///< C++ codelet source, compiled for the tiles
-  Object,       ///< a .gp from popc
-};
 
 /// For each tile, the element intervals of a tensor that live there.
 typedef std::vector<std::vector<Interval> > TileToTensorMapping;
 
 class Device;
 
-/// How many copies of the graph run side by side (Graph's constructors): each replica gets target IPUs / factor
-/// IPUs of the target, and the graph describes one replica.
-struct replication_factor {
-  explicit replication_factor(unsigned factor) : value(factor) {}
-  unsigned value;
-  /// Comparisons and increments of the factor, as the SDK's replication_factor has.
-  bool operator==(const replication_factor &other) const { return value == other.value; }
-  bool operator!=(const replication_factor &other) const { return value != other.value; }
-  bool operator<(const replication_factor &other) const { return value < other.value; }
-  replication_factor &operator++() {
-    ++value;
-    return *this;
-  }
-  replication_factor operator++(int) {
-    replication_factor before = *this;
-    ++value;
-    return before;
-  }
-};
 
 /// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
 /// its parent but numbers a subrange of its tiles from 0.
