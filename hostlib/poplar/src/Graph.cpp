@@ -661,6 +661,6 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &eleme
   return RemoteBuffer(impl_.get(), unsigned(impl_->remoteBuffers.size() - 1));
 }
 
-Function Graph::addFunction(const program::Program &program) { return Function(program); }
+Function Graph::addFunction(const program::Program &program) { return Function(program, impl_->functionsAdded++); }
 
 } // namespace poplar

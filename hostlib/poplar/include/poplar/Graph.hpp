@@ -27,6 +27,7 @@
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/TensorCloneMethod.hpp"
+#include "poplar/TensorRearranger.hpp"
 #include "poplar/Type.hpp"
 #include "poplar/VariableMappingMethod.hpp"
 #include "poplar/VariableRef.hpp"
@@ -321,6 +322,9 @@ public:
   /// them stays element-wise. Each tensor becomes 1-D; all must have t's number of elements (else poplar_error).
   /// `requireSimplestOrder` is accepted for the SDK's signature: the order is always the simplest.
   void reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool requireSimplestOrder = true) const;
+  /// The rearrangement reorderToSimplify(&t, ...) applies, to apply to other tensors or undo later
+  /// (TensorRearranger::undoRearrangement), e.g. to bring results computed in the simple order back to t's order.
+  TensorRearranger getSimplifyingRearranger(const Tensor &t) const;
   std::vector<std::vector<Interval>> getSortedContiguousRegions(const Tensor &t, ArrayRef<Interval> regions,
                                                                 bool removeAliasedIntervals = false,
                                                                 std::vector<std::size_t> *aliases = nullptr) const;
