@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 #include <new>
 #include <iomanip>
@@ -81,6 +82,8 @@ struct EngineImpl final : LoadedEngine {
   std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
   bool recordRuns = true; ///< runs go into the execution profile (disableExecutionProfiling turns it off)
   std::uint64_t totalCycles = 0; ///< every run's cycles (as lastCycles), for getTimeStamp
+  /// Armed simulated errors (Engine::insertSimulatedError), by (tile, compute set).
+  std::map<std::pair<unsigned, unsigned>, ErrorCode> simulatedErrors;
 
   ipu::runtime::Device &dev() const {
     return *liveDevice().dev;
@@ -532,6 +535,7 @@ void Engine::run(unsigned prog, const std::string &, const RuntimeOptions &runti
         " program(s)" +
         (cg.programAddr.empty() ? "; build it with a program: Engine(graph, program) or Engine(graph, {p0, p1})"
                                 : "; run a program from 0 to " + std::to_string(cg.programAddr.size() - 1)));
+  raiseSimulatedError(prog);
   auto &dev = impl_->loaded();
   detail::TraceScope trace([&] { return "Engine::run(" + std::to_string(prog) + ")"; });
   auto start = std::chrono::steady_clock::now();
@@ -822,6 +826,94 @@ std::string Engine::reportTiming(const TimerTimePoint &start, const TimerTimePoi
 }
 
 void Engine::disableExecutionProfiling() { impl_->recordRuns = false; }
+
+// --- simulated errors ---
+void Engine::insertSimulatedError(ErrorCode code, const ErrorLocation &location) {
+  if (code == ErrorCode::NONE)
+    throw poplar_error("insertSimulatedError: ErrorCode::NONE is not an error; pass the code to simulate (e.g. "
+                       "ErrorCode::FLOATING_POINT_OVERFLOW), or call eraseSimulatedError to disarm a location");
+  if (static_cast<unsigned>(code) > static_cast<unsigned>(ErrorCode::IPU_MEMORY_FAILURE))
+    throw poplar_error("insertSimulatedError: " + std::to_string(static_cast<unsigned>(code)) +
+                       " is not an ErrorCode; pass one of the ErrorCode enumerators");
+  const std::size_t numCS = impl_->profiling->graphProfile()["computeSets"]["names"].size();
+  if (location.computeSet_ >= numCS || location.tile_ >= impl_->target.getNumTiles())
+    throw poplar_error("insertSimulatedError: the location (tile " + std::to_string(location.tile_) +
+                       ") is not one of this engine's; pass a location from this engine's "
+                       "getSimulatedErrorLocations");
+  impl_->simulatedErrors[std::make_pair(location.tile_, location.computeSet_)] = code;
+}
+
+void Engine::eraseSimulatedError(const ErrorLocation &location) {
+  impl_->simulatedErrors.erase(std::make_pair(location.tile_, location.computeSet_));
+}
+
+void Engine::clearSimulatedErrors() { impl_->simulatedErrors.clear(); }
+
+std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(unsigned tile, unsigned maxLocations) {
+  if (tile >= impl_->target.getNumTiles())
+    throw poplar_error("getSimulatedErrorLocations: tile " + std::to_string(tile) + " is past the target's " +
+                       std::to_string(impl_->target.getNumTiles()) + " tiles; pass a tile below " +
+                       std::to_string(impl_->target.getNumTiles()));
+  std::set<unsigned> sets;
+  for (const auto &v : impl_->profiling->vertices())
+    if (v.tile == tile)
+      sets.insert(v.computeSet);
+  std::vector<ErrorLocation> out;
+  for (unsigned cs : sets)
+    if (out.size() < maxLocations)
+      out.push_back(ErrorLocation(tile, cs));
+  return out;
+}
+
+std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(StringRef computeSetName, unsigned maxLocations) {
+  const std::string name = computeSetName.cloneAsString();
+  const auto &names = impl_->profiling->graphProfile()["computeSets"]["names"].asVector();
+  std::string known;
+  for (unsigned cs = 0; cs < names.size(); ++cs) {
+    if (names[cs].asString() != name) {
+      known += (known.empty() ? "" : ", ") + names[cs].asString();
+      continue;
+    }
+    std::set<unsigned> tiles;
+    for (const auto &v : impl_->profiling->vertices())
+      if (v.computeSet == cs)
+        tiles.insert(v.tile);
+    std::vector<ErrorLocation> out;
+    for (unsigned t : tiles)
+      if (out.size() < maxLocations)
+        out.push_back(ErrorLocation(t, cs));
+    return out;
+  }
+  throw poplar_error("getSimulatedErrorLocations: the graph has no compute set '" + name +
+                     "'; pass one of: " + (known.empty() ? "(none)" : known));
+}
+
+/// Throws the armed simulated error of the first compute set of program `prog` that has one (see
+/// insertSimulatedError), as the device would report it.
+void Engine::raiseSimulatedError(unsigned prog) {
+  if (impl_->simulatedErrors.empty() || prog >= impl_->cg.steps.size())
+    return;
+  const auto &names = impl_->profiling->graphProfile()["computeSets"]["names"].asVector();
+  for (const detail::StepInfo &step : impl_->cg.steps[prog]) {
+    if (step.kind != "OnTileExecute")
+      continue;
+    for (const auto &armed : impl_->simulatedErrors) {
+      if (armed.first.second != step.computeSet)
+        continue;
+      const ErrorCode code = armed.second;
+      const std::string what = "Engine::run(" + std::to_string(prog) + "): simulated error " +
+                               errorCodeToString(code) + " on tile " + std::to_string(armed.first.first) +
+                               " in compute set '" + names[step.computeSet].asString() +
+                               "' (Engine::insertSimulatedError; clearSimulatedErrors() disarms it)";
+      if (code == ErrorCode::LINK_DOWN || code == ErrorCode::HOST_LINK_DOWN || code == ErrorCode::HOST_SYNC_TIMEOUT)
+        throw recoverable_runtime_error(ipu::runtime::RecoveryAction::IPU_RESET, what);
+      if (code == ErrorCode::IPU_MEMORY_FAILURE)
+        throw unrecoverable_runtime_error(what);
+      throw application_runtime_error(what);
+    }
+  }
+}
+// --- end simulated errors ---
 
 void Engine::reportIntervals(std::ostream &out) {
   if (!impl_->recordRuns)

@@ -11,6 +11,7 @@
 
 #include "poplar/ArrayRef.hpp"
 #include "poplar/Device.hpp"
+#include "poplar/Error.hpp"
 #include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
 #include "poplar/OptionFlags.hpp"
@@ -216,6 +217,24 @@ public:
   void disableExecutionProfiling();
   /// Records runs into the execution profile again (the default).
   void enableExecutionProfiling();
+  /// Simulated device errors, to test a program's error handling. A location is a compute set's code on one tile;
+  /// an inserted error stays armed until erased or cleared, and every run of a program that executes that compute
+  /// set fails with it before the program starts (the emulator does not stop a program midway): tile errors
+  /// (TRAP to IPUSOFTERR) throw application_runtime_error, LINK_DOWN, HOST_LINK_DOWN and HOST_SYNC_TIMEOUT
+  /// recoverable_runtime_error (IPU_RESET), IPU_MEMORY_FAILURE unrecoverable_runtime_error; the message names the
+  /// code, tile and compute set. NONE, or a location of another engine's graph, throws poplar_error.
+  void insertSimulatedError(ErrorCode code, const ErrorLocation &location);
+  /// Disarms the error at `location` (nothing happens when none is armed there).
+  void eraseSimulatedError(const ErrorLocation &location);
+  /// Disarms every simulated error.
+  void clearSimulatedErrors();
+  /// The locations on tile `tile`: one per compute set with vertices there, in compute-set order, at most
+  /// `maxLocations`. Throws poplar_error for a tile past the target's, and profiling_error for an engine made
+  /// from an Executable read from a file (it carries no vertex placement).
+  std::vector<ErrorLocation> getSimulatedErrorLocations(unsigned tile, unsigned maxLocations = ~0u);
+  /// The locations of compute set `computeSetName`: one per tile with its vertices, ascending, at most
+  /// `maxLocations`. Throws poplar_error naming the compute sets when none has that name.
+  std::vector<ErrorLocation> getSimulatedErrorLocations(StringRef computeSetName, unsigned maxLocations = ~0u);
   /// Writes CSV rows, one per program step of the runs in the execution profile, in time order: begin cycle, end
   /// cycle, and the number of tiles taking part in compute, in exchange (tile-to-tile, stream copies and prints)
   /// and in synchronisation during it (cycles are tile clock cycles, as getExecutionProfile() counts them). There
@@ -229,6 +248,7 @@ public:
   // --- end profiling ---
 
 private:
+  void raiseSimulatedError(unsigned prog);
   Engine(const Engine &);
   Engine &operator=(const Engine &);
   std::unique_ptr<detail::EngineImpl> impl_;

@@ -32,6 +32,27 @@ enum class ErrorCode : unsigned {
   IPU_MEMORY_FAILURE                ///< the IPU's memory failed
 };
 
+class Engine;
+
+/// Where a simulated error happens (Engine::getSimulatedErrorLocations, insertSimulatedError): here, the code one
+/// compute set runs on one tile. Only an Engine makes locations.
+class ErrorLocation {
+public:
+  /// The tile the error happens on.
+  unsigned getTile() const { return tile_; }
+  bool operator==(const ErrorLocation &o) const { return tile_ == o.tile_ && computeSet_ == o.computeSet_; }
+  bool operator!=(const ErrorLocation &o) const { return !(*this == o); }
+  bool operator<(const ErrorLocation &o) const {
+    return tile_ != o.tile_ ? tile_ < o.tile_ : computeSet_ < o.computeSet_;
+  }
+
+private:
+  friend class Engine;
+  ErrorLocation(unsigned tile, unsigned computeSet) : tile_(tile), computeSet_(computeSet) {}
+  unsigned tile_;
+  unsigned computeSet_;
+};
+
 /// The code's enumerator name ("FLOATING_POINT_OVERFLOW"). Throws poplar_error for a value outside the enum.
 std::string errorCodeToString(ErrorCode code);
 /// The code whose enumerator name is `name` (as errorCodeToString writes it). Throws poplar_error naming `name`
