@@ -854,15 +854,7 @@ std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(unsigned tile, uns
     throw poplar_error("getSimulatedErrorLocations: tile " + std::to_string(tile) + " is past the target's " +
                        std::to_string(impl_->target.getNumTiles()) + " tiles; pass a tile below " +
                        std::to_string(impl_->target.getNumTiles()));
-  std::set<unsigned> sets;
-  for (const auto &v : impl_->profiling->vertices())
-    if (v.tile == tile)
-      sets.insert(v.computeSet);
-  std::vector<ErrorLocation> out;
-  for (unsigned cs : sets)
-    if (out.size() < maxLocations)
-      out.push_back(ErrorLocation(tile, cs));
-  return out;
+  return locationsWhere(true, tile, maxLocations);
 }
 
 std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(StringRef computeSetName, unsigned maxLocations) {
@@ -870,22 +862,26 @@ std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(StringRef computeS
   const auto &names = impl_->profiling->graphProfile()["computeSets"]["names"].asVector();
   std::string known;
   for (unsigned cs = 0; cs < names.size(); ++cs) {
-    if (names[cs].asString() != name) {
-      known += (known.empty() ? "" : ", ") + names[cs].asString();
-      continue;
-    }
-    std::set<unsigned> tiles;
-    for (const auto &v : impl_->profiling->vertices())
-      if (v.computeSet == cs)
-        tiles.insert(v.tile);
-    std::vector<ErrorLocation> out;
-    for (unsigned t : tiles)
-      if (out.size() < maxLocations)
-        out.push_back(ErrorLocation(t, cs));
-    return out;
+    if (names[cs].asString() == name)
+      return locationsWhere(false, cs, maxLocations);
+    known += (known.empty() ? "" : ", ") + names[cs].asString();
   }
   throw poplar_error("getSimulatedErrorLocations: the graph has no compute set '" + name +
                      "'; pass one of: " + (known.empty() ? "(none)" : known));
+}
+
+/// The (tile, compute set) pairs with vertices whose tile (`byTile`) or compute set is `key`, ascending, at most
+/// `maxLocations`.
+std::vector<ErrorLocation> Engine::locationsWhere(bool byTile, unsigned key, unsigned maxLocations) const {
+  std::set<std::pair<unsigned, unsigned>> found;
+  for (const auto &v : impl_->profiling->vertices())
+    if ((byTile ? v.tile : v.computeSet) == key)
+      found.insert(std::make_pair(v.tile, v.computeSet));
+  std::vector<ErrorLocation> out;
+  for (const auto &f : found)
+    if (out.size() < maxLocations)
+      out.push_back(ErrorLocation(f.first, f.second));
+  return out;
 }
 
 /// Throws the armed simulated error of the first compute set of program `prog` that has one (see

@@ -31,15 +31,6 @@
 using namespace poplar;
 using namespace poplar::program;
 
-template <class E> static std::string refusal(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const E &e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
-
 // Whether two tensors name the same variable elements in the same order (compared one element at a time, so
 // however their runs are split).
 static bool sameElements(const Tensor &a, const Tensor &b) {
@@ -51,8 +42,6 @@ static bool sameElements(const Tensor &a, const Tensor &b) {
       return false;
   return true;
 }
-
-static bool has(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
 int main() {
   // CodeletFileType.hpp

@@ -14,17 +14,6 @@
 using namespace poplar;
 using namespace poplar::program;
 
-template <class E> static std::string refusal(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const E &e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
-
-static bool has(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
 int main() {
   IPUModel model;
   model.tilesPerIPU = 4;

@@ -40,21 +40,12 @@ private:
   int next_ = 7;
 };
 
-template <class E> static std::string refusal(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const E &e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
-
 int main() {
   IPUModel model;
   model.tilesPerIPU = 4;
   Device device = model.createDevice();
   Graph graph(device.getTarget());
-  // Two ints in through "in", their sum plus one through a Copy of x out through "out".
+  // Two ints in through "in", one copy each into x, then x out through "out".
   Tensor x = graph.addVariable(INT, {2}, "x");
   graph.setTileMapping(x, 1);
   DataStream in = graph.addHostToDeviceFIFO("in", INT, 1);

@@ -249,6 +249,7 @@ public:
 
 private:
   void raiseSimulatedError(unsigned prog);
+  std::vector<ErrorLocation> locationsWhere(bool byTile, unsigned key, unsigned maxLocations) const;
   Engine(const Engine &);
   Engine &operator=(const Engine &);
   std::unique_ptr<detail::EngineImpl> impl_;
