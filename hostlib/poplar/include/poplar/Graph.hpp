@@ -44,7 +44,6 @@ struct ConnectionDesc {
   Tensor tensor;
 };
 
-
 /// For each tile, the element intervals of a tensor that live there.
 typedef std::vector<std::vector<Interval> > TileToTensorMapping;
 
@@ -242,8 +241,9 @@ public:
   std::uint64_t getCycleEstimate(const VertexRef &v) const;
 
   /// Adds codelets from C++ source (compiled for the tiles now, cached by content) or a .gp made by popc.
-  /// Throws graph_object_load_error with the compiler's message when the source does not compile.
-  /// Returns true when the codelets were new to the graph.
+  /// `type` Auto: a .gp is an object, any other name C++ source. The SDK's C, assembly and LLVM IR kinds throw
+  /// graph_object_load_error (only C++ codelets are compiled here). Throws graph_object_load_error with the
+  /// compiler's message when the source does not compile. Returns true when the codelets were new to the graph.
   bool addCodelets(const std::string &path, CodeletFileType type = CodeletFileType::Auto,
                    const std::string &compileFlags = "");
   /// Adds several codelet files.
