@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 #include <new>
 #include <iomanip>
@@ -81,6 +82,8 @@ struct EngineImpl final : LoadedEngine {
   std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
   bool recordRuns = true; ///< runs go into the execution profile (disableExecutionProfiling turns it off)
   std::uint64_t totalCycles = 0; ///< every run's cycles (as lastCycles), for getTimeStamp
+  /// Armed simulated errors (Engine::insertSimulatedError), by (tile, compute set).
+  std::map<std::pair<unsigned, unsigned>, ErrorCode> simulatedErrors;
 
   ipu::runtime::Device &dev() const {
     return *liveDevice().dev;
@@ -246,6 +249,16 @@ std::string withPoplarLoadRecovery(const std::string &what) {
   return "Engine::load: the card failed while the program was loaded: " + withoutDriverAdvice(what) +
          "\nin Poplar: call engine.load(device) again (load resets a faulted device) or device.reset() first; if "
          "the load fails again, the device or its board is at fault: try another device";
+}
+
+/// The handle of a DataStream given to an Engine call, or stream_connection_error when it names no stream (a
+/// default-constructed DataStream).
+std::string streamHandle(const DataStream &stream, const char *call) {
+  if (!stream.graphImpl())
+    throw stream_connection_error(std::string("Engine::") + call + ": the DataStream is default-constructed and "
+                                  "names no stream; pass the DataStream that Graph::addHostToDeviceFIFO or "
+                                  "addDeviceToHostFIFO returned");
+  return stream.handle();
 }
 
 } // namespace
@@ -522,6 +535,7 @@ void Engine::run(unsigned prog, const std::string &, const RuntimeOptions &runti
         " program(s)" +
         (cg.programAddr.empty() ? "; build it with a program: Engine(graph, program) or Engine(graph, {p0, p1})"
                                 : "; run a program from 0 to " + std::to_string(cg.programAddr.size() - 1)));
+  raiseSimulatedError(prog);
   auto &dev = impl_->loaded();
   detail::TraceScope trace([&] { return "Engine::run(" + std::to_string(prog) + ")"; });
   auto start = std::chrono::steady_clock::now();
@@ -639,42 +653,33 @@ void Engine::connectStream(const std::string &handle, unsigned replicaIndex, voi
     connectStream(handle, begin, end);
 }
 
-void Engine::connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f) {
+void Engine::connectStreamToCallback(const std::string &handle, StreamCallbackHandle f) {
+  std::shared_ptr<StreamCallback> shared(static_cast<std::unique_ptr<StreamCallback>>(std::move(f)));
   if (detail::ReplicaFan *fan = impl_->fan(handle)) {
-    std::shared_ptr<StreamCallback> shared(std::move(f));
     for (unsigned r = 0; r < impl_->cg.replicas; ++r)
       fan->connectCallback(r, shared);
     return;
   }
-  std::shared_ptr<StreamCallback> shared(std::move(f));
   impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) {
     r.connect(handle, std::unique_ptr<ipu::runtime::StreamCallback>(new detail::CallbackAdapter(shared)));
   });
 }
 
-void Engine::connectStreamToCallback(const std::string &handle, std::function<void(void *)> f) {
-  if (detail::ReplicaFan *fan = impl_->fan(handle)) {
-    for (unsigned r = 0; r < impl_->cg.replicas; ++r)
-      fan->connectFunction(r, f);
-    return;
-  }
-  impl_->connect(handle, [=](ipu::runtime::StreamRegistry &r) { r.connect(handle, f); });
-}
-
-void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f) {
+void Engine::connectStreamToCallback(const std::string &handle, unsigned index, StreamCallbackHandle f) {
   impl_->checkReplica("connectStreamToCallback('" + handle + "')", index);
   if (detail::ReplicaFan *fan = impl_->fan(handle))
-    fan->connectFunction(index, std::move(f));
+    fan->connectCallback(index,
+                         std::shared_ptr<StreamCallback>(static_cast<std::unique_ptr<StreamCallback>>(std::move(f))));
   else
     connectStreamToCallback(handle, std::move(f));
 }
 
-void Engine::connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f) {
-  impl_->checkReplica("connectStreamToCallback('" + handle + "')", index);
-  if (detail::ReplicaFan *fan = impl_->fan(handle))
-    fan->connectCallback(index, std::shared_ptr<StreamCallback>(std::move(f)));
-  else
-    connectStreamToCallback(handle, std::move(f));
+void Engine::connectStreamToCallback(const DataStream &stream, StreamCallbackHandle f) {
+  connectStreamToCallback(streamHandle(stream, "connectStreamToCallback"), std::move(f));
+}
+
+void Engine::connectStreamToCallback(const DataStream &stream, unsigned index, StreamCallbackHandle f) {
+  connectStreamToCallback(streamHandle(stream, "connectStreamToCallback"), index, std::move(f));
 }
 
 void Engine::copyToRemoteBuffer(const void *data, const std::string &handle, std::uint64_t repeatIndex,
@@ -821,6 +826,105 @@ std::string Engine::reportTiming(const TimerTimePoint &start, const TimerTimePoi
 }
 
 void Engine::disableExecutionProfiling() { impl_->recordRuns = false; }
+
+// --- simulated errors ---
+void Engine::insertSimulatedError(ErrorCode code, const ErrorLocation &location) {
+  if (code == ErrorCode::NONE)
+    throw poplar_error("insertSimulatedError: ErrorCode::NONE is not an error; pass the code to simulate (e.g. "
+                       "ErrorCode::FLOATING_POINT_OVERFLOW), or call eraseSimulatedError to disarm a location");
+  if (static_cast<unsigned>(code) > static_cast<unsigned>(ErrorCode::IPU_MEMORY_FAILURE))
+    throw poplar_error("insertSimulatedError: " + std::to_string(static_cast<unsigned>(code)) +
+                       " is not an ErrorCode; pass one of the ErrorCode enumerators");
+  const std::size_t numCS = impl_->profiling->graphProfile()["computeSets"]["names"].size();
+  if (location.computeSet_ >= numCS || location.tile_ >= impl_->target.getNumTiles())
+    throw poplar_error("insertSimulatedError: the location (tile " + std::to_string(location.tile_) +
+                       ") is not one of this engine's; pass a location from this engine's "
+                       "getSimulatedErrorLocations");
+  impl_->simulatedErrors[std::make_pair(location.tile_, location.computeSet_)] = code;
+}
+
+void Engine::eraseSimulatedError(const ErrorLocation &location) {
+  impl_->simulatedErrors.erase(std::make_pair(location.tile_, location.computeSet_));
+}
+
+void Engine::clearSimulatedErrors() { impl_->simulatedErrors.clear(); }
+
+std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(unsigned tile, unsigned maxLocations) {
+  if (tile >= impl_->target.getNumTiles())
+    throw poplar_error("getSimulatedErrorLocations: tile " + std::to_string(tile) + " is past the target's " +
+                       std::to_string(impl_->target.getNumTiles()) + " tiles; pass a tile below " +
+                       std::to_string(impl_->target.getNumTiles()));
+  return locationsWhere(true, tile, maxLocations);
+}
+
+std::vector<ErrorLocation> Engine::getSimulatedErrorLocations(StringRef computeSetName, unsigned maxLocations) {
+  const std::string name = computeSetName.cloneAsString();
+  const auto &names = impl_->profiling->graphProfile()["computeSets"]["names"].asVector();
+  std::string known;
+  for (unsigned cs = 0; cs < names.size(); ++cs) {
+    if (names[cs].asString() == name)
+      return locationsWhere(false, cs, maxLocations);
+    known += (known.empty() ? "" : ", ") + names[cs].asString();
+  }
+  throw poplar_error("getSimulatedErrorLocations: the graph has no compute set '" + name +
+                     "'; pass one of: " + (known.empty() ? "(none)" : known));
+}
+
+/// The (tile, compute set) pairs with vertices whose tile (`byTile`) or compute set is `key`, ascending, at most
+/// `maxLocations`.
+std::vector<ErrorLocation> Engine::locationsWhere(bool byTile, unsigned key, unsigned maxLocations) const {
+  std::set<std::pair<unsigned, unsigned>> found;
+  for (const auto &v : impl_->profiling->vertices())
+    if ((byTile ? v.tile : v.computeSet) == key)
+      found.insert(std::make_pair(v.tile, v.computeSet));
+  std::vector<ErrorLocation> out;
+  for (const auto &f : found)
+    if (out.size() < maxLocations)
+      out.push_back(ErrorLocation(f.first, f.second));
+  return out;
+}
+
+/// Throws the armed simulated error of the first compute set of program `prog` that has one (see
+/// insertSimulatedError), as the device would report it.
+void Engine::raiseSimulatedError(unsigned prog) {
+  if (impl_->simulatedErrors.empty() || prog >= impl_->cg.steps.size())
+    return;
+  const auto &names = impl_->profiling->graphProfile()["computeSets"]["names"].asVector();
+  for (const detail::StepInfo &step : impl_->cg.steps[prog]) {
+    if (step.kind != "OnTileExecute")
+      continue;
+    for (const auto &armed : impl_->simulatedErrors) {
+      if (armed.first.second != step.computeSet)
+        continue;
+      const ErrorCode code = armed.second;
+      const std::string what = "Engine::run(" + std::to_string(prog) + "): simulated error " +
+                               errorCodeToString(code) + " on tile " + std::to_string(armed.first.first) +
+                               " in compute set '" + names[step.computeSet].asString() +
+                               "' (Engine::insertSimulatedError; clearSimulatedErrors() disarms it)";
+      if (code == ErrorCode::LINK_DOWN || code == ErrorCode::HOST_LINK_DOWN || code == ErrorCode::HOST_SYNC_TIMEOUT)
+        throw recoverable_runtime_error(ipu::runtime::RecoveryAction::IPU_RESET, what);
+      if (code == ErrorCode::IPU_MEMORY_FAILURE)
+        throw unrecoverable_runtime_error(what);
+      throw application_runtime_error(what);
+    }
+  }
+}
+// --- end simulated errors ---
+
+void Engine::reportIntervals(std::ostream &out) {
+  if (!impl_->recordRuns)
+    throw profiling_disabled("reportIntervals: execution profiling is off (disableExecutionProfiling() was "
+                             "called); call enableExecutionProfiling() before the runs whose intervals you want");
+  const ProfileValue profile = getExecutionProfile();
+  for (const ProfileValue &step : profile["simulation"]["steps"].asVector()) {
+    const std::string type = step["type"].asString();
+    const std::uint64_t tiles = step["activeTiles"].asUInt();
+    const bool compute = type == "OnTileExecute", sync = type == "Sync";
+    const bool exchange = type == "DoExchange" || type == "StreamCopy" || type == "PrintTensor";
+    out << step["cyclesFrom"].asUInt() << ',' << step["cyclesTo"].asUInt() << ',' << (compute ? tiles : 0) << ','
+        << (exchange ? tiles : 0) << ',' << (sync ? tiles : 0) << '\n';
+  }
+}
 // --- end profiling ---
 
 } // namespace poplar

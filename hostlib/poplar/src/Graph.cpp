@@ -513,6 +513,12 @@ bool Graph::addCodelets(const std::string &path, CodeletFileType type, const std
   if (!std::filesystem::exists(path))
     throw graph_object_load_error("addCodelets: no file '" + path + "' (relative paths start at the current "
                                   "directory " + std::filesystem::current_path().string() + ")");
+  // Auto keeps this emulator's rule (a .gp is an object, anything else C++ source), so a codelet file with an
+  // unusual extension still compiles as C++; only C++ and objects can be used here.
+  if (type != CodeletFileType::Auto && type != CodeletFileType::CppSource && type != CodeletFileType::Object)
+    throw graph_object_load_error("addCodelets(" + path + "): this emulator compiles C++ codelets (CppSource) and "
+                                  "loads compiled objects (Object) only, not " + getLanguageOption(type) +
+                                  " files; write the codelet in C++ or compile it to a .gp with popc");
   bool object = type == CodeletFileType::Object ||
                 (type == CodeletFileType::Auto && std::filesystem::path(path).extension() == ".gp");
   const auto &b = target_.values().board;
@@ -655,6 +661,6 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &eleme
   return RemoteBuffer(impl_.get(), unsigned(impl_->remoteBuffers.size() - 1));
 }
 
-Function Graph::addFunction(const program::Program &program) { return Function(program); }
+Function Graph::addFunction(const program::Program &program) { return Function(program, impl_->functionsAdded++); }
 
 } // namespace poplar

@@ -260,11 +260,11 @@ Tensor Graph::addVariable(const Type &type, const Tensor &metadata, const std::v
   return t;
 }
 
-void Graph::reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool) const {
-  if (!t)
-    throw poplar_error("reorderToSimplify: the tensor to simplify is null");
-  const Tensor flat = t->flatten();
-  // The runs of t in element order, each with the element offset where it starts.
+namespace {
+
+/// The element intervals of `flat` in the order that reads its variables ascending (each variable's runs by
+/// address): what reorderToSimplify and getSimplifyingRearranger both apply.
+std::vector<Interval> simplestOrder(const Tensor &flat) {
   struct Run {
     unsigned var;
     std::size_t begin, end, offset;
@@ -278,12 +278,18 @@ void Graph::reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool) const {
   std::stable_sort(runs.begin(), runs.end(), [](const Run &a, const Run &b) {
     return std::tie(a.var, a.begin) < std::tie(b.var, b.begin);
   });
-  auto reorder = [&](const Tensor &x) {
-    std::vector<Tensor> pieces;
-    for (const Run &r : runs)
-      pieces.push_back(x.slice(r.offset, r.offset + (r.end - r.begin)));
-    return pieces.empty() ? x : concat(pieces);
-  };
+  std::vector<Interval> order;
+  for (const Run &r : runs)
+    order.push_back(Interval(r.offset, r.offset + (r.end - r.begin)));
+  return order;
+}
+
+} // namespace
+
+void Graph::reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool) const {
+  if (!t)
+    throw poplar_error("reorderToSimplify: the tensor to simplify is null");
+  const Tensor flat = t->flatten();
   for (Tensor *other : ts) {
     if (!other)
       throw poplar_error("reorderToSimplify: a tensor to reorder with it is null");
@@ -292,9 +298,14 @@ void Graph::reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool) const {
                          " elements cannot follow one of " + std::to_string(flat.numElements()) +
                          "; pass tensors of the same number of elements");
   }
+  const TensorRearranger rearranger(simplestOrder(flat));
   for (Tensor *other : ts)
-    *other = reorder(other->flatten());
-  *t = reorder(flat);
+    *other = rearranger.rearrange(*other);
+  *t = rearranger.rearrange(flat);
+}
+
+TensorRearranger Graph::getSimplifyingRearranger(const Tensor &t) const {
+  return TensorRearranger(simplestOrder(t.flatten()));
 }
 
 } // namespace poplar

@@ -2,6 +2,7 @@
 #include "poplar/OptionFlags.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <iterator>
 #include <sstream>
 #include <utility>
@@ -102,6 +103,29 @@ void readJSON(const std::string &text, OptionFlags &flags) {
 void readJSON(std::istream &is, OptionFlags &flags) {
   std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
   readJSON(text, flags);
+}
+
+void readJSONFromEnv(StringRef envVarName, OptionFlags &flags) {
+  const std::string name = envVarName.cloneAsString();
+  if (name.empty())
+    throw invalid_option("readJSONFromEnv: the environment variable's name is empty; pass the name of the variable "
+                         "that holds the options (e.g. \"POPLAR_ENGINE_OPTIONS\")");
+  const char *text = std::getenv(name.c_str());
+  if (!text || !*text)
+    return;
+  try {
+    readJSON(std::string(text), flags);
+  } catch (const invalid_option &e) {
+    throw invalid_option("readJSONFromEnv: environment variable " + name + ": " + e.what() +
+                         "; set it to a JSON object of options, e.g. {\"debug.instrument\": \"true\"}");
+  }
+}
+
+ProfileValue getAsProfileValue(const OptionFlags &flags) {
+  ProfileValue::Map map;
+  for (const auto &o : flags)
+    map[o.first] = ProfileValue(o.second);
+  return ProfileValue(map);
 }
 
 std::ostream &operator<<(std::ostream &os, const OptionFlags &flags) {

@@ -59,4 +59,19 @@ void LegacyStreamCallback::fetch(void *p) {
 void LegacyStreamCallback::complete() {}
 void LegacyStreamCallback::invalidatePrefetched() {}
 
+
+std::unique_ptr<StreamCallback> StreamCallbackHandle::nonNull(std::unique_ptr<StreamCallback> callback) {
+  if (!callback)
+    throw poplar_error("StreamCallbackHandle: the stream callback is a null pointer; pass a std::unique_ptr that "
+                       "owns a StreamCallback object, or a function of the buffer (void *)");
+  return callback;
+}
+
+std::unique_ptr<StreamCallback> StreamCallbackHandle::fromFunction(std::function<void(void *)> f) {
+  if (!f)
+    throw poplar_error("StreamCallbackHandle: the stream callback function is empty (a null function pointer or an "
+                       "empty std::function); pass a function that fills or reads the buffer (void *)");
+  return std::unique_ptr<StreamCallback>(new LegacyStreamCallback(std::move(f)));
+}
+
 } // namespace poplar

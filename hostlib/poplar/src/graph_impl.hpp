@@ -112,6 +112,7 @@ struct GraphImpl {
   explicit GraphImpl(const Target &t) : target(t) {}
   Target target;                  ///< the top-level target (all replicas' IPUs)
   unsigned replicationFactor = 1; ///< the programs run as this many copies on disjoint tiles (compiler/replicate)
+  unsigned functionsAdded = 0;    ///< Graph::addFunction's count: the next Function's id
   std::vector<Variable> vars;
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;

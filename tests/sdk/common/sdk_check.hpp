@@ -5,6 +5,7 @@
 #define SDK_CHECK_HPP
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace sdk_check {
@@ -19,6 +20,20 @@ inline void check(bool ok, const std::string &what) {
   std::printf("%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
   if (!ok)
     ++sdk_check::failures();
+}
+
+/// Whether `text` contains `part` (for checking what an error message says).
+inline bool has(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+/// The message of the exception of type E that `f` throws, or "(nothing thrown)"; an exception of another type
+/// goes on up (and so fails the program), since the type is part of what is checked.
+template <class E> std::string refusal(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const E &e) {
+    return e.what();
+  }
+  return "(nothing thrown)";
 }
 
 /// Prints `allPassed` when no check failed; the program's exit status (0 or 1).

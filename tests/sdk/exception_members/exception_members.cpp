@@ -13,9 +13,6 @@
 
 using namespace poplar;
 
-
-static bool has(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
-
 // Throws `e` and catches it as T and as poplar_error; returns what() and `type` from the T catch.
 template <typename T> static void caught(const T &e, const std::string &wantType, std::string &what) {
   bool asBase = false;

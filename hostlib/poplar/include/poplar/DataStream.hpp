@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "poplar/DataStreamType.hpp"
 #include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Type.hpp"
 
@@ -13,21 +14,6 @@ namespace poplar {
 namespace detail {
 struct GraphImpl;
 }
-
-/// Which way a stream moves data. Graphs here make FIFOs (Graph::addHostToDeviceFIFO, addDeviceToHostFIFO); the
-/// SDK's buffer and remote-buffer kinds are named so that code testing a kind compiles.
-enum class DataStreamType { HostToDeviceFIFO, DeviceToHostFIFO, HostToDeviceBuffer, DeviceToHostBuffer, RemoteBuffer };
-
-/// Whether a stream of kind `type` moves data from the host to the device.
-inline bool isHostToDevice(DataStreamType type) {
-  return type == DataStreamType::HostToDeviceFIFO || type == DataStreamType::HostToDeviceBuffer;
-}
-/// Whether a stream of kind `type` moves data from the device to the host.
-inline bool isDeviceToHost(DataStreamType type) {
-  return type == DataStreamType::DeviceToHostFIFO || type == DataStreamType::DeviceToHostBuffer;
-}
-/// Whether `type` is the remote-buffer kind.
-inline bool isRemoteBuffer(DataStreamType type) { return type == DataStreamType::RemoteBuffer; }
 
 /// A stream of a graph: each copy through it moves numElements() elements of elementType().
 class DataStream {

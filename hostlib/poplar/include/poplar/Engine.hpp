@@ -11,6 +11,7 @@
 
 #include "poplar/ArrayRef.hpp"
 #include "poplar/Device.hpp"
+#include "poplar/Error.hpp"
 #include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
 #include "poplar/OptionFlags.hpp"
@@ -113,14 +114,16 @@ public:
   void connectStream(const std::string &handle, unsigned replicaIndex, void *p);
   /// Connects replica `replicaIndex` of a stream to the circular buffer [begin, end).
   void connectStream(const std::string &handle, unsigned replicaIndex, void *begin, void *end);
-  /// Connects a stream to a callback (the engine owns it).
-  void connectStreamToCallback(const std::string &handle, std::unique_ptr<StreamCallback> f);
-  /// Connects a stream to a function that fills (host to device) or reads (device to host) each copy.
-  void connectStreamToCallback(const std::string &handle, std::function<void(void *)> f);
+  /// Connects a stream to a callback: a StreamCallback object (the engine owns it) or a function that fills (host
+  /// to device) or reads (device to host) each copy (see StreamCallbackHandle). In a replicated graph every replica
+  /// of the stream is connected to the one callback.
+  void connectStreamToCallback(const std::string &handle, StreamCallbackHandle f);
   /// As above for replica `index` only (0 .. replication factor - 1).
-  void connectStreamToCallback(const std::string &handle, unsigned index, std::function<void(void *)> f);
-  /// As above with a callback object (the engine owns it).
-  void connectStreamToCallback(const std::string &handle, unsigned index, std::unique_ptr<StreamCallback> f);
+  void connectStreamToCallback(const std::string &handle, unsigned index, StreamCallbackHandle f);
+  /// As above, naming the stream by the DataStream Graph::addHostToDeviceFIFO/addDeviceToHostFIFO returned.
+  void connectStreamToCallback(const DataStream &stream, StreamCallbackHandle f);
+  /// As above for replica `index` only.
+  void connectStreamToCallback(const DataStream &stream, unsigned index, StreamCallbackHandle f);
 
   /// Copies the tensor of host-read handle `handle` to `buf` (numElements x type size bytes). A handle of a
   /// replicated graph's tensor reads replica 0 (writeTensor writes every replica); for every replica's own values
@@ -214,6 +217,29 @@ public:
   void disableExecutionProfiling();
   /// Records runs into the execution profile again (the default).
   void enableExecutionProfiling();
+  /// Simulated device errors, to test a program's error handling. A location is a compute set's code on one tile;
+  /// an inserted error stays armed until erased or cleared, and every run of a program that executes that compute
+  /// set fails with it before the program starts (the emulator does not stop a program midway): tile errors
+  /// (TRAP to IPUSOFTERR) throw application_runtime_error, LINK_DOWN, HOST_LINK_DOWN and HOST_SYNC_TIMEOUT
+  /// recoverable_runtime_error (IPU_RESET), IPU_MEMORY_FAILURE unrecoverable_runtime_error; the message names the
+  /// code, tile and compute set. NONE, or a location of another engine's graph, throws poplar_error.
+  void insertSimulatedError(ErrorCode code, const ErrorLocation &location);
+  /// Disarms the error at `location` (nothing happens when none is armed there).
+  void eraseSimulatedError(const ErrorLocation &location);
+  /// Disarms every simulated error.
+  void clearSimulatedErrors();
+  /// The locations on tile `tile`: one per compute set with vertices there, in compute-set order, at most
+  /// `maxLocations`. Throws poplar_error for a tile past the target's, and profiling_error for an engine made
+  /// from an Executable read from a file (it carries no vertex placement).
+  std::vector<ErrorLocation> getSimulatedErrorLocations(unsigned tile, unsigned maxLocations = ~0u);
+  /// The locations of compute set `computeSetName`: one per tile with its vertices, ascending, at most
+  /// `maxLocations`. Throws poplar_error naming the compute sets when none has that name.
+  std::vector<ErrorLocation> getSimulatedErrorLocations(StringRef computeSetName, unsigned maxLocations = ~0u);
+  /// Writes CSV rows, one per program step of the runs in the execution profile, in time order: begin cycle, end
+  /// cycle, and the number of tiles taking part in compute, in exchange (tile-to-tile, stream copies and prints)
+  /// and in synchronisation during it (cycles are tile clock cycles, as getExecutionProfile() counts them). There
+  /// is no header row. Throws profiling_disabled after disableExecutionProfiling() (no runs are being recorded).
+  void reportIntervals(std::ostream &outputStream);
   /// The engine's profile as libpva's report: the graph profile and, when `reportExecution` is true, the execution
   /// profile of the runs so far (report.compilation().tiles(), .computeSets(), .graph(); report.execution()).
   /// libpoplar loads libpva (next to it) the first time; throws poplar_error naming the library when it cannot,
@@ -222,6 +248,8 @@ public:
   // --- end profiling ---
 
 private:
+  void raiseSimulatedError(unsigned prog);
+  std::vector<ErrorLocation> locationsWhere(bool byTile, unsigned key, unsigned maxLocations) const;
   Engine(const Engine &);
   Engine &operator=(const Engine &);
   std::unique_ptr<detail::EngineImpl> impl_;

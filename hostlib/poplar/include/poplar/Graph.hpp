@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "poplar/ArrayRef.hpp"
+#include "poplar/CodeletFileType.hpp"
 #include "poplar/ComputeSet.hpp"
 #include "poplar/CycleEstimateFunc.hpp"
 #include "poplar/DataStream.hpp"
@@ -26,11 +27,13 @@
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/TensorCloneMethod.hpp"
+#include "poplar/TensorRearranger.hpp"
 #include "poplar/Type.hpp"
 #include "poplar/VariableMappingMethod.hpp"
 #include "poplar/VariableRef.hpp"
 #include "poplar/VertexIntrospector.hpp"
 #include "poplar/VertexRef.hpp"
+#include "poplar/replication_factor.hpp"
 
 namespace poplar {
 
@@ -41,37 +44,11 @@ struct ConnectionDesc {
   Tensor tensor;
 };
 
-/// How Graph::addCodelets() should read its file.
-enum class CodeletFileType {
-  Auto,         ///< by extension: .gp is precompiled, anything else is C++ source
-  CppSource,    ///< C++ codelet source, compiled for the tiles
-  Object,       ///< a .gp from popc
-};
-
 /// For each tile, the element intervals of a tensor that live there.
 typedef std::vector<std::vector<Interval> > TileToTensorMapping;
 
 class Device;
 
-/// How many copies of the graph run side by side (Graph's constructors): each replica gets target IPUs / factor
-/// IPUs of the target, and the graph describes one replica.
-struct replication_factor {
-  explicit replication_factor(unsigned factor) : value(factor) {}
-  unsigned value;
-  /// Comparisons and increments of the factor, as the SDK's replication_factor has.
-  bool operator==(const replication_factor &other) const { return value == other.value; }
-  bool operator!=(const replication_factor &other) const { return value != other.value; }
-  bool operator<(const replication_factor &other) const { return value < other.value; }
-  replication_factor &operator++() {
-    ++value;
-    return *this;
-  }
-  replication_factor operator++(int) {
-    replication_factor before = *this;
-    ++value;
-    return before;
-  }
-};
 
 /// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
 /// its parent but numbers a subrange of its tiles from 0.
@@ -264,8 +241,9 @@ public:
   std::uint64_t getCycleEstimate(const VertexRef &v) const;
 
   /// Adds codelets from C++ source (compiled for the tiles now, cached by content) or a .gp made by popc.
-  /// Throws graph_object_load_error with the compiler's message when the source does not compile.
-  /// Returns true when the codelets were new to the graph.
+  /// `type` Auto: a .gp is an object, any other name C++ source. The SDK's C, assembly and LLVM IR kinds throw
+  /// graph_object_load_error (only C++ codelets are compiled here). Throws graph_object_load_error with the
+  /// compiler's message when the source does not compile. Returns true when the codelets were new to the graph.
   bool addCodelets(const std::string &path, CodeletFileType type = CodeletFileType::Auto,
                    const std::string &compileFlags = "");
   /// Adds several codelet files.
@@ -344,6 +322,9 @@ public:
   /// them stays element-wise. Each tensor becomes 1-D; all must have t's number of elements (else poplar_error).
   /// `requireSimplestOrder` is accepted for the SDK's signature: the order is always the simplest.
   void reorderToSimplify(Tensor *t, ArrayRef<Tensor *> ts, bool requireSimplestOrder = true) const;
+  /// The rearrangement reorderToSimplify(&t, ...) applies, to apply to other tensors or undo later
+  /// (TensorRearranger::undoRearrangement), e.g. to bring results computed in the simple order back to t's order.
+  TensorRearranger getSimplifyingRearranger(const Tensor &t) const;
   std::vector<std::vector<Interval>> getSortedContiguousRegions(const Tensor &t, ArrayRef<Interval> regions,
                                                                 bool removeAliasedIntervals = false,
                                                                 std::vector<std::size_t> *aliases = nullptr) const;

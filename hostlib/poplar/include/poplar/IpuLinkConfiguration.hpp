@@ -3,6 +3,8 @@
 #ifndef POPLAR_IPU_LINK_CONFIGURATION_HPP
 #define POPLAR_IPU_LINK_CONFIGURATION_HPP
 
+#include "poplar/IpuLinkTopology.hpp"
+
 namespace poplar {
 
 /// Which IPUs an IPU may send to over IPU-Links.
@@ -10,13 +12,6 @@ enum class IpuLinkConfiguration {
   Default,       ///< "fixedWindow": every IPU can reach every other (up to 16 IPUs)
   BarleyTwist,   ///< "barleyTwist": nearest neighbours only, twice the bandwidth
   SlidingWindow  ///< "slidingWindow": a window of IPUs that moves with the sender's index
-};
-
-/// How the IPUs of a system are wired.
-enum class IpuLinkTopology {
-  Mesh,  ///< "mesh": a ladder
-  Torus, ///< "torus": a ladder whose top and bottom are linked
-  Line   ///< "line": a line, as in a C600 system
 };
 
 /// How the hardware sync groups are used (Target option syncConfiguration).

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "poplar/ProfileValue.hpp"
 #include "poplar/StringRef.hpp"
 #include "poplar/detail/StandardHeaders.hpp"
 
@@ -57,6 +58,12 @@ void readJSON(std::istream &is, OptionFlags &flags);
 void readJSON(const std::string &text, OptionFlags &flags);
 /// Writes the options as a JSON object (`{"a": "x"}`) that readJSON reads back.
 std::ostream &operator<<(std::ostream &os, const OptionFlags &flags);
+/// Reads the JSON object held by environment variable `envVarName` into `flags`, as readJSON does (the variable's
+/// options replace those already set); an unset or empty variable leaves `flags` as they are. Throws
+/// poplar::invalid_option naming the variable when its text is not a flat JSON object of options.
+void readJSONFromEnv(StringRef envVarName, OptionFlags &flags);
+/// The options as a ProfileValue map from each name to its value (a string), e.g. to store them in a report.
+ProfileValue getAsProfileValue(const OptionFlags &flags);
 
 } // namespace poplar
 

@@ -244,13 +244,16 @@ class Function {
 public:
   /// An empty function.
   Function() {}
-  /// Internal: the function whose body is `body`.
-  explicit Function(const program::Program &body) : body_(body) {}
+  /// Internal: the function whose body is `body`, the graph's `id`th.
+  explicit Function(const program::Program &body, unsigned id = 0) : body_(body), id_(id) {}
   /// Internal: the body.
   const program::Program &body() const { return body_; }
+  /// The function's number in its graph: 0, 1, ... in the order of Graph::addFunction.
+  unsigned getId() const { return id_; }
 
 private:
   program::Program body_;
+  unsigned id_ = 0;
 };
 
 } // namespace poplar

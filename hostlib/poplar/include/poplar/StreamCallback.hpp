@@ -12,6 +12,8 @@
 
 #include <functional>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "poplar/Quarter.hpp"
 
@@ -100,6 +102,37 @@ public:
 
 private:
   std::function<void(void *)> f_;
+};
+
+namespace detail {
+/// Whether F can be called with a void * (a lambda, a function, a std::function): what StreamCallbackHandle
+/// wraps in a LegacyStreamCallback. C++11 SFINAE, so the public header stays C++11.
+template <class F> struct is_stream_function {
+  template <class G> static auto test(int) -> decltype(std::declval<G &>()(static_cast<void *>(0)), std::true_type());
+  template <class G> static std::false_type test(...);
+  static const bool value = decltype(test<typename std::decay<F>::type>(0))::value;
+};
+} // namespace detail
+
+/// What Engine::connectStreamToCallback takes: one stream callback, given either as a StreamCallback object
+/// (std::unique_ptr to any class derived from StreamCallback) or as a function of the buffer (void *), which
+/// becomes a LegacyStreamCallback. A handle can only be moved, and it is never empty: a null pointer or an empty
+/// function throws poplar_error when the handle is made, so the mistake is reported where it is written.
+class StreamCallbackHandle {
+public:
+  template <class Impl, typename = typename std::enable_if<std::is_base_of<StreamCallback, Impl>::value>::type>
+  StreamCallbackHandle(std::unique_ptr<Impl> callback) : callback_(nonNull(std::move(callback))) {}
+  template <class F, typename = typename std::enable_if<detail::is_stream_function<F>::value>::type>
+  StreamCallbackHandle(F &&f) : callback_(fromFunction(std::function<void(void *)>(std::forward<F>(f)))) {}
+  StreamCallbackHandle(const StreamCallbackHandle &) = delete;
+  StreamCallbackHandle(StreamCallbackHandle &&) = default;
+  /// Takes the callback out of the handle (the engine keeps it).
+  operator std::unique_ptr<StreamCallback>() && { return std::move(callback_); }
+
+private:
+  static std::unique_ptr<StreamCallback> nonNull(std::unique_ptr<StreamCallback> callback);
+  static std::unique_ptr<StreamCallback> fromFunction(std::function<void(void *)> f);
+  std::unique_ptr<StreamCallback> callback_;
 };
 
 } // namespace poplar

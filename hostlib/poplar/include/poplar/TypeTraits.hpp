@@ -23,6 +23,10 @@ struct TypeTraits {
   /// Whether T is a type Poplar copies as plain bytes and converts to device types: the arithmetic types.
   template <typename T> static constexpr bool isSimpleType() { return std::is_arithmetic<T>::value; }
 
+  /// Whether host type T needs metadata (a format and scale) to be copied to the device, as the SDK's host quarter
+  /// type does. No host type here needs it (QUARTER data moves as bytes with a QuarterMetadata, see Quarter.hpp).
+  template <typename T> static constexpr bool requiresMetadata() { return false; }
+
   /// The traits of simple type T (isSimpleType<T>(); any other type does not compile).
   template <typename T> static TypeTraits make() {
     static_assert(std::is_arithmetic<T>::value, "poplar::TypeTraits::make: T must be an arithmetic type");

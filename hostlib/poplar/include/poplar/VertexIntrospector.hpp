@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "poplar/ComputeSet.hpp"
+#include "poplar/VectorLayout.hpp"
 #include "poplar/exceptions.hpp"
 
 namespace poplar {
@@ -29,6 +30,22 @@ public:
   unsigned rank() const { return rank_; }
   std::size_t size() const { return size_; }
   std::size_t getSizeAtIndex(std::size_t i) const { return i < itemSizes_.size() ? itemSizes_[i] : 0; }
+  /// The layout of the vector at `nestingLevel` (0: the field itself, 1: a VectorList's items). This emulator lays
+  /// every vector out as a pointer and a size whatever the codelet declares, which the SDK calls Span; a plain
+  /// field is NotAVector. Throws poplar_error when the field has no vector at that level.
+  layout::Vector getProfilerVectorLayout(std::size_t nestingLevel) const {
+    if (rank_ == 0)
+      return layout::Vector::NotAVector;
+    if (nestingLevel >= rank_)
+      throw poplar_error("FieldData::getProfilerVectorLayout: field '" + name_ + "' has " + std::to_string(rank_) +
+                         " vector level(s); pass a nestingLevel below " + std::to_string(rank_));
+    return layout::Vector::Span;
+  }
+  /// The layout of a VectorList field: DeltaNElements (the device header's default layout, which is how the
+  /// emulator's edges behave for every declared layout); NotAVector for other fields.
+  layout::VectorList getProfilerVectorListLayout() const {
+    return rank_ == 2 ? layout::VectorList::DeltaNElements : layout::VectorList::NotAVector;
+  }
   /// The value of a plain field, as type T (0 when the field has no value).
   template <typename T> T getInitialValue(const Target &) const {
     T v = T();

@@ -105,6 +105,11 @@ public:
   /// for into autoReport.directory. Throws poplar_error naming the file when it cannot be written.
   void writeReports() const;
   bool wantsReports() const { return opts_.outputGraphProfile || opts_.outputExecutionProfile; }
+  /// The vertices' compute sets and tiles; throws profiling_error as graphProfile() does.
+  const std::vector<VertexSummary> &vertices() const {
+    graphProfile();
+    return data_->vertices;
+  }
 
 private:
   const CompiledGraph &cg_;
