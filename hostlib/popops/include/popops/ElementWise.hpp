@@ -13,6 +13,9 @@
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/Type.hpp>
+
+#include "poputil/exceptions.hpp"
 
 #include "popops/Expr.hpp"
 #include "popops/ExprOp.hpp"
@@ -80,6 +83,32 @@ inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar
                        const poplar::OptionFlags &options = poplar::OptionFlags()) {
   mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
 }
+inline void mapInPlace(poplar::Graph &graph, expr::TernaryOpType op, const poplar::Tensor &a, const poplar::Tensor &b,
+                       const poplar::Tensor &c, poplar::program::Sequence &prog,
+                       const poplar::DebugContext &debugContext = {},
+                       const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapInPlace(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog, debugContext, options);
+}
+/// One operation as a map written into `out`.
+inline void mapWithOutput(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &in,
+                          const poplar::Tensor &out, poplar::program::Sequence &prog,
+                          const poplar::DebugContext &debugContext = {},
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::UnaryOp(op, expr::_1), {in}, out, prog, debugContext, options);
+}
+inline void mapWithOutput(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
+                          const poplar::Tensor &b, const poplar::Tensor &out, poplar::program::Sequence &prog,
+                          const poplar::DebugContext &debugContext = {},
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, out, prog, debugContext, options);
+}
+inline void mapWithOutput(poplar::Graph &graph, expr::TernaryOpType op, const poplar::Tensor &a,
+                          const poplar::Tensor &b, const poplar::Tensor &c, const poplar::Tensor &out,
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, out, prog, debugContext,
+                options);
+}
 
 // The named operations: f(graph, a, [b, [c,]] prog, debugContext, options) returns a new tensor; fInPlace writes
 // into a; fWithOutput writes into out. Binary functions also take a constant for b.
@@ -135,6 +164,30 @@ POPOPS_UNARY_FN(geluErf, GELU_ERF)
 POPOPS_UNARY_FN(nearbyint, NEARBY_INT)
 #undef POPOPS_UNARY_FN
 
+/// Checks that a constant of C++ type `constType` may be an operand of a tensor of `elementType` in the
+/// constant forms of the binary functions: the constant's device type must be the tensor's, except that a float
+/// or double constant serves FLOAT and HALF tensors. Throws poputil::poplibs_error naming both types otherwise.
+template <typename constType> inline void checkTypes(poplar::Type elementType, constType) {
+  const poplar::Type constantType = poplar::equivalent_device_type<constType>().value;
+  if (elementType != constantType)
+    throw poputil::poplibs_error("popops: a constant of type " + constantType.toString() +
+                                 " cannot be an operand of a tensor of " + elementType.toString() +
+                                 "; pass the constant as the tensor's C++ type, or cast the tensor first");
+}
+/// Floating constants: FLOAT and HALF tensors only.
+template <> inline void checkTypes<float>(poplar::Type elementType, float) {
+  if (elementType != poplar::FLOAT && elementType != poplar::HALF)
+    throw poputil::poplibs_error("popops: a float constant cannot be an operand of a tensor of " +
+                                 elementType.toString() + "; pass the constant as the tensor's C++ type");
+}
+template <> inline void checkTypes<double>(poplar::Type elementType, double) {
+  if (elementType != poplar::FLOAT && elementType != poplar::HALF)
+    throw poputil::poplibs_error("popops: a double constant cannot be an operand of a tensor of " +
+                                 elementType.toString() + "; pass the constant as the tensor's C++ type");
+}
+
+// The binary forms with a constant operand check its type against the tensor's (checkTypes) where Graphcore's
+// with-output forms do; the returning and in-place forms keep their conversion of the constant.
 #define POPOPS_BINARY_FN(name, Op)                                                                                     \
   inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                   \
                              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},           \
@@ -173,6 +226,22 @@ POPOPS_UNARY_FN(nearbyint, NEARBY_INT)
                                const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
     mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog, debugContext,  \
                   options);                                                                                            \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##WithOutput(                                        \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, const poplar::Tensor &out, poplar::program::Sequence &prog,  \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    checkTypes(a.elementType(), b);                                                                                    \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, out, prog,             \
+                  debugContext, options);                                                                              \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##WithOutput(                                        \
+      poplar::Graph &graph, T a, const poplar::Tensor &b, const poplar::Tensor &out, poplar::program::Sequence &prog,  \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    checkTypes(b.elementType(), a);                                                                                    \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, out, prog,             \
+                  debugContext, options);                                                                              \
   }
 POPOPS_BINARY_FN(add, ADD)
 POPOPS_BINARY_FN(atan2, ATAN2)
