@@ -7,11 +7,17 @@
 // - createDynamicSliceOutput, then dynamicSliceWithOutput into it; SlicePlan's == and <;
 // - expression printing (operator<< of popops/Expr.hpp and ExprOpUtils.hpp's op-type names) and 1.5_half;
 // - OperationDefUtil.hpp (poputil::asString, the vertex-template spelling of popops::Operation);
-// - poputil::createConstantMetadataTensor / createVariableMetadataTensor and toProfileValue of a clone method.
+// - poputil::createConstantMetadataTensor / createVariableMetadataTensor and toProfileValue of a clone method;
+// - popops::cast between QUARTER and CHAR, SIGNED_CHAR, UNSIGNED_CHAR, and QUARTER to QUARTER of other metadata,
+//   against Poplar's host conversions (convertToDeviceType / convertFromDeviceType): an integer is exact on the
+//   way to the 8-bit float and rounded there; a quarter value becomes the nearest integer (ties to even) taken
+//   through a 32-bit integer (unsigned: negatives give 0) and cut to its low byte, as the tile's conversion does.
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
+#include <poplar/MetadataCreation.hpp>
 #include <poplar/TypeConversion.hpp>
+#include <popops/Cast.hpp>
 #include <popops/DynamicSlice.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/ExprOpUtils.hpp>
@@ -60,6 +66,10 @@ public:
       float x = valueAt(i, seed);
       if (type == INT)
         x = std::round(x * 4.0f); // integers from -36 to 36
+      else if (type == CHAR || type == SIGNED_CHAR)
+        x = float(int(i * 37 + seed * 11) % 256 - 128); // -128 .. 127
+      else if (type == UNSIGNED_CHAR)
+        x = float(int(i * 37 + seed * 11) % 256);
       h.values[i] = roundTo(type, x);
     }
     graph_.createHostWrite(h.handle, t);
@@ -139,11 +149,16 @@ private:
                : engine.readTensor(h.handle, ints.data(), ints.data() + n);
       for (std::size_t i = 0; !toDevice && i < n; ++i)
         vals[i] = float(ints[i]);
-    } else if (type == BOOL) {
+    } else if (type == BOOL || type == CHAR || type == SIGNED_CHAR || type == UNSIGNED_CHAR) {
+      // One byte each: BOOL reads as 0/1, CHAR and SIGNED_CHAR as signed, UNSIGNED_CHAR as unsigned.
       std::vector<unsigned char> bytes(n);
-      engine.readTensor(h.handle, bytes.data(), bytes.data() + n);
-      for (std::size_t i = 0; i < n; ++i)
-        vals[i] = bytes[i] ? 1.0f : 0.0f;
+      for (std::size_t i = 0; toDevice && i < n; ++i)
+        bytes[i] = (unsigned char)(int(vals[i]) & 255);
+      toDevice ? engine.writeTensor(h.handle, bytes.data(), bytes.data() + n)
+               : engine.readTensor(h.handle, bytes.data(), bytes.data() + n);
+      for (std::size_t i = 0; !toDevice && i < n; ++i)
+        vals[i] = type == BOOL ? (bytes[i] ? 1.0f : 0.0f)
+                  : type == UNSIGNED_CHAR ? float(bytes[i]) : float((signed char)bytes[i]);
     }
   }
 
@@ -180,6 +195,89 @@ template <typename F> bool throwsNaming(F f, const std::string &words) {
     return std::string(e.what()).find(words) != std::string::npos;
   }
   return false;
+}
+
+// Quarter bytes of `v` under `md`, and their values (Poplar's host conversions).
+std::vector<float> quarterBytes(const std::vector<float> &v, const QuarterMetadata &md) {
+  std::vector<unsigned char> q(v.size());
+  convertToDeviceType(QUARTER, md, v, q.data());
+  return std::vector<float>(q.begin(), q.end());
+}
+std::vector<float> quarterValues(const std::vector<float> &bytes, const QuarterMetadata &md) {
+  std::vector<unsigned char> q(bytes.begin(), bytes.end());
+  std::vector<float> v(q.size());
+  convertFromDeviceType(QUARTER, md, q.data(), v);
+  return v;
+}
+// The tile's conversion of a float to an 8-bit integer: nearest (ties to even) through a 32-bit integer, low byte.
+float toInt8(float v, const Type &type) {
+  if (std::isnan(v))
+    return 0.0f;
+  const double r = std::nearbyint(double(v));
+  long long i;
+  if (type == UNSIGNED_CHAR) {
+    i = r <= 0.0 ? 0 : r >= 4294967295.0 ? 4294967295LL : (long long)r;
+    return float(i & 255);
+  }
+  i = r >= 2147483647.0 ? 2147483647LL : r <= -2147483648.0 ? -2147483648LL : (long long)r;
+  return float((signed char)(unsigned char)(i & 255));
+}
+
+// QUARTER to and from the 8-bit integers, and between two metadata, on `c`'s graph.
+void quarterCases(Graph &graph, Sequence &prog, Case &c, std::vector<Expect> &expects, const std::string &label) {
+  const QuarterMetadata f143(QuarterMetadata::Format::F143, 0), f152(QuarterMetadata::Format::F152, 2),
+      f152m(QuarterMetadata::Format::F152, -2);
+  const Type ints[] = {CHAR, SIGNED_CHAR, UNSIGNED_CHAR};
+  unsigned seed = 5;
+  for (const Type &type : ints) {
+    Tensor x = c.input(type, seed++);
+    const std::vector<float> xv = c.inputValues(x);
+    Tensor mdA = createConstantMetadataTensor(graph, f143.getFormat(), f143.getScale());
+    Tensor mdB = createVariableMetadataTensor(graph, f152.getFormat(), f152.getScale());
+    Tensor qa = popops::cast(graph, x, QUARTER, mdA, prog), qb = popops::cast(graph, x, QUARTER, mdB, prog);
+    c.read(qa.reinterpret(UNSIGNED_CHAR));
+    c.read(qb.reinterpret(UNSIGNED_CHAR));
+    const std::vector<float> wantA = quarterBytes(xv, f143), wantB = quarterBytes(xv, f152);
+    expects.push_back({label + " " + type.toString() + " -> QUARTER F143", qa.reinterpret(UNSIGNED_CHAR),
+                       [=](std::size_t i) { return wantA[i]; }, 0.0f});
+    expects.push_back({label + " " + type.toString() + " -> QUARTER F152 scale 2", qb.reinterpret(UNSIGNED_CHAR),
+                       [=](std::size_t i) { return wantB[i]; }, 0.0f});
+  }
+  // Quarters from FLOAT values over a wide range, then to each integer type and to other metadata.
+  Tensor f = c.input(FLOAT, 9);
+  std::vector<float> fv = c.inputValues(f);
+  Tensor mdF = createConstantMetadataTensor(graph, f152.getFormat(), f152.getScale());
+  Tensor scaled = popops::mul(graph, f, 37.0f, prog); // up to +-333, beyond a byte, with fractions
+  std::vector<float> sv(fv.size());
+  for (std::size_t i = 0; i < fv.size(); ++i)
+    sv[i] = fv[i] * 37.0f;
+  Tensor q = popops::cast(graph, scaled, QUARTER, mdF, prog);
+  const std::vector<float> qValues = quarterValues(quarterBytes(sv, f152), f152);
+  for (const Type &type : ints) {
+    Tensor out = popops::cast(graph, q, type, prog);
+    c.read(out);
+    expects.push_back({label + " QUARTER F152 scale 2 -> " + type.toString(), out,
+                       [=](std::size_t i) { return toInt8(qValues[i], type); }, 0.0f});
+  }
+  Tensor mdG = createConstantMetadataTensor(graph, f152m.getFormat(), f152m.getScale());
+  Tensor requant = popops::cast(graph, q, QUARTER, mdG, prog);
+  c.read(requant.reinterpret(UNSIGNED_CHAR));
+  const std::vector<float> wantG = quarterBytes(qValues, f152m);
+  expects.push_back({label + " QUARTER F152 scale 2 -> QUARTER F152 scale -2", requant.reinterpret(UNSIGNED_CHAR),
+                     [=](std::size_t i) { return wantG[i]; }, 0.0f});
+  Tensor mdH = createConstantMetadataTensor(graph, f143.getFormat(), f143.getScale());
+  Tensor toF143 = graph.addVariable(QUARTER, mdH, {N}, "toF143");
+  poputil::mapTensorLinearly(graph, toF143, 1, 4);
+  popops::cast(graph, q, toF143, prog);
+  c.read(toF143.reinterpret(UNSIGNED_CHAR));
+  const std::vector<float> wantH = quarterBytes(qValues, f143);
+  expects.push_back({label + " QUARTER F152 -> a QUARTER F143 variable", toF143.reinterpret(UNSIGNED_CHAR),
+                     [=](std::size_t i) { return wantH[i]; }, 0.0f});
+  // INT has no QUARTER conversion: refused, naming the types that have one.
+  Tensor i32 = graph.addVariable(INT, {N}, "i32");
+  poputil::mapTensorLinearly(graph, i32); // the refused cast may leave its output, mapped like i32, in the graph
+  check(throwsNaming([&] { popops::cast(graph, i32, QUARTER, mdH, prog); }, "CHAR, SIGNED_CHAR, UNSIGNED_CHAR"),
+        label + " a cast of INT to QUARTER is refused, naming the types QUARTER converts with");
 }
 
 // Every device case on one device; `label` names the device in the checks.
@@ -269,6 +367,7 @@ void deviceCases(Device device, const std::string &label) {
           label + " addWithOutput(2u, int tensor) is refused naming the unsigned constant");
     prog.add(program::Copy(a, bad)); // the refused calls left `bad` unwritten
   }
+  quarterCases(graph, prog, c, expects, label);
   c.run(device);
   for (const Expect &e : expects)
     check(close(c.values(e.out), e.reference, e.tol), e.what + " matches the host");
