@@ -6,6 +6,7 @@
 // - mapInPlace and mapWithOutput with one operation type (unary, binary, ternary);
 // - createDynamicSliceOutput, then dynamicSliceWithOutput into it; SlicePlan's == and <;
 // - expression printing (operator<< of popops/Expr.hpp and ExprOpUtils.hpp's op-type names) and 1.5_half;
+// - outputGeneratedCodelet: the codelet it writes, compiled with Graph::addCodelets, gives map's results;
 // - OperationDefUtil.hpp (poputil::asString, the vertex-template spelling of popops::Operation);
 // - poputil::createConstantMetadataTensor / createVariableMetadataTensor and toProfileValue of a clone method;
 // - popops::cast between QUARTER and CHAR, SIGNED_CHAR, UNSIGNED_CHAR, and QUARTER to QUARTER of other metadata,
@@ -29,6 +30,7 @@
 #include <poputil/exceptions.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <sstream>
@@ -38,7 +40,9 @@
 #include "sdk_check.hpp"
 
 using namespace poplar;
+using namespace poplar::program;
 namespace pe = popops::expr;
+using popops::expr::operator"" _half;
 
 namespace {
 
@@ -329,6 +333,39 @@ void deviceCases(Device device, const std::string &label) {
     c.read(lit);
     expects.push_back({tn + " map(_1 + 1.5_half)", lit, [=](std::size_t i) { return c.roundTo(type, av[i] + 1.5f); },
                        tol});
+    // The generated codelet of max(_1 * 2 + _2, -_2) (with a broadcast scalar _3 added), compiled and run on tile 0,
+    // against map of the same expression and a host reference.
+    {
+      const pe::Any e = pe::Max(pe::_1 * 2 + pe::_2, -pe::_2) + pe::_3;
+      Tensor third = graph.addConstant(type, {1}, 0.5f, "third");
+      graph.setTileMapping(third, 0);
+      std::ostringstream code;
+      popops::outputGeneratedCodelet(graph.getTarget(), e, {a, b, third}, {}, code);
+      const std::string src = code.str();
+      const std::size_t at = src.find("class ");
+      const std::string cls = at == std::string::npos ? "" : src.substr(at + 6, src.find(' ', at + 6) - at - 6);
+      const std::string file = "generated_" + type.toString() + ".cpp";
+      std::ofstream(file.c_str()) << src;
+      graph.addCodelets(file);
+      ComputeSet cs = graph.addComputeSet("generated");
+      VertexRef v = graph.addVertex(cs, cls);
+      graph.setTileMapping(v, 0);
+      Tensor gen = c.output(type);
+      graph.connect(v["in1"], a);
+      graph.connect(v["in2"], b);
+      graph.connect(v["in3"], third);
+      graph.connect(v["out"], gen);
+      prog.add(Execute(cs));
+      Tensor viaMap = popops::map(graph, e, {a, b, third}, prog);
+      c.read(viaMap);
+      const Case *cp = &c;
+      const auto ref = [=](std::size_t i) {
+        const float lhs = cp->roundTo(type, cp->roundTo(type, av[i] * 2.0f) + bv[i]);
+        return cp->roundTo(type, std::fmax(lhs, -bv[i]) + 0.5f);
+      };
+      expects.push_back({tn + " map(max(_1 * 2 + _2, -_2) + _3)", viaMap, ref, tol});
+      expects.push_back({tn + " outputGeneratedCodelet's vertex", gen, ref, tol});
+    }
     // createDynamicSliceOutput: rows [offset, offset + 3) of a [10][4] view, the offset 5 set by the program.
     Tensor base = hi.reshape({10, 4});
     Tensor offset = graph.addVariable(UNSIGNED_INT, {1}, "offset");

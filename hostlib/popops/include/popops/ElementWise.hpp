@@ -5,6 +5,7 @@
 #ifndef POPOPS_ELEMENTWISE_HPP
 #define POPOPS_ELEMENTWISE_HPP
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 
@@ -55,6 +57,15 @@ void mapWithOutput(poplar::Graph &graph, const std::vector<expr::Any> &exprs, co
                    const std::vector<poplar::Tensor> &outs, poplar::program::Sequence &prog,
                    const poplar::DebugContext &debugContext = {},
                    const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// Writes to `os` the C++ source of a codelet (one vertex class, named GeneratedMap_<hash>) that computes `expr`
+/// over `ts` as map does: fields in1 .. inN (operand i of ts[i-1]'s type; an operand of one element is used for
+/// every output element, as a broadcast scalar) and out (of the expression's type), each element computed as
+/// popops' map computes it. A program can add it with Graph::addCodelets and connect the operands as map would
+/// broadcast them. `options` are map's (none changes the code). Throws poputil::poplibs_error when map would
+/// refuse the expression over these operands.
+void outputGeneratedCodelet(const poplar::Target &target, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
+                            const poplar::OptionFlags &options, std::ostream &os);
 
 /// One operation as a map.
 inline poplar::Tensor map(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &a,
