@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "expr_compile.hpp"
-#include "map_code.h"
+#include "../codelets/map_code.h"
 #include "map_internal.hpp"
 #include "popops/ElementWise.hpp"
 #include "popops/ExprOpUtils.hpp"
@@ -118,40 +118,51 @@ std::string unaryText(expr::UnaryOpType op, const Value &a) {
   return x;
 }
 
+// The C++ operator of a binary operation written infix, or null.
+const char *infixOf(expr::BinaryOpType op) {
+  using expr::BinaryOpType;
+  static const struct {
+    BinaryOpType op;
+    const char *text;
+  } kInfix[] = {{BinaryOpType::ADD, "+"},         {BinaryOpType::SUBTRACT, "-"},
+                {BinaryOpType::MULTIPLY, "*"},    {BinaryOpType::BITWISE_AND, "&"},
+                {BinaryOpType::BITWISE_OR, "|"},  {BinaryOpType::BITWISE_XOR, "^"},
+                {BinaryOpType::EQUAL, "=="},      {BinaryOpType::NOT_EQUAL, "!="},
+                {BinaryOpType::LESS_THAN, "<"},   {BinaryOpType::LESS_THAN_EQUAL, "<="},
+                {BinaryOpType::GREATER_THAN, ">"}, {BinaryOpType::GREATER_THAN_EQUAL, ">="},
+                {BinaryOpType::LOGICAL_AND, "&&"}, {BinaryOpType::LOGICAL_OR, "||"}};
+  for (const auto &entry : kInfix)
+    if (entry.op == op)
+      return entry.text;
+  return nullptr;
+}
+
 std::string binaryText(expr::BinaryOpType op, const Value &a, const Value &b) {
   using expr::BinaryOpType;
   const std::string x = "(" + a.text + ")", y = "(" + b.text + ")", T = computeType(a.type);
   const bool flt = a.type == mapcode::F || a.type == mapcode::H;
+  if (const char *infix = infixOf(op))
+    return "(" + x + " " + infix + " " + y + ")";
+  // Integer division and remainder by zero give 0, as the interpreter defines them.
+  const auto integerOp = [&](const char *sym) {
+    return "(" + y + " == 0 ? " + T + "(0) : " + T + "(" + x + " " + sym + " " + y + "))";
+  };
   const std::string shift = "(unsigned" + y + " & 31u)";
   switch (op) {
-  case BinaryOpType::ADD: return "(" + x + " + " + y + ")";
   case BinaryOpType::ATAN2: return "atan2f(" + x + ", " + y + ")";
-  case BinaryOpType::BITWISE_AND: return "(" + x + " & " + y + ")";
-  case BinaryOpType::BITWISE_OR: return "(" + x + " | " + y + ")";
-  case BinaryOpType::BITWISE_XOR: return "(" + x + " ^ " + y + ")";
   case BinaryOpType::BITWISE_XNOR: return "~(" + x + " ^ " + y + ")";
-  case BinaryOpType::DIVIDE: return flt ? "(" + x + " / " + y + ")" : "(" + y + " == 0 ? " + T + "(0) : " + T + "(" + x + " / " + y + "))";
-  case BinaryOpType::EQUAL: return "(" + x + " == " + y + ")";
-  case BinaryOpType::GREATER_THAN_EQUAL: return "(" + x + " >= " + y + ")";
-  case BinaryOpType::GREATER_THAN: return "(" + x + " > " + y + ")";
-  case BinaryOpType::LESS_THAN_EQUAL: return "(" + x + " <= " + y + ")";
-  case BinaryOpType::LOGICAL_AND: return "(" + x + " && " + y + ")";
-  case BinaryOpType::LOGICAL_OR: return "(" + x + " || " + y + ")";
-  case BinaryOpType::LESS_THAN: return "(" + x + " < " + y + ")";
+  case BinaryOpType::DIVIDE: return flt ? "(" + x + " / " + y + ")" : integerOp("/");
   case BinaryOpType::MAXIMUM: return "(" + x + " > " + y + " ? " + x + " : " + y + ")";
   case BinaryOpType::MINIMUM: return "(" + x + " < " + y + " ? " + x + " : " + y + ")";
-  case BinaryOpType::MULTIPLY: return "(" + x + " * " + y + ")";
-  case BinaryOpType::NOT_EQUAL: return "(" + x + " != " + y + ")";
   case BinaryOpType::POWER: return flt ? "powf(" + x + ", " + y + ")" : "ipow(" + x + ", " + y + ")";
-  case BinaryOpType::REMAINDER: return flt ? "fmodf(" + x + ", " + y + ")" : "(" + y + " == 0 ? " + T + "(0) : " + T + "(" + x + " % " + y + "))";
+  case BinaryOpType::REMAINDER: return flt ? "fmodf(" + x + ", " + y + ")" : integerOp("%");
   case BinaryOpType::SHIFT_LEFT: return T + "(unsigned" + x + " << " + shift + ")";
   case BinaryOpType::SHIFT_RIGHT: return T + "(unsigned" + x + " >> " + shift + ")";
   case BinaryOpType::SHIFT_RIGHT_SIGN_EXTEND: return T + "(int" + x + " >> " + shift + ")";
-  case BinaryOpType::SUBTRACT: return "(" + x + " - " + y + ")";
   case BinaryOpType::INV_STD_DEV_TO_VARIANCE: return "(1.0f / (" + x + " * " + x + ") - " + y + ")";
   case BinaryOpType::VARIANCE_TO_INV_STD_DEV: return "(1.0f / sqrtf(" + x + " + " + y + "))";
+  default: return x;
   }
-  return x;
 }
 
 bool isBoolResult(expr::UnaryOpType op) {

@@ -92,20 +92,9 @@ public:
     outs_.push_back(h);
     return t;
   }
-  const std::vector<float> &values(const Tensor &t) const {
-    for (const Host &h : outs_)
-      if (h.t.getVarRegions() == t.getVarRegions())
-        return h.values;
-    static const std::vector<float> none;
-    return none;
-  }
-  const std::vector<float> &inputValues(const Tensor &t) const {
-    for (const Host &h : ins_)
-      if (h.t.getVarRegions() == t.getVarRegions())
-        return h.values;
-    static const std::vector<float> none;
-    return none;
-  }
+  // The values read back for output `t`, or written to input `t` (empty for a tensor of neither).
+  const std::vector<float> &values(const Tensor &t) const { return find(outs_, t); }
+  const std::vector<float> &inputValues(const Tensor &t) const { return find(ins_, t); }
 
   void run(Device &device) {
     Engine engine(graph_, prog_);
@@ -129,6 +118,14 @@ public:
   }
 
 private:
+  static const std::vector<float> &find(const std::vector<Host> &list, const Tensor &t) {
+    for (const Host &h : list)
+      if (h.t.getVarRegions() == t.getVarRegions())
+        return h.values;
+    static const std::vector<float> none;
+    return none;
+  }
+
   void transfer(Engine &engine, const Host &h, bool toDevice) {
     const Type type = h.t.elementType();
     const std::size_t n = h.t.numElements();
