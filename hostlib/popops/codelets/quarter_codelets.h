@@ -106,6 +106,11 @@ template <> inline char fromValue<char>(float v) { return char(nearestSignedLowB
 template <> inline signed char fromValue<signed char>(float v) { return (signed char)(nearestSignedLowByte(v)); }
 template <> inline unsigned char fromValue<unsigned char>(float v) { return nearestUnsignedLowByte(v); }
 
+/// An element of T as a float. Poplar's CHAR is signed, but the tile compiler's plain char is unsigned (RISC-V),
+/// so a char is read through signed char.
+template <typename T> inline float toValue(T x) { return float(x); }
+template <> inline float toValue<char>(char x) { return float((signed char)x); }
+
 } // namespace quarter
 
 /// out[i] = in[i] as a quarter byte with the format and scale of metadata[0].
@@ -117,7 +122,7 @@ public:
   bool compute() {
     const quarter::Layout l = quarter::layoutOf(metadata[0]);
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = quarter::encode(float(in[i]), l);
+      out[i] = quarter::encode(quarter::toValue<T>(in[i]), l);
     return true;
   }
 };
