@@ -178,10 +178,12 @@ bool isBoolResult(expr::BinaryOpType op) {
          op == BinaryOpType::LOGICAL_OR;
 }
 
-// The C++ expression of one element's result, by running the interpreter's code on texts instead of values.
-// `operandText(type, index)` names operand `index` of value list `type`.
+// The statements that compute one element's result, by running the interpreter's code on texts instead of
+// values: each value the code pushes becomes a local (so an operand used twice, as by max, is computed once).
+// `operandText(type, index)` names operand `index` of value list `type`. Returns the result's local.
 std::string elementText(const detail::CompiledExpr &c,
-                        const std::function<std::string(unsigned, unsigned)> &operandText) {
+                        const std::function<std::string(unsigned, unsigned)> &operandText,
+                        std::vector<std::string> &lines) {
   using namespace mapcode;
   std::vector<Value> stack;
   const auto pop = [&stack]() {
@@ -189,28 +191,33 @@ std::string elementText(const detail::CompiledExpr &c,
     stack.pop_back();
     return v;
   };
+  const auto push = [&stack, &lines](const Value &v) {
+    const std::string local = "v" + std::to_string(lines.size());
+    lines.push_back(std::string("const ") + computeType(v.type) + " " + local + " = " + v.text + ";");
+    stack.push_back({local, v.type});
+  };
   for (std::size_t pc = kHeaderWords; pc < c.code.size();) {
     const std::uint32_t w = c.code[pc++];
     const unsigned kind = w & kKindMask, type = (w >> 4) & 15u, op = (w >> 8) & 255u, arg = w >> 16;
     if (kind == END)
       break;
     if (kind == LOAD) {
-      stack.push_back({type == H ? "float(" + operandText(type, arg) + ")" : operandText(type, arg), type});
+      push({type == H ? "float(" + operandText(type, arg) + ")" : operandText(type, arg), type});
     } else if (kind == CONST) {
-      stack.push_back({literal(c.code[pc++], type), type});
+      push({literal(c.code[pc++], type), type});
     } else if (kind == CAST) {
       Value a = pop();
-      stack.push_back({result(std::string(computeType(arg)) + "(" + a.text + ")", arg), arg});
+      push({result(std::string(computeType(arg)) + "(" + a.text + ")", arg), arg});
     } else if (kind == UNARY) {
       Value a = pop();
       const auto u = expr::UnaryOpType(op);
       const unsigned t = isBoolResult(u) ? B : a.type;
-      stack.push_back({isBoolResult(u) ? unaryText(u, a) : result(unaryText(u, a), t), t});
+      push({isBoolResult(u) ? unaryText(u, a) : result(unaryText(u, a), t), t});
     } else if (kind == BINARY) {
       Value b = pop(), a = pop();
       const auto bo = expr::BinaryOpType(op);
       const unsigned t = isBoolResult(bo) ? B : a.type;
-      stack.push_back({isBoolResult(bo) ? binaryText(bo, a, b) : result(binaryText(bo, a, b), t), t});
+      push({isBoolResult(bo) ? binaryText(bo, a, b) : result(binaryText(bo, a, b), t), t});
     } else if (kind == TERNARY) {
       Value z = pop(), y = pop(), x = pop();
       const std::string text =
@@ -218,7 +225,7 @@ std::string elementText(const detail::CompiledExpr &c,
               ? "((" + z.text + ") ? (" + x.text + ") : (" + y.text + "))"
               : "((" + x.text + ") < (" + y.text + ") ? (" + y.text + ") : (" + x.text + ") > (" + z.text + ") ? (" +
                     z.text + ") : (" + x.text + "))";
-      stack.push_back({text, x.type});
+      push({text, x.type});
     } else {
       throw poplibs_error("popops::outputGeneratedCodelet: unknown instruction kind " + std::to_string(kind));
     }
@@ -248,7 +255,8 @@ void outputGeneratedCodelet(const poplar::Target &, const expr::Expr &expr, cons
         return "in" + std::to_string(i + 1) + "[in" + std::to_string(i + 1) + ".size() == 1 ? 0 : i]";
     throw poplibs_error("popops::outputGeneratedCodelet: the code loads an operand it was not given");
   };
-  const std::string element = elementText(c, operandText);
+  std::vector<std::string> lines;
+  const std::string element = elementText(c, operandText, lines);
   std::ostringstream printed;
   printed << expr;
   // The class name is a hash of the expression and its operand types, so several generated codelets can share a
@@ -272,8 +280,10 @@ void outputGeneratedCodelet(const poplar::Target &, const expr::Expr &expr, cons
   for (std::size_t i = 0; i < ts.size(); ++i)
     os << "  Input<Vector<" << fieldType(types[i]) << ">> in" << (i + 1) << ";\n";
   os << "  Output<Vector<" << fieldType(c.resultType) << ">> out;\n"
-     << "  bool compute() {\n    for (unsigned i = 0; i < out.size(); ++i)\n      out[i] = " << element << ";\n"
-     << "    return true;\n  }\n};\n";
+     << "  bool compute() {\n    for (unsigned i = 0; i < out.size(); ++i) {\n";
+  for (const std::string &line : lines)
+    os << "      " << line << "\n";
+  os << "      out[i] = " << element << ";\n    }\n    return true;\n  }\n};\n";
 }
 
 } // namespace popops
