@@ -80,6 +80,37 @@ inline float decode(unsigned char q, const Layout &l) {
   return (q & 0x80) ? -mag : mag;
 }
 
+/// The low byte of the integer nearest `v` (ties to even), that integer held as a signed 32-bit one (saturating):
+/// what the tile's float-to-int conversion followed by a byte store gives. NaN gives 0.
+inline unsigned char nearestSignedLowByte(float v) {
+  if (v != v)
+    return 0;
+  const float r = nearbyintf(v);
+  const int i = r >= 2147483648.0f ? 2147483647 : r < -2147483648.0f ? int(-2147483647 - 1) : int(r);
+  return (unsigned char)(unsigned(i) & 255u);
+}
+
+/// As nearestSignedLowByte, through an unsigned 32-bit integer (negative values saturate to 0).
+inline unsigned char nearestUnsignedLowByte(float v) {
+  if (v != v)
+    return 0;
+  const float r = nearbyintf(v);
+  const unsigned u = r <= 0.0f ? 0u : r >= 4294967296.0f ? 4294967295u : unsigned(r);
+  return (unsigned char)(u & 255u);
+}
+
+/// A decoded quarter value as an element of T: floats as they are (half rounds), the 8-bit integers as the tile's
+/// conversion through a 32-bit integer gives them.
+template <typename T> inline T fromValue(float v) { return T(v); }
+template <> inline char fromValue<char>(float v) { return char(nearestSignedLowByte(v)); }
+template <> inline signed char fromValue<signed char>(float v) { return (signed char)(nearestSignedLowByte(v)); }
+template <> inline unsigned char fromValue<unsigned char>(float v) { return nearestUnsignedLowByte(v); }
+
+/// An element of T as a float. Poplar's CHAR is signed, but the tile compiler's plain char is unsigned (RISC-V),
+/// so a char is read through signed char.
+template <typename T> inline float toValue(T x) { return float(x); }
+template <> inline float toValue<char>(char x) { return float((signed char)x); }
+
 } // namespace quarter
 
 /// out[i] = in[i] as a quarter byte with the format and scale of metadata[0].
@@ -91,7 +122,7 @@ public:
   bool compute() {
     const quarter::Layout l = quarter::layoutOf(metadata[0]);
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = quarter::encode(float(in[i]), l);
+      out[i] = quarter::encode(quarter::toValue<T>(in[i]), l);
     return true;
   }
 };
@@ -105,12 +136,30 @@ public:
   bool compute() {
     const quarter::Layout l = quarter::layoutOf(metadata[0]);
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = T(quarter::decode(in[i], l));
+      out[i] = quarter::fromValue<T>(quarter::decode(in[i], l));
     return true;
   }
 };
 
-template struct VertexInstances<CastToQuarter<float>, CastToQuarter<half>, CastFromQuarter<float>,
-                                CastFromQuarter<half>>;
+/// out[i] = quarter byte in[i], read with inMetadata[0], re-encoded with outMetadata[0] (rounded to nearest even,
+/// saturating as CastToQuarter does; NaN stays NaN).
+class CastQuarterToQuarter : public Vertex {
+public:
+  Input<Vector<unsigned char>> in;
+  Output<Vector<unsigned char>> out;
+  Input<Vector<unsigned char>> inMetadata;
+  Input<Vector<unsigned char>> outMetadata;
+  bool compute() {
+    const quarter::Layout li = quarter::layoutOf(inMetadata[0]), lo = quarter::layoutOf(outMetadata[0]);
+    for (unsigned i = 0; i < out.size(); ++i)
+      out[i] = quarter::encode(quarter::decode(in[i], li), lo);
+    return true;
+  }
+};
+
+template struct VertexInstances<CastToQuarter<float>, CastToQuarter<half>, CastToQuarter<char>,
+                                CastToQuarter<signed char>, CastToQuarter<unsigned char>, CastFromQuarter<float>,
+                                CastFromQuarter<half>, CastFromQuarter<char>, CastFromQuarter<signed char>,
+                                CastFromQuarter<unsigned char>>;
 
 } // namespace popops

@@ -1,11 +1,13 @@
 // popops::cast: a map with expr::Cast for the types the map interpreter knows, and for QUARTER the
-// popops::CastToQuarter / CastFromQuarter vertices (codelets/quarter_codelets.h), one per output region on the
-// region's tile, each reading the one-byte metadata when the program runs.
+// popops::CastToQuarter / CastFromQuarter / CastQuarterToQuarter vertices (codelets/quarter_codelets.h), on the
+// tile of their output elements and split over its workers, each reading the one-byte metadata when the program
+// runs.
 #include "popops/Cast.hpp"
 
 #include "broadcast.hpp"
 #include "map_internal.hpp"
 #include "op_name.hpp"
+#include "poplibs_support.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertex_names.hpp"
 
@@ -15,8 +17,6 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 
 namespace {
-
-bool isFloatOrHalf(const poplar::Type &t) { return t == poplar::FLOAT || t == poplar::HALF; }
 
 void checkMetadata(const Tensor &metadata, const std::string &name) {
   if (!metadata.valid() || metadata.elementType() != poplar::QUARTER_METADATA || metadata.numElements() != 1)
@@ -32,19 +32,29 @@ Tensor metadataOf(const Tensor &t, const char *role, const std::string &name) {
   return t.getMetadata();
 }
 
-// Adds to `cs` the vertices that convert src into dst, one of them QUARTER read or written with `metadata` and the
-// other FLOAT or HALF.
-void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &metadata,
-                 poplar::ComputeSet cs, const std::string &name) {
-  const bool toQuarter = dst.elementType() == poplar::QUARTER;
+// The types a QUARTER converts to and from (as Graphcore's PopLibs has them).
+bool castsWithQuarter(const poplar::Type &t) {
+  return t == poplar::FLOAT || t == poplar::HALF || t == poplar::CHAR || t == poplar::SIGNED_CHAR ||
+         t == poplar::UNSIGNED_CHAR || t == poplar::QUARTER;
+}
+
+// Adds to `cs` the vertices that convert src into dst, one or both of them QUARTER: a QUARTER source is read with
+// `srcMetadata`, a QUARTER output written with `dstMetadata` (each invalid for a side that is not QUARTER). Each
+// tile's output elements are split over its workers, a vertex per run.
+void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &srcMetadata,
+                 const Tensor &dstMetadata, poplar::ComputeSet cs, const std::string &name) {
+  const bool toQuarter = dst.elementType() == poplar::QUARTER, fromQuarter = src.elementType() == poplar::QUARTER;
   const poplar::Type other = toQuarter ? src.elementType() : dst.elementType();
-  if (!isFloatOrHalf(other) || src.elementType() == dst.elementType())
-    throw poplibs_error(name + ": QUARTER converts to and from FLOAT and HALF only, not " + other.toString() +
-                        "; cast through HALF");
+  if (!castsWithQuarter(other))
+    throw poplibs_error(name + ": QUARTER converts to and from FLOAT, HALF, CHAR, SIGNED_CHAR, UNSIGNED_CHAR and "
+                               "QUARTER only, not " + other.toString() + "; cast through HALF");
   if (src.shape() != dst.shape())
     throw poplibs_error(name + ": the source has shape " + detail::shapeString(src.shape()) +
                         " but the output has shape " + detail::shapeString(dst.shape()) + "; pass tensors of one shape");
-  checkMetadata(metadata, name);
+  if (fromQuarter)
+    checkMetadata(srcMetadata, name);
+  if (toQuarter)
+    checkMetadata(dstMetadata, name);
   if (!dst.isParallelWriteable())
     throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
   if (dst.numElements() == 0)
@@ -55,45 +65,52 @@ void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, con
                ? t.flatten().reinterpret(poplar::UNSIGNED_CHAR)
                : t.flatten();
   };
-  const Tensor in = bytes(src), out = bytes(dst), md = bytes(metadata);
-  const std::string vertex =
-      poputil::detail::templateVertex(toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
+  const Tensor in = bytes(src), out = bytes(dst);
+  const std::string vertex = toQuarter && fromQuarter ? std::string("popops::CastQuarterToQuarter")
+                             : poputil::detail::templateVertex(
+                                   toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
+  const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const poplar::TileToTensorMapping mapping = detail::outputMapping(graph, dst, name);
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
-    for (const poplar::Interval &iv : mapping[tile]) {
-      poplar::VertexRef v = graph.addVertex(cs, vertex);
-      graph.setTileMapping(v, tile);
-      graph.connect(v["in"], in.slice(iv));
-      graph.connect(v["out"], out.slice(iv));
-      graph.connect(v["metadata"], md);
-    }
+    for (const auto &group : poplibs_support::splitForWorkers(mapping[tile], workers))
+      for (const poplar::Interval &iv : group) {
+        poplar::VertexRef v = graph.addVertex(cs, vertex);
+        graph.setTileMapping(v, tile);
+        graph.connect(v["in"], in.slice(iv));
+        graph.connect(v["out"], out.slice(iv));
+        if (toQuarter && fromQuarter) {
+          graph.connect(v["inMetadata"], bytes(srcMetadata));
+          graph.connect(v["outMetadata"], bytes(dstMetadata));
+        } else {
+          graph.connect(v["metadata"], bytes(fromQuarter ? srcMetadata : dstMetadata));
+        }
+      }
 }
 
 bool involvesQuarter(const Tensor &src, const Tensor &dst) {
   return src.valid() && dst.valid() && (src.elementType() == poplar::QUARTER || dst.elementType() == poplar::QUARTER);
 }
 
-// The metadata of the QUARTER side of a cast between src and dst.
-Tensor quarterMetadata(const Tensor &src, const Tensor &dst, const std::string &name) {
-  const bool toQuarter = dst.elementType() == poplar::QUARTER;
-  return metadataOf(toQuarter ? dst : src, toQuarter ? "output" : "source", name);
+// The metadata `t`'s elements are read or written with when it is QUARTER (its own), else an invalid tensor.
+Tensor sideMetadata(const Tensor &t, const char *role, const std::string &name) {
+  return t.elementType() == poplar::QUARTER ? metadataOf(t, role, name) : Tensor();
 }
 
 // Adds to `cs` the vertices of any cast from src into dst.
-void castInto(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &metadata, poplar::ComputeSet cs,
-              const std::string &name) {
+void castInto(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &srcMetadata,
+              const Tensor &dstMetadata, poplar::ComputeSet cs, const std::string &name) {
   if (involvesQuarter(src, dst))
-    castQuarter(graph, src, dst, metadata, cs, name);
+    castQuarter(graph, src, dst, srcMetadata, dstMetadata, cs, name);
   else
     detail::mapIntoComputeSet(graph, expr::Cast(expr::_1, dst.valid() ? dst.elementType() : poplar::FLOAT), {src},
                               dst, cs, name);
 }
 
 // Appends to `prog` one compute set casting src into dst (nothing to run for an empty dst).
-void castProgram(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &metadata,
-                 poplar::program::Sequence &prog, const std::string &name) {
+void castProgram(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &srcMetadata,
+                 const Tensor &dstMetadata, poplar::program::Sequence &prog, const std::string &name) {
   poplar::ComputeSet cs = graph.addComputeSet(name);
-  castInto(graph, src, dst, metadata, cs, name);
+  castInto(graph, src, dst, srcMetadata, dstMetadata, cs, name);
   if (dst.numElements() > 0)
     prog.add(poplar::program::Execute(cs, name));
 }
@@ -107,10 +124,10 @@ Tensor newOutputLike(poplar::Graph &graph, const Tensor &src, const poplar::Type
   return out;
 }
 
-// The output of a cast of `src` to a new tensor of `dstType`, and in `metadata` what its QUARTER side is read or
-// written with: `given` for a QUARTER result (required), src's own for a QUARTER source, none otherwise.
+// The output of a cast of `src` to a new tensor of `dstType`, and what its QUARTER sides are read or written with:
+// `given` for a QUARTER result (required), src's own for a QUARTER source, invalid otherwise.
 Tensor newCastOutput(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType, const Tensor &given,
-                     Tensor &metadata, const std::string &name) {
+                     Tensor &srcMetadata, Tensor &dstMetadata, const std::string &name) {
   if (!src.valid())
     throw poplibs_error(name + ": the source is an invalid (default-constructed) tensor");
   if (dstType == poplar::QUARTER) {
@@ -118,11 +135,10 @@ Tensor newCastOutput(poplar::Graph &graph, const Tensor &src, const poplar::Type
       throw poplibs_error(name + ": a cast to QUARTER needs the result's metadata; use the overload of cast that "
                                  "takes a metadata tensor");
     checkMetadata(given, name);
-    metadata = given;
-  } else if (src.elementType() == poplar::QUARTER) {
-    metadata = metadataOf(src, "source", name);
+    dstMetadata = given;
   }
-  return newOutputLike(graph, src, dstType, metadata, name);
+  srcMetadata = sideMetadata(src, "source", name);
+  return newOutputLike(graph, src, dstType, dstMetadata, name);
 }
 
 } // namespace
@@ -137,9 +153,9 @@ Tensor cast(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType
   if (dstType != poplar::QUARTER && !(src.valid() && src.elementType() == poplar::QUARTER))
     return map(graph, expr::Cast(expr::_1, dstType), {src}, prog, debugContext); // map's placement and checks
   const std::string name = opName(debugContext, "cast");
-  Tensor md;
-  Tensor out = newCastOutput(graph, src, dstType, metadata, md, name);
-  castProgram(graph, src, out, md, prog, name);
+  Tensor srcMd, dstMd;
+  Tensor out = newCastOutput(graph, src, dstType, metadata, srcMd, dstMd, name);
+  castProgram(graph, src, out, srcMd, dstMd, prog, name);
   return out;
 }
 
@@ -151,7 +167,7 @@ void cast(poplar::Graph &graph, const Tensor &src, const Tensor &dst, poplar::pr
     return;
   }
   const std::string name = opName(debugContext, "cast");
-  castProgram(graph, src, dst, quarterMetadata(src, dst, name), prog, name);
+  castProgram(graph, src, dst, sideMetadata(src, "source", name), sideMetadata(dst, "output", name), prog, name);
 }
 
 void castWithOutput(poplar::Graph &graph, const Tensor &src, const Tensor &dst, poplar::program::Sequence &prog,
@@ -168,7 +184,9 @@ poplar::program::Program cast(poplar::Graph &graph, Tensor src, Tensor dst,
 
 void cast(poplar::Graph &graph, Tensor src, Tensor dst, poplar::ComputeSet cs) {
   const std::string name = "popops::cast";
-  castInto(graph, src, dst, involvesQuarter(src, dst) ? quarterMetadata(src, dst, name) : Tensor(), cs, name);
+  const bool quarter = involvesQuarter(src, dst);
+  castInto(graph, src, dst, quarter ? sideMetadata(src, "source", name) : Tensor(),
+           quarter ? sideMetadata(dst, "output", name) : Tensor(), cs, name);
 }
 
 Tensor cast(poplar::Graph &graph, Tensor src, const poplar::Type &dstType, poplar::ComputeSet cs,
@@ -179,9 +197,9 @@ Tensor cast(poplar::Graph &graph, Tensor src, const poplar::Type &dstType, popla
 Tensor cast(poplar::Graph &graph, Tensor src, const poplar::Type &dstType, const Tensor &metadata,
             poplar::ComputeSet cs, const poplar::DebugContext &debugContext) {
   const std::string name = opName(debugContext, "cast");
-  Tensor md;
-  Tensor out = newCastOutput(graph, src, dstType, metadata, md, name);
-  castInto(graph, src, out, md, cs, name);
+  Tensor srcMd, dstMd;
+  Tensor out = newCastOutput(graph, src, dstType, metadata, srcMd, dstMd, name);
+  castInto(graph, src, out, srcMd, dstMd, cs, name);
   return out;
 }
 

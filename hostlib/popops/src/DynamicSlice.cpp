@@ -539,6 +539,16 @@ Tensor dynamicSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offset,
   return result;
 }
 
+Tensor createDynamicSliceOutput(poplar::Graph &graph, const Tensor &t, const Tensor &offset,
+                                const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                                const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  const std::string name = opName(debugContext, "createDynamicSliceOutput");
+  checkSlice(t, offset, dims, sizes, options, name);
+  // One slice of createSliceTensor's layout: the rows dynamicSlice's last step writes sit on the tiles of the
+  // columns they come from, as here.
+  return createSliceTensor(graph, t, dims, sizes, 1, {debugContext, "createDynamicSliceOutput"}).squeeze({0});
+}
+
 void dynamicSliceWithOutput(poplar::Graph &graph, const Tensor &output, const Tensor &t, const Tensor &offset,
                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,

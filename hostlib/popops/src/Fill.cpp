@@ -104,31 +104,30 @@ void fillNarrowRegions(poplar::Graph &graph, const poplar::Tensor &out, const po
   const poplar::Type as = size == 1 ? poplar::UNSIGNED_CHAR : size == 2 ? poplar::UNSIGNED_SHORT
                                                                         : poplar::UNSIGNED_LONGLONG;
   const poplar::Tensor flat = out.flatten().reinterpret(as);
-  for (unsigned tile = 0; tile < regions.size(); ++tile) {
-    std::vector<poplar::Tensor> pieces;
-    for (const poplar::Interval &iv : regions[tile])
-      if (iv.size() != 0)
+  const unsigned workers = graph.getTarget().getNumWorkerContexts();
+  for (unsigned tile = 0; tile < regions.size(); ++tile)
+    for (const auto &group : poplibs_support::splitForWorkers(regions[tile], workers)) {
+      std::vector<poplar::Tensor> pieces;
+      for (const poplar::Interval &iv : group)
         pieces.push_back(flat.slice(iv));
-    if (pieces.empty())
-      continue;
-    // One region: popops::Fill over it; several: one popops::Fill2d over the list (a vertex per tile either way).
-    poplar::VertexRef v =
-        graph.addVertex(cs, poputil::detail::templateVertex(pieces.size() == 1 ? "popops::Fill" : "popops::Fill2d", {as}));
-    graph.setTileMapping(v, tile);
-    if (pieces.size() == 1) {
-      graph.connect(v["out"], pieces[0]);
-    } else {
-      graph.setFieldSize(v["out"], pieces.size());
-      for (std::size_t i = 0; i < pieces.size(); ++i)
-        graph.connect(v["out"][i], pieces[i]);
+      // One region: popops::Fill over it; several: one popops::Fill2d over the list (a vertex per worker either way).
+      poplar::VertexRef v =
+          graph.addVertex(cs, poputil::detail::templateVertex(pieces.size() == 1 ? "popops::Fill" : "popops::Fill2d", {as}));
+      graph.setTileMapping(v, tile);
+      if (pieces.size() == 1) {
+        graph.connect(v["out"], pieces[0]);
+      } else {
+        graph.setFieldSize(v["out"], pieces.size());
+        for (std::size_t i = 0; i < pieces.size(); ++i)
+          graph.connect(v["out"][i], pieces[i]);
+      }
+      if (size == 1)
+        graph.setInitialValue(v["in"], static_cast<unsigned char>(bits));
+      else if (size == 2)
+        graph.setInitialValue(v["in"], static_cast<unsigned short>(bits));
+      else
+        graph.setInitialValue(v["in"], bits);
     }
-    if (size == 1)
-      graph.setInitialValue(v["in"], static_cast<unsigned char>(bits));
-    else if (size == 2)
-      graph.setInitialValue(v["in"], static_cast<unsigned short>(bits));
-    else
-      graph.setInitialValue(v["in"], bits);
-  }
 }
 
 } // namespace popops::detail

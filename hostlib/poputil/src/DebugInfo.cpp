@@ -48,6 +48,20 @@ template <> ProfileValue toProfileValue(const poplar::Tensor &t) {
 
 template <> ProfileValue toProfileValue(const poplar::Type &t) { return ProfileValue(t.toString()); }
 
+template <> ProfileValue toProfileValue(const poplar::TensorCloneMethod &t) {
+  switch (t) {
+  case poplar::TensorCloneMethod::PRESERVE_ORDER_AND_ALIASES:
+    return ProfileValue("PRESERVE_ORDER_AND_ALIASES");
+  case poplar::TensorCloneMethod::CREATE_NEW_ORDER:
+    return ProfileValue("CREATE_NEW_ORDER");
+  case poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES:
+    return ProfileValue("PRESERVE_ORDER_UNLESS_ALIASES");
+  case poplar::TensorCloneMethod::GATHER_AND_PRESERVE_TILE_ORDER_AND_ALIASES:
+    return ProfileValue("GATHER_AND_PRESERVE_TILE_ORDER_AND_ALIASES");
+  }
+  return ProfileValue("<unknown TensorCloneMethod " + std::to_string(int(t)) + ">");
+}
+
 template <> ProfileValue toProfileValue(const std::vector<bool> &vec) {
   ProfileValue::Map m;
   for (std::size_t i = 0; i < vec.size(); ++i)

@@ -67,4 +67,15 @@ poplar::Tensor cloneN(poplar::Graph &graph, const poplar::Tensor &t, unsigned N,
   return poplar::concat(clones, 0);
 }
 
+// The SDK's deprecated poputil spellings of Poplar's metadata-tensor constructors.
+poplar::Tensor createConstantMetadataTensor(poplar::Graph &graph, poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale) {
+  return poplar::createConstantMetadataTensor(graph, fp8Format, fp8Scale, {"poputil::createConstantMetadataTensor"});
+}
+
+poplar::Tensor createVariableMetadataTensor(poplar::Graph &graph, poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale) {
+  return poplar::createVariableMetadataTensor(graph, fp8Format, fp8Scale, {"poputil::createVariableMetadataTensor"});
+}
+
 } // namespace poputil

@@ -30,13 +30,17 @@ inline std::string vertexTypeName(const poplar::Type &t) {
     return "short unsigned int";
   if (t == poplar::UNSIGNED_CHAR)
     return "unsigned char";
+  if (t == poplar::CHAR)
+    return "char";
+  if (t == poplar::SIGNED_CHAR)
+    return "signed char";
   if (t == poplar::UNSIGNED_LONGLONG)
     return "long long unsigned int";
   if (t == poplar::BOOL)
     return "bool";
   throw poputil::poplibs_error("vertex template argument: element type " + t.toString() +
                                " has no vertex instantiation (FLOAT, HALF, INT, UNSIGNED_INT, UNSIGNED_SHORT, "
-                               "UNSIGNED_CHAR, UNSIGNED_LONGLONG and BOOL have)");
+                               "UNSIGNED_CHAR, CHAR, SIGNED_CHAR, UNSIGNED_LONGLONG and BOOL have)");
 }
 
 /// The vertex class `name` (namespace-qualified class template) instantiated with `types`, as popc records it.

@@ -15,13 +15,16 @@ namespace popops {
 
 /// A new tensor of `dstType` with `src`'s shape and mapping holding src's values converted (floats to integers
 /// truncate toward zero; non-zero is true). A QUARTER `src` (created with metadata) is read with its metadata into
-/// FLOAT or HALF; a cast to QUARTER needs the metadata of the result: use the overload below. Throws
+/// FLOAT, HALF, CHAR, SIGNED_CHAR or UNSIGNED_CHAR (an 8-bit integer gets the nearest integer, ties to even, taken
+/// through a 32-bit integer, unsigned for UNSIGNED_CHAR so that negatives give 0, and cut to its low byte, as the
+/// tile's conversion does); a cast to QUARTER needs the metadata of the result: use the overload below. Throws
 /// poputil::poplibs_error for a pair of types that has no conversion.
 poplar::Tensor cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Type &dstType,
                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
 
 /// As above, for a QUARTER result: a new QUARTER variable whose metadata is `metadata` (a one-element
-/// QUARTER_METADATA tensor, e.g. from poplar::createVariableMetadataTensor) holding src's FLOAT or HALF values
+/// QUARTER_METADATA tensor, e.g. from poplar::createVariableMetadataTensor) holding src's FLOAT, HALF, CHAR,
+/// SIGNED_CHAR, UNSIGNED_CHAR or QUARTER (read with its own metadata) values
 /// divided by 2^scale and rounded to nearest (ties to even) in the metadata's format; values beyond the format's
 /// largest saturate, infinities and NaN become its NaN. The device reads the metadata when the program runs. For
 /// another dstType the metadata is not used.

@@ -47,6 +47,9 @@ public:
 private:
   std::unique_ptr<SlicePlanInternal> internal_;
 };
+/// Plans compare by their parameters (an order for use as a map key; equal plans implement alike).
+bool operator<(const SlicePlan &a, const SlicePlan &b);
+bool operator==(const SlicePlan &a, const SlicePlan &b);
 bool operator!=(const SlicePlan &a, const SlicePlan &b);
 
 /// A tensor of `shape` laid out to be sliced in `dims` by `sizes`: each tile holds every position of the sliced
@@ -93,6 +96,14 @@ poplar::Tensor dynamicSlice(poplar::Graph &graph, const poplar::Tensor &t, const
                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                             const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// A new tensor of the shape and type dynamicSlice(graph, t, offset, dims, sizes, ...) returns, laid out as
+/// dynamicSlice lays out its result (each tile holds the slice's part of the columns it holds of `t`), to be
+/// passed to dynamicSliceWithOutput. Checks the arguments as dynamicSlice does.
+poplar::Tensor createDynamicSliceOutput(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &offset,
+                                        const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                                        const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags());
 
 /// dynamicSlice into `output`, which has the slice's shape.
 void dynamicSliceWithOutput(poplar::Graph &graph, const poplar::Tensor &output, const poplar::Tensor &t,

@@ -5,6 +5,7 @@
 #ifndef POPOPS_ELEMENTWISE_HPP
 #define POPOPS_ELEMENTWISE_HPP
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,11 @@
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/Type.hpp>
+
+#include "poputil/exceptions.hpp"
 
 #include "popops/Expr.hpp"
 #include "popops/ExprOp.hpp"
@@ -53,6 +58,15 @@ void mapWithOutput(poplar::Graph &graph, const std::vector<expr::Any> &exprs, co
                    const poplar::DebugContext &debugContext = {},
                    const poplar::OptionFlags &options = poplar::OptionFlags());
 
+/// Writes to `os` the C++ source of a codelet (one vertex class, named GeneratedMap_<hash>) that computes `expr`
+/// over `ts` as map does: fields in1 .. inN (operand i of ts[i-1]'s type; an operand of one element is used for
+/// every output element, as a broadcast scalar) and out (of the expression's type), each element computed as
+/// popops' map computes it. A program can add it with Graph::addCodelets and connect the operands as map would
+/// broadcast them. `options` are map's (none changes the code). Throws poputil::poplibs_error when map would
+/// refuse the expression over these operands.
+void outputGeneratedCodelet(const poplar::Target &target, const expr::Expr &expr, const std::vector<poplar::Tensor> &ts,
+                            const poplar::OptionFlags &options, std::ostream &os);
+
 /// One operation as a map.
 inline poplar::Tensor map(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &a,
                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
@@ -79,6 +93,32 @@ inline void mapInPlace(poplar::Graph &graph, expr::BinaryOpType op, const poplar
                        poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
                        const poplar::OptionFlags &options = poplar::OptionFlags()) {
   mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
+}
+inline void mapInPlace(poplar::Graph &graph, expr::TernaryOpType op, const poplar::Tensor &a, const poplar::Tensor &b,
+                       const poplar::Tensor &c, poplar::program::Sequence &prog,
+                       const poplar::DebugContext &debugContext = {},
+                       const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapInPlace(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog, debugContext, options);
+}
+/// One operation as a map written into `out`.
+inline void mapWithOutput(poplar::Graph &graph, expr::UnaryOpType op, const poplar::Tensor &in,
+                          const poplar::Tensor &out, poplar::program::Sequence &prog,
+                          const poplar::DebugContext &debugContext = {},
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::UnaryOp(op, expr::_1), {in}, out, prog, debugContext, options);
+}
+inline void mapWithOutput(poplar::Graph &graph, expr::BinaryOpType op, const poplar::Tensor &a,
+                          const poplar::Tensor &b, const poplar::Tensor &out, poplar::program::Sequence &prog,
+                          const poplar::DebugContext &debugContext = {},
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, out, prog, debugContext, options);
+}
+inline void mapWithOutput(poplar::Graph &graph, expr::TernaryOpType op, const poplar::Tensor &a,
+                          const poplar::Tensor &b, const poplar::Tensor &c, const poplar::Tensor &out,
+                          poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},
+                          const poplar::OptionFlags &options = poplar::OptionFlags()) {
+  mapWithOutput(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, out, prog, debugContext,
+                options);
 }
 
 // The named operations: f(graph, a, [b, [c,]] prog, debugContext, options) returns a new tensor; fInPlace writes
@@ -135,6 +175,30 @@ POPOPS_UNARY_FN(geluErf, GELU_ERF)
 POPOPS_UNARY_FN(nearbyint, NEARBY_INT)
 #undef POPOPS_UNARY_FN
 
+/// Checks that a constant of C++ type `constType` may be an operand of a tensor of `elementType` in the
+/// constant forms of the binary functions: the constant's device type must be the tensor's, except that a float
+/// or double constant serves FLOAT and HALF tensors. Throws poputil::poplibs_error naming both types otherwise.
+template <typename constType> inline void checkTypes(poplar::Type elementType, constType) {
+  const poplar::Type constantType = poplar::equivalent_device_type<constType>().value;
+  if (elementType != constantType)
+    throw poputil::poplibs_error("popops: a constant of type " + constantType.toString() +
+                                 " cannot be an operand of a tensor of " + elementType.toString() +
+                                 "; pass the constant as the tensor's C++ type, or cast the tensor first");
+}
+/// Floating constants: FLOAT and HALF tensors only.
+template <> inline void checkTypes<float>(poplar::Type elementType, float) {
+  if (elementType != poplar::FLOAT && elementType != poplar::HALF)
+    throw poputil::poplibs_error("popops: a float constant cannot be an operand of a tensor of " +
+                                 elementType.toString() + "; pass the constant as the tensor's C++ type");
+}
+template <> inline void checkTypes<double>(poplar::Type elementType, double) {
+  if (elementType != poplar::FLOAT && elementType != poplar::HALF)
+    throw poputil::poplibs_error("popops: a double constant cannot be an operand of a tensor of " +
+                                 elementType.toString() + "; pass the constant as the tensor's C++ type");
+}
+
+// The binary forms with a constant operand check its type against the tensor's (checkTypes) where Graphcore's
+// with-output forms do; the returning and in-place forms keep their conversion of the constant.
 #define POPOPS_BINARY_FN(name, Op)                                                                                     \
   inline poplar::Tensor name(poplar::Graph &graph, const poplar::Tensor &a, const poplar::Tensor &b,                   \
                              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {},           \
@@ -173,6 +237,22 @@ POPOPS_UNARY_FN(nearbyint, NEARBY_INT)
                                const poplar::OptionFlags &options = poplar::OptionFlags()) {                           \
     mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::_2), {a, b}, out, prog, debugContext,  \
                   options);                                                                                            \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##WithOutput(                                        \
+      poplar::Graph &graph, const poplar::Tensor &a, T b, const poplar::Tensor &out, poplar::program::Sequence &prog,  \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    checkTypes(a.elementType(), b);                                                                                    \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::_1, expr::Const(b)), {a}, out, prog,             \
+                  debugContext, options);                                                                              \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  typename std::enable_if<std::is_arithmetic<T>::value>::type name##WithOutput(                                        \
+      poplar::Graph &graph, T a, const poplar::Tensor &b, const poplar::Tensor &out, poplar::program::Sequence &prog,  \
+      const poplar::DebugContext &debugContext = {}, const poplar::OptionFlags &options = poplar::OptionFlags()) {     \
+    checkTypes(b.elementType(), a);                                                                                    \
+    mapWithOutput(graph, expr::BinaryOp(expr::BinaryOpType::Op, expr::Const(a), expr::_1), {b}, out, prog,             \
+                  debugContext, options);                                                                              \
   }
 POPOPS_BINARY_FN(add, ADD)
 POPOPS_BINARY_FN(atan2, ATAN2)

@@ -4,6 +4,7 @@
 #ifndef POPOPS_EXPR_HPP
 #define POPOPS_EXPR_HPP
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -81,6 +82,9 @@ class ConstHalf : public Const {
 public:
   ConstHalf(float v) : Const(double(v), HALF_KIND) {}
 };
+
+/// A HALF literal written 1.5_half (C++11 user-defined literal).
+inline ConstHalf operator"" _half(long double x) { return ConstHalf(float(x)); }
 
 /// Converts its operand to `type`.
 class Cast : public ExprType<Cast> {
@@ -278,6 +282,10 @@ private:
 
 /// a.deepEquals(b).
 inline bool deepEquals(const Expr &a, const Expr &b) { return a.deepEquals(b); }
+
+/// Prints the expression: an operation as its type's enumerator name applied to its operands
+/// ("MULTIPLY(ADD(_1, _2), 0.5)"), a placeholder as _N, a literal by Const::printValue, a cast as Cast(a, type).
+std::ostream &operator<<(std::ostream &os, const Expr &expr);
 
 // C++ operators on expressions; an arithmetic operand becomes a Const.
 #define POPOPS_EXPR_OPERATOR(op, Name)                                                                               \

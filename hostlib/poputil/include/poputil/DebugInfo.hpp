@@ -16,6 +16,7 @@
 #include <poplar/ProfileValue.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/TensorCloneMethod.hpp>
 #include <poplar/Type.hpp>
 
 namespace poputil {
@@ -44,6 +45,8 @@ template <> poplar::ProfileValue toProfileValue(const poplar::program::Copy &t);
 template <> poplar::ProfileValue toProfileValue(const poplar::program::Sequence &t);
 template <> poplar::ProfileValue toProfileValue(const poplar::Tensor &t);
 template <> poplar::ProfileValue toProfileValue(const poplar::Type &t);
+/// A clone method by its enumerator name ("PRESERVE_ORDER_UNLESS_ALIASES").
+template <> poplar::ProfileValue toProfileValue(const poplar::TensorCloneMethod &t);
 
 /// A pointer: what it points to, or "<nullptr>".
 template <typename T> poplar::ProfileValue toProfileValue(const T *t) {

@@ -11,6 +11,7 @@
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
+#include <poplar/MetadataCreation.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
@@ -110,6 +111,15 @@ double castToDeviceHalfValue(const poplar::Target &target, double input);
 /// always holds). Throws poputil::poplibs_error for other pairs of types.
 bool checkAccuracyWhenCast(const poplar::Target &target, double input, poplar::Type inputType,
                            poplar::Type outputType, double tolerance);
+
+/// Deprecated in the SDK in favour of poplar::createConstantMetadataTensor, which it calls: a one-element
+/// QUARTER_METADATA constant holding the format and scale (the scale in [-32, 31], else poplar_error).
+poplar::Tensor createConstantMetadataTensor(poplar::Graph &graph, poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale);
+/// Deprecated in the SDK in favour of poplar::createVariableMetadataTensor, which it calls: a one-element
+/// QUARTER_METADATA variable whose initial value is the format and scale.
+poplar::Tensor createVariableMetadataTensor(poplar::Graph &graph, poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale);
 
 /// `t` with each dimension startDim + d (d < factors.size()) split into [dim / factors[d], factors[d]], the outer
 /// parts first and then the factors: {A, B} with factors {a, b} becomes {A / a, B / b, a, b}. Each factor must
