@@ -12,6 +12,11 @@ endif()
 set(IPU_RTL_FOUND TRUE)
 
 option(IPU_RTL_TRACE "Build the RTL card with FST waveforms (written to $IPU_RTL_FST)" OFF)
+# For rtl/sim/rtl_profile.py: Verilator's --prof-cfuncs splits the generated code into a
+# function per always block or assignment, named after its module and source line, so
+# that perf's samples say which RTL costs the time (the normal build's profile is a few
+# huge functions). The baseline variants of the benchmark stay as they are.
+option(IPU_RTL_PROFILE "Build the RTL card split by RTL source line for perf (rtl/sim/rtl_profile.py)" OFF)
 # No Verilator threads: on the 2-core machines this runs on, 2 threads ran the
 # 4-tile card at a small fraction of one thread's speed (rtl/README.md).
 
@@ -60,12 +65,16 @@ function(ipu_rtl_variant name tiles bytes workers host_service)
     set(service -GDmaChains=1'b0 -GHostService=1'b1)
   endif()
   set(trace)
+  set(prof)
+  if(IPU_RTL_PROFILE AND NOT IPU_RTL_BASELINE)
+    set(prof --prof-cfuncs)
+  endif()
   if(IPU_RTL_TRACE)
     set(trace TRACE_FST)
   endif()
   verilate(ipu_rtl_${name} SOURCES ${IPU_RTL_SOURCES} TOP_MODULE ipu_card PREFIX Vipu_card_${name}
     ${trace} ${IPU_VERILATED_OPTS}
-    VERILATOR_ARGS -Wall ${IPU_RTL_WAIVERS} -GNumTiles=${tiles} -GSramBytes=${bytes} -GNumWorkers=${workers}
+    VERILATOR_ARGS -Wall ${IPU_RTL_WAIVERS} ${prof} -GNumTiles=${tiles} -GSramBytes=${bytes} -GNumWorkers=${workers}
                    ${service} -O3 --x-assign fast --x-initial fast --assert)
   # Verilator's generated C++ is not held to the project's warning flags. -O2: -O3
   # ran it about 20% slower (measured with ipu_rtl_bench, issue 38); no -march
