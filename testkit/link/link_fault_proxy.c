@@ -20,7 +20,8 @@
  * hands out (it refuses them: status 1); the host's DMA_DATA answers to them
  * are taken here and ACKed, the card never sees them (a card's own DMA_REQs,
  * which come before the proxy's in no particular order, are not told apart:
- * use a card whose requests need no DMA, e.g. gc-info and hello on rtl-tiny).
+ * use a card whose requests need no DMA, e.g. gc-info, and gc-run of the bare
+ * console program or of hello).
  *
  * Usage: ipu-link-fault-proxy --listen PATH --card PATH [--seed N] [--rate R]
  *          [--faults K,K,...] [--window N] [--plan K@F,...] [--log FILE]
