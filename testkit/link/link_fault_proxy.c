@@ -378,7 +378,8 @@ static void usage(void)
                     "[--window N] [--plan K@F,...] [--log FILE]\n  kinds:");
     for (int f = 1; f < F_COUNT; f++)
         fprintf(stderr, " %s", fault_names[f]);
-    fprintf(stderr, "\n");
+    fprintf(stderr, "\n  --plan: one entry per connection, KIND@FRAME (a kind above at a frame number) or none, "
+                    "at most %d, e.g. drop@13,none\n", PLAN_MAX);
 }
 
 int main(int argc, char **argv)
