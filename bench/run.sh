@@ -126,10 +126,10 @@ run ipu_rtl_bench "$bin/ipu_rtl_bench" "$build/tile-tests/rtl/compute.elf"
 section "host link: register round trip and tile-memory reads over the socket transport and the emulated USB path (QEMU guest) beside in-process rtl (issue 17)"
 run link "$root/bench/link.sh" "$build"
 
-section "host link soak: ${LINK_SOAK_REQUESTS:-10000} gc-info/gc-run requests through the fault-injecting proxy (dropped, duplicated, cut, noisy frames, IRQ/DMA_REQ floods, a card that never stops talking), rtl-tiny board simulation (issue 36)"
+section "host link soak: ${LINK_SOAK_REQUESTS:-10000} gc-info/gc-run requests through the fault-injecting proxy (dropped, duplicated, cut, noisy frames, IRQ/DMA_REQ floods, a card that never stops talking), the bare console program on the icebreaker board simulation (issue 36)"
 ran="${ran}link_soak "
 if [ -x "$bin/ipu-board-sim" ] && [ -x "$bin/ipu-link-fault-proxy" ]; then
-  python3 "$root/testkit/link/link_soak.py" "$bin" "$build/tile/rtl-tiny/bin/hello.elf" \
+  python3 "$root/testkit/link/link_soak.py" "$bin" "$build/tile-tests/rtl/console.elf" \
     --requests "${LINK_SOAK_REQUESTS:-10000}" --seed "${LINK_SOAK_SEED:-36}" || { echo "FAIL: link_soak"; status=1; }
 else
   echo "not built: ipu-board-sim or ipu-link-fault-proxy (the board simulation needs Verilator)"

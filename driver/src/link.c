@@ -67,14 +67,20 @@ static int left_ms(const struct ipudrv_link *link)
 }
 
 /* One byte before the current deadline: -ETIMEDOUT once it has passed, however
- * many bytes came before (a card that keeps talking cannot hold a request). */
+ * many bytes came before (a card that keeps talking cannot hold a request).
+ * When the deadline has passed, what has already arrived is read once more: a
+ * host that was not scheduled for a while (a busy machine, a stopped process)
+ * finds the card's answer waiting and must not call the card dead. One such
+ * look per deadline, so it cannot lengthen a request without bound. */
 static int read_byte(struct ipudrv_link *link, uint8_t *b)
 {
     if (link->rx_pos == link->rx_len) {
         /* Checked here too: a port with bytes waiting returns at once whatever its timeout. */
         const int left = left_ms(link);
-        if (left == 0)
+        if (left == 0 && link->looked_late_ms == link->deadline_ms)
             return -ETIMEDOUT;
+        if (left == 0)
+            link->looked_late_ms = link->deadline_ms;
         int n = link->port.read(link->port.ctx, link->rx, sizeof link->rx, left);
         if (n < 0)
             return n;

@@ -36,6 +36,9 @@ struct ipudrv_link {
     int timeout_ms;
     /* When the current request's time is up (CLOCK_MONOTONIC, ms). */
     int64_t deadline_ms;
+    /* The deadline whose last look has been taken: once a deadline has passed, the
+     * bytes already waiting are read once more (see read_byte in link.c). */
+    int64_t looked_late_ms;
     /* Set during ipudrv_link_wait: a frame that starts gets one timeout to finish. */
     int in_wait;
     /* Bytes read from the port and not yet consumed. */

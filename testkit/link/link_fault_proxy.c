@@ -20,14 +20,19 @@
  * hands out (it refuses them: status 1); the host's DMA_DATA answers to them
  * are taken here and ACKed, the card never sees them (a card's own DMA_REQs,
  * which come before the proxy's in no particular order, are not told apart:
- * use a card whose requests need no DMA, e.g. gc-info and hello on rtl-tiny).
+ * use a card whose requests need no DMA, e.g. gc-info, and gc-run of the bare
+ * console program or of hello).
  *
  * Usage: ipu-link-fault-proxy --listen PATH --card PATH [--seed N] [--rate R]
- *          [--faults K,K,...] [--window N] [--log FILE]
+ *          [--faults K,K,...] [--window N] [--plan K@F,...] [--log FILE]
  *   --rate R     the share of connections that get a fault (0..1, default 0.5)
  *   --faults     the kinds to choose from (default: all of the above)
  *   --window N   the fault hits frame 0..N-1 of its direction (default 24); a
  *                connection that ends before that frame met no fault
+ *   --plan       connection i gets the i-th entry, K@F (kind K at frame F) or
+ *                none, instead of a random choice; connections past the list
+ *                get none. It replays a soak's fault sequence (the soak's log
+ *                names each connection's fault and frame).
  *   --log FILE   one line per connection when it ends: "conn C fault K frame F hit H"
  *                (K none when it got none; H 1 when the fault happened)
  * It runs until SIGTERM or SIGINT. */
@@ -327,13 +332,54 @@ static int parse_faults(const char *text, unsigned *mask)
     return *mask ? 0 : -1;
 }
 
+/* The --plan list: one fault and frame per connection, in order. */
+#define PLAN_MAX 64
+struct plan {
+    unsigned n;
+    enum fault fault[PLAN_MAX];
+    unsigned at[PLAN_MAX];
+};
+
+static int parse_plan(const char *text, struct plan *plan)
+{
+    char copy[1024];
+    if (strlen(text) >= sizeof copy)
+        return -1;
+    strcpy(copy, text);
+    plan->n = 0;
+    for (char *save = NULL, *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        if (plan->n == PLAN_MAX)
+            return -1;
+        char *at = strchr(k, '@'), *end = NULL;
+        if (at)
+            *at++ = 0;
+        int found = -1;
+        for (int f = 0; f < F_COUNT; f++)
+            if (strcmp(k, fault_names[f]) == 0)
+                found = f;
+        /* none takes no frame; every other kind needs one */
+        if (found < 0 || (found == F_NONE) != (at == NULL))
+            return -1;
+        unsigned long frame = 0;
+        if (at) {
+            frame = strtoul(at, &end, 10);
+            if (!*at || *end || frame > 100000)
+                return -1;
+        }
+        plan->fault[plan->n] = (enum fault)found;
+        plan->at[plan->n++] = (unsigned)frame;
+    }
+    return plan->n ? 0 : -1;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: ipu-link-fault-proxy --listen PATH --card PATH [--seed N] [--rate R] [--faults K,...] "
-                    "[--window N] [--log FILE]\n  kinds:");
+                    "[--window N] [--plan K@F,...] [--log FILE]\n  kinds:");
     for (int f = 1; f < F_COUNT; f++)
         fprintf(stderr, " %s", fault_names[f]);
-    fprintf(stderr, "\n");
+    fprintf(stderr, "\n  --plan: one entry per connection, KIND@FRAME (a kind above at a frame number) or none, "
+                    "at most %d, e.g. drop@13,none\n", PLAN_MAX);
 }
 
 int main(int argc, char **argv)
@@ -342,6 +388,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 1;
     double rate = 0.5;
     unsigned window = 24, mask = (1u << F_COUNT) - 2u;
+    struct plan plan = {.n = 0};
     for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -365,6 +412,8 @@ int main(int argc, char **argv)
             ok = *v && !*end && window > 0;
         } else if (strcmp(a, "--faults") == 0)
             ok = parse_faults(v, &mask) == 0;
+        else if (strcmp(a, "--plan") == 0)
+            ok = parse_plan(v, &plan) == 0;
         else
             ok = 0;
         if (!ok) {
@@ -408,7 +457,12 @@ int main(int argc, char **argv)
         }
         struct conn c = {.id = id, .rng = seed * 0x100000001b3ull ^ ((uint64_t)id << 20)};
         next_random(&c.rng);
-        if ((double)(next_random(&c.rng) >> 11) / 9007199254740992.0 < rate) {
+        if (plan.n) {
+            if (id < plan.n) {
+                c.fault = plan.fault[id];
+                c.at = plan.at[id];
+            }
+        } else if ((double)(next_random(&c.rng) >> 11) / 9007199254740992.0 < rate) {
             c.fault = kinds[below(&c.rng, nkinds)];
             c.at = below(&c.rng, window);
         }

@@ -6,16 +6,22 @@
 // One client at a time; the card keeps its state across connections, as a board
 // on its cable does.
 //
-// Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]
-//   --board B   the board's shape: icebreaker (1 tile, 10.5 MHz; the default) or
-//               rtl-tiny (4 tiles), each a Verilated model of its own
-//   --cycles N  stop after N clock cycles (tests); default: run until killed.
+// Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N] [--stall-log FILE]
+//   --board B      the board's shape: icebreaker (1 tile, 10.5 MHz; the default) or
+//                  rtl-tiny (4 tiles), each a Verilated model of its own
+//   --cycles N     stop after N clock cycles (tests); default: run until killed.
+//   --stall-log F  appends "stall FROM TO" (CLOCK_MONOTONIC ms) to F whenever the
+//                  process was not clocking the card for kStallMs or more (the host
+//                  did not schedule it, or it was stopped). A real card never
+//                  pauses, so a host link timeout during such a stall says nothing
+//                  about the link: the link soak reads this file to tell them apart.
 //
 // Built with IPU_BOARD_SIM_NETLIST (ipu-board-netlist-sim, rtl/fpga/sim/netlist_sim.sh)
 // it runs the icebreaker card's synthesized netlist instead (yosys's write_verilog
 // after synth_ice40, on yosys's iCE40 cell models): the same socket, the board's own
 // UART bit period, icebreaker only.
 #include <poll.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -55,6 +61,17 @@ namespace {
 constexpr unsigned kClksPerBit = IPU_BOARD_SIM_CLKS_PER_BIT;
 // How often (in clocks) the socket is polled while the link is idle.
 constexpr unsigned kPollEvery = 1024;
+
+// A gap of at least this many ms between two socket polls is a stall (the loop polls
+// every 64..1024 clocks, well under a millisecond when the Verilated source runs).
+constexpr long long kStallMs = 50;
+
+long long monotonic_ms()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<long long>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
 
 volatile std::sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
@@ -201,8 +218,9 @@ int listen_on(const std::string &path)
 // Clocks the board top `Top` with its UART on the listening socket `lfd` until
 // a signal or `max_cycles`.
 template <typename Top>
-void serve(int lfd, unsigned long long max_cycles)
+void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
 {
+    long long last_poll_ms = monotonic_ms();
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->randReset(0);
     auto top = std::make_unique<Top>(ctx.get(), "board");
@@ -219,6 +237,14 @@ void serve(int lfd, unsigned long long max_cycles)
     for (unsigned long long cycle = 0; !g_stop && (max_cycles == 0 || cycle < max_cycles); ++cycle) {
         const bool link_idle = to_board.idle() && from_board.idle() && out.empty();
         if (cycle % (link_idle ? kPollEvery : 64) == 0) {
+            if (stall_log) {
+                const long long now = monotonic_ms();
+                if (now - last_poll_ms >= kStallMs) {
+                    std::fprintf(stall_log, "stall %lld %lld\n", last_poll_ms, now);
+                    std::fflush(stall_log);
+                }
+                last_poll_ms = now;
+            }
             pollfd p{cfd >= 0 ? cfd : lfd, POLLIN, 0};
             // An idle link with nothing connected may as well sleep a little.
             const int rc = poll(&p, 1, link_idle && cfd < 0 ? 1 : 0);
@@ -262,12 +288,14 @@ void serve(int lfd, unsigned long long max_cycles)
 
 int main(int argc, char **argv)
 {
-    std::string path, board = "icebreaker";
+    std::string path, board = "icebreaker", stall_path;
     unsigned long long max_cycles = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--socket" && i + 1 < argc) {
             path = argv[++i];
+        } else if (a == "--stall-log" && i + 1 < argc) {
+            stall_path = argv[++i];
         } else if (a == "--board" && i + 1 < argc) {
             board = argv[++i];
         } else if (a == "--cycles" && i + 1 < argc) {
@@ -281,7 +309,8 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N]\n"
+            std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N] "
+                                 "[--stall-log FILE]\n"
                                  "  the FPGA board top (icebreaker: 1 tile x 64 KiB, 2 workers; rtl-tiny: 4 tiles)\n"
                                  "  with its host link on the Unix socket PATH\n");
             return 2;
@@ -303,24 +332,35 @@ int main(int argc, char **argv)
                      board.c_str());
         return 2;
     }
+    std::FILE *stall_log = nullptr;
+    if (!stall_path.empty() && !(stall_log = std::fopen(stall_path.c_str(), "a"))) {
+        std::fprintf(stderr, "ipu-board-sim: cannot open the stall log %s: %s; give a writable --stall-log path\n",
+                     stall_path.c_str(), std::strerror(errno));
+        return 2;
+    }
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     std::signal(SIGPIPE, SIG_IGN);
     const int lfd = listen_on(path);
-    if (lfd < 0)
+    if (lfd < 0) {
+        if (stall_log)
+            std::fclose(stall_log);
         return 1;
+    }
     std::printf("ipu-board-sim: %s listening on %s (%u clocks per UART bit)\n", board.c_str(), path.c_str(),
                 kClksPerBit);
     std::fflush(stdout);
 #ifdef IPU_BOARD_SIM_NETLIST
-    serve<Vipu_board_net>(lfd, max_cycles);
+    serve<Vipu_board_net>(lfd, max_cycles, stall_log);
 #else
     if (board == "rtl-tiny")
-        serve<Vipu_board_sim4>(lfd, max_cycles);
+        serve<Vipu_board_sim4>(lfd, max_cycles, stall_log);
     else
-        serve<Vipu_board_sim>(lfd, max_cycles);
+        serve<Vipu_board_sim>(lfd, max_cycles, stall_log);
 #endif
     close(lfd);
     unlink(path.c_str());
+    if (stall_log)
+        std::fclose(stall_log);
     return 0;
 }
