@@ -21,13 +21,7 @@ void checkDecoderInputs(const ctc::Plan::Impl &p, const poplar::Tensor &data, co
                         const poplar::OptionFlags &options, const std::string &what) {
   for (const auto &kv : options)
     throw poplar::invalid_option(what + ": unknown option '" + kv.first + "' (the decoder takes no options)");
-  popnn::detail::checkFloatOrHalf(data, what, "the data");
-  const std::vector<std::size_t> dataShape = {p.maxTime, p.batchSize, p.numClasses};
-  if (data.shape() != dataShape)
-    throw poputil::poplibs_error(what + ": the data has shape " + data.shapeToString() +
-                                 "; the plan wants [maxTime, batchSize, numClasses] = {" +
-                                 std::to_string(p.maxTime) + "," + std::to_string(p.batchSize) + "," +
-                                 std::to_string(p.numClasses) + "}");
+  ctc::detail::checkData(p, data, what);
   if (!dataLengths.valid() ||
       (dataLengths.elementType() != poplar::UNSIGNED_INT && dataLengths.elementType() != poplar::INT) ||
       dataLengths.rank() != 1 || dataLengths.dim(0) != p.batchSize)

@@ -48,15 +48,9 @@ LossOptions parseLossOptions(const poplar::OptionFlags &options, const std::stri
 void checkInputs(const Plan::Impl &p, const poplar::Type &outType, const poplar::Tensor &data,
                  const poplar::Tensor &labels, const poplar::Tensor &dataLengths,
                  const poplar::Tensor &labelLengths, unsigned blankClass, const std::string &what) {
-  popnn::detail::checkFloatOrHalf(data, what, "the data");
+  detail::checkData(p, data, what);
   if (outType != poplar::FLOAT && outType != poplar::HALF)
     throw poputil::poplibs_error(what + ": outType " + outType.toString() + " is not FLOAT or HALF");
-  const std::vector<std::size_t> dataShape = {p.maxTime, p.batchSize, p.numClasses};
-  if (data.shape() != dataShape)
-    throw poputil::poplibs_error(what + ": the data has shape " + data.shapeToString() +
-                                 "; the plan wants [maxTime, batchSize, numClasses] = {" +
-                                 std::to_string(p.maxTime) + "," + std::to_string(p.batchSize) + "," +
-                                 std::to_string(p.numClasses) + "}");
   const auto isIndex = [](const poplar::Tensor &t) {
     return t.valid() && (t.elementType() == poplar::UNSIGNED_INT || t.elementType() == poplar::INT);
   };

@@ -203,6 +203,16 @@ const Plan::Impl &inferencePlan(const Plan &plan, const std::string &what) {
   return p;
 }
 
+void checkData(const Plan::Impl &p, const poplar::Tensor &data, const std::string &what) {
+  popnn::detail::checkFloatOrHalf(data, what, "the data");
+  const std::vector<std::size_t> dataShape = {p.maxTime, p.batchSize, p.numClasses};
+  if (data.shape() != dataShape)
+    throw poputil::poplibs_error(what + ": the data has shape " + data.shapeToString() +
+                                 "; the plan wants [maxTime, batchSize, numClasses] = {" +
+                                 std::to_string(p.maxTime) + "," + std::to_string(p.batchSize) + "," +
+                                 std::to_string(p.numClasses) + "}");
+}
+
 poplar::Tensor asUnsigned(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
                           const std::string &name) {
   return t.elementType() == poplar::UNSIGNED_INT ? t : popops::cast(graph, t, poplar::UNSIGNED_INT, prog, name);

@@ -50,6 +50,14 @@ void checkDim(const Tensor &t, unsigned dim, std::size_t want, const std::string
                         std::to_string(want) + " in dimension " + std::to_string(dim));
 }
 
+// Rank and every dimension of `t`: `want` in the layout `shape` names.
+void checkShape(const Tensor &t, const std::vector<std::size_t> &want, const std::string &fn, const char *what,
+                const char *shape) {
+  checkRank(t, unsigned(want.size()), fn, what, shape);
+  for (unsigned d = 0; d < want.size(); ++d)
+    checkDim(t, d, want[d], fn, what, shape);
+}
+
 void checkType(const Tensor &t, const poplar::Type &type, const std::string &fn, const char *what) {
   if (t.elementType() != type)
     throw poplibs_error(fn + ": " + what + " is " + t.elementType().toString() + " where the layer's data are " +
@@ -228,14 +236,9 @@ Tensor forwardIterate(poplar::Graph &graph, const Tensor &feedFwdIn, const Tenso
   const std::string name = nameOf(debugContext, "forwardIterate");
   checkRank(feedFwdIn, 3, name, "feedFwdIn", "[steps, batch, output]");
   const std::size_t steps = feedFwdIn.dim(0), batch = feedFwdIn.dim(1), out = feedFwdIn.dim(2);
-  checkRank(initState, 2, name, "initState", "[batch, output]");
-  checkDim(initState, 0, batch, name, "initState", "[batch, output]");
-  checkDim(initState, 1, out, name, "initState", "[batch, output]");
-  checkRank(feedbackWeights, 2, name, "feedbackWeights", "[output, output]");
-  checkDim(feedbackWeights, 0, out, name, "feedbackWeights", "[output, output]");
-  checkDim(feedbackWeights, 1, out, name, "feedbackWeights", "[output, output]");
-  checkRank(biases, 1, name, "biases", "[output]");
-  checkDim(biases, 0, out, name, "biases", "[output]");
+  checkShape(initState, {batch, out}, name, "initState", "[batch, output]");
+  checkShape(feedbackWeights, {out, out}, name, "feedbackWeights", "[output, output]");
+  checkShape(biases, {out}, name, "biases", "[output]");
   const poplar::Type type = feedFwdIn.elementType();
   checkType(feedFwdIn, type, name, "feedFwdIn");
   checkType(initState, type, name, "initState");
@@ -305,17 +308,10 @@ void paramDeltaUpdate(poplar::Graph &graph, const Tensor &bwdState, const Tensor
   const std::size_t batch = bwdState.dim(0), out = bwdState.dim(1);
   checkRank(actIn, 2, name, "actIn", "[batch, input]");
   checkDim(actIn, 0, batch, name, "actIn", "[batch, input]");
-  checkRank(prevOut, 2, name, "prevOut", "[batch, output]");
-  checkDim(prevOut, 0, batch, name, "prevOut", "[batch, output]");
-  checkDim(prevOut, 1, out, name, "prevOut", "[batch, output]");
-  checkRank(weightsInputDeltasAcc, 2, name, "weightsInputDeltasAcc", "[input, output]");
-  checkDim(weightsInputDeltasAcc, 0, actIn.dim(1), name, "weightsInputDeltasAcc", "[input, output]");
-  checkDim(weightsInputDeltasAcc, 1, out, name, "weightsInputDeltasAcc", "[input, output]");
-  checkRank(weightsFeedbackDeltasAcc, 2, name, "weightsFeedbackDeltasAcc", "[output, output]");
-  checkDim(weightsFeedbackDeltasAcc, 0, out, name, "weightsFeedbackDeltasAcc", "[output, output]");
-  checkDim(weightsFeedbackDeltasAcc, 1, out, name, "weightsFeedbackDeltasAcc", "[output, output]");
-  checkRank(biasDeltasAcc, 1, name, "biasDeltasAcc", "[output]");
-  checkDim(biasDeltasAcc, 0, out, name, "biasDeltasAcc", "[output]");
+  checkShape(prevOut, {batch, out}, name, "prevOut", "[batch, output]");
+  checkShape(weightsInputDeltasAcc, {actIn.dim(1), out}, name, "weightsInputDeltasAcc", "[input, output]");
+  checkShape(weightsFeedbackDeltasAcc, {out, out}, name, "weightsFeedbackDeltasAcc", "[output, output]");
+  checkShape(biasDeltasAcc, {out}, name, "biasDeltasAcc", "[output]");
   const poplar::Type type = bwdState.elementType();
   checkType(actIn, type, name, "actIn");
   checkType(prevOut, type, name, "prevOut");
@@ -368,14 +364,9 @@ rnnBwdSequence(poplar::Graph &graph, bool doWU, bool ignoreInputGradientCalc, Se
   if (outGradient.shape() != fwdState.shape())
     throw poplibs_error(name + ": outGradient has shape " + outGradient.shapeToString() + "; it must be fwdState's " +
                         fwdState.shapeToString() + " ([steps, batch, output])");
-  checkRank(fwdStateInit, 2, name, "fwdStateInit", "[batch, output]");
-  checkDim(fwdStateInit, 0, batch, name, "fwdStateInit", "[batch, output]");
-  checkDim(fwdStateInit, 1, out, name, "fwdStateInit", "[batch, output]");
-  checkRank(feedFwdWeights, 2, name, "feedFwdWeights", "[input, output]");
-  checkDim(feedFwdWeights, 0, in, name, "feedFwdWeights", "[input, output]");
-  checkDim(feedFwdWeights, 1, out, name, "feedFwdWeights", "[input, output]");
-  checkRank(biases, 1, name, "biases", "[output]");
-  checkDim(biases, 0, out, name, "biases", "[output]");
+  checkShape(fwdStateInit, {batch, out}, name, "fwdStateInit", "[batch, output]");
+  checkShape(feedFwdWeights, {in, out}, name, "feedFwdWeights", "[input, output]");
+  checkShape(biases, {out}, name, "biases", "[output]");
   if (steps == 0)
     throw poplibs_error(name + ": actIn has no steps; give at least one");
   const poplar::Type type = actIn.elementType();

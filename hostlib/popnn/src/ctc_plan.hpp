@@ -48,6 +48,10 @@ const Plan::Impl &lossPlan(const Plan &plan, const std::string &what);
 /// The inference plan of `plan`, or throws poputil::poplibs_error naming `what` when it is of another kind.
 const Plan::Impl &inferencePlan(const Plan &plan, const std::string &what);
 
+/// Throws poputil::poplibs_error naming `what` unless `data` is FLOAT or HALF [maxTime, batchSize, numClasses] as
+/// the plan says.
+void checkData(const Plan::Impl &p, const poplar::Tensor &data, const std::string &what);
+
 /// `t` as UNSIGNED_INT (INT is cast; the valid values are the same).
 poplar::Tensor asUnsigned(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
                           const std::string &name);
