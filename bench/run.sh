@@ -107,6 +107,13 @@ python3 "$root/bench/bench_calibration.py" table "$bin" || status=1
 section "PopLibs: poplin matMul 1024x1024x1024 float and a 3x3 convolution (batch 4, 64 to 64 channels, 56x56) on the ipu2 IPU Model (issue 16)"
 run bench_poplin "$bin/bench_poplin"
 
+section "PopLibs: poplin matMul 256x256x256 float and one popnn LSTM step (batch 16, 256 to 256) on the ipu2 IPU Model, against the operation in double on the host, alternating runs; BENCH_BASELINE_PREFIX=<earlier install> adds that build's figures, alternating processes (issue 34)"
+run bench_poplibs_steps "$bin/bench_poplibs_steps"
+if [ -n "${BENCH_BASELINE_PREFIX:-}" ]; then
+  ran="${ran}poplibs_steps_vs "
+  python3 "$root/bench/poplibs_steps_vs.py" "$bin/bench_poplibs_steps" "$BENCH_BASELINE_PREFIX" || status=1
+fi
+
 section "gcl: allReduce of ${GCL_BENCH_MIB:-8} MiB across 4 replicas, in one process and as 2 poprun instances x 2, beside MPI_Allreduce (issue 19)"
 run bench_gcl "$bin/bench_gcl" "${GCL_BENCH_MIB:-8}"
 if [ -x "$bin/bench_gcl" ]; then

@@ -1,6 +1,7 @@
 // The floating-point operations of a convolution: 2 per multiply-accumulate whose input and kernel elements are
 // both real (not padding or dilation zeros) and whose output is kept (not truncated, not strided out). The count
 // factors over the spatial dimensions, so each dimension's (output, kernel) pairs are counted alone.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,5 +46,29 @@ uint64_t getFwdFlops(const ConvParams &params) {
 // The input-gradient and weight-update passes multiply the same pairs of elements as the forward pass.
 uint64_t getBwdFlops(const ConvParams &params) { return getFwdFlops(params); }
 uint64_t getWuFlops(const ConvParams &params) { return getFwdFlops(params); }
+
+namespace {
+// flops / 2 multiply-accumulates spread over every conv unit of every tile, each doing one per weight it holds.
+double perfectCycles(const poplar::Graph &graph, const ConvParams &params, uint64_t flops) {
+  const poplar::Target &t = graph.getTarget();
+  const bool half = params.inputType == poplar::HALF;
+  const unsigned units = !half ? t.getFp32InFp32OutConvUnitsPerTile()
+                         : params.outputType == poplar::HALF ? t.getFp16InFp16OutConvUnitsPerTile()
+                                                             : t.getFp16InFp32OutConvUnitsPerTile();
+  const double macsPerCycle = double(t.getNumTiles()) * std::max(1u, units) *
+                              std::max(1u, t.getWeightsPerConvUnit(params.inputType));
+  return double(flops / 2) / macsPerCycle;
+}
+} // namespace
+
+double getFwdPerfectCycleCount(const poplar::Graph &graph, const ConvParams &params) {
+  return perfectCycles(graph, params, getFwdFlops(params));
+}
+double getBwdPerfectCycleCount(const poplar::Graph &graph, const ConvParams &params) {
+  return perfectCycles(graph, params, getBwdFlops(params));
+}
+double getWuPerfectCycleCount(const poplar::Graph &graph, const ConvParams &params) {
+  return perfectCycles(graph, params, getWuFlops(params));
+}
 
 } // namespace poplin

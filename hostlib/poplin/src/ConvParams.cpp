@@ -1,6 +1,7 @@
 // ConvParams: sizes after each transform, validation, comparison and printing; getGradientParams.
 #include "poplin/ConvParams.hpp"
 
+#include <functional>
 #include <ostream>
 #include <sstream>
 #include <tuple>
@@ -170,6 +171,36 @@ template <typename T> static void list(std::ostream &os, const char *name, const
   for (std::size_t i = 0; i < v.size(); ++i)
     os << (i ? ", " : "") << v[i];
   os << "}\n";
+}
+
+namespace {
+// Mixes each value of `v`, then its length, into `seed` (so {1}, {} and {0, 1} differ).
+template <typename V> void hashInto(std::size_t &seed, const V &v) {
+  for (const auto x : v)
+    seed ^= std::hash<unsigned>()(unsigned(x)) + 0x9e3779b9u + (seed << 6) + (seed >> 2);
+  seed ^= std::hash<std::size_t>()(v.size()) + 0x9e3779b9u + (seed << 6) + (seed >> 2);
+}
+} // namespace
+
+std::size_t hash_value(const ConvParams::InputTransform &it) {
+  std::size_t h = 0;
+  hashInto(h, it.truncationLower);
+  hashInto(h, it.truncationUpper);
+  hashInto(h, it.dilation);
+  hashInto(h, it.paddingLower);
+  hashInto(h, it.paddingUpper);
+  hashInto(h, it.flip);
+  return h;
+}
+
+std::size_t hash_value(const ConvParams::OutputTransform &ot) {
+  std::size_t h = 0;
+  hashInto(h, ot.truncationLower);
+  hashInto(h, ot.truncationUpper);
+  hashInto(h, ot.stride);
+  hashInto(h, ot.paddingLower);
+  hashInto(h, ot.paddingUpper);
+  return h;
 }
 
 std::ostream &operator<<(std::ostream &os, const ConvParams &p) {

@@ -578,4 +578,16 @@ void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvPar
       << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
 }
 
+PlanCosts reportPlanEstimatedCosts(const poplar::Graph &graph, const ConvParams &params,
+                                   const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string what = "poplin::reportPlanEstimatedCosts";
+  params.validate();
+  const detail::MatMulPlan plan = detail::getMatMulPlan(graph.getTarget(), fwdProblem(params, what),
+                                                        convOptions(options, what), mmCache(cache), what);
+  PlanCosts costs;
+  costs.cycles = std::size_t(plan.cycles() + 0.5);
+  costs.memory = plan.bytesPerTile * plan.tiles;
+  return costs;
+}
+
 } // namespace poplin

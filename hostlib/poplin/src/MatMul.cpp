@@ -529,6 +529,56 @@ Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &inputType, c
                        "createMatMulOutput")[0];
 }
 
+Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &dataType, const std::vector<std::size_t> &aShape,
+                          const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
+                          const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  return createMatMulOutput(graph, dataType, dataType, aShape, bShape, debugContext, options, cache);
+}
+
+namespace {
+// B copied into the layout createGrouped gives the right operand of groupedAShape x B's grouped shape.
+Tensor preArranged(poplar::Graph &graph, const std::vector<std::size_t> &groupedAShape, const Tensor &groupedB,
+                   poplar::program::Sequence &prog, const poplar::Type &outputType, const std::string &name,
+                   const poplar::OptionFlags &options, matmul::PlanningCache *cache, const char *fn) {
+  if (!groupedB.valid() || groupedB.rank() != 3 || groupedAShape.size() != 3 || groupedB.dim(0) != groupedAShape[0] ||
+      groupedB.dim(1) != groupedAShape[2])
+    throw poputil::poplibs_error(std::string("poplin::") + fn + ": B has shape " +
+                                 (groupedB.valid() ? groupedB.shapeToString() : std::string("(none)")) +
+                                 "; it must be {[groups,] k, n} with the groups and k of aShape");
+  Tensor out = createGrouped(graph, groupedB.elementType(), outputType, groupedAShape, groupedB.shape(), name, options,
+                             cache, Operand::B, fn);
+  prog.add(poplar::program::Copy(groupedB, out, false, {name + "/preArrange"}));
+  return out;
+}
+} // namespace
+
+Tensor preArrangeMatMulInputRHS(poplar::Graph &graph, const std::vector<std::size_t> &aShape, const Tensor &B,
+                                poplar::program::Sequence &prog, const poplar::Type &outputType,
+                                const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
+                                matmul::PlanningCache *cache) {
+  const char *fn = "preArrangeMatMulInputRHS";
+  if (!B.valid() || B.rank() != 2)
+    throw poputil::poplibs_error(std::string("poplin::") + fn + ": B must be a 2-D tensor {k, n}");
+  return preArranged(graph, grouped(aShape, fn, "aShape"), B.expand({0}), prog, outputType,
+                     debugContext.getPathName(), options, cache, fn)[0];
+}
+
+Tensor preArrangeMatMulInputRHS(poplar::Graph &graph, const std::vector<std::size_t> &aShape, const Tensor &B,
+                                poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                                const poplar::OptionFlags &options, matmul::PlanningCache *cache) {
+  if (!B.valid())
+    throw poputil::poplibs_error("poplin::preArrangeMatMulInputRHS: B is not a tensor");
+  return preArrangeMatMulInputRHS(graph, aShape, B, prog, B.elementType(), debugContext, options, cache);
+}
+
+Tensor preArrangeMatMulGroupedInputRHS(poplar::Graph &graph, const std::vector<std::size_t> &aShape, const Tensor &B,
+                                       poplar::program::Sequence &prog, const poplar::Type &outputType,
+                                       const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,
+                                       matmul::PlanningCache *cache) {
+  return preArranged(graph, aShape, B, prog, outputType, debugContext.getPathName(), options, cache,
+                     "preArrangeMatMulGroupedInputRHS");
+}
+
 Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &type,
                                    const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
                                    const poplar::DebugContext &debugContext, const poplar::OptionFlags &options,

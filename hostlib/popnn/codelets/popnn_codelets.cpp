@@ -137,3 +137,4 @@ public:
 
 #include "roi_align_codelets.h"
 #include "ctc_codelets.h"
+#include "ctc_beam_codelets.h"

@@ -2,6 +2,8 @@
 // statistics over the batch.
 #include "popnn/BatchNorm.hpp"
 
+#include <poplar/exceptions.hpp>
+
 #include "norms.hpp"
 #include "poputil/exceptions.hpp"
 
@@ -16,6 +18,11 @@ namespace {
 std::string nameOf(const poplar::DebugContext &debugContext, const char *fn) {
   const std::string debugPrefix = debugContext.getPathName();
   return debugPrefix.empty() ? std::string("popnn::bn::") + fn : debugPrefix;
+}
+
+void noOptions(const poplar::OptionFlags &options, const std::string &what) {
+  for (const auto &kv : options)
+    throw poplar::invalid_option(what + ": unknown option '" + kv.first + "' (batch norm takes no options)");
 }
 
 } // namespace
@@ -113,6 +120,48 @@ void batchNormParamUpdate(poplar::Graph &graph, const Tensor &gammaDelta, const 
     throw poputil::poplibs_error(name + ": scale is an invalid (default-constructed) tensor; pass a one-element "
                                         "FLOAT tensor or a float");
   detail::normParamUpdate(graph, gammaDelta, betaDelta, 0.0f, scale, gamma, beta, prog, name);
+}
+
+std::pair<Tensor, Tensor> distributedBatchNormStatistics(poplar::Graph &replicatedGraph, const Tensor acts, float eps,
+                                                         Sequence &prog, bool unbiasedVarEstimate,
+                                                         poplin::DistributedNormReduceCallback reduceCallback,
+                                                         unsigned normBatchSize, bool stableAlgo,
+                                                         const poplar::Type &partialsType,
+                                                         const poplar::DebugContext &debugContext,
+                                                         const poplar::OptionFlags &options) {
+  const std::string name = nameOf(debugContext, "distributedBatchNormStatistics");
+  noOptions(options, name);
+  detail::checkPartials(partialsType, name);
+  detail::normLayout(acts, 0, name);
+  return poplin::distributedNormStatistics(replicatedGraph, acts, eps, prog, unbiasedVarEstimate, reduceCallback,
+                                           normBatchSize, stableAlgo, partialsType, {name});
+}
+
+Tensor distributedBatchNormGradients(poplar::Graph &replicatedGraph, const Tensor &actsWhitened,
+                                     const Tensor &gradsIn, const Tensor &invStdDev, const Tensor &gamma,
+                                     Sequence &prog, poplin::DistributedNormReduceCallback reduceCallback,
+                                     unsigned normBatchSize, const poplar::Type &partialsType,
+                                     const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  const std::string name = nameOf(debugContext, "distributedBatchNormGradients");
+  noOptions(options, name);
+  detail::checkPartials(partialsType, name);
+  detail::normLayout(actsWhitened, 0, name);
+  // The gradient at the whitened activations (times gamma), then through the statistics over every replica.
+  const Tensor gradsWhitened = poplin::normGradients(replicatedGraph, gradsIn, gamma, prog, {name + "/gamma"});
+  return poplin::distributedNormStatisticsGradients(replicatedGraph, actsWhitened, gradsWhitened, invStdDev, prog,
+                                                    reduceCallback, normBatchSize, partialsType, {name});
+}
+
+Tensor distributedBatchNormGradients(poplar::Graph &replicatedGraph, const Tensor &acts, const Tensor &gradsIn,
+                                     const Tensor &mean, const Tensor &invStdDev, const Tensor &gamma,
+                                     Sequence &prog, poplin::DistributedNormReduceCallback reduceCallback,
+                                     unsigned normBatchSize, const poplar::Type &partialsType,
+                                     const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
+  const std::string name = nameOf(debugContext, "distributedBatchNormGradients");
+  noOptions(options, name);
+  const Tensor whitened = poplin::normWhiten(replicatedGraph, acts, mean, invStdDev, prog, {name + "/whiten"});
+  return distributedBatchNormGradients(replicatedGraph, whitened, gradsIn, invStdDev, gamma, prog, reduceCallback,
+                                       normBatchSize, partialsType, {name}, options);
 }
 
 } // namespace bn

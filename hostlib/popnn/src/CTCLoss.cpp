@@ -3,7 +3,6 @@
 // split). The gradient is computed in float and cast to the output type.
 #include <popnn/CTCLoss.hpp>
 
-#include <popnn/LogSoftmax.hpp>
 #include <popops/Cast.hpp>
 #include <poplar/exceptions.hpp>
 #include <poputil/exceptions.hpp>
@@ -46,24 +45,12 @@ LossOptions parseLossOptions(const poplar::OptionFlags &options, const std::stri
   return o;
 }
 
-// `t` as UNSIGNED_INT (INT is cast; the valid values are the same).
-poplar::Tensor asUnsigned(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
-                          const std::string &name) {
-  return t.elementType() == poplar::UNSIGNED_INT ? t : popops::cast(graph, t, poplar::UNSIGNED_INT, prog, name);
-}
-
 void checkInputs(const Plan::Impl &p, const poplar::Type &outType, const poplar::Tensor &data,
                  const poplar::Tensor &labels, const poplar::Tensor &dataLengths,
                  const poplar::Tensor &labelLengths, unsigned blankClass, const std::string &what) {
-  popnn::detail::checkFloatOrHalf(data, what, "the data");
+  detail::checkData(p, data, what);
   if (outType != poplar::FLOAT && outType != poplar::HALF)
     throw poputil::poplibs_error(what + ": outType " + outType.toString() + " is not FLOAT or HALF");
-  const std::vector<std::size_t> dataShape = {p.maxTime, p.batchSize, p.numClasses};
-  if (data.shape() != dataShape)
-    throw poputil::poplibs_error(what + ": the data has shape " + data.shapeToString() +
-                                 "; the plan wants [maxTime, batchSize, numClasses] = {" +
-                                 std::to_string(p.maxTime) + "," + std::to_string(p.batchSize) + "," +
-                                 std::to_string(p.numClasses) + "}");
   const auto isIndex = [](const poplar::Tensor &t) {
     return t.valid() && (t.elementType() == poplar::UNSIGNED_INT || t.elementType() == poplar::INT);
   };
@@ -86,9 +73,9 @@ std::pair<poplar::Tensor, poplar::Tensor> lossImpl(poplar::Graph &graph, const p
                                                    const poplar::OptionFlags &options) {
   const LossOptions o = parseLossOptions(options, name);
   checkInputs(p, outType, logProbs, labels, dataLengths, labelLengths, blankClass, name);
-  const poplar::Tensor lab = asUnsigned(graph, labels, prog, name + "/labels");
-  const poplar::Tensor dLen = asUnsigned(graph, dataLengths, prog, name + "/dataLengths");
-  const poplar::Tensor lLen = asUnsigned(graph, labelLengths, prog, name + "/labelLengths");
+  const poplar::Tensor lab = detail::asUnsigned(graph, labels, prog, name + "/labels");
+  const poplar::Tensor dLen = detail::asUnsigned(graph, dataLengths, prog, name + "/dataLengths");
+  const poplar::Tensor lLen = detail::asUnsigned(graph, labelLengths, prog, name + "/labelLengths");
   const std::size_t B = p.batchSize, T = p.maxTime, S = 2 * lab.dim(1) + 1;
   poplar::Tensor loss = graph.addVariable(poplar::FLOAT, {B}, name + "/loss");
   poplar::Tensor grad = detail::createSequenceData(graph, p, poplar::FLOAT, name + "/gradient");
@@ -130,16 +117,6 @@ std::pair<poplar::Tensor, poplar::Tensor> lossImpl(poplar::Graph &graph, const p
   return {loss, grad};
 }
 
-// The log-softmax of the logits in a new tensor laid out as they are (the logits are left alone).
-poplar::Tensor logProbsOf(poplar::Graph &graph, const poplar::Tensor &logits, poplar::program::Sequence &prog,
-                          const std::string &name) {
-  popnn::detail::checkFloatOrHalf(logits, name, "logits");
-  poplar::Tensor lp = graph.clone(logits, name + "/logProbs");
-  prog.add(poplar::program::Copy(logits, lp));
-  logSoftmaxInPlace(graph, lp, prog, name + "/logSoftmax");
-  return lp;
-}
-
 } // namespace
 
 std::pair<poplar::Tensor, poplar::Tensor> calcLossAndGradientLogProbabilities(
@@ -161,7 +138,7 @@ std::pair<poplar::Tensor, poplar::Tensor> calcLossAndGradientLogits(
     const poplar::OptionFlags &options) {
   const std::string name = poplibs_support::debugName(debugContext, "popnn::ctc::", "calcLossAndGradientLogits");
   const Plan::Impl &p = detail::lossPlan(plan, name);
-  return lossImpl(graph, outType, logProbsOf(graph, logits, prog, name), labels, dataLengths, labelLengths, prog,
+  return lossImpl(graph, outType, detail::logProbsOf(graph, logits, prog, name), labels, dataLengths, labelLengths, prog,
                   blankClass, p, true, name, options);
 }
 
@@ -185,7 +162,7 @@ poplar::Tensor calcCTCLossLogits(poplar::Graph &graph, const poplar::Type &outTy
                                  const poplar::DebugContext &debugContext, const poplar::OptionFlags &options) {
   const std::string name = poplibs_support::debugName(debugContext, "popnn::ctc::", "calcCTCLossLogits");
   const Plan::Impl &p = detail::lossPlan(plan, name);
-  return lossImpl(graph, outType, logProbsOf(graph, logits, prog, name), labels, dataLengths, labelLengths, prog,
+  return lossImpl(graph, outType, detail::logProbsOf(graph, logits, prog, name), labels, dataLengths, labelLengths, prog,
                   blankClass, p, false, name, options)
       .first;
 }

@@ -12,7 +12,11 @@
 #include <poplar/exceptions.hpp>
 #include <popnn/CTCInference.hpp>
 #include <popnn/CTCLoss.hpp>
+#include <popnn/LogSoftmax.hpp>
+#include <popops/Cast.hpp>
 #include <poputil/exceptions.hpp>
+
+#include "vertices.hpp"
 
 namespace popnn {
 namespace ctc {
@@ -191,6 +195,38 @@ const Plan::Impl &lossPlan(const Plan &plan, const std::string &what) {
   return p;
 }
 
+const Plan::Impl &inferencePlan(const Plan &plan, const std::string &what) {
+  const Plan::Impl &p = plan.getImpl();
+  if (p.kind != Plan::Impl::Kind::Inference)
+    throw poputil::poplibs_error(what + ": the plan is not a CTC inference plan (make it with "
+                                        "popnn::ctc_infer::plan)");
+  return p;
+}
+
+void checkData(const Plan::Impl &p, const poplar::Tensor &data, const std::string &what) {
+  popnn::detail::checkFloatOrHalf(data, what, "the data");
+  const std::vector<std::size_t> dataShape = {p.maxTime, p.batchSize, p.numClasses};
+  if (data.shape() != dataShape)
+    throw poputil::poplibs_error(what + ": the data has shape " + data.shapeToString() +
+                                 "; the plan wants [maxTime, batchSize, numClasses] = {" +
+                                 std::to_string(p.maxTime) + "," + std::to_string(p.batchSize) + "," +
+                                 std::to_string(p.numClasses) + "}");
+}
+
+poplar::Tensor asUnsigned(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
+                          const std::string &name) {
+  return t.elementType() == poplar::UNSIGNED_INT ? t : popops::cast(graph, t, poplar::UNSIGNED_INT, prog, name);
+}
+
+poplar::Tensor logProbsOf(poplar::Graph &graph, const poplar::Tensor &logits, poplar::program::Sequence &prog,
+                          const std::string &name) {
+  popnn::detail::checkFloatOrHalf(logits, name, "logits");
+  poplar::Tensor lp = graph.clone(logits, name + "/logProbs");
+  prog.add(poplar::program::Copy(logits, lp));
+  logSoftmaxInPlace(graph, lp, prog, name + "/logSoftmax");
+  return lp;
+}
+
 poplar::Tensor createSequenceData(poplar::Graph &graph, const Plan::Impl &p, const poplar::Type &type,
                                   const std::string &name) {
   poplar::Tensor t = graph.addVariable(type, {p.maxTime, p.batchSize, p.numClasses}, name);
@@ -271,10 +307,7 @@ poplar::Tensor createDataInput(poplar::Graph &graph, const poplar::Type &type, c
                                const std::size_t maxTime, const std::size_t numClasses, const ctc::Plan &plan,
                                const poplar::DebugContext &debugContext) {
   const std::string what = "popnn::ctc_infer::createDataInput";
-  const ctc::Plan::Impl &p = plan.getImpl();
-  if (p.kind != ctc::Plan::Impl::Kind::Inference)
-    throw poputil::poplibs_error(what + ": the plan is not a CTC inference plan (make it with "
-                                       "popnn::ctc_infer::plan)");
+  const ctc::Plan::Impl &p = ctc::detail::inferencePlan(plan, what);
   ctc::checkSizes(p, batchSize, maxTime, numClasses, what);
   ctc::checkType(type, "type", what);
   return ctc::detail::createSequenceData(graph, p, type, debugContext.getPathName() + "/data");

@@ -21,6 +21,8 @@ using poplar::Tensor;
 using poputil::poplibs_error;
 // The LSTM's option parsing, shape checks and linear variables serve the GRU too.
 using lstm::detail::checkShape;
+using lstm::detail::gateProductFlops;
+using lstm::detail::stepElements;
 using lstm::detail::checkSizesAndType;
 using lstm::detail::linear;
 using lstm::detail::matMulOptions;
@@ -43,6 +45,20 @@ void checkParams(const GruParams &p, const std::string &what) {
 }
 
 } // namespace
+
+uint64_t getBasicGruCellFwdFlops(const GruParams &p) {
+  // r * h, then h' = c + u * (h - c): two multiplications, an addition and a subtraction per element.
+  return gateProductFlops(p.rnn, 3, true) + 4 * stepElements(p.rnn);
+}
+
+uint64_t getBasicGruCellBwdFlops(const GruParams &p) {
+  return gateProductFlops(p.rnn, 3, p.calcInputGradients) + 8 * stepElements(p.rnn);
+}
+
+uint64_t getBasicGruCellWuFlops(const GruParams &p) {
+  // Both weight deltas take every step's products; the three biases sum their gate gradients.
+  return gateProductFlops(p.rnn, 3, true) + 3 * stepElements(p.rnn);
+}
 
 const std::vector<BasicGruCellUnit> getDefaultBasicGruCellOrder() {
   return {BASIC_GRU_CELL_RESET_GATE, BASIC_GRU_CELL_UPDATE_GATE, BASIC_GRU_CELL_CANDIDATE};

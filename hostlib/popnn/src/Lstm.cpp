@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <poplar/exceptions.hpp>
+#include <poplin/FullyConnected.hpp>
 #include <poplin/MatMul.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Zero.hpp>
@@ -114,13 +115,48 @@ LstmParams::LstmParams(poplar::Type type, std::size_t batch, std::size_t steps, 
 
 Tensor LstmState::getAsTensor() const { return poplar::concat(output.expand({0}), cellState.expand({0})); }
 
+uint64_t detail::gateProductFlops(const rnn::RnnParams &rnn, std::size_t gates, bool withInput) {
+  const uint64_t B = rnn.batchSize, T = rnn.maxTimeSteps, in = rnn.layerSizes.at(0), out = rnn.layerSizes.at(1);
+  return 2 * gates * out * B * T * (out + (withInput ? in : 0));
+}
+
+uint64_t detail::stepElements(const rnn::RnnParams &rnn) {
+  return uint64_t(rnn.batchSize) * rnn.maxTimeSteps * rnn.layerSizes.at(1);
+}
+
 uint64_t getBasicLstmCellFwdFlops(const LstmParams &p) {
-  const uint64_t B = p.rnn.batchSize, T = p.rnn.maxTimeSteps, in = p.rnn.layerSizes.at(0),
-                 out = p.rnn.layerSizes.at(1);
-  const uint64_t inputProducts = p.doInputWeightCalc ? 2 * in * 4 * out * B * T : 0;
-  const uint64_t outputProducts = 2 * out * 4 * out * B * T;
   // c' = f * c + i * g and h' = o * act(c'): three multiplications and one addition per element.
-  return inputProducts + outputProducts + 4 * T * B * out;
+  return gateProductFlops(p.rnn, 4, p.doInputWeightCalc) + 4 * stepElements(p.rnn);
+}
+
+uint64_t getBasicLstmCellBwdFlops(const LstmParams &p) {
+  // The gradients at c and at the four gates, each a product and a sum per element.
+  return gateProductFlops(p.rnn, 4, p.calcInputGradients) + 8 * stepElements(p.rnn);
+}
+
+uint64_t getBasicLstmCellWuFlops(const LstmParams &p) {
+  // Both weight deltas take every step's products; the four biases sum their gate gradients.
+  return gateProductFlops(p.rnn, 4, true) + 4 * stepElements(p.rnn);
+}
+
+std::vector<std::pair<poplin::MatMulParams, poplar::OptionFlags> >
+getMatMulPrePlanParameters(LstmParams params, poplar::OptionFlags opts) {
+  const std::string name = "popnn::lstm::getMatMulPrePlanParameters";
+  checkParams(params, name);
+  const poplar::OptionFlags mm = matMulOptions(opts, name);
+  bool inferenceOnly = false;
+  for (const auto &o : opts)
+    if (o.first == "inferenceOnly")
+      inferenceOnly = o.second == "true";
+  const std::size_t B = params.rnn.batchSize, T = params.rnn.timeSteps, in = params.rnn.layerSizes[0],
+                    out = params.rnn.layerSizes[1];
+  std::vector<std::pair<poplin::MatMulParams, poplar::OptionFlags> > all;
+  if (params.doInputWeightCalc)
+    all = poplin::fc::getMatMulPrePlanParameters({1, T * B, in, 4 * out}, mm, params.rnn.dataType, inferenceOnly);
+  const auto step = poplin::fc::getMatMulPrePlanParameters({1, B, out, 4 * out}, mm, params.rnn.dataType,
+                                                           inferenceOnly);
+  all.insert(all.end(), step.begin(), step.end());
+  return all;
 }
 
 Tensor createInput(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,

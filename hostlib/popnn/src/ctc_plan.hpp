@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 #include <popnn/CTCPlan.hpp>
@@ -43,6 +44,21 @@ double optionNumber(const std::string &text, double lo, double hi, const std::st
 
 /// The loss plan of `plan`, or throws poputil::poplibs_error naming `what` when it is of another kind.
 const Plan::Impl &lossPlan(const Plan &plan, const std::string &what);
+
+/// The inference plan of `plan`, or throws poputil::poplibs_error naming `what` when it is of another kind.
+const Plan::Impl &inferencePlan(const Plan &plan, const std::string &what);
+
+/// Throws poputil::poplibs_error naming `what` unless `data` is FLOAT or HALF [maxTime, batchSize, numClasses] as
+/// the plan says.
+void checkData(const Plan::Impl &p, const poplar::Tensor &data, const std::string &what);
+
+/// `t` as UNSIGNED_INT (INT is cast; the valid values are the same).
+poplar::Tensor asUnsigned(poplar::Graph &graph, const poplar::Tensor &t, poplar::program::Sequence &prog,
+                          const std::string &name);
+
+/// The log-softmax of `logits` over the classes in a new tensor laid out as they are (the logits are left alone).
+poplar::Tensor logProbsOf(poplar::Graph &graph, const poplar::Tensor &logits, poplar::program::Sequence &prog,
+                          const std::string &name);
 
 /// A new [maxTime, batchSize, numClasses] tensor of `type` with sequence b on the plan's tile for b.
 poplar::Tensor createSequenceData(poplar::Graph &graph, const Plan::Impl &p, const poplar::Type &type,

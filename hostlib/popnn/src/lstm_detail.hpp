@@ -39,6 +39,11 @@ void checkShape(const poplar::Tensor &t, const std::vector<std::size_t> &shape, 
 /// A new variable mapped linearly over the tiles.
 poplar::Tensor linear(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
                       const std::string &name);
+/// Multiplications and additions (2 per multiply-accumulate) of a cell's step products with `gates` gates over
+/// every step: the output weighting, plus the input weighting when withInput.
+uint64_t gateProductFlops(const rnn::RnnParams &rnn, std::size_t gates, bool withInput);
+/// Output elements over every step: the count of each element-wise operation of a pass.
+uint64_t stepElements(const rnn::RnnParams &rnn);
 /// slotOf[u]: the gate slot holding unit u.
 std::vector<std::size_t> slotOf(const LstmParams &p);
 

@@ -5,6 +5,7 @@
 #define SDK_CHECK_HPP
 
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <string>
 
@@ -34,6 +35,19 @@ template <class E> std::string refusal(const std::function<void()> &f) {
     return e.what();
   }
   return "(nothing thrown)";
+}
+
+/// Checks that f() throws a std::exception whose message contains `needle` (the message is printed indented, so a
+/// reader sees what a user would).
+template <typename F> void checkThrows(F f, const std::string &needle, const std::string &what) {
+  std::string message;
+  try {
+    f();
+  } catch (const std::exception &e) {
+    message = e.what();
+  }
+  std::printf("  message: %s\n", message.c_str());
+  check(!message.empty() && message.find(needle) != std::string::npos, what);
 }
 
 /// Prints `allPassed` when no check failed; the program's exit status (0 or 1).

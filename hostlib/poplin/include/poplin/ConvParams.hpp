@@ -114,6 +114,10 @@ struct ConvParams {
 
 /// Prints the parameters on one line per part.
 std::ostream &operator<<(std::ostream &os, const ConvParams &p);
+/// A hash of every field of the transform (equal transforms hash equal), for hashed containers.
+std::size_t hash_value(const ConvParams::InputTransform &it);
+/// The same for an output transform.
+std::size_t hash_value(const ConvParams::OutputTransform &ot);
 
 } // namespace poplin
 

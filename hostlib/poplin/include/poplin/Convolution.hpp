@@ -86,6 +86,14 @@ uint64_t getFwdFlops(const ConvParams &params);
 uint64_t getBwdFlops(const ConvParams &params);
 /// Of the weight-update pass: the same products as the forward pass.
 uint64_t getWuFlops(const ConvParams &params);
+/// The cycles of the forward pass if every tile's conv units did a multiply-accumulate every cycle: the pass's
+/// multiply-accumulates over (tiles x conv units per tile x weights per conv unit), the units for params' input
+/// and output types (half in: half or float out; float: float). Throws as ConvParams::validate.
+double getFwdPerfectCycleCount(const poplar::Graph &graph, const ConvParams &params);
+/// The same for the input-gradient pass.
+double getBwdPerfectCycleCount(const poplar::Graph &graph, const ConvParams &params);
+/// The same for the weight-update pass.
+double getWuPerfectCycleCount(const poplar::Graph &graph, const ConvParams &params);
 
 /// Copies `weightsIn` {G, Co, Ci, kernel...} into `weightsOut` {G, Ci, Co, kernel...} with the channels swapped
 /// and every spatial dimension reversed.
@@ -122,6 +130,22 @@ void convolutionBiasUpdate(poplar::Graph &graph, const poplar::Tensor &zDeltas, 
 /// acts {B, C, field...} += biases {C} broadcast over the batch and the field.
 void addBias(poplar::Graph &graph, const poplar::Tensor &acts, const poplar::Tensor &biases,
              poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
+
+/// The estimated costs of a convolution's plan (reportPlanEstimatedCosts).
+struct PlanCosts {
+  /// Estimated cycles of the forward pass.
+  std::size_t cycles;
+  /// Estimated bytes over all the tiles the plan uses (the busiest tile's peak times the tiles).
+  std::size_t memory;
+  /// A cost that cannot be estimated.
+  static const std::size_t unknown = ~std::size_t(0);
+};
+
+/// The estimated cycles and memory of the forward pass's plan (the plan reportPlanInfo reports). Throws as
+/// reportPlanInfo.
+PlanCosts reportPlanEstimatedCosts(const poplar::Graph &graph, const ConvParams &params,
+                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                   PlanningCache *cache = 0);
 
 /// Writes the plan of the convolution's product (split, tiles, memory, estimated cycles) to `out`.
 void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &params,

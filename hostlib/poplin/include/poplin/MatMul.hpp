@@ -174,6 +174,34 @@ poplar::Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &inpu
                                   const std::vector<std::size_t> &bShape, const poplar::DebugContext &debugContext,
                                   const poplar::OptionFlags &options = poplar::OptionFlags(),
                                   matmul::PlanningCache *cache = 0);
+/// As above with one type for the operands and the result.
+poplar::Tensor createMatMulOutput(poplar::Graph &graph, const poplar::Type &dataType,
+                                  const std::vector<std::size_t> &aShape, const std::vector<std::size_t> &bShape,
+                                  const poplar::DebugContext &debugContext,
+                                  const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                  matmul::PlanningCache *cache = 0);
+/// B copied by `prog` into a new tensor laid out as the right operand of the product of an A of aShape
+/// (createMatMulInputRHS with B's type and outputType), so that a B made elsewhere is rearranged once, before the
+/// products that use it. Pass the result to matMul (the inputRHSIsPreArranged option is accepted and changes
+/// nothing here). Throws as createMatMulInputRHS, and when B's shape does not fit aShape.
+poplar::Tensor preArrangeMatMulInputRHS(poplar::Graph &graph, const std::vector<std::size_t> &aShape,
+                                        const poplar::Tensor &B, poplar::program::Sequence &prog,
+                                        const poplar::Type &outputType, const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                        matmul::PlanningCache *cache = 0);
+/// As above with B's type as the result's.
+poplar::Tensor preArrangeMatMulInputRHS(poplar::Graph &graph, const std::vector<std::size_t> &aShape,
+                                        const poplar::Tensor &B, poplar::program::Sequence &prog,
+                                        const poplar::DebugContext &debugContext = {},
+                                        const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                        matmul::PlanningCache *cache = 0);
+/// The grouped form: aShape {G, m, k}, B {G, k, n}.
+poplar::Tensor preArrangeMatMulGroupedInputRHS(poplar::Graph &graph, const std::vector<std::size_t> &aShape,
+                                               const poplar::Tensor &B, poplar::program::Sequence &prog,
+                                               const poplar::Type &outputType,
+                                               const poplar::DebugContext &debugContext = {},
+                                               const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                               matmul::PlanningCache *cache = 0);
 /// The grouped forms: aShape {G, m, k}, bShape {G, k, n}.
 poplar::Tensor createMatMulGroupedInputLHS(poplar::Graph &graph, const poplar::Type &type,
                                            const std::vector<std::size_t> &aShape,

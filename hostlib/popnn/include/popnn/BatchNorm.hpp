@@ -10,7 +10,9 @@
 
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplin/Norms.hpp>
 
 namespace popnn {
 namespace bn {
@@ -78,6 +80,41 @@ void batchNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta
 void batchNormParamUpdate(poplar::Graph &graph, const poplar::Tensor &gammaDelta, const poplar::Tensor &betaDelta,
                           const poplar::Tensor &scale, poplar::Tensor &gamma, poplar::Tensor &beta,
                           poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
+
+/// batchNormStatistics over normBatchSize batch elements spread evenly over the replicas of `replicatedGraph`, N
+/// of them in each replica's acts: reduceCallback sums the per-replica partial statistics over the normBatchSize /
+/// N replicas (poplin::distributedNormStatistics). With normBatchSize N or no callback it is batchNormStatistics.
+/// Throws poputil::poplibs_error when normBatchSize is not a multiple of N, poplar::invalid_option for any option
+/// (none is known).
+std::pair<poplar::Tensor, poplar::Tensor>
+distributedBatchNormStatistics(poplar::Graph &replicatedGraph, const poplar::Tensor acts, float eps,
+                               poplar::program::Sequence &prog, bool unbiasedVarEstimate,
+                               poplin::DistributedNormReduceCallback reduceCallback, unsigned normBatchSize,
+                               bool stableAlgo = false, const poplar::Type &partialsType = poplar::FLOAT,
+                               const poplar::DebugContext &debugContext = {},
+                               const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// batchNormGradients (from the whitened activations) with the means over normBatchSize batch elements spread
+/// over the replicas, as distributedBatchNormStatistics.
+poplar::Tensor distributedBatchNormGradients(poplar::Graph &replicatedGraph, const poplar::Tensor &actsWhitened,
+                                             const poplar::Tensor &gradsIn, const poplar::Tensor &invStdDev,
+                                             const poplar::Tensor &gamma, poplar::program::Sequence &prog,
+                                             poplin::DistributedNormReduceCallback reduceCallback,
+                                             unsigned normBatchSize,
+                                             const poplar::Type &partialsType = poplar::FLOAT,
+                                             const poplar::DebugContext &debugContext = {},
+                                             const poplar::OptionFlags &options = poplar::OptionFlags());
+
+/// As above from the activations and their statistics (whitened first).
+poplar::Tensor distributedBatchNormGradients(poplar::Graph &replicatedGraph, const poplar::Tensor &acts,
+                                             const poplar::Tensor &gradsIn, const poplar::Tensor &mean,
+                                             const poplar::Tensor &invStdDev, const poplar::Tensor &gamma,
+                                             poplar::program::Sequence &prog,
+                                             poplin::DistributedNormReduceCallback reduceCallback,
+                                             unsigned normBatchSize,
+                                             const poplar::Type &partialsType = poplar::FLOAT,
+                                             const poplar::DebugContext &debugContext = {},
+                                             const poplar::OptionFlags &options = poplar::OptionFlags());
 
 } // namespace bn
 } // namespace popnn

@@ -14,6 +14,7 @@
 #define POPNN_GRU_HPP
 
 #include <cstddef>
+#include <stdint.h>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,16 @@ struct GruWeights {
   poplar::Tensor biases;
 };
 
+
+/// Multiplications and additions of the forward pass: the three gates' input and output products (2 per
+/// multiply-accumulate) and 4 element-wise operations per output element and step (r * h and
+/// h' = c + u * (h - c)); non-linearities not counted.
+uint64_t getBasicGruCellFwdFlops(const GruParams &params);
+/// The same for the backward pass: the gate gradients times the output weights (and times the input weights when
+/// calcInputGradients) and 8 element-wise operations per output element and step.
+uint64_t getBasicGruCellBwdFlops(const GruParams &params);
+/// The same for the weight update: the input and output weight deltas over every step and the bias sums.
+uint64_t getBasicGruCellWuFlops(const GruParams &params);
 /// The input {T, B, in}, mapped over the tiles. Throws poputil::poplibs_error for invalid params.
 poplar::Tensor createInput(poplar::Graph &graph, const GruParams &params, const poplar::DebugContext &debugContext,
                            const poplar::OptionFlags &options = poplar::OptionFlags(),

@@ -81,6 +81,17 @@ struct LstmWeights {
 /// Multiplications and additions of the forward pass (the products, 2 per multiply-accumulate, and the cell
 /// update; non-linearities not counted).
 uint64_t getBasicLstmCellFwdFlops(const LstmParams &params);
+/// The same for the backward pass: the gate gradients times the output weights (and times the input weights when
+/// calcInputGradients), and 8 element-wise operations per output element and step for the gate and cell gradients.
+uint64_t getBasicLstmCellBwdFlops(const LstmParams &params);
+/// The same for the weight update: the input and output weight deltas over every step and the bias sums.
+uint64_t getBasicLstmCellWuFlops(const LstmParams &params);
+/// The products the layer makes, with their matMul options (from `opts`: availableMemoryProportion,
+/// partialsType; inferenceOnly "true" leaves out the training products), for poplin::preplan: the input weighting
+/// of every step at once (when doInputWeightCalc) and one step's output weighting
+/// (poplin::fc::getMatMulPrePlanParameters).
+std::vector<std::pair<poplin::MatMulParams, poplar::OptionFlags> >
+getMatMulPrePlanParameters(LstmParams params, poplar::OptionFlags opts);
 
 /// The input {T, B, in}, mapped over the tiles. Throws poputil::poplibs_error for invalid params.
 poplar::Tensor createInput(poplar::Graph &graph, const LstmParams &params, const poplar::DebugContext &debugContext,
