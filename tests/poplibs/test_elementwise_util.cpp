@@ -1,5 +1,6 @@
 // popops/ElementWiseUtil.hpp: createOutputForElementWiseOp takes the layout of the input spread over the most tiles
-// (or a linear one when no input is fully mapped), and a map into that output gives the host's results; errors.
+// (or a linear one when no input is fully mapped), and a map into that output gives the host's results; inputs
+// with aliased elements or constants do not lend their layout; errors.
 #include <popops/ElementWise.hpp>
 #include <popops/ElementWiseUtil.hpp>
 
@@ -50,9 +51,37 @@ void test_output_for_element_wise_op(void **) {
                              "pass inputs of one shape");
 }
 
+// A broadcast input puts 4 elements on each element it aliases, so its layout is not copied: the output is
+// mapped linearly, once per element. A constant on one tile is passed over the same way.
+void test_aliased_and_constant_inputs(void **) {
+  Fixture f(4);
+  const std::size_t n = 1000, factor = 4;
+  Tensor small = f.graph.addVariable(FLOAT, {n / factor}, "small");
+  for (std::size_t i = 0; i < n / factor; ++i)
+    f.graph.setTileMapping(small[i], unsigned(i % 4));
+  Tensor wide = small.broadcast(factor, 0);
+  Tensor out = popops::createOutputForElementWiseOp(f.graph, {wide}, FLOAT);
+  assert_true(f.graph.getTileMapping(out) != f.graph.getTileMapping(wide));
+  assert_true(out.isParallelWriteable());
+  Tensor lin = f.graph.addVariable(FLOAT, {n}, "lin");
+  poputil::mapTensorLinearly(f.graph, lin);
+  assert_true(f.graph.getTileMapping(out) == f.graph.getTileMapping(lin));
+  Tensor zeros = f.graph.addConstant(FLOAT, {n}, 0.0f, "zeros");
+  f.graph.setTileMapping(zeros, 0);
+  Tensor fromConst = popops::createOutputForElementWiseOp(f.graph, {zeros}, FLOAT);
+  assert_true(f.graph.getTileMapping(fromConst) == f.graph.getTileMapping(lin));
+  // A parallel-writeable input still wins over the constant.
+  Tensor spread = f.graph.addVariable(FLOAT, {n}, "spread");
+  for (std::size_t i = 0; i < n; ++i)
+    f.graph.setTileMapping(spread[i], unsigned((i / 10) % 4));
+  Tensor both = popops::createOutputForElementWiseOp(f.graph, {zeros, spread}, FLOAT);
+  assert_true(f.graph.getTileMapping(both) == f.graph.getTileMapping(spread));
+}
+
 } // namespace
 
 int main() {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_output_for_element_wise_op)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_output_for_element_wise_op),
+                                     cmocka_unit_test(test_aliased_and_constant_inputs)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

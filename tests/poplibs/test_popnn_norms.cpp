@@ -1,7 +1,7 @@
 // popnn's batch and group normalisation against a host reference: statistics (biased and unbiased, one- and
 // two-pass), whitening, normalising (with gamma and beta, and the folded inference form), the parameter gradients
 // and updates, and the input gradients against central finite differences of the host forward; activations of
-// rank 4 (convolutional) and 2 (fully connected); the argument errors. FLOAT only: popops' HALF support is not on
+// rank 4 (convolutional) and 2 (fully connected); group statistics of empty activations; the argument errors. FLOAT only: popops' HALF support is not on
 // this branch, so HALF is not tested here.
 #include <cmath>
 
@@ -223,6 +223,47 @@ void test_group_norm(void **) {
   expectNear(f.read<float>("beta2.r", C), toFloat(wantBeta), "group beta updated", 1e-4f);
 }
 
+// groupNormStatistics of activations with no element per group: mean 0 and invStdDev 1/sqrt(eps) per
+// (batch, group); no batch gives empty statistics. The program runs (a fill, no reduction).
+void test_group_norm_empty(void **) {
+  NnFixture f(4);
+  const float eps = 0.25f; // invStdDev 2
+  struct Case {
+    std::vector<std::size_t> shape;
+    unsigned groups;
+    std::size_t stats;
+  };
+  const std::vector<Case> cases = {{{2, 3, 0}, 1, 2}, {{1, 0, 3}, 1, 1}, {{3, 4, 0}, 2, 6}, {{0, 5}, 1, 0},
+                                   {{0, 3, 0}, 1, 0}};
+  std::vector<std::pair<Tensor, Tensor>> stats;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    Tensor x = f.graph.addVariable(FLOAT, cases[i].shape, "x" + std::to_string(i));
+    f.graph.setTileMapping(x, 0);
+    stats.push_back(popnn::gn::groupNormStatistics(f.graph, x, eps, f.prog, cases[i].groups, true));
+    assert_int_equal(stats.back().first.numElements(), cases[i].stats);
+    assert_int_equal(stats.back().second.numElements(), cases[i].stats);
+    assert_true(stats.back().first.elementType() == FLOAT);
+    if (cases[i].stats) {
+      f.readable(stats.back().first, "mean" + std::to_string(i));
+      f.readable(stats.back().second, "inv" + std::to_string(i));
+    }
+  }
+  f.build();
+  f.engine->run(0);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (cases[i].stats) {
+      expectNear(f.read<float>("mean" + std::to_string(i), cases[i].stats), std::vector<float>(cases[i].stats, 0.0f),
+                 "empty group mean", 0);
+      expectNear(f.read<float>("inv" + std::to_string(i), cases[i].stats), std::vector<float>(cases[i].stats, 2.0f),
+                 "empty group invStdDev", 0);
+    }
+  // The other group-norm operations still refuse empty activations.
+  Tensor e = f.graph.addVariable(FLOAT, {1, 3, 0}, "e");
+  f.graph.setTileMapping(e, 0);
+  expectThrow<poputil::poplibs_error>(
+      [&] { popnn::gn::groupNormWhiten(f.graph, e, stats[1].first, stats[1].second, f.prog); }, "are empty");
+}
+
 void test_errors(void **) {
   NnFixture f(4);
   Tensor x = f.var(FLOAT, {2, 6, 3}, "x"), xi = f.var(INT, {2, 6, 3}, "xi"), v = f.var(FLOAT, {6}, "v");
@@ -256,6 +297,7 @@ int main() {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_batch_norm_conv),
                                      cmocka_unit_test(test_batch_norm_fully_connected),
                                      cmocka_unit_test(test_batch_norm_half),
-                                     cmocka_unit_test(test_group_norm), cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_group_norm), cmocka_unit_test(test_group_norm_empty),
+                                     cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,7 +125,7 @@ void test_tile_queries(void **) {
           assert_int_equal(poputil::invTransformTileIndex(poputil::transformTileIndex(tile, n, offset, asc), n, offset, asc),
                            tile);
   assert_int_equal(poputil::transformTileIndex(5, 16, 3, true), 2);
-  assert_int_equal(poputil::transformTileIndex(5, 16, 3, false), 8);
+  assert_int_equal(poputil::transformTileIndex(5, 16, 3, false), 7); // first tile 16 - 1 - 3 = 12, then 11 .. 5
   const std::size_t o = poputil::chooseMappingOffset(1472, {4, 5});
   assert_true(o < 1472 && o == poputil::chooseMappingOffset(1472, {4, 5}));
   assert_true(poputil::chooseMappingOffset(1, {4, 5}, 99) == 0);
@@ -150,7 +150,13 @@ void test_tile_queries(void **) {
   assert_true(!withOffset.first[14].empty() && withOffset.second == (14 + used) % 16);
   poputil::mapTensorLinearlyWithOffset(f.graph, x, 3);
   assert_true(!f.graph.getTileMapping(x)[3].empty() && f.graph.getTileMapping(x)[3].front().begin() == 0);
-  assert_true(poputil::calcLinearTileMapping(f.graph, {40}, 10, 1, 2, false)[1] == (IV{{10, 20}}));
+  // Descending with offset 2 on 16 tiles starts at tile 16 - 1 - 2 = 13 and goes down, as PopLibs documents.
+  const auto down = poputil::calcLinearTileMapping(f.graph, {40}, 10, 1, 2, false);
+  assert_true(down[13] == (IV{{0, 10}}) && down[12] == (IV{{10, 20}}) && down[10] == (IV{{30, 40}}));
+  assert_true(down[2].empty() && down[1].empty());
+  // Offset 14 descending starts at tile 1 and wraps from tile 0 to tile 15.
+  const auto wrap = poputil::calcLinearTileMapping(f.graph, {40}, 10, 1, 14, false);
+  assert_true(wrap[1] == (IV{{0, 10}}) && wrap[0] == (IV{{10, 20}}) && wrap[15] == (IV{{20, 30}}));
 
   IPUModel two("ipu2");
   two.numIPUs = 2;

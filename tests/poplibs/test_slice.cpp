@@ -516,6 +516,21 @@ void test_errors(void **) {
       "both false");
   expectThrow<poplar::invalid_option>(
       [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"operationForUpdate", "div"}}); }, "cannot be 'div'");
+  // planConstraints (Graphcore's DynamicSliceTest passes one): a JSON object of the planner's split variables is
+  // accepted; anything else is refused naming the problem.
+  const popops::SlicePlan constrained = popops::embedding::plan(
+      g, FLOAT, 6, 4, {1}, {{"planConstraints", R"({"unslicedDimSplit": 6, "slicedDimSplit": 2, "useOrderingInfo": true})"}});
+  assert_true(popops::createSliceableTensor(g, FLOAT, {6, 4}, {0}, {1}, constrained, {}).numElements() == 24);
+  expectThrow<poplar::invalid_option>(
+      [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"planConstraints", "{not json"}}); }, "is not valid JSON");
+  expectThrow<poplar::invalid_option>(
+      [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"planConstraints", "[1, 2]"}}); }, "is not a JSON object");
+  expectThrow<poplar::invalid_option>(
+      [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"planConstraints", R"({"tileSplit": 2})"}}); },
+      "names 'tileSplit', which is not a slice plan variable");
+  expectThrow<poplar::invalid_option>(
+      [&] { popops::embedding::plan(g, FLOAT, 6, 4, {1}, {{"planConstraints", R"({"slicedDimSplit": -1})"}}); },
+      "gives 'slicedDimSplit' the value -1, not a non-negative integer or boolean");
   expectThrow<poputil::poplibs_error>(
       [&] { popops::dynamicSliceWithOutput(g, f.var(FLOAT, {2, 3}, "o"), t, off, {0}, {2}, p); }, "createSliceTensor");
   expectThrow<poputil::poplibs_error>(

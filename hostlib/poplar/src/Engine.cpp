@@ -726,9 +726,12 @@ void Engine::readTensor(const std::string &handle, void *buf) {
 void Engine::readTensor(const std::string &handle, void *begin, void *end) {
   const auto &h = impl_->handle(handle, false);
   std::size_t n = std::size_t(static_cast<char *>(end) - static_cast<char *>(begin));
-  if (n != h.bytes)
+  // The end pointer bounds the copy, as in Poplar: a larger buffer is fine (its tail is left alone), a smaller
+  // one is refused.
+  if (end < begin || n < h.bytes)
     throw ipu::runtime::application_runtime_error("readTensor('" + handle + "'): the buffer has " +
-                                                  std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes));
+                                                  std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes) +
+                                                  "; pass a buffer of at least " + std::to_string(h.bytes) + " bytes");
   readTensor(handle, begin);
 }
 
@@ -743,9 +746,12 @@ void Engine::writeTensor(const std::string &handle, const void *buf) {
 void Engine::writeTensor(const std::string &handle, const void *begin, const void *end) {
   const auto &h = impl_->handle(handle, true);
   std::size_t n = std::size_t(static_cast<const char *>(end) - static_cast<const char *>(begin));
-  if (n != h.bytes)
+  // The end pointer bounds the copy, as in Poplar: a larger buffer is fine (its tail is left alone), a smaller
+  // one is refused.
+  if (end < begin || n < h.bytes)
     throw ipu::runtime::application_runtime_error("writeTensor('" + handle + "'): the buffer has " +
-                                                  std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes));
+                                                  std::to_string(n) + " bytes, the tensor " + std::to_string(h.bytes) +
+                                                  "; pass a buffer of at least " + std::to_string(h.bytes) + " bytes");
   writeTensor(handle, begin);
 }
 

@@ -101,7 +101,7 @@ std::pair<Tensor, Tensor> groupNormStatistics(poplar::Graph &graph, const Tensor
   const Grouping g{stridedGrouping(options, name), numGroups};
   if (numGroups == 0)
     throw poplibs_error(name + ": numGroups is 0; pass at least one group");
-  const detail::NormLayout l = detail::normLayout(acts, numGroups, name);
+  const detail::NormLayout l = detail::normLayout(acts, numGroups, name, true);
   // Two passes whatever stableAlgo says: group statistics cover few elements, where E[x^2] - E[x]^2 loses most.
   return detail::normStatistics(graph, l, g.toStrided(acts), eps, unbiasedVarEstimate, true, prog);
 }

@@ -1,12 +1,16 @@
 // Internal: see norms.hpp.
 #include "norms.hpp"
 
+#include <cmath>
+
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
+#include <popops/Fill.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/ScaledAdd.hpp>
 
 #include "log.hpp"
+#include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
 #include "vertices.hpp"
 
@@ -60,7 +64,7 @@ void NormLayout::checkLikeActs(const Tensor &t, const std::vector<std::size_t> &
   }
 }
 
-NormLayout normLayout(const Tensor &acts, unsigned groups, const std::string &name) {
+NormLayout normLayout(const Tensor &acts, unsigned groups, const std::string &name, bool allowEmpty) {
   checkFloatOrHalf(acts, name, "the activations");
   if (acts.rank() < 2)
     throw poplibs_error(name + ": the activations have shape " + acts.shapeToString() +
@@ -70,7 +74,7 @@ NormLayout normLayout(const Tensor &acts, unsigned groups, const std::string &na
   l.batch = acts.dim(0);
   l.channels = acts.dim(1);
   l.field = acts.rank() == 2 ? 1 : acts.numElements() / std::max<std::size_t>(1, l.batch * l.channels);
-  if (acts.numElements() == 0)
+  if (acts.numElements() == 0 && !allowEmpty)
     throw poplibs_error(name + ": the activations " + acts.shapeToString() + " are empty; pass at least one element");
   l.perBatch = groups != 0;
   l.groups = groups ? groups : l.channels;
@@ -87,6 +91,18 @@ void checkPartials(const poplar::Type &partialsType, const std::string &name) {
 
 std::pair<Tensor, Tensor> normStatistics(poplar::Graph &graph, const NormLayout &l, const Tensor &acts, float eps,
                                          bool unbiased, bool stable, Sequence &prog) {
+  if (l.count() == 0) {
+    // No element in a group (an empty channel or field dimension): the mean and the variance are taken as 0, so
+    // invStdDev is 1/sqrt(eps), which is what Graphcore's NormStatisticsTest expects of groupNormStatistics; an
+    // empty batch gives empty statistics.
+    Tensor mean = graph.addVariable(poplar::FLOAT, {l.statsSize()}, l.name + "/mean");
+    Tensor invStdDev = graph.addVariable(poplar::FLOAT, {l.statsSize()}, l.name + "/invStdDev");
+    poputil::mapTensorLinearly(graph, mean);
+    poputil::mapTensorLinearly(graph, invStdDev);
+    popops::fill(graph, mean, prog, 0.0f, l.name + "/mean");
+    popops::fill(graph, invStdDev, prog, 1.0f / std::sqrt(eps), l.name + "/invStdDev");
+    return {mean, invStdDev};
+  }
   completeMapping(graph, acts, l.name);
   const Tensor x = l.view(acts);
   const float n = float(l.count());

@@ -39,7 +39,8 @@ struct NormLayout {
 /// The layout of `acts` for batch norm (groups == 0) or group norm with `groups` groups. Throws
 /// poputil::poplibs_error naming `name` for acts that are not FLOAT or HALF of rank >= 2 or groups not dividing the
 /// channels.
-NormLayout normLayout(const poplar::Tensor &acts, unsigned groups, const std::string &name);
+/// allowEmpty: statistics of empty activations are defined (see normStatistics); the other operations refuse them.
+NormLayout normLayout(const poplar::Tensor &acts, unsigned groups, const std::string &name, bool allowEmpty = false);
 /// Throws unless partialsType is FLOAT.
 void checkPartials(const poplar::Type &partialsType, const std::string &name);
 

@@ -1,4 +1,5 @@
-// popops/ElementWiseUtil.hpp: the output of an element-wise operation takes the layout of its best-spread input.
+// popops/ElementWiseUtil.hpp: the output of an element-wise operation takes the layout of its best-spread input
+// that could itself be written in parallel (no aliased elements, no constants); otherwise it is mapped linearly.
 #include "popops/ElementWiseUtil.hpp"
 
 #include "poplibs_support.hpp"
@@ -32,7 +33,9 @@ Tensor createOutputForElementWiseOp(poplar::Graph &graph, const std::vector<Tens
       for (const auto &iv : tile)
         mapped += iv.size();
     const std::size_t tiles = poputil::getNumTilesUsed(m);
-    if (mapped == t.numElements() && tiles > bestTiles) {
+    // A broadcast input maps many elements to the few it aliases, and a constant's placement says nothing about
+    // where work should run: copying either layout would pile the output's writes onto those tiles.
+    if (mapped == t.numElements() && tiles > bestTiles && t.isParallelWriteable()) {
       best = m;
       bestTiles = tiles;
     }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include <nlohmann/json.hpp>
 #include <poplar/exceptions.hpp>
 
 #include "broadcast.hpp"
@@ -23,9 +24,39 @@ const OptionRules &planOptionRules() {
       {"indicesDistribution", {"uniform", "onePoint"}}, {"planMinimisationTarget", {"memory", "cycles"}},
       {"indicesAreSorted", {"true", "false"}},  {"partialType", {"float", "half"}},
       {"remapOutOfBoundIndices", {"true", "false"}}, {"paddingIndexUsed", {"true", "false"}},
-      {"validateIndices", {"true", "false"}}};
+      {"validateIndices", {"true", "false"}},   {"planConstraints", {kJsonObject}}};
   return rules;
 }
+
+namespace {
+// planConstraints: PopLibs' slice planner takes a JSON object that fixes some of its split variables. Our plans
+// are laid out by our own rules, so the constraints are checked (known names, non-negative integers or booleans)
+// and then have no effect; docs/poplibs.md says so.
+void checkPlanConstraints(const std::string &value, const std::string &name) {
+  static const std::set<std::string> known = {"groupSplit",      "lookupParallelSplit", "lookupSerialSplit",
+                                              "slicedDimSplit",  "unslicedDimSplit",    "unslicedGrainSize",
+                                              "useOrderingInfo", "precopyBaseWhenSerialSlice"};
+  const auto bad = [&](const std::string &why) {
+    throw poplar::invalid_option(name + ": option 'planConstraints' " + why +
+                                 "; pass a JSON object such as {\"slicedDimSplit\": 2}");
+  };
+  nlohmann::json j = nlohmann::json::parse(value, nullptr, false);
+  if (j.is_discarded())
+    bad("is not valid JSON ('" + value + "')");
+  if (!j.is_object())
+    bad("is not a JSON object ('" + value + "')");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!known.count(it.key())) {
+      std::string names;
+      for (const auto &k : known)
+        names += (names.empty() ? "" : ", ") + k;
+      bad("names '" + it.key() + "', which is not a slice plan variable (known: " + names + ")");
+    }
+    if (!it.value().is_boolean() && !it.value().is_number_unsigned())
+      bad("gives '" + it.key() + "' the value " + it.value().dump() + ", not a non-negative integer or boolean");
+  }
+}
+} // namespace
 
 void checkOptions(const poplar::OptionFlags &options, const OptionRules &rules, const std::string &name) {
   for (const auto &[key, value] : options) {
@@ -36,7 +67,9 @@ void checkOptions(const poplar::OptionFlags &options, const OptionRules &rules, 
         known += (known.empty() ? "" : ", ") + r.first;
       throw poplar::invalid_option(name + ": unknown option '" + key + "' (known: " + known + ")");
     }
-    if (it->second.empty()) {
+    if (it->second.size() == 1 && it->second[0] == kJsonObject) {
+      checkPlanConstraints(value, name);
+    } else if (it->second.empty()) {
       char *end = nullptr;
       double v = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0' || !(v > 0))

@@ -17,6 +17,8 @@ namespace popops::detail {
 
 /// Option name -> allowed values; an empty list means a positive number.
 using OptionRules = std::map<std::string, std::vector<std::string> >;
+/// The one allowed value of a rule whose option holds a JSON object (checked by its own reader).
+inline const char *const kJsonObject = "<json object>";
 /// The options of embedding::plan, the multi operations and the create functions.
 const OptionRules &planOptionRules();
 /// Throws poplar::invalid_option for an unknown name or a value not allowed, naming both and what is allowed.

@@ -29,8 +29,10 @@ std::vector<std::vector<Interval> > calcLinearTileMapping(const poplar::Target &
   grainsPerTile = std::max<std::size_t>({grainsPerTile, minGrains, 1});
   const std::size_t perTile = grainsPerTile * grainSize;
   for (std::size_t k = 0, begin = 0; begin < n; ++k, begin += perTile) {
-    unsigned step = unsigned(k % numTiles);
-    unsigned tile = ascendingOrder ? (offset + step) % numTiles : (offset + numTiles - step % numTiles) % numTiles;
+    // PopLibs documents the descending order as a mirror image of the ascending one: its first tile is
+    // numTiles - 1 - offset, not offset.
+    const unsigned step = unsigned((offset + k) % numTiles);
+    const unsigned tile = ascendingOrder ? step : numTiles - 1 - step;
     mapping[tile].push_back(Interval(begin, std::min(n, begin + perTile)));
   }
   return mapping;

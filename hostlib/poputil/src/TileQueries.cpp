@@ -84,12 +84,13 @@ bool dimIsSplitOverIPUs(const poplar::Graph &graph, const Tensor &t, unsigned di
   return false;
 }
 
+// In descending order the first tile is numTiles - 1 - offset (PopLibs' documented order, as calcLinearTileMapping).
 unsigned transformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending) {
-  return ascending ? (numTiles + tile - offset) % numTiles : (2 * numTiles - offset - tile) % numTiles;
+  return ascending ? (numTiles + tile - offset) % numTiles : (2 * numTiles - 1 - offset - tile) % numTiles;
 }
 
 unsigned invTransformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending) {
-  return ascending ? (tile + offset) % numTiles : (2 * numTiles - offset - tile) % numTiles;
+  return ascending ? (tile + offset) % numTiles : (2 * numTiles - 1 - offset - tile) % numTiles;
 }
 
 } // namespace poputil

@@ -142,6 +142,30 @@ void test_one_read_and_one_write_per_handle(void **) {
   assert_int_equal(readInt(e2, "x"), 8);
 }
 
+// readTensor/writeTensor(handle, begin, end): the end bounds the copy. A buffer larger than the tensor is used
+// from its start and its tail left alone (Graphcore's DynamicSliceTest reads a 10-row slice into a buffer
+// sized for the whole table); a smaller one is refused, naming the size to pass.
+void test_buffer_end_bounds_the_copy(void **) {
+  Fixture f;
+  Tensor x = f.graph.addVariable(INT, {3}, "x");
+  f.graph.setTileMapping(x, 1);
+  f.graph.createHostWrite("x", x);
+  f.graph.createHostRead("x", x);
+  Engine e(f.graph, Sequence{});
+  e.load(f.device);
+  std::vector<int> in{4, 5, 6, 99, 98};
+  e.writeTensor("x", in.data(), in.data() + in.size());
+  std::vector<int> out(6, -1);
+  e.readTensor("x", out.data(), out.data() + out.size());
+  assert_true(out == (std::vector<int>{4, 5, 6, -1, -1, -1}));
+  expectThrow<application_runtime_error>([&] { e.readTensor("x", out.data(), out.data() + 2); },
+                            "the buffer has 8 bytes, the tensor 12; pass a buffer of at least 12 bytes");
+  expectThrow<application_runtime_error>([&] { e.writeTensor("x", in.data(), in.data() + 1); },
+                            "the buffer has 4 bytes, the tensor 12");
+  e.readTensor("x", out.data(), out.data() + 3);
+  assert_int_equal(out[2], 6);
+}
+
 void test_recover_after_fault(void **) {
   Fixture f;
   Tensor x = f.scalar(INT, 0, "x");
@@ -573,7 +597,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_option_validation),   cmocka_unit_test(test_no_programs),
       cmocka_unit_test(test_second_engine_on_device), cmocka_unit_test(test_recover_after_fault),
-      cmocka_unit_test(test_one_read_and_one_write_per_handle),
+      cmocka_unit_test(test_one_read_and_one_write_per_handle), cmocka_unit_test(test_buffer_end_bounds_the_copy),
       cmocka_unit_test(test_load_dma_error_recovery_text),
       cmocka_unit_test(test_set_field_size_of_scalar), cmocka_unit_test(test_engine_moves),
       cmocka_unit_test(test_engine_outlives_device),

@@ -230,7 +230,8 @@ namespace embedding {
 /// indices. Options (unknown names or values are poplar::invalid_option): usedForSlice, usedForUpdate (true,
 /// false; not both false), operationForUpdate (none, add, max), availableMemoryProportion (a positive number),
 /// indicesDistribution (uniform, onePoint), planMinimisationTarget (memory, cycles), indicesAreSorted (true,
-/// false), partialType (float, half).
+/// false), partialType (float, half), planConstraints (a JSON object of the planner's split variables: checked,
+/// no effect on this library's plans).
 SlicePlan plan(const poplar::Graph &graph, const poplar::Type &dataType, std::size_t numEntries,
                std::size_t outputSize, const std::vector<std::size_t> &numLookups,
                const poplar::OptionFlags &options);

@@ -22,8 +22,8 @@ namespace poputil {
 /// A mapping of `shape`'s elements (row-major) in order over the graph's tiles: runs of whole grains of
 /// `grainSize` elements, at least `minElementsPerTile` per used tile, as evenly as the grains allow. Tiles past
 /// the last run get no interval. Throws poplibs_error when grainSize is 0.
-/// With `offset` the first run goes to tile `offset` and the next ones follow in ascending (or, with
-/// ascendingOrder false, descending) tile order, wrapping around.
+/// With `offset` the first run goes to tile `offset` and the next ones follow in ascending tile order; with
+/// ascendingOrder false the first run goes to tile numTiles - 1 - offset and the next ones descend. Both wrap.
 std::vector<std::vector<poplar::Interval> > calcLinearTileMapping(const poplar::Graph &graph,
                                                                   std::vector<std::size_t> shape,
                                                                   unsigned minElementsPerTile, unsigned grainSize,
@@ -86,7 +86,7 @@ bool dimIsSplitOverTiles(const poplar::Graph &graph, const poplar::Tensor &t, un
 bool dimIsSplitOverIPUs(const poplar::Graph &graph, const poplar::Tensor &t, unsigned dimension);
 
 /// The position of `tile` in the order a mapping with `offset` and `ascending` visits the numTiles tiles (the
-/// tile at `offset` is 0 in ascending order).
+/// tile at `offset` is 0 in ascending order, the tile at numTiles - 1 - offset in descending order).
 unsigned transformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending);
 /// The inverse of transformTileIndex: the tile at a position of that order.
 unsigned invTransformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending);
