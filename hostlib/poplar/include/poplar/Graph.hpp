@@ -49,6 +49,14 @@ typedef std::vector<std::vector<Interval> > TileToTensorMapping;
 
 class Device;
 
+namespace detail {
+/// Whether A is an ArrayRef (and of what): lets Graph::addConstant take a list view without making a braced list
+/// ambiguous between the vector and list forms.
+template <typename A> struct IsArrayRef : std::false_type {};
+template <typename T> struct IsArrayRef<ArrayRef<T> > : std::true_type {
+  typedef T element;
+};
+} // namespace detail
 
 /// A graph for one target. A virtual graph (createVirtualGraph) shares the variables, compute sets and codelets of
 /// its parent but numbers a subrange of its tiles from 0.
@@ -122,10 +130,21 @@ public:
                      const DebugContext &debugContext = {}) {
     return addConstantFrom(type, shape, values.data(), values.size(), sizeof(T), hostKind<T>(), debugContext);
   }
-  /// A new constant with every element `value`.
+  /// As above from a list view (`graph.addConstant(UNSIGNED_INT, {n}, ArrayRef<unsigned>(v))`). Only an
+  /// ArrayRef argument picks this form, so a braced list still goes to the vector form unambiguously.
+  template <typename A>
+  Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, const A &values,
+                     const DebugContext &debugContext = {},
+                     typename std::enable_if<detail::IsArrayRef<A>::value>::type * = nullptr) {
+    typedef typename detail::IsArrayRef<A>::element T;
+    return addConstantFrom(type, shape, values.data(), values.size(), sizeof(T), hostKind<T>(), debugContext);
+  }
+  /// A new constant with every element `value`. Only for arithmetic values: as in Graphcore's Graph, a pointer or
+  /// a list must reach the overloads below, not become "one value" (a non-const pointer would match T exactly).
   template <typename T>
   Tensor addConstant(const Type &type, const std::vector<std::size_t> &shape, T value,
-                     const DebugContext &debugContext = {}) {
+                     const DebugContext &debugContext = {},
+                     typename std::enable_if<std::is_arithmetic<T>::value>::type * = nullptr) {
     return addConstantFrom(type, shape, &value, 1, sizeof(T), hostKind<T>(), debugContext);
   }
   /// A new constant from `values`, one per element.
