@@ -289,6 +289,42 @@ void test_multi_slice_update(void **) {
 }
 
 // HALF multiUpdateAdd (HALF and FLOAT scales) and multiUpdateMax; the values are exact in half.
+// remapOutOfBoundIndices on the updates, as on multiSlice: an offset past the base's rows updates row 0 instead of
+// nothing (Graphcore's MultiUpdateAdd2OutOfBound cases); without the option such a row is left alone.
+void test_multi_update_remap(void **) {
+  Fixture f;
+  const std::size_t rows = 5, cols = 4, n = 3;
+  Tensor a = f.var(FLOAT, {rows, cols}, "a"), b = f.var(FLOAT, {rows, cols}, "b"), c = f.var(FLOAT, {rows, cols}, "c");
+  Tensor s = f.var(FLOAT, {n, 1, cols}, "s"), ids = f.var(UNSIGNED_INT, {n, 1}, "ids");
+  Tensor scale = f.var(FLOAT, {1}, "scale");
+  const poplar::OptionFlags remap{{"remapOutOfBoundIndices", "true"}};
+  popops::multiUpdateAdd(f.graph, a, s, ids, scale, {0}, {1}, f.prog, popops::SlicePlan(), remap);
+  popops::multiUpdateAdd(f.graph, b, s, ids, scale, {0}, {1}, f.prog, popops::SlicePlan(), {});
+  popops::multiUpdate(f.graph, c, s, ids, {0}, {1}, f.prog, popops::SlicePlan(), remap);
+  f.build();
+  const auto base = floats(rows * cols, 11), hs = floats(n * cols, 12);
+  for (const char *name : {"a", "b", "c"})
+    f.write(name, base);
+  f.write("s", hs);
+  f.write("scale", std::vector<float>{0.5f});
+  const std::vector<unsigned> hid = {rows, 2, rows + 7}; // two offsets past the end
+  f.write("ids", hid);
+  f.engine->run(0);
+  std::vector<float> wa = base, wb = base, wc = base;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t col = 0; col < cols; ++col) {
+      const float v = hs[k * cols + col];
+      const std::size_t row = hid[k] < rows ? hid[k] : 0;
+      wa[row * cols + col] += 0.5f * v;
+      if (hid[k] < rows)
+        wb[row * cols + col] += 0.5f * v;
+      wc[row * cols + col] = v;
+    }
+  expectNear(f.read<float>("a.r", rows * cols), wa, "multiUpdateAdd with remapOutOfBoundIndices");
+  expectNear(f.read<float>("b.r", rows * cols), wb, "multiUpdateAdd leaves out-of-range rows alone");
+  expectNear(f.read<float>("c.r", rows * cols), wc, "multiUpdate with remapOutOfBoundIndices");
+}
+
 void test_half_multi_update(void **) {
   Fixture f;
   const std::size_t rows = 6, cols = 3, n = 3;
@@ -555,6 +591,7 @@ int main(void) {
       cmocka_unit_test(test_sliceable_many_tiles_and_types),
       cmocka_unit_test(test_multi_slice_update),
       cmocka_unit_test(test_half_multi_update),
+      cmocka_unit_test(test_multi_update_remap),
       cmocka_unit_test(test_many_tiles),
       cmocka_unit_test(test_sliceable_from_slice),
       cmocka_unit_test(test_gather),

@@ -8,7 +8,7 @@
 // Copies only move elements, so the copying vertices exist per element size (32, 16 and 8 bits) and the host
 // reinterprets FLOAT/INT/UNSIGNED_INT, HALF/SHORT and BOOL/CHAR tensors to the unsigned type of that size.
 // Out-of-range offsets follow PopLibs: dynamicSlice/dynamicUpdate start at row 0 (and a slice running past the
-// end wraps to row 0); multiSlice gives zeros (or row 0 with `remap`); the multiUpdates ignore such rows.
+// end wraps to row 0); multiSlice gives zeros and the multiUpdates ignore such rows, or with `remap` both use row 0.
 
 namespace popops {
 namespace {
@@ -114,14 +114,14 @@ void multiSliceRows(const Offsets &offsets, const Base &baseList, const Sub &sub
 // win in each column.
 template <typename T, unsigned Op, bool Packed, typename Offsets, typename Base, typename Sub>
 void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &subList, unsigned nBase, unsigned size,
-                     T scale, unsigned wid, unsigned workers) {
+                     T scale, bool remap, unsigned wid, unsigned workers) {
   const unsigned nIdx = offsets.size();
   const Rows<Packed, Base> base = {baseList, nBase};
   const Rows<Packed, Sub> sub = {subList, nIdx * size};
   forWorkerColumns<T>(sub, wid, workers, [&](unsigned r, unsigned c0, unsigned c1) {
     const unsigned w = sub.width(r);
     for (unsigned k = 0; k < nIdx; ++k) {
-      const unsigned first = offsets[k];
+      const unsigned first = remap && offsets[k] >= nBase ? 0 : offsets[k];
       for (unsigned j = 0; j < size; ++j) {
         if (first >= nBase || first + j >= nBase)
           continue;
@@ -145,11 +145,11 @@ void multiUpdateRows(const Offsets &offsets, const Base &baseList, const Sub &su
 // The compute() of every multiUpdate vertex: its fields to multiUpdateRows in the packed or the unpacked form.
 template <typename T, unsigned Op, typename V> bool multiUpdateVertex(V &v, T scale, unsigned wid) {
   if (v.packed)
-    multiUpdateRows<T, Op, true>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale, wid,
-                                 v.numWorkers());
+    multiUpdateRows<T, Op, true>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale, v.remap != 0,
+                                 wid, v.numWorkers());
   else
-    multiUpdateRows<T, Op, false>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale, wid,
-                                  v.numWorkers());
+    multiUpdateRows<T, Op, false>(v.offsets, v.baseT, v.subT, v.numBaseElements, v.sliceSize, scale,
+                                  v.remap != 0, wid, v.numWorkers());
   return true;
 }
 
@@ -228,6 +228,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
+  unsigned remap; ///< an offset past the base's rows updates row 0 (remapOutOfBoundIndices)
   bool compute(unsigned workerId) { return multiUpdateVertex<T, 0>(*this, static_cast<T>(0), workerId); }
 };
 
@@ -241,6 +242,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
+  unsigned remap; ///< an offset past the base's rows updates row 0 (remapOutOfBoundIndices)
   bool compute(unsigned workerId) { return multiUpdateVertex<T, 1>(*this, static_cast<T>(*scale), workerId); }
 };
 
@@ -253,6 +255,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
+  unsigned remap; ///< an offset past the base's rows updates row 0 (remapOutOfBoundIndices)
   bool compute(unsigned workerId) { return multiUpdateVertex<T, 2>(*this, static_cast<T>(0), workerId); }
 };
 
@@ -265,6 +268,7 @@ public:
   unsigned numBaseElements;
   unsigned packed;
   unsigned sliceSize;
+  unsigned remap; ///< an offset past the base's rows updates row 0 (remapOutOfBoundIndices)
   bool compute(unsigned workerId) { return multiUpdateVertex<T, 3>(*this, static_cast<T>(0), workerId); }
 };
 

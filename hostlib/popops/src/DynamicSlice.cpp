@@ -327,8 +327,7 @@ void multiStep(poplar::Graph &graph, const Tensor &base, const Tensor &slices, c
   auto extra = [&](poplar::VertexRef v, unsigned, std::size_t k0, std::size_t k1) {
     graph.connect(v["offsets"], update ? offs : offs.slice(k0, k1));
     graph.setInitialValue(v["sliceSize"], unsigned(size));
-    if (!update)
-      graph.setInitialValue(v["remap"], unsigned(remap));
+    graph.setInitialValue(v["remap"], unsigned(remap));
     if (scale)
       graph.connect(v["scale"], scale->flatten()[0]);
   };
@@ -374,7 +373,8 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
       type = poputil::detail::templateVertex(std::string("popops::MultiUpdate") + op, {et});
     }
   }
-  multiStep(graph, t, s, offsets, dims[0], sizes[0], type, true, scale, false, viewAs, prog, name);
+  multiStep(graph, t, s, offsets, dims[0], sizes[0], type, true, scale, flag(options, "remapOutOfBoundIndices"), viewAs,
+            prog, name);
 }
 
 } // namespace

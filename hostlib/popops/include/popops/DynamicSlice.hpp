@@ -3,8 +3,9 @@
 //
 // Offsets are UNSIGNED_INT or INT tensors. Out-of-range offsets follow PopLibs: dynamicSlice and dynamicUpdate
 // use row 0 for an offset >= the dimension's size, and a slice that runs past the end wraps to row 0; multiSlice
-// gives zeros for the rows past the end (row 0 instead with the option remapOutOfBoundIndices); multiUpdate,
-// multiUpdateAdd and multiUpdateMax leave such rows alone. A negative INT offset is out of range.
+// gives zeros for the rows past the end and multiUpdate, multiUpdateAdd, multiUpdateMax and multiUpdateMul leave
+// such rows alone, or with the option remapOutOfBoundIndices both use row 0 instead. A negative INT offset is out
+// of range.
 #ifndef POPOPS_DYNAMIC_SLICE_HPP
 #define POPOPS_DYNAMIC_SLICE_HPP
 
