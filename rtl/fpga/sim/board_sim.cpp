@@ -4,7 +4,8 @@
 // top's uart_rx_i bit by bit; the bits the top sends on uart_tx_o come back as
 // bytes. The simulation is clocked all the time, so tiles run between requests.
 // One client at a time; the card keeps its state across connections, as a board
-// on its cable does.
+// on its cable does. The card finishes what a client sent before it left (its
+// answers go nowhere), and only then is the next client let in.
 //
 // Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N] [--stall-log FILE]
 //   --board B      the board's shape: icebreaker (1 tile, 10.5 MHz; the default) or
@@ -61,6 +62,12 @@ namespace {
 constexpr unsigned kClksPerBit = IPU_BOARD_SIM_CLKS_PER_BIT;
 // How often (in clocks) the socket is polled while the link is idle.
 constexpr unsigned kPollEvery = 1024;
+
+// After a client leaves, the next is let in only once the card has taken every frame
+// the last one sent and been silent this long (64 byte times), so that no answer to
+// the old client's requests reaches the new one (a request sent while the card still
+// answers the old ones would be matched with the wrong answer).
+constexpr unsigned long long kSettleClocks = 64ull * 10 * kClksPerBit;
 
 // A gap of at least this many ms between two socket polls is a stall (the loop polls
 // every 64..1024 clocks, well under a millisecond when the Verilated source runs).
@@ -234,6 +241,8 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
     HostFramer framer;
     int cfd = -1;
     std::string out;
+    bool settling = false;                  // a client left and the card may still answer it
+    unsigned long long last_board_byte = 0; // the clock of the card's last byte
     for (unsigned long long cycle = 0; !g_stop && (max_cycles == 0 || cycle < max_cycles); ++cycle) {
         const bool link_idle = to_board.idle() && from_board.idle() && out.empty();
         if (cycle % (link_idle ? kPollEvery : 64) == 0) {
@@ -245,9 +254,12 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
                 }
                 last_poll_ms = now;
             }
+            if (settling && to_board.idle() && from_board.idle() && cycle - last_board_byte >= kSettleClocks)
+                settling = false;
             pollfd p{cfd >= 0 ? cfd : lfd, POLLIN, 0};
-            // An idle link with nothing connected may as well sleep a little.
-            const int rc = poll(&p, 1, link_idle && cfd < 0 ? 1 : 0);
+            // An idle link with nothing connected may as well sleep a little. A new client
+            // waits in the listen backlog while the card settles.
+            const int rc = cfd < 0 && settling ? 0 : poll(&p, 1, link_idle && cfd < 0 ? 1 : 0);
             if (rc > 0 && cfd < 0) {
                 cfd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
             } else if (rc > 0) {
@@ -257,6 +269,7 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
                     close(cfd);
                     cfd = -1;
                     framer.drop();
+                    settling = true;
                 } else {
                     for (ssize_t i = 0; i < n; ++i)
                         framer.feed(buf[i], to_board);
@@ -269,8 +282,10 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
         top->clk_i = 0;
         top->eval();
         uint8_t byte;
-        if (from_board.sample(top->uart_tx_o, &byte))
+        if (from_board.sample(top->uart_tx_o, &byte)) {
             out.push_back(static_cast<char>(byte));
+            last_board_byte = cycle;
+        }
         if (!out.empty() && cfd >= 0 && from_board.idle()) {
             const ssize_t n = write(cfd, out.data(), out.size());
             if (n > 0)

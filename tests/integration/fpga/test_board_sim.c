@@ -351,6 +351,28 @@ static void a_half_frame_goes_with_its_client(void **state)
         assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
 }
 
+/* A client that sends forty whole requests and leaves at once (issue 36): the
+ * card still answers them, and none of those answers reaches the client that
+ * connects next, which asks another register and must get that one's value. */
+static void answers_to_a_gone_client_go_nowhere(void **state)
+{
+    (void)state;
+    const uint32_t mask = reg_read(IPU_REG_IRQ_MASK);
+    assert_int_not_equal(mask, IPU_REG_ID_RESET_VALUE);
+    uint8_t frames[40 * 6];
+    size_t n = 0;
+    for (int i = 0; i < 40; i++) {
+        const uint8_t req[2] = {(uint8_t)IPU_REG_ID, (uint8_t)(IPU_REG_ID >> 8)};
+        n += ipu_link_frame_encode(frames + n, IPU_LINK_TYPE_REG_READ, req, sizeof req);
+    }
+    assert_int_equal(write(g_fd, frames, n), (ssize_t)n);
+    close(g_fd);
+    g_fd = -1;
+    assert_int_equal(connect_client(), 0);
+    assert_int_equal(reg_read(IPU_REG_IRQ_MASK), mask);
+    assert_int_equal(reg_read(IPU_REG_ID), IPU_REG_ID_RESET_VALUE);
+}
+
 /* Block transfers: 62 words written in one BLOCK_WRITE and read back in one
  * BLOCK_READ (streamed, one MEM_DATA of 4N bytes); a single-word block; a
  * BLOCK_WRITE whose LEN is not 4 + 4N and a BLOCK_READ of 0 or 64 words are
@@ -408,6 +430,7 @@ int main(void)
         cmocka_unit_test(block_transfers_round_trip),
         cmocka_unit_test(addresses_past_the_card_are_refused),
         cmocka_unit_test(a_half_frame_goes_with_its_client),
+        cmocka_unit_test(answers_to_a_gone_client_go_nowhere),
         cmocka_unit_test(command_line_refusals),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
