@@ -663,4 +663,35 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &eleme
 
 Function Graph::addFunction(const program::Program &program) { return Function(program, impl_->functionsAdded++); }
 
+HostFunction Graph::addHostFunction(StringRef handleRef, ArrayRef<HostFunctionArgument> inputs,
+                                    ArrayRef<HostFunctionArgument> outputs) {
+  const std::string handle = handleRef;
+  if (handle.empty())
+    throw poplar_error("addHostFunction: the handle is empty; name the function (Engine::connectHostFunction finds "
+                       "it by that name)");
+  for (const auto &f : impl_->hostFunctions)
+    if (f.name == handle)
+      throw poplar_error("addHostFunction: host function '" + handle + "' already exists; give each its own name");
+  const auto check = [&](ArrayRef<HostFunctionArgument> args, const char *what) {
+    for (std::size_t i = 0; i < args.size(); ++i)
+      if (args[i].size == 0)
+        throw poplar_error("addHostFunction('" + handle + "'): " + what + " " + std::to_string(i) +
+                           " has 0 elements; give every argument at least one element");
+  };
+  check(inputs, "input");
+  check(outputs, "output");
+  const std::string base = std::string(detail::kHostFunctionStreamPrefix) + handle;
+  HostFunctionInfo info;
+  info.name = handle;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    info.inputStreams.push_back(addStream(*impl_, base + "/in/" + std::to_string(i), inputs[i].type, inputs[i].size,
+                                          DataStreamType::DeviceToHostFIFO).getId());
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    info.outputStreams.push_back(addStream(*impl_, base + "/out/" + std::to_string(i), outputs[i].type,
+                                           outputs[i].size, DataStreamType::HostToDeviceFIFO).getId());
+  info.callStream = addStream(*impl_, base + "/call", UNSIGNED_INT, 1, DataStreamType::DeviceToHostFIFO).getId();
+  impl_->hostFunctions.push_back(info);
+  return HostFunction(impl_.get(), unsigned(impl_->hostFunctions.size() - 1));
+}
+
 } // namespace poplar

@@ -26,6 +26,7 @@
 #include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
+#include "poplar/StringRef.hpp"
 #include "poplar/TensorCloneMethod.hpp"
 #include "poplar/TensorRearranger.hpp"
 #include "poplar/Type.hpp"
@@ -297,6 +298,18 @@ public:
                                std::size_t repeats = 1, bool rearrangeOnHost = false, bool optimiseMemory = false);
   /// A function: a program that program::Call runs wherever it is called.
   Function addFunction(const program::Program &program);
+
+  /// One argument of a host function: `size` elements of `type`.
+  struct HostFunctionArgument {
+    HostFunctionArgument(Type elementType, std::size_t numElements) : type(elementType), size(numElements) {}
+    Type type;
+    std::size_t size;
+  };
+  /// A host function named `handle`: program::Call(f, inputs, outputs) sends tensors shaped as `inputs` to the host,
+  /// runs the callback an Engine connects to `handle` (Engine::connectHostFunction) and receives tensors shaped as
+  /// `outputs`. Throws poplar_error for a handle already used or an argument of 0 elements.
+  HostFunction addHostFunction(StringRef handle, ArrayRef<HostFunctionArgument> inputs,
+                               ArrayRef<HostFunctionArgument> outputs);
 
   /// The number of vertices in the graph, over all compute sets.
   unsigned getNumVertices() const;

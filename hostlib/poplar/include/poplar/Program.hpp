@@ -24,6 +24,7 @@ namespace poplar {
 
 class Function;
 class Graph;
+class HostFunction;
 
 namespace program {
 
@@ -199,10 +200,14 @@ public:
   explicit WriteUndef(const Tensor &t, const DebugContext &debugContext = {});
 };
 
-/// Runs a function made by Graph::addFunction.
+/// Runs a function made by Graph::addFunction, or calls a host function made by Graph::addHostFunction: the run
+/// stops there, `inputs` go to the host, the HostCallback connected with Engine::connectHostFunction runs, and its
+/// results come back into `outputs` (one tensor per argument, each of the argument's type and number of elements).
 class Call : public Program {
 public:
   explicit Call(const Function &f, const DebugContext &debugContext = {});
+  Call(const HostFunction &f, const std::vector<Tensor> &inputs, const std::vector<Tensor> &outputs,
+       const DebugContext &debugContext = {});
 };
 
 /// Stops the run with poplar::application_runtime_error: its message is `message` followed by the values of
@@ -253,6 +258,23 @@ public:
 
 private:
   program::Program body_;
+  unsigned id_ = 0;
+};
+
+/// A function the host runs when a program reaches program::Call of it (Graph::addHostFunction).
+class HostFunction {
+public:
+  /// An empty host function (not one a Call accepts).
+  HostFunction() {}
+  /// Internal: the graph's `id`th host function.
+  HostFunction(detail::GraphImpl *graph, unsigned id) : graph_(graph), id_(id) {}
+  /// The function's number in its graph: 0, 1, ... in the order of Graph::addHostFunction.
+  unsigned getId() const { return id_; }
+  /// Internal: the graph that made it (null for an empty one).
+  detail::GraphImpl *graphImpl() const { return graph_; }
+
+private:
+  detail::GraphImpl *graph_ = nullptr;
   unsigned id_ = 0;
 };
 
