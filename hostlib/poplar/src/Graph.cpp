@@ -413,9 +413,26 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
 VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType,
                            const std::vector<ConnectionDesc> &connections) {
   VertexRef v = addVertex(cs, vertexType);
-  for (const auto &c : connections)
-    connect(v[c.field], c.tensor);
+  for (const auto &c : connections) {
+    switch (c.kind) {
+    case ConnectionDesc::Kind::Tensor:
+      connect(v[c.field], c.tensor);
+      break;
+    case ConnectionDesc::Kind::Vector:
+      connect(v[c.field], c.tensors);
+      break;
+    case ConnectionDesc::Kind::Value:
+      setInitialValueBytes(v[c.field], c.value.data(), c.value.size());
+      break;
+    }
+  }
   return v;
+}
+
+void Graph::connect(FieldRef field, const std::vector<Tensor> &tensors) {
+  setFieldSize(field, tensors.size());
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    connect(field[i], tensors[i]);
 }
 
 void Graph::connect(FieldRef field, const Tensor &t) {
@@ -662,6 +679,13 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &eleme
 }
 
 Function Graph::addFunction(const program::Program &program) { return Function(program, impl_->functionsAdded++); }
+
+FunctionBuffer Graph::addFunctionBuffer(const Function &f, FunctionBufferMappingType) {
+  if (f.getId() >= impl_->functionsAdded)
+    throw poplar_error("addFunctionBuffer: function " + std::to_string(f.getId()) + " was not made by this graph; "
+                       "pass a Function that graph.addFunction returned");
+  return FunctionBuffer(impl_->functionBuffersAdded++, f.getId());
+}
 
 HostFunction Graph::addHostFunction(StringRef handleRef, ArrayRef<HostFunctionArgument> inputs,
                                     ArrayRef<HostFunctionArgument> outputs) {

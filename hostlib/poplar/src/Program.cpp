@@ -239,13 +239,13 @@ Call::Call(const Function &f, const DebugContext &debugContext)
 /// A host function call: each input goes to the host on its own stream, then the call stream's host sync runs the
 /// callback (Engine), then each output comes back on its own stream. The call stream carries no tensor: no tile
 /// sends anything, the sync alone is the signal (as an Abort's is).
-static std::shared_ptr<Node> hostCall(const HostFunction &f, const std::vector<Tensor> &inputs,
-                                      const std::vector<Tensor> &outputs, const std::string &debugName) {
+static std::shared_ptr<Node> hostCall(const HostFunction &f, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
+                                      const std::string &debugName) {
   ::poplar::detail::GraphImpl *g = f.graphImpl();
   if (!g || f.getId() >= g->hostFunctions.size())
     throw poplar_error("Call(HostFunction): invalid host function (create one with graph.addHostFunction)");
   const auto &info = g->hostFunctions[f.getId()];
-  const auto check = [&](const std::vector<Tensor> &ts, const std::vector<unsigned> &streams, const char *what) {
+  const auto check = [&](ArrayRef<Tensor> ts, const std::vector<unsigned> &streams, const char *what) {
     if (ts.size() != streams.size())
       throw poplar_error("Call(HostFunction '" + info.name + "'): " + std::to_string(ts.size()) + " " + what +
                          " tensor(s) given, the function has " + std::to_string(streams.size()) + " " + what +
@@ -283,9 +283,16 @@ static std::shared_ptr<Node> hostCall(const HostFunction &f, const std::vector<T
   return seq;
 }
 
-Call::Call(const HostFunction &f, const std::vector<Tensor> &inputs, const std::vector<Tensor> &outputs,
-           const DebugContext &debugContext)
+Call::Call(const HostFunction &f, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs, const DebugContext &debugContext)
     : Program(hostCall(f, inputs, outputs, debugContext.getPathName())) {}
+
+Copy::Copy(const FunctionBuffer &buffer, const Function &function, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
+  if (buffer.knowsFunction() && buffer.functionId() != function.getId())
+    throw poplar_error("Copy(FunctionBuffer " + std::to_string(buffer.getId()) + ", Function " +
+                       std::to_string(function.getId()) + "): the buffer holds function " +
+                       std::to_string(buffer.functionId()) + "'s code; load it into that function");
+}
 
 /// A remote buffer copy: for each row, the row index goes to the host (offset stream), then the row moves through
 /// the buffer's data stream; the host side (Engine) keeps the rows.

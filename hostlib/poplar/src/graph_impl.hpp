@@ -125,6 +125,7 @@ struct GraphImpl {
   Target target;                  ///< the top-level target (all replicas' IPUs)
   unsigned replicationFactor = 1; ///< the programs run as this many copies on disjoint tiles (compiler/replicate)
   unsigned functionsAdded = 0;    ///< Graph::addFunction's count: the next Function's id
+  unsigned functionBuffersAdded = 0; ///< Graph::addFunctionBuffer's count: the next FunctionBuffer's id
   std::vector<Variable> vars;
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;
