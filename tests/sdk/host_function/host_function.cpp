@@ -127,6 +127,36 @@ int main() {
   check(ipu.getTarget().getNumTiles() == 1472, "the default IPU device has 1472 tiles");
   example(ipu, ipu.getTarget().getNumTiles() - 1, "IPU tile 1471");
 
+  // A replicated graph: each replica calls back through its own connection (connectHostFunction's index).
+  {
+    IPUModel two;
+    two.numIPUs = 2;
+    two.tilesPerIPU = 4;
+    Device twoDevice = two.createDevice();
+    Graph rgraph(twoDevice.getTarget(), replication_factor(2));
+    Tensor index = rgraph.addReplicationIndexConstant("index");
+    Tensor y = rgraph.addVariable(UNSIGNED_INT, {1}, "y");
+    rgraph.setTileMapping(index, 1);
+    rgraph.setTileMapping(y, 2);
+    HostFunction tag = rgraph.addHostFunction("tag", {{UNSIGNED_INT, 1}}, {{UNSIGNED_INT, 1}});
+    DataStream yOut = rgraph.addDeviceToHostFIFO("yOut", UNSIGNED_INT, 1);
+    Engine rengine(rgraph, Sequence({Call(tag, {index.reshape({1})}, {y}), Copy(y, yOut)}));
+    rengine.load(twoDevice);
+    for (unsigned r = 0; r < 2; ++r)
+      rengine.connectHostFunction("tag", r, [r](ArrayRef<const void *> in, ArrayRef<void *> outs) {
+        unsigned v;
+        std::memcpy(&v, in[0], sizeof v);
+        v += 7 + 100 * (r + 1);
+        std::memcpy(outs[0], &v, sizeof v);
+      });
+    unsigned got[2] = {0, 0};
+    rengine.connectStream("yOut", 0, &got[0]);
+    rengine.connectStream("yOut", 1, &got[1]);
+    rengine.run(0);
+    check(got[0] == 107 && got[1] == 208,
+          "2 replicas: each calls its own callback with its own input (index + 7 + 100 (r + 1)): 107 208");
+  }
+
   // Refusals, on the IPU Model.
   Graph graph(modelDevice.getTarget());
   Tensor a = graph.addVariable(INT, {3}, "a");
