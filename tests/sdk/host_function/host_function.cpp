@@ -150,8 +150,8 @@ int main() {
         std::memcpy(outs[0], &v, sizeof v);
       });
     unsigned got[2] = {0, 0};
-    rengine.connectStream("yOut", 0, &got[0]);
-    rengine.connectStream("yOut", 1, &got[1]);
+    rengine.connectStream("yOut", 0u, &got[0]);
+    rengine.connectStream("yOut", 1u, &got[1]);
     rengine.run(0);
     check(got[0] == 107 && got[1] == 208,
           "2 replicas: each calls its own callback with its own input (index + 7 + 100 (r + 1)): 107 208");
