@@ -33,6 +33,7 @@
 #include "profiling/profiles.hpp"
 #include "library_streams.hpp"
 #include "replica_streams.hpp"
+#include "host_functions.hpp"
 
 namespace poplar {
 
@@ -82,6 +83,8 @@ struct EngineImpl final : LoadedEngine {
   std::unique_ptr<EngineProfiling> profiling; ///< graph profile, runs since the last reset, autoReport
   bool recordRuns = true; ///< runs go into the execution profile (disableExecutionProfiling turns it off)
   std::uint64_t totalCycles = 0; ///< every run's cycles (as lastCycles), for getTimeStamp
+  /// Graph::addHostFunction's functions: their streams and connected callbacks.
+  std::unique_ptr<HostFunctionTable> hostFunctions;
   /// Armed simulated errors (Engine::insertSimulatedError), by (tile, compute set).
   std::map<std::pair<unsigned, unsigned>, ErrorCode> simulatedErrors;
 
@@ -142,7 +145,11 @@ struct EngineImpl final : LoadedEngine {
                            std::to_string(cg.replicas) + " replica(s), use 0.." + std::to_string(cg.replicas - 1));
   }
   void makeReplicaFans();
+  /// Connects library stream `stream` to the function `make(replica)` for each replica's copies (one function for
+  /// a stream that is not replicated).
+  void connectPerReplica(const std::string &stream, const std::function<std::function<void(void *)>(unsigned)> &make);
   void connectRemoteBuffers();
+  void connectHostFunctions();
   void connectErrorStreams();
   void connectLibraryStreams();
   ~EngineImpl() {
@@ -290,6 +297,7 @@ Engine::Engine(Executable &&exe, const OptionFlags &options) : impl_(new EngineI
   }
   impl_->makeReplicaFans();
   impl_->connectRemoteBuffers();
+  impl_->connectHostFunctions();
   impl_->connectErrorStreams();
   impl_->connectLibraryStreams();
   impl_->profiling.reset(new detail::EngineProfiling(
@@ -344,30 +352,40 @@ void EngineImpl::connectRemoteBuffers() {
             " rows; keep the offset tensor below the repeats given to addRemoteBuffer");
       return remoteData[name].data() + (replica * repeats + i) * rowBytes;
     };
-    // One function per replica on a replicated stream, else one for the only copy.
-    auto connectEach = [this](const std::string &stream, std::function<std::function<void(void *)>(unsigned)> make) {
-      if (ReplicaFan *f = fan(stream)) {
-        for (unsigned replica = 0; replica < cg.replicas; ++replica)
-          f->connectFunction(replica, make(replica));
-        return;
-      }
-      std::function<void(void *)> only = make(0);
-      connections[stream] = [stream, only](ipu::runtime::StreamRegistry &reg) { reg.connect(stream, only); };
-    };
-    connectEach(r.offsetStream, [this, name](unsigned replica) {
+    connectPerReplica(r.offsetStream, [this, name](unsigned replica) {
       return std::function<void(void *)>([this, name, replica](void *p) {
         std::uint32_t v;
         std::memcpy(&v, p, 4);
         remoteOffset[name][replica] = v;
       });
     });
-    connectEach(r.toDeviceStream, [row, rowBytes](unsigned replica) {
+    connectPerReplica(r.toDeviceStream, [row, rowBytes](unsigned replica) {
       return std::function<void(void *)>([row, rowBytes, replica](void *p) { std::memcpy(p, row(replica), rowBytes); });
     });
-    connectEach(r.toHostStream, [row, rowBytes](unsigned replica) {
+    connectPerReplica(r.toHostStream, [row, rowBytes](unsigned replica) {
       return std::function<void(void *)>([row, rowBytes, replica](void *p) { std::memcpy(row(replica), p, rowBytes); });
     });
   }
+}
+
+void EngineImpl::connectPerReplica(const std::string &stream,
+                                   const std::function<std::function<void(void *)>(unsigned)> &make) {
+  // One function per replica on a replicated stream, else one for the only copy.
+  if (ReplicaFan *f = fan(stream)) {
+    for (unsigned replica = 0; replica < cg.replicas; ++replica)
+      f->connectFunction(replica, make(replica));
+    return;
+  }
+  std::function<void(void *)> only = make(0);
+  connections[stream] = [stream, only](ipu::runtime::StreamRegistry &reg) { reg.connect(stream, only); };
+}
+
+/// Every stream of a host function is connected for the engine's life; Engine::connectHostFunction only sets the
+/// callback the call stream runs.
+void EngineImpl::connectHostFunctions() {
+  hostFunctions.reset(new HostFunctionTable(cg.streams, cg.replicas));
+  for (const auto &[stream, make] : hostFunctions->streamFunctions())
+    connectPerReplica(stream, make);
 }
 
 /// An ErrorProgram's stream delivers its debug tensor (an Abort's, nothing): remember the message (with the values)
@@ -582,6 +600,12 @@ void Engine::run(unsigned prog, const std::string &, const RuntimeOptions &runti
   } catch (const ipu::runtime::application_runtime_error &e) {
     impl_->printStream->flush();
     impl_->tensorStream->flush();
+    if (std::exception_ptr hostError = impl_->hostFunctions->takeError()) {
+      // A host function stopped the run (unconnected, or its callback threw): the tiles stopped mid-program.
+      impl_->liveDevice().faulted = true;
+      impl_->liveDevice().unload();
+      std::rethrow_exception(hostError);
+    }
     if (impl_->errorMessage.empty())
       throw;
     // The tiles were stopped mid-program: load afresh (after a reset) before the next run.
@@ -672,6 +696,13 @@ void Engine::connectStreamToCallback(const std::string &handle, unsigned index, 
                          std::shared_ptr<StreamCallback>(static_cast<std::unique_ptr<StreamCallback>>(std::move(f))));
   else
     connectStreamToCallback(handle, std::move(f));
+}
+
+void Engine::connectHostFunction(StringRef handle, unsigned index, HostCallbackHandle callback) {
+  const std::string name = handle;
+  impl_->checkReplica("connectHostFunction('" + name + "')", index);
+  impl_->hostFunctions->connect(
+      name, index, std::shared_ptr<HostCallback>(static_cast<std::unique_ptr<HostCallback>>(std::move(callback))));
 }
 
 void Engine::connectStreamToCallback(const DataStream &stream, StreamCallbackHandle f) {

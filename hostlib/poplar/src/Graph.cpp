@@ -413,9 +413,26 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
 VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType,
                            const std::vector<ConnectionDesc> &connections) {
   VertexRef v = addVertex(cs, vertexType);
-  for (const auto &c : connections)
-    connect(v[c.field], c.tensor);
+  for (const auto &c : connections) {
+    switch (c.kind) {
+    case ConnectionDesc::Kind::Tensor:
+      connect(v[c.field], c.tensor);
+      break;
+    case ConnectionDesc::Kind::Vector:
+      connect(v[c.field], c.tensors);
+      break;
+    case ConnectionDesc::Kind::Value:
+      setInitialValueBytes(v[c.field], c.value.data(), c.value.size());
+      break;
+    }
+  }
   return v;
+}
+
+void Graph::connect(FieldRef field, const std::vector<Tensor> &tensors) {
+  setFieldSize(field, tensors.size());
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    connect(field[i], tensors[i]);
 }
 
 void Graph::connect(FieldRef field, const Tensor &t) {
@@ -662,5 +679,43 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string &handle, const Type &eleme
 }
 
 Function Graph::addFunction(const program::Program &program) { return Function(program, impl_->functionsAdded++); }
+
+FunctionBuffer Graph::addFunctionBuffer(const Function &f, FunctionBufferMappingType) {
+  if (f.getId() >= impl_->functionsAdded)
+    throw poplar_error("addFunctionBuffer: function " + std::to_string(f.getId()) + " was not made by this graph; "
+                       "pass a Function that graph.addFunction returned");
+  return FunctionBuffer(impl_->functionBuffersAdded++, f.getId());
+}
+
+HostFunction Graph::addHostFunction(StringRef handleRef, ArrayRef<HostFunctionArgument> inputs,
+                                    ArrayRef<HostFunctionArgument> outputs) {
+  const std::string handle = handleRef;
+  if (handle.empty())
+    throw poplar_error("addHostFunction: the handle is empty; name the function (Engine::connectHostFunction finds "
+                       "it by that name)");
+  for (const auto &f : impl_->hostFunctions)
+    if (f.name == handle)
+      throw poplar_error("addHostFunction: host function '" + handle + "' already exists; give each its own name");
+  const auto check = [&](ArrayRef<HostFunctionArgument> args, const char *what) {
+    for (std::size_t i = 0; i < args.size(); ++i)
+      if (args[i].size == 0)
+        throw poplar_error("addHostFunction('" + handle + "'): " + what + " " + std::to_string(i) +
+                           " has 0 elements; give every argument at least one element");
+  };
+  check(inputs, "input");
+  check(outputs, "output");
+  const std::string base = std::string(detail::kHostFunctionStreamPrefix) + handle;
+  HostFunctionInfo info;
+  info.name = handle;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    info.inputStreams.push_back(addStream(*impl_, base + "/in/" + std::to_string(i), inputs[i].type, inputs[i].size,
+                                          DataStreamType::DeviceToHostFIFO).getId());
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    info.outputStreams.push_back(addStream(*impl_, base + "/out/" + std::to_string(i), outputs[i].type,
+                                           outputs[i].size, DataStreamType::HostToDeviceFIFO).getId());
+  info.callStream = addStream(*impl_, base + "/call", UNSIGNED_INT, 1, DataStreamType::DeviceToHostFIFO).getId();
+  impl_->hostFunctions.push_back(info);
+  return HostFunction(impl_.get(), unsigned(impl_->hostFunctions.size() - 1));
+}
 
 } // namespace poplar

@@ -5,10 +5,11 @@
 
 namespace poplar {
 
-Interval::Interval(std::size_t begin, std::size_t end) : begin_(begin), end_(end) {
-  if (end < begin)
-    throw index_error("Interval: end " + std::to_string(end) + " is before begin " + std::to_string(begin));
+void detail::intervalEndBeforeBegin(const std::string &begin, const std::string &end) {
+  throw index_error("Interval: end " + end + " is before begin " + begin);
 }
+
+Interval::Interval(std::size_t begin, std::size_t end) : GenericInterval<std::size_t>(begin, end) {}
 
 std::ostream &operator<<(std::ostream &os, const Interval &i) {
   return os << "[" << i.begin() << ", " << i.end() << ")";

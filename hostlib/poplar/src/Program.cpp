@@ -236,6 +236,64 @@ Call::Call(const Function &f, const DebugContext &debugContext)
   node_->children.push_back(f.body().node());
 }
 
+/// A host function call: each input goes to the host on its own stream, then the call stream's host sync runs the
+/// callback (Engine), then each output comes back on its own stream. The call stream carries no tensor: no tile
+/// sends anything, the sync alone is the signal (as an Abort's is).
+static std::shared_ptr<Node> hostCall(const HostFunction &f, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
+                                      const std::string &debugName) {
+  ::poplar::detail::GraphImpl *g = f.graphImpl();
+  if (!g || f.getId() >= g->hostFunctions.size())
+    throw poplar_error("Call(HostFunction): invalid host function (create one with graph.addHostFunction)");
+  const auto &info = g->hostFunctions[f.getId()];
+  const auto check = [&](ArrayRef<Tensor> ts, const std::vector<unsigned> &streams, const char *what) {
+    if (ts.size() != streams.size())
+      throw poplar_error("Call(HostFunction '" + info.name + "'): " + std::to_string(ts.size()) + " " + what +
+                         " tensor(s) given, the function has " + std::to_string(streams.size()) + " " + what +
+                         "(s); pass one tensor per argument given to addHostFunction");
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      const auto &s = g->streams[streams[i]];
+      if (!ts[i].valid())
+        throw poplar_error("Call(HostFunction '" + info.name + "'): " + what + " " + std::to_string(i) +
+                           " is an invalid tensor");
+      if (ts[i].elementType() != s.type || ts[i].numElements() != s.numElements)
+        throw poplar_error("Call(HostFunction '" + info.name + "'): " + what + " " + std::to_string(i) + " must hold " +
+                           std::to_string(s.numElements) + " " + s.type.toString() + " elements, it has " +
+                           std::to_string(ts[i].numElements()) + " " + ts[i].elementType().toString() +
+                           " elements; pass a tensor of the argument's type and size");
+    }
+  };
+  check(inputs, info.inputStreams, "input");
+  check(outputs, info.outputStreams, "output");
+  auto seq = makeNode(Kind::Sequence, debugName);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    auto n = makeNode(Kind::StreamOut, debugName);
+    n->stream = DataStream(g, info.inputStreams[i]);
+    n->src = inputs[i];
+    seq->children.push_back(n);
+  }
+  auto call = makeNode(Kind::StreamOut, debugName);
+  call->stream = DataStream(g, info.callStream);
+  seq->children.push_back(call);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    auto n = makeNode(Kind::StreamIn, debugName);
+    n->stream = DataStream(g, info.outputStreams[i]);
+    n->dst = outputs[i];
+    seq->children.push_back(n);
+  }
+  return seq;
+}
+
+Call::Call(const HostFunction &f, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs, const DebugContext &debugContext)
+    : Program(hostCall(f, inputs, outputs, debugContext.getPathName())) {}
+
+Copy::Copy(const FunctionBuffer &buffer, const Function &function, const DebugContext &debugContext)
+    : Program(makeNode(Kind::Sequence, debugContext.getPathName())) {
+  if (buffer.knowsFunction() && buffer.functionId() != function.getId())
+    throw poplar_error("Copy(FunctionBuffer " + std::to_string(buffer.getId()) + ", Function " +
+                       std::to_string(function.getId()) + "): the buffer holds function " +
+                       std::to_string(buffer.functionId()) + "'s code; load it into that function");
+}
+
 /// A remote buffer copy: for each row, the row index goes to the host (offset stream), then the row moves through
 /// the buffer's data stream; the host side (Engine) keeps the rows.
 static std::shared_ptr<Node> remoteCopy(const RemoteBuffer &rb, const Tensor &data, const Tensor *offset,

@@ -100,6 +100,18 @@ struct RemoteBufferInfo {
   bool rearrangeOnHost = false, optimiseMemory = false; ///< as given to addRemoteBuffer (hints, see Graph.hpp)
 };
 
+/// Streams whose names start with this carry a host function's arguments (Graph::addHostFunction). The Engine finds
+/// its host functions from these names alone: "<prefix><handle>/in/<i>", ".../out/<i>" and ".../call".
+constexpr const char *kHostFunctionStreamPrefix = "__hostfn/";
+
+/// A host function: one device-to-host stream per input, one host-to-device stream per output, and the call stream
+/// (no data) whose host sync runs the callback between the inputs' arrival and the outputs' departure.
+struct HostFunctionInfo {
+  std::string name;
+  std::vector<unsigned> inputStreams, outputStreams;
+  unsigned callStream = 0;
+};
+
 /// An ErrorProgram: the stream that carries its debug tensor to the host, and its message.
 struct ErrorStreamInfo {
   unsigned stream = 0;
@@ -113,6 +125,7 @@ struct GraphImpl {
   Target target;                  ///< the top-level target (all replicas' IPUs)
   unsigned replicationFactor = 1; ///< the programs run as this many copies on disjoint tiles (compiler/replicate)
   unsigned functionsAdded = 0;    ///< Graph::addFunction's count: the next Function's id
+  unsigned functionBuffersAdded = 0; ///< Graph::addFunctionBuffer's count: the next FunctionBuffer's id
   std::vector<Variable> vars;
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;
@@ -121,6 +134,7 @@ struct GraphImpl {
   CodeletSet codelets;
   std::vector<RemoteBufferInfo> remoteBuffers;
   std::vector<ErrorStreamInfo> errorStreams;
+  std::vector<HostFunctionInfo> hostFunctions;
   /// Figures libraries attached for the graph profile's optimizationInfo (optimization_info.hpp), by name.
   std::map<std::string, double> optimizationInfo;
   /// Graph::registerPerfEstimator: estimators by vertex type name.

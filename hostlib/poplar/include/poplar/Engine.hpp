@@ -14,6 +14,7 @@
 #include "poplar/Error.hpp"
 #include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
+#include "poplar/HostFunctionCallback.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/ProfileSummary.hpp"
 #include "poplar/ProfileValue.hpp"
@@ -124,6 +125,12 @@ public:
   void connectStreamToCallback(const DataStream &stream, StreamCallbackHandle f);
   /// As above for replica `index` only.
   void connectStreamToCallback(const DataStream &stream, unsigned index, StreamCallbackHandle f);
+  /// Connects `callback` to replica `index`'s calls of host function `handle` (Graph::addHostFunction): a run that
+  /// reaches program::Call of the function stops there, runs the callback with the input tensors' data and sends
+  /// what it writes to the output tensors. Throws stream_connection_error for an unknown handle, invalid_option for
+  /// a replica that does not exist. A run that calls an unconnected host function throws stream_connection_error; one
+  /// whose callback throws rethrows that exception.
+  void connectHostFunction(StringRef handle, unsigned index, HostCallbackHandle callback);
 
   /// Copies the tensor of host-read handle `handle` to `buf` (numElements x type size bytes). A handle of a
   /// replicated graph's tensor reads replica 0 (writeTensor writes every replica); for every replica's own values

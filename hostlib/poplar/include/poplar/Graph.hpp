@@ -18,6 +18,7 @@
 #include "poplar/CycleEstimateFunc.hpp"
 #include "poplar/DataStream.hpp"
 #include "poplar/DebugContext.hpp"
+#include "poplar/FunctionBufferMappingType.hpp"
 #include "poplar/Interval.hpp"
 #include "poplar/LateInitCallback.hpp"
 #include "poplar/OptionFlags.hpp"
@@ -26,6 +27,7 @@
 #include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
+#include "poplar/StringRef.hpp"
 #include "poplar/TensorCloneMethod.hpp"
 #include "poplar/TensorRearranger.hpp"
 #include "poplar/Type.hpp"
@@ -36,13 +38,6 @@
 #include "poplar/replication_factor.hpp"
 
 namespace poplar {
-
-/// One connection of Graph::addVertex(cs, type, {{"field", tensor}, ...}).
-struct ConnectionDesc {
-  ConnectionDesc(const std::string &f, const Tensor &t) : field(f), tensor(t) {}
-  std::string field;
-  Tensor tensor;
-};
 
 /// For each tile, the element intervals of a tensor that live there.
 typedef std::vector<std::vector<Interval> > TileToTensorMapping;
@@ -172,6 +167,25 @@ public:
   ComputeSet addComputeSet(const DebugContext &debugContext = {});
   /// Poplar's former name of addComputeSet().
   ComputeSet createComputeSet(const DebugContext &debugContext = {}) { return addComputeSet(debugContext); }
+  /// One connection of addVertex(cs, type, {{"field", tensor}, {"list", {t0, t1}}, {"n", 3}, ...}): a tensor
+  /// (connect(field, tensor)), tensors for a VectorList (connect(field, tensors)), or a value for a plain field
+  /// (setInitialValue(field, value), the value's bytes as given).
+  struct ConnectionDesc {
+    enum class Kind { Tensor, Vector, Value };
+    ConnectionDesc(StringRef fieldName, const Tensor &t) : kind(Kind::Tensor), field(fieldName), tensor(t) {}
+    ConnectionDesc(StringRef fieldName, ArrayRef<Tensor> ts)
+        : kind(Kind::Vector), field(fieldName), tensors(ts.cloneAsVector()) {}
+    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+    ConnectionDesc(StringRef fieldName, T v) : kind(Kind::Value), field(fieldName), value(sizeof(T)) {
+      std::memcpy(&value[0], &v, sizeof(T));
+    }
+    Kind kind;
+    std::string field;
+    Tensor tensor;                   ///< Kind::Tensor
+    std::vector<Tensor> tensors;     ///< Kind::Vector
+    std::vector<unsigned char> value; ///< Kind::Value: the value's bytes
+  };
+
   /// A vertex of codelet class `vertexType` in `cs`.
   VertexRef addVertex(ComputeSet cs, const std::string &vertexType);
   /// As above, connecting each field to its tensor.
@@ -179,6 +193,9 @@ public:
   /// Connects a vertex field (Input, Output, InOut, Vector, VectorList element) to the elements of `t`. A scalar
   /// field takes a one-element tensor; a Vector field takes the tensor flattened.
   void connect(FieldRef field, const Tensor &t);
+  /// Connects a VectorList field to `tensors`, one item each (setFieldSize(field, tensors.size()), then
+  /// connect(field[i], tensors[i])).
+  void connect(FieldRef field, const std::vector<Tensor> &tensors);
   /// Sets the length of a VectorList field (each element is then connected with field[i]). Any other kind of field
   /// throws graph_connection_error (a Vector's size is its tensor's; a scalar has none).
   void setFieldSize(FieldRef field, std::size_t size);
@@ -297,6 +314,22 @@ public:
                                std::size_t repeats = 1, bool rearrangeOnHost = false, bool optimiseMemory = false);
   /// A function: a program that program::Call runs wherever it is called.
   Function addFunction(const program::Program &program);
+
+  /// A buffer for function `f`'s code (program::Copy(buffer, f) loads it). Throws poplar_error for a function
+  /// this graph did not make.
+  FunctionBuffer addFunctionBuffer(const Function &f, FunctionBufferMappingType mappingType);
+
+  /// One argument of a host function: `size` elements of `type`.
+  struct HostFunctionArgument {
+    HostFunctionArgument(Type elementType, std::size_t numElements) : type(elementType), size(numElements) {}
+    Type type;
+    std::size_t size;
+  };
+  /// A host function named `handle`: program::Call(f, inputs, outputs) sends tensors shaped as `inputs` to the host,
+  /// runs the callback an Engine connects to `handle` (Engine::connectHostFunction) and receives tensors shaped as
+  /// `outputs`. Throws poplar_error for a handle already used or an argument of 0 elements.
+  HostFunction addHostFunction(StringRef handle, ArrayRef<HostFunctionArgument> inputs,
+                               ArrayRef<HostFunctionArgument> outputs);
 
   /// The number of vertices in the graph, over all compute sets.
   unsigned getNumVertices() const;

@@ -23,7 +23,9 @@
 namespace poplar {
 
 class Function;
+class FunctionBuffer;
 class Graph;
+class HostFunction;
 
 namespace program {
 
@@ -99,6 +101,10 @@ public:
   Copy(const Tensor &src, const RemoteBuffer &buffer, const DebugContext &debugContext = {});
   /// Copies the rows of `src` to the rows of a remote buffer that `offset` names (see above).
   Copy(const Tensor &src, const RemoteBuffer &buffer, const Tensor &offset, const DebugContext &debugContext = {});
+  /// Loads function `function`'s code from `buffer` (Graph::addFunctionBuffer) into the tiles' executable memory,
+  /// as the SDK does to keep rarely used code off the tiles. Here a function's code is part of every program
+  /// that calls it, so the load moves nothing; a buffer made for another function is refused with poplar_error.
+  Copy(const FunctionBuffer &buffer, const Function &function, const DebugContext &debugContext = {});
 };
 
 /// Copies `src` of replica i to `dst` of replica replicaMap[i], for every entry of the map, in a replicated graph
@@ -199,10 +205,14 @@ public:
   explicit WriteUndef(const Tensor &t, const DebugContext &debugContext = {});
 };
 
-/// Runs a function made by Graph::addFunction.
+/// Runs a function made by Graph::addFunction, or calls a host function made by Graph::addHostFunction: the run
+/// stops there, `inputs` go to the host, the HostCallback connected with Engine::connectHostFunction runs, and its
+/// results come back into `outputs` (one tensor per argument, each of the argument's type and number of elements).
 class Call : public Program {
 public:
   explicit Call(const Function &f, const DebugContext &debugContext = {});
+  Call(const HostFunction &f, ArrayRef<Tensor> inputs, ArrayRef<Tensor> outputs,
+       const DebugContext &debugContext = {});
 };
 
 /// Stops the run with poplar::application_runtime_error: its message is `message` followed by the values of
@@ -253,6 +263,42 @@ public:
 
 private:
   program::Program body_;
+  unsigned id_ = 0;
+};
+
+/// Where Graph::addFunctionBuffer keeps a function's code: program::Copy(buffer, function) loads it.
+class FunctionBuffer {
+public:
+  /// The graph's `id`th function buffer.
+  explicit FunctionBuffer(unsigned id) : id_(id) {}
+  /// Internal: the buffer of function `functionId`.
+  FunctionBuffer(unsigned id, unsigned functionId) : id_(id), functionId_(functionId), hasFunction_(true) {}
+  /// The buffer's number in its graph: 0, 1, ... in the order of Graph::addFunctionBuffer.
+  unsigned getId() const { return id_; }
+  /// Internal: whether the function the buffer holds is known, and which it is (Function::getId()).
+  bool knowsFunction() const { return hasFunction_; }
+  unsigned functionId() const { return functionId_; }
+
+private:
+  unsigned id_ = 0;
+  unsigned functionId_ = 0;
+  bool hasFunction_ = false;
+};
+
+/// A function the host runs when a program reaches program::Call of it (Graph::addHostFunction).
+class HostFunction {
+public:
+  /// An empty host function (not one a Call accepts).
+  HostFunction() {}
+  /// Internal: the graph's `id`th host function.
+  HostFunction(detail::GraphImpl *graph, unsigned id) : graph_(graph), id_(id) {}
+  /// The function's number in its graph: 0, 1, ... in the order of Graph::addHostFunction.
+  unsigned getId() const { return id_; }
+  /// Internal: the graph that made it (null for an empty one).
+  detail::GraphImpl *graphImpl() const { return graph_; }
+
+private:
+  detail::GraphImpl *graph_ = nullptr;
   unsigned id_ = 0;
 };
 

@@ -160,7 +160,8 @@ void Lowering::lowerStream(const Node &n, ir::Body &out) {
   s.toDevice = st.toDevice;
   s.bytes = st.bytes;
   std::map<std::uint32_t, std::vector<Piece>> perTile;
-  for (const Piece &p : pieces(t)) {
+  // A host function's call stream copies no tensor: every tile's list is empty and the host sync is the signal.
+  for (const Piece &p : t.valid() ? pieces(t) : std::vector<Piece>()) {
     perTile[p.tile].push_back(p);
     (in ? s.effects.writes : s.effects.reads).push_back(ir::Access{p.at.buf, p.at.offset, p.at.offset + p.len});
   }
