@@ -34,6 +34,17 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool isFloating(const Type &t) { return t == FLOAT || t == HALF; }
 
+// The Poplar constant's name (Type::toString spells the C++ type, "char").
+std::string nameOf(const Type &t) {
+  const Type types[] = {CHAR, SIGNED_CHAR, UNSIGNED_CHAR, SHORT, UNSIGNED_SHORT, FLOAT, HALF, INT, UNSIGNED_INT};
+  const char *names[] = {"CHAR", "SIGNED_CHAR", "UNSIGNED_CHAR", "SHORT", "UNSIGNED_SHORT", "FLOAT", "HALF", "INT",
+                         "UNSIGNED_INT"};
+  for (std::size_t i = 0; i < 9; ++i)
+    if (t == types[i])
+      return names[i];
+  return t.toString();
+}
+
 // The range of an integer type.
 void rangeOf(const Type &t, double &lo, double &hi) {
   if (t == CHAR || t == SIGNED_CHAR) {
@@ -161,7 +172,7 @@ struct CastCase {
   Tensor out;
 };
 
-std::string describe(const CastCase &c) { return c.from.toString() + " to " + c.to.toString(); }
+std::string describe(const CastCase &c) { return nameOf(c.from) + " to " + nameOf(c.to); }
 
 bool same(double got, double want) { return got == want || (got != got && want != want); }
 
@@ -235,7 +246,7 @@ void deviceCases(Device device, const std::string &where) {
           check(got[0] == -128, where + ": CHAR -128 reads as -128 on the tiles, not 128");
         }
       }
-      const std::string name = smalls[s].toString();
+      const std::string name = nameOf(smalls[s]);
       check(ok, where + ": " + (way == 0 ? name + " to FLOAT, HALF, INT and UNSIGNED_INT"
                                          : "FLOAT, HALF, INT and UNSIGNED_INT to " + name) +
                     " match the host reference");
