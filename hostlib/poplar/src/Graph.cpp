@@ -343,11 +343,11 @@ ComputeSet Graph::addComputeSet(const DebugContext &debugContext) {
   return ComputeSet(impl_.get(), unsigned(impl_->computeSets.size() - 1));
 }
 
-namespace {
+namespace detail {
 
 // The tile compiler's spelling of a template argument that poplar::Type::toString() (and so
 // poputil::templateVertex) spells otherwise.
-std::string compilerSpelling(const std::string &arg) {
+static std::string compilerSpelling(const std::string &arg) {
   static const std::map<std::string, std::string> kSpellings = {
       {"short", "short int"},           {"unsigned short", "short unsigned int"}, {"unsigned", "unsigned int"},
       {"long", "long int"},             {"unsigned long", "long unsigned int"},   {"long long", "long long int"},
@@ -382,7 +382,7 @@ std::string vertexNameKey(const std::string &name) {
   return key + name.substr(close + 1);
 }
 
-} // namespace
+} // namespace detail
 
 VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
   if (cs.graphImpl() != impl_.get() || cs.getId() >= impl_->computeSets.size())
@@ -397,9 +397,9 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
   // A class template instance named with other spacing or type spellings (poputil::templateVertex's) is the class
   // the codelets define under the compiler's name.
   if (vertexType.find('<') != std::string::npos && !impl_->codelets.classes.count(vertexType)) {
-    const std::string key = vertexNameKey(vertexType);
+    const std::string key = detail::vertexNameKey(vertexType);
     for (const auto &kv : impl_->codelets.classes)
-      if (vertexNameKey(kv.first) == key) {
+      if (detail::vertexNameKey(kv.first) == key) {
         v.type = kv.first;
         break;
       }
@@ -507,7 +507,9 @@ void Graph::setPerfEstimate(VertexRef v, std::uint64_t cycles, std::uint64_t flo
 }
 
 void Graph::registerPerfEstimator(const std::string &vertexTypeName, PerfEstimateFunc f) {
-  impl_->perfEstimators[vertexTypeName] = std::move(f);
+  // Keyed as addVertex matches names, so poputil::templateVertex's spelling ("V<char,float>") finds the class
+  // the compiler names "V<char, float>".
+  impl_->perfEstimators[detail::vertexNameKey(vertexTypeName)] = std::move(f);
 }
 
 void Graph::registerCycleEstimator(const std::string &vertexTypeName, CycleEstimateFunc f) {

@@ -17,6 +17,10 @@
 
 namespace poplar::detail {
 
+/// A vertex class name as a comparison key (Graph.cpp): template arguments spelt as the tile compiler spells them
+/// and joined by "," alone, so poputil::templateVertex's spelling and popc's name give one key.
+std::string vertexNameKey(const std::string &name);
+
 constexpr unsigned kUnmapped = ~0u;
 
 /// Tile of each element of a variable, as half-open runs: key = first element of a run, value = tile.
@@ -137,7 +141,7 @@ struct GraphImpl {
   std::vector<HostFunctionInfo> hostFunctions;
   /// Figures libraries attached for the graph profile's optimizationInfo (optimization_info.hpp), by name.
   std::map<std::string, double> optimizationInfo;
-  /// Graph::registerPerfEstimator: estimators by vertex type name.
+  /// Graph::registerPerfEstimator: estimators by vertex type name, keyed by vertexNameKey.
   std::map<std::string, PerfEstimateFunc> perfEstimators;
 
   /// The vertex class of vertex `v`, or throws graph_connection_error naming the codelets loaded.

@@ -120,7 +120,7 @@ VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
   const Vertex &vx = g.vertices.at(v);
   if (vx.hasEstimate)
     return VertexPerfEstimate(vx.cycleEstimate, vx.flopsEstimate);
-  if (auto it = g.perfEstimators.find(vx.type); it != g.perfEstimators.end() && it->second)
+  if (auto it = g.perfEstimators.find(vertexNameKey(vx.type)); it != g.perfEstimators.end() && it->second)
     return it->second(VertexIntrospector(&g, v), g.target);
   // No estimate (docs/time-model.md): the data-path default, one pass over its inputs and outputs. poplar's own
   // vertices (the cycle stamps of CycleCount.hpp) are charged this way too; the PopLibs libraries register theirs.

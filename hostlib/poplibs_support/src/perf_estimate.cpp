@@ -58,17 +58,24 @@ std::uint64_t loopCycles(std::uint64_t overhead, std::uint64_t elems, std::uint6
 }
 
 std::uint64_t dataPathElements(const poplar::Target &target, unsigned elemBytes) {
-  const unsigned bits = target.getDataPathWidth() ? target.getDataPathWidth() : 64;
-  return std::max(1u, bits / (8 * elemBytes));
+  return dataPathElements(target.getDataPathWidth(), elemBytes);
+}
+
+std::uint64_t dataPathElements(unsigned dataPathBits, unsigned elemBytes) {
+  const unsigned bits = dataPathBits ? dataPathBits : 64;
+  return std::max(1u, bits / (8 * std::max(1u, elemBytes)));
 }
 
 unsigned workersOf(const poplar::Target &target) { return std::max(1u, target.getNumWorkerContexts()); }
 
+std::uint64_t elementLoopCycles(std::uint64_t elems, std::uint64_t vectorWidth) {
+  return loopCycles(20, elems, vectorWidth, 2);
+}
+
 poplar::PerfEstimateFunc elementLoopEstimator(const std::vector<EstimateField> &fields) {
   return [fields](const poplar::VertexIntrospector &v, const poplar::Target &target) {
     const FieldTotals e = fieldTotals(v, target, fields);
-    return poplar::VertexPerfEstimate(
-        loopCycles(20, std::max(e.in, e.out), dataPathElements(target, e.elemBytes), 2));
+    return poplar::VertexPerfEstimate(elementLoopCycles(std::max(e.in, e.out), dataPathElements(target, e.elemBytes)));
   };
 }
 

@@ -47,8 +47,15 @@ std::uint64_t loopCycles(std::uint64_t overhead, std::uint64_t elems, std::uint6
 /// Elements of `elemBytes` per data-path vector; a target that does not say has the IPU's 64-bit data path.
 std::uint64_t dataPathElements(const poplar::Target &target, unsigned elemBytes);
 
+/// The same for a data path of `dataPathBits` bits (0: the IPU's 64), for estimates made from a target's figures.
+std::uint64_t dataPathElements(unsigned dataPathBits, unsigned elemBytes);
+
 /// The target's worker contexts (at least 1): the workers a MultiVertex's work is shared by.
 unsigned workersOf(const poplar::Target &target);
+
+/// The cycles of a one-worker vertex with no formula of its own over `elems` elements, `vectorWidth` at a time: the
+/// basic loop with overhead 20 and 2 cycles (a load/operate and a store) per vector.
+std::uint64_t elementLoopCycles(std::uint64_t elems, std::uint64_t vectorWidth);
 
 /// The estimator of a one-worker vertex with no formula of its own: the basic loop with overhead 20 and 2 cycles
 /// (a load/operate and a store) per data-path vector of the larger of what it reads and what it writes over

@@ -564,6 +564,7 @@ template struct VertexInstances<Fill<unsigned char>, Fill<unsigned short>, Fill<
                                 Fill2d<unsigned char>, Fill2d<unsigned short>, Fill2d<unsigned long long>>;
 
 } // namespace popops
+#include "cast_int_codelets.h"
 #include "histogram_codelets.h"
 #include "image_codelets.h"
 #include "loop_codelets.h"

@@ -1,8 +1,11 @@
-// popops::cast: a map with expr::Cast for the types the map interpreter knows, and for QUARTER the
-// popops::CastToQuarter / CastFromQuarter / CastQuarterToQuarter vertices (codelets/quarter_codelets.h), on the
-// tile of their output elements and split over its workers, each reading the one-byte metadata when the program
-// runs.
+// popops::cast: a map with expr::Cast for the types the map interpreter knows; for QUARTER the
+// popops::CastToQuarter / CastFromQuarter / CastQuarterToQuarter vertices (codelets/quarter_codelets.h), each
+// reading the one-byte metadata when the program runs; for the 8- and 16-bit integer types the popops::CastInt
+// vertices (codelets/cast_int_codelets.h). Vertices sit on the tile of their output elements, split over its
+// workers.
 #include "popops/Cast.hpp"
+
+#include <functional>
 
 #include "broadcast.hpp"
 #include "map_internal.hpp"
@@ -38,37 +41,19 @@ bool castsWithQuarter(const poplar::Type &t) {
          t == poplar::UNSIGNED_CHAR || t == poplar::QUARTER;
 }
 
-// Adds to `cs` the vertices that convert src into dst, one or both of them QUARTER: a QUARTER source is read with
-// `srcMetadata`, a QUARTER output written with `dstMetadata` (each invalid for a side that is not QUARTER). Each
-// tile's output elements are split over its workers, a vertex per run.
-void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &srcMetadata,
-                 const Tensor &dstMetadata, poplar::ComputeSet cs, const std::string &name) {
-  const bool toQuarter = dst.elementType() == poplar::QUARTER, fromQuarter = src.elementType() == poplar::QUARTER;
-  const poplar::Type other = toQuarter ? src.elementType() : dst.elementType();
-  if (!castsWithQuarter(other))
-    throw poplibs_error(name + ": QUARTER converts to and from FLOAT, HALF, CHAR, SIGNED_CHAR, UNSIGNED_CHAR and "
-                               "QUARTER only, not " + other.toString() + "; cast through HALF");
+// Checks that src can be cast into dst (one shape, distinct output elements) and adds to `cs` one `vertex` per
+// worker's run of each tile's output elements (dst's mapping), connecting its "in" and "out" to those elements of
+// `in` and `out` (src and dst or byte views of them) and anything else with `more`.
+void addCastVertices(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &in, const Tensor &out,
+                     const std::string &vertex, poplar::ComputeSet cs, const std::string &name,
+                     const std::function<void(poplar::VertexRef)> &more) {
   if (src.shape() != dst.shape())
     throw poplibs_error(name + ": the source has shape " + detail::shapeString(src.shape()) +
                         " but the output has shape " + detail::shapeString(dst.shape()) + "; pass tensors of one shape");
-  if (fromQuarter)
-    checkMetadata(srcMetadata, name);
-  if (toQuarter)
-    checkMetadata(dstMetadata, name);
   if (!dst.isParallelWriteable())
     throw poplibs_error(name + ": the output has aliased elements; write into a tensor whose elements are distinct");
   if (dst.numElements() == 0)
     return;
-  // The tiles have no QUARTER fields: the vertices take the bytes as UNSIGNED_CHAR.
-  const auto bytes = [](const Tensor &t) {
-    return t.elementType() == poplar::QUARTER || t.elementType() == poplar::QUARTER_METADATA
-               ? t.flatten().reinterpret(poplar::UNSIGNED_CHAR)
-               : t.flatten();
-  };
-  const Tensor in = bytes(src), out = bytes(dst);
-  const std::string vertex = toQuarter && fromQuarter ? std::string("popops::CastQuarterToQuarter")
-                             : poputil::detail::templateVertex(
-                                   toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const poplar::TileToTensorMapping mapping = detail::outputMapping(graph, dst, name);
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
@@ -78,13 +63,65 @@ void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, con
         graph.setTileMapping(v, tile);
         graph.connect(v["in"], in.slice(iv));
         graph.connect(v["out"], out.slice(iv));
-        if (toQuarter && fromQuarter) {
-          graph.connect(v["inMetadata"], bytes(srcMetadata));
-          graph.connect(v["outMetadata"], bytes(dstMetadata));
-        } else {
-          graph.connect(v["metadata"], bytes(fromQuarter ? srcMetadata : dstMetadata));
-        }
+        more(v);
       }
+}
+
+// Adds to `cs` the vertices that convert src into dst, one or both of them QUARTER: a QUARTER source is read with
+// `srcMetadata`, a QUARTER output written with `dstMetadata` (each invalid for a side that is not QUARTER).
+void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const Tensor &srcMetadata,
+                 const Tensor &dstMetadata, poplar::ComputeSet cs, const std::string &name) {
+  const bool toQuarter = dst.elementType() == poplar::QUARTER, fromQuarter = src.elementType() == poplar::QUARTER;
+  const poplar::Type other = toQuarter ? src.elementType() : dst.elementType();
+  if (!castsWithQuarter(other))
+    throw poplibs_error(name + ": QUARTER converts to and from FLOAT, HALF, CHAR, SIGNED_CHAR, UNSIGNED_CHAR and "
+                               "QUARTER only, not " + other.toString() + "; cast through HALF");
+  if (fromQuarter)
+    checkMetadata(srcMetadata, name);
+  if (toQuarter)
+    checkMetadata(dstMetadata, name);
+  // The tiles have no QUARTER fields: the vertices take the bytes as UNSIGNED_CHAR.
+  const auto bytes = [](const Tensor &t) {
+    return t.elementType() == poplar::QUARTER || t.elementType() == poplar::QUARTER_METADATA
+               ? t.flatten().reinterpret(poplar::UNSIGNED_CHAR)
+               : t.flatten();
+  };
+  const std::string vertex = toQuarter && fromQuarter ? std::string("popops::CastQuarterToQuarter")
+                             : poputil::detail::templateVertex(
+                                   toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
+  addCastVertices(graph, src, dst, bytes(src), bytes(dst), vertex, cs, name, [&](poplar::VertexRef v) {
+    if (toQuarter && fromQuarter) {
+      graph.connect(v["inMetadata"], bytes(srcMetadata));
+      graph.connect(v["outMetadata"], bytes(dstMetadata));
+    } else {
+      graph.connect(v["metadata"], bytes(fromQuarter ? srcMetadata : dstMetadata));
+    }
+  });
+}
+
+// The 8- and 16-bit integer types, which the map interpreter does not hold: their casts have vertices of their own.
+bool isSmallInt(const poplar::Type &t) {
+  return t == poplar::CHAR || t == poplar::SIGNED_CHAR || t == poplar::UNSIGNED_CHAR || t == poplar::SHORT ||
+         t == poplar::UNSIGNED_SHORT;
+}
+
+bool involvesSmallInt(const Tensor &src, const Tensor &dst) {
+  return src.valid() && dst.valid() && (isSmallInt(src.elementType()) || isSmallInt(dst.elementType()));
+}
+
+// Adds to `cs` the popops::CastInt vertices (codelets/cast_int_codelets.h) converting src into dst, one of them an
+// 8- or 16-bit integer type and the other FLOAT, HALF, INT or UNSIGNED_INT.
+void castSmallInt(poplar::Graph &graph, const Tensor &src, const Tensor &dst, poplar::ComputeSet cs,
+                  const std::string &name) {
+  const poplar::Type from = src.elementType(), to = dst.elementType();
+  const poplar::Type other = isSmallInt(from) ? to : from;
+  if (other != poplar::FLOAT && other != poplar::HALF && other != poplar::INT && other != poplar::UNSIGNED_INT)
+    throw poplibs_error(name + ": a cast from " + from.toString() + " to " + to.toString() +
+                        " is not supported; CHAR, SIGNED_CHAR, UNSIGNED_CHAR, SHORT and UNSIGNED_SHORT convert to "
+                        "and from FLOAT, HALF, INT and UNSIGNED_INT: cast through INT");
+  addCastVertices(graph, src, dst, src.flatten(), dst.flatten(),
+                  poputil::detail::templateVertex("popops::CastInt", {from, to}), cs, name,
+                  [](poplar::VertexRef) {});
 }
 
 bool involvesQuarter(const Tensor &src, const Tensor &dst) {
@@ -101,6 +138,8 @@ void castInto(poplar::Graph &graph, const Tensor &src, const Tensor &dst, const 
               const Tensor &dstMetadata, poplar::ComputeSet cs, const std::string &name) {
   if (involvesQuarter(src, dst))
     castQuarter(graph, src, dst, srcMetadata, dstMetadata, cs, name);
+  else if (involvesSmallInt(src, dst))
+    castSmallInt(graph, src, dst, cs, name);
   else
     detail::mapIntoComputeSet(graph, expr::Cast(expr::_1, dst.valid() ? dst.elementType() : poplar::FLOAT), {src},
                               dst, cs, name);
@@ -150,7 +189,9 @@ Tensor cast(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType
 
 Tensor cast(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType, const Tensor &metadata,
             poplar::program::Sequence &prog, const poplar::DebugContext &debugContext) {
-  if (dstType != poplar::QUARTER && !(src.valid() && src.elementType() == poplar::QUARTER))
+  const bool byVertex = dstType == poplar::QUARTER || isSmallInt(dstType) ||
+                        (src.valid() && (src.elementType() == poplar::QUARTER || isSmallInt(src.elementType())));
+  if (!byVertex)
     return map(graph, expr::Cast(expr::_1, dstType), {src}, prog, debugContext); // map's placement and checks
   const std::string name = opName(debugContext, "cast");
   Tensor srcMd, dstMd;
@@ -161,7 +202,7 @@ Tensor cast(poplar::Graph &graph, const Tensor &src, const poplar::Type &dstType
 
 void cast(poplar::Graph &graph, const Tensor &src, const Tensor &dst, poplar::program::Sequence &prog,
           const poplar::DebugContext &debugContext) {
-  if (!involvesQuarter(src, dst)) {
+  if (!involvesQuarter(src, dst) && !involvesSmallInt(src, dst)) {
     mapWithOutput(graph, expr::Cast(expr::_1, dst.valid() ? dst.elementType() : poplar::FLOAT), {src}, dst, prog,
                   debugContext);
     return;

@@ -12,6 +12,7 @@
 
 #include "../codelets/map_code.h"
 #include "perf_estimate.hpp"
+#include "popops/PerformanceEstimation.hpp"
 #include "vertex_names.hpp"
 
 namespace popops::detail {
@@ -76,10 +77,8 @@ poplar::VertexPerfEstimate mapInterpreter(const VertexIntrospector &v, const pop
     opCycles = mapCodeCycles(code.getInitialValues<std::uint32_t>(target));
   } catch (const poplar::unknown_field &) {
   }
-  const std::uint64_t share = workersOf(target);
   const std::uint64_t perVector = opCycles + (e.out ? std::max<std::uint64_t>(1, operands / e.out) : 1);
-  return loopCycles((e.elemBytes == 2 ? 26 : 29) + (11 + share - 1) / share, (e.out + share - 1) / share,
-                    dataPathElements(target, e.elemBytes), perVector);
+  return mapCycles(workersOf(target), target.getDataPathWidth(), e.elemBytes, e.out, perVector);
 }
 
 // Reduce<In, Out>, PopLibs' reduce estimate: 4, plus per output 1, plus per partial (1 + its data-path vectors); the
@@ -139,10 +138,42 @@ std::uint64_t busiestWorker(const std::vector<std::uint64_t> &vectors, std::uint
   return busiest;
 }
 
-// DynamicSlice/DynamicUpdate the way Graphcore's PopLibs estimates DynamicSlice2D and DynamicUpdateSlice2D
-// (popopsCycleEstimators.cpp): 27, then per column region (its width in data-path vectors: 29 + vectors for 32-bit
-// elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows sliced, + 13. Ours is a
-// MultiVertex: the busiest worker's figure, its pieces of regions charged as regions.
+} // namespace
+
+std::uint64_t mapCycles(unsigned workers, unsigned dataPathBits, unsigned elemBytes, std::uint64_t outElems,
+                        std::uint64_t perVector) {
+  const std::uint64_t share = std::max(1u, workers);
+  const std::uint64_t supervisor = popops::internal::basicOpSupervisorOverhead();
+  return loopCycles((elemBytes == 2 ? 26 : 29) + (supervisor + share - 1) / share, (outElems + share - 1) / share,
+                    dataPathElements(dataPathBits, elemBytes), perVector);
+}
+
+// Graphcore's DynamicSlice2D/DynamicUpdateSlice2D estimate (popopsCycleEstimators.cpp): 27, then per column region
+// (29 + vectors for 32-bit elements, 31 + 2 x vectors for 16-bit, 50 + 2 x vectors for 8-bit) times the rows
+// sliced, + 13. Ours is a MultiVertex: the busiest worker's figure, its pieces of regions charged as regions.
+std::uint64_t dynamicSliceCycles(const std::vector<std::uint64_t> &vectors, unsigned workers, unsigned elemBytes,
+                                 std::uint64_t rows) {
+  return busiestWorker(vectors, std::max(1u, workers), 27, [&](std::uint64_t n) {
+    return (elemBytes >= 4 ? 29 + n : elemBytes == 2 ? 31 + 2 * n : 50 + 2 * n) * rows + 13;
+  });
+}
+
+// Copies at the data path's width per cycle after 30 cycles and 4 per run (edge or list item).
+std::uint64_t multiSliceCycles(std::uint64_t runs, std::uint64_t outElems, std::uint64_t vectorWidth) {
+  return loopCycles(30 + 4 * runs, outElems, vectorWidth, 1);
+}
+
+// MultiSlice's copy form per worker over its share of the columns: 30 and 4 per edge, then per piece of a region 4
+// per row item of that region and one cycle per data-path vector of its base rows.
+std::uint64_t multiUpdateCycles(const std::vector<std::uint64_t> &vectors, unsigned workers, std::uint64_t edges,
+                                std::uint64_t itemsPerRegion, std::uint64_t rows) {
+  return busiestWorker(vectors, std::max(1u, workers), 30 + 4 * edges,
+                       [&](std::uint64_t n) { return 4 * itemsPerRegion + n * rows; });
+}
+
+namespace {
+
+// DynamicSlice/DynamicUpdate (dynamicSliceCycles) over the vertex's column regions.
 poplar::PerfEstimateFunc dynamicSlice(Type t, bool update) {
   return [t, update](const VertexIntrospector &v, const poplar::Target &target) {
     const FieldTotals e = fieldTotals(v, target,
@@ -151,20 +182,18 @@ poplar::PerfEstimateFunc dynamicSlice(Type t, bool update) {
                                {"subT", t, update, !update}});
     const std::uint64_t sub = std::max<std::uint64_t>(1, plainU32(v, target, "numSubElements"));
     const auto vectors = regionVectors(v, target, dataPathElements(target, e.elemBytes));
-    return poplar::VertexPerfEstimate(busiestWorker(vectors, workersOf(target), 27, [&](std::uint64_t n) {
-      return (e.elemBytes >= 4 ? 29 + n : e.elemBytes == 2 ? 31 + 2 * n : 50 + 2 * n) * sub + 13;
-    }));
+    return poplar::VertexPerfEstimate(dynamicSliceCycles(vectors, workersOf(target), e.elemBytes, sub));
   };
 }
 
-// MultiSlice: copies at the data path's width per cycle after 30 cycles and 4 per run (edge or list item).
+// MultiSlice (multiSliceCycles) over the vertex's runs.
 poplar::PerfEstimateFunc multiSlice(Type t) {
   return [t](const VertexIntrospector &v, const poplar::Target &target) {
     const FieldTotals e = fieldTotals(v, target,
                               {{"offsets", poplar::UNSIGNED_INT, true, false},
                                {"baseT", t, true, false},
                                {"subT", t, false, true}});
-    return poplar::VertexPerfEstimate(loopCycles(30 + 4 * e.runs, e.out, dataPathElements(target, e.elemBytes), 1));
+    return poplar::VertexPerfEstimate(multiSliceCycles(e.runs, e.out, dataPathElements(target, e.elemBytes)));
   };
 }
 
@@ -183,9 +212,7 @@ poplar::PerfEstimateFunc multiUpdate(Type t, bool scaled, Type scale) {
     const std::uint64_t regions = std::max<std::uint64_t>(1, vectors.size());
     const std::uint64_t itemsPerRegion = (e.runs - std::min<std::uint64_t>(e.runs, edges)) / regions;
     const std::uint64_t rows = std::max<std::uint64_t>(1, plainU32(v, target, "numBaseElements"));
-    return poplar::VertexPerfEstimate(busiestWorker(vectors, workersOf(target), 30 + 4 * edges, [&](std::uint64_t n) {
-      return 4 * itemsPerRegion + n * rows;
-    }));
+    return poplar::VertexPerfEstimate(multiUpdateCycles(vectors, workersOf(target), edges, itemsPerRegion, rows));
   };
 }
 
@@ -234,6 +261,14 @@ void registerLoopEstimators(poplar::Graph &graph) {
                                                       {"weightIndex", I, true, false},
                                                       {"output", t, false, true}}));
   }
+  // The casts of 8- and 16-bit integers (cast_int_codelets.h), each way.
+  for (Type small : {poplar::CHAR, poplar::SIGNED_CHAR, U8, poplar::SHORT, U16})
+    for (Type other : {F, H, I, U}) {
+      graph.registerPerfEstimator(templateVertex("popops::CastInt", {small, other}),
+                                  elementLoopEstimator({{"in", small, true, false}, {"out", other, false, true}}));
+      graph.registerPerfEstimator(templateVertex("popops::CastInt", {other, small}),
+                                  elementLoopEstimator({{"in", other, true, false}, {"out", small, false, true}}));
+    }
   for (Type k : {F, H, I, U}) {
     graph.registerPerfEstimator(templateVertex("popops::SortKeys", {k}),
                                 elementLoopEstimator({{"keys", k, true, true}}));

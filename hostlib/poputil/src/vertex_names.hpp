@@ -28,6 +28,8 @@ inline std::string vertexTypeName(const poplar::Type &t) {
     return "unsigned int";
   if (t == poplar::UNSIGNED_SHORT)
     return "short unsigned int";
+  if (t == poplar::SHORT)
+    return "short int";
   if (t == poplar::UNSIGNED_CHAR)
     return "unsigned char";
   if (t == poplar::CHAR)
@@ -39,8 +41,8 @@ inline std::string vertexTypeName(const poplar::Type &t) {
   if (t == poplar::BOOL)
     return "bool";
   throw poputil::poplibs_error("vertex template argument: element type " + t.toString() +
-                               " has no vertex instantiation (FLOAT, HALF, INT, UNSIGNED_INT, UNSIGNED_SHORT, "
-                               "UNSIGNED_CHAR, CHAR, SIGNED_CHAR, UNSIGNED_LONGLONG and BOOL have)");
+                               " has no vertex instantiation (FLOAT, HALF, INT, UNSIGNED_INT, SHORT, "
+                               "UNSIGNED_SHORT, UNSIGNED_CHAR, CHAR, SIGNED_CHAR, UNSIGNED_LONGLONG and BOOL have)");
 }
 
 /// The vertex class `name` (namespace-qualified class template) instantiated with `types`, as popc records it.
