@@ -610,6 +610,15 @@ void addBias(poplar::Graph &graph, const Tensor &acts, const Tensor &biases, pop
   popops::addInPlace(graph, acts, biases.reshape(shape), prog, name);
 }
 
+namespace {
+// One line: "<pass> as {G} x {rows x inner} * {inner x cols}: <the plan>".
+void reportProduct(std::ostream &out, const char *pass, const poplar::Graph &graph, const detail::MatMulProblem &p,
+                   const detail::MatMulOptions &o, PlanningCache *cache, const std::string &what) {
+  out << pass << " as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
+      << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
+}
+} // namespace
+
 void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &params,
                     const poplar::OptionFlags &options, PlanningCache *cache) {
   const std::string what = "poplin::reportPlanInfo";
@@ -621,8 +630,7 @@ void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvPar
   if (detail::convNx1Applies(graph.getTarget(), params))
     out << "convolution built from ConvPartialnx1 vertices (each tile's output rows read straight from the input); "
            "operands laid out by the plan below\n";
-  out << "convolution as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
-      << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
+  reportProduct(out, "convolution", graph, p, o, cache, what);
 }
 
 void reportWeightUpdatePlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &fwdParams,
@@ -631,8 +639,7 @@ void reportWeightUpdatePlanInfo(std::ostream &out, const poplar::Graph &graph, c
   fwdParams.validate();
   detail::MatMulOptions o = wuOptions(fwdOptions, what);
   detail::MatMulProblem p = wuProblem(fwdParams, what);
-  out << "weight update as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
-      << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
+  reportProduct(out, "weight update", graph, p, o, cache, what);
 }
 
 Tensor fullyConnectedWeightTranspose(poplar::Graph &graph, Tensor weights, const ConvParams &params,

@@ -14,7 +14,6 @@
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
-#include <poplar/TypeConversion.hpp>
 #include <poplar/exceptions.hpp>
 #include <poplin/ConvParams.hpp>
 #include <poplin/Convolution.hpp>
@@ -30,6 +29,7 @@
 #include <vector>
 
 #include "sdk_check.hpp"
+#include "sdk_half.hpp"
 
 using namespace poplar;
 using namespace poplar::program;
@@ -188,34 +188,7 @@ std::vector<float> values(std::size_t n, unsigned seed, const Target &target, co
   std::vector<float> v(n);
   for (std::size_t i = 0; i < n; ++i)
     v[i] = float(int((i * 37 + seed * 11) % 23) - 11) / 8.0f;
-  if (type == HALF) { // the values the device holds
-    std::vector<unsigned short> h(n);
-    copyFloatToDeviceHalf(target, v.data(), h.data(), n);
-    copyDeviceHalfToFloat(target, h.data(), v.data(), n);
-  }
-  return v;
-}
-
-void write(Engine &e, const Target &target, const Type &type, const std::string &name, const std::vector<float> &v) {
-  if (type == HALF) {
-    std::vector<unsigned short> h(v.size());
-    copyFloatToDeviceHalf(target, v.data(), h.data(), v.size());
-    e.writeTensor(name, h.data(), h.data() + h.size());
-  } else {
-    e.writeTensor(name, v.data(), v.data() + v.size());
-  }
-}
-
-std::vector<float> read(Engine &e, const Target &target, const Type &type, const std::string &name, std::size_t n) {
-  std::vector<float> v(n);
-  if (type == HALF) {
-    std::vector<unsigned short> h(n);
-    e.readTensor(name, h.data(), h.data() + n);
-    copyDeviceHalfToFloat(target, h.data(), v.data(), n);
-  } else {
-    e.readTensor(name, v.data(), v.data() + n);
-  }
-  return v;
+  return asDeviceValues(target, type, v);
 }
 
 void weightTranspose(Device &device, const Type &type, const std::string &where) {
@@ -244,11 +217,11 @@ void weightTranspose(Device &device, const Type &type, const std::string &where)
   Engine engine(graph, prog);
   engine.load(device);
   const std::vector<float> hw = values(G * N * K, 1, target, type), hdy = values(M * G * N, 2, target, type);
-  write(engine, target, type, "w", hw);
-  write(engine, target, type, "dy", hdy);
+  writeAs(engine, target, type, "w", hw);
+  writeAs(engine, target, type, "dy", hdy);
   engine.run(0);
-  const std::vector<float> gotT = read(engine, target, type, "wt", G * K * N);
-  const std::vector<float> gotX = read(engine, target, type, "dx", M * G * K);
+  const std::vector<float> gotT = readAs(engine, target, type, "wt", G * K * N);
+  const std::vector<float> gotX = readAs(engine, target, type, "dx", M * G * K);
   bool transposed = true;
   double err = 0;
   for (std::size_t g = 0; g < G; ++g)
