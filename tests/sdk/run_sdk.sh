@@ -21,7 +21,8 @@ name=$(basename "$src")
 work=$(mktemp -d "${TMPDIR:-/tmp}/poplar-sdk.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$src"/*.cpp "$work"/
-# The shared check helpers (common/sdk_check.hpp) sit next to the program, as its own headers would.
+# The shared helpers (common/sdk_check.hpp: checks; common/sdk_half.hpp: FLOAT/HALF host data) sit next to the
+# program, as its own headers would.
 cp "$(dirname "$0")"/common/*.hpp "$work"/
 cd "$work"
 if [ "${SDK_KEEP_HOME:-0}" != 1 ]; then

@@ -1,12 +1,13 @@
 // ConvParams: sizes after each transform, validation, comparison and printing; getGradientParams.
 #include "poplin/ConvParams.hpp"
 
-#include <functional>
+#include <boost/container_hash/hash.hpp>
 #include <ostream>
 #include <sstream>
 #include <tuple>
 
 #include "poplin/ConvUtil.hpp"
+#include "conv_fields.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace poplin {
@@ -174,33 +175,25 @@ template <typename T> static void list(std::ostream &os, const char *name, const
 }
 
 namespace {
-// Mixes each value of `v`, then its length, into `seed` (so {1}, {} and {0, 1} differ).
-template <typename V> void hashInto(std::size_t &seed, const V &v) {
-  for (const auto x : v)
-    seed ^= std::hash<unsigned>()(unsigned(x)) + 0x9e3779b9u + (seed << 6) + (seed >> 2);
-  seed ^= std::hash<std::size_t>()(v.size()) + 0x9e3779b9u + (seed << 6) + (seed >> 2);
-}
+// Each field's values hashed as a range (so {1}, {} and {0, 1} differ), the fields combined in order.
+struct FieldHasher {
+  std::size_t seed = 0;
+  template <typename V> void operator()(const char *, const V &v) {
+    boost::hash_combine(seed, boost::hash_range(v.begin(), v.end()));
+  }
+};
 } // namespace
 
 std::size_t hash_value(const ConvParams::InputTransform &it) {
-  std::size_t h = 0;
-  hashInto(h, it.truncationLower);
-  hashInto(h, it.truncationUpper);
-  hashInto(h, it.dilation);
-  hashInto(h, it.paddingLower);
-  hashInto(h, it.paddingUpper);
-  hashInto(h, it.flip);
-  return h;
+  FieldHasher h;
+  detail::forEachInputTransformField(it, h);
+  return h.seed;
 }
 
 std::size_t hash_value(const ConvParams::OutputTransform &ot) {
-  std::size_t h = 0;
-  hashInto(h, ot.truncationLower);
-  hashInto(h, ot.truncationUpper);
-  hashInto(h, ot.stride);
-  hashInto(h, ot.paddingLower);
-  hashInto(h, ot.paddingUpper);
-  return h;
+  FieldHasher h;
+  detail::forEachOutputTransformField(ot, h);
+  return h.seed;
 }
 
 std::ostream &operator<<(std::ostream &os, const ConvParams &p) {
@@ -209,23 +202,13 @@ std::ostream &operator<<(std::ostream &os, const ConvParams &p) {
      << p.inputChannels << ", outputChannels " << p.outputChannels << "\n";
   list(os, "inputFieldShape", p.inputFieldShape);
   list(os, "kernelShape", p.kernelShape);
-  const ConvParams::InputTransform *ts[] = {&p.inputTransform, &p.kernelTransform};
-  const char *names[] = {"input", "kernel"};
-  for (int i = 0; i < 2; ++i) {
-    os << "    " << names[i] << "Transform:\n";
-    list(os, "truncationLower", ts[i]->truncationLower);
-    list(os, "truncationUpper", ts[i]->truncationUpper);
-    list(os, "dilation", ts[i]->dilation);
-    list(os, "paddingLower", ts[i]->paddingLower);
-    list(os, "paddingUpper", ts[i]->paddingUpper);
-    list(os, "flip", ts[i]->flip);
-  }
+  auto print = [&](const char *name, const auto &v) { list(os, name, v); };
+  os << "    inputTransform:\n";
+  detail::forEachInputTransformField(p.inputTransform, print);
+  os << "    kernelTransform:\n";
+  detail::forEachInputTransformField(p.kernelTransform, print);
   os << "    outputTransform:\n";
-  list(os, "truncationLower", p.outputTransform.truncationLower);
-  list(os, "truncationUpper", p.outputTransform.truncationUpper);
-  list(os, "stride", p.outputTransform.stride);
-  list(os, "paddingLower", p.outputTransform.paddingLower);
-  list(os, "paddingUpper", p.outputTransform.paddingUpper);
+  detail::forEachOutputTransformField(p.outputTransform, print);
   list(os, "outputFieldShape", p.getOutputFieldShape());
   return os;
 }

@@ -43,24 +43,29 @@ std::string shapeStr(const std::vector<std::size_t> &s) {
   return r + "}";
 }
 
-// The matMul options of a convolution's options; the convolution-only ones are checked here.
+// The matMul options of a convolution's options; the convolution-only ones are checked here. An FC_ pass is the
+// matMul fullyConnectedPass of the same name, so that a fully connected layer expressed as convolutions
+// (matMulGetConvPlanParams) is planned as matMul plans it.
 detail::MatMulOptions convOptions(const poplar::OptionFlags &options, const std::string &what) {
   poplar::OptionFlags mm;
   static const char *const kBool[] = {"use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce",
-                                      "remapOutputTensor", "enableConvDithering",
+                                      "remapOutputTensor", "enableConvDithering", "gatherConvOutput",
                                       // Accepted for compatibility: no transform programs exist here to time.
                                       "insertTransformsCycleCountProgs"};
-  static const char *const kPasses[] = {"NONE", "INFERENCE_FWD", "TRAINING_FWD", "TRAINING_BWD", "TRAINING_WU",
-                                        "FC_INFERENCE_FWD", "FC_TRAINING_FWD", "FC_TRAINING_BWD", "FC_TRAINING_WU"};
+  static const char *const kPasses[] = {"NONE", "NONE_MATMUL", "INFERENCE_FWD", "TRAINING_FWD", "TRAINING_BWD",
+                                        "TRAINING_WU", "FC_INFERENCE_FWD", "FC_TRAINING_FWD", "FC_TRAINING_BWD",
+                                        "FC_TRAINING_WU"};
   for (const auto &o : options) {
     if (o.first == "availableMemoryProportion" || o.first == "partialsType") {
       mm.set(o.first, o.second);
     } else if (o.first == "pass") {
       if (std::find(std::begin(kPasses), std::end(kPasses), o.second) == std::end(kPasses))
         throw poplar::invalid_option(what + ": option pass='" + o.second +
-                                     "' is not one of NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, "
-                                     "TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, FC_TRAINING_BWD, "
-                                     "FC_TRAINING_WU");
+                                     "' is not one of NONE, NONE_MATMUL, INFERENCE_FWD, TRAINING_FWD, "
+                                     "TRAINING_BWD, TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, "
+                                     "FC_TRAINING_BWD, FC_TRAINING_WU");
+      if (o.second.rfind("FC_", 0) == 0)
+        mm.set("fullyConnectedPass", o.second.substr(3));
     } else if (std::find(std::begin(kBool), std::end(kBool), o.first) != std::end(kBool)) {
       if (o.second != "true" && o.second != "false")
         throw poplar::invalid_option(what + ": option " + o.first + "='" + o.second + "' is not true or false");
@@ -68,10 +73,18 @@ detail::MatMulOptions convOptions(const poplar::OptionFlags &options, const std:
       throw poplar::invalid_option(what + ": unknown option '" + o.first +
                                    "' (known: availableMemoryProportion, partialsType, pass, use128BitConvUnitLoad, "
                                    "enableMultiStageReduce, enableFastReduce, remapOutputTensor, "
-                                   "enableConvDithering, insertTransformsCycleCountProgs)");
+                                   "enableConvDithering, gatherConvOutput, insertTransformsCycleCountProgs)");
     }
   }
   return detail::parseMatMulOptions(mm, what);
+}
+
+// The options of the weight-update product: the convolution's, planned alone (a fully connected pass describes
+// the forward product's shapes, not those of dW = zDeltas^T * windows).
+detail::MatMulOptions wuOptions(const poplar::OptionFlags &options, const std::string &what) {
+  detail::MatMulOptions o = convOptions(options, what);
+  o.fullyConnectedPass = "NONE";
+  return o;
 }
 
 matmul::PlanningCache *mmCache(PlanningCache *cache) { return cache; }
@@ -242,6 +255,14 @@ detail::MatMulProblem fwdProblem(const ConvParams &p, const std::string &what) {
                            p.outputType, what);
 }
 
+// The weight-update product: zDeltas^T {G, Co, B * positions} * the input's windows {G, B * positions, kernel * Ci}.
+detail::MatMulProblem wuProblem(const ConvParams &p, const std::string &what) {
+  const std::size_t G = p.numConvGroups, positions = p.batchSize * product(computedField(p));
+  return detail::problemOf({G, p.outputChannels, positions},
+                           {G, positions, product(transformedKernel(p)) * p.inputChannels}, p.inputType,
+                           p.inputType, what);
+}
+
 std::vector<std::size_t> activationShape(const ConvParams &p, std::size_t chans, const std::vector<std::size_t> &f) {
   std::vector<std::size_t> s = {p.batchSize, chans * p.numConvGroups};
   s.insert(s.end(), f.begin(), f.end());
@@ -354,6 +375,32 @@ Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const popla
   return b;
 }
 
+Tensor createBiases(poplar::Graph &graph, const Tensor &activations, const ConvParams &params,
+                    const poplar::DebugContext &debugContext, const poplar::OptionFlags &options, PlanningCache *) {
+  const std::string name = debugContext.getPathName();
+  const std::string what = "poplin::createBiases";
+  params.validate();
+  convOptions(options, what);
+  checkTensor(activations, activationShape(params, params.outputChannels, params.getOutputFieldShape()),
+              params.outputType, what, "the activations (the convolution's output)");
+  const std::size_t channels = activations.dim(1), field = product(params.getOutputFieldShape());
+  Tensor b = graph.addVariable(activations.elementType(), {channels}, name);
+  // Channel c's first element is element c * field of the activations (batch 0, field origin).
+  std::vector<int> tileOf(channels, -1);
+  const auto mapping = graph.getTileMapping(activations, false);
+  for (std::size_t tile = 0; tile < mapping.size(); ++tile)
+    for (const auto &iv : mapping[tile])
+      for (std::size_t c = (iv.begin() + field - 1) / field; c < channels && c * field < iv.end(); ++c)
+        tileOf[c] = int(tile);
+  if (std::find(tileOf.begin(), tileOf.end(), -1) != tileOf.end()) {
+    poputil::mapTensorLinearly(graph, b); // activations not (fully) mapped yet: no layout to follow
+    return b;
+  }
+  for (std::size_t c = 0; c < channels; ++c)
+    graph.setTileMapping(b[c], unsigned(tileOf[c]));
+  return b;
+}
+
 Tensor createConvOutput(poplar::Graph &graph, const ConvParams &params, const poplar::DebugContext &debugContext,
                         const poplar::OptionFlags &options, PlanningCache *cache) {
   const std::string name = debugContext.getPathName();
@@ -451,7 +498,7 @@ Tensor calculateWeightDeltas(poplar::Graph &graph, const Tensor &zDeltas, const 
   const std::string debugPrefix = debugContext.getPathName();
   const std::string name = opName(debugPrefix, "calculateWeightDeltas");
   params.validate();
-  detail::MatMulOptions o = convOptions(options, name);
+  detail::MatMulOptions o = wuOptions(options, name);
   checkTensor(activations, activationShape(params, params.inputChannels, params.inputFieldShape),
               params.inputType, name, "the activations");
   checkTensor(zDeltas, activationShape(params, params.outputChannels, params.getOutputFieldShape()),
@@ -461,7 +508,7 @@ Tensor calculateWeightDeltas(poplar::Graph &graph, const Tensor &zDeltas, const 
   // dW {G, Co, kernel * Ci} = zDeltas^T {G, Co, positions} * im2col {G, positions, kernel * Ci}.
   Tensor dz = fieldMatrix(zDeltas, params, params.outputChannels).dimShuffle({0, 2, 1});
   Tensor cols = im2col(graph, activations, params);
-  detail::MatMulProblem p = detail::problemOf(dz.shape(), cols.shape(), params.inputType, params.inputType, name);
+  detail::MatMulProblem p = wuProblem(params, name);
   detail::MatMulPlan pl = detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), name);
   Tensor dwm = detail::createOperand(graph, pl, p, detail::Operand::Out, name + "/deltas");
   detail::buildMatMul(graph, dz, cols, dwm, pl, p, prog, name);
@@ -563,6 +610,15 @@ void addBias(poplar::Graph &graph, const Tensor &acts, const Tensor &biases, pop
   popops::addInPlace(graph, acts, biases.reshape(shape), prog, name);
 }
 
+namespace {
+// One line: "<pass> as {G} x {rows x inner} * {inner x cols}: <the plan>".
+void reportProduct(std::ostream &out, const char *pass, const poplar::Graph &graph, const detail::MatMulProblem &p,
+                   const detail::MatMulOptions &o, PlanningCache *cache, const std::string &what) {
+  out << pass << " as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
+      << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
+}
+} // namespace
+
 void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &params,
                     const poplar::OptionFlags &options, PlanningCache *cache) {
   const std::string what = "poplin::reportPlanInfo";
@@ -574,8 +630,35 @@ void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvPar
   if (detail::convNx1Applies(graph.getTarget(), params))
     out << "convolution built from ConvPartialnx1 vertices (each tile's output rows read straight from the input); "
            "operands laid out by the plan below\n";
-  out << "convolution as {" << p.groups << "} x {" << p.rows << " x " << p.inner << "} * {" << p.inner << " x "
-      << p.cols << "}: " << detail::getMatMulPlan(graph.getTarget(), p, o, mmCache(cache), what).toString() << "\n";
+  reportProduct(out, "convolution", graph, p, o, cache, what);
+}
+
+void reportWeightUpdatePlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &fwdParams,
+                                const poplar::OptionFlags &fwdOptions, PlanningCache *cache) {
+  const std::string what = "poplin::reportWeightUpdatePlanInfo";
+  fwdParams.validate();
+  detail::MatMulOptions o = wuOptions(fwdOptions, what);
+  detail::MatMulProblem p = wuProblem(fwdParams, what);
+  reportProduct(out, "weight update", graph, p, o, cache, what);
+}
+
+Tensor fullyConnectedWeightTranspose(poplar::Graph &graph, Tensor weights, const ConvParams &params,
+                                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                                     const poplar::OptionFlags &options, PlanningCache *cache) {
+  const std::string name = opName(debugContext, "fullyConnectedWeightTranspose");
+  params.validate();
+  convOptions(options, name);
+  if (params.getNumFieldDims() != 1)
+    throw poplibs_error(name + ": the parameters have " + std::to_string(params.getNumFieldDims()) +
+                        " field dimensions; give the 1-D convolution of a fully connected layer's backward pass "
+                        "(matMulGetConvPlanParams gives it)");
+  std::vector<std::size_t> shape = {params.numConvGroups, params.inputChannels, params.outputChannels};
+  shape.insert(shape.end(), params.kernelShape.begin(), params.kernelShape.end());
+  checkTensor(weights, shape, params.inputType, name, "the weights ({G, Ci, Co, kernel...})");
+  // The transposed weights laid out for the backward pass's plan; the copy moves each element to its tile.
+  Tensor transposed = createWeights(graph, params, name + "/transposed", options, cache);
+  prog.add(poplar::program::Copy(weights.dimShuffle({0, 2, 1, 3}), transposed));
+  return transposed;
 }
 
 PlanCosts reportPlanEstimatedCosts(const poplar::Graph &graph, const ConvParams &params,

@@ -1,4 +1,4 @@
-// popnn's CTC beam-search decoder tile code (included at the end of popnn_codelets.cpp, after ctc_codelets.h): the
+// popnn's CTC beam-search decoder tile code (included at the end of popnn_codelets.cpp): the
 // vertex of popnn::ctc_infer::beamSearchDecoderLogProbabilities (src/CTCInference.cpp builds it), one per sequence.
 //
 // Prefix beam search in the log domain: each beam is a label prefix with two scores, the log probability of the
@@ -6,6 +6,8 @@
 // class; a repeated label only extends the prefix after a blank. Candidates for the same prefix are merged, and the
 // beamWidth best are kept. Prefixes are nodes of a tree (parent, label) so that a beam costs two words, and the
 // tree grows by at most beamWidth nodes a step.
+
+#include "log_add.h"
 
 namespace popnn {
 namespace {
@@ -52,14 +54,14 @@ void ctcBeamSearch(const Probs &probs, unsigned dataLength, unsigned blank, unsi
       cNode[n] = bNode[i];
       cParent[n] = kCtcNone;
       cLabel[n] = kCtcNone;
-      cPb[n] = ctcLogAdd(bPb[i], bPnb[i]) + ctcBeamLogProb(probs, t, blank);
+      cPb[n] = logAdd(bPb[i], bPnb[i]) + ctcBeamLogProb(probs, t, blank);
       cPnb[n] = last != kCtcNone ? bPnb[i] + ctcBeamLogProb(probs, t, last) : kCtcLogZero;
       ++n;
     }
     // Every beam grows by each label; a prefix that is already a beam's merges into that beam's candidate.
     for (unsigned i = 0; i < beams; ++i) {
       const unsigned node = bNode[i], last = nLabel[node];
-      const float total = ctcLogAdd(bPb[i], bPnb[i]);
+      const float total = logAdd(bPb[i], bPnb[i]);
       for (unsigned c = 0; c < C; ++c) {
         if (c == blank)
           continue;
@@ -70,7 +72,7 @@ void ctcBeamSearch(const Probs &probs, unsigned dataLength, unsigned blank, unsi
           if (cNode[k] == child)
             j = k;
         if (j != kCtcNone) {
-          cPnb[j] = ctcLogAdd(cPnb[j], p);
+          cPnb[j] = logAdd(cPnb[j], p);
         } else {
           cNode[n] = child;
           cParent[n] = node;
@@ -85,9 +87,9 @@ void ctcBeamSearch(const Probs &probs, unsigned dataLength, unsigned blank, unsi
     beams = n < W ? n : W;
     for (unsigned k = 0; k < beams; ++k) {
       unsigned best = k;
-      float bestScore = ctcLogAdd(cPb[k], cPnb[k]);
+      float bestScore = logAdd(cPb[k], cPnb[k]);
       for (unsigned m = k + 1; m < n; ++m) {
-        const float s = ctcLogAdd(cPb[m], cPnb[m]);
+        const float s = logAdd(cPb[m], cPnb[m]);
         if (s > bestScore) {
           best = m;
           bestScore = s;
@@ -117,7 +119,7 @@ void ctcBeamSearch(const Probs &probs, unsigned dataLength, unsigned blank, unsi
     unsigned length = 0;
     for (unsigned m = k < beams ? bNode[k] : 0; m != 0; m = nParent[m])
       ++length;
-    outProbs[k] = k < beams ? -ctcLogAdd(bPb[k], bPnb[k]) : -kCtcLogZero;
+    outProbs[k] = k < beams ? -logAdd(bPb[k], bPnb[k]) : -kCtcLogZero;
     outLengths[k] = length;
     unsigned *row = outLabels + k * maxT;
     for (unsigned i = 0; i < maxT; ++i)

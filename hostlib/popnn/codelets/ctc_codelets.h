@@ -5,15 +5,10 @@
 // domain and in float, with PopLibs' log of zero (-65504, the least half) as floor so that nothing becomes
 // infinite or NaN: a label that no alignment fits gives a loss of about 65504.
 
+#include "log_add.h"
+
 namespace popnn {
 namespace {
-
-const float kCtcLogZero = -65504.0f;
-
-inline float ctcLogAdd(float a, float b) {
-  const float hi = a > b ? a : b, lo = a > b ? b : a;
-  return hi + log1pf(expf(lo - hi));
-}
 
 // The class of position s of the extended label: blanks at even positions, label[(s - 1) / 2] at odd ones.
 template <typename Label> inline unsigned ctcSymbol(const Label &label, unsigned blank, unsigned s) {
@@ -49,14 +44,14 @@ float ctcLossGradient(const Probs &probs, const Label &label, unsigned dataLengt
       for (unsigned s = 0; s < S; ++s) {
         float a = prev[s];
         if (s >= 1)
-          a = ctcLogAdd(a, prev[s - 1]);
+          a = logAdd(a, prev[s - 1]);
         if (ctcCanSkip(label, blank, s))
-          a = ctcLogAdd(a, prev[s - 2]);
+          a = logAdd(a, prev[s - 2]);
         cur[s] = a + ctcLogProb(probs, t, ctcSymbol(label, blank, s));
       }
     }
     const float *last = alpha + (T - 1) * S;
-    logP = S >= 2 ? ctcLogAdd(last[S - 1], last[S - 2]) : last[S - 1];
+    logP = S >= 2 ? logAdd(last[S - 1], last[S - 2]) : last[S - 1];
   }
   if (!computeGrad)
     return -logP;
@@ -75,15 +70,15 @@ float ctcLossGradient(const Probs &probs, const Label &label, unsigned dataLengt
       } else {
         b = next[s];
         if (s + 1 < S)
-          b = ctcLogAdd(b, next[s + 1]);
+          b = logAdd(b, next[s + 1]);
         if (s + 2 < S && ctcCanSkip(label, blank, s + 2))
-          b = ctcLogAdd(b, next[s + 2]);
+          b = logAdd(b, next[s + 2]);
       }
       const unsigned k = ctcSymbol(label, blank, s);
       cur[s] = b + ctcLogProb(probs, t, k);
       // alpha * beta counts the emission at t twice: divide it out once.
       if (k < grad[t].size())
-        grad[t][k] = ctcLogAdd(grad[t][k], alpha[t * S + s] + cur[s] - ctcLogProb(probs, t, k));
+        grad[t][k] = logAdd(grad[t][k], alpha[t * S + s] + cur[s] - ctcLogProb(probs, t, k));
     }
   }
   for (unsigned t = 0; t < maxT; ++t)

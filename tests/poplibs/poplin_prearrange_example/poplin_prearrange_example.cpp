@@ -6,7 +6,6 @@
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
-#include <poplar/TypeConversion.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "sdk_check.hpp"
+#include "sdk_half.hpp"
 
 using namespace poplar;
 using namespace poplar::program;
@@ -31,22 +31,7 @@ std::vector<float> values(std::size_t n, unsigned seed, const Target &target, co
   std::vector<float> v(n);
   for (std::size_t i = 0; i < n; ++i)
     v[i] = float(int((i * 31 + seed * 7) % 19) - 9) / 8.0f;
-  if (type == HALF) {
-    std::vector<unsigned short> h(n);
-    copyFloatToDeviceHalf(target, v.data(), h.data(), n);
-    copyDeviceHalfToFloat(target, h.data(), v.data(), n);
-  }
-  return v;
-}
-
-void write(Engine &e, const Target &target, const Type &type, const std::string &name, const std::vector<float> &v) {
-  if (type == HALF) {
-    std::vector<unsigned short> h(v.size());
-    copyFloatToDeviceHalf(target, v.data(), h.data(), v.size());
-    e.writeTensor(name, h.data(), h.data() + h.size());
-  } else {
-    e.writeTensor(name, v.data(), v.data() + v.size());
-  }
+  return asDeviceValues(target, type, v);
 }
 
 void run(Device &device, const Type &type) {
@@ -73,8 +58,8 @@ void run(Device &device, const Type &type) {
   Engine engine(graph, prog);
   engine.load(device);
   const std::vector<float> ha = values(G * M * K, 1, target, type), hb = values(G * K * N, 2, target, type);
-  write(engine, target, type, "a", ha);
-  write(engine, target, type, "b", hb);
+  writeAs(engine, target, type, "a", ha);
+  writeAs(engine, target, type, "b", hb);
   engine.run(0);
   std::vector<float> got0(M * N), gotG(G * M * N);
   engine.readTensor("c0", got0.data(), got0.data() + got0.size());

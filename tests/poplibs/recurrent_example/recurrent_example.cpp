@@ -11,7 +11,6 @@
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
-#include <poplar/TypeConversion.hpp>
 #include <poplin/codelets.hpp>
 #include <popnn/Gru.hpp>
 #include <popnn/Lstm.hpp>
@@ -29,6 +28,7 @@
 #include <vector>
 
 #include "sdk_check.hpp"
+#include "sdk_half.hpp"
 
 using namespace poplar;
 using namespace poplar::program;
@@ -45,12 +45,7 @@ std::vector<float> values(std::size_t n, unsigned seed, const Target &target, co
   std::vector<float> v(n);
   for (std::size_t i = 0; i < n; ++i)
     v[i] = float(int((i * 37 + seed * 11) % 29) - 14) / 28.0f;
-  if (type == HALF) {
-    std::vector<unsigned short> h(n);
-    copyFloatToDeviceHalf(target, v.data(), h.data(), n);
-    copyDeviceHalfToFloat(target, h.data(), v.data(), n);
-  }
-  return v;
+  return asDeviceValues(target, type, v);
 }
 
 // The host layer in double: x [T][B][IN], wff [IN][OUT], wfb [OUT][OUT], b [OUT], y0 [B][OUT].
@@ -102,28 +97,6 @@ void backward(Host &h) {
         for (std::size_t k = 0; k < OUT; ++k)
           h.dWfb[k * OUT + o] += (t == 0 ? double(h.y0[b * OUT + k]) : h.y[((t - 1) * B + b) * OUT + k]) * d;
       }
-}
-
-void write(Engine &e, const Target &target, const Type &type, const std::string &name, const std::vector<float> &v) {
-  if (type == HALF) {
-    std::vector<unsigned short> bits(v.size());
-    copyFloatToDeviceHalf(target, v.data(), bits.data(), v.size());
-    e.writeTensor(name, bits.data(), bits.data() + bits.size());
-  } else {
-    e.writeTensor(name, v.data(), v.data() + v.size());
-  }
-}
-
-std::vector<float> read(Engine &e, const Target &target, const Type &type, const std::string &name, std::size_t n) {
-  std::vector<float> v(n);
-  if (type == HALF) {
-    std::vector<unsigned short> bits(n);
-    e.readTensor(name, bits.data(), bits.data() + n);
-    copyDeviceHalfToFloat(target, bits.data(), v.data(), n);
-  } else {
-    e.readTensor(name, v.data(), v.data() + n);
-  }
-  return v;
 }
 
 void compare(const std::vector<float> &got, const Vec &want, const Type &type, const std::string &what) {
@@ -228,28 +201,28 @@ void run(Device &device, const Type &type) {
 
   Engine engine(graph, prog);
   engine.load(device);
-  write(engine, target, type, "x", h.x);
-  write(engine, target, type, "wff", h.wff);
-  write(engine, target, type, "wfb", h.wfb);
-  write(engine, target, type, "b", h.b);
-  write(engine, target, type, "y0", h.y0);
-  write(engine, target, type, "dy", h.dy);
-  write(engine, target, type, "accWff", std::vector<float>(IN * OUT, 1.0f));
-  write(engine, target, type, "accWfb", std::vector<float>(OUT * OUT, 1.0f));
-  write(engine, target, type, "accB", std::vector<float>(OUT, 1.0f));
+  writeAs(engine, target, type, "x", h.x);
+  writeAs(engine, target, type, "wff", h.wff);
+  writeAs(engine, target, type, "wfb", h.wfb);
+  writeAs(engine, target, type, "b", h.b);
+  writeAs(engine, target, type, "y0", h.y0);
+  writeAs(engine, target, type, "dy", h.dy);
+  writeAs(engine, target, type, "accWff", std::vector<float>(IN * OUT, 1.0f));
+  writeAs(engine, target, type, "accWfb", std::vector<float>(OUT * OUT, 1.0f));
+  writeAs(engine, target, type, "accB", std::vector<float>(OUT, 1.0f));
   engine.run(0);
 
-  compare(read(engine, target, type, "zeroState", B * OUT), Vec(B * OUT, 0.0), type, "createFwdState zeroes");
-  compare(read(engine, target, type, "yParts", T * B * OUT), h.y, type, "forwardWeightInput + forwardIterate");
-  compare(read(engine, target, type, "ySeq", T * B * OUT), h.y, type, "rnnFwdSequence");
-  compare(read(engine, target, type, "yPre", T * B * OUT), h.y, type, "rnnFwdSequence from weightedIn");
-  compare(read(engine, target, type, "dx", T * B * IN), h.dx, type, "rnnBwdSequence input gradients");
-  compare(read(engine, target, type, "dWff", IN * OUT), h.dWff, type, "rnnBwdSequence input weight deltas");
-  compare(read(engine, target, type, "dWfb", OUT * OUT), h.dWfb, type, "rnnBwdSequence feedback weight deltas");
-  compare(read(engine, target, type, "db", OUT), h.db, type, "rnnBwdSequence bias deltas");
-  compare(read(engine, target, type, "deltas", T * B * OUT), h.delta, type,
+  compare(readAs(engine, target, type, "zeroState", B * OUT), Vec(B * OUT, 0.0), type, "createFwdState zeroes");
+  compare(readAs(engine, target, type, "yParts", T * B * OUT), h.y, type, "forwardWeightInput + forwardIterate");
+  compare(readAs(engine, target, type, "ySeq", T * B * OUT), h.y, type, "rnnFwdSequence");
+  compare(readAs(engine, target, type, "yPre", T * B * OUT), h.y, type, "rnnFwdSequence from weightedIn");
+  compare(readAs(engine, target, type, "dx", T * B * IN), h.dx, type, "rnnBwdSequence input gradients");
+  compare(readAs(engine, target, type, "dWff", IN * OUT), h.dWff, type, "rnnBwdSequence input weight deltas");
+  compare(readAs(engine, target, type, "dWfb", OUT * OUT), h.dWfb, type, "rnnBwdSequence feedback weight deltas");
+  compare(readAs(engine, target, type, "db", OUT), h.db, type, "rnnBwdSequence bias deltas");
+  compare(readAs(engine, target, type, "deltas", T * B * OUT), h.delta, type,
           "rnnBwdSequence without input gradients gives the adder gradients");
-  compare(read(engine, target, type, "stepDx2", B * IN), Vec(h.dx.begin() + 2 * B * IN, h.dx.end()), type,
+  compare(readAs(engine, target, type, "stepDx2", B * IN), Vec(h.dx.begin() + 2 * B * IN, h.dx.end()), type,
           "backwardGradientStep input gradient");
   Vec wantWff(h.dWff), wantWfb(h.dWfb), wantB(h.db);
   for (double &v : wantWff)
@@ -258,9 +231,9 @@ void run(Device &device, const Type &type) {
     v += 1.0;
   for (double &v : wantB)
     v += 1.0;
-  compare(read(engine, target, type, "accWff", IN * OUT), wantWff, type, "paramDeltaUpdate adds input deltas");
-  compare(read(engine, target, type, "accWfb", OUT * OUT), wantWfb, type, "paramDeltaUpdate adds feedback deltas");
-  compare(read(engine, target, type, "accB", OUT), wantB, type, "paramDeltaUpdate adds bias deltas");
+  compare(readAs(engine, target, type, "accWff", IN * OUT), wantWff, type, "paramDeltaUpdate adds input deltas");
+  compare(readAs(engine, target, type, "accWfb", OUT * OUT), wantWfb, type, "paramDeltaUpdate adds feedback deltas");
+  compare(readAs(engine, target, type, "accB", OUT), wantB, type, "paramDeltaUpdate adds bias deltas");
 }
 
 void countsAndErrors(Device &device) {

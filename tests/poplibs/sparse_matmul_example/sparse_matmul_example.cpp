@@ -23,6 +23,8 @@
 #include <popsparse/SparsePartitioner.hpp>
 #include <popsparse/codelets.hpp>
 
+#include "sdk_half.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -137,30 +139,6 @@ double relativeError(const std::vector<float> &got, const View &a, const View &b
         worst = std::max(worst, std::fabs(double(got[(g * m + i) * n + j]) - want));
       }
   return worst / std::max(largest, 1.0);
-}
-
-void writeAs(Engine &engine, const Target &target, const Type &type, const std::string &h,
-             const std::vector<float> &v) {
-  if (type == HALF) {
-    std::vector<unsigned short> bits(v.size());
-    copyFloatToDeviceHalf(target, v.data(), bits.data(), v.size());
-    engine.writeTensor(h, bits.data(), bits.data() + bits.size());
-  } else {
-    engine.writeTensor(h, v.data(), v.data() + v.size());
-  }
-}
-
-std::vector<float> readAs(Engine &engine, const Target &target, const Type &type, const std::string &h,
-                          std::size_t n) {
-  std::vector<float> v(n);
-  if (type == HALF) {
-    std::vector<unsigned short> bits(n);
-    engine.readTensor(h, bits.data(), bits.data() + n);
-    copyDeviceHalfToFloat(target, bits.data(), v.data(), n);
-  } else {
-    engine.readTensor(h, v.data(), v.data() + n);
-  }
-  return v;
 }
 
 Tensor mappedVariable(Graph &graph, const Type &type, const std::vector<std::size_t> &shape, const std::string &name) {

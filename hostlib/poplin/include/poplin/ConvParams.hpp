@@ -114,6 +114,10 @@ struct ConvParams {
 
 /// Prints the parameters on one line per part.
 std::ostream &operator<<(std::ostream &os, const ConvParams &p);
+/// Reads parameters as operator<< prints them (the words, braces and commas; any whitespace between them;
+/// outputFieldShape, derived from the rest, must match it). Throws poputil::poplibs_error naming the first part
+/// that is missing or malformed, or the inconsistency ConvParams::validate finds; `p` is left as it was then.
+std::istream &operator>>(std::istream &is, ConvParams &p);
 /// A hash of every field of the transform (equal transforms hash equal), for hashed containers.
 std::size_t hash_value(const ConvParams::InputTransform &it);
 /// The same for an output transform.

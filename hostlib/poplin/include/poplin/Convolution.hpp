@@ -4,11 +4,13 @@
 // {groups, kernel * inputChannels, outputChannels}, planned by poplin's matMul planner.
 //
 // Options (poplar::OptionFlags; an unknown name or value is a poplar::invalid_option naming it):
-// "availableMemoryProportion" and "partialsType" as for matMul; "pass" (NONE, INFERENCE_FWD, TRAINING_FWD,
-// TRAINING_BWD, TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, FC_TRAINING_BWD, FC_TRAINING_WU), and
-// "use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor",
-// "enableConvDithering", "insertTransformsCycleCountProgs" (true/false): accepted and checked, no effect here
-// (a multi-convolution refuses entries that differ in the last one, see MultiConvolution.hpp).
+// "availableMemoryProportion" and "partialsType" as for matMul; "pass" (NONE, NONE_MATMUL, INFERENCE_FWD,
+// TRAINING_FWD, TRAINING_BWD, TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, FC_TRAINING_BWD, FC_TRAINING_WU):
+// an FC_ pass plans the product as matMul's fullyConnectedPass of the same name does (the three passes of a fully
+// connected layer together), the others plan it alone; and "use128BitConvUnitLoad", "enableMultiStageReduce",
+// "enableFastReduce", "remapOutputTensor", "enableConvDithering", "gatherConvOutput",
+// "insertTransformsCycleCountProgs" (true/false): accepted and checked, no effect here (a multi-convolution
+// refuses entries that differ in the last one, see MultiConvolution.hpp).
 #ifndef POPLIN_CONVOLUTION_HPP
 #define POPLIN_CONVOLUTION_HPP
 
@@ -25,7 +27,7 @@
 #include <poplar/Tensor.hpp>
 
 #include "poplin/ConvParams.hpp"
-#include "poplin/MatMul.hpp"
+#include "poplin/detail/PlanningCache.hpp"
 
 namespace poplin {
 
@@ -53,6 +55,13 @@ poplar::Tensor createInput(poplar::Graph &graph, const ConvParams &params, const
 /// Biases {channels} for `activations` {batch, channels, field...}, mapped linearly.
 poplar::Tensor createBiases(poplar::Graph &graph, const poplar::Tensor &activations,
                             const poplar::DebugContext &debugContext = {"biases"});
+/// Biases {channels} for `activations`, the output {B, G*Co, field...} of the convolution of `params`: channel c
+/// is mapped to the tile that holds the activations' first element of channel c (where createConvOutput's plan
+/// put it), so that addBias reads it there. Throws poputil::poplibs_error for invalid params or activations whose
+/// shape is not the output's, and poplar::invalid_option for a bad option.
+poplar::Tensor createBiases(poplar::Graph &graph, const poplar::Tensor &activations, const ConvParams &params,
+                            const poplar::DebugContext &debugContext = {"biases"},
+                            const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
 
 /// The convolution of `in` {B, G*Ci, field...} with `weights` {G, Co, Ci, kernel...}: a new tensor
 /// {B, G*Co, outField...}. With `transposeAndFlipWeights`, `weights` are {G, Ci, Co, kernel...} (a forward pass's
@@ -150,6 +159,24 @@ PlanCosts reportPlanEstimatedCosts(const poplar::Graph &graph, const ConvParams 
 /// Writes the plan of the convolution's product (split, tiles, memory, estimated cycles) to `out`.
 void reportPlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &params,
                     const poplar::OptionFlags &options = poplar::OptionFlags(), PlanningCache *cache = 0);
+/// Writes the plan of the weight-update pass of the convolution of `fwdParams` (the product calculateWeightDeltas
+/// builds: the output gradient's transpose {G, Co, positions} times the input's windows {G, positions,
+/// kernel * Ci}) to `out`, as reportPlanInfo does for the forward pass. Throws as reportPlanInfo.
+void reportWeightUpdatePlanInfo(std::ostream &out, const poplar::Graph &graph, const ConvParams &fwdParams,
+                                const poplar::OptionFlags &fwdOptions = poplar::OptionFlags(),
+                                PlanningCache *cache = 0);
+
+/// The weights of a fully connected layer's backward pass, computed as a convolution (matMulGetConvPlanParams
+/// gives its parameters): `weights` {G, Ci, Co, 1} (the forward pass's weights {G, outputs, inputs, 1}) copied on
+/// the device, transposed, into a new tensor {G, Co, Ci, 1} laid out as createWeights lays out the weights of
+/// `params` (the backward pass's parameters: Ci the layer's outputs, Co its inputs). Throws
+/// poputil::poplibs_error when params are not 1-D or `weights` is not of params' input type and shape
+/// {G, Ci, Co, kernel...}, and poplar::invalid_option for a bad option.
+poplar::Tensor fullyConnectedWeightTranspose(poplar::Graph &graph, poplar::Tensor weights, const ConvParams &params,
+                                             poplar::program::Sequence &prog,
+                                             const poplar::DebugContext &debugContext = {},
+                                             const poplar::OptionFlags &options = poplar::OptionFlags(),
+                                             PlanningCache *cache = 0);
 
 } // namespace poplin
 

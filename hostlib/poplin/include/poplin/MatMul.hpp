@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <poplar/Graph.hpp>
@@ -34,42 +35,9 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 
+#include "poplin/Convolution.hpp"
+
 namespace poplin {
-
-namespace matmul {
-
-/// Plans of matrix multiplications already made, keyed by target, shapes, types and options, so that the
-/// functions below (createMatMulInputLHS, matMul, ...) given the same cache plan each problem once. Not copyable;
-/// safe to share between threads.
-class PlanningCache {
-public:
-  PlanningCache();
-  ~PlanningCache();
-  /// Number of plans held.
-  std::size_t size() const;
-
-  /// Internal: the plans.
-  struct Impl;
-  Impl &impl() const { return *impl_; }
-
-private:
-  PlanningCache(const PlanningCache &);
-  PlanningCache &operator=(const PlanningCache &);
-  std::unique_ptr<Impl> impl_;
-};
-
-} // namespace matmul
-
-/// Plans of convolutions and matrix products (the plans of their products); share one between the calls of a
-/// layer. It is a matmul::PlanningCache, so the matMul functions below take it too.
-class PlanningCache : public matmul::PlanningCache {
-public:
-  PlanningCache() {}
-
-private:
-  PlanningCache(const PlanningCache &);
-  PlanningCache &operator=(const PlanningCache &);
-};
 
 /// C = A * B for A of shape {m, k} and B of shape {k, n} (any views, e.g. X.transpose()), of the same type (FLOAT
 /// or HALF). Returns C {m, n} of A's type, mapped over the tiles by the plan. Throws poputil::poplibs_error when
@@ -254,6 +222,20 @@ typedef std::tuple<const poplar::Target *, const MatMulParams, const poplar::Opt
 /// functions log theirs. Throws as matMul does for a bad shape, type or option (a null options pointer is no
 /// options; a null target is a poputil::poplibs_error).
 void preplanMatMuls(const std::set<MatMulPlanParams> &matmuls, matmul::PlanningCache &cache);
+
+/// For each matMul options pointer, the convolution options its product is planned with (matMulGetConvPlanParams
+/// fills it; the ConvPlanParams it returns point into it, so keep it while they are used).
+typedef std::unordered_map<const poplar::OptionFlags *, poplar::OptionFlags> MatMulToConvOptions;
+
+/// The convolutions the products `matmuls` are planned as: A {G, m, k} * B {G, k, n} (a 2-D product is one
+/// group) is the 1-D convolution of batch m, field {1}, kernel {1}, k input and n output channels in G groups,
+/// of the product's input and output types. Its options (added to `matmulToConvOpts` once per options pointer;
+/// a null pointer is no options) keep availableMemoryProportion, partialsType and the accepted flags, with
+/// gatherOutput as gatherConvOutput and fullyConnectedPass as the convolution pass (NONE -> NONE_MATMUL, X ->
+/// FC_X), so that preplanConvolutions of the result plans the products matMul builds. Throws
+/// poplar::invalid_option for a bad matMul option and poputil::poplibs_error for shapes that do not multiply.
+std::set<ConvPlanParams> matMulGetConvPlanParams(const std::set<MatMulPlanParams> &matmuls,
+                                                 MatMulToConvOptions &matmulToConvOpts);
 
 /// The transpose of each group's matrix: {G, m, n} -> {G, n, m} (a view).
 poplar::Tensor transposeGroupedMatrix(const poplar::Tensor &A);

@@ -26,7 +26,7 @@
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
-#include <poplin/Convolution.hpp>
+#include <poplin/MatMul.hpp>
 #include <popnn/LstmDef.hpp>
 #include <popnn/NonLinearityDef.hpp>
 #include <popnn/Rnn.hpp>
