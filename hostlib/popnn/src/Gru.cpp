@@ -71,12 +71,21 @@ Layer checkLayer(const GruParams &p, const GruWeights &w, const std::string &wha
 
 void checkRealTimeSteps(const Layer &l, const Tensor &steps, const std::string &what) {
   if (!l.fullSequence)
-    throw poplibs_error(what + ": realTimeSteps needs params.outputFullSequence = true");
+    throw poplibs_error(what + ": a run-time step count (realTimeSteps, or GruParams' timeSteps tensor) needs "
+                        "params.outputFullSequence = true");
   const poplar::Type t = steps.valid() ? steps.elementType() : poplar::INT;
   if (!steps.valid() || steps.shape() != std::vector<std::size_t>{l.B} ||
       (t != poplar::INT && t != poplar::UNSIGNED_INT && t != poplar::SHORT && t != poplar::UNSIGNED_SHORT))
     throw poplibs_error(what + ": realTimeSteps must be int or unsigned int {" + std::to_string(l.B) + "}, not " +
                         (steps.valid() ? t.toString() + " " + steps.shapeToString() : "invalid"));
+}
+
+const Tensor *stepCounts(const GruParams &p, const Tensor *given, Tensor &store) {
+  if (given || !p.rnn.variableTimeSteps())
+    return given;
+  const Tensor &v = p.rnn.varTimeSteps;
+  store = v.numElements() == 1 ? v.reshape({1}).broadcast(unsigned(p.rnn.batchSize), 0) : v;
+  return &store;
 }
 
 Tensor stepMasks(poplar::Graph &graph, const Layer &l, const Tensor &steps, poplar::program::Sequence &prog,
@@ -104,6 +113,8 @@ namespace {
 Tensor forward(poplar::Graph &graph, const GruParams &params, const Tensor &stateInit, const Tensor &in,
                const GruWeights &weights, Tensor *intermediates, const Tensor *realTimeSteps, const Tensor *attention,
                poplar::program::Sequence &prog, const std::string &name, const poplar::OptionFlags &options) {
+  Tensor countsOfParams;
+  realTimeSteps = stepCounts(params, realTimeSteps, countsOfParams);
   const Layer l = checkLayer(params, weights, name);
   poplar::OptionFlags mm = matMulOptions(options, name);
   const std::size_t B = l.B, T = l.T, I = l.I, O = l.O;
@@ -218,6 +229,12 @@ GruParams::GruParams(poplar::Type type, std::size_t batch, std::size_t steps, st
                      NonLinearityType act, NonLinearityType recurrentAct)
     : rnn(type, batch, steps, sizes), dataType(type), batchSize(batch), timeSteps(steps), layerSizes(sizes),
       outputFullSequence(true), calcInputGradients(true), cellOrder(getDefaultBasicGruCellOrder()),
+      resetAfter(false), activation(act), recurrentActivation(recurrentAct) {}
+
+GruParams::GruParams(poplar::Type type, std::size_t batch, std::size_t maxSteps, const Tensor &steps,
+                     std::vector<std::size_t> sizes, NonLinearityType act, NonLinearityType recurrentAct)
+    : rnn(type, batch, maxSteps, steps, sizes), dataType(type), batchSize(batch), timeSteps(maxSteps),
+      layerSizes(sizes), outputFullSequence(true), calcInputGradients(true), cellOrder(getDefaultBasicGruCellOrder()),
       resetAfter(false), activation(act), recurrentActivation(recurrentAct) {}
 
 Tensor createInput(poplar::Graph &graph, const GruParams &params, const poplar::DebugContext &debugContext,

@@ -75,6 +75,8 @@ Tensor backward(poplar::Graph &graph, const GruParams &params, poplar::program::
   poplar::OptionFlags mm = matMulOptions(options, name);
   const Layer l = checkTraining(params, fwdOutputInit, fwdIntermediates, weights, input, output, name);
   const std::size_t T = l.T, B = l.B, I = l.I, O = l.O;
+  Tensor countsOfParams;
+  realTimeSteps = stepCounts(params, realTimeSteps, countsOfParams);
   if (bool(inputGrad) != params.calcInputGradients)
     throw poplibs_error(name + ": inputGrad must be " + (params.calcInputGradients ? "non-null" : "null") +
                         " when params.calcInputGradients is " + (params.calcInputGradients ? "true" : "false"));

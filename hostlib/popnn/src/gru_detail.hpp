@@ -36,6 +36,9 @@ void checkParams(const GruParams &p, const std::string &what);
 Layer checkLayer(const GruParams &p, const GruWeights &w, const std::string &what);
 /// Throws poputil::poplibs_error unless realTimeSteps is an integer {B} and the params give the full sequence.
 void checkRealTimeSteps(const Layer &l, const poplar::Tensor &realTimeSteps, const std::string &what);
+/// The step counts a pass runs with: `given` (a realTimeSteps argument), else the params' run-time timeSteps
+/// ([1] broadcast to {B}; kept in `store`), else null.
+const poplar::Tensor *stepCounts(const GruParams &p, const poplar::Tensor *given, poplar::Tensor &store);
 /// {T, B} of the layer's type: 1 where step t < realTimeSteps[b], else 0.
 poplar::Tensor stepMasks(poplar::Graph &graph, const Layer &l, const poplar::Tensor &realTimeSteps,
                          poplar::program::Sequence &prog, const std::string &name);

@@ -2,7 +2,8 @@
 // -lpopops -lpoputil -lpoplar), against a double-precision host GRU and its back-propagation through time:
 // - gruFwd with intermediates (both overloads), gruBwd (both), gruWU, gruBwdWithWU (both), and the attention GRU:
 //   createAttention, auGruFwd (both), auGruBwd (both), auGruWU, auGruBwdWithWU (both);
-// - resetAfter off and on, a permuted cell order, the last output only, realTimeSteps, FLOAT and HALF, on the
+// - resetAfter off and on, a permuted cell order, the last output only, realTimeSteps (and GruParams' timeSteps
+//   tensor), FLOAT and HALF, on the
 //   full ipu2 IPU Model and on one of 4 tiles;
 // - every gradient: of the input, the initial output, both weights, the biases and the attention scores.
 // The host's gradients are themselves checked against central differences of the host forward pass (1e-6).
@@ -39,6 +40,8 @@ typedef std::vector<double> Vec;
 // The layer's settings for one run.
 struct Config {
   bool resetAfter, attention, realSteps, fullSequence, permuted;
+  /// The step counts come from GruParams' timeSteps tensor (the overloads without realTimeSteps are called).
+  bool paramSteps;
 };
 
 // The host layer's inputs (slot order as the device weights: cellOrder) and its results.
@@ -295,7 +298,7 @@ void runCase(const Device &device, const std::string &deviceName, const Type &ty
   const std::string label = std::string(type == HALF ? "half" : "float") + " " + deviceName +
                             (cfg.attention ? " auGru" : " gru") + (cfg.resetAfter ? " resetAfter" : "") +
                             (cfg.permuted ? " permuted" : "") + (cfg.fullSequence ? "" : " last-output") +
-                            (cfg.realSteps ? " realTimeSteps" : "") +
+                            (cfg.paramSteps ? " timeSteps-tensor" : cfg.realSteps ? " realTimeSteps" : "") +
                             (form == SPLIT ? (cfg.attention ? " auGruBwd+auGruWU" : " gruBwd+gruWU")
                                            : (cfg.attention ? " auGruBwdWithWU" : " gruBwdWithWU"));
   Graph graph(target);
@@ -303,7 +306,9 @@ void runCase(const Device &device, const std::string &deviceName, const Type &ty
   poplin::addCodelets(graph);
   popnn::addCodelets(graph);
   Sequence prog;
-  gru::GruParams params(type, B, T, {IN, OUT});
+  Tensor ulen = graph.addVariable(UNSIGNED_INT, {B}, "ulen");
+  graph.setTileMapping(ulen, 0);
+  gru::GruParams params = cfg.paramSteps ? gru::GruParams(type, B, T, ulen, {IN, OUT}) : gru::GruParams(type, B, T, {IN, OUT});
   params.resetAfter = cfg.resetAfter;
   params.outputFullSequence = cfg.fullSequence;
   if (cfg.permuted)
@@ -325,14 +330,16 @@ void runCase(const Device &device, const std::string &deviceName, const Type &ty
   graph.createHostWrite("b", w.biases);
   graph.createHostWrite("att", att);
   graph.createHostWrite("len", len);
+  graph.createHostWrite("ulen", ulen);
   graph.createHostWrite("dy", dy);
 
+  const bool rts = cfg.realSteps && !cfg.paramSteps;
   Tensor inter, out;
   if (cfg.attention)
-    out = cfg.realSteps ? gru::auGruFwd(graph, params, h0, in, len, w, &inter, att, prog, "fwd")
+    out = rts ? gru::auGruFwd(graph, params, h0, in, len, w, &inter, att, prog, "fwd")
                         : gru::auGruFwd(graph, params, h0, in, w, &inter, att, prog, "fwd");
   else
-    out = cfg.realSteps ? gru::gruFwd(graph, params, h0, in, len, w, &inter, prog, "fwd")
+    out = rts ? gru::gruFwd(graph, params, h0, in, len, w, &inter, prog, "fwd")
                         : gru::gruFwd(graph, params, h0, in, w, &inter, prog, "fwd");
   const std::size_t slots = 3 + (cfg.fullSequence ? 0 : 1) + (cfg.resetAfter ? 1 : 0);
   check(inter.shape() == (std::vector<std::size_t>{T, slots, B, OUT}) && out.shape() == outShape,
@@ -342,12 +349,12 @@ void runCase(const Device &device, const std::string &deviceName, const Type &ty
   const OptionFlags none;
   if (form == SPLIT) {
     if (cfg.attention)
-      dInit = cfg.realSteps ? gru::auGruBwd(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, &bwdInter, att,
+      dInit = rts ? gru::auGruBwd(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, &bwdInter, att,
                                             &dAtt, "bwd", none, 0)
                             : gru::auGruBwd(graph, params, prog, h0, inter, w, in, out, dy, &dIn, &bwdInter, att,
                                             &dAtt, "bwd", none, 0);
     else
-      dInit = cfg.realSteps ? gru::gruBwd(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, &bwdInter, "bwd",
+      dInit = rts ? gru::gruBwd(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, &bwdInter, "bwd",
                                           none, 0)
                             : gru::gruBwd(graph, params, prog, h0, inter, w, in, out, dy, &dIn, &bwdInter, "bwd", none,
                                           0);
@@ -356,12 +363,12 @@ void runCase(const Device &device, const std::string &deviceName, const Type &ty
                        : gru::gruWU(graph, params, prog, h0, inter, bwdInter, w, in, out, "wu", none, 0);
   } else {
     if (cfg.attention)
-      dInit = cfg.realSteps ? gru::auGruBwdWithWU(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, dw, att,
+      dInit = rts ? gru::auGruBwdWithWU(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, dw, att,
                                                   &dAtt, "bwd", none, 0)
                             : gru::auGruBwdWithWU(graph, params, prog, h0, inter, w, in, out, dy, &dIn, dw, att, &dAtt,
                                                   "bwd", none, 0);
     else
-      dInit = cfg.realSteps ? gru::gruBwdWithWU(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, dw, "bwd",
+      dInit = rts ? gru::gruBwdWithWU(graph, params, prog, h0, inter, w, in, len, out, dy, &dIn, dw, "bwd",
                                                 none, 0)
                             : gru::gruBwdWithWU(graph, params, prog, h0, inter, w, in, out, dy, &dIn, dw, "bwd", none,
                                                 0);
@@ -413,6 +420,8 @@ void runCase(const Device &device, const std::string &deviceName, const Type &ty
   write(engine, target, type, "att", h.att);
   write(engine, target, type, "dy", h.dy);
   engine.writeTensor("len", h.len.data(), h.len.data() + h.len.size());
+  const std::vector<unsigned> ulenValues(h.len.begin(), h.len.end());
+  engine.writeTensor("ulen", ulenValues.data(), ulenValues.data() + ulenValues.size());
   engine.run(0);
 
   const double tol = type == HALF ? 1e-2 : 1e-4;
@@ -509,13 +518,14 @@ int main() {
   Device tiny = tinyModel.createDevice();
   Device ipu2 = IPUModel("ipu2").createDevice();
   checkErrors(tiny);
-  // resetAfter, attention, realSteps, fullSequence, permuted
-  const Config plain = {false, false, false, true, false};
-  const Config after = {true, false, false, false, true};
-  const Config au = {false, true, false, true, false};
-  const Config auAfter = {true, true, false, true, true};
-  const Config steps = {false, false, true, true, false};
-  const Config auStepsAfter = {true, true, true, true, false};
+  // resetAfter, attention, realSteps, fullSequence, permuted, paramSteps
+  const Config plain = {false, false, false, true, false, false};
+  const Config after = {true, false, false, false, true, false};
+  const Config au = {false, true, false, true, false, false};
+  const Config auAfter = {true, true, false, true, true, false};
+  const Config steps = {false, false, true, true, false, false};
+  const Config auStepsAfter = {true, true, true, true, false, false};
+  const Config paramSteps = {true, false, true, true, true, true};
   runCase(tiny, "tiny", FLOAT, plain, SPLIT);
   runCase(tiny, "tiny", FLOAT, after, COMBINED);
   runCase(ipu2, "ipu2", FLOAT, plain, COMBINED);
@@ -526,9 +536,25 @@ int main() {
   runCase(tiny, "tiny", FLOAT, steps, COMBINED);
   runCase(tiny, "tiny", FLOAT, auStepsAfter, SPLIT);
   runCase(ipu2, "ipu2", FLOAT, auStepsAfter, COMBINED);
+  runCase(tiny, "tiny", FLOAT, paramSteps, SPLIT);
   runCase(ipu2, "ipu2", HALF, plain, SPLIT);
   runCase(tiny, "tiny", HALF, after, COMBINED);
   runCase(tiny, "tiny", HALF, au, COMBINED);
   runCase(ipu2, "ipu2", HALF, auAfter, SPLIT);
+  // A run-time step count needs the full output sequence.
+  {
+    Graph graph(tiny.getTarget());
+    Tensor ulen = graph.addVariable(UNSIGNED_INT, {B}, "ulen");
+    gru::GruParams params(FLOAT, B, T, ulen, {IN, OUT});
+    params.outputFullSequence = false;
+    Tensor in = gru::createInput(graph, params, "in");
+    Tensor h0 = gru::createInitialState(graph, params, "h0", {}, 0);
+    gru::GruWeights w = gru::createWeights(graph, params, "w");
+    Sequence prog;
+    const std::string m =
+        refusal<poputil::poplibs_error>([&] { gru::gruFwd(graph, params, h0, in, w, 0, prog, "fwd"); });
+    std::printf("  message: %s\n", m.c_str());
+    check(has(m, "needs params.outputFullSequence = true"), "gruFwd: a timeSteps tensor with the last output only is refused");
+  }
   return checksDone("gru training example: all checks passed");
 }

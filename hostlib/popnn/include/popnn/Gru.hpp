@@ -7,8 +7,8 @@
 // (recurrent) bias: biases {3, 2, out}, [k][0] added to the input product, [k][1] to the recurrent one:
 //   c = act(x Wc + bc0 + r * (h Uc + bc1)).
 // The attention GRU (auGru*) takes a score a {B, T} per batch entry and step and uses u' = (1 - a) * u in place
-// of u. realTimeSteps {B} (the deprecated overloads): steps at or after an entry's count give a zero output and
-// pass no gradient back (outputFullSequence must be true).
+// of u. realTimeSteps {B} (the deprecated overloads, or a GruParams made with a timeSteps tensor): steps at or
+// after an entry's count give a zero output and pass no gradient back (outputFullSequence must be true).
 // The input products of all steps are one matMul; the steps are unrolled into the program, each a matMul for the
 // recurrent products and popops maps and popnn non-linearities for the rest. The training passes run the steps
 // in reverse the same way and weight-update with one matMul per weight over every step.
@@ -64,6 +64,11 @@ struct GruParams {
   NonLinearityType activation;
   NonLinearityType recurrentActivation;
   GruParams(poplar::Type dataType, std::size_t batchSize, std::size_t timeSteps,
+            std::vector<std::size_t> layerSizes, NonLinearityType activation = NonLinearityType::TANH,
+            NonLinearityType recurrentActivation = NonLinearityType::SIGMOID);
+  /// Up to maxTimeSteps steps, the count read at run time from timeSteps (unsigned, [1] or [batchSize]): the
+  /// passes then work as the realTimeSteps overloads do (outputFullSequence must be true).
+  GruParams(poplar::Type dataType, std::size_t batchSize, std::size_t maxTimeSteps, const poplar::Tensor &timeSteps,
             std::vector<std::size_t> layerSizes, NonLinearityType activation = NonLinearityType::TANH,
             NonLinearityType recurrentActivation = NonLinearityType::SIGMOID);
 };
