@@ -22,13 +22,9 @@ namespace gru {
 namespace pe = popops::expr;
 using poplar::Tensor;
 using poputil::poplibs_error;
-// The LSTM's option parsing, shape checks and linear variables serve the GRU too.
-using lstm::detail::checkShape;
+// The LSTM's flop counting serves the GRU too.
 using lstm::detail::gateProductFlops;
 using lstm::detail::stepElements;
-using lstm::detail::checkSizesAndType;
-using lstm::detail::linear;
-using lstm::detail::matMulOptions;
 
 namespace detail {
 

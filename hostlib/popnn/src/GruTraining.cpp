@@ -17,7 +17,6 @@
 #include <popops/Reduce.hpp>
 
 #include "gru_detail.hpp"
-#include "lstm_detail.hpp"
 #include "poputil/exceptions.hpp"
 
 namespace popnn {
@@ -26,10 +25,6 @@ namespace gru {
 namespace pe = popops::expr;
 using poplar::Tensor;
 using poputil::poplibs_error;
-using lstm::detail::checkShape;
-using lstm::detail::derivative;
-using lstm::detail::linear;
-using lstm::detail::matMulOptions;
 using namespace detail;
 
 namespace {

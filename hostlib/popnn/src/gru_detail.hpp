@@ -7,11 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "lstm_detail.hpp"
 #include "popnn/Gru.hpp"
 
 namespace popnn {
 namespace gru {
 namespace detail {
+
+// The LSTM's option parsing, shape checks, linear variables and derivatives serve the GRU too.
+using lstm::detail::checkShape;
+using lstm::detail::checkSizesAndType;
+using lstm::detail::derivative;
+using lstm::detail::linear;
+using lstm::detail::matMulOptions;
 
 /// Forward intermediate slots that are always there: each step's gates after their non-linearities.
 enum FwdSlot : std::size_t { FWD_RESET = 0, FWD_UPDATE = 1, FWD_CANDIDATE = 2 };
