@@ -27,20 +27,6 @@ using namespace detail;
 
 namespace {
 
-// The derivative of non-linearity `nl` as a function of its output `y`.
-std::unique_ptr<pe::Expr> derivative(NonLinearityType nl, const pe::Expr &y, const std::string &what) {
-  switch (nl) {
-  case NonLinearityType::SIGMOID:
-    return (y * (pe::Const(1.0f) - y)).clone();
-  case NonLinearityType::TANH:
-    return (pe::Const(1.0f) - y * y).clone();
-  case NonLinearityType::RELU:
-    return pe::Select(pe::Const(1.0f), pe::Const(0.0f), y > pe::Const(0.0f)).clone();
-  default:
-    throw poplibs_error(what + ": the backward pass supports SIGMOID, TANH and RELU activations only");
-  }
-}
-
 // The shapes of the tensors every training pass is given.
 struct Shapes {
   std::size_t T, B, I, O;

@@ -5,11 +5,13 @@
 #define POPNN_LSTM_DETAIL_HPP
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "popnn/Lstm.hpp"
+#include "popops/Expr.hpp"
 
 namespace popnn {
 namespace lstm {
@@ -44,6 +46,10 @@ poplar::Tensor linear(poplar::Graph &graph, const poplar::Type &type, const std:
 uint64_t gateProductFlops(const rnn::RnnParams &rnn, std::size_t gates, bool withInput);
 /// Output elements over every step: the count of each element-wise operation of a pass.
 uint64_t stepElements(const rnn::RnnParams &rnn);
+/// The derivative of non-linearity `nl` (SIGMOID, TANH or RELU) as an expression of its output `y`; throws
+/// poputil::poplibs_error naming `what` for another.
+std::unique_ptr<popops::expr::Expr> derivative(NonLinearityType nl, const popops::expr::Expr &y,
+                                               const std::string &what);
 /// slotOf[u]: the gate slot holding unit u.
 std::vector<std::size_t> slotOf(const LstmParams &p);
 
