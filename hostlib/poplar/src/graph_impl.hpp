@@ -114,6 +114,8 @@ struct GraphImpl {
   unsigned replicationFactor = 1; ///< the programs run as this many copies on disjoint tiles (compiler/replicate)
   unsigned functionsAdded = 0;    ///< Graph::addFunction's count: the next Function's id
   std::vector<Variable> vars;
+  /// The emulated floating-point control (CSRFunctions.cpp): made on first use, shared by every view of the graph.
+  std::shared_ptr<Tensor> fpControl;
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;
   std::vector<StreamInfo> streams;

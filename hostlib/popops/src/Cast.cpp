@@ -4,6 +4,8 @@
 // runs.
 #include "popops/Cast.hpp"
 
+#include <poplar/CSRFunctions.hpp>
+
 #include "broadcast.hpp"
 #include "map_internal.hpp"
 #include "op_name.hpp"
@@ -71,6 +73,8 @@ void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, con
                                    toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const poplar::TileToTensorMapping mapping = detail::outputMapping(graph, dst, name);
+  // An overflow to QUARTER is NaN or saturates as the program's setFloatingPointBehaviour last said (nanoo).
+  const Tensor fpControl = toQuarter ? poplar::getFloatingPointControlTensor(graph)[0] : Tensor();
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
     for (const auto &group : poplibs_support::splitForWorkers(mapping[tile], workers))
       for (const poplar::Interval &iv : group) {
@@ -78,6 +82,8 @@ void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, con
         graph.setTileMapping(v, tile);
         graph.connect(v["in"], in.slice(iv));
         graph.connect(v["out"], out.slice(iv));
+        if (toQuarter)
+          graph.connect(v["fpControl"], fpControl);
         if (toQuarter && fromQuarter) {
           graph.connect(v["inMetadata"], bytes(srcMetadata));
           graph.connect(v["outMetadata"], bytes(dstMetadata));

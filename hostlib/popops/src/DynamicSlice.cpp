@@ -218,6 +218,7 @@ void dynamicSliceImpl(poplar::Graph &graph, const Tensor *output, const Tensor &
     result = output ? *output : graph.clone(t, name + "/whole");
     if (t.numElements() != 0)
       prog.add(poplar::program::Copy(t, result, false, name));
+    detail::copyQuarterMetadata(t, result, prog, name);
     return;
   }
   // The dimension that shrinks most goes first, so that later steps move less data.
@@ -240,6 +241,7 @@ void dynamicSliceImpl(poplar::Graph &graph, const Tensor *output, const Tensor &
       dynamicStep(graph, cur, next, offset[k], dims[k], false, prog, name);
     cur = next;
   }
+  detail::copyQuarterMetadata(t, cur, prog, name);
   result = cur;
 }
 
@@ -609,6 +611,7 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, 
   Tensor out = createSliceTensor(graph, t, dims, sizes, offsets.dim(0), name + "/out");
   multiStep(graph, t, out, offsets, dims[0], sizes[0], poputil::detail::templateVertex("popops::MultiSlice", {ct.as}),
             false, nullptr, flag(options, "remapOutOfBoundIndices"), ct.as, prog, name);
+  detail::copyQuarterMetadata(t, out, prog, name);
   return out;
 }
 
@@ -621,6 +624,7 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, poplar::ArrayRef<unsign
   checkOptions(optionFlags, planOptionRules(), name);
   const bool remap = flag(optionFlags, "remapOutOfBoundIndices");
   Tensor out = createSliceTensor(graph, t, {dim}, {1}, offsets.size(), name + "/out");
+  detail::copyQuarterMetadata(t, out, prog, name);
   if (out.numElements() == 0)
     return out;
   std::vector<Tensor> sources;

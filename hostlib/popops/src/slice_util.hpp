@@ -11,6 +11,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 
 namespace popops::detail {
@@ -60,6 +61,11 @@ std::vector<Run> runsOf(const poplar::Graph &graph, const poplar::Tensor &row, c
 std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain);
 /// A new [rows, cols] tensor (one variable) in which each run's [rows, run width] block is contiguous and mapped
 /// to the run's tile.
+/// A slice of a QUARTER tensor is read with its source's metadata: adds a copy of `from`'s metadata into `to`'s
+/// (each has its own, Graph::addVariable makes one per QUARTER variable). Nothing for other types.
+void copyQuarterMetadata(const poplar::Tensor &from, const poplar::Tensor &to, poplar::program::Sequence &prog,
+                         const std::string &name);
+
 poplar::Tensor packedRows(poplar::Graph &graph, const poplar::Type &type, std::size_t rows,
                           const std::vector<Run> &runs, std::size_t cols, const std::string &name);
 
