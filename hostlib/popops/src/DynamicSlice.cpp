@@ -381,19 +381,25 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
 
 } // namespace
 
-Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
-                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                             std::size_t minGrainSize, const poplar::DebugContext &debugContext) {
-  const std::string name = opName(debugContext, "createSliceableTensor");
-  checkDims(shape, dims, sizes, name);
+Tensor detail::sliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                               const std::vector<std::size_t> &dims, std::size_t minGrainSize,
+                               const std::string &name, const Tensor &metadata) {
   std::size_t rows = 1, total = 1;
   for (std::size_t d : dims)
     rows *= shape[d];
   for (std::size_t d : shape)
     total *= d;
   const std::size_t cols = rows == 0 ? 0 : total / rows;
-  Tensor t2 = packedRows(graph, type, rows, columnBlocks(graph, cols, minGrainSize), cols, name);
+  Tensor t2 = packedRows(graph, type, rows, columnBlocks(graph, cols, minGrainSize), cols, name, metadata);
   return fromRowsView(t2, shape, dims);
+}
+
+Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                             std::size_t minGrainSize, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceableTensor");
+  checkDims(shape, dims, sizes, name);
+  return detail::sliceableTensor(graph, type, shape, dims, minGrainSize, name, Tensor());
 }
 
 Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
@@ -431,6 +437,12 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
   const std::string name = opName(debugContext, "createSliceTensor");
   checkOptions(options, planOptionRules(), name);
   checkDims(shape, dims, sizes, name);
+  return detail::sliceTensorOf(graph, type, shape, dims, sizes, numIndices, name, Tensor());
+}
+
+Tensor detail::sliceTensorOf(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                             std::size_t numIndices, const std::string &name, const Tensor &metadata) {
   std::vector<std::size_t> outShape = slicedShape(shape, dims, sizes);
   outShape.insert(outShape.begin(), numIndices);
   std::size_t rows = numIndices, baseRows = 1, total = 1;
@@ -442,7 +454,7 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
     total *= d;
   const std::size_t cols = baseRows == 0 ? 0 : total / baseRows;
   // The same column blocks as createSliceableTensor gives the base, so slices stay on the base's tiles.
-  Tensor out2 = packedRows(graph, type, rows, columnBlocks(graph, cols, 0), cols, name);
+  Tensor out2 = packedRows(graph, type, rows, columnBlocks(graph, cols, 0), cols, name, metadata);
   return fromRowsView(out2, outShape, dims, 1);
 }
 

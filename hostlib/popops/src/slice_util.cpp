@@ -201,9 +201,17 @@ void copyQuarterMetadata(const Tensor &from, const Tensor &to, poplar::program::
     prog.add(poplar::program::Copy(src, dst, false, name + "/metadata"));
 }
 
+Tensor groupMetadata(poplar::Graph &graph, const poplar::Type &type, const std::string &name) {
+  if (type != poplar::QUARTER)
+    return Tensor();
+  Tensor md = graph.addVariable(poplar::QUARTER_METADATA, {1}, name + "/metadata");
+  graph.setTileMapping(md, 0);
+  return md;
+}
+
 Tensor packedRows(poplar::Graph &graph, const poplar::Type &type, std::size_t rows, const std::vector<Run> &runs,
-                  std::size_t cols, const std::string &name) {
-  Tensor var = graph.addVariable(type, {rows * cols}, name);
+                  std::size_t cols, const std::string &name, const Tensor &metadata) {
+  Tensor var = graph.addVariable(type, metadata, {rows * cols}, name);
   if (rows * cols == 0)
     return var.reshape({rows, cols});
   std::vector<Tensor> parts;

@@ -74,6 +74,13 @@ int main() {
   Tensor rows2 = popops::multiSlice(graph, table, ids, {0}, {1}, prog, plan, {}, "rows2");
   prog.add(Copy(createConstantMetadataTensor(graph, QuarterMetadata::Format::F143, 5), rows.getMetadata()));
   popops::multiUpdate(graph, table, rows, ids, {0}, {1}, prog, plan, {}, "update");
+  popops::SlicePlan groupedPlan = popops::embedding::plan(graph, QUARTER, 2, 8, 2, {1}, {});
+  Tensor grouped =
+      popops::createGroupedSliceableTensor(graph, QUARTER, 2, {8, 2}, {0}, {1}, groupedPlan, {}, "grouped");
+  Tensor groupedOut = popops::createGroupedSliceTensor(graph, QUARTER, 2, {8, 2}, {0}, {1}, 3, groupedPlan, {}, "go");
+  check(grouped.hasMetadata() && grouped.getMetadata().numElements() == 1 &&
+            groupedOut.hasMetadata() && groupedOut.getMetadata().numElements() == 1,
+        "a grouped QUARTER tensor (sliceable, slice) has one metadata for all its groups");
   graph.createHostRead("tableMd", table.getMetadata());
   graph.createHostRead("rowMd", row.getMetadata());
   graph.createHostRead("rows2Md", rows2.getMetadata());
