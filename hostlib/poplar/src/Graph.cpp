@@ -164,9 +164,20 @@ static void checkTensor(const GraphImpl &g, const Tensor &t, const char *what) {
 }
 
 Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext) {
+  return addVariable(type, Tensor(), shape, debugContext);
+}
+
+Tensor Graph::addVariable(const Type &type, const Tensor &metadata, const std::vector<std::size_t> &shape,
+                          const DebugContext &debugContext) {
   const std::string debugName = debugContext.getPathName();
   if (!type.isValid())
     throw poplar_error("addVariable(" + debugName + "): invalid element type");
+  if (metadata.valid() && type != QUARTER)
+    throw poplar_error("addVariable(" + debugName + "): only QUARTER variables take metadata; pass {} for " +
+                       type.toString());
+  if (metadata.valid() && metadata.elementType() != QUARTER_METADATA)
+    throw poplar_error("addVariable(" + debugName + "): the metadata must be a QUARTER_METADATA tensor, not " +
+                       metadata.elementType().toString());
   Variable v;
   v.name = debugName.empty() ? "var" + std::to_string(impl_->vars.size()) : debugName;
   v.type = type;
@@ -178,9 +189,20 @@ Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shap
   unsigned id = unsigned(impl_->vars.size());
   impl_->vars.push_back(std::move(v));
   auto regions = std::make_shared<std::vector<VarRegion>>();
-  if (impl_->vars.back().numElements)
-    regions->push_back(VarRegion{id, 0, impl_->vars.back().numElements, kLocalReplica});
-  return Tensor(impl_.get(), type, shape, regions);
+  if (impl_->vars[id].numElements)
+    regions->push_back(VarRegion{id, 0, impl_->vars[id].numElements, kLocalReplica});
+  Tensor t(impl_.get(), type, shape, regions);
+  if (metadata.valid()) {
+    impl_->vars[id].metadata = std::make_shared<Tensor>(metadata);
+  } else if (type == QUARTER) {
+    // As Poplar does, a QUARTER variable made without metadata gets a metadata variable of its own (value unset
+    // until a program or the host writes it), so getMetadata, casts and host transfers with metadata work. It
+    // sits on tile 0, where createVariableMetadataTensor puts one; the caller may map it elsewhere.
+    Tensor md = addVariable(QUARTER_METADATA, {1}, {debugContext, "metadata"});
+    setTileMapping(md, 0);
+    impl_->vars[id].metadata = std::make_shared<Tensor>(md);
+  }
+  return t;
 }
 
 Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, VariableMappingMethod mapping,

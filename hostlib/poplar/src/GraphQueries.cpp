@@ -246,19 +246,6 @@ unsigned Graph::convertPhysicalTileToVirtualTile(unsigned physicalTileId) const 
 
 namespace poplar {
 
-Tensor Graph::addVariable(const Type &type, const Tensor &metadata, const std::vector<std::size_t> &shape,
-                          const DebugContext &debugContext) {
-  if (metadata.valid() && type != QUARTER)
-    throw poplar_error("addVariable(" + debugContext.getPathName() + "): only QUARTER variables take metadata; pass "
-                       "{} for " + type.toString());
-  if (metadata.valid() && metadata.elementType() != QUARTER_METADATA)
-    throw poplar_error("addVariable(" + debugContext.getPathName() + "): the metadata must be a QUARTER_METADATA "
-                       "tensor, not " + metadata.elementType().toString());
-  Tensor t = addVariable(type, shape, debugContext);
-  if (metadata.valid())
-    impl_->vars.back().metadata = std::make_shared<Tensor>(metadata);
-  return t;
-}
 
 namespace {
 

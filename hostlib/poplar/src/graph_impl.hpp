@@ -131,6 +131,8 @@ struct GraphImpl {
   unsigned functionsAdded = 0;    ///< Graph::addFunction's count: the next Function's id
   unsigned functionBuffersAdded = 0; ///< Graph::addFunctionBuffer's count: the next FunctionBuffer's id
   std::vector<Variable> vars;
+  /// The emulated floating-point control (CSRFunctions.cpp): made on first use, shared by every view of the graph.
+  std::shared_ptr<Tensor> fpControl;
   std::vector<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;
   std::vector<StreamInfo> streams;

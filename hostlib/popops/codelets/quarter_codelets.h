@@ -42,9 +42,9 @@ inline unsigned shiftRoundEven(unsigned m, unsigned s) {
 }
 
 /// The quarter byte nearest value / 2^scale: both formats have no infinity and one NaN (0x80), which infinities
-/// and NaNs become; a finite value beyond the largest saturates to it (the device's default, nanoo off); zero has
-/// no sign.
-inline unsigned char encode(float value, const Layout &l) {
+/// and NaNs become; a finite value that rounds beyond the largest is NaN with `nanoo` (the floating-point
+/// control's NaN-on-overflow), else the largest of its sign (saturation); zero has no sign.
+inline unsigned char encode(float value, const Layout &l, bool nanoo) {
   const unsigned bits = floatBits(value), biased = (bits >> 23) & 255u;
   if (biased == 255u)
     return 0x80;
@@ -61,6 +61,8 @@ inline unsigned char encode(float value, const Layout &l) {
       r >>= 1;
       ++e;
     }
+    if (e + l.bias > maxExp && nanoo)
+      return 0x80;
     code = e + l.bias > maxExp ? largest : unsigned(((e + l.bias) << M) | int(r - (1u << M)));
   } else { // subnormal: units of 2^(1 - bias - M); rounding up to 2^M is the smallest normal's code
     code = shiftRoundEven(sig, unsigned(23 + 1 - l.bias - M - e));
@@ -113,16 +115,19 @@ template <> inline float toValue<char>(char x) { return float((signed char)x); }
 
 } // namespace quarter
 
-/// out[i] = in[i] as a quarter byte with the format and scale of metadata[0].
+/// out[i] = in[i] as a quarter byte with the format and scale of metadata[0]; an overflow is NaN when bit 0 of
+/// fpControl (poplar::getFloatingPointControlTensor, the emulated nanoo) is set, else saturates.
 template <typename T> class CastToQuarter : public Vertex {
 public:
   Input<Vector<T>> in;
   Output<Vector<unsigned char>> out;
   Input<Vector<unsigned char>> metadata;
+  Input<unsigned> fpControl;
   bool compute() {
     const quarter::Layout l = quarter::layoutOf(metadata[0]);
+    const bool nanoo = (fpControl & 1u) != 0;
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = quarter::encode(quarter::toValue<T>(in[i]), l);
+      out[i] = quarter::encode(quarter::toValue<T>(in[i]), l, nanoo);
     return true;
   }
 };
@@ -142,17 +147,19 @@ public:
 };
 
 /// out[i] = quarter byte in[i], read with inMetadata[0], re-encoded with outMetadata[0] (rounded to nearest even,
-/// saturating as CastToQuarter does; NaN stays NaN).
+/// overflowing as CastToQuarter does under fpControl; NaN stays NaN).
 class CastQuarterToQuarter : public Vertex {
 public:
   Input<Vector<unsigned char>> in;
   Output<Vector<unsigned char>> out;
   Input<Vector<unsigned char>> inMetadata;
   Input<Vector<unsigned char>> outMetadata;
+  Input<unsigned> fpControl;
   bool compute() {
     const quarter::Layout li = quarter::layoutOf(inMetadata[0]), lo = quarter::layoutOf(outMetadata[0]);
+    const bool nanoo = (fpControl & 1u) != 0;
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = quarter::encode(quarter::decode(in[i], li), lo);
+      out[i] = quarter::encode(quarter::decode(in[i], li), lo, nanoo);
     return true;
   }
 };

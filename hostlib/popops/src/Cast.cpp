@@ -7,6 +7,8 @@
 
 #include <functional>
 
+#include <poplar/CSRFunctions.hpp>
+
 #include "broadcast.hpp"
 #include "map_internal.hpp"
 #include "op_name.hpp"
@@ -89,7 +91,11 @@ void castQuarter(poplar::Graph &graph, const Tensor &src, const Tensor &dst, con
   const std::string vertex = toQuarter && fromQuarter ? std::string("popops::CastQuarterToQuarter")
                              : poputil::detail::templateVertex(
                                    toQuarter ? "popops::CastToQuarter" : "popops::CastFromQuarter", {other});
+  // An overflow to QUARTER is NaN or saturates as the program's setFloatingPointBehaviour last said (nanoo).
+  const Tensor fpControl = toQuarter ? poplar::getFloatingPointControlTensor(graph)[0] : Tensor();
   addCastVertices(graph, src, dst, bytes(src), bytes(dst), vertex, cs, name, [&](poplar::VertexRef v) {
+    if (toQuarter)
+      graph.connect(v["fpControl"], fpControl);
     if (toQuarter && fromQuarter) {
       graph.connect(v["inMetadata"], bytes(srcMetadata));
       graph.connect(v["outMetadata"], bytes(dstMetadata));

@@ -218,6 +218,7 @@ void dynamicSliceImpl(poplar::Graph &graph, const Tensor *output, const Tensor &
     result = output ? *output : graph.clone(t, name + "/whole");
     if (t.numElements() != 0)
       prog.add(poplar::program::Copy(t, result, false, name));
+    detail::copyQuarterMetadata(t, result, prog, name);
     return;
   }
   // The dimension that shrinks most goes first, so that later steps move less data.
@@ -240,6 +241,7 @@ void dynamicSliceImpl(poplar::Graph &graph, const Tensor *output, const Tensor &
       dynamicStep(graph, cur, next, offset[k], dims[k], false, prog, name);
     cur = next;
   }
+  detail::copyQuarterMetadata(t, cur, prog, name);
   result = cur;
 }
 
@@ -379,19 +381,25 @@ void multiUpdateImpl(poplar::Graph &graph, const Tensor &t, const Tensor &s, con
 
 } // namespace
 
-Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
-                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
-                             std::size_t minGrainSize, const poplar::DebugContext &debugContext) {
-  const std::string name = opName(debugContext, "createSliceableTensor");
-  checkDims(shape, dims, sizes, name);
+Tensor detail::sliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                               const std::vector<std::size_t> &dims, std::size_t minGrainSize,
+                               const std::string &name, const Tensor &metadata) {
   std::size_t rows = 1, total = 1;
   for (std::size_t d : dims)
     rows *= shape[d];
   for (std::size_t d : shape)
     total *= d;
   const std::size_t cols = rows == 0 ? 0 : total / rows;
-  Tensor t2 = packedRows(graph, type, rows, columnBlocks(graph, cols, minGrainSize), cols, name);
+  Tensor t2 = packedRows(graph, type, rows, columnBlocks(graph, cols, minGrainSize), cols, name, metadata);
   return fromRowsView(t2, shape, dims);
+}
+
+Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                             std::size_t minGrainSize, const poplar::DebugContext &debugContext) {
+  const std::string name = opName(debugContext, "createSliceableTensor");
+  checkDims(shape, dims, sizes, name);
+  return detail::sliceableTensor(graph, type, shape, dims, minGrainSize, name, Tensor());
 }
 
 Tensor createSliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
@@ -429,6 +437,12 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
   const std::string name = opName(debugContext, "createSliceTensor");
   checkOptions(options, planOptionRules(), name);
   checkDims(shape, dims, sizes, name);
+  return detail::sliceTensorOf(graph, type, shape, dims, sizes, numIndices, name, Tensor());
+}
+
+Tensor detail::sliceTensorOf(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                             std::size_t numIndices, const std::string &name, const Tensor &metadata) {
   std::vector<std::size_t> outShape = slicedShape(shape, dims, sizes);
   outShape.insert(outShape.begin(), numIndices);
   std::size_t rows = numIndices, baseRows = 1, total = 1;
@@ -440,7 +454,7 @@ Tensor createSliceTensor(poplar::Graph &graph, const poplar::Type &type, const s
     total *= d;
   const std::size_t cols = baseRows == 0 ? 0 : total / baseRows;
   // The same column blocks as createSliceableTensor gives the base, so slices stay on the base's tiles.
-  Tensor out2 = packedRows(graph, type, rows, columnBlocks(graph, cols, 0), cols, name);
+  Tensor out2 = packedRows(graph, type, rows, columnBlocks(graph, cols, 0), cols, name, metadata);
   return fromRowsView(out2, outShape, dims, 1);
 }
 
@@ -609,6 +623,7 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &offsets, 
   Tensor out = createSliceTensor(graph, t, dims, sizes, offsets.dim(0), name + "/out");
   multiStep(graph, t, out, offsets, dims[0], sizes[0], poputil::detail::templateVertex("popops::MultiSlice", {ct.as}),
             false, nullptr, flag(options, "remapOutOfBoundIndices"), ct.as, prog, name);
+  detail::copyQuarterMetadata(t, out, prog, name);
   return out;
 }
 
@@ -621,6 +636,7 @@ Tensor multiSlice(poplar::Graph &graph, const Tensor &t, poplar::ArrayRef<unsign
   checkOptions(optionFlags, planOptionRules(), name);
   const bool remap = flag(optionFlags, "remapOutOfBoundIndices");
   Tensor out = createSliceTensor(graph, t, {dim}, {1}, offsets.size(), name + "/out");
+  detail::copyQuarterMetadata(t, out, prog, name);
   if (out.numElements() == 0)
     return out;
   std::vector<Tensor> sources;

@@ -8,6 +8,7 @@
 #include "popops/DynamicSlice.hpp"
 #include "poputil/TileMapping.hpp"
 #include "poputil/exceptions.hpp"
+#include "slice_util.hpp"
 
 namespace popops {
 
@@ -49,10 +50,14 @@ Tensor createGroupedSliceableTensor(poplar::Graph &graph, const poplar::Type &ty
   const std::string name = opName(debugContext, "createGroupedSliceableTensor");
   if (groupSize == 0)
     throw poplibs_error(name + ": the group size is 0; pass at least one group");
+  detail::checkOptions(options, detail::planOptionRules(), name);
+  detail::checkDims(shape, dims, sizes, name);
+  (void)plan;
+  // The groups are one tensor, so a QUARTER one has one metadata, which every group's variable shares.
+  const Tensor md = detail::groupMetadata(graph, type, name);
   std::vector<Tensor> parts;
   eachGroup(groupSize, [&](unsigned g) {
-    parts.push_back(
-        createSliceableTensor(graph, type, shape, dims, sizes, plan, options, groupName(name, g)).expand({0}));
+    parts.push_back(detail::sliceableTensor(graph, type, shape, dims, 0, groupName(name, g), md).expand({0}));
   });
   return poplar::concat(parts, 0);
 }
@@ -64,11 +69,14 @@ Tensor createGroupedSliceTensor(poplar::Graph &graph, const poplar::Type &type, 
   const std::string name = opName(debugContext, "createGroupedSliceTensor");
   if (groupSize == 0)
     throw poplibs_error(name + ": the group size is 0; pass at least one group");
+  detail::checkOptions(options, detail::planOptionRules(), name);
+  detail::checkDims(shape, dims, sizes, name);
+  (void)plan;
+  const Tensor md = detail::groupMetadata(graph, type, name);
   std::vector<Tensor> parts;
   eachGroup(groupSize, [&](unsigned g) {
-    parts.push_back(
-        createSliceTensor(graph, type, shape, dims, sizes, numIndices, plan, options, groupName(name, g))
-            .expand({0}));
+    parts.push_back(detail::sliceTensorOf(graph, type, shape, dims, sizes, numIndices, groupName(name, g), md)
+                        .expand({0}));
   });
   return poplar::concat(parts, 0);
 }

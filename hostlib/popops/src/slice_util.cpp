@@ -192,9 +192,26 @@ std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std:
 
 // A new [rows, cols] tensor of one variable in which each run's [rows, run width] block is contiguous (row-major)
 // and mapped to the run's tile: the layout whose regions the vertices take whole (packed).
+void copyQuarterMetadata(const Tensor &from, const Tensor &to, poplar::program::Sequence &prog,
+                         const std::string &name) {
+  if (from.elementType() != poplar::QUARTER || !from.hasMetadata() || !to.hasMetadata())
+    return;
+  const Tensor src = from.getMetadata(), dst = to.getMetadata();
+  if (src.getVarRegions() != dst.getVarRegions())
+    prog.add(poplar::program::Copy(src, dst, false, name + "/metadata"));
+}
+
+Tensor groupMetadata(poplar::Graph &graph, const poplar::Type &type, const std::string &name) {
+  if (type != poplar::QUARTER)
+    return Tensor();
+  Tensor md = graph.addVariable(poplar::QUARTER_METADATA, {1}, name + "/metadata");
+  graph.setTileMapping(md, 0);
+  return md;
+}
+
 Tensor packedRows(poplar::Graph &graph, const poplar::Type &type, std::size_t rows, const std::vector<Run> &runs,
-                  std::size_t cols, const std::string &name) {
-  Tensor var = graph.addVariable(type, {rows * cols}, name);
+                  std::size_t cols, const std::string &name, const Tensor &metadata) {
+  Tensor var = graph.addVariable(type, metadata, {rows * cols}, name);
   if (rows * cols == 0)
     return var.reshape({rows, cols});
   std::vector<Tensor> parts;

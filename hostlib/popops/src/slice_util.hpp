@@ -11,6 +11,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 
 namespace popops::detail {
@@ -58,9 +59,29 @@ std::vector<Run> runsOf(const poplar::Graph &graph, const poplar::Tensor &row, c
 /// Column blocks for a new sliceable layout: one span of at least `grain` columns per tile (one region per tile
 /// in each slice).
 std::vector<Run> columnBlocks(const poplar::Graph &graph, std::size_t cols, std::size_t grain);
+/// A slice of a QUARTER tensor is read with its source's metadata: adds a copy of `from`'s metadata into `to`'s
+/// (each has its own, Graph::addVariable makes one per QUARTER variable). Nothing for other types.
+void copyQuarterMetadata(const poplar::Tensor &from, const poplar::Tensor &to, poplar::program::Sequence &prog,
+                         const std::string &name);
+
 /// A new [rows, cols] tensor (one variable) in which each run's [rows, run width] block is contiguous and mapped
-/// to the run's tile.
+/// to the run's tile. A QUARTER one is read with `metadata` when given (groups of one grouped tensor share it),
+/// else with a metadata variable of its own.
 poplar::Tensor packedRows(poplar::Graph &graph, const poplar::Type &type, std::size_t rows,
-                          const std::vector<Run> &runs, std::size_t cols, const std::string &name);
+                          const std::vector<Run> &runs, std::size_t cols, const std::string &name,
+                          const poplar::Tensor &metadata = poplar::Tensor());
+
+/// createSliceableTensor's tensor (minGrainSize form), a QUARTER one read with `metadata` when given.
+poplar::Tensor sliceableTensor(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                               const std::vector<std::size_t> &dims, std::size_t minGrainSize,
+                               const std::string &name, const poplar::Tensor &metadata);
+
+/// createSliceTensor's tensor (type and shape form), a QUARTER one read with `metadata` when given.
+poplar::Tensor sliceTensorOf(poplar::Graph &graph, const poplar::Type &type, const std::vector<std::size_t> &shape,
+                             const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
+                             std::size_t numIndices, const std::string &name, const poplar::Tensor &metadata);
+
+/// The one metadata variable the groups of a grouped QUARTER tensor share (tile 0); none for other types.
+poplar::Tensor groupMetadata(poplar::Graph &graph, const poplar::Type &type, const std::string &name);
 
 } // namespace popops::detail

@@ -88,10 +88,13 @@ public:
   /// is not replicated, or for a tensor that is invalid, of another graph or already non-replicated.
   Tensor getNonReplicatedTensor(const Tensor &t) const;
 
-  /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling.
+  /// A new variable of `type` and `shape`; every element must be mapped to a tile before compiling. A QUARTER
+  /// variable gets a metadata variable of its own (one QUARTER_METADATA element on tile 0, unset until written;
+  /// Tensor::getMetadata returns it).
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext = {});
   /// A new variable whose elements are read with `metadata` (a QUARTER_METADATA tensor, for a QUARTER variable;
-  /// Tensor::getMetadata returns it). Other types take an empty Tensor ({}), else poplar_error.
+  /// Tensor::getMetadata returns it). Other types take an empty Tensor ({}), else poplar_error; an empty Tensor
+  /// for QUARTER makes an implicit metadata variable as the overload without metadata does.
   Tensor addVariable(const Type &type, const Tensor &metadata, const std::vector<std::size_t> &shape,
                      const DebugContext &debugContext = {});
   /// A new variable mapped as `mapping` says.
