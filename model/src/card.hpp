@@ -12,6 +12,7 @@
 
 #include "card_memory.hpp"
 #include "iss.hpp"
+#include "iss_native_hold.hpp"
 #include "ipu_board.h"
 #include "ipu_card/backend.h"
 #include "ipu_model/inject.h"
@@ -146,6 +147,8 @@ private:
     ipu_backend_host host_;
     ipu_backend_options options_;
     CardMemory memory_;
+    // Released after the tiles: the opt-in background compiler stops with the last card.
+    NativeServiceHold native_hold_;
     std::vector<Tile> tiles_;
     std::unique_ptr<ThreadPool> pool_;
     const RetireHook *hook_ = nullptr;

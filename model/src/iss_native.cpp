@@ -405,31 +405,90 @@ bool orphaned_build_dir(const std::string &name)
 // code share one), and one thread that compiles the missing ones in turn.
 // Every file a build writes (the C, the shared object before it is renamed
 // into the cache, the compiler's temporaries) is in a private folder of the
-// cache, and each compiler runs in a process group of its own. At exit the
-// service kills that group (the driver cc and its cc1, as and ld), waits for
-// the driver, joins its thread and removes the folder: nothing it started
-// is left running and nothing is left in any temp folder.
+// cache, and each compiler runs in a process group of its own. When the last
+// model goes (NativeServiceHold) the requested compiles are waited for; at
+// exit the service kills the compiler's group (the driver cc and its cc1, as
+// and ld) and waits for the driver. Either way it joins its
+// thread and removes the folder: nothing it started outlives its models and
+// nothing is left in any temp folder.
 class Service {
 public:
     ~Service()
     {
-        if (!worker_)
-            return;
-        if (getpid() != owner_) {
+        if (worker_ && getpid() != owner_) {
             // A forked child that exits: the thread, its compiler and its
             // folder are the parent's, not ours to stop, join or remove.
             (void)worker_.release();
             return;
         }
+        stop(true);
+    }
+
+    // A model starts using the service; stop() runs when the last one goes.
+    void hold()
+    {
+        std::lock_guard<std::mutex> g(mutex_);
+        holders_++;
+    }
+
+    void release()
+    {
         {
             std::lock_guard<std::mutex> g(mutex_);
+            if (holders_ == 0 || --holders_ != 0)
+                return;
+        }
+        if (getpid() == owner_ || !worker_)
+            stop(false);
+    }
+
+    // Waits for the requested compiles to finish into the cache (so that the
+    // next run loads them: a short run benefits too) or, with `kill` (at
+    // exit), kills the one under way and drops the rest (their tiles stay on
+    // the fast ISS); then joins the thread and removes the build folder, so
+    // that nothing the service started outlives the models that used it and
+    // nothing writes into the cache afterwards. Dropped translations are
+    // forgotten: a later model asks for them again.
+    void stop(bool kill)
+    {
+        std::unique_ptr<std::thread> worker;
+        {
+            std::lock_guard<std::mutex> g(mutex_);
+            if (!worker_)
+                return;
             stopping_ = true;
+            killing_ = kill;
+            worker = std::move(worker_);
         }
         wake_.notify_all();
-        stop_compiler();
-        worker_->join();
+        if (kill)
+            stop_compiler();
+        worker->join();
         std::error_code ec;
-        std::filesystem::remove_all(tmp_dir_, ec);
+        if (!tmp_dir_.empty())
+            std::filesystem::remove_all(tmp_dir_, ec);
+        tmp_dir_.clear();
+        std::lock_guard<std::mutex> g(mutex_);
+        for (auto it = jobs_.begin(); it != jobs_.end();)
+            it = it->second->cancelled ? jobs_.erase(it) : std::next(it);
+        for (auto it = by_code_.begin(); it != by_code_.end();)
+            it = it->second->cancelled ? by_code_.erase(it) : std::next(it);
+        stopping_ = false;
+        killing_ = false;
+    }
+
+    // The job already made for the blocks with this key, if any.
+    std::shared_ptr<NativeJob> find(uint64_t key)
+    {
+        std::lock_guard<std::mutex> g(mutex_);
+        auto it = by_code_.find(key);
+        return it == by_code_.end() ? nullptr : it->second;
+    }
+
+    std::shared_ptr<NativeJob> remember(uint64_t key, std::shared_ptr<NativeJob> job)
+    {
+        std::lock_guard<std::mutex> g(mutex_);
+        return by_code_.emplace(key, std::move(job)).first->second;
     }
 
     std::shared_ptr<NativeJob> request(const std::string &c, uint64_t hash, std::set<uint32_t> entries)
@@ -448,7 +507,7 @@ public:
             return job;
         }
         if (stopping_) {
-            job->done.store(true, std::memory_order_release);
+            cancel(*job);
             return job;
         }
         queue_.push_back(std::move(w));
@@ -467,6 +526,12 @@ private:
         std::set<uint32_t> entries;
     };
 
+    static void cancel(NativeJob &job)
+    {
+        job.cancelled = true;
+        job.done.store(true, std::memory_order_release);
+    }
+
     void finish(Work &w)
     {
         w.job->code = load(w.dir + "/" + w.name + ".so", w.entries);
@@ -474,7 +539,7 @@ private:
     }
 
     // Kills the running compiler's process group, if any. The worker stores
-    // the pid before it reads stopping_ and this runs after stopping_ is set,
+    // the pid before it reads killing_ and this runs after killing_ is set,
     // so a compiler started just now is killed by one side or the other.
     void stop_compiler()
     {
@@ -535,7 +600,7 @@ private:
             std::lock_guard<std::mutex> g(child_mutex_);
             child_ = pid;
         }
-        if (stopping_)
+        if (killing_)
             stop_compiler();
         // Waits without reaping, so that the pid (and group) stop_compiler
         // may kill stays this compiler's until child_ is cleared.
@@ -569,7 +634,7 @@ private:
         std::remove(c_path.c_str());
         if (!ok) {
             std::remove(tmp_so.c_str());
-            if (!stopping_) // not the compiler stopped at exit
+            if (!killing_) // not the compiler stopped at exit
                 report_once("compiling " + c_path + " failed");
         }
         return ok;
@@ -580,7 +645,7 @@ private:
         std::unique_lock<std::mutex> g(mutex_);
         for (;;) {
             wake_.wait(g, [&] { return stopping_ || !queue_.empty(); });
-            if (stopping_)
+            if (killing_ || queue_.empty()) // stopping: at exit now, else once the requested work is done
                 break;
             Work w = std::move(queue_.front());
             queue_.pop_front();
@@ -589,19 +654,24 @@ private:
             g.lock();
             if (ok)
                 finish(w);
+            else if (killing_)
+                cancel(*w.job);
             else
                 w.job->done.store(true, std::memory_order_release); // no code: the tiles stay on the fast ISS
         }
         for (Work &w : queue_)
-            w.job->done.store(true, std::memory_order_release);
+            cancel(*w.job);
         queue_.clear();
     }
 
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::map<uint64_t, std::shared_ptr<NativeJob>> jobs_;
+    std::map<uint64_t, std::shared_ptr<NativeJob>> jobs_;    // by the C's content hash
+    std::map<uint64_t, std::shared_ptr<NativeJob>> by_code_; // by the blocks' addresses and code words
+    unsigned holders_ = 0;                                   // live models (NativeServiceHold)
     std::deque<Work> queue_;
-    std::atomic<bool> stopping_{false}; // written under mutex_, read by build() without it
+    std::atomic<bool> stopping_{false}; // no new work; written under mutex_
+    std::atomic<bool> killing_{false};  // kill the compiler; written under mutex_, read by build() without it
     std::mutex child_mutex_;
     pid_t child_ = 0;                   // the running compiler (its process group), 0 if none; under child_mutex_
     std::string tmp_dir_;               // the private build folder; used by the worker, removed at exit
@@ -634,22 +704,19 @@ std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &un
         words.insert(words.end(), b->raw.begin(), b->raw.end());
     }
     const uint64_t key = XXH3_64bits(words.data(), words.size() * sizeof(uint32_t));
-    static std::mutex mutex;
-    static std::map<uint64_t, std::shared_ptr<NativeJob>> by_code;
-    {
-        std::lock_guard<std::mutex> g(mutex);
-        if (auto it = by_code.find(key); it != by_code.end())
-            return it->second;
-    }
+    if (std::shared_ptr<NativeJob> known = service().find(key))
+        return known;
     // A block that starts with a SLOW op has nothing native to run.
     std::set<uint32_t> native;
     for (const Block *b : blocks)
         if (b->ops[0].kind != OpKind::SLOW)
             native.insert(b->pc);
     const std::string c = translate(blocks, native);
-    std::shared_ptr<NativeJob> job = service().request(c, content_hash(c), std::move(native));
-    std::lock_guard<std::mutex> g(mutex);
-    return by_code.emplace(key, job).first->second;
+    return service().remember(key, service().request(c, content_hash(c), std::move(native)));
 }
+
+NativeServiceHold::NativeServiceHold() { service().hold(); }
+
+NativeServiceHold::~NativeServiceHold() { service().release(); }
 
 } // namespace ipu::model

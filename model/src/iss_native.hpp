@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "iss_blocks.hpp"
+#include "iss_native_hold.hpp"
 
 namespace ipu::model {
 
@@ -54,6 +55,7 @@ struct NativeCode {
 struct NativeJob {
     std::atomic<bool> done{false};
     std::shared_ptr<const NativeCode> code;
+    bool cancelled = false; // its compile was stopped with the last model (written before `done`)
 };
 
 // Translates `blocks` (their ops and code words) to C now and returns the job
@@ -61,8 +63,8 @@ struct NativeJob {
 // is loaded or cached on disk (IPU_EMU_ISS_CACHE, else
 // $XDG_CACHE_HOME/ipu-emu/iss, else ~/.cache/ipu-emu/iss); otherwise a
 // background thread compiles it with $IPU_EMU_ISS_CC or cc, in a process
-// group and a build folder of its own (in the cache) that are killed and
-// removed at exit. Failures are reported once on stderr. Only the opt-in
+// group and a build folder of its own (in the cache), waited for when the
+// last model goes (iss_native_hold.hpp), killed at exit, then removed. Failures are reported once on stderr. Only the opt-in
 // modes (IPU_EMU_ISS=native or background) get here: the default starts no
 // process.
 std::shared_ptr<NativeJob> native_translate(const std::vector<const Block *> &blocks);

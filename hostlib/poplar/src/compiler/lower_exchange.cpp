@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "ipu_card/hw.h"
 #include "lower.hpp"
@@ -34,15 +35,36 @@ void addToWave(std::vector<std::vector<ir::Transfer>> &waves, std::size_t w, con
 /// Every other transfer goes in the first wave, where it would have gone anyway; a later wave only reads bytes that
 /// an earlier wave wrote.
 std::vector<std::vector<ir::Transfer>> relayWaves(const ir::Module &m, std::vector<ir::Transfer> transfers) {
-  std::map<std::tuple<ir::BufferId, std::uint32_t, std::uint32_t>, std::vector<std::size_t>> bySource;
-  for (std::size_t i = 0; i < transfers.size(); ++i)
-    bySource[{transfers[i].src.buf, transfers[i].src.offset, transfers[i].len}].push_back(i);
   std::vector<std::vector<ir::Transfer>> waves(1);
+  // The usual exchange cannot hold a broadcast: nothing to group.
+  if (transfers.size() <= kRelayAbove) {
+    waves[0] = std::move(transfers);
+    return waves;
+  }
+  // The transfers' indices grouped by source run (buffer, offset, length), groups in that order and indices in
+  // order within each: one sort of a flat array rather than a map of vectors per exchange.
+  using SourceKey = std::tuple<ir::BufferId, std::uint32_t, std::uint32_t>;
+  auto keyOf = [&transfers](std::size_t i) {
+    return SourceKey{transfers[i].src.buf, transfers[i].src.offset, transfers[i].len};
+  };
+  std::vector<std::size_t> order(transfers.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&keyOf](std::size_t x, std::size_t y) {
+    const SourceKey kx = keyOf(x), ky = keyOf(y);
+    return kx != ky ? kx < ky : x < y;
+  });
   std::vector<bool> relayed(transfers.size(), false);
-  for (const auto &[source, uses] : bySource) {
-    if (uses.size() <= kRelayAbove)
+  std::vector<std::size_t> uses;
+  for (std::size_t groupBegin = 0; groupBegin < order.size();) {
+    std::size_t groupEnd = groupBegin + 1;
+    while (groupEnd < order.size() && keyOf(order[groupEnd]) == keyOf(order[groupBegin]))
+      ++groupEnd;
+    const std::size_t from = std::exchange(groupBegin, groupEnd);
+    if (groupEnd - from <= kRelayAbove)
       continue;
-    const std::uint32_t len = std::get<2>(source);
+    uses.assign(order.begin() + std::ptrdiff_t(from), order.begin() + std::ptrdiff_t(groupEnd));
+    const std::uint32_t len = transfers[uses[0]].len;
     // The places on each tile, in memory order; the first is the tile's copy in the tree.
     std::map<std::uint32_t, std::vector<ir::Ref>> byTile;
     for (std::size_t i : uses) {

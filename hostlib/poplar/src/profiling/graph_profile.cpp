@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "poplar/Graph.hpp"
 #include "poplar/TargetType.hpp"
@@ -18,19 +19,33 @@ namespace {
 using Vec = ProfileValue::Vector;
 using Map = ProfileValue::Map;
 
+// A vector or map value that takes over `v`'s elements: the public constructors copy, and a profile of a large
+// graph is deep (per-tile tables of every compute set), so its parts are moved into place rather than copied.
+ProfileValue adopt(Vec &&v) {
+  ProfileValue out{Vec{}};
+  out.asVector().swap(v);
+  return out;
+}
+
+ProfileValue adopt(Map &&m) {
+  ProfileValue out{Map{}};
+  out.asMap().swap(m);
+  return out;
+}
+
 ProfileValue uints(const std::vector<std::uint64_t> &v) {
   Vec out;
   out.reserve(v.size());
   for (auto x : v)
     out.push_back(ProfileValue((unsigned long long)x));
-  return ProfileValue(out);
+  return adopt(std::move(out));
 }
 
 ProfileValue table(const std::vector<std::vector<std::uint64_t>> &rows) {
   Vec out;
   for (const auto &r : rows)
     out.push_back(uints(r));
-  return ProfileValue(out);
+  return adopt(std::move(out));
 }
 
 /// The seed's category for each kind of buffer the compiler places.
@@ -86,7 +101,7 @@ ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
   for (std::size_t id : computeSetVarIds(graph, cs))
     names.insert(graph.vars[id].name);
   Vec out(names.begin(), names.end());
-  return ProfileValue(out);
+  return adopt(std::move(out));
 }
 
 /// Per step of each program, the graph variables in use there (popvis's liveness view): a variable is in use from
@@ -155,7 +170,7 @@ ProfileValue target(const Target &t) {
   // The card's sync costs the same from every tile (one hardware barrier), so the relative delays are all zero.
   m["relativeSyncDelayByTile"] = uints(std::vector<std::uint64_t>(t.getTilesPerIPU(), 0));
   m["minSyncDelay"] = 0u;
-  return ProfileValue(m);
+  return adopt(std::move(m));
 }
 
 } // namespace
@@ -186,14 +201,14 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   opt["instrumented"] = opts.instrument ? 1.0 : 0.0;
   for (const auto &entry : graph.optimizationInfo) // the libraries' (poplin's plans), never one of the above
     opt[entry.first] = entry.second;
-  root["optimizationInfo"] = ProfileValue(opt);
+  root["optimizationInfo"] = adopt(std::move(opt));
 
   Map g;
   g["numComputeSets"] = (unsigned long long)cg.numComputeSets;
   g["numEdges"] = (unsigned long long)cg.numEdges;
   g["numVars"] = (unsigned long long)cg.numVars;
   g["numVertices"] = (unsigned long long)cg.numVertices;
-  root["graph"] = ProfileValue(g);
+  root["graph"] = adopt(std::move(g));
 
   // Vertex types actually used, in order of first use.
   std::map<std::string, unsigned> typeIndex;
@@ -250,18 +265,18 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       typ.push_back(type);
       cnt.push_back((unsigned long long)n);
     }
-    csCounts.push_back(ProfileValue(cnt));
-    csTypes.push_back(ProfileValue(typ));
+    csCounts.push_back(adopt(std::move(cnt)));
+    csTypes.push_back(adopt(std::move(typ)));
   }
   Map css;
-  css["names"] = ProfileValue(csNames);
-  css["vertexCounts"] = ProfileValue(csCounts);
-  css["vertexTypes"] = ProfileValue(csTypes);
+  css["names"] = adopt(std::move(csNames));
+  css["vertexCounts"] = adopt(std::move(csCounts));
+  css["vertexTypes"] = adopt(std::move(csTypes));
   if (tgt.getTargetType() == TargetType::IPU_MODEL)
     css["cycleEstimates"] = ProfileValue(Map{{"activeCyclesByTile", table(activeByTile)},
                                              {"activeCyclesByVertexType", table(activeByType)},
                                              {"cyclesByTile", table(cyclesByTile)}});
-  root["computeSets"] = ProfileValue(css);
+  root["computeSets"] = adopt(std::move(css));
 
   // Programs: one Sequence per engine program, its steps as children (control flow nests by depth).
   Vec programs;
@@ -333,13 +348,13 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
                                                                                         : hostCycles(in, out));
       }
       std::size_t id = programs.size();
-      programs.push_back(ProfileValue(node));
+      programs.push_back(adopt(std::move(node)));
       programs[parent]["children"].asVector().push_back((unsigned long long)id);
       if (s.kind.empty())
         open.emplace_back(s.depth, id);
     }
   }
-  root["programs"] = ProfileValue(programs);
+  root["programs"] = adopt(std::move(programs));
   root["controlPrograms"] = ProfileValue(controlPrograms);
   root["functionPrograms"] = ProfileValue(Vec{});
   root["exchanges"] = ProfileValue(
@@ -434,8 +449,8 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
                             {"totalBytes", table(totals)}});
   };
   Map memory;
-  memory["byTile"] = ProfileValue(byTile);
-  memory["byCategory"] = ProfileValue(categories);
+  memory["byTile"] = adopt(std::move(byTile));
+  memory["byCategory"] = adopt(std::move(categories));
   memory["byComputeSet"] = breakdown(vertexBytesCS, tableBytesCS);
   memory["byVertexType"] =
       breakdown(vertexBytesType, std::vector<std::vector<std::uint64_t>>(numTypes, zeros));
@@ -449,21 +464,25 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       stepNames.push_back(std::string(2 * s.depth, ' ') + s.what);
     for (std::size_t i = 0; p < liveVars.size() && i < liveVars[p].size(); ++i)
       stepVars.push_back(uints(liveVars[p][i]));
-    live.push_back(ProfileValue(Map{{"program", controlPrograms[p]},
-                                    {"liveBytes", uints(cg.liveBytes[p])},
-                                    {"stepNames", ProfileValue(stepNames)},
-                                    {"liveVariables", ProfileValue(stepVars)}}));
+    Map entry;
+    entry["program"] = controlPrograms[p];
+    entry["liveBytes"] = uints(cg.liveBytes[p]);
+    entry["stepNames"] = adopt(std::move(stepNames));
+    entry["liveVariables"] = adopt(std::move(stepVars));
+    live.push_back(adopt(std::move(entry)));
   }
-  memory["liveness"] = ProfileValue(Map{{"byProgram", ProfileValue(live)},
-                                        {"peakBytes", (unsigned long long)peakLive},
-                                        {"variables", variables}});
+  Map liveness;
+  liveness["byProgram"] = adopt(std::move(live));
+  liveness["peakBytes"] = (unsigned long long)peakLive;
+  liveness["variables"] = std::move(variables);
+  memory["liveness"] = adopt(std::move(liveness));
   // Ours, for the summary (profiling/summary.cpp): each tile's code and stack, and whether the code counts (an IPU
   // Model with compileIPUCode false reports memory without it, as the SDK's model does).
   memory["codeBytesPerTile"] = (unsigned long long)cg.image.codeBytes;
   memory["stackBytesPerTile"] = (unsigned long long)stackBytes;
   memory["codeCounted"] = tgt.getTargetType() != TargetType::IPU_MODEL || tgt.values().compileIPUCode;
-  root["memory"] = ProfileValue(memory);
-  return ProfileValue(root);
+  root["memory"] = adopt(std::move(memory));
+  return adopt(std::move(root));
 }
 
 } // namespace poplar::detail
