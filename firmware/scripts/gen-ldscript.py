@@ -206,17 +206,19 @@ def main():
     parser.add_argument("--no-heap", action="store_const", const=-1, dest="heap",
                         help="reserve no heap (for images without malloc)")
     parser.add_argument("--print-layout", action="store_true", help="print the layout as key=value lines")
-    parser.add_argument("--get", metavar="KEY",
-                        help="print the board's value of KEY (how the tile build's CMake reads isa, abi, transport)")
+    parser.add_argument("--get", metavar="KEY", action="append", default=[],
+                        help="print the board's value of KEY, one a line (repeat for several; how the tile build's "
+                             "CMake reads isa, abi, transport)")
     parser.add_argument("-o", "--output", help="write here instead of stdout (only if changed)")
     args = parser.parse_args()
 
     try:
         board, path = board_rules.load(args.board, args.boards_dir)
         if args.get:
-            if args.get not in board:
-                raise ValueError(f"{path}: no key {args.get!r} (boards/README.md lists the keys)")
-            text = f"{board[args.get]}\n"
+            for key in args.get:
+                if key not in board:
+                    raise ValueError(f"{path}: no key {key!r} (boards/README.md lists the keys)")
+            text = "".join(f"{board[key]}\n" for key in args.get)
         elif args.print_layout:
             layout = compute_layout(board, args.supervisor_stack, args.worker_stack)
             text = "".join(f"{k}=0x{v:x}\n" for k, v in layout.items())

@@ -43,10 +43,14 @@ for tool in yosys nextpnr-ice40 icepack icetime; do
         echo "bitstream: $tool not found: install the packages in scripts/apt/packages.txt (make deps)" >&2; exit 2; }
 done
 
-# The board's shape (the same keys every layer reads through boards/lib).
-key() { sed -n "s/^$1[[:space:]]*=[[:space:]]*\"\{0,1\}\([^\"#]*\)\"\{0,1\}.*/\1/p" "$toml" | tr -d ' _'; }
-ipus=$(key num_ipus); tiles=$(( ipus * $(key tiles_per_ipu) ))
-bytes=$(key bytes_per_tile); workers=$(key worker_contexts); hz=$(key tile_clock_hz)
+# The board's shape, read by the board reader's rules (boards/lib/board_rules.py, the C reader's
+# checks and messages) rather than a pattern of our own: a board the card model would refuse (a
+# hex or octal-looking value, a missing key, a value out of range) is refused here the same way.
+shape=$(python3 "$root/boards/lib/board_rules.py" "$toml" --get num_ipus --get tiles_per_ipu \
+        --get bytes_per_tile --get worker_contexts --get tile_clock_hz) \
+    || { echo "bitstream: board $toml is refused by the board reader (its message is above)" >&2; exit 2; }
+{ read -r ipus; read -r tiles_per_ipu; read -r bytes; read -r workers; read -r hz; } <<< "$shape"
+tiles=$(( ipus * tiles_per_ipu ))
 mhz=$(awk -v h="$hz" 'BEGIN {printf "%.2f", h / 1e6}')
 pcf=${pcf:-$here/$name.pcf}
 [[ -f "$pcf" ]] || { echo "bitstream: board $name has no pin constraints: write $pcf" >&2; exit 2; }
