@@ -246,40 +246,49 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   // EX: decode and execute.
   // ---------------------------------------------------------------------------
+  // The decoder: the executing instruction's fields and encoding checks, and the result
+  // select of the one just fetched (registered in ex_sel_q).
   logic [31:0] insn;
-  logic [6:0]  opcode;
   logic [4:0]  rd, rs1;
   logic [2:0]  f3;
-  logic [6:0]  f7;
-  logic [31:0] imm_i, imm_s, imm_b, imm_j, imm_u;
-  logic [31:0] rs1v, rs2v;
   logic [11:0] csr;
+  logic [31:0] imm_i, imm_u, pc_off, mem_off, rs1v, rs2v;
+  logic op_jal, op_jalr, op_branch, op_load, op_store, op_imm;
+  logic [2:0] alu_f3;
+  logic alu_alt, alu_md, is_div, dec_wr, csr_path, sys_ecall, sys_ebreak, dec_illegal;
+  logic [NumSel-1:0] rf_sel, ex_sel_q;
+  assign insn = ex_insn_q;
 
-  assign insn   = ex_insn_q;
-  assign opcode = insn[6:0];
-  assign rd     = insn[11:7];
-  assign f3     = insn[14:12];
-  assign rs1    = insn[19:15];
-  assign f7     = insn[31:25];
-  assign csr    = insn[31:20];
-  assign imm_i  = {{20{insn[31]}}, insn[31:20]};
-  assign imm_s  = {{20{insn[31]}}, insn[31:25], insn[11:7]};
-  assign imm_b  = {{19{insn[31]}}, insn[31], insn[7], insn[30:25], insn[11:8], 1'b0};
-  assign imm_j  = {{11{insn[31]}}, insn[31], insn[19:12], insn[20], insn[30:21], 1'b0};
-  assign imm_u  = {insn[31:12], 12'b0};
-
-  logic op_lui, op_auipc, op_jal, op_jalr, op_branch, op_load, op_store, op_imm, op_reg, op_fence, op_system;
-  assign op_lui    = opcode == OpLui;
-  assign op_auipc  = opcode == OpAuipc;
-  assign op_jal    = opcode == OpJal;
-  assign op_jalr   = opcode == OpJalr;
-  assign op_branch = opcode == OpBranch;
-  assign op_load   = opcode == OpLoad;
-  assign op_store  = opcode == OpStore;
-  assign op_imm    = opcode == OpImm;
-  assign op_reg    = opcode == OpReg;
-  assign op_fence  = opcode == OpFence;
-  assign op_system = opcode == OpSystem;
+  ipu_tile_decoder u_decoder (
+    .clk_i,
+    .rst_ni,
+    .insn_i      (insn),
+    .op_jal_o    (op_jal),
+    .op_jalr_o   (op_jalr),
+    .op_branch_o (op_branch),
+    .op_load_o   (op_load),
+    .op_store_o  (op_store),
+    .op_imm_o    (op_imm),
+    .rd_o        (rd),
+    .rs1_o       (rs1),
+    .f3_o        (f3),
+    .csr_o       (csr),
+    .imm_i_o     (imm_i),
+    .imm_u_o     (imm_u),
+    .pc_off_o    (pc_off),
+    .mem_off_o   (mem_off),
+    .alu_f3_o    (alu_f3),
+    .alu_alt_o   (alu_alt),
+    .alu_md_o    (alu_md),
+    .is_div_o    (is_div),
+    .wr_o        (dec_wr),
+    .csr_path_o  (csr_path),
+    .ecall_o     (sys_ecall),
+    .ebreak_o    (sys_ebreak),
+    .illegal_o   (dec_illegal),
+    .rf_insn_i   (fetch_rdata_i),
+    .rf_sel_o    (rf_sel)
+  );
 
   // The register file: WB writes first, the clearer in the cycles WB leaves free.
   assign clr_step = clr_busy_q && !wb_valid_q;
@@ -296,10 +305,7 @@ module ipu_tile_core
   );
 
   logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
-  logic        alu_alt, alu_md;
-  assign alu_b   = op_imm ? imm_i : rs2v;
-  assign alu_alt = op_reg ? f7[5] : (f3 == 3'd5 && f7[5]);
-  assign alu_md  = op_reg && f7 == 7'h01;
+  assign alu_b = op_imm ? imm_i : rs2v;
 
   // While the exchange unit reads a list, the card moves a host exchange or the clearer
   // runs, the tile executes nothing: an instruction already fetched is dropped and fetched
@@ -311,10 +317,9 @@ module ipu_tile_core
   // Divisions take the multi-cycle divider: the context retries the instruction until
   // the divider is done with its operands (they cannot change: only the context itself
   // writes its registers), then retires it with the result.
-  logic            is_div, div_idle, div_done, div_mine, div_start, div_consume;
+  logic            div_idle, div_done, div_mine, div_start, div_consume;
   logic [CtxW-1:0] div_ctx;
   logic [31:0]     div_result;
-  assign is_div      = op_reg && f7 == 7'h01 && f3[2];
   assign div_mine    = div_done && div_ctx == ex_ctx_q;
   assign div_start   = ex_go && !ex_fetch_fault_q && is_div && div_idle;
   assign div_consume = ex_go && !ex_fetch_fault_q && is_div && div_mine;
@@ -336,9 +341,7 @@ module ipu_tile_core
   );
 
   // Branches compare in the ALU: BLT/BGE as SLT, BLTU/BGEU as SLTU (alu_lt).
-  logic [2:0] alu_f3;
   logic       alu_lt;
-  assign alu_f3 = op_branch ? {2'b01, f3[1]} : f3;
 
   ipu_tile_alu u_alu (
     .funct3_i (alu_f3),
@@ -351,53 +354,6 @@ module ipu_tile_core
     .mul_o    (alu_mul),
     .lt_o     (alu_lt)
   );
-
-  // Which result an instruction writes, decoded in RF from the fetched instruction and
-  // registered: EX picks it with one flat AND-OR of one-hot selects.
-  logic [6:0]  rf_op;
-  logic [2:0]  rf_f3;
-  logic [11:0] rf_csr_num;
-  logic        rf_alu, rf_md, rf_csr;
-  assign rf_op      = fetch_rdata_i[6:0];
-  assign rf_f3      = fetch_rdata_i[14:12];
-  assign rf_csr_num = fetch_rdata_i[31:20];
-  assign rf_md      = rf_op == OpReg && fetch_rdata_i[31:25] == 7'h01;
-  assign rf_alu     = rf_op == OpImm || (rf_op == OpReg && !rf_md);
-  assign rf_csr     = rf_op == OpSystem;
-
-  // Result selects; the last five are the read-write CSRs.
-  localparam int unsigned SelSum = 0, SelLt = 1, SelLogicOp = 2, SelMul = 3, SelDiv = 4, SelLui = 5,
-                          SelAuipc = 6, SelLink = 7, SelCycLo = 8, SelCycHi = 9, SelIrLo = 10, SelIrHi = 11,
-                          SelTileId = 12, SelCtxId = 13, SelNumTiles = 14, SelNumWorkers = 15, SelSramSize = 16,
-                          SelJoin = 17, SelEntry = 18, SelArg = 19, SelHxDev = 20, SelHxTile = 21, SelFailInfo = 22,
-                          NumSel = 23;
-  logic [NumSel-1:0] rf_sel, ex_sel_q;
-  always_comb begin
-    rf_sel             = '0;
-    rf_sel[SelSum]         = rf_alu && rf_f3 == 3'd0;
-    rf_sel[SelLt]          = rf_alu && rf_f3[2:1] == 2'b01;
-    rf_sel[SelLogicOp]    = rf_alu && rf_f3[2] && rf_f3[1:0] != 2'b01;
-    rf_sel[SelMul]         = (rf_alu && rf_f3[1:0] == 2'b01) || (rf_md && !rf_f3[2]);
-    rf_sel[SelDiv]         = rf_md && rf_f3[2];
-    rf_sel[SelLui]         = rf_op == OpLui;
-    rf_sel[SelAuipc]       = rf_op == OpAuipc;
-    rf_sel[SelLink]        = rf_op == OpJal || rf_op == OpJalr;
-    rf_sel[SelCycLo]      = rf_csr && rf_csr_num == CsrCycle;
-    rf_sel[SelCycHi]      = rf_csr && rf_csr_num == CsrCycleh;
-    rf_sel[SelIrLo]       = rf_csr && rf_csr_num == CsrInstret;
-    rf_sel[SelIrHi]       = rf_csr && rf_csr_num == CsrInstreth;
-    rf_sel[SelTileId]     = rf_csr && rf_csr_num == CsrTileId;
-    rf_sel[SelCtxId]      = rf_csr && rf_csr_num == CsrContextId;
-    rf_sel[SelNumTiles]   = rf_csr && rf_csr_num == CsrNumTiles;
-    rf_sel[SelNumWorkers] = rf_csr && rf_csr_num == CsrNumWorkers;
-    rf_sel[SelSramSize]   = rf_csr && rf_csr_num == CsrSramSize;
-    rf_sel[SelJoin]        = rf_csr && rf_csr_num == CsrWorkerJoin;
-    rf_sel[SelEntry]       = rf_csr && rf_csr_num == CsrWorkerEntry;
-    rf_sel[SelArg]         = rf_csr && rf_csr_num == CsrWorkerArg;
-    rf_sel[SelHxDev]      = rf_csr && rf_csr_num == CsrHxDevAddr;
-    rf_sel[SelHxTile]     = rf_csr && rf_csr_num == CsrHxTileAddr;
-    rf_sel[SelFailInfo]   = rf_csr && rf_csr_num == CsrFailInfo;
-  end
 
   // CSR read side: which CSRs exist (WORKER_JOIN reads the failed-worker mask), and the
   // value of the read-write ones for the result.
@@ -445,16 +401,14 @@ module ipu_tile_core
 
   // Three adders for every address: PC + 4, PC + an immediate (AUIPC, JAL, taken branches)
   // and rs1 + an immediate (loads, stores, JALR).
-  logic [31:0] pc_plus4, pc_off, pc_imm, rs_imm;
+  logic [31:0] pc_plus4, pc_imm, rs_imm;
   assign pc_plus4 = ex_pc + 32'd4;
-  assign pc_off   = op_jal ? imm_j : (op_auipc ? imm_u : imm_b);
   assign pc_imm   = ex_pc + pc_off;
-  assign rs_imm   = rs1v + (op_store ? imm_s : imm_i);
+  assign rs_imm   = rs1v + mem_off;
 
   // Decode, flat: one flag per outcome, then each result and fault field picked once from
   // its few sources (nested ifs would repeat the 32-bit multiplexers in every branch).
-  logic csr_path, csr_join, csr_main, csr_write, misuse_sv;
-  assign csr_path  = op_system && f3 != 3'd0 && f3 != 3'd4;
+  logic csr_join, csr_main, csr_write, misuse_sv;
   assign misuse_sv = csr_path && ex_ctx_q != '0 && supervisor_only;
   assign csr_join  = csr_path && !misuse_sv && csr == CsrWorkerJoin;
   assign csr_main  = csr_path && !misuse_sv && csr != CsrWorkerJoin && csr_exists;
@@ -478,25 +432,15 @@ module ipu_tile_core
   assign w_readonly = csr_write && !(w_entry || w_arg || w_hxdev || w_hxtile || w_finfo || w_console || w_start ||
                                      w_exit || w_sync || w_texit || w_fail || w_hxstart || w_exchange);
 
-  logic illegal, mem_mis, mem_fault, sys_ecall, sys_ebreak, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
+  logic illegal, mem_mis, mem_fault, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
   assign illegal =
-      (op_jalr && f3 != 3'd0) ||
-      (op_branch && f3[2:1] == 2'b01) ||
-      (op_load && (f3 == 3'd3 || f3 > 3'd5)) ||
-      (op_store && f3 > 3'd2) ||
-      (op_imm && ((f3 == 3'd1 && f7 != 7'h00) || (f3 == 3'd5 && f7 != 7'h00 && f7 != 7'h20))) ||
-      (op_reg && f7 != 7'h00 && f7 != 7'h01 && !(f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5))) ||
-      (op_system && ((f3 == 3'd0 && insn != InsnEcall && insn != InsnEbreak) || f3 == 3'd4)) ||
+      dec_illegal ||
       (csr_join && csr_wr_en) ||
       (csr_path && !misuse_sv && csr != CsrWorkerJoin && !csr_exists) ||
       (w_sync && wo_val[7:0] != SyncKindInternal && wo_val[7:0] != SyncKindExternal) ||
-      w_readonly ||
-      !(op_lui || op_auipc || op_jal || op_jalr || op_branch || op_load || op_store || op_imm || op_reg ||
-        op_fence || op_system);
+      w_readonly;
   assign mem_mis    = (f3[1:0] == 2'd1 && rs_imm[0]) || (f3[1:0] == 2'd2 && rs_imm[1:0] != 2'd0);
   assign mem_fault  = (op_load || op_store) && (mem_mis || !sram_contains(rs_imm, SramSize));
-  assign sys_ecall  = insn == InsnEcall;
-  assign sys_ebreak = insn == InsnEbreak;
   assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
                                   cstate_q[cx(start_w)] == CtxStateRunning);
   assign wexit_bad  = w_exit && ex_ctx_q == '0;
@@ -531,7 +475,7 @@ module ipu_tile_core
   assign ex_retry = !ex_fault && ((is_div && !div_mine) || (csr_join && any_worker_running) ||
                                   (w_console && con_valid_q && !console_ready_i) ||
                                   (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
-  assign ex_wr    = op_lui || op_auipc || op_jal || op_jalr || op_load || op_imm || op_reg || csr_join || csr_main;
+  assign ex_wr    = dec_wr || csr_join || csr_main;
   assign ex_load  = op_load && !ex_fault;
   assign ex_store = op_store && !ex_fault;
 
