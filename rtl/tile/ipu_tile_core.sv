@@ -165,19 +165,9 @@ module ipu_tile_core
   logic [4:0]        clr_reg_q;
   logic [31:0]       clr_a0_q, clr_pc_q;
 
-  logic [31:0] worker_entry_q, worker_arg_q, fail_info_q, hx_dev_q, hx_tile_q;
-  // The value of the last SYNC or EXIT, one register for both (32 flip-flops fewer): both
-  // are the supervisor's, EXIT is its last instruction, and the card reads the SYNC value
-  // only while the tile waits in that sync. The exit code shows once EXIT retired
-  // (exited_q); the model reads 0 before.
-  logic [31:0] ctl_word_q;
-  logic        exited_q;
-  logic [MaxCtx-1:0] fail_mask_q;
   logic        has_fault_q, err_pending_q;
   logic [31:0] f_cause_q, f_pc_q, f_addr_q, f_info_q;
   logic [CtxW-1:0] f_ctx_q;
-  logic        con_valid_q;
-  logic [7:0]  con_byte_q;
   // The watchdog's budget left this run: START loads WATCHDOG_INSNS x 1024 (below 2^42)
   // and every retired instruction takes one; the tile faults when one retires with
   // nothing left. Counting down needs no compare against the limit (the model also
@@ -310,7 +300,7 @@ module ipu_tile_core
   // While the exchange unit reads a list, the card moves a host exchange or the clearer
   // runs, the tile executes nothing: an instruction already fetched is dropped and fetched
   // again.
-  logic ex_go;
+  logic ex_go, commit, trap, ex_exchange;
   assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q &&
                  !clr_busy_q;
 
@@ -355,49 +345,56 @@ module ipu_tile_core
     .lt_o     (alu_lt)
   );
 
-  // CSR read side: which CSRs exist (WORKER_JOIN reads the failed-worker mask), and the
-  // value of the read-write ones for the result.
-  logic        csr_exists;
-  logic [31:0] csr_old;
-  always_comb begin
-    unique case (csr)
-      CsrCycle, CsrCycleh, CsrInstret, CsrInstreth, CsrTileId, CsrContextId, CsrNumTiles, CsrNumWorkers,
-      CsrSramSize, CsrWorkerEntry, CsrWorkerArg, CsrHxDevAddr, CsrHxTileAddr, CsrFailInfo, CsrWorkerJoin,
-      CsrSync, CsrWorkerStart, CsrWorkerExit, CsrConsole, CsrExit, CsrHxStart, CsrExchange, CsrFail:
-        csr_exists = 1'b1;
-      default: csr_exists = 1'b0;  // includes FFLAGS/FRM/FCSR: no F extension yet
-    endcase
-  end
-  assign csr_old = ({32{ex_sel_q[SelEntry]}} & worker_entry_q) | ({32{ex_sel_q[SelArg]}} & worker_arg_q) |
-                   ({32{ex_sel_q[SelHxDev]}} & hx_dev_q) | ({32{ex_sel_q[SelHxTile]}} & hx_tile_q) |
-                   ({32{ex_sel_q[SelFailInfo]}} & fail_info_q);
-
-  logic supervisor_only;
-  assign supervisor_only = csr == CsrSync || csr == CsrWorkerEntry || csr == CsrWorkerArg ||
-                           csr == CsrWorkerStart || csr == CsrWorkerJoin || csr == CsrExit ||
-                           csr == CsrExchange;
-
-  logic [31:0] csr_src, wo_val;
+  // The CSR file: the strobes of the CSR instruction in EX (raw: they change its registers
+  // only when it commits) and the CSRs that hold state.
+  logic [31:0] csr_old, wo_val, worker_entry, worker_arg, fail_info, hx_tile;
+  logic [MaxCtx-1:0] fail_mask;
+  logic        con_valid, csr_join, csr_main, misuse_sv, csr_illegal;
+  logic        w_console, w_start, w_exit, w_sync, w_texit, w_fail, w_hxstart, w_hxtile, w_exchange;
   logic [30:0] hx_len;
-  logic        csr_wr_en;
   logic [CtxW-1:0] start_w;
-  // The value written to a write-only CSR (its old value reads as zero): no path through
-  // the CSR read multiplexer in front of the checks on it (the clock's critical path).
-  assign wo_val    = f3[1:0] != 2'd3 ? csr_src : 32'd0;
-  assign start_w   = wo_val[CtxW-1:0];
-  assign csr_src   = f3[2] ? {27'd0, rs1} : rs1v;
-  assign csr_wr_en = f3[1:0] == 2'd1 || rs1 != 5'd0;
-  assign hx_len    = wo_val[30:0];
+  assign start_w = wo_val[CtxW-1:0];
+  assign hx_len  = wo_val[30:0];
 
-  // A read-write CSR's new value from its own old one (CSRRW, CSRRS, CSRRC): one LUT a bit
-  // in front of each register's flip-flop, which then shares its logic cell.
-  function automatic logic [31:0] csr_new(input logic [31:0] old, input logic [31:0] src, input logic [1:0] op);
-    unique case (op)
-      2'd1:    csr_new = src;
-      2'd2:    csr_new = old | src;
-      default: csr_new = old & ~src;
-    endcase
-  endfunction
+  ipu_tile_csr u_csr (
+    .clk_i,
+    .rst_ni,
+    .run_clr_i       (run_clr),
+    .csr_path_i      (csr_path),
+    .csr_i           (csr),
+    .f3_i            (f3),
+    .rs1_i           (rs1),
+    .rs1v_i          (rs1v),
+    .ctx_i           (ex_ctx_q),
+    .rd_sel_i        (ex_sel_q[SelFailInfo : SelEntry]),
+    .commit_i        (commit),
+    .misuse_o        (misuse_sv),
+    .join_o          (csr_join),
+    .main_o          (csr_main),
+    .illegal_o       (csr_illegal),
+    .wo_val_o        (wo_val),
+    .w_console_o     (w_console),
+    .w_start_o       (w_start),
+    .w_exit_o        (w_exit),
+    .w_sync_o        (w_sync),
+    .w_texit_o       (w_texit),
+    .w_fail_o        (w_fail),
+    .w_hxstart_o     (w_hxstart),
+    .w_hxtile_o      (w_hxtile),
+    .w_exchange_o    (w_exchange),
+    .old_o           (csr_old),
+    .worker_entry_o  (worker_entry),
+    .worker_arg_o    (worker_arg),
+    .fail_info_o     (fail_info),
+    .hx_dev_o,
+    .hx_tile_o       (hx_tile),
+    .fail_mask_o     (fail_mask),
+    .sync_req_o,
+    .exit_code_o,
+    .console_valid_o (con_valid),
+    .console_byte_o,
+    .console_ready_i
+  );
 
   // Three adders for every address: PC + 4, PC + an immediate (AUIPC, JAL, taken branches)
   // and rs1 + an immediate (loads, stores, JALR).
@@ -408,37 +405,9 @@ module ipu_tile_core
 
   // Decode, flat: one flag per outcome, then each result and fault field picked once from
   // its few sources (nested ifs would repeat the 32-bit multiplexers in every branch).
-  logic csr_join, csr_main, csr_write, misuse_sv;
-  assign misuse_sv = csr_path && ex_ctx_q != '0 && supervisor_only;
-  assign csr_join  = csr_path && !misuse_sv && csr == CsrWorkerJoin;
-  assign csr_main  = csr_path && !misuse_sv && csr != CsrWorkerJoin && csr_exists;
-  assign csr_write = csr_main && csr_wr_en;
-
-  logic w_entry, w_arg, w_hxdev, w_hxtile, w_finfo, w_console, w_start, w_exit, w_sync, w_texit, w_fail,
-        w_hxstart, w_exchange, w_readonly;
-  assign w_entry    = csr_write && csr == CsrWorkerEntry;
-  assign w_arg      = csr_write && csr == CsrWorkerArg;
-  assign w_hxdev    = csr_write && csr == CsrHxDevAddr;
-  assign w_hxtile   = csr_write && csr == CsrHxTileAddr;
-  assign w_finfo    = csr_write && csr == CsrFailInfo;
-  assign w_console  = csr_write && csr == CsrConsole;
-  assign w_start    = csr_write && csr == CsrWorkerStart;
-  assign w_exit     = csr_write && csr == CsrWorkerExit;
-  assign w_sync     = csr_write && csr == CsrSync;
-  assign w_texit    = csr_write && csr == CsrExit;
-  assign w_fail     = csr_write && csr == CsrFail;
-  assign w_hxstart  = csr_write && csr == CsrHxStart;
-  assign w_exchange = csr_write && csr == CsrExchange;
-  assign w_readonly = csr_write && !(w_entry || w_arg || w_hxdev || w_hxtile || w_finfo || w_console || w_start ||
-                                     w_exit || w_sync || w_texit || w_fail || w_hxstart || w_exchange);
-
   logic illegal, mem_mis, mem_fault, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
   assign illegal =
-      dec_illegal ||
-      (csr_join && csr_wr_en) ||
-      (csr_path && !misuse_sv && csr != CsrWorkerJoin && !csr_exists) ||
-      (w_sync && wo_val[7:0] != SyncKindInternal && wo_val[7:0] != SyncKindExternal) ||
-      w_readonly;
+      dec_illegal || csr_illegal;
   assign mem_mis    = (f3[1:0] == 2'd1 && rs_imm[0]) || (f3[1:0] == 2'd2 && rs_imm[1:0] != 2'd0);
   assign mem_fault  = (op_load || op_store) && (mem_mis || !sram_contains(rs_imm, SramSize));
   assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
@@ -473,7 +442,7 @@ module ipu_tile_core
   assign s_ill    = !ex_fetch_fault_q && illegal;
   assign s_other  = !ex_fetch_fault_q && !illegal;
   assign ex_retry = !ex_fault && ((is_div && !div_mine) || (csr_join && any_worker_running) ||
-                                  (w_console && con_valid_q && !console_ready_i) ||
+                                  (w_console && con_valid && !console_ready_i) ||
                                   (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
   assign ex_wr    = dec_wr || csr_join || csr_main;
   assign ex_load  = op_load && !ex_fault;
@@ -496,9 +465,9 @@ module ipu_tile_core
                     ({32{s_other && mem_fault}} & rs_imm) |
                     ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
                     ({32{s_other && ws_bad}} & wo_val) |
-                    ({32{s_other && hx_bad}} & hx_tile_q) |
+                    ({32{s_other && hx_bad}} & hx_tile) |
                     ({32{s_other && xu_bad}} & xu_fault_addr_i);
-  assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
+  assign ex_finfo = ({32{s_other && w_fail}} & fail_info) |
                     ({32{s_other && xu_bad}} & xu_fault_info_i);
 
   assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
@@ -520,10 +489,9 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
                      ({32{ex_sel_q[SelNumWorkers]}} & 32'(NumWorkers)) |
                      ({32{ex_sel_q[SelSramSize]}} & SramSize) |
-                     ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask_q)) |
+                     ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask)) |
                      csr_old;
 
-  logic commit, trap, ex_exchange;
   assign commit = ex_go && !ex_fault && !ex_retry;
   assign trap   = ex_go && ex_fault;
 
@@ -667,7 +635,7 @@ module ipu_tile_core
     end else if (hx_check) begin
       hx_chk_ok_q  <= 1'b1;
       hx_chk_ctx_q <= ex_ctx_q;
-      hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile_q, {1'b0, hx_len}, SramSize);
+      hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile, {1'b0, hx_len}, SramSize);
     end else if (ex_go && w_hxstart && hx_mine) begin
       hx_chk_ok_q <= 1'b0;  // used: HX_START retired or faulted
     end
@@ -689,11 +657,6 @@ module ipu_tile_core
     else if (commit) wd_left_q <= wd_left_q - 42'd1;  // wraps only with the watchdog off
     if (init_q) wd_on_q <= 1'b0;
     else if (wd_load_i) wd_on_q <= watchdog_units_i != 32'd0;
-    if (run_clr) exited_q <= 1'b0;
-    else if (commit && w_texit) exited_q <= 1'b1;
-    if (run_clr) fail_mask_q <= '0;
-    else if (commit && csr_join) fail_mask_q <= '0;
-    else if (commit && w_exit && wo_val != 32'd0) fail_mask_q[ex_ctx_q] <= 1'b1;
     if (run_clr) has_fault_q <= 1'b0;
     else if (record) has_fault_q <= 1'b1;
     if (run_clr) err_pending_q <= 1'b0;
@@ -716,19 +679,18 @@ module ipu_tile_core
       clr_pc_q  <= entry_i;
     end else if (commit && w_start) begin
       clr_ctx_q <= start_w;
-      clr_pc_q  <= worker_entry_q;
+      clr_pc_q  <= worker_entry;
     end
     // The supervisor's a0 comes with START or up to two cycles later (the card's block
     // RAM); the clearer writes a0 at its eleventh step at the earliest.
     if (boot_load_i) clr_a0_q <= boot_arg_i;
-    else if (commit && w_start) clr_a0_q <= worker_arg_q;
+    else if (commit && w_start) clr_a0_q <= worker_arg;
     // HX_START's length and direction, taken at its check turn (the card reads them only
     // after it retired; no other context checks meanwhile): its range fault's info.
     if (hx_check) begin
       hx_len_q <= hx_len;
       hx_th_q  <= wo_val[31];
     end
-    if (commit && w_console) con_byte_q <= wo_val[7:0];
     // The fault record shows only with has_fault_q, which is set with it. HX_START's check
     // turn loads its context and PC (it retries there, so ring_in is its own PC; no other
     // fault can come while the card moves the bytes, and none came before: the tile would
@@ -751,28 +713,6 @@ module ipu_tile_core
       // A fetch fault's address and the watchdog's are the PC the record takes.
       f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & ring_in) | ({32{trap}} & ex_faddr) |
                    ({32{hx_fail}} & hx_addr_i);
-    end
-  end
-
-  // CSR registers the host may read before a START: reset.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      worker_entry_q <= 32'd0;
-      worker_arg_q   <= 32'd0;
-      fail_info_q    <= 32'd0;
-      hx_dev_q       <= 32'd0;
-      hx_tile_q      <= 32'd0;
-      ctl_word_q     <= 32'd0;
-      con_valid_q    <= 1'b0;
-    end else begin
-      if (commit && w_entry)  worker_entry_q <= csr_new(worker_entry_q, csr_src, f3[1:0]);
-      if (commit && w_arg)    worker_arg_q   <= csr_new(worker_arg_q, csr_src, f3[1:0]);
-      if (commit && w_finfo)  fail_info_q    <= csr_new(fail_info_q, csr_src, f3[1:0]);
-      if (commit && w_hxdev)  hx_dev_q       <= csr_new(hx_dev_q, csr_src, f3[1:0]);
-      if (commit && w_hxtile) hx_tile_q      <= csr_new(hx_tile_q, csr_src, f3[1:0]);
-      if (commit && (w_sync || w_texit)) ctl_word_q <= wo_val;
-      if (commit && w_console) con_valid_q <= 1'b1;
-      else if (console_ready_i) con_valid_q <= 1'b0;
     end
   end
 
@@ -855,8 +795,6 @@ module ipu_tile_core
   logic [CtxIdxW-1:0] sel_pos;
   assign sel_pos         = ring_pos(ctx_sel_i, ex_ctx_q);
   assign state_o         = state_q;
-  assign exit_code_o     = ctl_word_q & {32{exited_q}};
-  assign sync_req_o      = ctl_word_q;
   assign cycles_o        = cycles_q;
   assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
   // A started context's PC reaches its ring entry within a turn of the barrel; the
@@ -870,13 +808,11 @@ module ipu_tile_core
   assign err_pc_o        = f_pc_q;
   assign err_addr_o      = f_addr_q;
   assign err_info_o      = f_info_q;
-  assign console_valid_o = con_valid_q;
+  assign console_valid_o = con_valid;
   assign hx_req_o        = hx_pend_q;
-  assign hx_dev_o        = hx_dev_q;
-  assign hx_tile_o       = hx_tile_q;
+  assign hx_tile_o       = hx_tile;
   assign hx_len_o        = {1'b0, hx_len_q};
   assign hx_to_host_o    = hx_th_q;
-  assign console_byte_o  = con_byte_q;
 
   // A context never has two instructions in flight (the barrel guarantees it).
 `ifndef SYNTHESIS
