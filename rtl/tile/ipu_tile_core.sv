@@ -192,11 +192,6 @@ module ipu_tile_core
   logic [CtxW-1:0] wb_ctx_q;
   logic [31:0]     wb_pc_q, wb_insn_q, wb_value_q;
   logic [4:0]      wb_rd_q;
-  // A load's byte lanes, one-hot (see WB); all zero unless a load retires into rd != x0.
-  logic [3:0]      wb_lane_q;        // bits 7:0 from byte lane i
-  logic [1:0]      wb_hi_q;          // bits 15:8 from byte 1 (bit 0) or byte 3 (bit 1)
-  logic            wb_word_q;        // bits 31:16 from bytes 3:2
-  logic            wb_sb_q, wb_sh_q; // sign-extend from bit 7 (LB) or bit 15 (LH)
 
   logic running;
   assign running = state_q == TileStateRunning;
@@ -405,11 +400,9 @@ module ipu_tile_core
 
   // Decode, flat: one flag per outcome, then each result and fault field picked once from
   // its few sources (nested ifs would repeat the 32-bit multiplexers in every branch).
-  logic illegal, mem_mis, mem_fault, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
+  logic illegal, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
   assign illegal =
       dec_illegal || csr_illegal;
-  assign mem_mis    = (f3[1:0] == 2'd1 && rs_imm[0]) || (f3[1:0] == 2'd2 && rs_imm[1:0] != 2'd0);
-  assign mem_fault  = (op_load || op_store) && (mem_mis || !sram_contains(rs_imm, SramSize));
   assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
                                   cstate_q[cx(start_w)] == CtxStateRunning);
   assign wexit_bad  = w_exit && ex_ctx_q == '0;
@@ -433,7 +426,7 @@ module ipu_tile_core
 
   // Execute outcome. Faults by priority: a fetch fault, an illegal instruction, then the
   // rest (at most one of them).
-  logic ex_fault, ex_retry, ex_wr, ex_load, ex_store, other_fault;
+  logic ex_fault, ex_retry, ex_wr, other_fault;
   logic s_fetch, s_ill, s_other;
   assign other_fault = mem_fault || sys_ecall || sys_ebreak || misuse_sv || ws_bad || wexit_bad || w_fail ||
                        hx_bad || xu_bad;
@@ -445,8 +438,6 @@ module ipu_tile_core
                                   (w_console && con_valid && !console_ready_i) ||
                                   (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
   assign ex_wr    = dec_wr || csr_join || csr_main;
-  assign ex_load  = op_load && !ex_fault;
-  assign ex_store = op_store && !ex_fault;
 
   logic [7:0]  ex_code;
   logic [31:0] ex_faddr, ex_finfo, ex_next_pc, ex_result;
@@ -512,17 +503,32 @@ module ipu_tile_core
     wd_next_q <= !wd_load_i && wd_left_q == 42'd1;
   end
 
-  // Data port.
-  assign data_req_o   = ex_go && (ex_load || ex_store);
-  assign data_we_o    = ex_store;
-  assign data_addr_o  = rs_imm[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
-  always_comb begin
-    unique case (f3[1:0])
-      2'd0:    begin data_be_o = 4'b0001 << rs_imm[1:0]; data_wdata_o = {4{rs2v[7:0]}}; end
-      2'd1:    begin data_be_o = 4'b0011 << rs_imm[1:0]; data_wdata_o = {2{rs2v[15:0]}}; end
-      default: begin data_be_o = 4'b1111;                data_wdata_o = rs2v; end
-    endcase
-  end
+  // The load/store unit: its checks, the data port, and in WB the loaded bytes.
+  logic        mem_mis, mem_fault, ex_load;
+  logic [31:0] ld_value;
+  ipu_tile_lsu #(.SramBytes(SramBytes)) u_lsu (
+    .clk_i,
+    .rst_ni,
+    .go_i         (ex_go),
+    .load_i       (op_load),
+    .store_i      (op_store),
+    .f3_i         (f3),
+    .addr_i       (rs_imm),
+    .wdata_i      (rs2v),
+    .fault_i      (ex_fault),
+    .commit_i     (commit),
+    .rd_i         (rd),
+    .mis_o        (mem_mis),
+    .fault_o      (mem_fault),
+    .load_o       (ex_load),
+    .data_req_o,
+    .data_we_o,
+    .data_be_o,
+    .data_addr_o,
+    .data_wdata_o,
+    .data_rdata_i,
+    .ld_value_o   (ld_value)
+  );
 
   // ---------------------------------------------------------------------------
   // Next state.
@@ -754,35 +760,18 @@ module ipu_tile_core
 
   // WB's value as AND-OR terms that are zero unless they apply: the result of an
   // instruction that retires with a value for rd != x0 (zero otherwise, also in the cycles
-  // nothing retires: a synchronous clear, free), or a load's bytes by one-hot lane selects.
-  // The register file's write data is then one flat OR with the clearer's a0.
-  logic wb_ld;
-  assign wb_ld = commit && ex_load && rd != 5'd0;
+  // nothing retires: a synchronous clear, free), or a load's bytes (the load/store unit's,
+  // by one-hot lane selects). The register file's write data is then one flat OR with the
+  // clearer's a0.
   always_ff @(posedge clk_i) begin
     wb_value_q <= (commit && ex_wr && !ex_load && rd != 5'd0) ? ex_result : 32'd0;
-    for (int unsigned i = 0; i < 4; i++) wb_lane_q[i] <= wb_ld && rs_imm[1:0] == 2'(i);
-    wb_hi_q   <= {wb_ld && f3[1:0] != 2'd0 && rs_imm[1], wb_ld && f3[1:0] != 2'd0 && !rs_imm[1]};
-    wb_word_q <= wb_ld && f3[1];
-    wb_sb_q   <= wb_ld && f3 == 3'd0;
-    wb_sh_q   <= wb_ld && f3 == 3'd1;
   end
 
   // ---------------------------------------------------------------------------
-  // WB: load alignment and the retire trace.
+  // WB: the retire trace.
   // ---------------------------------------------------------------------------
-  // Loads are aligned (misaligned ones faulted): a byte from any lane, a halfword from
-  // lanes 0-1 or 2-3, a word from lane 0.
-  logic [7:0]  ld_b0, ld_b1;
-  logic        ld_sign;
   logic [31:0] wb_value;
-  always_comb begin
-    ld_b0 = 8'd0;
-    for (int unsigned i = 0; i < 4; i++) ld_b0 |= {8{wb_lane_q[i]}} & data_rdata_i[8*i +: 8];
-    ld_b1    = ({8{wb_hi_q[0]}} & data_rdata_i[15:8]) | ({8{wb_hi_q[1]}} & data_rdata_i[31:24]);
-    ld_sign  = (wb_sb_q && ld_b0[7]) || (wb_sh_q && ld_b1[7]);
-    wb_value = wb_value_q | {{16{ld_sign}} | ({16{wb_word_q}} & data_rdata_i[31:16]),
-                             ld_b1 | {8{wb_sb_q && ld_b0[7]}}, ld_b0};
-  end
+  assign wb_value = wb_value_q | ld_value;
 
   assign rvfi_valid_o    = wb_valid_q;
   assign rvfi_ctx_o      = wb_ctx_q;
