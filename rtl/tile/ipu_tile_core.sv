@@ -133,37 +133,12 @@ module ipu_tile_core
   ctx_state_e  cstate_q [NumCtx];
   ctx_state_e  cstate_d [NumCtx];
 
-  // The PC of every context in a ring that turns with the barrel: entry j holds the
-  // context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots ahead) entry 2,
-  // and the one write sits where entry 0 moves to the end: no per-context write
-  // multiplexers.
-  logic [31:0] pc_ring_q [NumCtx];
-  // INSTRET of every context in block RAM, {high, low} a word (4 BRAMs on the iCE40, and 2
-  // for the host's copy, instead of a ring of the low words in 96 flip-flops and a second
-  // incrementer): RF reads the word of the context EX runs next (ir_rd_q), WB writes it
-  // back plus one when that instruction retired; the context's next read is a turn later.
-  // A copy of the low words (ir_host_q) answers the host's TILE_CTX_INSTRET, read at the
-  // context TILE_CTX_SEL selects from this edge on. After START or a reset a sweep writes
-  // both to zero, a word a cycle (ir_sw_q), before anything retires or the host reads.
-  (* no_rw_check, ram_style = "block" *)
-  logic [63:0] ir_mem_q [2**CtxIdxW];
-  (* no_rw_check, ram_style = "block" *)
-  logic [31:0] ir_host_q [2**CtxIdxW];
-  logic [63:0] ir_rd_q, ir_wd_q;
-  logic [31:0] ir_host_rd_q;
-  logic [CtxIdxW-1:0] ir_wa_q;
-  logic [CtxIdxW-1:0] ir_sw_q;
-  logic        ir_we_q, ir_sweep_q;
-
-  // Register clearer: a context's registers read as zero when it starts (a0: its start
-  // argument). START clears the supervisor's, WORKER_START the worker's: 32 writes through
-  // the register file's write port in the cycles WB leaves free, while the tile issues
-  // nothing; the clearer also writes the context's first PC when the ring brings it round.
-  // Cheaper than per-context valid masks read beside every register.
-  logic              clr_busy_q, clr_step;
-  logic [CtxW-1:0]   clr_ctx_q;
-  logic [4:0]        clr_reg_q;
-  logic [31:0]       clr_a0_q, clr_pc_q;
+  // The contexts' PCs, INSTRET and the register clearer: ipu_tile_ctx.
+  logic [31:0] if_pc, ex_pc, ring_in;
+  logic [63:0] instret;
+  logic        clr_busy, clr_we;
+  logic [CtxW+4:0] clr_waddr;
+  logic [31:0] clr_wdata;
 
   logic        has_fault_q, err_pending_q;
   logic [31:0] f_cause_q, f_pc_q, f_addr_q, f_info_q;
@@ -186,7 +161,6 @@ module ipu_tile_core
   logic            ex_valid_q;
   logic [31:0]     ex_insn_q;
   logic [CtxW-1:0] ex_ctx_q;
-  logic [31:0]     ex_pc;  // the EX context's ring entry: only its own commit changes it
   logic            ex_fetch_fault_q;
   logic            wb_valid_q;
   logic [CtxW-1:0] wb_ctx_q;
@@ -204,26 +178,15 @@ module ipu_tile_core
     end
   end
 
-  // Where context c is in the rings: (c - ex_ctx_q) mod NumCtx.
-  function automatic logic [CtxIdxW-1:0] ring_pos(input logic [CtxW-1:0] c, input logic [CtxW-1:0] ex);
-    logic [CtxW:0] d;
-    d = {1'b0, c} + (CtxW + 1)'(NumCtx) - {1'b0, ex};
-    if (32'(d) >= NumCtx) d = d - (CtxW + 1)'(NumCtx);
-    ring_pos = d[CtxIdxW-1:0];
-  endfunction
-
   // ---------------------------------------------------------------------------
   // IF: the slot's context fetches unless port A is taken this cycle.
   // ---------------------------------------------------------------------------
-  logic [31:0] if_pc;
   logic        if_issue, if_pc_ok;
 
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
-  assign if_pc    = pc_ring_q[2];  // the slot is two ahead of EX
-  assign ex_pc    = pc_ring_q[0];  // still the PC it fetched from (no pipeline copies)
   assign if_pc_ok = if_pc[1:0] == 2'b00 && sram_contains(if_pc, SramSize);
   assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
-                    !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy_q;
+                    !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
   assign fetch_addr_o = if_pc[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
@@ -276,7 +239,6 @@ module ipu_tile_core
   );
 
   // The register file: WB writes first, the clearer in the cycles WB leaves free.
-  assign clr_step = clr_busy_q && !wb_valid_q;
 
   ipu_tile_regfile #(.AddrW(CtxW + 5)) u_regfile (
     .clk_i,
@@ -284,9 +246,9 @@ module ipu_tile_core
     .rdata_a_o (rs1v),
     .raddr_b_i ({rf_ctx_q, fetch_rdata_i[24:20]}),
     .rdata_b_o (rs2v),
-    .we_i      ((wb_valid_q && wb_rd_q != 5'd0) || clr_step),
-    .waddr_i   (wb_valid_q ? {wb_ctx_q, wb_rd_q} : {clr_ctx_q, clr_reg_q}),
-    .wdata_i   (wb_value | ({32{!wb_valid_q && clr_reg_q == 5'd10}} & clr_a0_q))
+    .we_i      ((wb_valid_q && wb_rd_q != 5'd0) || clr_we),
+    .waddr_i   (wb_valid_q ? {wb_ctx_q, wb_rd_q} : clr_waddr),
+    .wdata_i   (wb_value | clr_wdata)
   );
 
   logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
@@ -297,7 +259,7 @@ module ipu_tile_core
   // again.
   logic ex_go, commit, trap, ex_exchange;
   assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q &&
-                 !clr_busy_q;
+                 !clr_busy;
 
   // Divisions take the multi-cycle divider: the context retries the instruction until
   // the divider is done with its operands (they cannot change: only the context itself
@@ -473,8 +435,8 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelLink]}} & pc_plus4) |
                      ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
                      ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
-                     ({32{ex_sel_q[SelIrLo]}} & ir_rd_q[31:0]) |
-                     ({32{ex_sel_q[SelIrHi]}} & ir_rd_q[63:32]) |
+                     ({32{ex_sel_q[SelIrLo]}} & instret[31:0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & instret[63:32]) |
                      ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
                      ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
                      ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
@@ -597,43 +559,37 @@ module ipu_tile_core
     end
   end
 
-  // The rings turn every cycle. START clears them (and reset); the clearer then writes the
-  // started context's first PC as the ring brings it to the write position.
-  // ring_in, the EX context's PC as it moves to the end, is also the fault record's PC:
-  // the faulting instruction's (it does not commit), or for the watchdog the one after
-  // the instruction that retired (no multiplexer of its own for the record).
-  logic        pc_we;
-  logic [31:0] pc_wdata, ring_in;
-  assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
-  assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
-  assign ring_in  = pc_we ? pc_wdata : pc_ring_q[0];
-  always_ff @(posedge clk_i) begin
-    for (int unsigned j = 0; j + 1 < NumCtx; j++) pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
-    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ring_in;
-  end
-
-  // INSTRET: the EX context's count is read in RF, the retirement writes it back plus one
-  // in WB (one 64-bit incrementer for all contexts).
-  always_ff @(posedge clk_i) begin
-    ir_rd_q      <= ir_mem_q[cx(rf_ctx_q)];
-    ir_host_rd_q <= ir_host_q[cx(ctx_sel_next_i)];
-    ir_we_q      <= commit && !run_clr;
-    ir_wa_q      <= cx(ex_ctx_q);
-    ir_wd_q      <= (run_clr || ir_sweep_q) ? 64'd0 : ir_rd_q + 64'd1;
-    if (run_clr) begin
-      ir_sweep_q <= 1'b1;
-      ir_sw_q    <= '0;
-    end else if (ir_sweep_q) begin
-      ir_sw_q <= ir_sw_q + 1'b1;
-      if (&ir_sw_q) ir_sweep_q <= 1'b0;
-    end
-    // Nothing retires while the sweep runs (the register clearer takes longer after a
-    // START), so the sweep has the write port; ir_wd_q is zero meanwhile.
-    if (ir_we_q || ir_sweep_q) begin
-      ir_mem_q[ir_sweep_q ? ir_sw_q : ir_wa_q]  <= ir_wd_q;
-      ir_host_q[ir_sweep_q ? ir_sw_q : ir_wa_q] <= ir_wd_q[31:0];
-    end
-  end
+  ipu_tile_ctx #(.NumCtx(NumCtx)) u_ctx (
+    .clk_i,
+    .rst_ni,
+    .init_i         (init_q),
+    .run_clr_i      (run_clr),
+    .start_i,
+    .entry_i,
+    .boot_load_i,
+    .boot_arg_i,
+    .rf_ctx_i       (rf_ctx_q),
+    .ex_ctx_i       (ex_ctx_q),
+    .commit_i       (commit),
+    .next_pc_i      (ex_next_pc),
+    .wb_valid_i     (wb_valid_q),
+    .if_pc_o        (if_pc),
+    .ex_pc_o        (ex_pc),
+    .ring_in_o      (ring_in),
+    .instret_o      (instret),
+    .w_start_i      (w_start),
+    .start_ctx_i    (start_w),
+    .start_entry_i  (worker_entry),
+    .start_arg_i    (worker_arg),
+    .clr_busy_o     (clr_busy),
+    .clr_we_o       (clr_we),
+    .clr_waddr_o    (clr_waddr),
+    .clr_wdata_o    (clr_wdata),
+    .ctx_sel_i,
+    .ctx_sel_next_i,
+    .ctx_pc_o,
+    .ctx_instret_o
+  );
 
   always_ff @(posedge clk_i) begin
     if (run_clr || (commit && w_hxtile)) begin
@@ -671,26 +627,10 @@ module ipu_tile_core
     if (run_clr) hx_pend_q <= 1'b0;
     else if (commit && w_hxstart) hx_pend_q <= 1'b1;  // retires; the card then moves the bytes
     else if (hx_pend_q && (hx_done_i || hx_fault_i)) hx_pend_q <= 1'b0;
-    // The clearer: START clears the supervisor, WORKER_START the worker it starts.
-    if (run_clr || (commit && w_start)) clr_reg_q <= 5'd0;
-    else if (clr_step) clr_reg_q <= clr_reg_q + 5'd1;
-    if (start_i || (commit && w_start)) clr_busy_q <= 1'b1;
-    else if (init_q || (clr_step && clr_reg_q == 5'd31)) clr_busy_q <= 1'b0;
   end
 
   // Loaded from the instruction stream; read only after what loads them.
   always_ff @(posedge clk_i) begin
-    if (start_i) begin
-      clr_ctx_q <= '0;
-      clr_pc_q  <= entry_i;
-    end else if (commit && w_start) begin
-      clr_ctx_q <= start_w;
-      clr_pc_q  <= worker_entry;
-    end
-    // The supervisor's a0 comes with START or up to two cycles later (the card's block
-    // RAM); the clearer writes a0 at its eleventh step at the earliest.
-    if (boot_load_i) clr_a0_q <= boot_arg_i;
-    else if (commit && w_start) clr_a0_q <= worker_arg;
     // HX_START's length and direction, taken at its check turn (the card reads them only
     // after it retired; no other context checks meanwhile): its range fault's info.
     if (hx_check) begin
@@ -781,15 +721,9 @@ module ipu_tile_core
   assign rvfi_rd_value_o = wb_value;  // zero for x0 (and when nothing retires)
 
   // Status outputs.
-  logic [CtxIdxW-1:0] sel_pos;
-  assign sel_pos         = ring_pos(ctx_sel_i, ex_ctx_q);
   assign state_o         = state_q;
   assign cycles_o        = cycles_q;
   assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
-  // A started context's PC reaches its ring entry within a turn of the barrel; the
-  // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
-  assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
-  assign ctx_instret_o   = ir_host_rd_q;
   assign has_fault_o     = has_fault_q;
   assign err_pending_o   = err_pending_q;
   assign err_cause_o     = f_cause_q;
