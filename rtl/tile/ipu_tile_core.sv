@@ -11,6 +11,14 @@
 // A context issues at most once every NumCtx cycles, so it never sees its own
 // instruction in flight and the pipeline needs no forwarding or interlocks: that needs
 // NumCtx >= 3 (a context's write-back before its next register read), two workers.
+//
+// Split like lowRISC ibex's core: this module keeps the pipeline registers, the barrel's
+// slot, the operand adders, the result multiplexer and the retire trace; the decoder
+// (ipu_tile_decoder), CSR file (ipu_tile_csr), controller (ipu_tile_controller: run
+// states, outcome, fault record, watchdog, host exchange), load/store unit
+// (ipu_tile_lsu) and per-context state (ipu_tile_ctx: PC ring, INSTRET, register
+// clearer) are modules of their own, each asserting its own interface. Synthesis
+// flattens them.
 module ipu_tile_core
   import ipu_card_pkg::*;
   import ipu_tile_pkg::*;
@@ -18,7 +26,6 @@ module ipu_tile_core
   parameter int unsigned NumWorkers = 6,
   parameter int unsigned SramBytes  = 65536,
   localparam int unsigned NumCtx = NumWorkers + 1,
-  localparam int unsigned CtxIdxW = $clog2(NumCtx),  // an index into the per-context state
   localparam int unsigned Aw = $clog2(SramBytes / 4)
 ) (
   input  logic          clk_i,
@@ -107,15 +114,6 @@ module ipu_tile_core
 
   localparam logic [31:0] SramSize = 32'(SramBytes);
 
-  // Per-context state has NumCtx slots (not MaxCtx): the board's worker count sizes
-  // the core. Context numbers on ports stay CtxW bits wide; every one used as an index
-  // is below NumCtx (the barrel's slot, WORKER_START's checked number, TILE_CTX_SEL's).
-  /* verilator lint_off UNUSEDSIGNAL */  // the high bits are zero for every index used
-  function automatic logic [CtxIdxW-1:0] cx(input logic [CtxW-1:0] c);
-    cx = c[CtxIdxW-1:0];
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
-
   // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
@@ -129,9 +127,10 @@ module ipu_tile_core
   end
   assign run_clr = start_i || init_q;
 
-  tile_state_e state_q, state_d;
-  ctx_state_e  cstate_q [NumCtx];
-  ctx_state_e  cstate_d [NumCtx];
+  // The tile's and the contexts' run states, the outcome of the instruction in EX, the
+  // fault record, the watchdog and the host exchange: ipu_tile_controller.
+  tile_state_e state;
+  logic        if_issue, ex_go, ex_fault, commit;
 
   // The contexts' PCs, INSTRET and the register clearer: ipu_tile_ctx.
   logic [31:0] if_pc, ex_pc, ring_in;
@@ -140,18 +139,7 @@ module ipu_tile_core
   logic [CtxW+4:0] clr_waddr;
   logic [31:0] clr_wdata;
 
-  logic        has_fault_q, err_pending_q;
-  logic [31:0] f_cause_q, f_pc_q, f_addr_q, f_info_q;
-  logic [CtxW-1:0] f_ctx_q;
-  // The watchdog's budget left this run: START loads WATCHDOG_INSNS x 1024 (below 2^42)
-  // and every retired instruction takes one; the tile faults when one retires with
-  // nothing left. Counting down needs no compare against the limit (the model also
-  // takes the budget at START).
-  logic [41:0] wd_left_q;
-  logic        wd_on_q;
   logic [63:0] cycles_q;
-  logic        hx_pend_q, hx_th_q;
-  logic [30:0] hx_len_q;
 
   // Pipeline registers.
   logic [CtxW-1:0] slot_q, slot_d;
@@ -167,26 +155,13 @@ module ipu_tile_core
   logic [31:0]     wb_pc_q, wb_insn_q, wb_value_q;
   logic [4:0]      wb_rd_q;
 
-  logic running;
-  assign running = state_q == TileStateRunning;
-
-  logic any_worker_running;
-  always_comb begin
-    any_worker_running = 1'b0;
-    for (int unsigned w = 1; w <= NumWorkers; w++) begin
-      if (cstate_q[w] == CtxStateRunning) any_worker_running = 1'b1;
-    end
-  end
-
   // ---------------------------------------------------------------------------
   // IF: the slot's context fetches unless port A is taken this cycle.
   // ---------------------------------------------------------------------------
-  logic        if_issue, if_pc_ok;
+  logic        if_pc_ok;
 
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
   assign if_pc_ok = if_pc[1:0] == 2'b00 && sram_contains(if_pc, SramSize);
-  assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
-                    !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
   assign fetch_addr_o = if_pc[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
@@ -254,13 +229,6 @@ module ipu_tile_core
   logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
   assign alu_b = op_imm ? imm_i : rs2v;
 
-  // While the exchange unit reads a list, the card moves a host exchange or the clearer
-  // runs, the tile executes nothing: an instruction already fetched is dropped and fetched
-  // again.
-  logic ex_go, commit, trap, ex_exchange;
-  assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q &&
-                 !clr_busy;
-
   // Divisions take the multi-cycle divider: the context retries the instruction until
   // the divider is done with its operands (they cannot change: only the context itself
   // writes its registers), then retires it with the result.
@@ -308,10 +276,8 @@ module ipu_tile_core
   logic [MaxCtx-1:0] fail_mask;
   logic        con_valid, csr_join, csr_main, misuse_sv, csr_illegal;
   logic        w_console, w_start, w_exit, w_sync, w_texit, w_fail, w_hxstart, w_hxtile, w_exchange;
-  logic [30:0] hx_len;
   logic [CtxW-1:0] start_w;
   assign start_w = wo_val[CtxW-1:0];
-  assign hx_len  = wo_val[30:0];
 
   ipu_tile_csr u_csr (
     .clk_i,
@@ -360,23 +326,7 @@ module ipu_tile_core
   assign pc_imm   = ex_pc + pc_off;
   assign rs_imm   = rs1v + mem_off;
 
-  // Decode, flat: one flag per outcome, then each result and fault field picked once from
-  // its few sources (nested ifs would repeat the 32-bit multiplexers in every branch).
-  logic illegal, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
-  assign illegal =
-      dec_illegal || csr_illegal;
-  assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
-                                  cstate_q[cx(start_w)] == CtxStateRunning);
-  assign wexit_bad  = w_exit && ex_ctx_q == '0;
-  // HX_START's range check is registered (off the commit path): its first turn checks
-  // and retries, the next one faults or retires with the result. Writing HX_TILE_ADDR
-  // meanwhile checks again; only the context itself writes the length's register.
-  logic            hx_chk_ok_q, hx_chk_bad_q, hx_mine;
-  logic [CtxW-1:0] hx_chk_ctx_q;
-  assign hx_mine    = hx_chk_ok_q && hx_chk_ctx_q == ex_ctx_q;
-  assign hx_bad     = w_hxstart && hx_mine && hx_chk_bad_q;
-  assign xu_bad     = w_exchange && xu_done_i && xu_fault_i;
-
+  logic taken;
   always_comb begin
     unique case (f3)
       3'd0:       taken = rs1v == rs2v;
@@ -386,43 +336,11 @@ module ipu_tile_core
     endcase
   end
 
-  // Execute outcome. Faults by priority: a fetch fault, an illegal instruction, then the
-  // rest (at most one of them).
-  logic ex_fault, ex_retry, ex_wr, other_fault;
-  logic s_fetch, s_ill, s_other;
-  assign other_fault = mem_fault || sys_ecall || sys_ebreak || misuse_sv || ws_bad || wexit_bad || w_fail ||
-                       hx_bad || xu_bad;
-  assign ex_fault = ex_fetch_fault_q || illegal || other_fault;
-  assign s_fetch  = ex_fetch_fault_q;
-  assign s_ill    = !ex_fetch_fault_q && illegal;
-  assign s_other  = !ex_fetch_fault_q && !illegal;
-  assign ex_retry = !ex_fault && ((is_div && !div_mine) || (csr_join && any_worker_running) ||
-                                  (w_console && con_valid && !console_ready_i) ||
-                                  (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
+  // Whether the instruction writes rd (its value: ex_result).
+  logic ex_wr;
   assign ex_wr    = dec_wr || csr_join || csr_main;
 
-  logic [7:0]  ex_code;
-  logic [31:0] ex_faddr, ex_finfo, ex_next_pc, ex_result;
-  always_comb begin
-    if (s_fetch)                          ex_code = ErrFetchFault;
-    else if (illegal)                     ex_code = ErrIllegalInstruction;
-    else if (op_load)                     ex_code = mem_mis ? ErrLoadMisaligned : ErrLoadFault;
-    else if (op_store)                    ex_code = mem_mis ? ErrStoreMisaligned : ErrStoreFault;
-    else if (sys_ecall)                   ex_code = ErrEcall;
-    else if (sys_ebreak)                  ex_code = ErrEbreak;
-    else if (hx_bad)                      ex_code = ErrHostExchange;
-    else if (xu_bad)                      ex_code = ErrBadExchange;
-    else                                  ex_code = ErrWorkerMisuse;
-  end
-  assign ex_faddr = ({32{s_ill}} & insn) |
-                    ({32{s_other && mem_fault}} & rs_imm) |
-                    ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
-                    ({32{s_other && ws_bad}} & wo_val) |
-                    ({32{s_other && hx_bad}} & hx_tile) |
-                    ({32{s_other && xu_bad}} & xu_fault_addr_i);
-  assign ex_finfo = ({32{s_other && w_fail}} & fail_info) |
-                    ({32{s_other && xu_bad}} & xu_fault_info_i);
-
+  logic [31:0] ex_next_pc, ex_result;
   assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
   // The written result (a CSR's old value even for CSRRW with rd = x0: nothing is written).
   assign ex_result = ({32{ex_sel_q[SelSum]}} & alu_sum) |
@@ -445,25 +363,12 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask)) |
                      csr_old;
 
-  assign commit = ex_go && !ex_fault && !ex_retry;
-  assign trap   = ex_go && ex_fault;
-
   // EXCHANGE reaches the CSR write path only from the supervisor with a valid encoding.
+  logic ex_exchange;
   assign ex_exchange  = ex_go && !ex_fetch_fault_q && w_exchange && !misuse_sv;
   assign xu_start_o   = ex_exchange && !xu_done_i && !xu_busy_i;
   assign xu_list_o    = wo_val;
   assign xu_consume_o = ex_exchange && xu_done_i;
-
-  // Watchdog: the instruction that exceeds the budget retires, then the tile faults
-  // (it retires with nothing left). Whether the budget is spent is registered, off the
-  // commit path: wd_cur_q for the count as it is, wd_next_q for one less, taken when the
-  // previous cycle retired (wb_valid_q); the count only falls by one a cycle.
-  logic wd_hit, wd_cur_q, wd_next_q;
-  assign wd_hit = commit && wd_on_q && (wb_valid_q ? wd_next_q : wd_cur_q);
-  always_ff @(posedge clk_i) begin
-    wd_cur_q  <= !wd_load_i && wd_left_q == 42'd0;
-    wd_next_q <= !wd_load_i && wd_left_q == 42'd1;
-  end
 
   // The load/store unit: its checks, the data port, and in WB the loaded bytes.
   logic        mem_mis, mem_fault, ex_load;
@@ -492,71 +397,84 @@ module ipu_tile_core
     .ld_value_o   (ld_value)
   );
 
-  // ---------------------------------------------------------------------------
-  // Next state.
-  // ---------------------------------------------------------------------------
-  logic hx_fail, record, hx_check;
-  assign hx_fail  = hx_pend_q && hx_fault_i;
-  // HX_START's first turn: it checks the range and retries (see hx_chk_ok_q).
-  assign hx_check = ex_go && s_other && w_hxstart && !hx_chk_ok_q;
-  assign record  = !has_fault_q && (trap || wd_hit || hx_fail);  // the first fault of a run
+  ipu_tile_controller #(.NumWorkers(NumWorkers), .SramBytes(SramBytes)) u_controller (
+    .clk_i,
+    .rst_ni,
+    .init_i           (init_q),
+    .run_clr_i        (run_clr),
+    .enable_i,
+    .start_i,
+    .halt_i,
+    .release_i,
+    .slot_i           (slot_q),
+    .fetch_stall_i,
+    .xu_busy_i,
+    .xu_start_i       (xu_start_o),
+    .clr_busy_i       (clr_busy),
+    .issue_o          (if_issue),
+    .ex_valid_i       (ex_valid_q),
+    .ex_ctx_i         (ex_ctx_q),
+    .ex_fetch_fault_i (ex_fetch_fault_q),
+    .go_o             (ex_go),
+    .illegal_i        (dec_illegal || csr_illegal),
+    .load_i           (op_load),
+    .store_i          (op_store),
+    .mem_fault_i      (mem_fault),
+    .mem_mis_i        (mem_mis),
+    .ecall_i          (sys_ecall),
+    .ebreak_i         (sys_ebreak),
+    .misuse_i         (misuse_sv),
+    .w_start_i        (w_start),
+    .w_exit_i         (w_exit),
+    .w_texit_i        (w_texit),
+    .w_sync_i         (w_sync),
+    .w_fail_i         (w_fail),
+    .w_hxstart_i      (w_hxstart),
+    .w_hxtile_i       (w_hxtile),
+    .w_exchange_i     (w_exchange),
+    .join_i           (csr_join),
+    .wo_val_i         (wo_val),
+    .xu_done_i,
+    .xu_fault_i,
+    .div_wait_i       (is_div && !div_mine),
+    .console_wait_i   (w_console && con_valid && !console_ready_i),
+    .insn_i           (insn),
+    .addr_i           (rs_imm),
+    .csr_i            (csr),
+    .hx_tile_i        (hx_tile),
+    .fail_info_i      (fail_info),
+    .xu_fault_addr_i,
+    .xu_fault_info_i,
+    .ring_in_i        (ring_in),
+    .watchdog_units_i,
+    .wd_load_i,
+    .wb_valid_i       (wb_valid_q),
+    .fault_o          (ex_fault),
+    .commit_o         (commit),
+    .hx_req_o,
+    .hx_len_o,
+    .hx_to_host_o,
+    .hx_done_i,
+    .hx_fault_i,
+    .hx_cause_i,
+    .hx_addr_i,
+    .state_o          (state),
+    .ctx_sel_i,
+    .ctx_state_o,
+    .has_fault_o,
+    .err_pending_o,
+    .err_ack_i,
+    .err_cause_o,
+    .err_ctx_o,
+    .err_pc_o,
+    .err_addr_o,
+    .err_info_o
+  );
 
-  // Context and tile states.
-  always_comb begin
-    for (int unsigned c = 0; c < NumCtx; c++) cstate_d[c] = cstate_q[c];
-    state_d = state_q;
-
-    if (commit && w_start) cstate_d[cx(start_w)] = CtxStateRunning;
-    if (commit && (w_exit || w_texit)) cstate_d[cx(ex_ctx_q)] = CtxStateDone;
-    if (commit && w_sync) cstate_d[cx(ex_ctx_q)] = CtxStateBlocked;
-    // The card failed the host exchange: the tile faults at HX_START.
-    if (hx_fail) begin
-      cstate_d[cx(f_ctx_q)] = CtxStateFaulted;  // loaded at HX_START
-      state_d = TileStateError;
-    end
-    // Faults stop the context and the tile.
-    if (trap || wd_hit) begin
-      cstate_d[cx(ex_ctx_q)] = CtxStateFaulted;
-      state_d = TileStateError;
-    end
-
-    unique case (state_q)
-      TileStateOff, TileStateReady: state_d = enable_i ? TileStateReady : TileStateOff;
-      TileStateRunning: begin
-        if (state_d != TileStateError) begin
-          if (halt_i) state_d = TileStateReady;
-          else if (cstate_q[0] == CtxStateDone && !any_worker_running) state_d = TileStateExited;
-          else if (cstate_q[0] == CtxStateBlocked && !any_worker_running) state_d = TileStateSyncWait;
-        end
-      end
-      TileStateSyncWait: begin
-        if (halt_i) begin
-          state_d = TileStateReady;
-        end else if (release_i) begin
-          state_d = TileStateRunning;
-          cstate_d[0] = CtxStateRunning;
-        end
-      end
-      default: ;  // EXITED and ERROR stay until the next START
-    endcase
-
-    if (start_i) begin
-      for (int unsigned c = 0; c < NumCtx; c++) cstate_d[c] = CtxStateIdle;
-      state_d     = enable_i ? TileStateRunning : TileStateOff;
-      cstate_d[0] = enable_i ? CtxStateRunning : CtxStateIdle;
-    end
-  end
-
+  // The barrel turns every cycle.
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned c = 0; c < NumCtx; c++) cstate_q[c] <= CtxStateIdle;
-      state_q <= TileStateOff;
-      slot_q  <= '0;
-    end else begin
-      for (int unsigned c = 0; c < NumCtx; c++) cstate_q[c] <= cstate_d[c];
-      state_q <= state_d;
-      slot_q  <= slot_d;
-    end
+    if (!rst_ni) slot_q <= '0;
+    else         slot_q <= slot_d;
   end
 
   ipu_tile_ctx #(.NumCtx(NumCtx)) u_ctx (
@@ -591,76 +509,13 @@ module ipu_tile_core
     .ctx_instret_o
   );
 
-  always_ff @(posedge clk_i) begin
-    if (run_clr || (commit && w_hxtile)) begin
-      hx_chk_ok_q <= 1'b0;
-    end else if (hx_check) begin
-      hx_chk_ok_q  <= 1'b1;
-      hx_chk_ctx_q <= ex_ctx_q;
-      hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile, {1'b0, hx_len}, SramSize);
-    end else if (ex_go && w_hxstart && hx_mine) begin
-      hx_chk_ok_q <= 1'b0;  // used: HX_START retired or faulted
-    end
-  end
-
   // CYCLE: counts while the tile runs or waits in a sync (two SB_MAC16 on the iCE40).
   ipu_counter64 u_cycles (
     .clk_i,
     .clear_i (run_clr),
-    .inc_i   (state_q == TileStateRunning || state_q == TileStateSyncWait),
+    .inc_i   (state == TileStateRunning || state == TileStateSyncWait),
     .count_o (cycles_q)
   );
-
-  // Counters and run state that START clears (and reset).
-  always_ff @(posedge clk_i) begin
-    // The card gives the budget with START or, from its block RAM, a cycle after it (the
-    // register clearer runs meanwhile: nothing retires before the load).
-    if (wd_load_i) wd_left_q <= {watchdog_units_i, 10'd0};
-    else if (commit) wd_left_q <= wd_left_q - 42'd1;  // wraps only with the watchdog off
-    if (init_q) wd_on_q <= 1'b0;
-    else if (wd_load_i) wd_on_q <= watchdog_units_i != 32'd0;
-    if (run_clr) has_fault_q <= 1'b0;
-    else if (record) has_fault_q <= 1'b1;
-    if (run_clr) err_pending_q <= 1'b0;
-    else if (record) err_pending_q <= 1'b1;
-    else if (err_ack_i) err_pending_q <= 1'b0;
-    if (run_clr) hx_pend_q <= 1'b0;
-    else if (commit && w_hxstart) hx_pend_q <= 1'b1;  // retires; the card then moves the bytes
-    else if (hx_pend_q && (hx_done_i || hx_fault_i)) hx_pend_q <= 1'b0;
-  end
-
-  // Loaded from the instruction stream; read only after what loads them.
-  always_ff @(posedge clk_i) begin
-    // HX_START's length and direction, taken at its check turn (the card reads them only
-    // after it retired; no other context checks meanwhile): its range fault's info.
-    if (hx_check) begin
-      hx_len_q <= hx_len;
-      hx_th_q  <= wo_val[31];
-    end
-    // The fault record shows only with has_fault_q, which is set with it. HX_START's check
-    // turn loads its context and PC (it retries there, so ring_in is its own PC; no other
-    // fault can come while the card moves the bytes, and none came before: the tile would
-    // have stopped), so that a failed host exchange adds only its cause, address and
-    // length. The budget's load after START gives the watchdog's info (the budget in
-    // units: the count that exceeds it, shifted down) for a fault that may never come.
-    if ((record && !hx_fail) || hx_check) begin
-      f_ctx_q  <= ex_ctx_q;
-      f_pc_q   <= ring_in;
-    end
-    if (wd_load_i || (record && !wd_hit))
-      f_info_q <= ({32{wd_load_i}} & watchdog_units_i) |
-                  ({32{!wd_load_i && (hx_fail || (trap && s_other && hx_bad))}} & {1'b0, hx_len_q}) |
-                  ({32{!wd_load_i && trap}} & ex_finfo);
-    // Each field one flat AND-OR of its sources (one applies): fewer LUTs than nested
-    // multiplexers. FAIL takes any cause.
-    if (record) begin
-      f_cause_q <= ({32{trap && s_other && w_fail}} & wo_val) | {24'd0, {8{trap && !(s_other && w_fail)}} & ex_code} |
-                   ({32{hx_fail}} & hx_cause_i) | ({32{wd_hit}} & 32'(ErrWatchdog));
-      // A fetch fault's address and the watchdog's are the PC the record takes.
-      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & ring_in) | ({32{trap}} & ex_faddr) |
-                   ({32{hx_fail}} & hx_addr_i);
-    end
-  end
 
   // Pipeline registers. The contexts of RF and EX start one and two slots behind IF, as
   // the rings assume.
@@ -721,21 +576,10 @@ module ipu_tile_core
   assign rvfi_rd_value_o = wb_value;  // zero for x0 (and when nothing retires)
 
   // Status outputs.
-  assign state_o         = state_q;
+  assign state_o         = state;
   assign cycles_o        = cycles_q;
-  assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
-  assign has_fault_o     = has_fault_q;
-  assign err_pending_o   = err_pending_q;
-  assign err_cause_o     = f_cause_q;
-  assign err_ctx_o       = f_ctx_q;
-  assign err_pc_o        = f_pc_q;
-  assign err_addr_o      = f_addr_q;
-  assign err_info_o      = f_info_q;
   assign console_valid_o = con_valid;
-  assign hx_req_o        = hx_pend_q;
   assign hx_tile_o       = hx_tile;
-  assign hx_len_o        = {1'b0, hx_len_q};
-  assign hx_to_host_o    = hx_th_q;
 
   // A context never has two instructions in flight (the barrel guarantees it).
 `ifndef SYNTHESIS
