@@ -11,6 +11,14 @@
 // A context issues at most once every NumCtx cycles, so it never sees its own
 // instruction in flight and the pipeline needs no forwarding or interlocks: that needs
 // NumCtx >= 3 (a context's write-back before its next register read), two workers.
+//
+// Split like lowRISC ibex's core: this module keeps the pipeline registers, the barrel's
+// slot, the operand adders, the result multiplexer and the retire trace; the decoder
+// (ipu_tile_decoder), CSR file (ipu_tile_csr), controller (ipu_tile_controller: run
+// states, outcome, fault record, watchdog, host exchange), load/store unit
+// (ipu_tile_lsu) and per-context state (ipu_tile_ctx: PC ring, INSTRET, register
+// clearer) are modules of their own, each asserting its own interface. Synthesis
+// flattens them.
 module ipu_tile_core
   import ipu_card_pkg::*;
   import ipu_tile_pkg::*;
@@ -18,7 +26,6 @@ module ipu_tile_core
   parameter int unsigned NumWorkers = 6,
   parameter int unsigned SramBytes  = 65536,
   localparam int unsigned NumCtx = NumWorkers + 1,
-  localparam int unsigned CtxIdxW = $clog2(NumCtx),  // an index into the per-context state
   localparam int unsigned Aw = $clog2(SramBytes / 4)
 ) (
   input  logic          clk_i,
@@ -107,15 +114,6 @@ module ipu_tile_core
 
   localparam logic [31:0] SramSize = 32'(SramBytes);
 
-  // Per-context state has NumCtx slots (not MaxCtx): the board's worker count sizes
-  // the core. Context numbers on ports stay CtxW bits wide; every one used as an index
-  // is below NumCtx (the barrel's slot, WORKER_START's checked number, TILE_CTX_SEL's).
-  /* verilator lint_off UNUSEDSIGNAL */  // the high bits are zero for every index used
-  function automatic logic [CtxIdxW-1:0] cx(input logic [CtxW-1:0] c);
-    cx = c[CtxIdxW-1:0];
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
-
   // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
@@ -129,64 +127,19 @@ module ipu_tile_core
   end
   assign run_clr = start_i || init_q;
 
-  tile_state_e state_q, state_d;
-  ctx_state_e  cstate_q [NumCtx];
-  ctx_state_e  cstate_d [NumCtx];
+  // The tile's and the contexts' run states, the outcome of the instruction in EX, the
+  // fault record, the watchdog and the host exchange: ipu_tile_controller.
+  tile_state_e state;
+  logic        if_issue, ex_go, ex_fault, commit;
 
-  // The PC of every context in a ring that turns with the barrel: entry j holds the
-  // context (ex_ctx_q + j) mod NumCtx, so EX reads entry 0, IF (two slots ahead) entry 2,
-  // and the one write sits where entry 0 moves to the end: no per-context write
-  // multiplexers.
-  logic [31:0] pc_ring_q [NumCtx];
-  // INSTRET of every context in block RAM, {high, low} a word (4 BRAMs on the iCE40, and 2
-  // for the host's copy, instead of a ring of the low words in 96 flip-flops and a second
-  // incrementer): RF reads the word of the context EX runs next (ir_rd_q), WB writes it
-  // back plus one when that instruction retired; the context's next read is a turn later.
-  // A copy of the low words (ir_host_q) answers the host's TILE_CTX_INSTRET, read at the
-  // context TILE_CTX_SEL selects from this edge on. After START or a reset a sweep writes
-  // both to zero, a word a cycle (ir_sw_q), before anything retires or the host reads.
-  (* no_rw_check, ram_style = "block" *)
-  logic [63:0] ir_mem_q [2**CtxIdxW];
-  (* no_rw_check, ram_style = "block" *)
-  logic [31:0] ir_host_q [2**CtxIdxW];
-  logic [63:0] ir_rd_q, ir_wd_q;
-  logic [31:0] ir_host_rd_q;
-  logic [CtxIdxW-1:0] ir_wa_q;
-  logic [CtxIdxW-1:0] ir_sw_q;
-  logic        ir_we_q, ir_sweep_q;
+  // The contexts' PCs, INSTRET and the register clearer: ipu_tile_ctx.
+  logic [31:0] if_pc, ex_pc, ring_in;
+  logic [63:0] instret;
+  logic        clr_busy, clr_we;
+  logic [CtxW+4:0] clr_waddr;
+  logic [31:0] clr_wdata;
 
-  // Register clearer: a context's registers read as zero when it starts (a0: its start
-  // argument). START clears the supervisor's, WORKER_START the worker's: 32 writes through
-  // the register file's write port in the cycles WB leaves free, while the tile issues
-  // nothing; the clearer also writes the context's first PC when the ring brings it round.
-  // Cheaper than per-context valid masks read beside every register.
-  logic              clr_busy_q, clr_step;
-  logic [CtxW-1:0]   clr_ctx_q;
-  logic [4:0]        clr_reg_q;
-  logic [31:0]       clr_a0_q, clr_pc_q;
-
-  logic [31:0] worker_entry_q, worker_arg_q, fail_info_q, hx_dev_q, hx_tile_q;
-  // The value of the last SYNC or EXIT, one register for both (32 flip-flops fewer): both
-  // are the supervisor's, EXIT is its last instruction, and the card reads the SYNC value
-  // only while the tile waits in that sync. The exit code shows once EXIT retired
-  // (exited_q); the model reads 0 before.
-  logic [31:0] ctl_word_q;
-  logic        exited_q;
-  logic [MaxCtx-1:0] fail_mask_q;
-  logic        has_fault_q, err_pending_q;
-  logic [31:0] f_cause_q, f_pc_q, f_addr_q, f_info_q;
-  logic [CtxW-1:0] f_ctx_q;
-  logic        con_valid_q;
-  logic [7:0]  con_byte_q;
-  // The watchdog's budget left this run: START loads WATCHDOG_INSNS x 1024 (below 2^42)
-  // and every retired instruction takes one; the tile faults when one retires with
-  // nothing left. Counting down needs no compare against the limit (the model also
-  // takes the budget at START).
-  logic [41:0] wd_left_q;
-  logic        wd_on_q;
   logic [63:0] cycles_q;
-  logic        hx_pend_q, hx_th_q;
-  logic [30:0] hx_len_q;
 
   // Pipeline registers.
   logic [CtxW-1:0] slot_q, slot_d;
@@ -196,49 +149,19 @@ module ipu_tile_core
   logic            ex_valid_q;
   logic [31:0]     ex_insn_q;
   logic [CtxW-1:0] ex_ctx_q;
-  logic [31:0]     ex_pc;  // the EX context's ring entry: only its own commit changes it
   logic            ex_fetch_fault_q;
   logic            wb_valid_q;
   logic [CtxW-1:0] wb_ctx_q;
   logic [31:0]     wb_pc_q, wb_insn_q, wb_value_q;
   logic [4:0]      wb_rd_q;
-  // A load's byte lanes, one-hot (see WB); all zero unless a load retires into rd != x0.
-  logic [3:0]      wb_lane_q;        // bits 7:0 from byte lane i
-  logic [1:0]      wb_hi_q;          // bits 15:8 from byte 1 (bit 0) or byte 3 (bit 1)
-  logic            wb_word_q;        // bits 31:16 from bytes 3:2
-  logic            wb_sb_q, wb_sh_q; // sign-extend from bit 7 (LB) or bit 15 (LH)
-
-  logic running;
-  assign running = state_q == TileStateRunning;
-
-  logic any_worker_running;
-  always_comb begin
-    any_worker_running = 1'b0;
-    for (int unsigned w = 1; w <= NumWorkers; w++) begin
-      if (cstate_q[w] == CtxStateRunning) any_worker_running = 1'b1;
-    end
-  end
-
-  // Where context c is in the rings: (c - ex_ctx_q) mod NumCtx.
-  function automatic logic [CtxIdxW-1:0] ring_pos(input logic [CtxW-1:0] c, input logic [CtxW-1:0] ex);
-    logic [CtxW:0] d;
-    d = {1'b0, c} + (CtxW + 1)'(NumCtx) - {1'b0, ex};
-    if (32'(d) >= NumCtx) d = d - (CtxW + 1)'(NumCtx);
-    ring_pos = d[CtxIdxW-1:0];
-  endfunction
 
   // ---------------------------------------------------------------------------
   // IF: the slot's context fetches unless port A is taken this cycle.
   // ---------------------------------------------------------------------------
-  logic [31:0] if_pc;
-  logic        if_issue, if_pc_ok;
+  logic        if_pc_ok;
 
   assign slot_d   = (32'(slot_q) == NumCtx - 1) ? '0 : slot_q + 1'b1;
-  assign if_pc    = pc_ring_q[2];  // the slot is two ahead of EX
-  assign ex_pc    = pc_ring_q[0];  // still the PC it fetched from (no pipeline copies)
   assign if_pc_ok = if_pc[1:0] == 2'b00 && sram_contains(if_pc, SramSize);
-  assign if_issue = running && cstate_q[cx(slot_q)] == CtxStateRunning && !fetch_stall_i && !start_i &&
-                    !xu_busy_i && !xu_start_o && !hx_pend_q && !clr_busy_q;
 
   assign fetch_req_o  = if_issue && if_pc_ok;
   assign fetch_addr_o = if_pc[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
@@ -246,43 +169,51 @@ module ipu_tile_core
   // ---------------------------------------------------------------------------
   // EX: decode and execute.
   // ---------------------------------------------------------------------------
+  // The decoder: the executing instruction's fields and encoding checks, and the result
+  // select of the one just fetched (registered in ex_sel_q).
   logic [31:0] insn;
-  logic [6:0]  opcode;
   logic [4:0]  rd, rs1;
   logic [2:0]  f3;
-  logic [6:0]  f7;
-  logic [31:0] imm_i, imm_s, imm_b, imm_j, imm_u;
-  logic [31:0] rs1v, rs2v;
   logic [11:0] csr;
+  logic [31:0] imm_i, imm_u, pc_off, mem_off, rs1v, rs2v;
+  logic op_jal, op_jalr, op_branch, op_load, op_store, op_imm;
+  logic [2:0] alu_f3;
+  logic alu_alt, alu_md, is_div, dec_wr, csr_path, sys_ecall, sys_ebreak, dec_illegal;
+  logic [NumSel-1:0] rf_sel, ex_sel_q;
+  assign insn = ex_insn_q;
 
-  assign insn   = ex_insn_q;
-  assign opcode = insn[6:0];
-  assign rd     = insn[11:7];
-  assign f3     = insn[14:12];
-  assign rs1    = insn[19:15];
-  assign f7     = insn[31:25];
-  assign csr    = insn[31:20];
-  assign imm_i  = {{20{insn[31]}}, insn[31:20]};
-  assign imm_s  = {{20{insn[31]}}, insn[31:25], insn[11:7]};
-  assign imm_b  = {{19{insn[31]}}, insn[31], insn[7], insn[30:25], insn[11:8], 1'b0};
-  assign imm_j  = {{11{insn[31]}}, insn[31], insn[19:12], insn[20], insn[30:21], 1'b0};
-  assign imm_u  = {insn[31:12], 12'b0};
-
-  logic op_lui, op_auipc, op_jal, op_jalr, op_branch, op_load, op_store, op_imm, op_reg, op_fence, op_system;
-  assign op_lui    = opcode == OpLui;
-  assign op_auipc  = opcode == OpAuipc;
-  assign op_jal    = opcode == OpJal;
-  assign op_jalr   = opcode == OpJalr;
-  assign op_branch = opcode == OpBranch;
-  assign op_load   = opcode == OpLoad;
-  assign op_store  = opcode == OpStore;
-  assign op_imm    = opcode == OpImm;
-  assign op_reg    = opcode == OpReg;
-  assign op_fence  = opcode == OpFence;
-  assign op_system = opcode == OpSystem;
+  ipu_tile_decoder u_decoder (
+    .clk_i,
+    .rst_ni,
+    .insn_i      (insn),
+    .op_jal_o    (op_jal),
+    .op_jalr_o   (op_jalr),
+    .op_branch_o (op_branch),
+    .op_load_o   (op_load),
+    .op_store_o  (op_store),
+    .op_imm_o    (op_imm),
+    .rd_o        (rd),
+    .rs1_o       (rs1),
+    .f3_o        (f3),
+    .csr_o       (csr),
+    .imm_i_o     (imm_i),
+    .imm_u_o     (imm_u),
+    .pc_off_o    (pc_off),
+    .mem_off_o   (mem_off),
+    .alu_f3_o    (alu_f3),
+    .alu_alt_o   (alu_alt),
+    .alu_md_o    (alu_md),
+    .is_div_o    (is_div),
+    .wr_o        (dec_wr),
+    .csr_path_o  (csr_path),
+    .ecall_o     (sys_ecall),
+    .ebreak_o    (sys_ebreak),
+    .illegal_o   (dec_illegal),
+    .rf_insn_i   (fetch_rdata_i),
+    .rf_sel_o    (rf_sel)
+  );
 
   // The register file: WB writes first, the clearer in the cycles WB leaves free.
-  assign clr_step = clr_busy_q && !wb_valid_q;
 
   ipu_tile_regfile #(.AddrW(CtxW + 5)) u_regfile (
     .clk_i,
@@ -290,31 +221,20 @@ module ipu_tile_core
     .rdata_a_o (rs1v),
     .raddr_b_i ({rf_ctx_q, fetch_rdata_i[24:20]}),
     .rdata_b_o (rs2v),
-    .we_i      ((wb_valid_q && wb_rd_q != 5'd0) || clr_step),
-    .waddr_i   (wb_valid_q ? {wb_ctx_q, wb_rd_q} : {clr_ctx_q, clr_reg_q}),
-    .wdata_i   (wb_value | ({32{!wb_valid_q && clr_reg_q == 5'd10}} & clr_a0_q))
+    .we_i      ((wb_valid_q && wb_rd_q != 5'd0) || clr_we),
+    .waddr_i   (wb_valid_q ? {wb_ctx_q, wb_rd_q} : clr_waddr),
+    .wdata_i   (wb_value | clr_wdata)
   );
 
   logic [31:0] alu_b, alu_sum, alu_logic, alu_mul;
-  logic        alu_alt, alu_md;
-  assign alu_b   = op_imm ? imm_i : rs2v;
-  assign alu_alt = op_reg ? f7[5] : (f3 == 3'd5 && f7[5]);
-  assign alu_md  = op_reg && f7 == 7'h01;
-
-  // While the exchange unit reads a list, the card moves a host exchange or the clearer
-  // runs, the tile executes nothing: an instruction already fetched is dropped and fetched
-  // again.
-  logic ex_go;
-  assign ex_go = ex_valid_q && running && cstate_q[cx(ex_ctx_q)] == CtxStateRunning && !xu_busy_i && !hx_pend_q &&
-                 !clr_busy_q;
+  assign alu_b = op_imm ? imm_i : rs2v;
 
   // Divisions take the multi-cycle divider: the context retries the instruction until
   // the divider is done with its operands (they cannot change: only the context itself
   // writes its registers), then retires it with the result.
-  logic            is_div, div_idle, div_done, div_mine, div_start, div_consume;
+  logic            div_idle, div_done, div_mine, div_start, div_consume;
   logic [CtxW-1:0] div_ctx;
   logic [31:0]     div_result;
-  assign is_div      = op_reg && f7 == 7'h01 && f3[2];
   assign div_mine    = div_done && div_ctx == ex_ctx_q;
   assign div_start   = ex_go && !ex_fetch_fault_q && is_div && div_idle;
   assign div_consume = ex_go && !ex_fetch_fault_q && is_div && div_mine;
@@ -336,9 +256,7 @@ module ipu_tile_core
   );
 
   // Branches compare in the ALU: BLT/BGE as SLT, BLTU/BGEU as SLTU (alu_lt).
-  logic [2:0] alu_f3;
   logic       alu_lt;
-  assign alu_f3 = op_branch ? {2'b01, f3[1]} : f3;
 
   ipu_tile_alu u_alu (
     .funct3_i (alu_f3),
@@ -352,163 +270,63 @@ module ipu_tile_core
     .lt_o     (alu_lt)
   );
 
-  // Which result an instruction writes, decoded in RF from the fetched instruction and
-  // registered: EX picks it with one flat AND-OR of one-hot selects.
-  logic [6:0]  rf_op;
-  logic [2:0]  rf_f3;
-  logic [11:0] rf_csr_num;
-  logic        rf_alu, rf_md, rf_csr;
-  assign rf_op      = fetch_rdata_i[6:0];
-  assign rf_f3      = fetch_rdata_i[14:12];
-  assign rf_csr_num = fetch_rdata_i[31:20];
-  assign rf_md      = rf_op == OpReg && fetch_rdata_i[31:25] == 7'h01;
-  assign rf_alu     = rf_op == OpImm || (rf_op == OpReg && !rf_md);
-  assign rf_csr     = rf_op == OpSystem;
-
-  // Result selects; the last five are the read-write CSRs.
-  localparam int unsigned SelSum = 0, SelLt = 1, SelLogicOp = 2, SelMul = 3, SelDiv = 4, SelLui = 5,
-                          SelAuipc = 6, SelLink = 7, SelCycLo = 8, SelCycHi = 9, SelIrLo = 10, SelIrHi = 11,
-                          SelTileId = 12, SelCtxId = 13, SelNumTiles = 14, SelNumWorkers = 15, SelSramSize = 16,
-                          SelJoin = 17, SelEntry = 18, SelArg = 19, SelHxDev = 20, SelHxTile = 21, SelFailInfo = 22,
-                          NumSel = 23;
-  logic [NumSel-1:0] rf_sel, ex_sel_q;
-  always_comb begin
-    rf_sel             = '0;
-    rf_sel[SelSum]         = rf_alu && rf_f3 == 3'd0;
-    rf_sel[SelLt]          = rf_alu && rf_f3[2:1] == 2'b01;
-    rf_sel[SelLogicOp]    = rf_alu && rf_f3[2] && rf_f3[1:0] != 2'b01;
-    rf_sel[SelMul]         = (rf_alu && rf_f3[1:0] == 2'b01) || (rf_md && !rf_f3[2]);
-    rf_sel[SelDiv]         = rf_md && rf_f3[2];
-    rf_sel[SelLui]         = rf_op == OpLui;
-    rf_sel[SelAuipc]       = rf_op == OpAuipc;
-    rf_sel[SelLink]        = rf_op == OpJal || rf_op == OpJalr;
-    rf_sel[SelCycLo]      = rf_csr && rf_csr_num == CsrCycle;
-    rf_sel[SelCycHi]      = rf_csr && rf_csr_num == CsrCycleh;
-    rf_sel[SelIrLo]       = rf_csr && rf_csr_num == CsrInstret;
-    rf_sel[SelIrHi]       = rf_csr && rf_csr_num == CsrInstreth;
-    rf_sel[SelTileId]     = rf_csr && rf_csr_num == CsrTileId;
-    rf_sel[SelCtxId]      = rf_csr && rf_csr_num == CsrContextId;
-    rf_sel[SelNumTiles]   = rf_csr && rf_csr_num == CsrNumTiles;
-    rf_sel[SelNumWorkers] = rf_csr && rf_csr_num == CsrNumWorkers;
-    rf_sel[SelSramSize]   = rf_csr && rf_csr_num == CsrSramSize;
-    rf_sel[SelJoin]        = rf_csr && rf_csr_num == CsrWorkerJoin;
-    rf_sel[SelEntry]       = rf_csr && rf_csr_num == CsrWorkerEntry;
-    rf_sel[SelArg]         = rf_csr && rf_csr_num == CsrWorkerArg;
-    rf_sel[SelHxDev]      = rf_csr && rf_csr_num == CsrHxDevAddr;
-    rf_sel[SelHxTile]     = rf_csr && rf_csr_num == CsrHxTileAddr;
-    rf_sel[SelFailInfo]   = rf_csr && rf_csr_num == CsrFailInfo;
-  end
-
-  // CSR read side: which CSRs exist (WORKER_JOIN reads the failed-worker mask), and the
-  // value of the read-write ones for the result.
-  logic        csr_exists;
-  logic [31:0] csr_old;
-  always_comb begin
-    unique case (csr)
-      CsrCycle, CsrCycleh, CsrInstret, CsrInstreth, CsrTileId, CsrContextId, CsrNumTiles, CsrNumWorkers,
-      CsrSramSize, CsrWorkerEntry, CsrWorkerArg, CsrHxDevAddr, CsrHxTileAddr, CsrFailInfo, CsrWorkerJoin,
-      CsrSync, CsrWorkerStart, CsrWorkerExit, CsrConsole, CsrExit, CsrHxStart, CsrExchange, CsrFail:
-        csr_exists = 1'b1;
-      default: csr_exists = 1'b0;  // includes FFLAGS/FRM/FCSR: no F extension yet
-    endcase
-  end
-  assign csr_old = ({32{ex_sel_q[SelEntry]}} & worker_entry_q) | ({32{ex_sel_q[SelArg]}} & worker_arg_q) |
-                   ({32{ex_sel_q[SelHxDev]}} & hx_dev_q) | ({32{ex_sel_q[SelHxTile]}} & hx_tile_q) |
-                   ({32{ex_sel_q[SelFailInfo]}} & fail_info_q);
-
-  logic supervisor_only;
-  assign supervisor_only = csr == CsrSync || csr == CsrWorkerEntry || csr == CsrWorkerArg ||
-                           csr == CsrWorkerStart || csr == CsrWorkerJoin || csr == CsrExit ||
-                           csr == CsrExchange;
-
-  logic [31:0] csr_src, wo_val;
-  logic [30:0] hx_len;
-  logic        csr_wr_en;
+  // The CSR file: the strobes of the CSR instruction in EX (raw: they change its registers
+  // only when it commits) and the CSRs that hold state.
+  logic [31:0] csr_old, wo_val, worker_entry, worker_arg, fail_info, hx_tile;
+  logic [MaxCtx-1:0] fail_mask;
+  logic        con_valid, csr_join, csr_main, misuse_sv, csr_illegal;
+  logic        w_console, w_start, w_exit, w_sync, w_texit, w_fail, w_hxstart, w_hxtile, w_exchange;
   logic [CtxW-1:0] start_w;
-  // The value written to a write-only CSR (its old value reads as zero): no path through
-  // the CSR read multiplexer in front of the checks on it (the clock's critical path).
-  assign wo_val    = f3[1:0] != 2'd3 ? csr_src : 32'd0;
-  assign start_w   = wo_val[CtxW-1:0];
-  assign csr_src   = f3[2] ? {27'd0, rs1} : rs1v;
-  assign csr_wr_en = f3[1:0] == 2'd1 || rs1 != 5'd0;
-  assign hx_len    = wo_val[30:0];
+  assign start_w = wo_val[CtxW-1:0];
 
-  // A read-write CSR's new value from its own old one (CSRRW, CSRRS, CSRRC): one LUT a bit
-  // in front of each register's flip-flop, which then shares its logic cell.
-  function automatic logic [31:0] csr_new(input logic [31:0] old, input logic [31:0] src, input logic [1:0] op);
-    unique case (op)
-      2'd1:    csr_new = src;
-      2'd2:    csr_new = old | src;
-      default: csr_new = old & ~src;
-    endcase
-  endfunction
+  ipu_tile_csr u_csr (
+    .clk_i,
+    .rst_ni,
+    .run_clr_i       (run_clr),
+    .csr_path_i      (csr_path),
+    .csr_i           (csr),
+    .f3_i            (f3),
+    .rs1_i           (rs1),
+    .rs1v_i          (rs1v),
+    .ctx_i           (ex_ctx_q),
+    .rd_sel_i        (ex_sel_q[SelFailInfo : SelEntry]),
+    .commit_i        (commit),
+    .misuse_o        (misuse_sv),
+    .join_o          (csr_join),
+    .main_o          (csr_main),
+    .illegal_o       (csr_illegal),
+    .wo_val_o        (wo_val),
+    .w_console_o     (w_console),
+    .w_start_o       (w_start),
+    .w_exit_o        (w_exit),
+    .w_sync_o        (w_sync),
+    .w_texit_o       (w_texit),
+    .w_fail_o        (w_fail),
+    .w_hxstart_o     (w_hxstart),
+    .w_hxtile_o      (w_hxtile),
+    .w_exchange_o    (w_exchange),
+    .old_o           (csr_old),
+    .worker_entry_o  (worker_entry),
+    .worker_arg_o    (worker_arg),
+    .fail_info_o     (fail_info),
+    .hx_dev_o,
+    .hx_tile_o       (hx_tile),
+    .fail_mask_o     (fail_mask),
+    .sync_req_o,
+    .exit_code_o,
+    .console_valid_o (con_valid),
+    .console_byte_o,
+    .console_ready_i
+  );
 
   // Three adders for every address: PC + 4, PC + an immediate (AUIPC, JAL, taken branches)
   // and rs1 + an immediate (loads, stores, JALR).
-  logic [31:0] pc_plus4, pc_off, pc_imm, rs_imm;
+  logic [31:0] pc_plus4, pc_imm, rs_imm;
   assign pc_plus4 = ex_pc + 32'd4;
-  assign pc_off   = op_jal ? imm_j : (op_auipc ? imm_u : imm_b);
   assign pc_imm   = ex_pc + pc_off;
-  assign rs_imm   = rs1v + (op_store ? imm_s : imm_i);
+  assign rs_imm   = rs1v + mem_off;
 
-  // Decode, flat: one flag per outcome, then each result and fault field picked once from
-  // its few sources (nested ifs would repeat the 32-bit multiplexers in every branch).
-  logic csr_path, csr_join, csr_main, csr_write, misuse_sv;
-  assign csr_path  = op_system && f3 != 3'd0 && f3 != 3'd4;
-  assign misuse_sv = csr_path && ex_ctx_q != '0 && supervisor_only;
-  assign csr_join  = csr_path && !misuse_sv && csr == CsrWorkerJoin;
-  assign csr_main  = csr_path && !misuse_sv && csr != CsrWorkerJoin && csr_exists;
-  assign csr_write = csr_main && csr_wr_en;
-
-  logic w_entry, w_arg, w_hxdev, w_hxtile, w_finfo, w_console, w_start, w_exit, w_sync, w_texit, w_fail,
-        w_hxstart, w_exchange, w_readonly;
-  assign w_entry    = csr_write && csr == CsrWorkerEntry;
-  assign w_arg      = csr_write && csr == CsrWorkerArg;
-  assign w_hxdev    = csr_write && csr == CsrHxDevAddr;
-  assign w_hxtile   = csr_write && csr == CsrHxTileAddr;
-  assign w_finfo    = csr_write && csr == CsrFailInfo;
-  assign w_console  = csr_write && csr == CsrConsole;
-  assign w_start    = csr_write && csr == CsrWorkerStart;
-  assign w_exit     = csr_write && csr == CsrWorkerExit;
-  assign w_sync     = csr_write && csr == CsrSync;
-  assign w_texit    = csr_write && csr == CsrExit;
-  assign w_fail     = csr_write && csr == CsrFail;
-  assign w_hxstart  = csr_write && csr == CsrHxStart;
-  assign w_exchange = csr_write && csr == CsrExchange;
-  assign w_readonly = csr_write && !(w_entry || w_arg || w_hxdev || w_hxtile || w_finfo || w_console || w_start ||
-                                     w_exit || w_sync || w_texit || w_fail || w_hxstart || w_exchange);
-
-  logic illegal, mem_mis, mem_fault, sys_ecall, sys_ebreak, ws_bad, wexit_bad, hx_bad, xu_bad, taken;
-  assign illegal =
-      (op_jalr && f3 != 3'd0) ||
-      (op_branch && f3[2:1] == 2'b01) ||
-      (op_load && (f3 == 3'd3 || f3 > 3'd5)) ||
-      (op_store && f3 > 3'd2) ||
-      (op_imm && ((f3 == 3'd1 && f7 != 7'h00) || (f3 == 3'd5 && f7 != 7'h00 && f7 != 7'h20))) ||
-      (op_reg && f7 != 7'h00 && f7 != 7'h01 && !(f7 == 7'h20 && (f3 == 3'd0 || f3 == 3'd5))) ||
-      (op_system && ((f3 == 3'd0 && insn != InsnEcall && insn != InsnEbreak) || f3 == 3'd4)) ||
-      (csr_join && csr_wr_en) ||
-      (csr_path && !misuse_sv && csr != CsrWorkerJoin && !csr_exists) ||
-      (w_sync && wo_val[7:0] != SyncKindInternal && wo_val[7:0] != SyncKindExternal) ||
-      w_readonly ||
-      !(op_lui || op_auipc || op_jal || op_jalr || op_branch || op_load || op_store || op_imm || op_reg ||
-        op_fence || op_system);
-  assign mem_mis    = (f3[1:0] == 2'd1 && rs_imm[0]) || (f3[1:0] == 2'd2 && rs_imm[1:0] != 2'd0);
-  assign mem_fault  = (op_load || op_store) && (mem_mis || !sram_contains(rs_imm, SramSize));
-  assign sys_ecall  = insn == InsnEcall;
-  assign sys_ebreak = insn == InsnEbreak;
-  assign ws_bad     = w_start && (wo_val == 32'd0 || wo_val > 32'(NumWorkers) ||
-                                  cstate_q[cx(start_w)] == CtxStateRunning);
-  assign wexit_bad  = w_exit && ex_ctx_q == '0;
-  // HX_START's range check is registered (off the commit path): its first turn checks
-  // and retries, the next one faults or retires with the result. Writing HX_TILE_ADDR
-  // meanwhile checks again; only the context itself writes the length's register.
-  logic            hx_chk_ok_q, hx_chk_bad_q, hx_mine;
-  logic [CtxW-1:0] hx_chk_ctx_q;
-  assign hx_mine    = hx_chk_ok_q && hx_chk_ctx_q == ex_ctx_q;
-  assign hx_bad     = w_hxstart && hx_mine && hx_chk_bad_q;
-  assign xu_bad     = w_exchange && xu_done_i && xu_fault_i;
-
+  logic taken;
   always_comb begin
     unique case (f3)
       3'd0:       taken = rs1v == rs2v;
@@ -518,45 +336,11 @@ module ipu_tile_core
     endcase
   end
 
-  // Execute outcome. Faults by priority: a fetch fault, an illegal instruction, then the
-  // rest (at most one of them).
-  logic ex_fault, ex_retry, ex_wr, ex_load, ex_store, other_fault;
-  logic s_fetch, s_ill, s_other;
-  assign other_fault = mem_fault || sys_ecall || sys_ebreak || misuse_sv || ws_bad || wexit_bad || w_fail ||
-                       hx_bad || xu_bad;
-  assign ex_fault = ex_fetch_fault_q || illegal || other_fault;
-  assign s_fetch  = ex_fetch_fault_q;
-  assign s_ill    = !ex_fetch_fault_q && illegal;
-  assign s_other  = !ex_fetch_fault_q && !illegal;
-  assign ex_retry = !ex_fault && ((is_div && !div_mine) || (csr_join && any_worker_running) ||
-                                  (w_console && con_valid_q && !console_ready_i) ||
-                                  (w_exchange && !xu_done_i) || (w_hxstart && !hx_mine));
-  assign ex_wr    = op_lui || op_auipc || op_jal || op_jalr || op_load || op_imm || op_reg || csr_join || csr_main;
-  assign ex_load  = op_load && !ex_fault;
-  assign ex_store = op_store && !ex_fault;
+  // Whether the instruction writes rd (its value: ex_result).
+  logic ex_wr;
+  assign ex_wr    = dec_wr || csr_join || csr_main;
 
-  logic [7:0]  ex_code;
-  logic [31:0] ex_faddr, ex_finfo, ex_next_pc, ex_result;
-  always_comb begin
-    if (s_fetch)                          ex_code = ErrFetchFault;
-    else if (illegal)                     ex_code = ErrIllegalInstruction;
-    else if (op_load)                     ex_code = mem_mis ? ErrLoadMisaligned : ErrLoadFault;
-    else if (op_store)                    ex_code = mem_mis ? ErrStoreMisaligned : ErrStoreFault;
-    else if (sys_ecall)                   ex_code = ErrEcall;
-    else if (sys_ebreak)                  ex_code = ErrEbreak;
-    else if (hx_bad)                      ex_code = ErrHostExchange;
-    else if (xu_bad)                      ex_code = ErrBadExchange;
-    else                                  ex_code = ErrWorkerMisuse;
-  end
-  assign ex_faddr = ({32{s_ill}} & insn) |
-                    ({32{s_other && mem_fault}} & rs_imm) |
-                    ({32{s_other && (misuse_sv || wexit_bad)}} & {20'd0, csr}) |
-                    ({32{s_other && ws_bad}} & wo_val) |
-                    ({32{s_other && hx_bad}} & hx_tile_q) |
-                    ({32{s_other && xu_bad}} & xu_fault_addr_i);
-  assign ex_finfo = ({32{s_other && w_fail}} & fail_info_q) |
-                    ({32{s_other && xu_bad}} & xu_fault_info_i);
-
+  logic [31:0] ex_next_pc, ex_result;
   assign ex_next_pc = op_jalr ? {rs_imm[31:1], 1'b0} : ((op_jal || (op_branch && taken)) ? pc_imm : pc_plus4);
   // The written result (a CSR's old value even for CSRRW with rd = x0: nothing is written).
   assign ex_result = ({32{ex_sel_q[SelSum]}} & alu_sum) |
@@ -569,268 +353,169 @@ module ipu_tile_core
                      ({32{ex_sel_q[SelLink]}} & pc_plus4) |
                      ({32{ex_sel_q[SelCycLo]}} & cycles_q[31:0]) |
                      ({32{ex_sel_q[SelCycHi]}} & cycles_q[63:32]) |
-                     ({32{ex_sel_q[SelIrLo]}} & ir_rd_q[31:0]) |
-                     ({32{ex_sel_q[SelIrHi]}} & ir_rd_q[63:32]) |
+                     ({32{ex_sel_q[SelIrLo]}} & instret[31:0]) |
+                     ({32{ex_sel_q[SelIrHi]}} & instret[63:32]) |
                      ({32{ex_sel_q[SelTileId]}} & {16'd0, tile_id_i}) |
                      ({32{ex_sel_q[SelCtxId]}} & {29'd0, ex_ctx_q}) |
                      ({32{ex_sel_q[SelNumTiles]}} & {16'd0, num_tiles_i}) |
                      ({32{ex_sel_q[SelNumWorkers]}} & 32'(NumWorkers)) |
                      ({32{ex_sel_q[SelSramSize]}} & SramSize) |
-                     ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask_q)) |
+                     ({32{ex_sel_q[SelJoin]}} & 32'(fail_mask)) |
                      csr_old;
 
-  logic commit, trap, ex_exchange;
-  assign commit = ex_go && !ex_fault && !ex_retry;
-  assign trap   = ex_go && ex_fault;
-
   // EXCHANGE reaches the CSR write path only from the supervisor with a valid encoding.
+  logic ex_exchange;
   assign ex_exchange  = ex_go && !ex_fetch_fault_q && w_exchange && !misuse_sv;
   assign xu_start_o   = ex_exchange && !xu_done_i && !xu_busy_i;
   assign xu_list_o    = wo_val;
   assign xu_consume_o = ex_exchange && xu_done_i;
 
-  // Watchdog: the instruction that exceeds the budget retires, then the tile faults
-  // (it retires with nothing left). Whether the budget is spent is registered, off the
-  // commit path: wd_cur_q for the count as it is, wd_next_q for one less, taken when the
-  // previous cycle retired (wb_valid_q); the count only falls by one a cycle.
-  logic wd_hit, wd_cur_q, wd_next_q;
-  assign wd_hit = commit && wd_on_q && (wb_valid_q ? wd_next_q : wd_cur_q);
-  always_ff @(posedge clk_i) begin
-    wd_cur_q  <= !wd_load_i && wd_left_q == 42'd0;
-    wd_next_q <= !wd_load_i && wd_left_q == 42'd1;
-  end
+  // The load/store unit: its checks, the data port, and in WB the loaded bytes.
+  logic        mem_mis, mem_fault, ex_load;
+  logic [31:0] ld_value;
+  ipu_tile_lsu #(.SramBytes(SramBytes)) u_lsu (
+    .clk_i,
+    .rst_ni,
+    .go_i         (ex_go),
+    .load_i       (op_load),
+    .store_i      (op_store),
+    .f3_i         (f3),
+    .addr_i       (rs_imm),
+    .wdata_i      (rs2v),
+    .fault_i      (ex_fault),
+    .commit_i     (commit),
+    .rd_i         (rd),
+    .mis_o        (mem_mis),
+    .fault_o      (mem_fault),
+    .load_o       (ex_load),
+    .data_req_o,
+    .data_we_o,
+    .data_be_o,
+    .data_addr_o,
+    .data_wdata_o,
+    .data_rdata_i,
+    .ld_value_o   (ld_value)
+  );
 
-  // Data port.
-  assign data_req_o   = ex_go && (ex_load || ex_store);
-  assign data_we_o    = ex_store;
-  assign data_addr_o  = rs_imm[Aw+1:2];  // SRAM_BASE is 1 MiB aligned, SRAM at most 1 MiB
-  always_comb begin
-    unique case (f3[1:0])
-      2'd0:    begin data_be_o = 4'b0001 << rs_imm[1:0]; data_wdata_o = {4{rs2v[7:0]}}; end
-      2'd1:    begin data_be_o = 4'b0011 << rs_imm[1:0]; data_wdata_o = {2{rs2v[15:0]}}; end
-      default: begin data_be_o = 4'b1111;                data_wdata_o = rs2v; end
-    endcase
-  end
+  ipu_tile_controller #(.NumWorkers(NumWorkers), .SramBytes(SramBytes)) u_controller (
+    .clk_i,
+    .rst_ni,
+    .init_i           (init_q),
+    .run_clr_i        (run_clr),
+    .enable_i,
+    .start_i,
+    .halt_i,
+    .release_i,
+    .slot_i           (slot_q),
+    .fetch_stall_i,
+    .xu_busy_i,
+    .xu_start_i       (xu_start_o),
+    .clr_busy_i       (clr_busy),
+    .issue_o          (if_issue),
+    .ex_valid_i       (ex_valid_q),
+    .ex_ctx_i         (ex_ctx_q),
+    .ex_fetch_fault_i (ex_fetch_fault_q),
+    .go_o             (ex_go),
+    .illegal_i        (dec_illegal || csr_illegal),
+    .load_i           (op_load),
+    .store_i          (op_store),
+    .mem_fault_i      (mem_fault),
+    .mem_mis_i        (mem_mis),
+    .ecall_i          (sys_ecall),
+    .ebreak_i         (sys_ebreak),
+    .misuse_i         (misuse_sv),
+    .w_start_i        (w_start),
+    .w_exit_i         (w_exit),
+    .w_texit_i        (w_texit),
+    .w_sync_i         (w_sync),
+    .w_fail_i         (w_fail),
+    .w_hxstart_i      (w_hxstart),
+    .w_hxtile_i       (w_hxtile),
+    .w_exchange_i     (w_exchange),
+    .join_i           (csr_join),
+    .wo_val_i         (wo_val),
+    .xu_done_i,
+    .xu_fault_i,
+    .div_wait_i       (is_div && !div_mine),
+    .console_wait_i   (w_console && con_valid && !console_ready_i),
+    .insn_i           (insn),
+    .addr_i           (rs_imm),
+    .csr_i            (csr),
+    .hx_tile_i        (hx_tile),
+    .fail_info_i      (fail_info),
+    .xu_fault_addr_i,
+    .xu_fault_info_i,
+    .ring_in_i        (ring_in),
+    .watchdog_units_i,
+    .wd_load_i,
+    .wb_valid_i       (wb_valid_q),
+    .fault_o          (ex_fault),
+    .commit_o         (commit),
+    .hx_req_o,
+    .hx_len_o,
+    .hx_to_host_o,
+    .hx_done_i,
+    .hx_fault_i,
+    .hx_cause_i,
+    .hx_addr_i,
+    .state_o          (state),
+    .ctx_sel_i,
+    .ctx_state_o,
+    .has_fault_o,
+    .err_pending_o,
+    .err_ack_i,
+    .err_cause_o,
+    .err_ctx_o,
+    .err_pc_o,
+    .err_addr_o,
+    .err_info_o
+  );
 
-  // ---------------------------------------------------------------------------
-  // Next state.
-  // ---------------------------------------------------------------------------
-  logic hx_fail, record, hx_check;
-  assign hx_fail  = hx_pend_q && hx_fault_i;
-  // HX_START's first turn: it checks the range and retries (see hx_chk_ok_q).
-  assign hx_check = ex_go && s_other && w_hxstart && !hx_chk_ok_q;
-  assign record  = !has_fault_q && (trap || wd_hit || hx_fail);  // the first fault of a run
-
-  // Context and tile states.
-  always_comb begin
-    for (int unsigned c = 0; c < NumCtx; c++) cstate_d[c] = cstate_q[c];
-    state_d = state_q;
-
-    if (commit && w_start) cstate_d[cx(start_w)] = CtxStateRunning;
-    if (commit && (w_exit || w_texit)) cstate_d[cx(ex_ctx_q)] = CtxStateDone;
-    if (commit && w_sync) cstate_d[cx(ex_ctx_q)] = CtxStateBlocked;
-    // The card failed the host exchange: the tile faults at HX_START.
-    if (hx_fail) begin
-      cstate_d[cx(f_ctx_q)] = CtxStateFaulted;  // loaded at HX_START
-      state_d = TileStateError;
-    end
-    // Faults stop the context and the tile.
-    if (trap || wd_hit) begin
-      cstate_d[cx(ex_ctx_q)] = CtxStateFaulted;
-      state_d = TileStateError;
-    end
-
-    unique case (state_q)
-      TileStateOff, TileStateReady: state_d = enable_i ? TileStateReady : TileStateOff;
-      TileStateRunning: begin
-        if (state_d != TileStateError) begin
-          if (halt_i) state_d = TileStateReady;
-          else if (cstate_q[0] == CtxStateDone && !any_worker_running) state_d = TileStateExited;
-          else if (cstate_q[0] == CtxStateBlocked && !any_worker_running) state_d = TileStateSyncWait;
-        end
-      end
-      TileStateSyncWait: begin
-        if (halt_i) begin
-          state_d = TileStateReady;
-        end else if (release_i) begin
-          state_d = TileStateRunning;
-          cstate_d[0] = CtxStateRunning;
-        end
-      end
-      default: ;  // EXITED and ERROR stay until the next START
-    endcase
-
-    if (start_i) begin
-      for (int unsigned c = 0; c < NumCtx; c++) cstate_d[c] = CtxStateIdle;
-      state_d     = enable_i ? TileStateRunning : TileStateOff;
-      cstate_d[0] = enable_i ? CtxStateRunning : CtxStateIdle;
-    end
-  end
-
+  // The barrel turns every cycle.
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned c = 0; c < NumCtx; c++) cstate_q[c] <= CtxStateIdle;
-      state_q <= TileStateOff;
-      slot_q  <= '0;
-    end else begin
-      for (int unsigned c = 0; c < NumCtx; c++) cstate_q[c] <= cstate_d[c];
-      state_q <= state_d;
-      slot_q  <= slot_d;
-    end
+    if (!rst_ni) slot_q <= '0;
+    else         slot_q <= slot_d;
   end
 
-  // The rings turn every cycle. START clears them (and reset); the clearer then writes the
-  // started context's first PC as the ring brings it to the write position.
-  // ring_in, the EX context's PC as it moves to the end, is also the fault record's PC:
-  // the faulting instruction's (it does not commit), or for the watchdog the one after
-  // the instruction that retired (no multiplexer of its own for the record).
-  logic        pc_we;
-  logic [31:0] pc_wdata, ring_in;
-  assign pc_we    = commit || (clr_busy_q && ex_ctx_q == clr_ctx_q);
-  assign pc_wdata = commit ? ex_next_pc : clr_pc_q;
-  assign ring_in  = pc_we ? pc_wdata : pc_ring_q[0];
-  always_ff @(posedge clk_i) begin
-    for (int unsigned j = 0; j + 1 < NumCtx; j++) pc_ring_q[j] <= run_clr ? 32'd0 : pc_ring_q[j + 1];
-    pc_ring_q[NumCtx - 1] <= run_clr ? 32'd0 : ring_in;
-  end
-
-  // INSTRET: the EX context's count is read in RF, the retirement writes it back plus one
-  // in WB (one 64-bit incrementer for all contexts).
-  always_ff @(posedge clk_i) begin
-    ir_rd_q      <= ir_mem_q[cx(rf_ctx_q)];
-    ir_host_rd_q <= ir_host_q[cx(ctx_sel_next_i)];
-    ir_we_q      <= commit && !run_clr;
-    ir_wa_q      <= cx(ex_ctx_q);
-    ir_wd_q      <= (run_clr || ir_sweep_q) ? 64'd0 : ir_rd_q + 64'd1;
-    if (run_clr) begin
-      ir_sweep_q <= 1'b1;
-      ir_sw_q    <= '0;
-    end else if (ir_sweep_q) begin
-      ir_sw_q <= ir_sw_q + 1'b1;
-      if (&ir_sw_q) ir_sweep_q <= 1'b0;
-    end
-    // Nothing retires while the sweep runs (the register clearer takes longer after a
-    // START), so the sweep has the write port; ir_wd_q is zero meanwhile.
-    if (ir_we_q || ir_sweep_q) begin
-      ir_mem_q[ir_sweep_q ? ir_sw_q : ir_wa_q]  <= ir_wd_q;
-      ir_host_q[ir_sweep_q ? ir_sw_q : ir_wa_q] <= ir_wd_q[31:0];
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (run_clr || (commit && w_hxtile)) begin
-      hx_chk_ok_q <= 1'b0;
-    end else if (hx_check) begin
-      hx_chk_ok_q  <= 1'b1;
-      hx_chk_ctx_q <= ex_ctx_q;
-      hx_chk_bad_q <= hx_len == 31'd0 || !sram_span_ok(hx_tile_q, {1'b0, hx_len}, SramSize);
-    end else if (ex_go && w_hxstart && hx_mine) begin
-      hx_chk_ok_q <= 1'b0;  // used: HX_START retired or faulted
-    end
-  end
+  ipu_tile_ctx #(.NumCtx(NumCtx)) u_ctx (
+    .clk_i,
+    .rst_ni,
+    .init_i         (init_q),
+    .run_clr_i      (run_clr),
+    .start_i,
+    .entry_i,
+    .boot_load_i,
+    .boot_arg_i,
+    .rf_ctx_i       (rf_ctx_q),
+    .ex_ctx_i       (ex_ctx_q),
+    .commit_i       (commit),
+    .next_pc_i      (ex_next_pc),
+    .wb_valid_i     (wb_valid_q),
+    .if_pc_o        (if_pc),
+    .ex_pc_o        (ex_pc),
+    .ring_in_o      (ring_in),
+    .instret_o      (instret),
+    .w_start_i      (w_start),
+    .start_ctx_i    (start_w),
+    .start_entry_i  (worker_entry),
+    .start_arg_i    (worker_arg),
+    .clr_busy_o     (clr_busy),
+    .clr_we_o       (clr_we),
+    .clr_waddr_o    (clr_waddr),
+    .clr_wdata_o    (clr_wdata),
+    .ctx_sel_i,
+    .ctx_sel_next_i,
+    .ctx_pc_o,
+    .ctx_instret_o
+  );
 
   // CYCLE: counts while the tile runs or waits in a sync (two SB_MAC16 on the iCE40).
   ipu_counter64 u_cycles (
     .clk_i,
     .clear_i (run_clr),
-    .inc_i   (state_q == TileStateRunning || state_q == TileStateSyncWait),
+    .inc_i   (state == TileStateRunning || state == TileStateSyncWait),
     .count_o (cycles_q)
   );
-
-  // Counters and run state that START clears (and reset).
-  always_ff @(posedge clk_i) begin
-    // The card gives the budget with START or, from its block RAM, a cycle after it (the
-    // register clearer runs meanwhile: nothing retires before the load).
-    if (wd_load_i) wd_left_q <= {watchdog_units_i, 10'd0};
-    else if (commit) wd_left_q <= wd_left_q - 42'd1;  // wraps only with the watchdog off
-    if (init_q) wd_on_q <= 1'b0;
-    else if (wd_load_i) wd_on_q <= watchdog_units_i != 32'd0;
-    if (run_clr) exited_q <= 1'b0;
-    else if (commit && w_texit) exited_q <= 1'b1;
-    if (run_clr) fail_mask_q <= '0;
-    else if (commit && csr_join) fail_mask_q <= '0;
-    else if (commit && w_exit && wo_val != 32'd0) fail_mask_q[ex_ctx_q] <= 1'b1;
-    if (run_clr) has_fault_q <= 1'b0;
-    else if (record) has_fault_q <= 1'b1;
-    if (run_clr) err_pending_q <= 1'b0;
-    else if (record) err_pending_q <= 1'b1;
-    else if (err_ack_i) err_pending_q <= 1'b0;
-    if (run_clr) hx_pend_q <= 1'b0;
-    else if (commit && w_hxstart) hx_pend_q <= 1'b1;  // retires; the card then moves the bytes
-    else if (hx_pend_q && (hx_done_i || hx_fault_i)) hx_pend_q <= 1'b0;
-    // The clearer: START clears the supervisor, WORKER_START the worker it starts.
-    if (run_clr || (commit && w_start)) clr_reg_q <= 5'd0;
-    else if (clr_step) clr_reg_q <= clr_reg_q + 5'd1;
-    if (start_i || (commit && w_start)) clr_busy_q <= 1'b1;
-    else if (init_q || (clr_step && clr_reg_q == 5'd31)) clr_busy_q <= 1'b0;
-  end
-
-  // Loaded from the instruction stream; read only after what loads them.
-  always_ff @(posedge clk_i) begin
-    if (start_i) begin
-      clr_ctx_q <= '0;
-      clr_pc_q  <= entry_i;
-    end else if (commit && w_start) begin
-      clr_ctx_q <= start_w;
-      clr_pc_q  <= worker_entry_q;
-    end
-    // The supervisor's a0 comes with START or up to two cycles later (the card's block
-    // RAM); the clearer writes a0 at its eleventh step at the earliest.
-    if (boot_load_i) clr_a0_q <= boot_arg_i;
-    else if (commit && w_start) clr_a0_q <= worker_arg_q;
-    // HX_START's length and direction, taken at its check turn (the card reads them only
-    // after it retired; no other context checks meanwhile): its range fault's info.
-    if (hx_check) begin
-      hx_len_q <= hx_len;
-      hx_th_q  <= wo_val[31];
-    end
-    if (commit && w_console) con_byte_q <= wo_val[7:0];
-    // The fault record shows only with has_fault_q, which is set with it. HX_START's check
-    // turn loads its context and PC (it retries there, so ring_in is its own PC; no other
-    // fault can come while the card moves the bytes, and none came before: the tile would
-    // have stopped), so that a failed host exchange adds only its cause, address and
-    // length. The budget's load after START gives the watchdog's info (the budget in
-    // units: the count that exceeds it, shifted down) for a fault that may never come.
-    if ((record && !hx_fail) || hx_check) begin
-      f_ctx_q  <= ex_ctx_q;
-      f_pc_q   <= ring_in;
-    end
-    if (wd_load_i || (record && !wd_hit))
-      f_info_q <= ({32{wd_load_i}} & watchdog_units_i) |
-                  ({32{!wd_load_i && (hx_fail || (trap && s_other && hx_bad))}} & {1'b0, hx_len_q}) |
-                  ({32{!wd_load_i && trap}} & ex_finfo);
-    // Each field one flat AND-OR of its sources (one applies): fewer LUTs than nested
-    // multiplexers. FAIL takes any cause.
-    if (record) begin
-      f_cause_q <= ({32{trap && s_other && w_fail}} & wo_val) | {24'd0, {8{trap && !(s_other && w_fail)}} & ex_code} |
-                   ({32{hx_fail}} & hx_cause_i) | ({32{wd_hit}} & 32'(ErrWatchdog));
-      // A fetch fault's address and the watchdog's are the PC the record takes.
-      f_addr_q  <= ({32{(trap && s_fetch) || wd_hit}} & ring_in) | ({32{trap}} & ex_faddr) |
-                   ({32{hx_fail}} & hx_addr_i);
-    end
-  end
-
-  // CSR registers the host may read before a START: reset.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      worker_entry_q <= 32'd0;
-      worker_arg_q   <= 32'd0;
-      fail_info_q    <= 32'd0;
-      hx_dev_q       <= 32'd0;
-      hx_tile_q      <= 32'd0;
-      ctl_word_q     <= 32'd0;
-      con_valid_q    <= 1'b0;
-    end else begin
-      if (commit && w_entry)  worker_entry_q <= csr_new(worker_entry_q, csr_src, f3[1:0]);
-      if (commit && w_arg)    worker_arg_q   <= csr_new(worker_arg_q, csr_src, f3[1:0]);
-      if (commit && w_finfo)  fail_info_q    <= csr_new(fail_info_q, csr_src, f3[1:0]);
-      if (commit && w_hxdev)  hx_dev_q       <= csr_new(hx_dev_q, csr_src, f3[1:0]);
-      if (commit && w_hxtile) hx_tile_q      <= csr_new(hx_tile_q, csr_src, f3[1:0]);
-      if (commit && (w_sync || w_texit)) ctl_word_q <= wo_val;
-      if (commit && w_console) con_valid_q <= 1'b1;
-      else if (console_ready_i) con_valid_q <= 1'b0;
-    end
-  end
 
   // Pipeline registers. The contexts of RF and EX start one and two slots behind IF, as
   // the rings assume.
@@ -870,35 +555,18 @@ module ipu_tile_core
 
   // WB's value as AND-OR terms that are zero unless they apply: the result of an
   // instruction that retires with a value for rd != x0 (zero otherwise, also in the cycles
-  // nothing retires: a synchronous clear, free), or a load's bytes by one-hot lane selects.
-  // The register file's write data is then one flat OR with the clearer's a0.
-  logic wb_ld;
-  assign wb_ld = commit && ex_load && rd != 5'd0;
+  // nothing retires: a synchronous clear, free), or a load's bytes (the load/store unit's,
+  // by one-hot lane selects). The register file's write data is then one flat OR with the
+  // clearer's a0.
   always_ff @(posedge clk_i) begin
     wb_value_q <= (commit && ex_wr && !ex_load && rd != 5'd0) ? ex_result : 32'd0;
-    for (int unsigned i = 0; i < 4; i++) wb_lane_q[i] <= wb_ld && rs_imm[1:0] == 2'(i);
-    wb_hi_q   <= {wb_ld && f3[1:0] != 2'd0 && rs_imm[1], wb_ld && f3[1:0] != 2'd0 && !rs_imm[1]};
-    wb_word_q <= wb_ld && f3[1];
-    wb_sb_q   <= wb_ld && f3 == 3'd0;
-    wb_sh_q   <= wb_ld && f3 == 3'd1;
   end
 
   // ---------------------------------------------------------------------------
-  // WB: load alignment and the retire trace.
+  // WB: the retire trace.
   // ---------------------------------------------------------------------------
-  // Loads are aligned (misaligned ones faulted): a byte from any lane, a halfword from
-  // lanes 0-1 or 2-3, a word from lane 0.
-  logic [7:0]  ld_b0, ld_b1;
-  logic        ld_sign;
   logic [31:0] wb_value;
-  always_comb begin
-    ld_b0 = 8'd0;
-    for (int unsigned i = 0; i < 4; i++) ld_b0 |= {8{wb_lane_q[i]}} & data_rdata_i[8*i +: 8];
-    ld_b1    = ({8{wb_hi_q[0]}} & data_rdata_i[15:8]) | ({8{wb_hi_q[1]}} & data_rdata_i[31:24]);
-    ld_sign  = (wb_sb_q && ld_b0[7]) || (wb_sh_q && ld_b1[7]);
-    wb_value = wb_value_q | {{16{ld_sign}} | ({16{wb_word_q}} & data_rdata_i[31:16]),
-                             ld_b1 | {8{wb_sb_q && ld_b0[7]}}, ld_b0};
-  end
+  assign wb_value = wb_value_q | ld_value;
 
   assign rvfi_valid_o    = wb_valid_q;
   assign rvfi_ctx_o      = wb_ctx_q;
@@ -908,31 +576,10 @@ module ipu_tile_core
   assign rvfi_rd_value_o = wb_value;  // zero for x0 (and when nothing retires)
 
   // Status outputs.
-  logic [CtxIdxW-1:0] sel_pos;
-  assign sel_pos         = ring_pos(ctx_sel_i, ex_ctx_q);
-  assign state_o         = state_q;
-  assign exit_code_o     = ctl_word_q & {32{exited_q}};
-  assign sync_req_o      = ctl_word_q;
+  assign state_o         = state;
   assign cycles_o        = cycles_q;
-  assign ctx_state_o     = cstate_q[cx(ctx_sel_i)];
-  // A started context's PC reaches its ring entry within a turn of the barrel; the
-  // clearer's copy shows meanwhile (as soon as START or WORKER_START set it).
-  assign ctx_pc_o        = (clr_busy_q && ctx_sel_i == clr_ctx_q) ? clr_pc_q : pc_ring_q[sel_pos];
-  assign ctx_instret_o   = ir_host_rd_q;
-  assign has_fault_o     = has_fault_q;
-  assign err_pending_o   = err_pending_q;
-  assign err_cause_o     = f_cause_q;
-  assign err_ctx_o       = f_ctx_q;
-  assign err_pc_o        = f_pc_q;
-  assign err_addr_o      = f_addr_q;
-  assign err_info_o      = f_info_q;
-  assign console_valid_o = con_valid_q;
-  assign hx_req_o        = hx_pend_q;
-  assign hx_dev_o        = hx_dev_q;
-  assign hx_tile_o       = hx_tile_q;
-  assign hx_len_o        = {1'b0, hx_len_q};
-  assign hx_to_host_o    = hx_th_q;
-  assign console_byte_o  = con_byte_q;
+  assign console_valid_o = con_valid;
+  assign hx_tile_o       = hx_tile;
 
   // A context never has two instructions in flight (the barrel guarantees it).
 `ifndef SYNTHESIS

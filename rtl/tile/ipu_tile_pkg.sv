@@ -21,6 +21,34 @@ package ipu_tile_pkg;
   localparam logic [31:0] InsnEcall  = 32'h0000_0073;
   localparam logic [31:0] InsnEbreak = 32'h0010_0073;
 
+  // The result an instruction writes, one-hot, decoded in RF from the fetched instruction
+  // (ipu_tile_decoder) and registered: EX picks it with one flat AND-OR. The last five are
+  // the read-write CSRs. One localparam a line: rtl/synth/sv_for_yosys.py reads them so.
+  localparam int unsigned SelSum        = 0;
+  localparam int unsigned SelLt         = 1;
+  localparam int unsigned SelLogicOp    = 2;
+  localparam int unsigned SelMul        = 3;
+  localparam int unsigned SelDiv        = 4;
+  localparam int unsigned SelLui        = 5;
+  localparam int unsigned SelAuipc      = 6;
+  localparam int unsigned SelLink       = 7;
+  localparam int unsigned SelCycLo      = 8;
+  localparam int unsigned SelCycHi      = 9;
+  localparam int unsigned SelIrLo       = 10;
+  localparam int unsigned SelIrHi       = 11;
+  localparam int unsigned SelTileId     = 12;
+  localparam int unsigned SelCtxId      = 13;
+  localparam int unsigned SelNumTiles   = 14;
+  localparam int unsigned SelNumWorkers = 15;
+  localparam int unsigned SelSramSize   = 16;
+  localparam int unsigned SelJoin       = 17;
+  localparam int unsigned SelEntry      = 18;
+  localparam int unsigned SelArg        = 19;
+  localparam int unsigned SelHxDev      = 20;
+  localparam int unsigned SelHxTile     = 21;
+  localparam int unsigned SelFailInfo   = 22;
+  localparam int unsigned NumSel        = 23;
+
   // What a retiring CSR instruction does to tile state besides returning a value.
   typedef enum logic [3:0] {
     CsrActNone,
