@@ -38,9 +38,12 @@ public:
     bool enableDenorms;
     bool enableInfsAndNans;
 
-    /// Reads the options named above; an unknown option or a bad value throws poplar::invalid_option.
+    /// Reads the options named above over the defaults; an unknown option or a bad value throws
+    /// poplar::invalid_option.
     void parseGfloatFormatOptions(const poplar::OptionFlags &options);
-    GfloatFormatOptions(const poplar::OptionFlags &options) { parseGfloatFormatOptions(options); }
+    GfloatFormatOptions(const poplar::OptionFlags &options) : GfloatFormatOptions() {
+      parseGfloatFormatOptions(options);
+    }
     GfloatFormatOptions()
         : numMantissaBits(10), numExponentBits(5), numExponentBias(15), enableDenorms(true),
           enableInfsAndNans(true) {}
@@ -123,7 +126,7 @@ public:
 
     /// Reads the options named above; an unknown option or a bad value throws poplar::invalid_option.
     void parseGfloatCastOptions(const poplar::OptionFlags &options);
-    GfloatCastOptions(const poplar::OptionFlags &options) { parseGfloatCastOptions(options); }
+    GfloatCastOptions(const poplar::OptionFlags &options) : GfloatCastOptions() { parseGfloatCastOptions(options); }
     GfloatCastOptions()
         : roundMode(popfloat::experimental::RoundType::INV),
           srNoiseDensity(popfloat::experimental::SRDensityType::INVALID), numSRBits(24), srNoiseOffset(0.0),
