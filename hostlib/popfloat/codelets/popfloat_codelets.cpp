@@ -62,12 +62,20 @@ public:
     return r;                                                                                                    \
   }
 
-// The storage word of a packed output element and back: the storage types hold the format's bits.
+// The bits of a packed storage element.
 inline unsigned storageWord(signed char x) { return unsigned((unsigned char)x); }
 inline unsigned storageWord(short x) { return unsigned((unsigned short)x); }
 template <typename T> struct StorageBits { static const unsigned value = 8 * sizeof(T); };
 
-/// out[i] = in[i] quantised to the format of `param`, held as a native value (Out = float or half).
+// A quantised value as an output element: itself for float and half, packed into the format's bits for the
+// storage types (signed char for 8-bit formats, short for 16-bit ones).
+template <typename Out> inline Out stored(float v, const gf::Format &) { return Out(v); }
+template <> inline signed char stored<signed char>(float v, const gf::Format &f) {
+  return (signed char)gf::pack(v, f, 8);
+}
+template <> inline short stored<short>(float v, const gf::Format &f) { return (short)gf::pack(v, f, 16); }
+
+/// out[i] = in[i] quantised to the format of `param`, held as Out (float or half; signed char or short packed).
 template <typename In, typename Out> class CastToGfloat : public Vertex {
 public:
   Input<Vector<In>> in;
@@ -78,7 +86,7 @@ public:
     const gf::Format f = gf::formatOf(&param[0]);
     const gf::Rounding r = rounding();
     for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = Out(gf::quantise(float(in[i]), f, r, first + i));
+      out[i] = stored<Out>(gf::quantise(float(in[i]), f, r, first + i), f);
     return true;
   }
 };
@@ -94,23 +102,6 @@ public:
     const gf::Rounding r = rounding();
     for (unsigned i = 0; i < inOut.size(); ++i)
       inOut[i] = T(gf::quantise(float(inOut[i]), f, r, first + i));
-    return true;
-  }
-};
-
-/// out[i] = in[i] quantised and packed into the format's bits (Out = signed char for 8-bit formats, short for
-/// 16-bit ones).
-template <typename In, typename Out> class CastToGfloatPacked : public Vertex {
-public:
-  Input<Vector<In>> in;
-  Output<Vector<Out>> out;
-  Input<Vector<int>> param;
-  POPFLOAT_ROUNDING_FIELDS
-  bool compute() {
-    const gf::Format f = gf::formatOf(&param[0]);
-    const gf::Rounding r = rounding();
-    for (unsigned i = 0; i < out.size(); ++i)
-      out[i] = Out(gf::pack(gf::quantise(float(in[i]), f, r, first + i), f, StorageBits<Out>::value));
     return true;
   }
 };
@@ -133,8 +124,8 @@ public:
 
 template struct VertexInstances<CastToGfloat<float, float>, CastToGfloat<float, half>, CastToGfloat<half, half>,
                                 CastToGfloat<half, float>, CastToGfloatInPlace<float>, CastToGfloatInPlace<half>,
-                                CastToGfloatPacked<float, signed char>, CastToGfloatPacked<float, short>,
-                                CastToGfloatPacked<half, signed char>, CastToGfloatPacked<half, short>,
+                                CastToGfloat<float, signed char>, CastToGfloat<float, short>,
+                                CastToGfloat<half, signed char>, CastToGfloat<half, short>,
                                 CastGfloatToNative<signed char, float>, CastGfloatToNative<signed char, half>,
                                 CastGfloatToNative<short, float>, CastGfloatToNative<short, half>>;
 

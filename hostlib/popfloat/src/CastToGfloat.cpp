@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <string>
+#include <type_traits>
 
 #include "poplibs_support.hpp"
 #include "popops/Cast.hpp"
@@ -93,8 +94,7 @@ void addCastToGfloat(poplar::Graph &graph, const Tensor &input, const Tensor &ou
                                             "are distinct");
   using poputil::detail::templateVertex;
   const std::string vertex = inPlace ? templateVertex("popfloat::CastToGfloatInPlace", {in})
-                             : cfg.getStoreAsNative() ? templateVertex("popfloat::CastToGfloat", {in, storage})
-                                                      : templateVertex("popfloat::CastToGfloatPacked", {in, storage});
+                                     : templateVertex("popfloat::CastToGfloat", {in, storage});
   addVertices(graph, flatOut, vertex, param, cs, &cfg, [&](poplar::VertexRef v, const poplar::Interval &iv) {
     if (inPlace) {
       graph.connect(v["inOut"], flatOut.slice(iv));
@@ -103,6 +103,22 @@ void addCastToGfloat(poplar::Graph &graph, const Tensor &input, const Tensor &ou
       graph.connect(v["out"], flatOut.slice(iv));
     }
   });
+}
+
+// Runs `addTo` on a new compute set, then appends the compute set to `prog` (the program forms of the
+// compute-set forms); returns what addTo returns.
+template <typename F>
+auto inNewComputeSet(poplar::Graph &graph, poplar::program::Sequence &prog, const poplar::DebugContext &debugContext,
+                     const char *name, F addTo) {
+  poplar::ComputeSet cs = graph.addComputeSet({debugContext, name});
+  if constexpr (std::is_void_v<decltype(addTo(cs))>) {
+    addTo(cs);
+    prog.add(poplar::program::Execute(cs));
+  } else {
+    auto result = addTo(cs);
+    prog.add(poplar::program::Execute(cs));
+    return result;
+  }
 }
 
 Tensor newLike(poplar::Graph &graph, const poplar::Type &type, const Tensor &input, const std::string &name) {
@@ -143,19 +159,17 @@ Tensor GfloatCast::createCastOpParamsTensor(poplar::Graph &graph, const poplar::
 Tensor GfloatCast::createCastOpParamsTensor(poplar::Graph &graph, poplar::program::Sequence &prog,
                                             poplar::Type calculationType, const unsigned gfStruct,
                                             const poplar::DebugContext &debugContext) {
-  poplar::ComputeSet cs = graph.addComputeSet({debugContext, "gfloatParams"});
-  Tensor param = createCastOpParamsTensor(graph, cs, calculationType, gfStruct, debugContext);
-  prog.add(poplar::program::Execute(cs));
-  return param;
+  return inNewComputeSet(graph, prog, debugContext, "gfloatParams", [&](poplar::ComputeSet cs) {
+    return createCastOpParamsTensor(graph, cs, calculationType, gfStruct, debugContext);
+  });
 }
 
 Tensor GfloatCast::createCastOpParamsTensor(poplar::Graph &graph, poplar::program::Sequence &prog,
                                             poplar::Type calculationType, Tensor gfStruct,
                                             const poplar::DebugContext &debugContext) {
-  poplar::ComputeSet cs = graph.addComputeSet({debugContext, "gfloatParams"});
-  Tensor param = createCastOpParamsTensor(graph, cs, calculationType, gfStruct, debugContext);
-  prog.add(poplar::program::Execute(cs));
-  return param;
+  return inNewComputeSet(graph, prog, debugContext, "gfloatParams", [&](poplar::ComputeSet cs) {
+    return createCastOpParamsTensor(graph, cs, calculationType, gfStruct, debugContext);
+  });
 }
 
 void GfloatCast::createCastOpParamsTensor(poplar::Graph &graph, poplar::program::Sequence &prog,
@@ -185,10 +199,9 @@ Tensor GfloatCast::castNativeToGfloat(poplar::Graph &graph, Tensor input, const 
 Tensor GfloatCast::castNativeToGfloat(poplar::Graph &graph, Tensor input, const Tensor &param,
                                       poplar::program::Sequence &prog, const CastConfig &gfCastCfg,
                                       const poplar::DebugContext &debugContext) {
-  poplar::ComputeSet cs = graph.addComputeSet({debugContext, "castNativeToGfloat"});
-  Tensor out = castNativeToGfloat(graph, input, param, cs, gfCastCfg, debugContext);
-  prog.add(poplar::program::Execute(cs));
-  return out;
+  return inNewComputeSet(graph, prog, debugContext, "castNativeToGfloat", [&](poplar::ComputeSet cs) {
+    return castNativeToGfloat(graph, input, param, cs, gfCastCfg, debugContext);
+  });
 }
 
 Tensor GfloatCast::castNativeToGfloat(poplar::Graph &graph, Tensor input, poplar::program::Sequence &prog,
@@ -206,9 +219,9 @@ void GfloatCast::castNativeToGfloatInPlace(poplar::Graph &graph, Tensor input, c
 void GfloatCast::castNativeToGfloatInPlace(poplar::Graph &graph, Tensor input, const Tensor &param,
                                            poplar::program::Sequence &prog, const CastConfig &gfCastCfg,
                                            const poplar::DebugContext &debugContext) {
-  poplar::ComputeSet cs = graph.addComputeSet({debugContext, "castNativeToGfloatInPlace"});
-  castNativeToGfloatInPlace(graph, input, param, cs, gfCastCfg, debugContext);
-  prog.add(poplar::program::Execute(cs));
+  inNewComputeSet(graph, prog, debugContext, "castNativeToGfloatInPlace", [&](poplar::ComputeSet cs) {
+    castNativeToGfloatInPlace(graph, input, param, cs, gfCastCfg, debugContext);
+  });
 }
 
 void GfloatCast::castNativeToGfloatInPlace(poplar::Graph &graph, Tensor input, poplar::program::Sequence &prog,
@@ -254,10 +267,9 @@ Tensor GfloatCast::castGfloatToNative(poplar::Graph &graph, Tensor input, const 
 Tensor GfloatCast::castGfloatToNative(poplar::Graph &graph, Tensor input, const Tensor &param,
                                       poplar::program::Sequence &prog, const CastConfig &gfCastCfg,
                                       const poplar::DebugContext &debugContext) {
-  poplar::ComputeSet cs = graph.addComputeSet({debugContext, "castGfloatToNative"});
-  Tensor out = castGfloatToNative(graph, input, param, cs, gfCastCfg, debugContext);
-  prog.add(poplar::program::Execute(cs));
-  return out;
+  return inNewComputeSet(graph, prog, debugContext, "castGfloatToNative", [&](poplar::ComputeSet cs) {
+    return castGfloatToNative(graph, input, param, cs, gfCastCfg, debugContext);
+  });
 }
 
 Tensor GfloatCast::castGfloatToNative(poplar::Graph &graph, Tensor input, poplar::program::Sequence &prog,

@@ -28,7 +28,7 @@ void registerPerfEstimators(poplar::Graph &graph) {
           elementLoopEstimator({{"in", in, true, false}, {"out", out, false, true}, {"param", I, true, false}}));
     for (poplar::Type packed : {poplar::SIGNED_CHAR, poplar::SHORT}) {
       graph.registerPerfEstimator(
-          templateVertex("popfloat::CastToGfloatPacked", {in, packed}),
+          templateVertex("popfloat::CastToGfloat", {in, packed}),
           elementLoopEstimator({{"in", in, true, false}, {"out", packed, false, true}, {"param", I, true, false}}));
       graph.registerPerfEstimator(
           templateVertex("popfloat::CastGfloatToNative", {packed, in}),

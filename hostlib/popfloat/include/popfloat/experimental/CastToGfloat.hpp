@@ -52,8 +52,8 @@ public:
   /// A gfloat format and how it is computed and stored.
   struct FormatConfig {
     FormatConfig() = default;
-    /// The format of `numMantissaBits` (at most 23) and `numExponentBits` (at most 8) bits with `exponentBias`
-    /// (-128 .. 127). `specCalculationType` picks the IEEE type the cast computes in: FP32, FP16 (only for a
+    /// The format of `numMantissaBits` (at most 23) and `numExponentBits` (at most 30; beyond 8 the values are
+    /// those of an IEEE single's range) bits with `exponentBias` (-128 .. 127). `specCalculationType` picks the IEEE type the cast computes in: FP32, FP16 (only for a
     /// format whose every value is a half) or AUTO (HALF when it can, else FLOAT).
     FormatConfig(unsigned numMantissaBits, unsigned numExponentBits, int exponentBias, bool enableDenorms,
                  bool enableInfsAndNans,
