@@ -12,8 +12,8 @@
 
 #include "output.h"
 
-/* What the calls of `emit` print in the given form. The caller frees the text. */
-static char *printed(int json, void (*emit)(struct out *))
+/* Checks that the calls of `emit` print exactly `expected` in the given form. */
+static void expect_printed(int json, void (*emit)(struct out *), const char *expected)
 {
     char *text = NULL;
     size_t len = 0;
@@ -23,7 +23,8 @@ static char *printed(int json, void (*emit)(struct out *))
     emit(o);
     out_free(o);
     fclose(f);
-    return text;
+    assert_string_equal(text, expected);
+    free(text);
 }
 
 static void every_kind(struct out *o)
@@ -51,8 +52,7 @@ static void every_kind(struct out *o)
 static void json_has_the_tools_layout(void **state)
 {
     (void)state;
-    char *text = printed(1, every_kind);
-    assert_string_equal(text, "{\n"
+    expect_printed(1, every_kind, "{\n"
                               "  \"u64\": 18446744073709551615,\n"
                               "  \"i64\": -9223372036854775808,\n"
                               "  \"hex\": 4096,\n"
@@ -71,7 +71,6 @@ static void json_has_the_tools_layout(void **state)
                               "    }\n"
                               "  ]\n"
                               "}\n");
-    free(text);
 }
 
 static void awkward_strings(struct out *o)
@@ -84,17 +83,14 @@ static void awkward_strings(struct out *o)
 static void json_strings_are_escaped(void **state)
 {
     (void)state;
-    char *text = printed(1, awkward_strings);
     /* Quote, backslash and control characters escaped; '/' and UTF-8 as they are. */
-    assert_string_equal(text, "{\n  \"quote\\\"key\": \"a \\\"b\\\" c\\\\d /e\\n\\t\\u0001 \xC3\xA9\"\n}\n");
-    free(text);
+    expect_printed(1, awkward_strings, "{\n  \"quote\\\"key\": \"a \\\"b\\\" c\\\\d /e\\n\\t\\u0001 \xC3\xA9\"\n}\n");
 }
 
 static void text_form_is_unchanged(void **state)
 {
     (void)state;
-    char *text = printed(0, every_kind);
-    assert_string_equal(text, "u64: 18446744073709551615\n"
+    expect_printed(0, every_kind, "u64: 18446744073709551615\n"
                               "i64: -9223372036854775808\n"
                               "hex: 0x00001000\n"
                               "f64: 2.50\n"
@@ -105,7 +101,6 @@ static void text_form_is_unchanged(void **state)
                               "i\n"
                               "0\n"
                               "1\n");
-    free(text);
 }
 
 int main(void)
