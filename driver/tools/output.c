@@ -1,7 +1,10 @@
-/* JSON and text printing for the gc tools (see output.h). */
+/* JSON and text printing for the gc tools (see output.h). The JSON form is a json-c document (Debian:
+ * libjson-c-dev) built as the calls come and printed whole by out_free: json-c escapes the strings and lays the
+ * document out, so the tools keep no JSON writer of their own. The text form is printed as it comes. */
 #include "output.h"
 
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +19,10 @@ struct row {
 struct out {
     FILE *f;
     int json;
-    /* JSON: nesting and whether the current container has a member yet */
+    /* JSON: the document and the open containers (open[depth - 1] is the innermost) */
+    json_object *root;
+    json_object *open[MAX_DEPTH];
     int depth;
-    int has_member[MAX_DEPTH];
     /* text */
     int indent;
     int table_depth;  /* array nesting inside a table; 0: no table */
@@ -31,13 +35,18 @@ struct out {
     int cell_items, cell_fields;
 };
 
-struct out *out_new(FILE *f, int json)
+static void *or_die(void *p)
 {
-    struct out *o = calloc(1, sizeof *o);
-    if (!o) {
+    if (!p) {
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
+    return p;
+}
+
+struct out *out_new(FILE *f, int json)
+{
+    struct out *o = or_die(calloc(1, sizeof *o));
     o->f = f;
     o->json = json;
     return o;
@@ -45,63 +54,56 @@ struct out *out_new(FILE *f, int json)
 
 void out_free(struct out *o)
 {
-    if (o->json)
+    if (o->json && o->root) {
+        /* Two-space indentation and `"key": value`, with '/' as itself: the layout the tools have always printed. */
+        fputs(json_object_to_json_string_ext(o->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE),
+              o->f);
         fputc('\n', o->f);
+        json_object_put(o->root);
+    }
     fflush(o->f);
     free(o);
 }
 
 /* ---- JSON ---- */
 
-static void json_string(FILE *f, const char *s)
+/* Puts `value` (owned from here on by the document) under `key` of the innermost object, at the end of the
+ * innermost array, or as the document itself. */
+static void json_add(struct out *o, const char *key, json_object *value)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+    or_die(value);
+    if (o->depth == 0) {
+        if (o->root) {
+            fprintf(stderr, "gc tools: a second JSON document was started before out_free\n");
+            abort();
+        }
+        o->root = value;
+        return;
     }
-    fputc('"', f);
-}
-
-static void json_member(struct out *o, const char *key)
-{
-    if (o->depth > 0) {
-        if (o->has_member[o->depth])
-            fputc(',', o->f);
-        fputc('\n', o->f);
-        fprintf(o->f, "%*s", 2 * o->depth, "");
-    }
-    o->has_member[o->depth] = 1;
-    if (key) {
-        json_string(o->f, key);
-        fputs(": ", o->f);
+    json_object *parent = o->open[o->depth - 1];
+    int rc = json_object_is_type(parent, json_type_array) ? json_object_array_add(parent, value)
+                                                          : json_object_object_add(parent, key ? key : "", value);
+    if (rc != 0) {
+        json_object_put(value);
+        or_die(NULL);
     }
 }
 
-static void json_open(struct out *o, const char *key, char c)
+static void json_open(struct out *o, const char *key, json_object *container)
 {
-    json_member(o, key);
-    fputc(c, o->f);
-    if (o->depth + 1 < MAX_DEPTH)
-        o->depth++;
-    o->has_member[o->depth] = 0;
+    if (o->depth == MAX_DEPTH) {
+        fprintf(stderr, "gc tools: JSON nested more than %d deep\n", MAX_DEPTH);
+        abort();
+    }
+    json_add(o, key, container);
+    o->open[o->depth++] = container;
 }
 
-static void json_close(struct out *o, char c)
+static void json_close(struct out *o)
 {
-    int had = o->has_member[o->depth];
     if (o->depth > 0)
         o->depth--;
-    if (had)
-        fprintf(o->f, "\n%*s", 2 * o->depth, "");
-    fputc(c, o->f);
 }
 
 /* ---- text ---- */
@@ -171,7 +173,7 @@ static void print_table(struct out *o)
 void out_object_begin(struct out *o, const char *key)
 {
     if (o->json)
-        json_open(o, key, '{');
+        json_open(o, key, json_object_new_object());
     else if (o->table_depth == 0 && key)
         fprintf(o->f, "%*s%s:\n", 2 * o->indent++, "", key);
 }
@@ -179,7 +181,7 @@ void out_object_begin(struct out *o, const char *key)
 void out_object_end(struct out *o)
 {
     if (o->json)
-        json_close(o, '}');
+        json_close(o);
     else if (o->table_depth == 0 && o->indent > 0)
         o->indent--;
 }
@@ -187,7 +189,7 @@ void out_object_end(struct out *o)
 void out_array_begin(struct out *o, const char *key)
 {
     if (o->json) {
-        json_open(o, key, '[');
+        json_open(o, key, json_object_new_array());
         return;
     }
     if (o->table_depth++ == 1) {
@@ -200,7 +202,7 @@ void out_array_begin(struct out *o, const char *key)
 void out_item_begin(struct out *o)
 {
     if (o->json) {
-        json_open(o, NULL, '{');
+        json_open(o, NULL, json_object_new_object());
     } else if (o->table_depth == 1) {
         struct row *rows = realloc(o->rows, sizeof *rows * (size_t)(o->nrows + 1));
         if (!rows)
@@ -216,13 +218,13 @@ void out_item_begin(struct out *o)
 void out_item_end(struct out *o)
 {
     if (o->json)
-        json_close(o, '}');
+        json_close(o);
 }
 
 void out_array_end(struct out *o)
 {
     if (o->json) {
-        json_close(o, ']');
+        json_close(o);
         return;
     }
     if (--o->table_depth == 1) {
@@ -234,56 +236,62 @@ void out_array_end(struct out *o)
     }
 }
 
-static void scalar(struct out *o, const char *key, const char *json_text, const char *text)
-{
-    if (o->json) {
-        json_member(o, key);
-        fputs(json_text, o->f);
-    } else {
-        text_value(o, key, text);
-    }
-}
-
 void out_str(struct out *o, const char *key, const char *value)
 {
-    if (o->json) {
-        json_member(o, key);
-        json_string(o->f, value);
-    } else {
+    if (o->json)
+        json_add(o, key, json_object_new_string(value));
+    else
         text_value(o, key, value);
-    }
 }
 
 void out_u64(struct out *o, const char *key, uint64_t value)
 {
     char buf[32];
+    if (o->json) {
+        json_add(o, key, json_object_new_uint64(value));
+        return;
+    }
     snprintf(buf, sizeof buf, "%" PRIu64, value);
-    scalar(o, key, buf, buf);
+    text_value(o, key, buf);
 }
 
 void out_i64(struct out *o, const char *key, int64_t value)
 {
     char buf[32];
+    if (o->json) {
+        json_add(o, key, json_object_new_int64(value));
+        return;
+    }
     snprintf(buf, sizeof buf, "%" PRId64, value);
-    scalar(o, key, buf, buf);
+    text_value(o, key, buf);
 }
 
 void out_hex(struct out *o, const char *key, uint64_t value)
 {
-    char num[32], hex[32];
-    snprintf(num, sizeof num, "%" PRIu64, value);
+    char hex[32];
+    if (o->json) {
+        json_add(o, key, json_object_new_uint64(value));
+        return;
+    }
     snprintf(hex, sizeof hex, "0x%08" PRIx64, value);
-    scalar(o, key, num, hex);
+    text_value(o, key, hex);
 }
 
 void out_f64(struct out *o, const char *key, double value, int decimals)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    scalar(o, key, buf, buf);
+    if (o->json)
+        /* The figure as the text form rounds it: json-c writes this text for the number. */
+        json_add(o, key, json_object_new_double_s(value, buf));
+    else
+        text_value(o, key, buf);
 }
 
 void out_bool(struct out *o, const char *key, int value)
 {
-    scalar(o, key, value ? "true" : "false", value ? "yes" : "no");
+    if (o->json)
+        json_add(o, key, json_object_new_boolean(value));
+    else
+        text_value(o, key, value ? "yes" : "no");
 }

@@ -161,17 +161,20 @@ void test_options_json_escapes(void **) {
   expectThrow<invalid_option>([] { optionFromJSON("\\q"); }, "unknown escape '\\q'");
   // JSON text is UTF-8 (RFC 8259): nlohmann-json refuses a byte that is not, rather than guess its character.
   expectThrow<invalid_option>([] { optionFromJSON("caf\xE9"); }, "ill-formed UTF-8 byte");
-  // So the writer never writes such a byte: each byte that does not start a well-formed sequence (Latin-1, a cut
-  // sequence, an overlong form, a surrogate, past U+10FFFF) is written as U+FFFD, and the file reads back.
+  // So the writer never writes such a byte: each maximal ill-formed subpart (Unicode chapter 3's practice for U+FFFD,
+  // which nlohmann's replace handler and the WHATWG decoder follow) is written as U+FFFD, and the file reads back:
+  // a cut sequence (Latin-1's lone lead byte, E2 82 with no third byte) is one replacement; a byte that no sequence
+  // can go on with (an overlong lead, a surrogate's or a past-U+10FFFF second byte, a stray continuation) one each.
   const std::string replacement = "\xEF\xBF\xBD";
-  OptionFlags notUtf8{{"latin1", "caf\xE9"}, {"cut", "\xE2\x82"}, {"overlong", "\xC0\xAF"},
-                      {"surrogate", "\xED\xA0\x80"}, {"too.big", "\xF4\x90\x80\x80"}};
+  OptionFlags notUtf8{{"latin1", "caf\xE9"}, {"cut", "\xE2\x82"}, {"cut.then.text", "\xE2\x82x\xE2\x82\xAC"},
+                      {"overlong", "\xC0\xAF"}, {"surrogate", "\xED\xA0\x80"}, {"too.big", "\xF4\x90\x80\x80"}};
   std::ostringstream written;
   written << notUtf8;
   OptionFlags readBack;
   readJSON(written.str(), readBack);
   assert_true(readBack.at("latin1") == "caf" + replacement);
-  assert_true(readBack.at("cut") == replacement + replacement);
+  assert_true(readBack.at("cut") == replacement);
+  assert_true(readBack.at("cut.then.text") == replacement + "x\xE2\x82\xAC");
   assert_true(readBack.at("overlong") == replacement + replacement);
   assert_true(readBack.at("surrogate") == replacement + replacement + replacement);
   assert_true(readBack.at("too.big") == replacement + replacement + replacement + replacement);
