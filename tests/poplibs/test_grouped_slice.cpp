@@ -144,6 +144,17 @@ void test_plans_and_errors(void **) {
   expectThrow<poputil::poplibs_error>(
       [&] { popops::createGroupedSliceableTensor(f.graph, FLOAT, 0, {3, 4}, {0}, {1}, popops::SlicePlan(), {}); },
       "group size is 0");
+  // QUARTER groups made apart (each its own metadata) cannot give groupedMultiSlice's one-metadata result.
+  Tensor qa = f.graph.addVariable(QUARTER, {1, 3, 4}, "qa"), qb = f.graph.addVariable(QUARTER, {1, 3, 4}, "qb");
+  f.graph.setTileMapping(qa, 0);
+  f.graph.setTileMapping(qb, 1);
+  Tensor qIds = f.graph.addVariable(UNSIGNED_INT, {2, 2, 1}, "qIds");
+  f.graph.setTileMapping(qIds, 0);
+  expectThrow<poputil::poplibs_error>(
+      [&] {
+        popops::groupedMultiSlice(f.graph, concat(qa, qb), qIds, {0}, {1}, f.prog, popops::SlicePlan(), {});
+      },
+      "have different metadata");
 }
 
 } // namespace

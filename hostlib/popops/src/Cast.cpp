@@ -175,15 +175,24 @@ Tensor newCastOutput(poplar::Graph &graph, const Tensor &src, const poplar::Type
                      Tensor &srcMetadata, Tensor &dstMetadata, const std::string &name) {
   if (!src.valid())
     throw poplibs_error(name + ": the source is an invalid (default-constructed) tensor");
-  if (dstType == poplar::QUARTER) {
-    if (!given.valid())
-      throw poplibs_error(name + ": a cast to QUARTER needs the result's metadata; use the overload of cast that "
-                                 "takes a metadata tensor");
+  srcMetadata = sideMetadata(src, "source", name);
+  if (dstType == poplar::QUARTER && given.valid()) {
     checkMetadata(given, name);
     dstMetadata = given;
+  } else if (dstType == poplar::QUARTER && srcMetadata.valid()) {
+    // QUARTER to QUARTER without metadata is a copy (as the reference says of a cast to the source's type): the
+    // result is read with the source's metadata.
+    dstMetadata = srcMetadata;
   }
-  srcMetadata = sideMetadata(src, "source", name);
-  return newOutputLike(graph, src, dstType, dstMetadata, name);
+  Tensor out = newOutputLike(graph, src, dstType, dstMetadata, name);
+  if (dstType == poplar::QUARTER && !dstMetadata.valid()) {
+    // No metadata given: the result gets one of its own (Graph::addVariable makes it) and, as every cast to
+    // QUARTER does, is written with its destination's metadata. It starts as F143 with scale 0 (QuarterMetadata's
+    // default, our choice) and can be rewritten before the program runs, as any metadata variable can.
+    dstMetadata = out.getMetadata();
+    graph.setInitialValue(dstMetadata, unsigned(poplar::QuarterMetadata().getBinary()));
+  }
+  return out;
 }
 
 } // namespace

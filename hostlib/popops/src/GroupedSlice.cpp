@@ -106,7 +106,27 @@ Tensor groupedMultiSlice(poplar::Graph &graph, const Tensor &t, const Tensor &of
     parts.push_back(multiSlice(graph, t[g], offsets[g], dims, sizes, prog, plan, options, groupName(name, g))
                         .expand({0}));
   });
-  return poplar::concat(parts, 0);
+  Tensor joined = poplar::concat(parts, 0);
+  if (t.elementType() != poplar::QUARTER)
+    return joined;
+  // Each group's multiSlice result has a metadata variable of its own; the grouped result is one tensor, so (as
+  // createGroupedSliceTensor's) it gets one metadata, a copy of t's, and the groups' results are copied into it.
+  if (!t.hasMetadata())
+    throw poplibs_error(name + ": the QUARTER tensor sliced has no metadata; create it with "
+                               "createGroupedSliceableTensor or Graph::addVariable(QUARTER, metadata, shape)");
+  Tensor tMd;
+  try {
+    tMd = t.getMetadata();
+  } catch (const poplar::poplar_error &) {
+    throw poplibs_error(name + ": the groups of the QUARTER tensor sliced have different metadata; a grouped "
+                               "tensor has one (create it with createGroupedSliceableTensor)");
+  }
+  const Tensor md = detail::groupMetadata(graph, poplar::QUARTER, name);
+  Tensor out = graph.addVariable(poplar::QUARTER, md, joined.shape(), name + "/out");
+  graph.setTileMapping(out, graph.getTileMapping(joined, false));
+  prog.add(poplar::program::Copy(tMd, md, false, name + "/metadata"));
+  prog.add(poplar::program::Copy(joined, out, false, name + "/join"));
+  return out;
 }
 
 void groupedMultiUpdate(poplar::Graph &graph, const Tensor &t, const Tensor &s, const Tensor &offsets,

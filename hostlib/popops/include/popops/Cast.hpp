@@ -17,7 +17,9 @@ namespace popops {
 /// truncate toward zero; non-zero is true). A QUARTER `src` (created with metadata) is read with its metadata into
 /// FLOAT, HALF, CHAR, SIGNED_CHAR or UNSIGNED_CHAR (an 8-bit integer gets the nearest integer, ties to even, taken
 /// through a 32-bit integer, unsigned for UNSIGNED_CHAR so that negatives give 0, and cut to its low byte, as the
-/// tile's conversion does); a cast to QUARTER needs the metadata of the result: use the overload below. Throws
+/// tile's conversion does). A cast to QUARTER is written with its destination's metadata: the result gets a
+/// metadata variable of its own (result.getMetadata()), set to F143 with scale 0 until the host or a program
+/// rewrites it before the cast runs; from a QUARTER src the result shares src's metadata (a copy). Throws
 /// poputil::poplibs_error for a pair of types that has no conversion.
 poplar::Tensor cast(poplar::Graph &graph, const poplar::Tensor &src, const poplar::Type &dstType,
                     poplar::program::Sequence &prog, const poplar::DebugContext &debugContext = {});
@@ -48,7 +50,8 @@ poplar::program::Program cast(poplar::Graph &graph, poplar::Tensor src, poplar::
 /// Adds to `cs` the vertices that convert `src` into `dst` (same shape), each on the tile of its output elements.
 void cast(poplar::Graph &graph, poplar::Tensor src, poplar::Tensor dst, poplar::ComputeSet cs);
 
-/// A new tensor of `dstType` with src's shape and mapping, written by vertices added to `cs`.
+/// A new tensor of `dstType` with src's shape and mapping, written by vertices added to `cs`; a QUARTER result
+/// gets its metadata as in the program form without metadata.
 poplar::Tensor cast(poplar::Graph &graph, poplar::Tensor src, const poplar::Type &dstType, poplar::ComputeSet cs,
                     const poplar::DebugContext &debugContext = {});
 

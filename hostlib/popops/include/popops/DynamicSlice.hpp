@@ -195,7 +195,8 @@ poplar::Tensor createGroupedIndicesTensor(poplar::Graph &graph, std::size_t grou
                                           const std::vector<std::size_t> &dims, std::size_t numIndices,
                                           const SlicePlan &plan, const poplar::OptionFlags &options,
                                           const poplar::DebugContext &debugContext = {});
-/// multiSlice of each group: result[g] = multiSlice(t[g], offsets[g]).
+/// multiSlice of each group: result[g] = multiSlice(t[g], offsets[g]). A QUARTER result has one metadata for all
+/// its groups, a copy of t's (t's groups must share one, as createGroupedSliceableTensor's do).
 poplar::Tensor groupedMultiSlice(poplar::Graph &graph, const poplar::Tensor &t, const poplar::Tensor &offsets,
                                  const std::vector<std::size_t> &dims, const std::vector<std::size_t> &sizes,
                                  poplar::program::Sequence &prog, const SlicePlan &plan,
