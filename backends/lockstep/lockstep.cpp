@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "ipu_card/backend_class.hpp"
 #include "ipu_card/hw.h"
 
 namespace {
@@ -28,8 +29,11 @@ constexpr unsigned kMaxContexts = IPU_TILE_CONTEXTS_MAX;
 constexpr uint64_t kModelStep = 4096; // secondary instructions per tile per catch-up step
 
 // `rtl` is the primary, `model` the secondary (the registry's pair).
-struct Lockstep {
-    ipu_backend base; // first: the C interface casts between the two
+// Save/restore and fault injection are refused by the base: two cards in step
+// could be saved as a pair, but the queues of instructions the secondary ran
+// ahead would have to be saved too; a fault armed on one card of the pair
+// would be a difference by construction.
+struct Lockstep : ipu::backend::Card {
     ipu_backend *rtl = nullptr;
     ipu_backend *model = nullptr;
     unsigned tiles = 0;
@@ -47,6 +51,11 @@ struct Lockstep {
     uint64_t compared = 0;
     std::recursive_mutex lock;
 
+    int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value);
+    int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value);
+    int advance(uint64_t budget);
+    int set_retire_observer(ipu_retire_observer observer, void *opaque);
+
     ~Lockstep()
     {
         if (rtl)
@@ -56,7 +65,7 @@ struct Lockstep {
     }
 };
 
-Lockstep *self(ipu_backend *b) { return reinterpret_cast<Lockstep *>(b); }
+Lockstep *self(ipu_backend *b) { return ipu::backend::card_of<Lockstep>(b); }
 
 uint32_t read32(ipu_backend *card, uint32_t offset)
 {
@@ -278,9 +287,9 @@ void forget_divergence(Lockstep &l)
         q.clear();
 }
 
-int ls_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
+int Lockstep::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
 {
-    Lockstep &l = *self(b);
+    Lockstep &l = *this;
     std::lock_guard<std::recursive_mutex> g(l.lock);
     if (bar == IPU_BAR_REGS && offset == IPU_REG_CONSOLE_DATA) {
         uint64_t discard;
@@ -301,9 +310,9 @@ int ls_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, ui
     return 0;
 }
 
-int ls_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
+int Lockstep::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value)
 {
-    Lockstep &l = *self(b);
+    Lockstep &l = *this;
     std::lock_guard<std::recursive_mutex> g(l.lock);
     if (bar == IPU_BAR_REGS && offset == IPU_REG_RUN_CTRL && (value & IPU_REG_RUN_CTRL_START_MASK))
         for (auto &q : l.queues)
@@ -327,9 +336,9 @@ int ls_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, u
     return rc;
 }
 
-int ls_advance(ipu_backend *b, uint64_t budget)
+int Lockstep::advance(uint64_t budget)
 {
-    Lockstep &l = *self(b);
+    Lockstep &l = *this;
     std::lock_guard<std::recursive_mutex> g(l.lock);
     if (l.diverged) {
         report(l);
@@ -345,39 +354,15 @@ int ls_advance(ipu_backend *b, uint64_t budget)
     return running;
 }
 
-void ls_destroy(ipu_backend *b) { delete self(b); }
-
-int ls_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
+int Lockstep::set_retire_observer(ipu_retire_observer observer, void *opaque)
 {
-    Lockstep &l = *self(b);
-    std::lock_guard<std::recursive_mutex> g(l.lock);
-    l.user_observer = observer;
-    l.user_opaque = opaque;
+    std::lock_guard<std::recursive_mutex> g(lock);
+    user_observer = observer;
+    user_opaque = opaque;
     return 0;
 }
 
-// Two cards in step could be saved as a pair, but the queues of instructions
-// the secondary ran ahead would have to be saved too; not offered.
-size_t ls_save_size(ipu_backend *) { return 0; }
-int ls_save(ipu_backend *, void *, size_t) { return -ENOTSUP; }
-int ls_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
-// A fault armed on one card of the pair would be a difference by construction; not offered.
-int ls_inject(ipu_backend *, const ipu_backend_faults *) { return -ENOTSUP; }
-int ls_injected(ipu_backend *, ipu_backend_faults *) { return -ENOTSUP; }
-
-const ipu_backend_ops lockstep_ops = {
-    .name = "lockstep",
-    .bar_read = ls_bar_read,
-    .bar_write = ls_bar_write,
-    .advance = ls_advance,
-    .destroy = ls_destroy,
-    .set_retire_observer = ls_set_retire_observer,
-    .save_size = ls_save_size,
-    .save = ls_save,
-    .restore = ls_restore,
-    .inject = ls_inject,
-    .injected = ls_injected,
-};
+constexpr ipu_backend_ops lockstep_ops = ipu::backend::ops_of<Lockstep>("lockstep");
 
 } // namespace
 

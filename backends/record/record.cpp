@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ipu_board.h"
+#include "ipu_card/backend_class.hpp"
 #include "trace_format.hpp"
 
 namespace {
@@ -21,9 +22,11 @@ namespace {
 using ipu::trace::Writer;
 namespace tr = ipu::trace;
 
-struct Recorder {
-    ipu_backend base; // first: the C interface casts between the two
-    ipu_backend *inner = nullptr;
+// A pure decorator: the operations it does not write here (the retire
+// observer, save, fault injection) go to the card underneath unchanged
+// (ipu::backend::Forwarding); faults so go to the inner card, whose effects
+// (BAR reads, DMA, interrupts) are what the trace records.
+struct Recorder : ipu::backend::Forwarding {
     ipu_backend_host host{};
     FILE *file = nullptr;
     std::recursive_mutex lock; // one order of records, whatever thread calls
@@ -53,6 +56,20 @@ struct Recorder {
             fail(errno);
         return !failed;
     }
+    int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value);
+    int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value);
+    int advance(uint64_t budget);
+    // A restored card is not the card the trace started from: replay could not follow.
+    int restore(const void *, size_t) { return -ENOTSUP; }
+
+    // The inner card goes first: what it does on the way out is still recorded.
+    ~Recorder()
+    {
+        release_inner();
+        if (file && std::fclose(file) != 0 && !failed)
+            fail(errno);
+    }
+
     void fail(int e)
     {
         failed = true;
@@ -62,8 +79,6 @@ struct Recorder {
     }
 };
 
-Recorder *rec(ipu_backend *b) { return reinterpret_cast<Recorder *>(b); }
-
 // A guard for one host call: holds the lock, counts the depth.
 struct Call {
     Recorder *r;
@@ -72,9 +87,9 @@ struct Call {
     ~Call() { r->depth--; }
 };
 
-int rec_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
+int Recorder::bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
 {
-    Recorder *r = rec(b);
+    Recorder *r = this;
     std::lock_guard<std::recursive_mutex> g(r->lock); // the read and its record, with no call between
     int rc;
     {
@@ -92,9 +107,9 @@ int rec_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, u
     return r->flush() ? rc : -EIO;
 }
 
-int rec_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
+int Recorder::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value)
 {
-    Recorder *r = rec(b);
+    Recorder *r = this;
     std::lock_guard<std::recursive_mutex> g(r->lock);
     Writer w;
     w.put<uint8_t>(tr::kBarWrite);
@@ -112,9 +127,9 @@ int rec_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, 
     return r->flush() ? rc : -EIO;
 }
 
-int rec_advance(ipu_backend *b, uint64_t budget)
+int Recorder::advance(uint64_t budget)
 {
-    Recorder *r = rec(b);
+    Recorder *r = this;
     std::lock_guard<std::recursive_mutex> g(r->lock);
     Writer w;
     w.put<uint8_t>(tr::kAdvance);
@@ -131,29 +146,6 @@ int rec_advance(ipu_backend *b, uint64_t budget)
     r->emit(end);
     return r->flush() ? more : 0; // no more work on a card whose calls now fail
 }
-
-void rec_destroy(ipu_backend *b)
-{
-    Recorder *r = rec(b);
-    r->inner->ops->destroy(r->inner);
-    if (std::fclose(r->file) != 0 && !r->failed)
-        r->fail(errno);
-    delete r;
-}
-
-int rec_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
-{
-    Recorder *r = rec(b);
-    return r->inner->ops->set_retire_observer(r->inner, observer, opaque);
-}
-
-size_t rec_save_size(ipu_backend *b) { return rec(b)->inner->ops->save_size(rec(b)->inner); }
-int rec_save(ipu_backend *b, void *buf, size_t len) { return rec(b)->inner->ops->save(rec(b)->inner, buf, len); }
-// A restored card is not the card the trace started from: replay could not follow.
-int rec_restore(ipu_backend *, const void *, size_t) { return -ENOTSUP; }
-// Faults go to the card underneath: their effects (BAR reads, DMA, interrupts) are what the trace records.
-int rec_inject(ipu_backend *b, const ipu_backend_faults *f) { return ipu_backend_inject(rec(b)->inner, f); }
-int rec_injected(ipu_backend *b, ipu_backend_faults *f) { return ipu_backend_injected(rec(b)->inner, f); }
 
 // The host callbacks the inner card sees: pass through, then record.
 int rec_dma(Recorder *r, tr::Kind kind, uint64_t bus, void *buf, size_t len)
@@ -199,19 +191,7 @@ void rec_irq(void *opaque, unsigned vector)
         r->host.irq(r->host.opaque, vector);
 }
 
-const ipu_backend_ops record_ops = {
-    .name = "record",
-    .bar_read = rec_bar_read,
-    .bar_write = rec_bar_write,
-    .advance = rec_advance,
-    .destroy = rec_destroy,
-    .set_retire_observer = rec_set_retire_observer,
-    .save_size = rec_save_size,
-    .save = rec_save,
-    .restore = rec_restore,
-    .inject = rec_inject,
-    .injected = rec_injected,
-};
+constexpr ipu_backend_ops record_ops = ipu::backend::ops_of<Recorder>("record");
 
 // Opens the trace for writing: a regular file only. A FIFO would block the
 // open until a reader came (QEMU at realize, ignoring SIGTERM) and a device or
@@ -275,7 +255,7 @@ extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_b
     const ipu_backend_host mine{r, rec_dma_read, rec_dma_write, host->irq ? rec_irq : nullptr};
     const int rc = factory->create(board, &mine, options, &r->inner, err, err_len);
     if (rc) {
-        std::fclose(r->file);
+        r->inner = nullptr; // the factory made no card
         delete r;
         return rc;
     }
@@ -291,8 +271,6 @@ extern "C" int ipu_record_create(const ipu_backend_factory *factory, const ipu_b
     r->emit(w);
     if (!r->flush()) {
         std::snprintf(err, err_len, "cannot write the trace file %s", path);
-        r->inner->ops->destroy(r->inner);
-        std::fclose(r->file);
         delete r;
         return -EIO;
     }

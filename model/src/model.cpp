@@ -6,41 +6,52 @@
 #include <new>
 
 #include "card.hpp"
+#include "ipu_card/backend_class.hpp"
 
 namespace {
 
-using ipu::model::Card;
 using ipu::model::Tile;
 
-struct ModelBackend {
-    ipu_backend base; // first: the C interface casts between the two
-    Card card;
+// Save/restore and fault injection are the model's own; the table comes from
+// these members (ipu_card/backend_class.hpp).
+struct ModelBackend : ipu::backend::Card {
+    ipu::model::Card card; // spelt out: Card alone is the base
     ipu::model::RetireHook hook{};
     ipu_retire_observer observer = nullptr;
     void *observer_opaque = nullptr;
     ModelBackend(const ipu_backend_ops *ops, const ipu_board &b, const ipu_backend_host &h,
                  const ipu_backend_options &o)
-        : base{ops}, card(b, h, o)
+        : ipu::backend::Card(ops), card(b, h, o)
     {
     }
+
+    int bar_read(unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
+    {
+        return card.bar_read(bar, offset, size, value);
+    }
+    int bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value)
+    {
+        return card.bar_write(bar, offset, size, value);
+    }
+    int advance(uint64_t budget) { return card.advance(budget); }
+    int set_retire_observer(ipu_retire_observer o, void *opaque);
+    size_t save_size() { return card.save_size(); }
+    int save(void *buf, size_t len) { return card.save(buf, len); }
+    int restore(const void *buf, size_t len) { return card.restore(buf, len); }
+    int inject(const ipu_backend_faults *faults)
+    {
+        if (faults->dma_error > 255 || faults->drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
+            faults->delay_irq_mask >> IPU_PCI_MSIX_VECTORS)
+            return -EINVAL;
+        card.set_faults(*faults);
+        return 0;
+    }
+    int injected(ipu_backend_faults *faults)
+    {
+        *faults = card.faults();
+        return 0;
+    }
 };
-
-ModelBackend *self(ipu_backend *b) { return reinterpret_cast<ModelBackend *>(b); }
-Card &card_of(ipu_backend *b) { return self(b)->card; }
-
-int model_bar_read(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t *value)
-{
-    return card_of(b).bar_read(bar, offset, size, value);
-}
-
-int model_bar_write(ipu_backend *b, unsigned bar, uint64_t offset, unsigned size, uint64_t value)
-{
-    return card_of(b).bar_write(bar, offset, size, value);
-}
-
-int model_advance(ipu_backend *b, uint64_t budget) { return card_of(b).advance(budget); }
-
-void model_destroy(ipu_backend *b) { delete self(b); }
 
 // The ISS's retire hook, as the contract's retire event. The model cannot stop
 // inside a slice, so the observer's return value is not acted on.
@@ -52,51 +63,19 @@ void model_retired(void *o, const Tile &tile, unsigned context, uint32_t pc, uin
     m->observer(m->observer_opaque, &ev);
 }
 
-int model_set_retire_observer(ipu_backend *b, ipu_retire_observer observer, void *opaque)
+int ModelBackend::set_retire_observer(ipu_retire_observer o, void *opaque)
 {
-    ModelBackend *m = self(b);
     // Cleared first: the card never sees a hook half set.
-    m->card.set_retire_hook(nullptr);
-    m->observer = observer;
-    m->observer_opaque = opaque;
-    m->hook = ipu::model::RetireHook{m, model_retired};
-    if (observer)
-        m->card.set_retire_hook(&m->hook);
+    card.set_retire_hook(nullptr);
+    observer = o;
+    observer_opaque = opaque;
+    hook = ipu::model::RetireHook{this, model_retired};
+    if (o)
+        card.set_retire_hook(&hook);
     return 0;
 }
 
-size_t model_save_size(ipu_backend *b) { return card_of(b).save_size(); }
-int model_save(ipu_backend *b, void *buf, size_t len) { return card_of(b).save(buf, len); }
-int model_restore(ipu_backend *b, const void *buf, size_t len) { return card_of(b).restore(buf, len); }
-
-int model_inject(ipu_backend *b, const ipu_backend_faults *faults)
-{
-    if (faults->dma_error > 255 || faults->drop_irq_mask >> IPU_PCI_MSIX_VECTORS ||
-        faults->delay_irq_mask >> IPU_PCI_MSIX_VECTORS)
-        return -EINVAL;
-    card_of(b).set_faults(*faults);
-    return 0;
-}
-
-int model_injected(ipu_backend *b, ipu_backend_faults *faults)
-{
-    *faults = card_of(b).faults();
-    return 0;
-}
-
-const ipu_backend_ops model_ops = {
-    .name = "model",
-    .bar_read = model_bar_read,
-    .bar_write = model_bar_write,
-    .advance = model_advance,
-    .destroy = model_destroy,
-    .set_retire_observer = model_set_retire_observer,
-    .save_size = model_save_size,
-    .save = model_save,
-    .restore = model_restore,
-    .inject = model_inject,
-    .injected = model_injected,
-};
+constexpr ipu_backend_ops model_ops = ipu::backend::ops_of<ModelBackend>("model");
 
 } // namespace
 
