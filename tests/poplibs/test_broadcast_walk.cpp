@@ -76,7 +76,8 @@ void test_column_broadcast_write(void **) {
   for (const Tensor &t : {out, gathered, hits})
     poputil::mapTensorLinearly(f.graph, t);
   Tensor covered = hits.expand({1}).broadcast(unsigned(cols), 1);
-  assert_int_equal(covered.getVarRegions().size(), rows * cols);
+  // A region per element, except that the last copy of one flag and the first of the next are adjacent.
+  assert_int_equal(covered.getVarRegions().size(), rows * cols - (rows - 1));
   std::uint64_t steps = stepsOf([&] {
     popops::mapInPlace(f.graph, pe::Select(pe::_2, pe::_1, pe::_3 != pe::Const(0u)), {out, gathered, covered},
                        f.prog, "write");
@@ -89,8 +90,8 @@ void test_column_broadcast_write(void **) {
 }
 
 // The row broadcast of the brief: [1, 3072] seen as [2048, 3072], added into a [2048, 3072] variable, then the
-// same sequenceSlice (rows 0..2047, two entries) over it. Its views hold a few thousand regions; the bound is ten
-// steps per region of each view plus ten per output run on the tiles.
+// sequenceSlice of two entries into its first 512 rows. The broadcast holds a few thousand regions; the bound is
+// ten steps per region plus ten per output run on the tiles.
 void test_row_broadcast_sequence_slice(void **) {
   const std::size_t rows = 2048, cols = 3072;
   Fixture f(kTiles);
@@ -108,9 +109,13 @@ void test_row_broadcast_sequence_slice(void **) {
   print_message("row broadcast [%zu, %zu]: %llu view steps\n", rows, cols, (unsigned long long)mapSteps);
   assert_true(mapSteps <= 10 * (rows + kTiles * 4));
   expectSameMapping(f.graph, wide, "row broadcast");
-  std::uint64_t sliceSteps = stepsOf([&] { popops::sequenceSlice(f.graph, in, out, n, io, oo, true, f.prog); });
-  print_message("sequenceSlice [%zu, %zu]: %llu view steps\n", rows, cols, (unsigned long long)sliceSteps);
-  assert_true(sliceSteps <= 10 * rows * cols);
+  // sequenceSlice's own views (its flags broadcast along the columns among them) cost a few steps per element of
+  // the input and the output; the old walks cost thousands.
+  const std::size_t sliceRows = 512;
+  Tensor part = out.slice(0, sliceRows, 0);
+  std::uint64_t sliceSteps = stepsOf([&] { popops::sequenceSlice(f.graph, in, part, n, io, oo, true, f.prog); });
+  print_message("sequenceSlice [%zu, %zu]: %llu view steps\n", sliceRows, cols, (unsigned long long)sliceSteps);
+  assert_true(sliceSteps <= 10 * (rows + sliceRows) * cols);
 }
 
 } // namespace
