@@ -9,6 +9,7 @@
 #include "graph_impl.hpp"
 #include "time_model.hpp"
 #include "trace.hpp"
+#include "view_work.hpp"
 #include "poplar/Device.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
@@ -322,12 +323,12 @@ void Graph::setTileMapping(const Tensor &t, const TileToTensorMapping &mapping) 
 TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool requireComplete) const {
   checkTensor(*impl_, t, "getTileMapping");
   TileToTensorMapping out(target_.getNumTiles());
-  std::size_t pos = 0;
+  std::size_t pos = 0, steps = 0;
   for (const auto &r : t.regions()) {
-    impl_->vars[r.var].mapping.forEach([&](std::size_t b, std::size_t e, unsigned tile) {
-      std::size_t lo = std::max(b, r.begin), hi = std::min(e, r.end);
-      if (lo >= hi)
-        return;
+    // Only the mapping runs this region overlaps: a broadcast or transposed view has a region per element, and
+    // walking the whole map for each made the write of popops::sequenceSlice quadratic.
+    const detail::IntervalMap &mapping = impl_->vars[r.var].mapping;
+    steps += 1 + mapping.forEachIn(r.begin, r.end, [&](std::size_t lo, std::size_t hi, unsigned tile) {
       // Replica r's copy of an element lives r replicas' worth of tiles further on (compiler/replicate.cpp).
       if (tile != kUnmapped && r.replica != kLocalReplica)
         tile += r.replica * (impl_->target.getNumTiles() / impl_->replicationFactor);
@@ -347,6 +348,7 @@ TileToTensorMapping Graph::getTileMapping(const Tensor &t, bool requireComplete)
     });
     pos += r.end - r.begin;
   }
+  detail::countViewSteps(steps);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "poplar/exceptions.hpp"
 #include "graph_impl.hpp"
 #include "half.hpp"
+#include "view_work.hpp"
 
 namespace poplar {
 
@@ -155,24 +156,31 @@ std::vector<std::vector<Interval>> Graph::getSortedContiguousRegions(const Tenso
     pos += r.end - r.begin;
   }
   std::vector<Piece> pieces;
+  std::size_t steps = 0;
   for (const Interval &want : regions) {
     if (want.end() > pos || want.begin() > want.end())
       throw index_error("Graph::getSortedContiguousRegions: interval [" + std::to_string(want.begin()) + ", " +
                         std::to_string(want.end()) + ") is outside the tensor's " + std::to_string(pos) +
                         " elements");
-    for (const auto &[tb, te, r] : spans) {
+    // From the span holding want.begin() (a lookup, not a scan) to the last one it reaches.
+    auto span = std::upper_bound(spans.begin(), spans.end(), want.begin(),
+                                 [](std::size_t x, const auto &sp) { return x < std::get<0>(sp); });
+    if (span != spans.begin())
+      --span;
+    for (; span != spans.end() && std::get<0>(*span) < want.end(); ++span) {
+      const auto &[tb, te, r] = *span;
       std::size_t b = std::max(tb, want.begin()), e = std::min(te, want.end());
+      ++steps;
       if (b >= e)
         continue;
       std::size_t vb = r.begin + (b - tb), ve = r.begin + (e - tb);
       // Split at tile boundaries: memory is contiguous only within one tile.
-      impl_->vars[r.var].mapping.forEach([&](std::size_t mb, std::size_t me, unsigned tile) {
-        std::size_t pb = std::max(mb, vb), pe = std::min(me, ve);
-        if (pb < pe)
-          pieces.push_back(Piece{r.var, pb, pe, tile, b + (pb - vb)});
+      steps += impl_->vars[r.var].mapping.forEachIn(vb, ve, [&](std::size_t pb, std::size_t pe, unsigned tile) {
+        pieces.push_back(Piece{r.var, pb, pe, tile, b + (pb - vb)});
       });
     }
   }
+  detail::countViewSteps(steps);
   std::stable_sort(pieces.begin(), pieces.end(), [](const Piece &a, const Piece &b) {
     return std::tie(a.var, a.varBegin) < std::tie(b.var, b.varBegin);
   });

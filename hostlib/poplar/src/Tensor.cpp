@@ -7,10 +7,12 @@
 #include <iostream>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 #include "graph_impl.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
+#include "view_work.hpp"
 
 namespace poplar {
 
@@ -81,39 +83,67 @@ void append(Regions &out, unsigned var, std::size_t b, std::size_t e, unsigned r
     out.push_back(VarRegion{var, b, e, replica});
 }
 
-/// Gathers runs (flat start, length) of the source view into one region list.
+/// Flattened index of the first element of each region, then the element count: Gatherer's index.
+std::shared_ptr<const std::vector<std::size_t> > regionStarts(const Regions &regions) {
+  auto starts = std::make_shared<std::vector<std::size_t> >(regions.size() + 1, 0);
+  for (std::size_t i = 0; i < regions.size(); ++i)
+    (*starts)[i + 1] = (*starts)[i] + (regions[i].end - regions[i].begin);
+  return starts;
+}
+
+/// Gathers runs (flat start, length) of the source view into one region list. Each run starts with a lookup in
+/// the view's index, so its cost follows the regions it crosses, not the size of the view.
 class Gatherer {
 public:
-  explicit Gatherer(const Regions &src) : src_(src), starts_(src.size() + 1, 0) {
-    for (std::size_t i = 0; i < src.size(); ++i)
-      starts_[i + 1] = starts_[i] + (src[i].end - src[i].begin);
-  }
-  void run(Regions &out, std::size_t flat, std::size_t len) const {
-    std::size_t i = std::upper_bound(starts_.begin(), starts_.end(), flat) - starts_.begin() - 1;
+  Gatherer(const Regions &src, std::shared_ptr<const std::vector<std::size_t> > starts)
+      : src_(src), starts_(std::move(starts)) {}
+  Gatherer(Gatherer &&o) noexcept : src_(o.src_), starts_(std::move(o.starts_)), steps_(std::exchange(o.steps_, 0)) {}
+  Gatherer(const Gatherer &) = delete;
+  Gatherer &operator=(const Gatherer &) = delete;
+  Gatherer &operator=(Gatherer &&) = delete;
+  ~Gatherer() { detail::countViewSteps(steps_); }
+  void run(Regions &out, std::size_t flat, std::size_t len) {
+    const std::vector<std::size_t> &starts = *starts_;
+    std::size_t i = std::upper_bound(starts.begin(), starts.end(), flat) - starts.begin() - 1;
+    ++steps_;
     while (len > 0) {
-      std::size_t off = flat - starts_[i];
+      std::size_t off = flat - starts[i];
       std::size_t avail = (src_[i].end - src_[i].begin) - off;
       std::size_t take = std::min(avail, len);
       append(out, src_[i].var, src_[i].begin + off, src_[i].begin + off + take, src_[i].replica);
       len -= take;
       flat += take;
       ++i;
+      ++steps_;
     }
   }
 
 private:
   const Regions &src_;
-  std::vector<std::size_t> starts_;
+  std::shared_ptr<const std::vector<std::size_t> > starts_;
+  std::uint64_t steps_ = 0;
 };
 
 } // namespace
 
-Tensor::Tensor() : graph_(nullptr) {}
+Tensor::Tensor() : graph_(nullptr) {
+  // One shared empty index, so an invalid tensor needs no allocation and its walks still find one.
+  static const std::shared_ptr<const std::vector<std::size_t> > kNoRegions = regionStarts(Regions());
+  starts_ = kNoRegions;
+}
 
 Tensor::Tensor(detail::GraphImpl *graph, Type type, const std::vector<std::size_t> &shape,
                std::shared_ptr<const Regions> regions)
     : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {
   checkedCount(shape_, "cannot create a tensor");
+  starts_ = regionStarts(this->regions());
+}
+
+Tensor Tensor::sameElements(const Type &type, const std::vector<std::size_t> &shape) const {
+  Tensor t = *this;
+  t.type_ = type;
+  t.shape_ = shape;
+  return t;
 }
 
 Tensor Tensor::withRegions(const std::vector<std::size_t> &shape, std::shared_ptr<const Regions> regions) const {
@@ -157,7 +187,7 @@ Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
                       ") is not inside dimension " + std::to_string(d) + " of size " + std::to_string(shape_[d]));
   std::size_t outer = product(shape_, 0, d), inner = product(shape_, d + 1);
   auto out = std::make_shared<Regions>();
-  Gatherer g(regions());
+  Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     g.run(*out, (o * shape_[d] + begin) * inner, (end - begin) * inner);
   std::vector<std::size_t> shape = shape_;
@@ -192,7 +222,7 @@ Tensor Tensor::reshape(ArrayRef<std::size_t> newShape) const {
   if (checkedCount(shape, "Tensor::reshape") != numElements())
     throw index_error("Tensor::reshape: shape " + shapeStr(shape) + " does not have the " +
                       std::to_string(numElements()) + " elements of shape " + shapeStr(shape_));
-  return Tensor(graph_, type_, shape, regions_);
+  return sameElements(type_, shape);
 }
 
 Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
@@ -215,7 +245,7 @@ Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
   for (std::size_t i = 0; i < r; ++i)
     shape[i] = shape_[perm[i]];
   auto out = std::make_shared<Regions>();
-  Gatherer g(regions());
+  Gatherer g(regions(), starts_);
   std::size_t n = numElements();
   std::vector<std::size_t> idx(r, 0);
   for (std::size_t k = 0; k < n; ++k) {
@@ -244,7 +274,7 @@ Tensor Tensor::reverse(unsigned d) const {
     throw index_error("Tensor::reverse: no dimension " + std::to_string(d));
   std::size_t outer = product(shape_, 0, d), inner = product(shape_, d + 1);
   auto out = std::make_shared<Regions>();
-  Gatherer g(regions());
+  Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t i = shape_[d]; i-- > 0;)
       g.run(*out, (o * shape_[d] + i) * inner, inner);
@@ -260,7 +290,7 @@ Tensor Tensor::expand(ArrayRef<std::size_t> indices) const {
       throw index_error("Tensor::expand: index " + std::to_string(sorted[k]) + " is beyond the rank");
     shape.insert(shape.begin() + sorted[k] + k, 1);
   }
-  return Tensor(graph_, type_, shape, regions_);
+  return sameElements(type_, shape);
 }
 
 Tensor Tensor::squeeze(ArrayRef<std::size_t> dims) const {
@@ -273,7 +303,7 @@ Tensor Tensor::squeeze(ArrayRef<std::size_t> dims) const {
     if (!drop)
       shape.push_back(shape_[i]);
   }
-  return Tensor(graph_, type_, shape, regions_);
+  return sameElements(type_, shape);
 }
 
 Tensor Tensor::index(ArrayRef<std::size_t> indices) const {
@@ -362,7 +392,7 @@ Tensor Tensor::subSample(unsigned stride, unsigned d) const {
     throw index_error("Tensor::subSample: no dimension " + std::to_string(d) + " in shape " + shapeStr(shape_));
   std::size_t n = shape_[d], outer = product(shape_, 0, d), inner = product(shape_, d + 1);
   auto out = std::make_shared<Regions>();
-  Gatherer g(regions());
+  Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t i = 0; i < n; i += stride)
       g.run(*out, (o * n + i) * inner, inner);
@@ -384,7 +414,7 @@ Tensor Tensor::upsample(unsigned scale, unsigned d, UpsampleMethod method) const
   checkedCount(shape, "Tensor::upsample");
   std::size_t n = shape_[d], outer = product(shape_, 0, d), inner = product(shape_, d + 1);
   auto out = std::make_shared<Regions>();
-  Gatherer g(regions());
+  Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t i = 0; i < n; ++i)
       for (unsigned k = 0; k < scale; ++k)
@@ -403,7 +433,7 @@ Tensor Tensor::broadcast(unsigned N, unsigned d) const {
   checkedCount(shape, "Tensor::broadcast");
   std::size_t row = product(shape_, d), outer = product(shape_, 0, d);
   auto out = std::make_shared<Regions>();
-  Gatherer g(regions());
+  Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (unsigned k = 0; k < N; ++k)
       g.run(*out, o * row, row);
@@ -417,7 +447,7 @@ Tensor Tensor::reinterpret(const Type &type) const {
     throw poplar_error("Tensor::reinterpret: " + type_.toString() + " (" + std::to_string(type_.getSize()) +
                        " bytes) cannot be seen as " + type.toString() + " (" + std::to_string(type.getSize()) +
                        " bytes); the new type must have the same size");
-  return Tensor(graph_, type, shape_, regions_);
+  return sameElements(type, shape_);
 }
 
 bool Tensor::constantValue(double &value) const {
@@ -591,7 +621,7 @@ Tensor concat(ArrayRef<Tensor> ts, unsigned d) {
   std::vector<Gatherer> gs;
   gs.reserve(ts.size());
   for (const Tensor &t : ts)
-    gs.emplace_back(t.regions());
+    gs.emplace_back(t.regions(), regionStarts(t.regions())); // concat is no member: it cannot share t's index
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t k = 0; k < ts.size(); ++k) {
       std::size_t rowLen = product(ts[k].shape(), d);

@@ -1,8 +1,10 @@
 // Internal: the state behind Graph handles (variables, mappings, compute sets, vertices, streams, codelets).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,6 +39,22 @@ public:
         break;
       fn(it->first, next->first, it->second);
     }
+  }
+  /// The runs overlapping [begin, end), cut to it, in order; returns how many. Starts by a lookup, so a caller
+  /// walking many small regions of a finely mapped variable pays for the runs it touches, not for the whole map.
+  template <typename Fn> std::size_t forEachIn(std::size_t begin, std::size_t end, Fn &&fn) const {
+    std::size_t visited = 0;
+    if (begin >= end)
+      return visited;
+    auto it = std::prev(runs_.upper_bound(begin)); // the run holding `begin` (key 0 is always present)
+    for (; it != runs_.end() && it->first < end; ++it) {
+      auto next = std::next(it);
+      if (next == runs_.end())
+        break;
+      ++visited;
+      fn(std::max(it->first, begin), std::min(next->first, end), it->second);
+    }
+    return visited;
   }
 
 private:

@@ -164,10 +164,16 @@ private:
   bool constantValue(double &value) const;
   Tensor withRegions(const std::vector<std::size_t> &shape,
                      std::shared_ptr<const std::vector<detail::VarRegion> > regions) const;
+  /// This view's regions (and their index) seen with another type of the same size or another shape.
+  Tensor sameElements(const Type &type, const std::vector<std::size_t> &shape) const;
   detail::GraphImpl *graph_;
   Type type_;
   std::vector<std::size_t> shape_;
   std::shared_ptr<const std::vector<detail::VarRegion> > regions_;
+  /// Flattened index of the first element of each region, and the element count last: built once with the
+  /// regions and shared by the views that keep them (reshape, expand), so slicing a view of many regions looks
+  /// up where to start instead of summing every region again.
+  std::shared_ptr<const std::vector<std::size_t> > starts_;
 };
 
 /// The tensors joined along `dim` (all other dimensions, the type and the graph must match).
