@@ -164,6 +164,10 @@ struct EngineImpl final : LoadedEngine {
     if (!device || !device->dev)
       throw ipu::runtime::application_runtime_error("the engine is not loaded on an attached device: call "
                                                     "engine.load(device) first");
+    if (device->temporarilyDetached)
+      throw ipu::runtime::application_runtime_error("the engine's device was temporarily detached "
+                                                    "(Device::temporarilyDetach): call device.attach() to use the "
+                                                    "engine again, without reloading it");
     return *device;
   }
   void loadOn(const std::shared_ptr<DeviceImpl> &dp);
@@ -838,6 +842,15 @@ ProfileValue Engine::getGraphProfile() const { return impl_->profiling->graphPro
 
 ProfileValue Engine::getExecutionProfile() const { return impl_->profiling->executionProfile(); }
 
+ProfileValue Engine::getProfile() const {
+  ProfileValue::Map both = getGraphProfile().asMap();
+  for (const auto &entry : getExecutionProfile().asMap())
+    if (!both.emplace(entry.first, entry.second).second)
+      throw poplar_error("Engine::getProfile: the graph and execution profiles both have an entry '" + entry.first +
+                         "'; read them apart with getGraphProfile() and getExecutionProfile()");
+  return ProfileValue(both);
+}
+
 
 void Engine::writeReports() const { impl_->profiling->writeReports(); }
 
@@ -921,6 +934,14 @@ std::vector<ErrorLocation> Engine::locationsWhere(bool byTile, unsigned key, uns
   return out;
 }
 
+namespace {
+/// Throws `e` (a copy of the most-derived type, so that a handler catches it by its own class) with `info`.
+template <class E> [[noreturn]] void throwWithInfo(E e, const runtime_error::ErrorInfo &info) {
+  e.setErrorInfo(info);
+  throw e;
+}
+} // namespace
+
 /// Throws the armed simulated error of the first compute set of program `prog` that has one (see
 /// insertSimulatedError), as the device would report it.
 void Engine::raiseSimulatedError(unsigned prog) {
@@ -938,11 +959,20 @@ void Engine::raiseSimulatedError(unsigned prog) {
                                errorCodeToString(code) + " on tile " + std::to_string(armed.first.first) +
                                " in compute set '" + names[step.computeSet].asString() +
                                "' (Engine::insertSimulatedError; clearSimulatedErrors() disarms it)";
-      if (code == ErrorCode::LINK_DOWN || code == ErrorCode::HOST_LINK_DOWN || code == ErrorCode::HOST_SYNC_TIMEOUT)
-        throw recoverable_runtime_error(ipu::runtime::RecoveryAction::IPU_RESET, what);
+      // ErrorInfo as the device would report it: the code, and the tile and compute set for a tile error (a link,
+      // host-sync or memory failure belongs to no tile).
+      runtime_error::ErrorInfo info;
+      info.code = code;
+      info.computeSet = names[step.computeSet].asString();
+      const bool link =
+          code == ErrorCode::LINK_DOWN || code == ErrorCode::HOST_LINK_DOWN || code == ErrorCode::HOST_SYNC_TIMEOUT;
+      if (!link && code != ErrorCode::IPU_MEMORY_FAILURE)
+        info.tile = armed.first.first;
+      if (link)
+        throwWithInfo(recoverable_runtime_error(ipu::runtime::RecoveryAction::IPU_RESET, what), info);
       if (code == ErrorCode::IPU_MEMORY_FAILURE)
-        throw unrecoverable_runtime_error(what);
-      throw application_runtime_error(what);
+        throwWithInfo(unrecoverable_runtime_error(what), info);
+      throwWithInfo(application_runtime_error(what), info);
     }
   }
 }

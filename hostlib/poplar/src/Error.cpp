@@ -30,6 +30,12 @@ const char *const names[] = {"NONE",
 const unsigned numCodes = sizeof names / sizeof names[0];
 static_assert(sizeof names / sizeof names[0] == unsigned(ErrorCode::IPU_MEMORY_FAILURE) + 1,
               "one name per ErrorCode");
+// The runtime fills runtime_error::ErrorInfo::code with these values as numbers (src/device_error_info.hpp of
+// hostlib/runtime, which does not include this library's headers).
+static_assert(unsigned(ErrorCode::UNKNOWN) == 1 && unsigned(ErrorCode::TRAP) == 2 &&
+                  unsigned(ErrorCode::INVALID_ADDRESS) == 8 && unsigned(ErrorCode::INVALID_PROGRAM_COUNTER) == 10 &&
+                  unsigned(ErrorCode::INVALID_INSTRUCTION) == 11 && unsigned(ErrorCode::EXCHANGE_ERROR) == 12,
+              "the runtime's DeviceErrorCode values match ErrorCode");
 
 } // namespace
 

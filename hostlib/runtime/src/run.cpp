@@ -7,6 +7,7 @@
 #include <exception>
 #include <thread>
 
+#include "device_error_info.hpp"
 #include "pvti/pvti.hpp"
 
 namespace ipu {
@@ -219,9 +220,11 @@ private:
     console_.flush();
     // The first record goes on the first line, so that a one-line report (gc-run) names the fault.
     std::string msg = "run on " + dev_.describe() + " failed: ";
-    ipudrv_error_record recs[16];
+    ipudrv_error_record recs[16], first{};
     std::size_t n = 0, total = 0;
     while (ipudrv_error_read(h_, recs, 16, &n) == 0 && n > 0) {
+      if (total == 0)
+        first = recs[0];
       for (std::size_t i = 0; i < n; ++i, ++total) {
         char line[512];
         ipudrv_error_format(&recs[i], line, sizeof line);
@@ -233,8 +236,11 @@ private:
     ipudrv_info info;
     if (ipudrv_get_info(h_, &info) == 0 && info.errors_lost)
       msg += "\n  (" + std::to_string(info.errors_lost) + " more error records were lost: the FIFO was full)";
-    throw recoverable_runtime_error(RecoveryAction::IPU_RESET,
-                                    msg + "\nrecovery: IPU_RESET: reset the device, reload the program and run again");
+    recoverable_runtime_error err(RecoveryAction::IPU_RESET,
+                                  msg + "\nrecovery: IPU_RESET: reset the device, reload the program and run again");
+    if (total > 0)
+      err.setErrorInfo(deviceErrorInfo(first));
+    throw err;
   }
 
   void finish(std::uint64_t cycles) {
