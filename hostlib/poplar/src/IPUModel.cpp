@@ -40,9 +40,31 @@ IPUModel::IPUModel(const char *ipuVersion) : IPUVersion(ipuVersion ? ipuVersion 
   fp32InFp32OutConvUnitsPerTile = a.fp32InFp32OutConvUnitsPerTile;
   convUnitCoeffLoadBytesPerCycle = a.convUnitCoeffLoadBytesPerCycle;
   compileIPUCode = true;
+  tilesPerSuperTile = tilesPerSharedExchangeBus;
+  memoryBytesPerTile = memoryPerTile;
+  supportsSuperTileSendReceive = tilesCanShareExchangeBus;
+  atomicStoreGranularity = b.atomic_store_granularity;
+  interleavedMemoryElementIndex = a.interleavedMemoryElementIndex;
+  instructionBytes = 4;
+  globalExchangePacketBytes = 256;
+  tileLocalSyncSyncDelay = numWorkerContexts;
+  tileLocalSyncExitDelay = numWorkerContexts;
+  supervisorInstrFetchDelay = dataPathWidth / 8;
+  workerInstrFetchDelay = dataPathWidth / 8;
 }
 
 namespace {
+// The value of a field that has two names (ours and the SDK 2.x one): the one that differs from the version's
+// value `board`; both differing must agree.
+template <typename T>
+T eitherName(const char *ours, T oursValue, const char *sdk2, T sdk2Value, T board) {
+  if (oursValue != board && sdk2Value != board && oursValue != sdk2Value)
+    throw invalid_option(std::string("IPUModel.") + ours + " = " + std::to_string(oursValue) + " and IPUModel." +
+                         sdk2 + " = " + std::to_string(sdk2Value) +
+                         " name the same setting with different values; set one of them");
+  return oursValue != board ? oursValue : sdk2Value;
+}
+
 void checkRange(const char *field, double value, double lo, double hi, const std::string &why) {
   if (!(value >= lo && value <= hi))
     throw invalid_option(std::string("IPUModel.") + field + " = " + std::to_string(value) + ": must be " +
@@ -56,9 +78,31 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   v.board = detail::loadBoard(IPUVersion);
   ipu_board &b = v.board;
   detail::checkNumIPUs("IPUModel.numIPUs", numIPUs, tilesPerIPU);
-  if (memoryPerTile == 0 || memoryPerTile > 1024u * 1024u)
-    throw invalid_option("IPUModel.memoryPerTile = " + std::to_string(memoryPerTile) +
+  const ipu_board version = b;
+  const unsigned tileBytes =
+      eitherName("memoryPerTile", memoryPerTile, "memoryBytesPerTile", memoryBytesPerTile,
+                 unsigned(version.bytes_per_tile));
+  const unsigned busTiles =
+      eitherName("tilesPerSharedExchangeBus", tilesPerSharedExchangeBus, "tilesPerSuperTile",
+                 tilesPerSuperTile, unsigned(version.tiles_per_shared_exchange_bus));
+  const bool versionShares = version.tiles_per_shared_exchange_bus > 1;
+  const bool busShared =
+      eitherName("tilesCanShareExchangeBus", tilesCanShareExchangeBus, "supportsSuperTileSendReceive",
+                 supportsSuperTileSendReceive, versionShares);
+  if (tileBytes == 0 || tileBytes > 1024u * 1024u)
+    throw invalid_option("IPUModel.memoryPerTile (or memoryBytesPerTile) = " + std::to_string(tileBytes) +
                          ": must be 1 .. 1048576 bytes (the tile address map has 1 MiB of SRAM at most)");
+  if (atomicStoreGranularity == 0 || atomicStoreGranularity > 64 ||
+      (atomicStoreGranularity & (atomicStoreGranularity - 1)) != 0)
+    throw invalid_option("IPUModel.atomicStoreGranularity = " + std::to_string(atomicStoreGranularity) +
+                         ": must be a power of two from 1 to 64 bytes (what the tile stores at once)");
+  checkRange("instructionBytes", instructionBytes, 1, 4096, "accepted without effect, see docs/ipu-model.md");
+  checkRange("globalExchangePacketBytes", globalExchangePacketBytes, 1, 4096,
+             "accepted without effect, see docs/ipu-model.md");
+  checkRange("tileLocalSyncSyncDelay", tileLocalSyncSyncDelay, 1, 4096, "accepted without effect");
+  checkRange("tileLocalSyncExitDelay", tileLocalSyncExitDelay, 1, 4096, "accepted without effect");
+  checkRange("supervisorInstrFetchDelay", supervisorInstrFetchDelay, 1, 4096, "accepted without effect");
+  checkRange("workerInstrFetchDelay", workerInstrFetchDelay, 1, 4096, "accepted without effect");
   if (numWorkerContexts == 0 || numWorkerContexts > 6)
     throw invalid_option("IPUModel.numWorkerContexts = " + std::to_string(numWorkerContexts) + ": must be 1 .. 6");
   if (relativeSyncDelay != RelativeSyncDelayType::NO_DELAY && relativeSyncDelay != RelativeSyncDelayType::AUTO)
@@ -70,11 +114,11 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   checkRange("memcpyBytesPerCycle", memcpyBytesPerCycle, 1, 1024, "bytes per cycle");
   checkRange("numStrideBits", numStrideBits, 1, 32, "bits");
   checkRange("rptCountMax", rptCountMax, 1, 4294967295.0, "repeat count");
-  bool changed = b.tiles_per_ipu != tilesPerIPU || b.bytes_per_tile != memoryPerTile ||
+  bool changed = b.tiles_per_ipu != tilesPerIPU || b.bytes_per_tile != tileBytes ||
                  b.worker_contexts != numWorkerContexts;
   b.num_ipus = numIPUs;
   b.tiles_per_ipu = tilesPerIPU;
-  b.bytes_per_tile = memoryPerTile;
+  b.bytes_per_tile = tileBytes;
   b.worker_contexts = numWorkerContexts;
   b.data_path_width = dataPathWidth;
   b.min_ipu_sync_delay = minIPUSyncDelay;
@@ -82,12 +126,13 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   b.exchange_bytes_per_cycle = exchangeBytesPerCycle;
   b.memcpy_bytes_per_cycle = memcpyBytesPerCycle;
   b.tile_clock_hz = std::uint64_t(tileClockFrequency);
-  b.tiles_per_shared_exchange_bus = tilesCanShareExchangeBus ? (tilesPerSharedExchangeBus > 1 ? tilesPerSharedExchangeBus : 2) : 1;
+  b.tiles_per_shared_exchange_bus = busShared ? (busTiles > 1 ? busTiles : 2) : 1;
   b.num_stride_bits = numStrideBits;
   b.rpt_count_max = rptCountMax;
+  b.atomic_store_granularity = atomicStoreGranularity;
   if (changed)
     std::snprintf(b.description, sizeof b.description, "IPU Model from %s: %u tiles x %u bytes", IPUVersion.c_str(),
-                  tilesPerIPU, memoryPerTile);
+                  tilesPerIPU, tileBytes);
   detail::ArchValues &a = v.arch;
   a = detail::archFor(b);
   a.fp8ConvUnitMaxPipelineDepth = fp8ConvUnitMaxPipelineDepth;
@@ -101,6 +146,7 @@ Target IPUModel::createTarget(const OptionFlags &opts) const {
   a.fp16InFp32OutConvUnitsPerTile = fp16InFp32OutConvUnitsPerTile;
   a.fp32InFp32OutConvUnitsPerTile = fp32InFp32OutConvUnitsPerTile;
   a.convUnitCoeffLoadBytesPerCycle = convUnitCoeffLoadBytesPerCycle;
+  a.interleavedMemoryElementIndex = interleavedMemoryElementIndex;
   v.archSet = true;
   for (std::size_t i = 0; i < globalExchangeConstraints.size(); ++i) {
     const GlobalExchangeConstraint &c = globalExchangeConstraints[i];
@@ -158,7 +204,18 @@ bool operator==(const IPUModel &a, const IPUModel &b) {
          a.fp32InFp32OutConvUnitsPerTile == b.fp32InFp32OutConvUnitsPerTile &&
          a.convUnitCoeffLoadBytesPerCycle == b.convUnitCoeffLoadBytesPerCycle &&
          a.globalExchangeConstraints == b.globalExchangeConstraints &&
-         a.compileIPUCode == b.compileIPUCode;
+         a.compileIPUCode == b.compileIPUCode &&
+         a.tilesPerSuperTile == b.tilesPerSuperTile &&
+         a.memoryBytesPerTile == b.memoryBytesPerTile &&
+         a.supportsSuperTileSendReceive == b.supportsSuperTileSendReceive &&
+         a.atomicStoreGranularity == b.atomicStoreGranularity &&
+         a.interleavedMemoryElementIndex == b.interleavedMemoryElementIndex &&
+         a.instructionBytes == b.instructionBytes &&
+         a.globalExchangePacketBytes == b.globalExchangePacketBytes &&
+         a.tileLocalSyncSyncDelay == b.tileLocalSyncSyncDelay &&
+         a.tileLocalSyncExitDelay == b.tileLocalSyncExitDelay &&
+         a.supervisorInstrFetchDelay == b.supervisorInstrFetchDelay &&
+         a.workerInstrFetchDelay == b.workerInstrFetchDelay;
 }
 
 bool operator!=(const IPUModel &a, const IPUModel &b) { return !(a == b); }

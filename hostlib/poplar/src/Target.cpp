@@ -291,10 +291,7 @@ std::size_t Target::getAtomicStoreGranularity() const { return values().board.at
 
 const std::vector<unsigned> &Target::getMemoryElementOffsets() const { return values().memoryElementOffsets; }
 
-unsigned Target::getInterleavedMemoryElementIndex() const {
-  values();
-  return 0;
-}
+unsigned Target::getInterleavedMemoryElementIndex() const { return values().arch.interleavedMemoryElementIndex; }
 
 const std::vector<GlobalExchangeConstraint> &Target::getGlobalExchangeConstraints() const {
   return values().globalExchangeConstraints;

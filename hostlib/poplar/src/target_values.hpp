@@ -31,6 +31,8 @@ struct ArchValues {
   unsigned numTilesPerXBContext = 4; ///< tiles that share one exchange-block context
   unsigned numContextsPerXB = 16;    ///< contexts per exchange block (64 tiles per block)
   unsigned memoryElementBytes = 65536; ///< SRAM is reported as elements of this size (the last may be shorter)
+  /// Target::getInterleavedMemoryElementIndex: 0, every emulated SRAM byte can be read twice per cycle.
+  unsigned interleavedMemoryElementIndex = 0;
 };
 
 /// The options a Target was created with (POPLAR_TARGET_OPTIONS overrides them).

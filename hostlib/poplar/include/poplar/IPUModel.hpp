@@ -60,6 +60,22 @@ struct IPUModel {
   /// memory without code. Default true, so profiles show what the tiles hold.
   bool compileIPUCode;
 
+  // The SDK 2.x names of IPUModel's fields (docs/ipu-model.md, "SDK 2.x fields"). Three are other names of fields
+  // above: when only one of a pair differs from the version's value, that one is used; when both do and they
+  // disagree, createTarget() throws invalid_option naming both.
+  unsigned tilesPerSuperTile;             ///< = tilesPerSharedExchangeBus (ipu2: 2)
+  unsigned memoryBytesPerTile;            ///< = memoryPerTile (ipu2: 638976): sets the tiles' memory
+  bool supportsSuperTileSendReceive;      ///< = tilesCanShareExchangeBus (ipu2: true)
+  unsigned atomicStoreGranularity;        ///< Target::getAtomicStoreGranularity: a power of two, 1 .. 64 (ipu2: 4)
+  unsigned interleavedMemoryElementIndex; ///< Target::getInterleavedMemoryElementIndex (0: all memory interleaved)
+  // Accepted, checked (1 .. 4096) and without effect: the card model has no such timing (docs/ipu-model.md).
+  unsigned instructionBytes;              ///< 4: the tile ISA's instruction size
+  unsigned globalExchangePacketBytes;     ///< 256
+  unsigned tileLocalSyncSyncDelay;        ///< cycles; one barrel round (numWorkerContexts)
+  unsigned tileLocalSyncExitDelay;        ///< cycles; one barrel round (numWorkerContexts)
+  unsigned supervisorInstrFetchDelay;     ///< bytes fetched ahead; one load/store path (dataPathWidth / 8)
+  unsigned workerInstrFetchDelay;         ///< bytes fetched ahead; one load/store path (dataPathWidth / 8)
+
   /// A device for these settings (not attached yet; Engine::load() attaches it). `opts` are target options as
   /// Target::createIPUTarget takes them; `accurateHalf` is accepted (HALF is always IEEE binary16 here).
   Device createDevice(const OptionFlags &opts = OptionFlags(), bool accurateHalf = false,
