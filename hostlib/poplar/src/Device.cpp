@@ -11,8 +11,10 @@ namespace poplar {
 namespace detail {
 
 bool DeviceImpl::attach() {
-  if (dev)
+  if (dev) {
+    temporarilyDetached = false; // back from temporarilyDetach(): the loaded engine is still on the card
     return true;
+  }
   try {
     if (model) {
       // An IPU Model is a card of this process alone: the driver creates it from the target's board values in
@@ -44,6 +46,7 @@ void DeviceImpl::detach() {
   unload(); // the engine's staging buffers are mapped through the card: release them while it is still there
   dev.reset();
   faulted = false;
+  temporarilyDetached = false;
 }
 
 void DeviceImpl::reset() {
@@ -80,7 +83,15 @@ unsigned Device::getId() const { return impl().id; }
 bool Device::attach() const { return impl().attach(); }
 void Device::detach() const { impl().detach(); }
 void Device::reset() const { impl().reset(); }
-bool Device::isAttached() const { return impl_ && impl_->dev != nullptr; }
+bool Device::isAttached() const { return impl_ && impl_->dev != nullptr && !impl_->temporarilyDetached; }
+
+void Device::temporarilyDetach() const {
+  detail::DeviceImpl &d = impl();
+  if (!d.dev || d.temporarilyDetached)
+    throw poplar_error("Device::temporarilyDetach: device " + std::to_string(d.id) +
+                       " is not attached; attach() it (or load an engine on it) first");
+  d.temporarilyDetached = true;
+}
 
 Device Device::createCPUDevice(unsigned numIPUs) {
   auto d = std::make_shared<detail::DeviceImpl>();

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "external_exchange.hpp"
 #include "graph_impl.hpp"
 #include "time_model.hpp"
 #include "trace.hpp"
@@ -403,30 +404,51 @@ std::string vertexNameKey(const std::string &name) {
 
 } // namespace detail
 
-VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
-  if (cs.graphImpl() != impl_.get() || cs.getId() >= impl_->computeSets.size())
-    throw graph_connection_error("addVertex(" + vertexType + "): the compute set does not belong to this graph");
+namespace {
+// A new vertex of `vertexType` in compute set `cs` of `g`, of the kind `external` says (addVertex: ordinary,
+// addExternalExchangeVertex: external exchange).
+VertexRef newVertex(GraphImpl &g, ComputeSet cs, const std::string &vertexType, bool external) {
+  if (cs.graphImpl() != &g || cs.getId() >= g.computeSets.size())
+    throw graph_connection_error(std::string(external ? "addExternalExchangeVertex(" : "addVertex(") + vertexType +
+                                 "): the compute set does not belong to this graph");
+  detail::checkExternalExchangeMix(g, cs.getId(), external, vertexType);
   Vertex v;
   v.computeSet = cs.getId();
   v.type = vertexType;
+  v.externalExchange = external;
   // The SDK's CPU target runs every vertex on its one tile: programs written for it never map vertices. Start
   // them on the first tile (setTileMapping still moves one, e.g. to another IPU's tile of a multi-IPU CPU target).
-  if (impl_->target.getTargetType() == TargetType::CPU)
+  if (g.target.getTargetType() == TargetType::CPU)
     v.tile = 0;
   // A class template instance named with other spacing or type spellings (poputil::templateVertex's) is the class
   // the codelets define under the compiler's name.
-  if (vertexType.find('<') != std::string::npos && !impl_->codelets.classes.count(vertexType)) {
+  if (vertexType.find('<') != std::string::npos && !g.codelets.classes.count(vertexType)) {
     const std::string key = detail::vertexNameKey(vertexType);
-    for (const auto &kv : impl_->codelets.classes)
+    for (const auto &kv : g.codelets.classes)
       if (detail::vertexNameKey(kv.first) == key) {
         v.type = kv.first;
         break;
       }
   }
-  unsigned id = unsigned(impl_->vertices.size());
-  impl_->vertices.push_back(std::move(v));
-  impl_->computeSets[cs.getId()].vertices.push_back(id);
-  return VertexRef(impl_.get(), id);
+  unsigned id = unsigned(g.vertices.size());
+  g.vertices.push_back(std::move(v));
+  g.computeSets[cs.getId()].vertices.push_back(id);
+  return VertexRef(&g, id);
+}
+} // namespace
+
+VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType) {
+  return newVertex(*impl_, cs, vertexType, false);
+}
+
+VertexRef Graph::addExternalExchangeVertex(ComputeSet cs, StringRef vertexType, unsigned incomingDownCount,
+                                           bool usesEastEdge, bool sendsXReq) {
+  VertexRef v = newVertex(*impl_, cs, vertexType, true);
+  detail::Vertex &vx = impl_->vertices[v.getId()];
+  vx.incomingDownCount = incomingDownCount;
+  vx.usesEastEdge = usesEastEdge;
+  vx.sendsXReq = sendsXReq;
+  return v;
 }
 
 VertexRef Graph::addVertex(ComputeSet cs, const std::string &vertexType,
@@ -579,6 +601,21 @@ bool Graph::addCodelets(const std::string &path, CodeletFileType type, const std
 void Graph::addCodelets(const std::vector<std::string> &paths, const std::string &compileFlags) {
   for (const auto &p : paths)
     addCodelets(p, CodeletFileType::Auto, compileFlags);
+}
+
+Tensor Graph::addExternalVariable(const Type &type, ArrayRef<std::size_t> shape, StringRef name,
+                                  const DebugContext &debugContext) {
+  const std::string handle = name;
+  if (handle.empty())
+    throw poplar_error("addExternalVariable: the name is empty; give the name the host reaches the variable by");
+  if (impl_->handles.count(HostHandleKey{handle, true}) || impl_->handles.count(HostHandleKey{handle, false}))
+    throw poplar_error("addExternalVariable: a host handle '" + handle +
+                       "' already exists; give each external variable a name of its own");
+  Tensor t = addVariable(type, std::vector<std::size_t>(shape.begin(), shape.end()),
+                         DebugContext(debugContext, handle));
+  createHostWrite(handle, t);
+  createHostRead(handle, t);
+  return t;
 }
 
 void Graph::createHostWrite(const std::string &handle, const Tensor &t, bool) {

@@ -30,6 +30,9 @@ struct DeviceImpl {
   std::unique_ptr<ipu::runtime::Device> dev;
   LoadedEngine *loadedBy = nullptr; ///< the engine whose graph the card holds, or null
   bool faulted = false;           ///< the last run faulted: the card needs a reset before the next load
+  /// Device::temporarilyDetach(): the card and the engine on it stay, but the device counts as detached (no run,
+  /// no tensor I/O) until attach() takes it back without reloading.
+  bool temporarilyDetached = false;
 
   /// Takes the loaded engine, if any, off the card (LoadedEngine::unloaded()). Every path that ends a load (another
   /// engine's load, reset, detach, a run that stopped mid-program, the engine's end) goes through here, so that

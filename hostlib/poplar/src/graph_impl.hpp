@@ -90,6 +90,11 @@ struct Vertex {
   std::uint64_t cycleEstimate = 0;
   std::uint64_t flopsEstimate = 0;
   bool hasEstimate = false; ///< setPerfEstimate was called
+  /// Graph::addExternalExchangeVertex's settings (external exchange vertices only; see external_exchange.hpp).
+  bool externalExchange = false;
+  unsigned incomingDownCount = 0;
+  bool usesEastEdge = false;
+  bool sendsXReq = false;
 };
 
 struct ComputeSetInfo {

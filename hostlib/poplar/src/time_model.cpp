@@ -36,10 +36,18 @@ FieldData VertexIntrospector::getFieldInfo(const std::string &name) const {
   if (auto e = vx.edges.find(name); e != vx.edges.end())
     return FieldData(1, e->second.numElements(), {}, constantBytes(g, e->second), name);
   if (auto l = vx.lists.find(name); l != vx.lists.end()) {
+    // The items' constant values one after the other (FieldData::getInitialValues<std::vector<T>>), or none when
+    // any non-empty item is not a piece of a graph constant.
     std::vector<std::size_t> sizes;
-    for (const Tensor &t : l->second)
+    std::vector<unsigned char> bytes;
+    bool allConstant = true;
+    for (const Tensor &t : l->second) {
       sizes.push_back(t.numElements());
-    return FieldData(2, sizes.size(), sizes, {}, name);
+      const std::vector<unsigned char> item = constantBytes(g, t);
+      allConstant = allConstant && (t.numElements() == 0 || !item.empty());
+      bytes.insert(bytes.end(), item.begin(), item.end());
+    }
+    return FieldData(2, sizes.size(), sizes, allConstant ? bytes : std::vector<unsigned char>(), name);
   }
   if (auto p = vx.plain.find(name); p != vx.plain.end())
     return FieldData(0, 1, {}, std::vector<unsigned char>(p->second.begin(), p->second.end()), name);

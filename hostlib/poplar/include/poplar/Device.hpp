@@ -36,6 +36,11 @@ public:
   bool attach() const;
   /// Detaches (the device can be attached again).
   void detach() const;
+  /// Detaches for a while so that attach() can take the device back without reloading its executable: the card
+  /// and the engine loaded on it are kept; until attach(), isAttached() is false and the engine's runs and tensor
+  /// copies throw application_runtime_error. (On hardware another process could take the card in between; here
+  /// the card stays this process's.) Throws poplar_error when the device is not attached.
+  void temporarilyDetach() const;
   /// Resets the device (tiles stop, tile memory and errors clear): the recovery of a
   /// recoverable_runtime_error. Engines that were loaded on it load again on their next run. Does nothing when
   /// the device is not attached.

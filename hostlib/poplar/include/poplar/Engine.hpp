@@ -209,6 +209,10 @@ public:
   /// The execution profile of every run since construction or the last resetExecutionProfile(): profilerMode,
   /// its per-mode arrays, programTrace and simulation (cycles, tileCycles, steps), from the card's cycle stamps.
   ProfileValue getExecutionProfile() const;
+  /// The graph and execution profiles in one value, the SDK 2.x form: a map with every entry of
+  /// getGraphProfile() and every entry of getExecutionProfile() (the two have no key in common). A copy: later
+  /// runs do not change it.
+  ProfileValue getProfile() const;
   /// Forgets the runs recorded so far and what the engine measured (last run's cycles, per-step cycles, the run
   /// phase's time).
   void resetExecutionProfile();

@@ -92,6 +92,12 @@ public:
   /// variable gets a metadata variable of its own (one QUARTER_METADATA element on tile 0, unset until written;
   /// Tensor::getMetadata returns it).
   Tensor addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext = {});
+  /// A new variable, as addVariable makes, that code outside the graph's programs reaches by `name`: here the host,
+  /// through Engine::writeTensor(name, ...) and Engine::readTensor(name, ...) (the graph gets a host-write and a
+  /// host-read handle `name` for it, as createHostWrite/createHostRead give). Throws poplar_error for an empty name
+  /// or one that a host handle already has.
+  Tensor addExternalVariable(const Type &type, ArrayRef<std::size_t> shape, StringRef name,
+                             const DebugContext &debugContext = {});
   /// A new variable whose elements are read with `metadata` (a QUARTER_METADATA tensor, for a QUARTER variable;
   /// Tensor::getMetadata returns it). Other types take an empty Tensor ({}), else poplar_error; an empty Tensor
   /// for QUARTER makes an implicit metadata variable as the overload without metadata does.
@@ -193,6 +199,16 @@ public:
   VertexRef addVertex(ComputeSet cs, const std::string &vertexType);
   /// As above, connecting each field to its tensor.
   VertexRef addVertex(ComputeSet cs, const std::string &vertexType, const std::vector<ConnectionDesc> &connections);
+  /// A vertex of codelet class `vertexType` in `cs` that exchanges with the outside of the IPU through an exchange
+  /// block: `incomingDownCount` is the INCOMING_DCOUNT value set before it starts, `usesEastEdge` picks the east
+  /// (else west) edge block for INCOMING_MUX, `sendsXReq` makes it the vertex that sends the XREQ packet. A compute
+  /// set holds such vertices only, at most one per tile, and the XREQ sender is the same tile in every such compute
+  /// set. The emulated card has no edge exchange blocks: the vertex runs as an ordinary vertex and the three values
+  /// are recorded only; the placement rules are enforced (mixing with ordinary vertices:
+  /// graph_object_creation_error here; two on a tile or two XREQ tiles: graph_program_compilation_error when the
+  /// graph is compiled). See docs/poplar-api-readings.md.
+  VertexRef addExternalExchangeVertex(ComputeSet cs, StringRef vertexType, unsigned incomingDownCount,
+                                     bool usesEastEdge, bool sendsXReq);
   /// Connects a vertex field (Input, Output, InOut, Vector, VectorList element) to the elements of `t`. A scalar
   /// field takes a one-element tensor; a Vector field takes the tensor flattened.
   void connect(FieldRef field, const Tensor &t);

@@ -7,6 +7,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "poplar/detail/StandardHeaders.hpp"
@@ -29,6 +30,14 @@ public:
   typedef std::string String;
   typedef std::vector<ProfileValue> Vector;
   typedef std::map<std::string, ProfileValue> Map;
+  typedef bool Boolean;
+  typedef double Number;
+  /// Raw storage sized and aligned for any one kind of value (Boolean, Number, String, Vector or Map), the layout
+  /// type the SDK names for a value's payload: a program may place any of the five in it. This ProfileValue keeps
+  /// one member per kind instead, so that numbers stay exact integers when they were given as integers.
+  struct Storage {
+    std::aligned_union<1, Boolean, Number, String, Vector, Map>::type buffer;
+  };
 
   /// An empty map (what an empty profile is).
   ProfileValue();

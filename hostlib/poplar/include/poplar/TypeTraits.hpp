@@ -45,4 +45,7 @@ struct TypeTraits {
 
 } // namespace poplar
 
+// The host half type and its traits (TypeTraits::make<IeeeHalf>()), as the SDK's TypeTraits.hpp provides them.
+#include "poplar/IeeeHalf.hpp"
+
 #endif

@@ -21,6 +21,12 @@ class Target;
 /// `getSizeAtIndex(i)` elements each) or a plain field (rank 0, with the value it was given).
 class FieldData {
 public:
+  /// The size of one item of a field, as `field[i]` returns it (`field[i].size()` is `getSizeAtIndex(i)`).
+  struct SizeT {
+    std::size_t value;
+    std::size_t size() const { return value; }
+  };
+
   FieldData() = default;
   FieldData(unsigned rank, std::size_t size, std::vector<std::size_t> itemSizes, std::vector<unsigned char> bytes,
             std::string name = std::string())
@@ -30,6 +36,11 @@ public:
   unsigned rank() const { return rank_; }
   std::size_t size() const { return size_; }
   std::size_t getSizeAtIndex(std::size_t i) const { return i < itemSizes_.size() ? itemSizes_[i] : 0; }
+  /// The size of item `i`: `field[i].size()` is `field.getSizeAtIndex(i)`.
+  SizeT operator[](std::size_t i) const {
+    SizeT s = {getSizeAtIndex(i)};
+    return s;
+  }
   /// The layout of the vector at `nestingLevel` (0: the field itself, 1: a VectorList's items). This emulator lays
   /// every vector out as a pointer and a size whatever the codelet declares, which the SDK calls Span; a plain
   /// field is NotAVector. Throws poplar_error when the field has no vector at that level.
@@ -53,20 +64,51 @@ public:
     return v;
   }
 
-  /// The values of a plain field that holds several (an array member), as T each; one value for a plain scalar.
-  /// Throws poplar_error when the field's bytes are not a whole number of Ts.
-  template <typename T> std::vector<T> getInitialValues(const Target &) const {
-    if (bytes_.size() % sizeof(T) != 0)
-      throw poplar_error("FieldData::getInitialValues: field '" + name_ + "' holds " +
-                                  std::to_string(bytes_.size()) + " bytes, not a whole number of " +
-                                  std::to_string(sizeof(T)) + "-byte values");
-    std::vector<T> values(bytes_.size() / sizeof(T));
-    if (!values.empty())
-      std::memcpy(&values[0], bytes_.data(), bytes_.size());
-    return values;
+  /// The values of a field. With T a scalar type: a plain field that holds several (an array member), one value
+  /// for a plain scalar, or an edge's constant values; throws poplar_error when the field's bytes are not a whole
+  /// number of Ts. With T = std::vector<U> (a VectorList field, rank 2): one vector of U per item, each of
+  /// getSizeAtIndex(i) values; throws poplar_error for a field of another rank, or when an item is not connected
+  /// to a graph constant (its values are not known before the program runs).
+  template <typename T> std::vector<T> getInitialValues(const Target &target) const {
+    std::vector<T> result;
+    getInitialValuesOverload(target, result);
+    return result;
   }
 
 private:
+  // getInitialValues with T a scalar type.
+  template <typename T> void getInitialValuesOverload(const Target &, std::vector<T> &result) const {
+    if (bytes_.size() % sizeof(T) != 0)
+      throw poplar_error("FieldData::getInitialValues: field '" + name_ + "' holds " +
+                         std::to_string(bytes_.size()) + " bytes, not a whole number of " +
+                         std::to_string(sizeof(T)) + "-byte values");
+    result.assign(bytes_.size() / sizeof(T), T());
+    if (!result.empty())
+      std::memcpy(&result[0], bytes_.data(), bytes_.size());
+  }
+  // getInitialValues with T = std::vector<U>: the items of a VectorList field (rank 2), whose bytes are the items'
+  // values one after the other.
+  template <typename U> void getInitialValuesOverload(const Target &, std::vector<std::vector<U> > &result) const {
+    if (rank_ != 2)
+      throw poplar_error("FieldData::getInitialValues<std::vector<T>>: field '" + name_ + "' has rank " +
+                         std::to_string(rank_) + "; call getInitialValues<T> with a scalar T for a field of rank 0 or 1");
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < itemSizes_.size(); ++i)
+      total += itemSizes_[i];
+    if (bytes_.size() != total * sizeof(U))
+      throw poplar_error("FieldData::getInitialValues: the items of field '" + name_ +
+                         "' are not all graph constants (Graph::addConstant) of " + std::to_string(sizeof(U)) +
+                         "-byte values, so their values are not known before the program runs");
+    result.assign(itemSizes_.size(), std::vector<U>());
+    std::size_t offset = 0;
+    for (std::size_t i = 0; i < itemSizes_.size(); ++i) {
+      result[i].resize(itemSizes_[i]);
+      if (itemSizes_[i] != 0)
+        std::memcpy(&result[i][0], bytes_.data() + offset, itemSizes_[i] * sizeof(U));
+      offset += itemSizes_[i] * sizeof(U);
+    }
+  }
+
   unsigned rank_ = 0;
   std::size_t size_ = 0;
   std::vector<std::size_t> itemSizes_;

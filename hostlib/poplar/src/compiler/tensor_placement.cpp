@@ -3,6 +3,7 @@
 
 #include "lower.hpp"
 #include "poplar/exceptions.hpp"
+#include "../external_exchange.hpp"
 #include "../program_node.hpp"
 
 namespace poplar::detail::lower {
@@ -53,6 +54,7 @@ void Lowering::collectTiles(const std::vector<program::Program> &programs) {
             "' is not mapped to a tile: call graph.setTileMapping(vertex, tile)");
       tiles_.insert(vx.tile);
     }
+  checkExternalExchange(g_, used);
   if (tiles_.empty())
     tiles_.insert(0);
   m_.tiles.assign(tiles_.begin(), tiles_.end());
