@@ -1,6 +1,7 @@
 // A user's program on runtime_error::ErrorInfo (what the device reported with a run-time error), on
 // Device::temporarilyDetach (the device comes back with attach() without reloading the engine) and on the SDK 2.x
 // Engine::getProfile (both profiles in one value).
+#include <functional>
 #include <string>
 
 #include <poplar/Engine.hpp>
@@ -11,6 +12,16 @@
 
 using namespace poplar;
 using namespace poplar::program;
+
+// The ErrorInfo of the E that f() throws (a default ErrorInfo when it throws nothing).
+template <class E> runtime_error::ErrorInfo infoOf(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const E &e) {
+    return e.getErrorInfo();
+  }
+  return runtime_error::ErrorInfo();
+}
 
 int main() {
   IPUModel model;
@@ -39,34 +50,17 @@ int main() {
   // A simulated tile error: its code, tile and compute set.
   std::vector<ErrorLocation> onTile0 = engine.getSimulatedErrorLocations("add");
   engine.insertSimulatedError(ErrorCode::FLOATING_POINT_OVERFLOW, onTile0.at(0));
-  runtime_error::ErrorInfo simulated;
-  try {
-    engine.run(0);
-  } catch (const application_runtime_error &e) {
-    simulated = e.getErrorInfo();
-  }
+  runtime_error::ErrorInfo simulated = infoOf<application_runtime_error>([&] { engine.run(0); });
   check(simulated.code == ErrorCode::FLOATING_POINT_OVERFLOW && simulated.tile == 0 && simulated.computeSet == "add",
         "a simulated FLOATING_POINT_OVERFLOW reports its code, tile 0 and compute set 'add'");
   engine.insertSimulatedError(ErrorCode::LINK_DOWN, onTile0.at(0));
-  runtime_error::ErrorInfo link;
-  try {
-    engine.run(0);
-  } catch (const recoverable_runtime_error &e) {
-    link = e.getErrorInfo();
-  }
+  runtime_error::ErrorInfo link = infoOf<recoverable_runtime_error>([&] { engine.run(0); });
   check(link.code == ErrorCode::LINK_DOWN && link.tile == 0xffffffffu,
         "a simulated LINK_DOWN reports its code and no tile (a link belongs to no tile)");
   engine.clearSimulatedErrors();
 
   // A real fault: the store to address 4 on tile 2 is an invalid address; caught as a runtime_error, the base.
-  runtime_error::ErrorInfo fault;
-  std::string what;
-  try {
-    engine.run(1);
-  } catch (const runtime_error &e) {
-    fault = e.getErrorInfo();
-    what = e.what();
-  }
+  runtime_error::ErrorInfo fault = infoOf<runtime_error>([&] { engine.run(1); });
   check(fault.code == ErrorCode::INVALID_ADDRESS && fault.tile == 2,
         "the card's store fault reports INVALID_ADDRESS on tile 2 (" + errorCodeToString(fault.code) + ", tile " +
             std::to_string(fault.tile) + ")");
