@@ -248,6 +248,13 @@ std::string withoutDriverAdvice(const std::string &what) {
   return kept;
 }
 
+/// Throws `e` (a copy of the most-derived type, so that a handler catches it by its own class) with `info`: a
+/// rethrow with more text keeps what the device reported (runtime_error::ErrorInfo).
+template <class E> [[noreturn]] void throwWithInfo(E e, const runtime_error::ErrorInfo &info) {
+  e.setErrorInfo(info);
+  throw e;
+}
+
 /// Adds the Poplar-level recovery to a runtime error's text: a Poplar program has device.reset() and
 /// engine.load(device).
 std::string withPoplarRecovery(const std::string &what) {
@@ -470,7 +477,8 @@ void EngineImpl::loadOn(const std::shared_ptr<DeviceImpl> &dp) {
     stats = ipu::runtime::loadImage(*d.dev, image);
   } catch (const ipu::runtime::recoverable_runtime_error &e) {
     d.faulted = true; // the next load resets the card first
-    throw ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarLoadRecovery(e.what()));
+    throwWithInfo(ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarLoadRecovery(e.what())),
+                  e.getErrorInfo());
   }
   d.loadedBy = this;
   resetsAtLoad = d.dev->resetCount();
@@ -595,12 +603,13 @@ void Engine::run(unsigned prog, const std::string &, const RuntimeOptions &runti
     impl_->liveDevice().faulted = true;
     impl_->printStream->flush();
     impl_->tensorStream->flush();
-    throw ipu::runtime::run_timeout_error(withPoplarRecovery(e.what()));
+    throwWithInfo(ipu::runtime::run_timeout_error(withPoplarRecovery(e.what())), e.getErrorInfo());
   } catch (const ipu::runtime::recoverable_runtime_error &e) {
     impl_->liveDevice().faulted = true;
     impl_->printStream->flush();
     impl_->tensorStream->flush();
-    throw ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarRecovery(e.what()));
+    throwWithInfo(ipu::runtime::recoverable_runtime_error(e.getRecoveryAction(), withPoplarRecovery(e.what())),
+                  e.getErrorInfo());
   } catch (const ipu::runtime::application_runtime_error &e) {
     impl_->printStream->flush();
     impl_->tensorStream->flush();
@@ -844,7 +853,8 @@ ProfileValue Engine::getExecutionProfile() const { return impl_->profiling->exec
 
 ProfileValue Engine::getProfile() const {
   ProfileValue::Map both = getGraphProfile().asMap();
-  for (const auto &entry : getExecutionProfile().asMap())
+  const ProfileValue execution = getExecutionProfile(); // kept alive for the loop (asMap() is a reference into it)
+  for (const auto &entry : execution.asMap())
     if (!both.emplace(entry.first, entry.second).second)
       throw poplar_error("Engine::getProfile: the graph and execution profiles both have an entry '" + entry.first +
                          "'; read them apart with getGraphProfile() and getExecutionProfile()");
@@ -933,14 +943,6 @@ std::vector<ErrorLocation> Engine::locationsWhere(bool byTile, unsigned key, uns
       out.push_back(ErrorLocation(f.first, f.second));
   return out;
 }
-
-namespace {
-/// Throws `e` (a copy of the most-derived type, so that a handler catches it by its own class) with `info`.
-template <class E> [[noreturn]] void throwWithInfo(E e, const runtime_error::ErrorInfo &info) {
-  e.setErrorInfo(info);
-  throw e;
-}
-} // namespace
 
 /// Throws the armed simulated error of the first compute set of program `prog` that has one (see
 /// insertSimulatedError), as the device would report it.

@@ -36,7 +36,8 @@ int main() {
   check(sizeof(storage) >= sizeof(ProfileValue::Map) && sizeof(storage) >= sizeof(ProfileValue::String) &&
             alignof(ProfileValue::Storage) >= alignof(ProfileValue::Vector),
         "ProfileValue::Storage is large and aligned enough for a Map, a String or a Vector");
-  ProfileValue::Map *map = new (&storage.buffer) ProfileValue::Map();
+  typedef ProfileValue::Map Map;
+  Map *map = new (&storage.buffer) Map();
   (*map)["cycles"] = ProfileValue(12.0);
   check(map->at("cycles").asUInt() == 12, "a Map placed in the storage works");
   map->~Map();
