@@ -4,7 +4,7 @@
 
 class SumLists : public poplar::Vertex {
 public:
-  poplar::Vector<poplar::Input<poplar::Vector<int>>> lists;
+  poplar::Input<poplar::VectorList<int, poplar::VectorListLayout::DELTANELEMENTS>> lists;
   poplar::Output<int> sum;
   bool compute() {
     int s = 0;
