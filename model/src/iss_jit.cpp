@@ -1,7 +1,8 @@
 // The JIT translator (see iss_jit.hpp). A block's ops become straight-line
 // x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
 // from r12, JitEnv from r13 and the budget left is in r10; a0-a6 are also
-// held in r14d, r8d, r9d, r15d, edi, esi and r11d (Gen::XH). Loads and stores repeat the fast tier's alignment and bounds checks
+// held in r14d, r8d, r9d, r15d, edi, esi and r11d (Gen::XH), fa0-fa7 in
+// xmm8-xmm15 (Gen::FH). Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line.
 // FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
