@@ -205,15 +205,22 @@ private:
     // a loop-carried FP value does not wait for a store to be forwarded.
     static constexpr unsigned kFirstFH = 10;
     static bool f_mapped(unsigned i) { return i >= kFirstFH && i < kFirstFH + 8; }
-    static Xbyak::Xmm FH(unsigned i) { return Xbyak::Xmm(static_cast<int>(i - kFirstFH + 8)); }
-    // Runs f with f[i] as an SSE source operand: its xmm register, or the Context.
+    static Xbyak::Xmm FH(unsigned i) { return Xbyak::Xmm(static_cast<int>(8 + (i & 7))); } // f10 -> xmm10, f16 -> xmm8
+    // Runs f with a guest register as an operand: its host register when it
+    // has one, else its slot in the Context.
+    template <class Reg, class Fn>
+    static void host_or_context(bool in_host, const Reg &host, const Xbyak::Address &slot, Fn f)
+    {
+        if (in_host)
+            f(host);
+        else
+            f(slot);
+    }
+    // Runs f with f[i] as an SSE source operand.
     template <class Fn>
     void with_f(unsigned i, Fn f)
     {
-        if (f_mapped(i))
-            f(FH(i));
-        else
-            f(F(i));
+        host_or_context(f_mapped(i), FH(i), F(i), f);
     }
     // xr = f[i] (the low lane; movaps avoids movss's merge with xr's old value).
     void f_to_xmm(const Xbyak::Xmm &xr, unsigned i)
@@ -236,14 +243,11 @@ private:
         if (f_mapped(rd))
             movd(FH(rd), r);
     }
-    // Runs f with x[i] as an operand: its host register, or the Context.
+    // Runs f with x[i] as an operand.
     template <class Fn>
     void with_x(unsigned i, Fn f)
     {
-        if (mapped(i))
-            f(XH(i));
-        else
-            f(X(i));
+        host_or_context(mapped(i), XH(i), X(i), f);
     }
     // r = x[i].
     void read_x(const Xbyak::Reg32 &r, unsigned i)
