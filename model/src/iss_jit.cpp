@@ -134,6 +134,7 @@ public:
         // A chained entry lands here: a block the budget cannot hold all of
         // goes back to the ISS before its first op (JitExit::Enter).
         Xbyak::Label &short_budget = label();
+        L(body_);
         cmp(r10, static_cast<int>(b.len));
         jb(short_budget, T_NEAR);
         exit_stub(short_budget, JitExit::Enter, 0);
@@ -296,6 +297,15 @@ private:
             if (b.ops.back().kind != OpKind::END)
                 retire(static_cast<uint32_t>(b.ops.size() - 1));
             leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
+            return;
+        }
+        // A loop onto this block itself (a branch or JAL to b.pc) needs no
+        // link: the block is running, so it is checked in this epoch and
+        // translated; a direct jump to its chained entry, which checks the budget.
+        const Op &t = b.ops.back();
+        if (slot == 1 && t.kind != OpKind::JALR && t.imm == b.pc) {
+            sub(r10, static_cast<int>(b.len));
+            jmp(body_, T_NEAR);
             return;
         }
         // The pc stays in eax until `back`: a chained exit does not store it.
@@ -875,7 +885,7 @@ private:
 
     bool traced_ = false;
     int eax_ = -1, next_eax_ = -1; // x register held in eax at this op's start, and at the next's
-    Xbyak::Label epi_;
+    Xbyak::Label epi_, body_; // the epilogue; the chained entry (budget check, then op 0)
     std::vector<std::function<void()>> stubs_;
     std::deque<Xbyak::Label> labels_; // stable addresses for the stubs
 };
