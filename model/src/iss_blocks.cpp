@@ -256,6 +256,13 @@ void BlockCache::install(std::shared_ptr<const NativeCode> code)
         b->native = native && std::binary_search(native->entries.begin(), native->entries.end(), pc);
 }
 
+void BlockCache::new_epoch()
+{
+    epoch++;
+    for (auto &[pc, b] : blocks_)
+        b->next[0] = b->next[1] = nullptr;
+}
+
 bool BlockCache::all_match() const
 {
     for (const auto &[pc, b] : blocks_)

@@ -54,7 +54,9 @@ struct Block {
     uint32_t len = 0;    // instructions (ops except the closing END)
     uint64_t checked = 0; // the cache epoch in which the code bytes were last compared with SRAM
     // The blocks that last followed this one by falling through (0) and by
-    // the taken branch or jump (1); each is used only if its pc matches.
+    // the taken branch or jump (1), in the current epoch (new_epoch unlinks).
+    // Slot 0 only ever holds a block at end_pc(), and slot 1 one at the
+    // branch or JAL target; after JALR its pc must be compared.
     Block *next[2] = {nullptr, nullptr};
     bool native = false; // the cache's native code can start here
     JitFn jit = nullptr; // its JIT translation (IPU_EMU_ISS=jit), shared by identical code
@@ -92,6 +94,10 @@ public:
     Block *enter(uint32_t pc);
     // Drops every block (pointers to them become invalid) and bumps flushes.
     void flush();
+    // Starts a new epoch (code bytes may have changed) and unlinks every
+    // block: a link is then only made to a block checked in this epoch, so
+    // translated code may follow one without comparing epochs.
+    void new_epoch();
     // True if the word at tile-local offset `off` (< sram_bytes) is decoded code.
     bool is_code(uint32_t off) const
     {

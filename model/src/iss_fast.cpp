@@ -40,7 +40,7 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, c
         }
     }
     if (bc.stale) { // code bytes may have changed: check each block once before it runs
-        bc.epoch++;
+        bc.new_epoch();
         bc.stale = false;
         if (bc.native && !bc.all_match()) // native code runs blocks without that check
             bc.flush();
@@ -66,7 +66,8 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, c
     const Op *op = nullptr;
     bool first_lookup = true; // where the caller resumes: not a reached block (Block::reached)
     JitEnv jenv;
-    jenv.sram_bytes = size;
+    for (unsigned k = 0; k < 3; k++) // the last offset an access of 1 << k bytes may start at
+        jenv.sram_last[k] = size - (1u << k);
     jenv.hook = hook;
     jenv.tile = &tile;
     jenv.context = c;
@@ -389,7 +390,9 @@ L_SLOW: {
         stop = s;
         goto out;
     }
-    from = blk;
+    // Linked only when it fell through (not a trap or a return from one), so
+    // that slot 0 always names the block at end_pc (Block::next).
+    from = pc == blk->end_pc() ? blk : nullptr;
     from_slot = 0;
     from_flushes = bc.flushes;
     goto lookup;
@@ -412,7 +415,6 @@ jit: {
     // Chained translations may run on into other blocks: blk and n follow.
     jenv.code_bits = bc.code_bits();
     jenv.code_words = bc.code_words();
-    jenv.epoch = bc.epoch;
     jenv.budget = budget;
     jenv.n = n;
     jenv.blk = blk;

@@ -1,7 +1,8 @@
 // The JIT translator (see iss_jit.hpp). A block's ops become straight-line
 // x86-64 code: guest registers stay in the Context (rbx), SRAM is addressed
 // from r12, JitEnv from r13 and the budget left is in r10; a0-a6 are also
-// held in r14d, r8d, r9d, r15d, edi, esi and r11d (Gen::XH). Loads and stores repeat the fast tier's alignment and bounds checks
+// held in r14d, r8d, r9d, r15d, edi, esi and r11d (Gen::XH), fa0-fa7 in
+// xmm8-xmm15 (Gen::FH). Loads and stores repeat the fast tier's alignment and bounds checks
 // and its code-bitmap check after a store; the rare paths (faults, code
 // written, illegal rounding) are emitted after the block's main line.
 // FP arithmetic in round-to-nearest-even runs on the host's SSE/FMA units
@@ -73,11 +74,9 @@ int field_offset(const void *field)
 }
 const int kPcOff = field_offset(&kProbe.pc);
 const int kLenOff = field_offset(&kProbe.len);
-const int kCheckedOff = field_offset(&kProbe.checked);
 const int kNextOff = field_offset(&kProbe.next[0]);
 const int kJitOff = field_offset(&kProbe.jit);
-static_assert(sizeof(Block::pc) == 4 && sizeof(Block::len) == 4 && sizeof(Block::checked) == 8,
-              "chaining compares these widths");
+static_assert(sizeof(Block::pc) == 4 && sizeof(Block::len) == 4, "chaining compares these widths");
 
 int body_offset();
 
@@ -135,6 +134,7 @@ public:
         // A chained entry lands here: a block the budget cannot hold all of
         // goes back to the ISS before its first op (JitExit::Enter).
         Xbyak::Label &short_budget = label();
+        L(body_);
         cmp(r10, static_cast<int>(b.len));
         jb(short_budget, T_NEAR);
         exit_stub(short_budget, JitExit::Enter, 0);
@@ -197,15 +197,58 @@ private:
     {
         for (unsigned i : kMapped)
             mov(XH(i), X(i));
+        for (unsigned i = kFirstFH; i < kFirstFH + 8; i++)
+            movss(FH(i), F(i));
     }
-    // Runs f with x[i] as an operand: its host register, or the Context.
+    // fa0-fa7 (f10-f17, the accumulators and arguments of FP code) live in
+    // xmm8-xmm15 the same way: written through to the Context, loaded by the
+    // prologue and after each call (every xmm register is caller-saved), so
+    // a loop-carried FP value does not wait for a store to be forwarded.
+    static constexpr unsigned kFirstFH = 10;
+    static bool f_mapped(unsigned i) { return i >= kFirstFH && i < kFirstFH + 8; }
+    static Xbyak::Xmm FH(unsigned i) { return Xbyak::Xmm(static_cast<int>(8 + (i & 7))); } // f10 -> xmm10, f16 -> xmm8
+    // Runs f with a guest register as an operand: its host register when it
+    // has one, else its slot in the Context.
+    template <class Reg, class Fn>
+    static void host_or_context(bool in_host, const Reg &host, const Xbyak::Address &slot, Fn f)
+    {
+        if (in_host)
+            f(host);
+        else
+            f(slot);
+    }
+    // Runs f with f[i] as an SSE source operand.
+    template <class Fn>
+    void with_f(unsigned i, Fn f)
+    {
+        host_or_context(f_mapped(i), FH(i), F(i), f);
+    }
+    // xr = f[i] (the low lane; movaps avoids movss's merge with xr's old value).
+    void f_to_xmm(const Xbyak::Xmm &xr, unsigned i)
+    {
+        if (f_mapped(i))
+            movaps(xr, FH(i));
+        else
+            movss(xr, F(i));
+    }
+    // f[rd] = the low lane of xmm0, or eax, through to the Context.
+    void write_f(unsigned rd, const Xbyak::Xmm &xr)
+    {
+        movss(F(rd), xr);
+        if (f_mapped(rd))
+            movaps(FH(rd), xr);
+    }
+    void write_f(unsigned rd, const Xbyak::Reg32 &r)
+    {
+        mov(F(rd), r);
+        if (f_mapped(rd))
+            movd(FH(rd), r);
+    }
+    // Runs f with x[i] as an operand.
     template <class Fn>
     void with_x(unsigned i, Fn f)
     {
-        if (mapped(i))
-            f(XH(i));
-        else
-            f(X(i));
+        host_or_context(mapped(i), XH(i), X(i), f);
     }
     // r = x[i].
     void read_x(const Xbyak::Reg32 &r, unsigned i)
@@ -256,16 +299,26 @@ private:
             leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
             return;
         }
+        // A loop onto this block itself (a branch or JAL to b.pc) needs no
+        // link: the block is running, so it is checked in this epoch and
+        // translated; a direct jump to its chained entry, which checks the budget.
+        const Op &t = b.ops.back();
+        if (slot == 1 && t.kind != OpKind::JALR && t.imm == b.pc) {
+            sub(r10, static_cast<int>(b.len));
+            jmp(body_, T_NEAR);
+            return;
+        }
         // The pc stays in eax until `back`: a chained exit does not store it.
         // The successor checks the budget itself at its chained entry.
+        // A link is always to a block checked in this epoch (new_epoch
+        // unlinks), and only JALR's slot can hold a block at another pc.
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
-        cmp(eax, dword[rcx + kPcOff]);
-        jne(back, T_NEAR);
-        mov(rdx, qword[r13 + offsetof(JitEnv, epoch)]);
-        cmp(rdx, qword[rcx + kCheckedOff]);
-        jne(back, T_NEAR);
+        if (b.ops.back().kind == OpKind::JALR) {
+            cmp(eax, dword[rcx + kPcOff]);
+            jne(back, T_NEAR);
+        }
         mov(rdx, qword[rcx + kJitOff]);
         test(rdx, rdx);
         jz(back, T_NEAR);
@@ -344,11 +397,8 @@ private:
             fault_stub(mis, store ? IPU_ERR_STORE_MISALIGNED : IPU_ERR_LOAD_MISALIGNED, index);
         }
         Xbyak::Label &out = label();
-        mov(ecx, eax);
-        sub(ecx, IPU_TILE_SRAM_BASE);
-        mov(edx, env(offsetof(JitEnv, sram_bytes)));
-        sub(edx, len);
-        cmp(ecx, edx);
+        lea(ecx, ptr[rax - IPU_TILE_SRAM_BASE]); // eax - base, wrapping below base as the fast tier's compare does
+        cmp(ecx, env(offsetof(JitEnv, sram_last) + 4 * (len == 4 ? 2 : len - 1)));
         ja(out, T_NEAR);
         fault_stub(out, store ? IPU_ERR_STORE_FAULT : IPU_ERR_LOAD_FAULT, index);
     }
@@ -379,7 +429,8 @@ private:
     void alu_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, uint32_t))
     {
         x_to_eax(o.rs1);
-        (this->*f)(eax, o.imm);
+        if (o.imm || o.kind == OpKind::ANDI) // x + 0, x | 0, x ^ 0 (mv) need no op
+            (this->*f)(eax, o.imm);
         eax_to_x(o.rd);
     }
     void alu_reg(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, const Xbyak::Operand &))
@@ -524,14 +575,14 @@ private:
             // ucomiss is quiet (NV for a signalling NaN only), comiss signals
             // on any NaN, as feq and flt/fle do; unordered gives ZF=PF=CF=1.
             if (o.kind == OpKind::FEQ) {
-                movss(xmm0, F(o.rs1));
-                ucomiss(xmm0, F(o.rs2));
+                f_to_xmm(xmm0, o.rs1);
+                with_f(o.rs2, [&](const Xbyak::Operand &op) { ucomiss(xmm0, op); });
                 setnp(al);
                 sete(dl);
                 and_(al, dl);
             } else {
-                movss(xmm0, F(o.rs2)); // b > a (flt), b >= a (fle)
-                comiss(xmm0, F(o.rs1));
+                f_to_xmm(xmm0, o.rs2); // b > a (flt), b >= a (fle)
+                with_f(o.rs1, [&](const Xbyak::Operand &op) { comiss(xmm0, op); });
                 if (o.kind == OpKind::FLT)
                     seta(al);
                 else
@@ -550,13 +601,13 @@ private:
                 x_to_eax(o.rs1); // zero-extended into rax: exact as a signed 64-bit value
                 cvtsi2ss(xmm0, rax);
             }
-            movss(F(o.rd), xmm0);
+            write_f(o.rd, xmm0);
             return;
         case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD:
             // x1 = x2 * x1 +- op; RISC-V's fnmsub is -(a*b)+c (x86 fnmadd) and fnmadd -(a*b)-c (x86 fnmsub).
-            movss(xmm0, F(o.rs1));
-            movss(xmm1, F(o.rs2));
-            movss(xmm2, F((o.imm >> 8) & 31));
+            f_to_xmm(xmm0, o.rs1);
+            f_to_xmm(xmm1, o.rs2);
+            f_to_xmm(xmm2, (o.imm >> 8) & 31);
             if (o.kind == OpKind::FMADD)
                 vfmadd213ss(xmm0, xmm1, xmm2);
             else if (o.kind == OpKind::FMSUB)
@@ -567,30 +618,33 @@ private:
                 vfnmsub213ss(xmm0, xmm1, xmm2);
             break;
         default:
-            movss(xmm0, F(o.rs1));
-            if (o.kind == OpKind::FADD)
-                addss(xmm0, F(o.rs2));
-            else if (o.kind == OpKind::FSUB)
-                subss(xmm0, F(o.rs2));
-            else if (o.kind == OpKind::FMUL)
-                mulss(xmm0, F(o.rs2));
-            else
-                divss(xmm0, F(o.rs2));
+            f_to_xmm(xmm0, o.rs1);
+            with_f(o.rs2, [&](const Xbyak::Operand &op) {
+                if (o.kind == OpKind::FADD)
+                    addss(xmm0, op);
+                else if (o.kind == OpKind::FSUB)
+                    subss(xmm0, op);
+                else if (o.kind == OpKind::FMUL)
+                    mulss(xmm0, op);
+                else
+                    divss(xmm0, op);
+            });
             break;
         }
-        Xbyak::Label &nan = label(), &done = label();
+        Xbyak::Label &nan = label(), &result = label();
         ucomiss(xmm0, xmm0); // quiet: the result is never a signalling NaN
         jp(nan, T_NEAR);
-        movss(F(o.rd), xmm0);
-        L(done);
+        L(result);
+        write_f(o.rd, xmm0);
         const bool fused = o.kind != OpKind::FADD && o.kind != OpKind::FSUB && o.kind != OpKind::FMUL &&
                            o.kind != OpKind::FDIV;
-        stubs_.push_back([this, o, fused, &nan, &done] {
+        stubs_.push_back([this, o, fused, &nan, &result] {
             L(nan);
             if (fused) // inf * 0 is invalid even with a quiet NaN addend, which x86 may not flag
                 nv_if_inf_times_zero(o);
-            mov(F(o.rd), fpu::kCanonicalNaN);
-            jmp(done, T_NEAR);
+            mov(eax, fpu::kCanonicalNaN);
+            movd(xmm0, eax);
+            jmp(result, T_NEAR);
         });
     }
 
@@ -769,7 +823,7 @@ private:
         case OpKind::LW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
         case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
-        case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); mov(F(o.rd), eax); break;
+        case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); write_f(o.rd, eax); break;
         case OpKind::SB: address(o, 1, true, i); read_x(edx, o.rs2); mov(byte[r12 + rcx], dl); store_done(i); break;
         case OpKind::SH: address(o, 2, true, i); read_x(edx, o.rs2); mov(word[r12 + rcx], dx); store_done(i); break;
         case OpKind::SW: address(o, 4, true, i); read_x(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
@@ -785,7 +839,7 @@ private:
             if (o.kind != OpKind::FSGNJX)
                 and_(eax, 0x7fffffff);
             xor_(eax, edx);
-            mov(F(o.rd), eax);
+            write_f(o.rd, eax);
             break;
         case OpKind::FMV_X_W:
             if (o.rd) {
@@ -793,7 +847,7 @@ private:
                 eax_to_x(o.rd);
             }
             break;
-        case OpKind::FMV_W_X: x_to_eax(o.rs1); mov(F(o.rd), eax); break;
+        case OpKind::FMV_W_X: x_to_eax(o.rs1); write_f(o.rd, eax); break;
         case OpKind::FADD: case OpKind::FSUB: case OpKind::FMUL: case OpKind::FDIV:
         case OpKind::FMADD: case OpKind::FMSUB: case OpKind::FNMSUB: case OpKind::FNMADD:
         case OpKind::FEQ: case OpKind::FLT: case OpKind::FLE:
@@ -831,7 +885,7 @@ private:
 
     bool traced_ = false;
     int eax_ = -1, next_eax_ = -1; // x register held in eax at this op's start, and at the next's
-    Xbyak::Label epi_;
+    Xbyak::Label epi_, body_; // the epilogue; the chained entry (budget check, then op 0)
     std::vector<std::function<void()>> stubs_;
     std::deque<Xbyak::Label> labels_; // stable addresses for the stubs
 };

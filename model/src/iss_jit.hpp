@@ -17,15 +17,15 @@ namespace ipu::model {
 struct JitEnv {
     const uint64_t *code_bits = nullptr; // BlockCache::code_bits()
     uint64_t code_words = 0;             // BlockCache::code_words()
-    uint32_t sram_bytes = 0;
+    uint32_t sram_last[3] = {}; // sram_bytes - 1, - 2, - 4: the highest offset an access of 1, 2, 4 bytes may use
     uint32_t next_pc = 0; // out (Leave*): where the ISS goes on
     uint32_t cause = 0;   // out (Fault)
     uint32_t addr = 0;    // out (Fault)
     uint32_t info = 0;    // out (Fault)
-    // Chaining: a block that leaves to its linked successor (Block::next) in
-    // the same cache epoch, when the budget allows all of it, jumps straight
-    // into its translation; blk and n follow (n is written back at the exit).
-    uint64_t epoch = 0;   // BlockCache::epoch
+    // Chaining: a block that leaves to its linked successor (Block::next,
+    // which links only blocks checked in the cache's current epoch) jumps
+    // straight into its translation, whose chained entry checks the budget;
+    // blk and n follow (n is written back at the exit).
     uint64_t budget = 0;  // the call's instruction budget
     uint64_t n = 0;       // in/out: retired in this call before blk
     Block *blk = nullptr; // in/out: the block running; on return, the one that left
