@@ -46,6 +46,9 @@ int ipu_board_fail(char *err, size_t err_len, int code, const char *fmt, ...)
 int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k, const char *token,
                           const char *where, char *err, size_t err_len);
 
+/* The value of integer key k (U32 or U64) of *board, widened to 64 bits. */
+uint64_t ipu_board_integer(const struct ipu_board *board, const struct ipu_board_key *k);
+
 /* Stores the string `text` (len bytes, already unescaped) into the key's
  * field; an error starts with `where`, as for ipu_board_set_integer. */
 int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, const char *text, size_t len,

@@ -43,16 +43,9 @@ int ipu_board_get(const struct ipu_board *board, const char *key, char *out, siz
         out[0] = '\0';
     if (!k)
         return -EINVAL;
-    const char *field = (const char *)board + k->offset;
-    if (k->kind == IPU_BOARD_KEY_TEXT) /* bounded: a string in memory may lack its terminator */
+    if (k->kind == IPU_BOARD_KEY_TEXT) { /* bounded: a string in memory may lack its terminator */
+        const char *field = (const char *)board + k->offset;
         return snprintf(out, out_len, "%.*s", (int)strnlen(field, k->text_size - 1), field);
-    uint64_t v;
-    if (k->kind == IPU_BOARD_KEY_U32) {
-        uint32_t v32;
-        memcpy(&v32, field, sizeof v32);
-        v = v32;
-    } else {
-        memcpy(&v, field, sizeof v);
     }
-    return snprintf(out, out_len, "%" PRIu64, v);
+    return snprintf(out, out_len, "%" PRIu64, ipu_board_integer(board, k));
 }

@@ -167,6 +167,19 @@ int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k
     return 0;
 }
 
+uint64_t ipu_board_integer(const struct ipu_board *board, const struct ipu_board_key *k)
+{
+    const char *field = (const char *)board + k->offset;
+    if (k->kind == IPU_BOARD_KEY_U32) {
+        uint32_t v32;
+        memcpy(&v32, field, sizeof v32);
+        return v32;
+    }
+    uint64_t v;
+    memcpy(&v, field, sizeof v);
+    return v;
+}
+
 int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size_t err_len)
 {
     if (!what)
@@ -184,14 +197,7 @@ int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size
                 return rc;
             continue;
         }
-        uint64_t v;
-        if (k->kind == IPU_BOARD_KEY_U32) {
-            uint32_t v32;
-            memcpy(&v32, field, sizeof v32);
-            v = v32;
-        } else {
-            memcpy(&v, field, sizeof v);
-        }
+        const uint64_t v = ipu_board_integer(b, k);
         if (v < k->min || v > k->max)
             return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s' is %" PRIu64 "; expected an integer from %" PRIu64
                         " to %" PRIu64 " (%s)", what, k->key, v, k->min, k->max, k->meaning);
