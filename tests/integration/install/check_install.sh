@@ -24,10 +24,11 @@ cc -std=c11 -Wall -Werror ${INSTALL_CFLAGS:-} "$here/driver_client.c" $(pkg-conf
   -o "$work/driver_client"
 IPU_EMU_DEVICES=tiny "$work/driver_client" || { echo "FAIL: the driver client"; status=1; }
 # The card's contract headers go to every user of the driver: each must compile alone in a C11 program (the C++20
-# backend_class.hpp stays in the source tree, contract/CMakeLists.txt).
+# backend_class.hpp stays in the source tree, contract/CMakeLists.txt; an install tree made before that change may
+# still hold it, as cmake --install removes nothing, hence *.h).
 echo "+ cc -std=c11 on each installed include/ipu_card header alone"
 headers=0
-for h in "$prefix"/include/ipu_card/*; do
+for h in "$prefix"/include/ipu_card/*.h; do
   headers=$((headers + 1))
   printf '#include <ipu_card/%s>\nint main(void) { return 0; }\n' "$(basename "$h")" > "$work/header.c"
   cc -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" "$work/header.c" ||
