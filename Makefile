@@ -35,11 +35,19 @@ help:
 deps:
 	@scripts/deps.sh
 
-$(BUILD)/build.ninja $(BUILD)/Makefile:
-	cmake -S . -B $(BUILD) $(CMAKE_ARGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The RTL file lists. A tree configured before a list changed holds Verilator's generated .cmake with the old
+# list, and the build tool runs that old verilator command (to refresh the .cmake) before CMake could read the new
+# list: a module added to a list is then missing and the build stops. So a changed list configures the tree again
+# first, and CMake runs Verilator with the new list (rtl/cmake/ipu_rtl.cmake).
+RTL_LISTS := rtl/sources.txt rtl/fpga/sources.txt
 
-$(ASAN_BUILD)/build.ninja $(ASAN_BUILD)/Makefile:
+$(BUILD)/build.ninja $(BUILD)/Makefile: $(RTL_LISTS)
+	cmake -S . -B $(BUILD) $(CMAKE_ARGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	touch $@
+
+$(ASAN_BUILD)/build.ninja $(ASAN_BUILD)/Makefile: $(RTL_LISTS)
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DIPU_SANITIZE=ON
+	touch $@
 
 build: deps $(BUILD)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
 	cmake --build $(BUILD) -j$(JOBS)

@@ -59,12 +59,15 @@ function(poplibs_codelets lib)
   string(TOUPPER ${lib} upper)
   target_compile_definitions(${lib} PRIVATE ${upper}_DATA_RELDIR="${reldir}")
   set(gp ${CMAKE_BINARY_DIR}/${data_dir}/codelets/${isa}/${lib}.gp)
-  file(GLOB codelet_sources ${dir}/codelets/*)
+  # Tile headers every library's codelets may share (poplibs_support/codelets: float_bits.h).
+  set(shared_dir ${IPU_SOURCE_DIR}/hostlib/poplibs_support/codelets)
+  file(GLOB codelet_sources ${dir}/codelets/* ${shared_dir}/*)
   file(GLOB public_headers ${dir}/include/${lib}/*.hpp)
   add_custom_command(OUTPUT ${gp}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/${data_dir}/codelets/${isa}
     COMMAND ${CMAKE_COMMAND} -E env IPU_EMU_CACHE=${IPU_EMU_CACHE} IPU_BOARD_PATH=${IPU_SOURCE_DIR}/boards
-            $<TARGET_FILE:popc> --target ipu2 -I${dir}/include -I${dir}/codelets ${dir}/codelets/${lib}_codelets.cpp
+            $<TARGET_FILE:popc> --target ipu2 -I${dir}/include -I${dir}/codelets -I${shared_dir}
+            ${dir}/codelets/${lib}_codelets.cpp
             -o ${gp}
     DEPENDS popc ${codelet_sources} ${public_headers} ${IPU_SOURCE_DIR}/hostlib/poplar/device/include/poplar/Vertex.hpp
     COMMENT "popc: ${lib} codelets for ${isa}" VERBATIM)

@@ -41,13 +41,18 @@ int ipu_board_fail(char *err, size_t err_len, int code, const char *fmt, ...)
  * the key's field. The board format's own integer rules apply, not all of
  * TOML's: decimal without a leading zero or 0x hex, '_' only between digits,
  * no sign, no 0o/0b, no value past 64 bits, then the key's range. An error
- * names path:line, the key and what is expected. */
+ * starts with `where` (a file's path:line, or what builds the board in memory),
+ * names the key and what is expected. */
 int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k, const char *token,
-                          const char *path, unsigned line, char *err, size_t err_len);
+                          const char *where, char *err, size_t err_len);
 
-/* Stores the string `text` (len bytes, already unescaped) into the key's field. */
+/* The value of integer key k (U32 or U64) of *board, widened to 64 bits. */
+uint64_t ipu_board_integer(const struct ipu_board *board, const struct ipu_board_key *k);
+
+/* Stores the string `text` (len bytes, already unescaped) into the key's
+ * field; an error starts with `where`, as for ipu_board_set_integer. */
 int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, const char *text, size_t len,
-                       const char *path, unsigned line, char *err, size_t err_len);
+                       const char *where, char *err, size_t err_len);
 
 /* Checks that the board document `text` (len bytes) is well-formed UTF-8 with
  * no control character but tab, CR and LF: what the TOML reader may be given.

@@ -7,7 +7,8 @@ function(ipu_board_reader target)
   add_library(${target} STATIC ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ipu_board.c
                                ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/board_toml.cpp
                                ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/board_text.c
-                               ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/board_write.c)
+                               ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/board_write.c
+                               ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/board_values.c)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_FUNCTION_LIST_DIR}>)
   target_link_libraries(${target} PRIVATE toml11::toml11)
 endfunction()

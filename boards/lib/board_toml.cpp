@@ -92,7 +92,8 @@ int syntaxError(const toml::syntax_error &e, const char *path, char *err, std::s
                             path, line, k->key, k->meaning, token.c_str());
     if (k->kind != IPU_BOARD_KEY_TEXT) {
       ipu_board scratch;
-      const int rc = ipu_board_set_integer(&scratch, k, token.c_str(), path, line, err, err_len);
+      const std::string where = std::string(path) + ":" + std::to_string(line);
+      const int rc = ipu_board_set_integer(&scratch, k, token.c_str(), where.c_str(), err, err_len);
       if (rc != 0)
         return rc;
     }
@@ -117,17 +118,18 @@ int storeKey(const std::string &key, const toml::value &v, const char *path, ipu
                           k->key);
   seen[index] = 1;
   const std::string token = tokenOf(v);
+  const std::string where = std::string(path) + ":" + std::to_string(line);
   if (k->kind == IPU_BOARD_KEY_TEXT) {
     if (!v.is_string())
       return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': expected a quoted string (%s), got '%.200s'",
                             path, line, k->key, k->meaning, token.c_str());
     const std::string &s = v.as_string().str;
-    return ipu_board_set_text(board, k, s.data(), s.size(), path, line, err, err_len);
+    return ipu_board_set_text(board, k, s.data(), s.size(), where.c_str(), err, err_len);
   }
   if (!v.is_integer())
     return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': expected an integer (%s), got '%.200s'", path,
                           line, k->key, k->meaning, token.c_str());
-  return ipu_board_set_integer(board, k, token.c_str(), path, line, err, err_len);
+  return ipu_board_set_integer(board, k, token.c_str(), where.c_str(), err, err_len);
 }
 
 int parseDocument(const char *text, std::size_t len, const char *path, ipu_board *board, unsigned char *seen,

@@ -75,14 +75,8 @@ int ipu_board_write(const struct ipu_board *board, char *out, size_t out_len, ch
             /* An empty transport means the default (ipu_board_check); a file names it. */
             const char *value = strcmp(k->key, "transport") == 0 && !*field ? "model" : field;
             put_text(&s, k, value);
-        } else if (k->kind == IPU_BOARD_KEY_U32) {
-            uint32_t v;
-            memcpy(&v, field, sizeof v);
-            put(&s, "%s = %" PRIu32 "\n", k->key, v);
         } else {
-            uint64_t v;
-            memcpy(&v, field, sizeof v);
-            put(&s, "%s = %" PRIu64 "\n", k->key, v);
+            put(&s, "%s = %" PRIu64 "\n", k->key, ipu_board_integer(board, k));
         }
     }
     return (int)s.len;

@@ -126,38 +126,38 @@ static int parse_integer(const char *text, uint64_t *out)
 }
 
 int ipu_board_set_text(struct ipu_board *board, const struct ipu_board_key *k, const char *text, size_t len,
-                       const char *path, unsigned line, char *err, size_t err_len)
+                       const char *where, char *err, size_t err_len)
 {
     char *field = (char *)board + k->offset;
     if (len >= k->text_size)
-        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': string longer than %zu characters", path,
-                              line, k->key, k->text_size - 1);
-    char where[320];
-    snprintf(where, sizeof where, "%s:%u", path, line);
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s': string longer than %zu characters", where,
+                              k->key, k->text_size - 1);
     const int rc = ipu_board_check_string(k, text, len, where, err, err_len);
     if (rc != 0)
         return rc;
+    /* Checked before the copy: a refused value leaves the board as it was. */
+    if (strcmp(k->key, "transport") == 0 && !(len == 5 && memcmp(text, "model", 5) == 0) &&
+        !(len == 3 && memcmp(text, "rtl", 3) == 0))
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key 'transport': expected \"model\" or \"rtl\", got "
+                              "\"%.*s\"", where, (int)len, text);
     memcpy(field, text, len);
     field[len] = '\0';
-    if (strcmp(k->key, "transport") == 0 && strcmp(field, "model") != 0 && strcmp(field, "rtl") != 0)
-        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key 'transport': expected \"model\" or \"rtl\", got "
-                              "\"%s\"", path, line, field);
     return 0;
 }
 
 int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k, const char *token,
-                          const char *path, unsigned line, char *err, size_t err_len)
+                          const char *where, char *err, size_t err_len)
 {
     char *field = (char *)board + k->offset;
     uint64_t v = 0;
     const int parsed = parse_integer(token, &v);
     if (parsed == -2)
-        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': '%.200s' has a leading zero, which a board "
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s': '%.200s' has a leading zero, which a board "
                               "file does not read as octal or decimal; write the number in decimal without leading "
-                              "zeros, or in hex with 0x", path, line, k->key, token);
+                              "zeros, or in hex with 0x", where, k->key, token);
     if (parsed != 0 || v < k->min || v > k->max)
-        return ipu_board_fail(err, err_len, -EINVAL, "%s:%u: key '%s': expected an integer from %" PRIu64 " to %"
-                              PRIu64 " (%s), got '%.200s'", path, line, k->key, k->min, k->max, k->meaning, token);
+        return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s': expected an integer from %" PRIu64 " to %"
+                              PRIu64 " (%s), got '%.200s'", where, k->key, k->min, k->max, k->meaning, token);
     if (k->kind == IPU_BOARD_KEY_U32) {
         uint32_t v32 = (uint32_t)v;
         memcpy(field, &v32, sizeof v32);
@@ -165,6 +165,19 @@ int ipu_board_set_integer(struct ipu_board *board, const struct ipu_board_key *k
         memcpy(field, &v, sizeof v);
     }
     return 0;
+}
+
+uint64_t ipu_board_integer(const struct ipu_board *board, const struct ipu_board_key *k)
+{
+    const char *field = (const char *)board + k->offset;
+    if (k->kind == IPU_BOARD_KEY_U32) {
+        uint32_t v32;
+        memcpy(&v32, field, sizeof v32);
+        return v32;
+    }
+    uint64_t v;
+    memcpy(&v, field, sizeof v);
+    return v;
 }
 
 int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size_t err_len)
@@ -184,14 +197,7 @@ int ipu_board_check(const struct ipu_board *b, const char *what, char *err, size
                 return rc;
             continue;
         }
-        uint64_t v;
-        if (k->kind == IPU_BOARD_KEY_U32) {
-            uint32_t v32;
-            memcpy(&v32, field, sizeof v32);
-            v = v32;
-        } else {
-            memcpy(&v, field, sizeof v);
-        }
+        const uint64_t v = ipu_board_integer(b, k);
         if (v < k->min || v > k->max)
             return ipu_board_fail(err, err_len, -EINVAL, "%s: key '%s' is %" PRIu64 "; expected an integer from %" PRIu64
                         " to %" PRIu64 " (%s)", what, k->key, v, k->min, k->max, k->meaning);

@@ -89,6 +89,30 @@ int ipu_board_load(const char *name_or_path, struct ipu_board *board, char *err,
  * used by unit tests. */
 void ipu_board_default(struct ipu_board *board);
 
+/* Keys by name, for code that builds, stores or reads back a board in memory
+ * (libpoplar's targets) without a second list of the keys: the key table of
+ * the reader and the writer is their one home. */
+
+/* The name of key i, in the order of boards/README.md's table, or NULL when i
+ * is past the last key. */
+const char *ipu_board_key_name(size_t i);
+
+/* Sets key `key` of *board from its value written as text, by the rules the
+ * reader applies to that key in a file: an integer in decimal (no leading
+ * zero) or 0x hex inside the key's range, or a string (unescaped) of one line
+ * of UTF-8 text that fits; a transport of "model", "rtl" or "" (the default).
+ * Returns 0 or -EINVAL; `err` (if not NULL) then starts with `what` and names
+ * the key, the value and what is expected. Checks between keys (a multiple of
+ * 4096 bytes per tile, at most 65535 tiles) are ipu_board_check's. */
+int ipu_board_set(struct ipu_board *board, const char *key, const char *value, const char *what, char *err,
+                  size_t err_len);
+
+/* Writes the value of key `key` of *board as text into `out` (out_len bytes,
+ * always NUL-terminated when out_len > 0): an integer in decimal, a string as
+ * it is (not escaped), so that ipu_board_set reads it back. Returns the
+ * length, as snprintf does, or -EINVAL for a key the table does not have. */
+int ipu_board_get(const struct ipu_board *board, const char *key, char *out, size_t out_len);
+
 /* A buffer of this many bytes holds the text ipu_board_write makes of any board. */
 #define IPU_BOARD_WRITE_MAX 4096
 

@@ -100,10 +100,25 @@ static void json_open(struct out *o, const char *key, json_object *container)
     o->open[o->depth++] = container;
 }
 
+/* json-c lays an empty array or object out over two lines ("[" and then "]" under it); the tools print [] and {},
+ * as a person writes them and as every other JSON printer does. */
+static int print_empty(json_object *jso, struct printbuf *pb, int level, int flags)
+{
+    (void)level;
+    (void)flags;
+    return printbuf_memappend(pb, json_object_is_type(jso, json_type_array) ? "[]" : "{}", 2);
+}
+
 static void json_close(struct out *o)
 {
-    if (o->depth > 0)
-        o->depth--;
+    if (o->depth == 0)
+        return;
+    /* Closed, so it stays as it is now: an empty one keeps the short form. */
+    json_object *c = o->open[--o->depth];
+    const size_t n = json_object_is_type(c, json_type_array) ? json_object_array_length(c)
+                                                             : (size_t)json_object_object_length(c);
+    if (n == 0)
+        json_object_set_serializer(c, print_empty, NULL, NULL);
 }
 
 /* ---- text ---- */

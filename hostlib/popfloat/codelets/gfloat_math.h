@@ -11,6 +11,8 @@
 
 #include <math.h>
 
+#include "float_bits.h"
+
 namespace popfloat {
 namespace gf {
 
@@ -26,16 +28,8 @@ enum Density {
   D_TRUNCATED_LAPLACE, D_LOGIT_NORMAL, D_TRUNCATED_LOGIT_NORMAL
 };
 
-inline unsigned bitsOf(float f) {
-  unsigned u;
-  __builtin_memcpy(&u, &f, 4);
-  return u;
-}
-inline float floatOf(unsigned u) {
-  float f;
-  __builtin_memcpy(&f, &u, 4);
-  return f;
-}
+using poplibs_tile::bitsFloat;
+using poplibs_tile::floatBits;
 
 /// The format's figures, from the packed struct word (GfloatCast::FormatConfig::getPackedFloatParameters: bits
 /// 0-7 mantissa bits, 8-15 exponent bits, 16-23 the bias as a signed byte, bit 24 denormals, bit 25 Infs/NaNs).
@@ -71,9 +65,9 @@ inline Format formatOf(const int *p) {
   f.bias = p[BIAS];
   f.denorms = (p[FLAGS] & DENORMS) != 0;
   f.infNan = (p[FLAGS] & INFS_AND_NANS) != 0;
-  f.maxValue = floatOf(unsigned(p[MAX_BITS]));
-  f.minNormal = floatOf(unsigned(p[MIN_NORM_BITS]));
-  f.denormStep = floatOf(unsigned(p[DENORM_STEP_BITS]));
+  f.maxValue = bitsFloat(unsigned(p[MAX_BITS]));
+  f.minNormal = bitsFloat(unsigned(p[MIN_NORM_BITS]));
+  f.denormStep = bitsFloat(unsigned(p[DENORM_STEP_BITS]));
   return f;
 }
 
@@ -157,7 +151,7 @@ inline float quantise(float x, const Format &f, const Rounding &r, unsigned inde
   if (x != x)
     return f.infNan ? x : 0.0f;
   const float a = fabsf(x);
-  const float sign = (bitsOf(x) >> 31) ? -1.0f : 1.0f; // -0 stays -0
+  const float sign = (floatBits(x) >> 31) ? -1.0f : 1.0f; // -0 stays -0
   if (a == __builtin_inff())
     return f.infNan ? x : sign * f.maxValue;
   float step;
@@ -197,7 +191,7 @@ inline float quantise(float x, const Format &f, const Rounding &r, unsigned inde
 /// an IEEE single); the bits below the format are 0.
 inline unsigned pack(float v, const Format &f, unsigned storageBits) {
   const unsigned width = 1u + unsigned(f.exp) + unsigned(f.man);
-  const unsigned sign = v < 0.0f || (v == 0.0f && (bitsOf(v) >> 31)) ? 1u : 0u;
+  const unsigned sign = v < 0.0f || (v == 0.0f && (floatBits(v) >> 31)) ? 1u : 0u;
   const float a = fabsf(v);
   unsigned field = 0, frac = 0;
   const unsigned topField = f.exp > 0 ? (1u << f.exp) - 1u : 0u;

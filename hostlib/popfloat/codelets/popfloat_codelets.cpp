@@ -26,9 +26,9 @@ public:
     param[gf::EXP] = f.exp;
     param[gf::BIAS] = f.bias;
     param[gf::FLAGS] = (f.denorms ? gf::DENORMS : 0) | (f.infNan ? gf::INFS_AND_NANS : 0);
-    param[gf::MAX_BITS] = int(gf::bitsOf(f.maxValue));
-    param[gf::MIN_NORM_BITS] = int(gf::bitsOf(f.minNormal));
-    param[gf::DENORM_STEP_BITS] = int(gf::bitsOf(f.denormStep));
+    param[gf::MAX_BITS] = int(gf::floatBits(f.maxValue));
+    param[gf::MIN_NORM_BITS] = int(gf::floatBits(f.minNormal));
+    param[gf::DENORM_STEP_BITS] = int(gf::floatBits(f.denormStep));
     param[gf::PACKED_BITS] = 1 + f.exp + f.man;
     return true;
   }

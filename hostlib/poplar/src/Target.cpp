@@ -87,21 +87,27 @@ unsigned long long parseNumber(const std::string &key, const std::string &text) 
           v.member = type(n);                                                                                        \
         }                                                                                                            \
   }
-#define POPLAR_TEXT_FIELD(key, member)                                                                               \
-  Field {                                                                                                            \
-    key, [](const TargetValues &v) { return std::string(v.member); },                                               \
-        [](TargetValues &v, const std::string &t) {                                                                  \
-          if (t.size() >= sizeof v.member)                                                                           \
-            throw poplar_error(std::string("Target(std::istream&): ") + key + " is longer than " +                  \
-                               std::to_string(sizeof v.member - 1) + " characters");                                \
-          std::snprintf(v.member, sizeof v.member, "%s", t.c_str());                                                 \
-        }                                                                                                            \
-  }
+/// A board key as a serialised value: the board reader's table names the keys and its rules read them back, so
+/// no second list of the board's keys lives here.
+Field boardField(const char *key) {
+  return Field{key,
+               [key](const TargetValues &v) {
+                 char text[IPU_BOARD_TEXT_MAX + 1];
+                 ipu_board_get(&v.board, key, text, sizeof text);
+                 return std::string(text);
+               },
+               [key](TargetValues &v, const std::string &t) {
+                 char err[400];
+                 if (ipu_board_set(&v.board, key, t.c_str(), "Target(std::istream&)", err, sizeof err) != 0)
+                   throw poplar_error(err);
+               }};
+}
 
 /// Every value of a target, in serialisation order. The first two are the device binding, which comparison and
 /// hashing leave out.
 const std::vector<Field> &fields() {
-  static const std::vector<Field> f = {
+  static const std::vector<Field> f = [] {
+    std::vector<Field> head = {
       Field{"boardSpec", [](const TargetValues &v) { return v.boardSpec; },
             [](TargetValues &v, const std::string &t) { v.boardSpec = t; }},
       POPLAR_NUM_FIELD("deviceId", deviceId, unsigned),
@@ -117,31 +123,10 @@ const std::vector<Field> &fields() {
                 throw poplar_error("Target(std::istream&): unknown target type '" + t + "'");
             }},
       POPLAR_NUM_FIELD("compileIPUCode", compileIPUCode, bool),
-      POPLAR_TEXT_FIELD("name", board.name),
-      POPLAR_TEXT_FIELD("description", board.description),
-      POPLAR_TEXT_FIELD("isa", board.isa),
-      POPLAR_TEXT_FIELD("abi", board.abi),
-      POPLAR_TEXT_FIELD("transport", board.transport),
-      POPLAR_NUM_FIELD("num_ipus", board.num_ipus, std::uint32_t),
-      POPLAR_NUM_FIELD("ipu_link_bytes_per_cycle", board.ipu_link_bytes_per_cycle, std::uint32_t),
-      POPLAR_NUM_FIELD("ipu_link_latency_cycles", board.ipu_link_latency_cycles, std::uint32_t),
-      POPLAR_NUM_FIELD("tiles_per_ipu", board.tiles_per_ipu, std::uint32_t),
-      POPLAR_NUM_FIELD("bytes_per_tile", board.bytes_per_tile, std::uint32_t),
-      POPLAR_NUM_FIELD("worker_contexts", board.worker_contexts, std::uint32_t),
-      POPLAR_NUM_FIELD("tile_clock_hz", board.tile_clock_hz, std::uint64_t),
-      POPLAR_NUM_FIELD("exchange_bytes_per_cycle", board.exchange_bytes_per_cycle, std::uint32_t),
-      POPLAR_NUM_FIELD("memcpy_bytes_per_cycle", board.memcpy_bytes_per_cycle, std::uint32_t),
-      POPLAR_NUM_FIELD("data_path_width", board.data_path_width, std::uint32_t),
-      POPLAR_NUM_FIELD("min_ipu_sync_delay", board.min_ipu_sync_delay, std::uint32_t),
-      POPLAR_NUM_FIELD("global_sync_cycles", board.global_sync_cycles, std::uint32_t),
-      POPLAR_NUM_FIELD("rpt_count_max", board.rpt_count_max, std::uint32_t),
-      POPLAR_NUM_FIELD("num_stride_bits", board.num_stride_bits, std::uint32_t),
-      POPLAR_NUM_FIELD("tiles_per_shared_exchange_bus", board.tiles_per_shared_exchange_bus, std::uint32_t),
-      POPLAR_NUM_FIELD("atomic_store_granularity", board.atomic_store_granularity, std::uint32_t),
-      POPLAR_NUM_FIELD("supervisor_stack_bytes", board.supervisor_stack_bytes, std::uint32_t),
-      POPLAR_NUM_FIELD("worker_stack_bytes", board.worker_stack_bytes, std::uint32_t),
-      POPLAR_NUM_FIELD("host_link_bytes_per_second", board.host_link_bytes_per_second, std::uint64_t),
-      POPLAR_NUM_FIELD("host_link_latency_ns", board.host_link_latency_ns, std::uint32_t),
+    };
+    for (std::size_t i = 0; ipu_board_key_name(i); ++i)
+      head.push_back(boardField(ipu_board_key_name(i)));
+    const std::vector<Field> tail = {
       POPLAR_NUM_FIELD("fp8ConvUnitMaxPipelineDepth", arch.fp8ConvUnitMaxPipelineDepth, unsigned),
       POPLAR_NUM_FIELD("fp16ConvUnitMaxPipelineDepth", arch.fp16ConvUnitMaxPipelineDepth, unsigned),
       POPLAR_NUM_FIELD("fp32ConvUnitMaxPipelineDepth", arch.fp32ConvUnitMaxPipelineDepth, unsigned),
@@ -186,11 +171,13 @@ const std::vector<Field> &fields() {
               v.options.syncConfiguration = SyncConfiguration(n);
             }},
       POPLAR_NUM_FIELD("ipuLinkDomainSize", options.linkDomainSize, unsigned),
-  };
+    };
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  }();
   return f;
 }
 #undef POPLAR_NUM_FIELD
-#undef POPLAR_TEXT_FIELD
 
 const char kMagic[] = "poplar-target 1";
 constexpr std::size_t kBindingFields = 2;
@@ -479,8 +466,8 @@ Target Target::createCPUTarget(bool, unsigned numIPUs) {
   TargetValues v;
   v.type = TargetType::CPU;
   v.board = detail::loadBoard("tiny");
-  std::snprintf(v.board.name, sizeof v.board.name, "cpu");
-  std::snprintf(v.board.description, sizeof v.board.description, "CPU target: 1 tile, 1 worker");
+  detail::setBoardValue(v.board, "name", "cpu");
+  detail::setBoardValue(v.board, "description", "CPU target: 1 tile, 1 worker");
   v.board.num_ipus = numIPUs;
   v.board.tiles_per_ipu = 1;
   v.board.worker_contexts = 1;

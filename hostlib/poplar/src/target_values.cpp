@@ -34,10 +34,16 @@ ipu_board loadBoard(const std::string &name) {
     throw invalid_option("unknown IPU version or board '" + name + "': " + err +
                          " (known boards: ipu1, ipu2, ipu21, tiny; or set IPU_BOARD_PATH)");
   if (ipu21) {
-    std::snprintf(b.name, sizeof b.name, "ipu21");
-    std::snprintf(b.description, sizeof b.description, "1472 tiles x 624 KiB (IPU21, Mk2 with fp8)");
+    setBoardValue(b, "name", "ipu21");
+    setBoardValue(b, "description", "1472 tiles x 624 KiB (IPU21, Mk2 with fp8)");
   }
   return b;
+}
+
+void setBoardValue(ipu_board &b, const char *key, const std::string &value) {
+  char err[400];
+  if (ipu_board_set(&b, key, value.c_str(), "libpoplar's board", err, sizeof err) != 0)
+    throw invalid_option(err);
 }
 
 ArchValues archFor(const ipu_board &b) {

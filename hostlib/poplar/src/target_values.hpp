@@ -62,6 +62,9 @@ struct TargetValues {
 /// Loads board `name` (a name in boards/ or a path); throws invalid_option with the board reader's message.
 /// "ipu21" is the ipu2 board under the name ipu21 (the same tiles; its ArchValues add fp8 units).
 ipu_board loadBoard(const std::string &name);
+/// Sets one value of board `b` by its key through the board reader's rules (ipu_board_set), so a board made in
+/// memory holds only what a board file could; throws invalid_option with the reader's message.
+void setBoardValue(ipu_board &b, const char *key, const std::string &value);
 /// Throws invalid_option, naming `what`, unless a card can have `numIPUs` IPUs of `tilesPerIPU` tiles: 1 .. 64 IPUs
 /// (the board format's range) and at most 65535 tiles in all (the card's tile ids).
 void checkNumIPUs(const std::string &what, unsigned numIPUs, unsigned tilesPerIPU);

@@ -1,6 +1,8 @@
 // popops' casts to and from QUARTER (8-bit floats read with a QUARTER_METADATA byte), included by
 // popops_codelets.cpp. The tiles have no fp8 instructions, so the conversions are integer code on the element's
 // bits; the host connects QUARTER and QUARTER_METADATA tensors as UNSIGNED_CHAR views.
+#include "float_bits.h"
+
 namespace popops {
 namespace quarter {
 
@@ -19,17 +21,8 @@ inline Layout layoutOf(unsigned char metadata) {
   return l;
 }
 
-inline unsigned floatBits(float f) {
-  unsigned u;
-  __builtin_memcpy(&u, &f, 4);
-  return u;
-}
-
-inline float bitsFloat(unsigned u) {
-  float f;
-  __builtin_memcpy(&f, &u, 4);
-  return f;
-}
+using poplibs_tile::bitsFloat;
+using poplibs_tile::floatBits;
 
 /// `m` shifted right by `s` bits, rounded to nearest with ties to even (0 once every bit is shifted out).
 inline unsigned shiftRoundEven(unsigned m, unsigned s) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sdk_check.hpp"
+#include "sdk_half.hpp"
 
 using namespace poplar;
 using namespace poplar::program;
@@ -69,13 +70,7 @@ void rangeOf(const Type &t, double &lo, double &hi) {
 }
 
 // `x` as the nearest half (through the target's conversion, round to nearest even).
-double asHalf(const Target &target, double x) {
-  float f = float(x);
-  unsigned short bits;
-  copyFloatToDeviceHalf(target, &f, &bits, 1);
-  copyDeviceHalfToFloat(target, &bits, &f, 1);
-  return f;
-}
+double asHalf(const Target &target, double x) { return asDeviceValues(target, HALF, std::vector<float>(1, float(x)))[0]; }
 
 // The host reference: `x` (a value of the source type) converted to `to`.
 double reference(const Target &target, double x, const Type &to) {

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "sdk_check.hpp"
+#include "sdk_half.hpp"
 
 using namespace poplar;
 using namespace poplar::program;
@@ -109,12 +110,7 @@ public:
   }
 
   float roundTo(const Type &type, float x) const {
-    if (type != HALF)
-      return x;
-    unsigned short bits;
-    copyFloatToDeviceHalf(graph_.getTarget(), &x, &bits, 1);
-    copyDeviceHalfToFloat(graph_.getTarget(), &bits, &x, 1);
-    return x;
+    return asDeviceValues(graph_.getTarget(), type, std::vector<float>(1, x))[0];
   }
 
 private:
@@ -130,18 +126,11 @@ private:
     const Type type = h.t.elementType();
     const std::size_t n = h.t.numElements();
     std::vector<float> &vals = const_cast<Host &>(h).values;
-    if (type == FLOAT) {
-      toDevice ? engine.writeTensor(h.handle, vals.data(), vals.data() + n)
-               : engine.readTensor(h.handle, vals.data(), vals.data() + n);
-    } else if (type == HALF) {
-      std::vector<unsigned short> bits(n);
-      if (toDevice) {
-        copyFloatToDeviceHalf(graph_.getTarget(), vals.data(), bits.data(), n);
-        engine.writeTensor(h.handle, bits.data(), bits.data() + n);
-      } else {
-        engine.readTensor(h.handle, bits.data(), bits.data() + n);
-        copyDeviceHalfToFloat(graph_.getTarget(), bits.data(), vals.data(), n);
-      }
+    if (type == FLOAT || type == HALF) {
+      if (toDevice)
+        writeAs(engine, graph_.getTarget(), type, h.handle, vals);
+      else
+        vals = readAs(engine, graph_.getTarget(), type, h.handle, n);
     } else if (type == INT) {
       std::vector<int> ints(n);
       for (std::size_t i = 0; toDevice && i < n; ++i)

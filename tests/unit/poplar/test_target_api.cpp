@@ -177,7 +177,17 @@ void test_serialize_hash_order(void **) {
   std::string edited = text;
   edited.replace(edited.find("tiles_per_ipu 1472"), 18, "tiles_per_ipu -3");
   std::stringstream neg(edited);
-  expectThrow<poplar_error>([&] { Target x(neg); }, "tiles_per_ipu is not a whole number");
+  // Board values are read back by the board reader's rules (ipu_board_set): a sign, or a value past the key's
+  // range, names the key and its range.
+  expectThrow<poplar_error>([&] { Target x(neg); },
+                            "key 'tiles_per_ipu': expected an integer from 1 to 4096 (tiles per IPU), got '-3'");
+  edited = text;
+  edited.replace(edited.find("worker_contexts 6"), 17, "worker_contexts 9");
+  std::stringstream many(edited);
+  expectThrow<poplar_error>([&] { Target x(many); }, "key 'worker_contexts': expected an integer from 1 to 6");
+  // and a board value still reads back as written: the description of a target round-trips with its spaces.
+  std::stringstream again(text);
+  assert_true(Target(again) == a);
 }
 
 void test_target_options(void **) {

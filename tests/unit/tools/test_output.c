@@ -73,6 +73,37 @@ static void json_has_the_tools_layout(void **state)
                               "}\n");
 }
 
+static void empty_containers(struct out *o)
+{
+    out_object_begin(o, NULL);
+    out_array_begin(o, "devices");
+    out_array_end(o);
+    out_object_begin(o, "errors");
+    out_object_end(o);
+    out_array_begin(o, "nested");
+    out_item_begin(o);
+    out_array_begin(o, "inner");
+    out_array_end(o);
+    out_item_end(o);
+    out_array_end(o);
+    out_object_end(o);
+}
+
+static void json_empty_containers_on_one_line(void **state)
+{
+    (void)state;
+    /* json-c alone would print "[" and "]" on two lines; an element of an array keeps its indent. */
+    expect_printed(1, empty_containers, "{\n"
+                                        "  \"devices\": [],\n"
+                                        "  \"errors\": {},\n"
+                                        "  \"nested\": [\n"
+                                        "    {\n"
+                                        "      \"inner\": []\n"
+                                        "    }\n"
+                                        "  ]\n"
+                                        "}\n");
+}
+
 static void awkward_strings(struct out *o)
 {
     out_object_begin(o, NULL);
@@ -108,6 +139,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_has_the_tools_layout),
         cmocka_unit_test(json_strings_are_escaped),
+        cmocka_unit_test(json_empty_containers_on_one_line),
         cmocka_unit_test(text_form_is_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
