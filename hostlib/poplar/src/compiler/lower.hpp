@@ -104,7 +104,6 @@ private:
   const GraphImpl &g_;
   const LinkedImage &image_;
   ir::Module &m_;
-  std::set<std::uint32_t> tiles_;
   std::vector<std::vector<VarSeg>> segs_;
   std::map<std::uint32_t, ir::BufferId> emptyLists_;
   std::map<unsigned, ExecutePlan> executePlans_;
