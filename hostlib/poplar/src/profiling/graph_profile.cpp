@@ -79,10 +79,11 @@ std::string controlType(const std::string &what) {
 /// The variables a compute set's vertices are connected to, as indices into the graph's variables, each once.
 std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
   std::set<std::size_t> ids;
+  std::size_t last = ~std::size_t(0); // most edges of a compute set are slices of one variable: skip the set then
   auto add = [&](const Tensor &t) {
     for (const auto &r : t.regions())
-      if (r.var < graph.vars.size())
-        ids.insert(r.var);
+      if (r.var != last && r.var < graph.vars.size())
+        ids.insert(last = r.var);
   };
   if (cs < graph.computeSets.size())
     for (unsigned v : graph.computeSets[cs].vertices) {
