@@ -95,8 +95,9 @@ private:
   void usedComputeSets(const program::detail::Node &n, std::set<unsigned> &out) const;
   ir::BufferId emptyHostList(std::uint32_t tile);
   ir::BufferId placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx);
+  /// `type` and `field` name the edge buffer, if one is made (the name is built only then).
   ir::Ref edgeAddress(std::uint32_t tile, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
-                      const std::string &what);
+                      const std::string &type, const std::string &field);
   void checkEdgeType(const Vertex &v, unsigned vid, const FieldInfo &f, const Tensor &t) const;
   std::string unknownField(const Vertex &v, const VertexClass &vc, const std::string &name) const;
   std::string unconnected(const Vertex &v, unsigned vid, const std::string &name, bool list) const;
