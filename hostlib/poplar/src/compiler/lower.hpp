@@ -38,6 +38,8 @@ public:
   // tensor_placement.cpp
   void collectTiles(const std::vector<program::Program> &programs);
   void placeVariables();
+  void noteTile(unsigned tile);
+  void listTiles(); ///< m_.tiles: every tile noted, ascending (tile 0 when none)
   void placeHandles();
   /// The graph's streams, then one for each Abort in `programs` (the host ends the run when it syncs on it).
   void placeStreams(const std::vector<program::Program> &programs);
@@ -105,6 +107,7 @@ private:
   const GraphImpl &g_;
   const LinkedImage &image_;
   ir::Module &m_;
+  std::vector<bool> tileSeen_; ///< tiles with data or vertices (collectTiles, placeVariables; listed by listTiles)
   std::vector<std::vector<VarSeg>> segs_;
   std::map<std::uint32_t, ir::BufferId> emptyLists_;
   std::map<unsigned, ExecutePlan> executePlans_;
