@@ -479,7 +479,8 @@ void Graph::connect(FieldRef field, const std::vector<Tensor> &tensors) {
 void Graph::connect(FieldRef field, const Tensor &t) {
   if (field.graphImpl() != impl_.get() || field.vertexId() >= impl_->vertices.size())
     throw graph_connection_error("connect(" + field.name() + "): the vertex does not belong to this graph");
-  checkTensor(*impl_, t, ("connect(field '" + field.name() + "')").c_str());
+  if (!t.valid() || t.graphImpl() != impl_.get()) // the message is built only when it is needed: once per edge
+    checkTensor(*impl_, t, ("connect(field '" + field.name() + "')").c_str());
   Vertex &v = impl_->vertices[field.vertexId()];
   if (field.index() != ~std::size_t(0)) {
     auto &items = v.lists[field.name()];

@@ -118,6 +118,9 @@ struct CompiledGraph {
   std::map<std::string, std::uint64_t> bytesByCategory;
   Instrumentation instr;
   std::vector<ProgramEstimate> estimate; ///< per program: the IPU Model time model's cycles (time_model.hpp)
+  /// The vertex and compute-set estimates behind `estimate`, kept for the graph profile built right after compile
+  /// (not written to a saved executable: one read back has no graph to profile).
+  CycleEstimates cycles;
 };
 
 struct CompileOptions {

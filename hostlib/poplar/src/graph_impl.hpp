@@ -33,12 +33,11 @@ public:
   void assign(std::size_t begin, std::size_t end, unsigned tile);
   /// Runs (begin, end, tile) covering [0, n), in order.
   template <typename Fn> void forEach(Fn &&fn) const {
-    for (auto it = runs_.begin(); it != runs_.end(); ++it) {
-      auto next = std::next(it);
-      if (next == runs_.end())
-        break;
+    // One tree step per run: a run ends where the next begins, so the walk carries the next run along rather than
+    // stepping to it twice (the compiler walks every variable's map, and 10,000-row tensors have 20,000 runs).
+    auto it = runs_.begin();
+    for (auto next = std::next(it); next != runs_.end(); it = next++)
       fn(it->first, next->first, it->second);
-    }
   }
   /// The runs overlapping [begin, end), cut to it, in order; returns how many. Starts by a lookup, so a caller
   /// walking many small regions of a finely mapped variable pays for the runs it touches, not for the whole map.
@@ -46,11 +45,8 @@ public:
     std::size_t visited = 0;
     if (begin >= end)
       return visited;
-    auto it = std::prev(runs_.upper_bound(begin)); // the run holding `begin` (key 0 is always present)
-    for (; it != runs_.end() && it->first < end; ++it) {
-      auto next = std::next(it);
-      if (next == runs_.end())
-        break;
+    auto next = runs_.upper_bound(begin); // the run after the one holding `begin` (key 0 is always present)
+    for (auto it = std::prev(next); next != runs_.end() && it->first < end; it = next++) {
       ++visited;
       fn(std::max(it->first, begin), std::min(next->first, end), it->second);
     }

@@ -136,34 +136,47 @@ VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
   return VertexPerfEstimate(loopCycles(20, e.in + e.out, dataPathElements(g, e.elemBytes), 1));
 }
 
-std::vector<std::vector<std::uint64_t>> computeSetTileCycles(const GraphImpl &g) {
+CycleEstimates estimateCycles(const GraphImpl &g) {
   const unsigned numTiles = g.target.getNumTiles();
   const unsigned workers = std::max(1u, g.target.getNumWorkerContexts());
-  std::vector<std::vector<std::uint64_t>> out(g.computeSets.size());
+  CycleEstimates ce;
+  ce.vertex.assign(g.vertices.size(), 0); // a vertex off the target's tiles has no estimate (never asked for)
+  std::vector<std::vector<std::uint64_t>> &out = ce.tile;
+  out.resize(g.computeSets.size());
+  // Flat per-tile worker slots, shared by every compute set: only the tiles a compute set touched are read and
+  // cleared again, so a program of many small compute sets does not pay for the whole device each time.
+  std::vector<std::uint64_t> slots(std::size_t(numTiles) * workers);
+  std::vector<unsigned> next(numTiles); // each tile's next slot (round-robin)
+  std::vector<unsigned> touched;
   for (std::size_t c = 0; c < g.computeSets.size(); ++c) {
-    std::map<unsigned, std::vector<std::uint64_t>> slots; // tile -> worker slot loads
-    std::map<unsigned, unsigned> next;                     // tile -> next slot (round-robin)
+    out[c].assign(numTiles, 0);
+    touched.clear();
     for (unsigned v : g.computeSets[c].vertices) {
       const Vertex &vx = g.vertices[v];
       if (vx.tile >= numTiles)
         continue;
-      auto &s = slots[vx.tile];
-      if (s.empty())
-        s.assign(workers, 0);
-      const std::uint64_t est = vertexPerfEstimate(g, v).cycles;
+      std::uint64_t *s = &slots[std::size_t(vx.tile) * workers];
+      if (out[c][vx.tile] == 0) { // first vertex on this tile: out[c] marks it until the maxima are written
+        out[c][vx.tile] = 1;
+        touched.push_back(vx.tile);
+      }
+      const std::uint64_t est = ce.vertex[v] = vertexPerfEstimate(g, v).cycles;
       if (isMultiVertex(g, vx.type)) {
-        for (auto &x : s)
-          x += est;
+        for (unsigned w = 0; w < workers; ++w)
+          s[w] += est;
       } else {
         s[next[vx.tile]] += est;
         next[vx.tile] = (next[vx.tile] + 1) % workers;
       }
     }
-    out[c].assign(numTiles, 0);
-    for (const auto &[t, s] : slots)
-      out[c][t] = *std::max_element(s.begin(), s.end()) * workers;
+    for (unsigned t : touched) {
+      std::uint64_t *s = &slots[std::size_t(t) * workers];
+      out[c][t] = *std::max_element(s, s + workers) * workers;
+      std::fill(s, s + workers, 0);
+      next[t] = 0;
+    }
   }
-  return out;
+  return ce;
 }
 
 namespace {
@@ -245,12 +258,12 @@ struct Estimator {
 
 } // namespace
 
-std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m) {
+std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m, const CycleEstimates &cycles) {
   const ipu_board &b = g.target.values().board;
   Estimator e{g, m, {}, g.target.getMaxIPUSyncDelay(), std::max(1u, g.target.getExchangeBytesPerCycle()),
               std::max(1u, g.target.getTilesPerIPU()), std::max<std::uint64_t>(1, b.ipu_link_bytes_per_cycle),
               b.ipu_link_latency_cycles};
-  for (const auto &row : computeSetTileCycles(g))
+  for (const auto &row : cycles.tile)
     e.csCycles.push_back(row.empty() ? 0 : *std::max_element(row.begin(), row.end()));
   std::vector<ProgramEstimate> out;
   for (const auto &p : m.programs) {

@@ -16,9 +16,15 @@ namespace poplar::detail {
 /// theirs when their addCodelets runs), else the default (worker cycles; a MultiVertex's figure is per worker).
 VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v);
 
-/// Estimated cycles of each compute set on each tile: the vertices dealt round-robin over the six worker slots (a
-/// MultiVertex occupies all six), the tile's time is its busiest slot times the number of worker contexts.
-std::vector<std::vector<std::uint64_t>> computeSetTileCycles(const GraphImpl &g);
+/// The cycle estimates of a whole graph, computed once per compile: each vertex's estimator runs once, because the
+/// time model, the program estimates and the graph profile all read the same figures.
+struct CycleEstimates {
+  std::vector<std::uint64_t> vertex;            ///< vertexPerfEstimate(g, v).cycles for every vertex v
+  /// Estimated cycles of each compute set on each tile: the vertices dealt round-robin over the six worker slots (a
+  /// MultiVertex occupies all six), the tile's time is its busiest slot times the number of worker contexts.
+  std::vector<std::vector<std::uint64_t>> tile; ///< [compute set][tile]
+};
+CycleEstimates estimateCycles(const GraphImpl &g);
 
 /// What the model charges one lowered program.
 struct ProgramEstimate {
@@ -26,7 +32,7 @@ struct ProgramEstimate {
   std::vector<std::uint64_t> topStepCycles;  ///< each top-level step (cycle stamps excluded), in order
 };
 
-/// Estimates every program of `m` (lowered from `g`, before instrumentation).
-std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m);
+/// Estimates every program of `m` (lowered from `g`, before instrumentation); `cycles` is estimateCycles(g).
+std::vector<ProgramEstimate> estimatePrograms(const GraphImpl &g, const ir::Module &m, const CycleEstimates &cycles);
 
 } // namespace poplar::detail

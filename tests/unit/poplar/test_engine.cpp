@@ -212,6 +212,17 @@ void test_errors(void **) {
                                                  "(Inc) in compute set 'cs' is not mapped to a tile");
   }
   {
+    // connect checks its tensor before anything else and names the field (the message is built only on failure).
+    Fixture f, other;
+    ComputeSet cs = f.graph.addComputeSet("cs");
+    VertexRef v = f.graph.addVertex(cs, "Inc");
+    expectThrow<graph_connection_error>([&] { f.graph.connect(v["x"], Tensor()); },
+                                        "connect(field 'x'): the tensor is invalid");
+    Tensor foreign = other.scalar(INT, 0, "foreign");
+    expectThrow<graph_connection_error>([&] { f.graph.connect(v["x"], foreign); },
+                                        "connect(field 'x'): the tensor belongs to another graph");
+  }
+  {
     Fixture f;
     Tensor n = f.scalar(INT, 0, "n");
     ComputeSet cs = f.graph.addComputeSet("cs");

@@ -175,7 +175,8 @@ CompiledGraph compileGraph(const GraphImpl &g, const std::vector<program::Progra
   }
   out.replicas = g.replicationFactor;
   phase.next("estimate cycles");
-  out.estimate = estimatePrograms(g, m);
+  out.cycles = estimateCycles(g);
+  out.estimate = estimatePrograms(g, m, out.cycles);
   std::vector<std::vector<ir::BufferId>> stampSlots;
   if (options.instrument) {
     phase.next("instrument");

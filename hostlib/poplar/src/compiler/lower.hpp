@@ -38,6 +38,8 @@ public:
   // tensor_placement.cpp
   void collectTiles(const std::vector<program::Program> &programs);
   void placeVariables();
+  void noteTile(unsigned tile);
+  void listTiles(); ///< m_.tiles: every tile noted, ascending (tile 0 when none)
   void placeHandles();
   /// The graph's streams, then one for each Abort in `programs` (the host ends the run when it syncs on it).
   void placeStreams(const std::vector<program::Program> &programs);
@@ -95,8 +97,9 @@ private:
   void usedComputeSets(const program::detail::Node &n, std::set<unsigned> &out) const;
   ir::BufferId emptyHostList(std::uint32_t tile);
   ir::BufferId placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx);
+  /// `type` and `field` name the edge buffer, if one is made (the name is built only then).
   ir::Ref edgeAddress(std::uint32_t tile, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
-                      const std::string &what);
+                      const std::string &type, const std::string &field);
   void checkEdgeType(const Vertex &v, unsigned vid, const FieldInfo &f, const Tensor &t) const;
   std::string unknownField(const Vertex &v, const VertexClass &vc, const std::string &name) const;
   std::string unconnected(const Vertex &v, unsigned vid, const std::string &name, bool list) const;
@@ -104,7 +107,7 @@ private:
   const GraphImpl &g_;
   const LinkedImage &image_;
   ir::Module &m_;
-  std::set<std::uint32_t> tiles_;
+  std::vector<bool> tileSeen_; ///< tiles with data or vertices (collectTiles, placeVariables; listed by listTiles)
   std::vector<std::vector<VarSeg>> segs_;
   std::map<std::uint32_t, ir::BufferId> emptyLists_;
   std::map<unsigned, ExecutePlan> executePlans_;

@@ -30,7 +30,7 @@ struct Lowering::EdgeWork {
 };
 
 ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
-                              const std::string &what) {
+                              const std::string &type, const std::string &field) {
   std::vector<Piece> ps = pieces(tensor);
   if (ps.empty())
     return ir::Ref{};
@@ -51,7 +51,7 @@ ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir di
   std::uint32_t bytes = std::uint32_t(tensor.numElements() * tensor.elementType().getSize());
   // An edge buffer lives from the exchange that fills it to the one that drains it: other compute sets' buffers
   // and temporaries can use the same memory at other times.
-  ir::BufferId buf = newBuffer(t, bytes, 8, "edge buffer", what, ir::Lifetime::Dataflow);
+  ir::BufferId buf = newBuffer(t, bytes, 8, "edge buffer", type + "." + field, ir::Lifetime::Dataflow);
   ir::Access whole{buf, 0, bytes};
   if (dir != FieldDir::Out) {
     for (const Piece &p : ps)
@@ -122,7 +122,6 @@ ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
   ir::LateInitField late;
   const bool wantEdges = !v.lateInits.empty();
   for (const auto &[name, f] : vc.fields) {
-    std::string what = v.type + "." + name;
     if (f.kind == FieldKind::Plain) {
       auto it = v.plain.find(name);
       if (it != v.plain.end()) {
@@ -140,14 +139,14 @@ ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
         throw graph_connection_error(unconnected(v, vid, name, true));
       const auto &items = it->second;
       ir::BufferId arr = newBuffer(t, std::max<std::uint32_t>(kListItemSize * std::uint32_t(items.size()), 4), 4,
-                                   "vertex state", what);
+                                   "vertex state", v.type + "." + name);
       ir::initialise(buffer(arr));
       for (std::size_t i = 0; i < items.size(); ++i) {
         if (!items[i].valid())
           throw graph_connection_error(unconnected(v, vid, name + "[" + std::to_string(i) + "]", true));
         checkEdgeType(v, vid, f, items[i]);
         std::uint32_t item = kListItemSize * std::uint32_t(i);
-        ir::Ref at = edgeAddress(t, items[i], f.dir, w, fx, what);
+        ir::Ref at = edgeAddress(t, items[i], f.dir, w, fx, v.type, name);
         if (at.buf != ir::kNoBuffer)
           ir::putAddr(buffer(arr), item + kEdgePointerOffset, at);
         if (wantEdges)
@@ -163,7 +162,7 @@ ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
     if (it == v.edges.end())
       throw graph_connection_error(unconnected(v, vid, name, false));
     checkEdgeType(v, vid, f, it->second);
-    ir::Ref at = edgeAddress(t, it->second, f.dir, w, fx, what);
+    ir::Ref at = edgeAddress(t, it->second, f.dir, w, fx, v.type, name);
     if (at.buf != ir::kNoBuffer)
       ir::putAddr(buffer(state), f.offset + kEdgePointerOffset, at);
     if (wantEdges)

@@ -16,6 +16,7 @@ using program::detail::Node;
 void Lowering::run(const std::vector<program::Program> &programs) {
   collectTiles(programs);
   placeVariables();
+  listTiles();
   placeHandles();
   placeStreams(programs);
   for (const auto &p : programs) {

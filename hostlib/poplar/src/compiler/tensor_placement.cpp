@@ -37,11 +37,8 @@ void Lowering::usedComputeSets(const Node &n, std::set<unsigned> &out) const {
 }
 
 void Lowering::collectTiles(const std::vector<program::Program> &programs) {
-  for (const auto &v : g_.vars)
-    v.mapping.forEach([&](std::size_t, std::size_t, unsigned tile) {
-      if (tile != kUnmapped)
-        tiles_.insert(tile);
-    });
+  // The vertices' tiles here; placeVariables notes the variables' tiles on its own walk of their mappings (a second
+  // walk of those trees here cost as much as the placement itself), and listTiles makes the list.
   std::set<unsigned> used;
   for (const auto &p : programs)
     usedComputeSets(*p.node(), used);
@@ -52,12 +49,25 @@ void Lowering::collectTiles(const std::vector<program::Program> &programs) {
         throw graph_program_compilation_error(
             "vertex " + std::to_string(v) + " (" + vx.type + ") in compute set '" + g_.computeSets[cs].name +
             "' is not mapped to a tile: call graph.setTileMapping(vertex, tile)");
-      tiles_.insert(vx.tile);
+      noteTile(vx.tile);
     }
   checkExternalExchange(g_, used);
-  if (tiles_.empty())
-    tiles_.insert(0);
-  m_.tiles.assign(tiles_.begin(), tiles_.end());
+}
+
+void Lowering::noteTile(unsigned tile) {
+  // A flag per tile rather than a set: most of the runs and vertices noted repeat a tile already seen.
+  if (tile >= tileSeen_.size())
+    tileSeen_.resize(std::size_t(tile) + 1);
+  tileSeen_[tile] = true;
+}
+
+void Lowering::listTiles() {
+  m_.tiles.clear();
+  for (std::size_t t = 0; t < tileSeen_.size(); ++t)
+    if (tileSeen_[t])
+      m_.tiles.push_back(std::uint32_t(t));
+  if (m_.tiles.empty())
+    m_.tiles.push_back(0);
 }
 
 void Lowering::placeVariables() {
@@ -79,6 +89,7 @@ void Lowering::placeVariables() {
             "graph.setTileMapping on them (every element of every tensor needs a tile)");
       perTile[t] += e - b;
       segs.push_back(VarSeg{b, e, t, {}});
+      noteTile(t);
     });
     // The host reads and writes handles between runs, and constants and initial values (Graph::setInitialValue)
     // are loaded once: they keep their memory for the whole run. Other variables share memory with those not in

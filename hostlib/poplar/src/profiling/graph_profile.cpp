@@ -79,10 +79,11 @@ std::string controlType(const std::string &what) {
 /// The variables a compute set's vertices are connected to, as indices into the graph's variables, each once.
 std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
   std::set<std::size_t> ids;
+  std::size_t last = ~std::size_t(0); // most edges of a compute set are slices of one variable: skip the set then
   auto add = [&](const Tensor &t) {
     for (const auto &r : t.regions())
-      if (r.var < graph.vars.size())
-        ids.insert(r.var);
+      if (r.var != last && r.var < graph.vars.size())
+        ids.insert(last = r.var);
   };
   if (cs < graph.computeSets.size())
     for (unsigned v : graph.computeSets[cs].vertices) {
@@ -238,7 +239,11 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   std::vector<std::vector<std::uint64_t>> activeByType(numCS, std::vector<std::uint64_t>(numTypes, 0));
   std::vector<std::vector<std::uint64_t>> vertexBytesCS = activeByTile;
   std::vector<std::vector<std::uint64_t>> vertexBytesType(numTypes, std::vector<std::uint64_t>(numTiles, 0));
-  const std::vector<std::vector<std::uint64_t>> tileCycles = computeSetTileCycles(graph);
+  // The compile's own estimates when they belong to this graph (the same figures, computed once).
+  CycleEstimates own;
+  const CycleEstimates &cycles =
+      cg.cycles.vertex.size() == graph.vertices.size() ? cg.cycles : (own = estimateCycles(graph));
+  const std::vector<std::vector<std::uint64_t>> &tileCycles = cycles.tile;
   for (std::size_t c = 0; c < numCS; ++c) {
     const auto &cs = graph.computeSets[c];
     csNames.push_back(cs.name);
@@ -250,7 +255,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       if (vx.tile >= numTiles)
         continue;
       verticesOnTile[vx.tile]++;
-      const std::uint64_t est = vertexPerfEstimate(graph, v).cycles;
+      const std::uint64_t est = cycles.vertex[v];
       activeByTile[c][vx.tile] += est;
       activeByType[c][vertexType[v]] += est;
       vertexBytesCS[c][vx.tile] += typeSizes[vertexType[v]];
