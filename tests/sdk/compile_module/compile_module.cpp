@@ -18,12 +18,6 @@
 using namespace poplar;
 using namespace poplar::program;
 
-/// Prints a refusal's message and checks that it says `needle`.
-static void refused(const std::string &message, const std::string &needle, const std::string &what) {
-  std::printf("  message: %s\n", message.c_str());
-  check(has(message, needle), what);
-}
-
 /// The program both targets compile: the host's numbers go to tile 0, are reversed onto the last tile and return.
 static Sequence reverser(Graph &graph) {
   Tensor a = graph.addVariable(INT, {4}, "a");
@@ -90,12 +84,12 @@ int main() {
   std::size_t movedSegments = 0;
   moved.forEachLoadableSegment([&](std::size_t, std::size_t, std::size_t, const char *) { ++movedSegments; });
   check(movedSegments == loadable, "a moved Module holds the compiled program");
-  refused(refusal<poplar_error>([&] { module.forEachSegment(
+  checkMessage(refusal<poplar_error>([&] { module.forEachSegment(
               [](std::size_t, std::size_t, std::size_t, std::size_t, const char *) {}); }),
           "compileModule", "a moved-from Module is refused, naming compileModule");
   Module none;
   std::ofstream sink("empty.module", std::ios::binary);
-  refused(refusal<poplar_error>([&] { none.serialize(sink); }), "compileModule",
+  checkMessage(refusal<poplar_error>([&] { none.serialize(sink); }), "compileModule",
           "a default-constructed Module is refused, naming compileModule");
 
   // Only IPU modules have tile images (as the SDK says).
@@ -103,16 +97,16 @@ int main() {
   Device modelDevice = ipuModel.createDevice();
   Graph modelGraph(modelDevice.getTarget());
   Module modelModule = compileModule(modelGraph, reverser(modelGraph));
-  refused(refusal<poplar_error>([&] { modelModule.serialize(sink); }), "TargetType::IPU",
+  checkMessage(refusal<poplar_error>([&] { modelModule.serialize(sink); }), "TargetType::IPU",
           "serializing an IPU_MODEL module is refused, naming the IPU target");
-  refused(refusal<poplar_error>([&] { modelModule.forEachLoadableSegment(
+  checkMessage(refusal<poplar_error>([&] { modelModule.forEachLoadableSegment(
               [](std::size_t, std::size_t, std::size_t, const char *) {}); }),
           "TargetType::IPU", "walking an IPU_MODEL module's segments is refused");
 
   // Bad options are refused as compileGraph refuses them.
   OptionFlags bad;
   bad.set("debug.noSuchOption", "true");
-  refused(refusal<invalid_option>([&] { compileModule(graph, Sequence(), bad); }), "debug.noSuchOption",
+  checkMessage(refusal<invalid_option>([&] { compileModule(graph, Sequence(), bad); }), "debug.noSuchOption",
           "an unknown option is refused with invalid_option, naming it");
   return checksDone("compileModule checked");
 }

@@ -16,12 +16,6 @@
 using namespace poplar;
 using namespace poplar::program;
 
-/// Prints a refusal's message and checks that it says `needle`.
-static void refused(const std::string &message, const std::string &needle, const std::string &what) {
-  std::printf("  message: %s\n", message.c_str());
-  check(has(message, needle), what);
-}
-
 int main() {
   EngineOptions none;
   check(none.getFlags().begin() == none.getFlags().end(), "a default EngineOptions holds no options");
@@ -35,12 +29,12 @@ int main() {
   check(copy != opts && opts == reordered, "set changes the copy only");
 
   // Checked as the Engine checks them.
-  refused(refusal<invalid_option>([] { EngineOptions bad(OptionFlags{{"debug.instrumnet", "true"}}); }),
+  checkMessage(refusal<invalid_option>([] { EngineOptions bad(OptionFlags{{"debug.instrumnet", "true"}}); }),
           "debug.instrumnet", "an unknown option is refused with invalid_option, naming it");
-  refused(refusal<invalid_option>([] { EngineOptions bad(OptionFlags{{"target.hostSyncTimeout", "soon"}}); }),
+  checkMessage(refusal<invalid_option>([] { EngineOptions bad(OptionFlags{{"target.hostSyncTimeout", "soon"}}); }),
           "target.hostSyncTimeout", "a malformed value is refused with invalid_option, naming the option");
   EngineOptions before = copy;
-  refused(refusal<invalid_option>([&] { copy.set("debug.instrument", "sometimes"); }), "debug.instrument",
+  checkMessage(refusal<invalid_option>([&] { copy.set("debug.instrument", "sometimes"); }), "debug.instrument",
           "set refuses a malformed value, naming the option");
   check(copy == before, "a refused set leaves the options as they were");
 

@@ -17,12 +17,6 @@
 using namespace poplar;
 using namespace poplar::program;
 
-/// Prints a refusal's message and checks that it says `needle`.
-static void refused(const std::string &message, const std::string &needle, const std::string &what) {
-  std::printf("  message: %s\n", message.c_str());
-  check(has(message, needle), what);
-}
-
 /// The graph's structure as JSON (to see whether it changed).
 static std::string structure(const Graph &g) {
   std::ostringstream out;
@@ -119,20 +113,20 @@ int main() {
   graph.serializeTensors(jsonTensors, saved, SerializationFormat::JSON);
   check(has(jsonTensors.str(), "\"weights\"") && has(jsonTensors.str(), "\"unsigned int\""),
         "serializeTensors(JSON) names the variables and element types");
-  refused(refusal<poplar_error>([&] { other.deserializeTensors(jsonTensors, SerializationFormat::JSON); }),
+  checkMessage(refusal<poplar_error>([&] { other.deserializeTensors(jsonTensors, SerializationFormat::JSON); }),
           "SerializationFormat::Binary", "deserializeTensors(JSON) is refused, naming Binary");
 
   // Bad input.
-  refused(refusal<poplar_error>([&] { graph.serializeTensors(file, {before}, SerializationFormat::Binary); }),
+  checkMessage(refusal<poplar_error>([&] { graph.serializeTensors(file, {before}, SerializationFormat::Binary); }),
           "another graph", "a tensor of another graph is refused");
-  refused(refusal<poplar_error>([&] { graph.serializeTensors(file, {Tensor()}, SerializationFormat::Binary); }),
+  checkMessage(refusal<poplar_error>([&] { graph.serializeTensors(file, {Tensor()}, SerializationFormat::Binary); }),
           "invalid", "an invalid tensor is refused");
   std::stringstream garbage("not a tensor file");
   const std::string otherBefore = structure(other);
-  refused(refusal<poplar_error>([&] { other.deserializeTensors(garbage, SerializationFormat::Binary); }),
+  checkMessage(refusal<poplar_error>([&] { other.deserializeTensors(garbage, SerializationFormat::Binary); }),
           "serializeTensors", "a stream of something else is refused, naming serializeTensors");
   std::stringstream wholeGraph(b);
-  refused(refusal<poplar_error>([&] { other.deserializeTensors(wholeGraph, SerializationFormat::Binary); }),
+  checkMessage(refusal<poplar_error>([&] { other.deserializeTensors(wholeGraph, SerializationFormat::Binary); }),
           "serializeTensors", "a serialized graph is not a tensor file");
   check(structure(other) == otherBefore, "a refused stream leaves the graph as it was");
   IPUModel small;
@@ -141,7 +135,7 @@ int main() {
   Graph tooSmall(smallDevice.getTarget());
   std::stringstream again;
   graph.serializeTensors(again, saved, SerializationFormat::Binary);
-  refused(refusal<poplar_error>([&] { tooSmall.deserializeTensors(again, SerializationFormat::Binary); }),
+  checkMessage(refusal<poplar_error>([&] { tooSmall.deserializeTensors(again, SerializationFormat::Binary); }),
           "tile", "tensors mapped beyond the graph's tiles are refused");
   return checksDone("graph serialization checked");
 }
