@@ -115,7 +115,7 @@ std::uint64_t readCount(const ProfileValue &v, const std::string &what, std::uin
   std::uint64_t n = v.asUInt();
   if (n > limit)
     throw poplar_error("deserializeTensors: " + what + " is " + std::to_string(n) + ", more than " +
-                       std::to_string(limit));
+                       std::to_string(limit) + "; read the tensors into a graph of the target that wrote them");
   return n;
 }
 
