@@ -39,8 +39,8 @@ const core::Executable &Module::getImpl() const {
 static const detail::ExecutableImpl &ipuModule(const Module &m, const char *what) {
   const detail::ExecutableImpl &exe = m.getImpl().exe;
   if (exe.target.type != TargetType::IPU)
-    throw poplar_error(std::string("Module::") + what + ": the module was compiled for a " +
-                       toString(exe.target.type) + " target, and only IPU modules have tile images; compile with "
+    throw poplar_error(std::string("Module::") + what + ": the module was compiled for target type " +
+                       toString(exe.target.type) + ", and only IPU modules have tile images; compile with "
                        "the Target of a device from DeviceManager (TargetType::IPU), or use compileGraph and "
                        "Executable for other targets");
   return exe;
