@@ -177,10 +177,9 @@ struct EngineImpl final : LoadedEngine {
   void printLine(const std::string &line);
 };
 
-/// The parts of tile `t`'s data that have defined contents (constants, vertex states, tables, exchange lists,
-/// control programs). Variables and buffers are left out: their contents are undefined until written, and leaving
-/// them out keeps the upload to what the program needs.
-static std::vector<ipu::runtime::TileSegment> initialisedSegments(const CompiledGraph &cg, std::uint32_t t) {
+// Variables and buffers are left out: their contents are undefined until written, and leaving them out keeps the
+// upload to what the program needs.
+std::vector<ipu::runtime::TileSegment> initialisedSegments(const CompiledGraph &cg, std::uint32_t t) {
   const TileData &td = cg.tileData.at(t);
   // Items come in placement order, which need not be address order: sort before merging neighbours.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> items, ranges;

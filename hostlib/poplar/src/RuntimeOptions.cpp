@@ -68,8 +68,5 @@ OptionFlags withRuntimeOptions(const OptionFlags &engineOptions, const RuntimeOp
 } // namespace poplar
 
 std::size_t std::hash<poplar::RuntimeOptions>::operator()(const poplar::RuntimeOptions &options) const {
-  std::size_t h = 0;
-  for (const auto &option : options.getFlags())
-    h = h * 31 + std::hash<std::string>()(option.first + '\0' + option.second);
-  return h;
+  return poplar::detail::hashOptions(options.getFlags());
 }

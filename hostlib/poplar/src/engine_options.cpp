@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 
 #include "poplar/exceptions.hpp"
@@ -164,6 +165,13 @@ void checkChoice(const OptionSpec &s, const std::string &v) {
 }
 
 } // namespace
+
+std::size_t hashOptions(const OptionFlags &flags) {
+  std::size_t h = 0;
+  for (const auto &option : flags)
+    h = h * 31 + std::hash<std::string>()(option.first + '\0' + option.second);
+  return h;
+}
 
 OptionFlags withEnvironmentOptions(const OptionFlags &given) {
   OptionFlags all = given;

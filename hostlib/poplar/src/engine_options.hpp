@@ -2,6 +2,7 @@
 // POPLAR_ENGINE_OPTIONS), so that a typo or a malformed value fails at once, naming the option and what it accepts.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -38,5 +39,8 @@ EngineOptions parseEngineOptions(const OptionFlags &merged);
 /// Engine::run (either may be null), then POPLAR_RUNTIME_OPTIONS, each set over the one before (src/RuntimeOptions.cpp).
 OptionFlags withRuntimeOptions(const OptionFlags &engineOptions, const RuntimeOptions *prepared,
                                const RuntimeOptions *perRun);
+
+/// A hash of `flags`, equal for equal option sets (std::hash of RuntimeOptions and EngineOptions).
+std::size_t hashOptions(const OptionFlags &flags);
 
 } // namespace poplar::detail

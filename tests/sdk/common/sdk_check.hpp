@@ -50,6 +50,13 @@ template <typename F> void checkThrows(F f, const std::string &needle, const std
   check(!message.empty() && message.find(needle) != std::string::npos, what);
 }
 
+/// Prints `message` (what a refusal said, e.g. refusal<E>()'s result) indented, and checks that it contains
+/// `needle` (the argument or the fix it must name).
+inline void checkMessage(const std::string &message, const std::string &needle, const std::string &what) {
+  std::printf("  message: %s\n", message.c_str());
+  check(message.find(needle) != std::string::npos, what);
+}
+
 /// Prints `allPassed` when no check failed; the program's exit status (0 or 1).
 inline int checksDone(const char *allPassed) {
   if (sdk_check::failures() == 0)

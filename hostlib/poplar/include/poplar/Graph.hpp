@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <istream>
 #include <type_traits>
 #include <memory>
 #include <ostream>
@@ -25,6 +26,7 @@
 #include "poplar/PerfEstimateFunc.hpp"
 #include "poplar/Program.hpp"
 #include "poplar/ReplicatedStreamMode.hpp"
+#include "poplar/SerializationFormat.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/StringRef.hpp"
@@ -416,6 +418,26 @@ public:
   /// Writes the compute sets and the variables each reads and writes as GraphViz dot.
   void outputComputeGraph(std::ostream &out,
                           const std::vector<program::Program> &progs = std::vector<program::Program>()) const;
+
+  /// Writes the graph's structure: its target, variables (name, type, shape, constness, tile mapping), compute
+  /// sets, vertices (class, compute set, tile, the variable elements each edge views) and streams, as pretty-printed
+  /// JSON or as CBOR (SerializationFormat::Binary; the SDK's binary form is CapnProto). As in the SDK, this is for
+  /// looking at a graph: it leaves out initial values and vertex field values, so it cannot rebuild one.
+  /// Equivalent to serialize(out, {}, format).
+  void serialize(std::ostream &out, SerializationFormat format) const;
+  /// As serialize(out, format), and lists under "copies" the transfers (Copy programs between tensors and to or
+  /// from streams) found anywhere in `progs`, with the variable elements each moves.
+  void serialize(std::ostream &out, ArrayRef<program::Program> progs, SerializationFormat format) const;
+  /// Writes `tensors`: each one's element type, shape and the variable elements it views, and the name, type,
+  /// shape and tile mapping of every variable they use, as JSON (pretty-printed) or CBOR (Binary). Throws
+  /// poplar_error naming the tensor when one is invalid or belongs to another graph.
+  void serializeTensors(std::ostream &out, ArrayRef<Tensor> tensors, SerializationFormat format) const;
+  /// Reads tensors written by serializeTensors(..., SerializationFormat::Binary) and makes them in this graph:
+  /// each variable they used becomes a new variable (same name, type and shape, mapped to the same tiles), and
+  /// each tensor the same view of the new variables. As in the SDK, JSON cannot be read back (poplar_error), and a
+  /// stream of something else, a type this Poplar does not know, or a tile beyond this graph's throws poplar_error
+  /// (the graph is left unchanged). For tests and benchmarks, not a general way of making tensors.
+  std::vector<Tensor> deserializeTensors(std::istream &in, SerializationFormat format);
 
   /// Internal: the shared graph state.
   detail::GraphImpl &impl() const;

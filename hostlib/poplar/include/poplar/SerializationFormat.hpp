@@ -1,6 +1,6 @@
-// The file formats the SDK names for writing a graph or its debug information out, in the header of the same path as
-// the SDK's. In this emulator, executables are written by Executable::serialize and debug information by the
-// DebugSerializationFormat options (poplar/DebugContext.hpp); the enum is here so that code naming it compiles.
+// The formats Graph::serialize, serializeTensors and deserializeTensors write and read (poplar/Graph.hpp), in the
+// header of the same path as the SDK's. Executables have their own format (Executable::serialize) and debug
+// information its own option (DebugSerializationFormat, poplar/DebugContext.hpp).
 #ifndef POPLAR_SERIALIZATION_FORMAT_HPP
 #define POPLAR_SERIALIZATION_FORMAT_HPP
 
@@ -8,8 +8,8 @@ namespace poplar {
 
 /// A serialised file's format.
 enum class SerializationFormat {
-  Binary, ///< a binary encoding
-  JSON    ///< JSON text
+  Binary, ///< a binary encoding (CBOR here; the SDK's is CapnProto)
+  JSON    ///< JSON text, pretty-printed
 };
 
 } // namespace poplar
