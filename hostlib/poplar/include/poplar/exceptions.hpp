@@ -13,6 +13,9 @@
 #include "poplar/detail/StandardHeaders.hpp"
 #include "poplar/ProfileValue.hpp"
 #include "ipu_runtime/errors.hpp"
+// runtime_error::ErrorInfo::code is a poplar::ErrorCode: a program that catches the exception compares it with the
+// enumerators without having to know which header declares them.
+#include "poplar/Error.hpp"
 
 namespace poplar {
 
