@@ -100,6 +100,11 @@ uint32_t Card::dma_descriptor_slice(uint64_t max_bytes, uint64_t &moved, uint32_
     // Broadcast: the bytes cross the bus once and are copied on the card.
     for (uint32_t i = 1; i < count; i++)
         std::memcpy(tiles_[d.first_tile + i].at(tile_addr), first.at(tile_addr), n);
+    // Blocks decoded from the bytes written are dropped (a loader rewriting
+    // code); data leaves every tile's decoded code alone.
+    if (!to_host)
+        for (uint32_t i = 0; i < count; i++)
+            tiles_[d.first_tile + i].iss.written(tile_addr, n);
     dma_.offset += n;
     dma_bytes_ += n;
     moved += static_cast<uint64_t>(n) * count;

@@ -301,11 +301,10 @@ void Card::write_reg(uint32_t off, uint32_t v)
     case IPU_REG_IRQ_STATUS: irq_status_ &= ~v; return;
     case IPU_REG_IRQ_MASK: irq_mask_ = v & 0x1f; return;
     case IPU_REG_HSYNC_RELEASE:
-        if ((v & 1) && hsync_pending_) {
-            for (Tile &t : tiles_)
-                t.iss.maybe_changed(); // the host may have written SRAM (DMA) during the sync
+        // Decoded code stays: the host cannot start DMA during a sync, and its
+        // BAR2 writes and the host exchange drop what they overwrite (written()).
+        if ((v & 1) && hsync_pending_)
             release_sync();
-        }
         return;
     case IPU_REG_ERR_POP:
         if ((v & 1) && !errors_.empty())
@@ -397,7 +396,6 @@ void Card::start()
         }
         t.state = IPU_TILE_STATE_RUNNING;
         t.ctx[0].state = IPU_CTX_STATE_RUNNING;
-        t.iss.maybe_changed(); // DMA and BAR2 writes since the last run
         t.ctx[0].pc = t.entry;
         t.ctx[0].x[10] = t.boot_arg;
     }

@@ -150,6 +150,7 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
             if (addr < base || addr - base > size - len)
                 FAULT(IPU_ERR_STORE_FAULT, addr);
             std::memcpy(mem + (addr - base), &x[rs2], len); // little-endian host
+            tile.iss.stored(addr, len);                     // decoded code there is dropped
             writes_rd = false;
             break;
         }
@@ -278,6 +279,7 @@ Stop execute(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, const 
             if (addr < base || addr - base > size - 4)
                 FAULT(IPU_ERR_STORE_FAULT, addr);
             std::memcpy(mem + (addr - base), &cx.f[rs2], 4);
+            tile.iss.stored(addr, 4);
             writes_rd = false;
             break;
         }

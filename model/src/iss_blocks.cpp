@@ -6,6 +6,7 @@
 
 #include "iss_jit.hpp"
 #include "iss_native.hpp"
+#include "iss_shared_code.hpp"
 #include "rv32_fields.hpp"
 
 #include <algorithm>
@@ -15,8 +16,6 @@
 
 namespace ipu::model {
 namespace {
-
-constexpr uint32_t kMaxBlockLen = 128;
 
 using rv32::imm_b;
 using rv32::imm_i;
@@ -174,6 +173,15 @@ bool ends_block(OpKind k) { return k >= OpKind::JAL; }
 
 } // namespace
 
+void Block::use(std::shared_ptr<const SharedCode> c)
+{
+    pc = c->pc;
+    len = static_cast<uint32_t>(c->raw.size());
+    ops = c->ops;
+    raw = c->raw;
+    code = std::move(c);
+}
+
 IssCacheSlot::IssCacheSlot() = default;
 IssCacheSlot::~IssCacheSlot() = default;
 IssCacheSlot::IssCacheSlot(const IssCacheSlot &) {}
@@ -297,34 +305,38 @@ Block *BlockCache::enter(uint32_t pc)
 Block *BlockCache::decode(uint32_t pc)
 {
     const uint32_t base = IPU_TILE_SRAM_BASE, size = tile_.sram_bytes;
-    auto fetchable = [&](uint32_t a) { return !(a & 3) && a >= base && a - base <= size - 4; };
-    if (!fetchable(pc))
+    if ((pc & 3) || pc < base || pc - base > size - 4)
         return nullptr;
-    auto b = std::make_unique<Block>();
-    b->pc = pc;
-    b->checked = epoch;
-    // Decoded into this thread's scratch first and copied once at its exact size: every tile of an ipu2 decodes
-    // its blocks, and growing two vectors an element at a time was a third of the run phase's decode time.
-    thread_local std::vector<uint32_t> raw_scratch;
-    thread_local std::vector<Op> ops_scratch;
-    raw_scratch.clear();
-    ops_scratch.clear();
-    for (uint32_t a = pc; fetchable(a) && raw_scratch.size() < kMaxBlockLen; a += 4) {
-        uint32_t insn;
-        std::memcpy(&insn, tile_.at(a), 4);
-        raw_scratch.push_back(insn);
-        ops_scratch.push_back(decode_insn(insn, a));
-        if (ends_block(ops_scratch.back().kind))
-            break;
+    const uint32_t words = std::min(kMaxBlockWords, (size - (pc - base)) / 4);
+    // Another tile (or this one before a flush) decoded the same words here:
+    // every tile of an ipu2 runs the same codelets, so most blocks are found.
+    std::shared_ptr<const SharedCode> code = find_shared_code(pc, tile_.at(pc), words);
+    if (!code) {
+        // Decoded into this thread's scratch first and copied once at its exact size.
+        thread_local std::vector<uint32_t> raw_scratch;
+        thread_local std::vector<Op> ops_scratch;
+        raw_scratch.clear();
+        ops_scratch.clear();
+        for (uint32_t i = 0; i < words; i++) {
+            const uint32_t a = pc + 4 * i;
+            uint32_t insn;
+            std::memcpy(&insn, tile_.at(a), 4);
+            raw_scratch.push_back(insn);
+            ops_scratch.push_back(decode_insn(insn, a));
+            if (ends_block(ops_scratch.back().kind))
+                break;
+        }
+        const bool ended = ends_block(ops_scratch.back().kind);
+        if (!ended)
+            ops_scratch.push_back(make(OpKind::END, 0, 0, 0, 0));
+        code = make_shared_code(pc, raw_scratch, ops_scratch, ended || raw_scratch.size() == kMaxBlockWords);
     }
-    b->len = static_cast<uint32_t>(raw_scratch.size());
-    if (!ends_block(ops_scratch.back().kind))
-        ops_scratch.push_back(make(OpKind::END, 0, 0, 0, 0));
-    b->raw.assign(raw_scratch.begin(), raw_scratch.end());
-    b->ops.assign(ops_scratch.begin(), ops_scratch.end());
+    auto b = std::make_unique<Block>();
+    b->use(std::move(code));
+    b->checked = epoch;
     mark(*b);
     if (jit_)
-        b->jit = jit_translate(*b, traced_);
+        b->jit = shared_translation(*b->code, *b, traced_);
     Block *raw = b.get();
     blocks_[pc] = std::move(b);
     return raw;

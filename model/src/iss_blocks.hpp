@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace ipu::model {
 struct NativeCode;
 struct NativeJob;
 struct JitEnv;
+struct SharedCode;
 }
 
 namespace ipu::model {
@@ -49,6 +51,9 @@ struct Op {
 // A block translated to host code by the JIT (iss_jit.hpp).
 using JitFn = uint64_t (*)(Context *cx, uint8_t *mem, JitEnv *env);
 
+// The longest block, in instructions.
+constexpr uint32_t kMaxBlockWords = 128;
+
 struct Block {
     uint32_t pc = 0;     // address of the first instruction
     uint32_t len = 0;    // instructions (ops except the closing END)
@@ -66,19 +71,25 @@ struct Block {
     // reached blocks are translated, so that the translation (and its cache
     // key) depends on the code, not on timing.
     bool reached = false;
-    std::vector<Op> ops;      // len ops, plus END when the last one is not a terminator
-    std::vector<uint32_t> raw; // the instruction words the ops came from
+    // The decoded code, shared by every tile's block with the same pc and
+    // words (iss_shared_code.hpp); ops and raw point into it.
+    std::shared_ptr<const SharedCode> code;
+    std::span<const Op> ops;       // len ops, plus END when the last one is not a terminator
+    std::span<const uint32_t> raw; // the instruction words the ops came from
 
     uint32_t end_pc() const { return pc + 4 * len; }
+    // Makes this the block of `c` (pc, len, ops and raw from it).
+    void use(std::shared_ptr<const SharedCode> c);
 };
 
-// The decoded blocks of one tile. Writes to code are caught three ways: the
-// fast ISS checks every store against a bitmap of decoded words and flushes
-// on a hit; writers with a known range while the tiles run (exchange, host
-// exchange, the BAR2 window) do the same through IssCacheSlot::written; and
-// after anything else (the host's DMA and writes while the tiles were
-// stopped, the reference interpreter) the cache is marked stale, which starts
-// a new epoch: each block compares its code bytes with SRAM once per epoch.
+// The decoded blocks of one tile. Writes to code are caught two ways: the
+// fast ISS and the JIT check every store against a bitmap of decoded words
+// and flush on a hit; every other writer with a known range (the reference
+// interpreter's stores, exchange, host exchange, the BAR2 window, the DMA
+// engine) does the same through IssCacheSlot::written, so a host sync or a
+// new run keeps every block and its links. Only a writer that cannot say
+// where (IssCacheSlot::maybe_changed) marks the cache stale, which starts a
+// new epoch: each block compares its code bytes with SRAM once per epoch.
 class BlockCache {
 public:
     // `hot`: instructions the fast ISS retires before the tile's blocks are

@@ -32,9 +32,18 @@ public:
     // Something outside the ISS wrote `len` bytes at tile address `addr`:
     // blocks decoded from them are dropped (cheap when no code is there).
     void written(uint32_t addr, uint32_t len);
-    // SRAM may have changed anywhere (host DMA or writes while the tiles were
-    // stopped, the reference interpreter ran): each block compares its code
-    // bytes with SRAM again before it next runs.
+    // The reference interpreter stored `len` bytes at `addr`: as written(),
+    // inline for the common case of a tile with no decoded blocks.
+    void stored(uint32_t addr, uint32_t len)
+    {
+        if (cache)
+            written(addr, len);
+    }
+    // SRAM may have changed anywhere, by a writer that cannot say where (a
+    // test poking SRAM directly): each block compares its code bytes with
+    // SRAM again before it next runs. The card's own writers (DMA, BAR2,
+    // exchange, host exchange) and the reference interpreter's stores call
+    // written() instead, so a host sync or a new run keeps every block.
     void maybe_changed();
 
     IssMode mode = IssMode::Unset;

@@ -158,10 +158,8 @@ run_block:
     if (blk->jit)
         goto jit;
     op = blk->ops.data();
-    if (hook) { // no translation (code memory full): the interpreter reports this instruction
-        bc.stale = true; // its store is not checked against the code bitmap
+    if (hook) // no translation (code memory full): the interpreter reports this instruction
         goto L_SLOW;
-    }
     goto *kLabels[static_cast<unsigned>(op->kind)];
 
 L_NOP: NEXT();
@@ -381,6 +379,7 @@ L_SLOW: {
     cx.time = t0 + n * ic;
     cx.instret = i0 + n;
     uint64_t k = 0;
+    const uint64_t flushes = bc.flushes;
     const Stop s = execute(tile, c, 1, &k, hook);
     n += k;
     t0 = cx.time - n * ic;
@@ -391,8 +390,20 @@ L_SLOW: {
         goto out;
     }
     // Linked only when it fell through (not a trap or a return from one), so
-    // that slot 0 always names the block at end_pc (Block::next).
-    from = pc == blk->end_pc() ? blk : nullptr;
+    // that slot 0 always names the block at end_pc (Block::next), and then
+    // followed as LEAVE does: CSR accesses (a worker's start, its context id,
+    // its exit) are most of the SLOW ops, and a lookup costs a cache miss on
+    // each of 1,472 tiles' tables. A store by the interpreter may have flushed
+    // the cache, and blk with it.
+    from = nullptr;
+    if (flushes == bc.flushes && pc == blk->end_pc()) {
+        Block *const s_ = blk->next[0];
+        if (s_ && s_->checked == bc.epoch) {
+            blk = s_;
+            goto run_block;
+        }
+        from = blk;
+    }
     from_slot = 0;
     from_flushes = bc.flushes;
     goto lookup;
@@ -472,8 +483,7 @@ tail: {
     cx.time = t0 + n * ic;
     cx.instret = i0 + n;
     uint64_t k = 0;
-    const Stop s = budget > n ? execute(tile, c, budget - n, &k, hook) : Stop::Budget;
-    bc.stale = true; // its stores were not checked against the code bitmap
+    const Stop s = budget > n ? execute(tile, c, budget - n, &k, hook) : Stop::Budget; // its stores flush, as ours
     bc.retired += n + k;
     *executed = n + k;
     return s;
@@ -551,10 +561,8 @@ Stop run_context(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, co
             tile.iss.cache.reset(); // decoded again with traced translations
         return execute_fast(tile, c, budget, executed, hook);
     }
-    if (traced) {
-        tile.iss.maybe_changed(); // its stores are not checked against decoded code
-        return execute(tile, c, budget, executed, hook);
-    }
+    if (traced)
+        return execute(tile, c, budget, executed, hook); // its stores drop decoded code they overwrite
     if (tile.iss.cache && tile.iss.cache->traced())
         tile.iss.cache.reset(); // the hook is gone: untraced translations chain again
     if (tile.iss.mode != IssMode::Interp)

@@ -8,6 +8,7 @@
 
 #include "iss_blocks.hpp"
 #include "iss_jit.hpp"
+#include "iss_shared_code.hpp"
 
 // cmocka last: its macros clash with C++ headers.
 #include <csetjmp>
@@ -43,11 +44,10 @@ std::string perms_of(uintptr_t addr)
 // A one-instruction block (li x5, 7) as the block cache would decode it.
 Block one_op_block(uint32_t imm)
 {
+    const uint32_t raw[] = {(imm << 12) | (5u << 7) | 0x37u};
+    const Op ops[] = {Op{OpKind::LI, 5, 0, 0, imm << 12}, Op{OpKind::END, 0, 0, 0, 0}};
     Block b;
-    b.pc = IPU_TILE_SRAM_BASE;
-    b.len = 1;
-    b.raw = {(imm << 12) | (5u << 7) | 0x37u};
-    b.ops = {Op{OpKind::LI, 5, 0, 0, imm << 12}, Op{OpKind::END, 0, 0, 0, 0}};
+    b.use(ipu::model::make_shared_code(IPU_TILE_SRAM_BASE, raw, ops, false));
     return b;
 }
 

@@ -332,6 +332,43 @@ void test_dma_and_run_exclude_each_other(void **)
     assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
 }
 
+// The block cache keeps decoded code across runs and host syncs and drops it
+// only when its bytes are written: a DMA chain that loads new code over old
+// code between two runs must run the new code, on every tile it broadcasts to.
+void test_dma_over_code_between_runs(void **)
+{
+    Harness h("tiny");
+    // li a0, K; csrw EXIT, a0: the tile exits with K.
+    auto program = [](uint32_t k) { return std::vector<uint32_t>{(k << 20) | 0x513u, (IPU_CSR_EXIT << 20) | 0x51073u}; };
+    const std::vector<uint32_t> first = program(1), second = program(2);
+    for (unsigned t : {0u, 1u}) {
+        h.write_tile(t, IPU_TILE_SRAM_BASE, first.data(), 4 * first.size());
+        h.setup_tile(t, IPU_TILE_SRAM_BASE, 0);
+    }
+    RunResult r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.exit_code[0], 1);
+    assert_int_equal(r.exit_code[1], 1);
+
+    auto *ring = reinterpret_cast<ipu_dma_desc *>(h.alloc_host(4096));
+    uint8_t *data = h.alloc_host(4096);
+    std::memcpy(data, second.data(), 4 * second.size());
+    h.map(0, 0x0, ring, 4096, true, false);
+    h.map(1, 0x100000, data, 4096, true, false);
+    ring[0] = ipu_dma_desc{0x100000, IPU_TILE_SRAM_BASE, static_cast<uint32_t>(4 * second.size()), 0, 2,
+                           IPU_DMA_FLAGS_LAST_MASK, 0, 0, 0};
+    h.set_reg(IPU_REG_DMA_DESC_ADDR, 0);
+    h.set_reg(IPU_REG_DMA_CTRL, IPU_REG_DMA_CTRL_START_MASK);
+    ipu_backend *c = h.card();
+    while (c->ops->advance(c, 64) == 1) {
+    }
+    assert_int_equal(h.reg(IPU_REG_DMA_STATUS), IPU_REG_DMA_STATUS_DONE_MASK);
+    r = h.run();
+    assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+    assert_int_equal(r.exit_code[0], 2);
+    assert_int_equal(r.exit_code[1], 2);
+}
+
 // Starts `elf` on every tile and advances it at most `rounds` rounds of
 // `budget` (releasing host syncs); returns the rounds it ran.
 unsigned run_partly(Harness &h, const char *elf, uint32_t boot_arg, uint64_t budget, unsigned rounds)
@@ -543,6 +580,7 @@ int main()
         cmocka_unit_test(test_dma_in_slices),
         cmocka_unit_test(test_xlat_entry_ranges_checked),
         cmocka_unit_test(test_dma_and_run_exclude_each_other),
+        cmocka_unit_test(test_dma_over_code_between_runs),
         cmocka_unit_test(test_save_restore_round_trip),
         cmocka_unit_test(test_restore_rejects_foreign_snapshots),
         cmocka_unit_test(test_registry),
