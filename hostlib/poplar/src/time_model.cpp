@@ -147,7 +147,8 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
   // cleared again, so a program of many small compute sets does not pay for the whole device each time.
   std::vector<std::uint64_t> slots(std::size_t(numTiles) * workers);
   std::vector<unsigned> next(numTiles); // each tile's next slot (round-robin)
-  std::vector<unsigned> touched;
+  std::vector<unsigned> touched;                // the tiles the current compute set has vertices on
+  std::vector<bool> isTouched(numTiles, false); // the same as a flag per tile, cleared with the slots
   for (std::size_t c = 0; c < g.computeSets.size(); ++c) {
     out[c].assign(numTiles, 0);
     touched.clear();
@@ -156,8 +157,8 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
       if (vx.tile >= numTiles)
         continue;
       std::uint64_t *s = &slots[std::size_t(vx.tile) * workers];
-      if (out[c][vx.tile] == 0) { // first vertex on this tile: out[c] marks it until the maxima are written
-        out[c][vx.tile] = 1;
+      if (!isTouched[vx.tile]) {
+        isTouched[vx.tile] = true;
         touched.push_back(vx.tile);
       }
       const std::uint64_t est = ce.vertex[v] = vertexPerfEstimate(g, v).cycles;
@@ -174,6 +175,7 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
       out[c][t] = *std::max_element(s, s + workers) * workers;
       std::fill(s, s + workers, 0);
       next[t] = 0;
+      isTouched[t] = false;
     }
   }
   return ce;
