@@ -124,7 +124,8 @@ const Lowering::VarSeg *Lowering::segmentAt(unsigned var, std::size_t elem) cons
     for (std::size_t i = cursor, last = std::min(segs.size(), cursor + kMaxSteps); i < last; ++i)
       if (elem < segs[i].end)
         return &segs[cursor = i];
-  auto it = std::upper_bound(segs.begin(), segs.end(), elem, [](std::size_t x, const VarSeg &s) { return x < s.begin; });
+  auto it =
+      std::upper_bound(segs.begin(), segs.end(), elem, [](std::size_t x, const VarSeg &s) { return x < s.begin; });
   cursor = std::size_t(it - segs.begin()) - 1;
   return &segs[cursor];
 }
