@@ -58,7 +58,7 @@ void IntervalMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
     runs_.emplace_hint(after, begin, tile);
   if (atLast || tileAtEnd != tile)
     runs_.emplace_hint(after, end, tileAtEnd);
-  cursor_ = after == runs_.end() ? runs_.begin() : after; // `after` survives this call's erase
+  cursor_ = std::prev(after); // the run holding `end`: `after` survived the erase, and key 0 always precedes it
 }
 
 const VertexClass &GraphImpl::vertexClass(unsigned v) const {
