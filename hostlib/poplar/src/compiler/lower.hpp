@@ -96,7 +96,7 @@ private:
   void checkSameGraph(const Tensor &t, const char *what) const;
   void usedComputeSets(const program::detail::Node &n, std::set<unsigned> &out) const;
   ir::BufferId emptyHostList(std::uint32_t tile);
-  ir::BufferId placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx);
+  ir::BufferId placeVertex(unsigned vid, const VertexClass &vc, EdgeWork &w, ir::Effects &fx);
   /// `type` and `field` name the edge buffer, if one is made (the name is built only then).
   ir::Ref edgeAddress(std::uint32_t tile, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
                       const std::string &type, const std::string &field);

@@ -121,9 +121,8 @@ std::string Lowering::unconnected(const Vertex &v, unsigned vid, const std::stri
                : "call graph.connect(v[\"" + name + "\"], tensor) or pass {\"" + name + "\", tensor} to addVertex");
 }
 
-ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
+ir::BufferId Lowering::placeVertex(unsigned vid, const VertexClass &vc, EdgeWork &w, ir::Effects &fx) {
   const Vertex &v = g_.vertices[vid];
-  const VertexClass &vc = g_.vertexClass(vid);
   std::uint32_t t = v.tile;
   ir::BufferId state = newBuffer(t, std::max<std::uint32_t>(vc.stateSize, 4), 4, "vertex state", v.type);
   ir::initialise(buffer(state));
@@ -223,8 +222,8 @@ void Lowering::lowerExecute(unsigned cs, ir::Body &out) {
     if (want > m_.buffers.capacity())
       m_.buffers.reserve(std::max(want, 2 * m_.buffers.capacity()));
     for (unsigned vid : info.vertices) {
-      ir::BufferId state = placeVertex(vid, w, p.execute.effects);
-      const VertexClass &vc = g_.vertexClass(vid);
+      const VertexClass &vc = g_.vertexClass(vid); // looked up once per vertex: a string-keyed map
+      ir::BufferId state = placeVertex(vid, vc, w, p.execute.effects);
       for (const std::string &entry : entrySymbols(vc)) {
         auto sym = image_.symbols.find(entry);
         if (sym == image_.symbols.end())
