@@ -25,23 +25,40 @@ namespace detail {
 IntervalMap::IntervalMap(std::size_t n) {
   runs_[0] = kUnmapped;
   runs_[n] = kUnmapped;
+  cursor_ = runs_.begin();
+}
+
+IntervalMap::Runs::iterator IntervalMap::lowerBound(std::size_t key) {
+  constexpr int kMaxSteps = 16; // past this, a descent from the root is cheaper than walking on
+  if (cursor_ != runs_.end() && cursor_->first <= key) {
+    auto it = cursor_;
+    for (int step = 0; step < kMaxSteps && it != runs_.end(); ++step, ++it)
+      if (it->first >= key)
+        return it;
+    if (it == runs_.end())
+      return it;
+  }
+  return runs_.lower_bound(key);
 }
 
 void IntervalMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
   if (begin >= end)
     return;
-  // Two lookups, one erase and at most two hinted inserts: a program maps each slice of a large tensor on its own
-  // (tutorial 7 maps 20,000 row slices), so this runs once per slice.
-  auto after = runs_.upper_bound(end);   // the first run starting past `end`
+  // One lookup (usually a few steps from the cursor), a walk over the runs it replaces, one erase and at most two
+  // hinted inserts: a program maps each slice of a large tensor on its own, so this runs once per slice.
+  auto from = lowerBound(begin);         // the first run starting at or after `begin`
+  auto after = from;                     // the first run starting past `end`
+  while (after != runs_.end() && after->first <= end)
+    ++after;
   const bool atLast = after == runs_.end(); // `end` is the size: its key closes the map and must stay
   const unsigned tileAtEnd = std::prev(after)->second;
-  auto from = runs_.lower_bound(begin);  // the first run starting at or after `begin`
   const bool joinsPrevious = from != runs_.begin() && std::prev(from)->second == tile;
   runs_.erase(from, after);               // every run start in [begin, end]
   if (!joinsPrevious)
     runs_.emplace_hint(after, begin, tile);
   if (atLast || tileAtEnd != tile)
     runs_.emplace_hint(after, end, tileAtEnd);
+  cursor_ = std::prev(after); // the run holding `end`: `after` survived the erase, and key 0 always precedes it
 }
 
 const VertexClass &GraphImpl::vertexClass(unsigned v) const {
@@ -153,11 +170,17 @@ Graph &Graph::operator=(const Graph &o) = default;
 const Target &Graph::getTarget() const { return target_; }
 GraphImpl &Graph::impl() const { return *impl_; }
 
+// Throws graph_connection_error unless `t` is a tensor of `g`. `what` names the call for the message; it is any
+// callable returning it, so a caller whose name is built (connect's field) pays for the string only on failure.
+template <typename What> static void checkTensor(const GraphImpl &g, const Tensor &t, What &&what) {
+  if (t.valid() && t.graphImpl() == &g)
+    return;
+  throw graph_connection_error(std::string(what()) + (t.valid() ? ": the tensor belongs to another graph"
+                                                                : ": the tensor is invalid (default-constructed)"));
+}
+
 static void checkTensor(const GraphImpl &g, const Tensor &t, const char *what) {
-  if (!t.valid())
-    throw graph_connection_error(std::string(what) + ": the tensor is invalid (default-constructed)");
-  if (t.graphImpl() != &g)
-    throw graph_connection_error(std::string(what) + ": the tensor belongs to another graph");
+  checkTensor(g, t, [what] { return what; });
 }
 
 Tensor Graph::addVariable(const Type &type, const std::vector<std::size_t> &shape, const DebugContext &debugContext) {
@@ -479,8 +502,7 @@ void Graph::connect(FieldRef field, const std::vector<Tensor> &tensors) {
 void Graph::connect(FieldRef field, const Tensor &t) {
   if (field.graphImpl() != impl_.get() || field.vertexId() >= impl_->vertices.size())
     throw graph_connection_error("connect(" + field.name() + "): the vertex does not belong to this graph");
-  if (!t.valid() || t.graphImpl() != impl_.get()) // the message is built only when it is needed: once per edge
-    checkTensor(*impl_, t, ("connect(field '" + field.name() + "')").c_str());
+  checkTensor(*impl_, t, [&field] { return "connect(field '" + field.name() + "')"; });
   Vertex &v = impl_->vertices[field.vertexId()];
   if (field.index() != ~std::size_t(0)) {
     auto &items = v.lists[field.name()];

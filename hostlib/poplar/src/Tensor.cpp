@@ -103,11 +103,13 @@ public:
   Gatherer &operator=(Gatherer &&) = delete;
   ~Gatherer() { detail::countViewSteps(steps_); }
   void run(Regions &out, std::size_t flat, std::size_t len) {
-    const std::vector<std::size_t> &starts = *starts_;
-    std::size_t i = std::upper_bound(starts.begin(), starts.end(), flat) - starts.begin() - 1;
+    // A view of at most one region has no index (Tensor's constructor): its only region starts at 0.
+    std::size_t i = 0;
+    if (starts_)
+      i = std::size_t(std::upper_bound(starts_->begin(), starts_->end(), flat) - starts_->begin()) - 1;
     ++steps_;
     while (len > 0) {
-      std::size_t off = flat - starts[i];
+      std::size_t off = flat - (starts_ ? (*starts_)[i] : 0);
       std::size_t avail = (src_[i].end - src_[i].begin) - off;
       std::size_t take = std::min(avail, len);
       append(out, src_[i].var, src_[i].begin + off, src_[i].begin + off + take, src_[i].replica);
@@ -126,17 +128,16 @@ private:
 
 } // namespace
 
-Tensor::Tensor() : graph_(nullptr) {
-  // One shared empty index, so an invalid tensor needs no allocation and its walks still find one.
-  static const std::shared_ptr<const std::vector<std::size_t> > kNoRegions = regionStarts(Regions());
-  starts_ = kNoRegions;
-}
+Tensor::Tensor() : graph_(nullptr) {} // no regions, so no index (see below)
 
 Tensor::Tensor(detail::GraphImpl *graph, Type type, const std::vector<std::size_t> &shape,
                std::shared_ptr<const Regions> regions)
     : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {
   checkedCount(shape_, "cannot create a tensor");
-  starts_ = regionStarts(this->regions());
+  // Only a view of several regions needs the index: most views made one by one (a row, a slice of one) are a
+  // single region, and building their index was two of the five allocations of each.
+  if (this->regions().size() > 1)
+    starts_ = regionStarts(this->regions());
 }
 
 Tensor Tensor::sameElements(const Type &type, const std::vector<std::size_t> &shape) const {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -29,6 +30,22 @@ constexpr unsigned kUnmapped = ~0u;
 class IntervalMap {
 public:
   explicit IntervalMap(std::size_t n);
+  // The cursor points into runs_, so a copy starts its own at the first run; a move takes the nodes with it.
+  IntervalMap(const IntervalMap &o) : runs_(o.runs_), cursor_(runs_.begin()) {}
+  IntervalMap(IntervalMap &&o) noexcept : runs_(std::move(o.runs_)), cursor_(runs_.begin()) {
+    o.cursor_ = o.runs_.begin();
+  }
+  IntervalMap &operator=(const IntervalMap &o) {
+    runs_ = o.runs_;
+    cursor_ = runs_.begin();
+    return *this;
+  }
+  IntervalMap &operator=(IntervalMap &&o) noexcept {
+    runs_ = std::move(o.runs_);
+    cursor_ = runs_.begin();
+    o.cursor_ = o.runs_.begin();
+    return *this;
+  }
   /// Maps [begin, end) to `tile`.
   void assign(std::size_t begin, std::size_t end, unsigned tile);
   /// Runs (begin, end, tile) covering [0, n), in order.
@@ -54,7 +71,15 @@ public:
   }
 
 private:
-  std::map<std::size_t, unsigned> runs_;
+  using Runs = std::map<std::size_t, unsigned>;
+  /// The first run starting at or after `key`, found by a few steps from the cursor when it lies just behind.
+  Runs::iterator lowerBound(std::size_t key);
+
+  Runs runs_;
+  /// Where the last assign ended. Programs map a tensor slice after slice in element order (tutorial 7 maps 70,000
+  /// row segments), so the next assign usually starts a few runs further on: stepping there costs less than two
+  /// descents of a tree too large for the cache. Always a valid iterator of runs_ (never erased: see assign).
+  Runs::iterator cursor_;
 };
 
 struct Variable {
@@ -152,7 +177,9 @@ struct GraphImpl {
   std::vector<Variable> vars;
   /// The emulated floating-point control (CSRFunctions.cpp): made on first use, shared by every view of the graph.
   std::shared_ptr<Tensor> fpControl;
-  std::vector<Vertex> vertices;
+  /// A deque, so that adding a vertex never moves the others (tutorial 7 adds 80,000; a vector's regrowth moved each
+  /// vertex's four maps again and again).
+  std::deque<Vertex> vertices;
   std::vector<ComputeSetInfo> computeSets;
   std::vector<StreamInfo> streams;
   std::map<HostHandleKey, HostHandle> handles; ///< one host write and one host read per name

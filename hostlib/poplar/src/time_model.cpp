@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "poplar/VertexIntrospector.hpp"
 #include "poplar/exceptions.hpp"
@@ -122,18 +124,29 @@ std::uint64_t dataPathElements(const GraphImpl &g, unsigned elemBytes) {
   return std::max(1u, bits / (8 * elemBytes));
 }
 
-} // namespace
+// The estimator registered for vertex type `type`, or null.
+const PerfEstimateFunc *findEstimator(const GraphImpl &g, const std::string &type) {
+  auto it = g.perfEstimators.find(vertexNameKey(type));
+  return it != g.perfEstimators.end() && it->second ? &it->second : nullptr;
+}
 
-VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
+// vertexPerfEstimate with the vertex type's estimator already found (`f`, null for none).
+VertexPerfEstimate estimateWith(const GraphImpl &g, unsigned v, const PerfEstimateFunc *f) {
   const Vertex &vx = g.vertices.at(v);
   if (vx.hasEstimate)
     return VertexPerfEstimate(vx.cycleEstimate, vx.flopsEstimate);
-  if (auto it = g.perfEstimators.find(vertexNameKey(vx.type)); it != g.perfEstimators.end() && it->second)
-    return it->second(VertexIntrospector(&g, v), g.target);
+  if (f)
+    return (*f)(VertexIntrospector(&g, v), g.target);
   // No estimate (docs/time-model.md): the data-path default, one pass over its inputs and outputs. poplar's own
   // vertices (the cycle stamps of CycleCount.hpp) are charged this way too; the PopLibs libraries register theirs.
   const EdgeTotals e = edgeTotals(g, v);
   return VertexPerfEstimate(loopCycles(20, e.in + e.out, dataPathElements(g, e.elemBytes), 1));
+}
+
+} // namespace
+
+VertexPerfEstimate vertexPerfEstimate(const GraphImpl &g, unsigned v) {
+  return estimateWith(g, v, findEstimator(g, g.vertices.at(v).type));
 }
 
 CycleEstimates estimateCycles(const GraphImpl &g) {
@@ -147,7 +160,15 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
   // cleared again, so a program of many small compute sets does not pay for the whole device each time.
   std::vector<std::uint64_t> slots(std::size_t(numTiles) * workers);
   std::vector<unsigned> next(numTiles); // each tile's next slot (round-robin)
-  std::vector<unsigned> touched;
+  std::vector<unsigned> touched;                // the tiles the current compute set has vertices on
+  std::vector<bool> isTouched(numTiles, false); // the same as a flag per tile, cleared with the slots
+  // What estimation needs of each vertex type, found once per type: both are string-keyed lookups (the estimator's
+  // key is a normalised name built per call), and a compute set has many vertices of few types.
+  struct TypeInfo {
+    const PerfEstimateFunc *estimator;
+    bool multiVertex;
+  };
+  std::unordered_map<std::string_view, TypeInfo> types;
   for (std::size_t c = 0; c < g.computeSets.size(); ++c) {
     out[c].assign(numTiles, 0);
     touched.clear();
@@ -156,12 +177,15 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
       if (vx.tile >= numTiles)
         continue;
       std::uint64_t *s = &slots[std::size_t(vx.tile) * workers];
-      if (out[c][vx.tile] == 0) { // first vertex on this tile: out[c] marks it until the maxima are written
-        out[c][vx.tile] = 1;
+      if (!isTouched[vx.tile]) {
+        isTouched[vx.tile] = true;
         touched.push_back(vx.tile);
       }
-      const std::uint64_t est = ce.vertex[v] = vertexPerfEstimate(g, v).cycles;
-      if (isMultiVertex(g, vx.type)) {
+      auto type = types.find(vx.type);
+      if (type == types.end())
+        type = types.emplace(vx.type, TypeInfo{findEstimator(g, vx.type), isMultiVertex(g, vx.type)}).first;
+      const std::uint64_t est = ce.vertex[v] = estimateWith(g, v, type->second.estimator).cycles;
+      if (type->second.multiVertex) {
         for (unsigned w = 0; w < workers; ++w)
           s[w] += est;
       } else {
@@ -174,6 +198,7 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
       out[c][t] = *std::max_element(s, s + workers) * workers;
       std::fill(s, s + workers, 0);
       next[t] = 0;
+      isTouched[t] = false;
     }
   }
   return ce;

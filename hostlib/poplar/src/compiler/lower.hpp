@@ -96,7 +96,7 @@ private:
   void checkSameGraph(const Tensor &t, const char *what) const;
   void usedComputeSets(const program::detail::Node &n, std::set<unsigned> &out) const;
   ir::BufferId emptyHostList(std::uint32_t tile);
-  ir::BufferId placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx);
+  ir::BufferId placeVertex(unsigned vid, const VertexClass &vc, EdgeWork &w, ir::Effects &fx);
   /// `type` and `field` name the edge buffer, if one is made (the name is built only then).
   ir::Ref edgeAddress(std::uint32_t tile, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
                       const std::string &type, const std::string &field);
@@ -109,6 +109,11 @@ private:
   ir::Module &m_;
   std::vector<bool> tileSeen_; ///< tiles with data or vertices (collectTiles, placeVariables; listed by listTiles)
   std::vector<std::vector<VarSeg>> segs_;
+  /// Per variable, the segment the last pieces() lookup ended in: edges are lowered vertex after vertex, usually in
+  /// element order, so the next lookup is a few segments on (see segmentAt).
+  mutable std::vector<std::size_t> segCursor_;
+  /// The segment of variable `var` holding element `elem`.
+  const VarSeg *segmentAt(unsigned var, std::size_t elem) const;
   std::map<std::uint32_t, ir::BufferId> emptyLists_;
   std::map<unsigned, ExecutePlan> executePlans_;
   std::map<const program::detail::Node *, unsigned> abortStreams_; ///< Abort node -> index in m_.streams

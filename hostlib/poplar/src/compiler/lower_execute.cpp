@@ -1,5 +1,7 @@
 // Internal: lowering, part 3: compute sets. Vertex states, edge buffers for operands that are not one local run,
 // the exchanges that fill and drain those buffers, and one compute-set table per tile.
+#include <unordered_map>
+
 #include "ipu_card/hw.h"
 #include "lower.hpp"
 #include "poplar/exceptions.hpp"
@@ -15,18 +17,31 @@ constexpr std::uint32_t kListItemSize = 8;
 
 std::uint32_t edgeBytes(const Tensor &t) { return std::uint32_t(t.numElements() * t.elementType().getSize()); }
 
-std::string regionKey(const Tensor &t) {
-  std::string k;
+// An input edge's elements on one tile: the tile, then (variable, begin, end) of each region. Two vertices on a tile
+// reading the same elements share one edge buffer.
+using InputKey = std::vector<std::size_t>;
+
+InputKey inputKey(std::uint32_t tile, const Tensor &t) {
+  InputKey k{tile};
   for (const auto &r : t.regions())
-    k += std::to_string(r.var) + ":" + std::to_string(r.begin) + "-" + std::to_string(r.end) + ",";
+    k.insert(k.end(), {r.var, r.begin, r.end});
   return k;
 }
+
+struct InputKeyHash {
+  std::size_t operator()(const InputKey &k) const {
+    std::size_t h = k.size();
+    for (std::size_t x : k)
+      h = (h ^ x) * 0x100000001b3ull; // FNV-1a's multiplier, a word at a time
+    return h;
+  }
+};
 } // namespace
 
 struct Lowering::EdgeWork {
   std::string computeSet;
   std::vector<ir::Transfer> pre, post;
-  std::map<std::pair<std::uint32_t, std::string>, ir::BufferId> inputBuffers;
+  std::unordered_map<InputKey, ir::BufferId, InputKeyHash> inputBuffers; // only looked up, never walked
 };
 
 ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
@@ -42,7 +57,7 @@ ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir di
       fx.writes.push_back(a);
     return ps[0].at;
   }
-  auto key = std::make_pair(t, regionKey(tensor));
+  InputKey key = dir == FieldDir::In ? inputKey(t, tensor) : InputKey();
   if (dir == FieldDir::In) {
     auto it = w.inputBuffers.find(key);
     if (it != w.inputBuffers.end())
@@ -64,7 +79,7 @@ ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir di
     fx.writes.push_back(whole);
   }
   if (dir == FieldDir::In)
-    w.inputBuffers[key] = buf;
+    w.inputBuffers.emplace(std::move(key), buf);
   return ir::Ref{buf, 0};
 }
 
@@ -106,9 +121,8 @@ std::string Lowering::unconnected(const Vertex &v, unsigned vid, const std::stri
                : "call graph.connect(v[\"" + name + "\"], tensor) or pass {\"" + name + "\", tensor} to addVertex");
 }
 
-ir::BufferId Lowering::placeVertex(unsigned vid, EdgeWork &w, ir::Effects &fx) {
+ir::BufferId Lowering::placeVertex(unsigned vid, const VertexClass &vc, EdgeWork &w, ir::Effects &fx) {
   const Vertex &v = g_.vertices[vid];
-  const VertexClass &vc = g_.vertexClass(vid);
   std::uint32_t t = v.tile;
   ir::BufferId state = newBuffer(t, std::max<std::uint32_t>(vc.stateSize, 4), 4, "vertex state", v.type);
   ir::initialise(buffer(state));
@@ -202,9 +216,14 @@ void Lowering::lowerExecute(unsigned cs, ir::Body &out) {
     p.execute.name = info.name;
     p.execute.numVertices = info.vertices.size();
     std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, ir::BufferId>>> perTile;
+    // Room for each vertex's state and an edge buffer or two, grown geometrically: a vector regrowth moves every
+    // buffer made so far (tutorial 7 makes about 160,000).
+    const std::size_t want = m_.buffers.size() + 2 * info.vertices.size();
+    if (want > m_.buffers.capacity())
+      m_.buffers.reserve(std::max(want, 2 * m_.buffers.capacity()));
     for (unsigned vid : info.vertices) {
-      ir::BufferId state = placeVertex(vid, w, p.execute.effects);
-      const VertexClass &vc = g_.vertexClass(vid);
+      const VertexClass &vc = g_.vertexClass(vid); // looked up once per vertex: a string-keyed map
+      ir::BufferId state = placeVertex(vid, vc, w, p.execute.effects);
       for (const std::string &entry : entrySymbols(vc)) {
         auto sym = image_.symbols.find(entry);
         if (sym == image_.symbols.end())

@@ -76,6 +76,7 @@ void Lowering::placeVariables() {
     for (const auto &r : h.tensor.regions())
       hostVisible.insert(r.var);
   segs_.resize(g_.vars.size());
+  segCursor_.assign(g_.vars.size(), 0);
   for (unsigned vi = 0; vi < g_.vars.size(); ++vi) {
     const Variable &v = g_.vars[vi];
     std::uint32_t es = std::uint32_t(v.type.getSize());
@@ -115,6 +116,20 @@ void Lowering::placeVariables() {
   }
 }
 
+const Lowering::VarSeg *Lowering::segmentAt(unsigned var, std::size_t elem) const {
+  constexpr int kMaxSteps = 16; // past this, a binary search is cheaper than walking on
+  const auto &segs = segs_[var];
+  std::size_t &cursor = segCursor_[var];
+  if (cursor < segs.size() && segs[cursor].begin <= elem)
+    for (std::size_t i = cursor, last = std::min(segs.size(), cursor + kMaxSteps); i < last; ++i)
+      if (elem < segs[i].end)
+        return &segs[cursor = i];
+  auto it =
+      std::upper_bound(segs.begin(), segs.end(), elem, [](std::size_t x, const VarSeg &s) { return x < s.begin; });
+  cursor = std::size_t(it - segs.begin()) - 1;
+  return &segs[cursor];
+}
+
 std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const {
   std::vector<Piece> out;
   std::size_t es = t.elementType().getSize(), offset = 0;
@@ -124,10 +139,9 @@ std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const 
           "tensor " + describe(t) + " names the elements of specific replicas (Graph::getNonReplicatedTensor): "
           "such a tensor can be read or written by the host (createHostRead, createHostWrite) and copied to or "
           "from another such tensor (program::Copy); connect vertices and streams to the replicated tensor");
-    const auto &segs = segs_[r.var];
-    auto it = std::upper_bound(segs.begin(), segs.end(), r.begin,
-                               [](std::size_t x, const VarSeg &s) { return x < s.begin; });
-    --it;
+    if (r.begin >= r.end)
+      continue; // no elements, so no piece (and no segment to look up)
+    const VarSeg *it = segmentAt(r.var, r.begin);
     std::size_t pos = r.begin;
     while (pos < r.end) {
       std::size_t hi = std::min(r.end, it->end);
@@ -142,6 +156,7 @@ std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const 
       pos = hi;
       ++it;
     }
+    segCursor_[r.var] = std::size_t(it - segs_[r.var].data()) - 1; // the segment holding the region's last element
   }
   return out;
 }

@@ -96,10 +96,27 @@ std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
   return ids;
 }
 
+/// computeSetVarIds of each compute set, found once: the program list and the liveness table both ask for them,
+/// and a large compute set's walk over every vertex's edges is one of the compile's larger costs.
+class ComputeSetVarIds {
+public:
+  explicit ComputeSetVarIds(const GraphImpl &graph) : graph_(graph) {}
+  const std::set<std::size_t> &of(unsigned cs) {
+    auto it = ids_.find(cs);
+    if (it == ids_.end())
+      it = ids_.emplace(cs, computeSetVarIds(graph_, cs)).first;
+    return it->second;
+  }
+
+private:
+  const GraphImpl &graph_;
+  std::map<unsigned, std::set<std::size_t>> ids_;
+};
+
 /// The same variables by name, each once (libpva's vars() of its OnTileExecute program).
-ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
+ProfileValue computeSetVars(const GraphImpl &graph, const std::set<std::size_t> &ids) {
   std::set<std::string> names;
-  for (std::size_t id : computeSetVarIds(graph, cs))
+  for (std::size_t id : ids)
     names.insert(graph.vars[id].name);
   Vec out(names.begin(), names.end());
   return adopt(std::move(out));
@@ -109,11 +126,10 @@ ProfileValue computeSetVars(const GraphImpl &graph, unsigned cs) {
 /// the first to the last step that reads or writes it, a compute set (through its vertices' edges), an exchange, a
 /// stream copy or a print. Returns the table of variables (names, bytes) and fills `perStep[p][line]` with indices
 /// into it.
-ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg,
+ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg, ComputeSetVarIds &varsOf,
                            std::vector<std::vector<std::vector<std::uint64_t>>> &perStep) {
   std::map<std::size_t, unsigned> index; // graph variable -> row of the table
   Vec names, bytes;
-  std::map<unsigned, std::set<std::size_t>> varsOf;
   perStep.assign(cg.steps.size(), {});
   for (std::size_t p = 0; p < cg.steps.size(); ++p) {
     std::map<std::size_t, std::pair<std::size_t, std::size_t>> range; // variable -> first, last line
@@ -127,10 +143,7 @@ ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg,
         use(v);
       if (s.kind != "OnTileExecute")
         continue;
-      auto it = varsOf.find(s.computeSet);
-      if (it == varsOf.end())
-        it = varsOf.emplace(s.computeSet, computeSetVarIds(graph, s.computeSet)).first;
-      for (std::size_t v : it->second)
+      for (std::size_t v : varsOf.of(s.computeSet))
         use(v);
     }
     perStep[p].assign(cg.steps[p].size(), {});
@@ -315,6 +328,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
         c[t] = std::uint64_t(latency + std::ceil(double(in[t] + out[t]) * hz / bw));
     return c;
   };
+  ComputeSetVarIds varIds(graph);
   std::map<unsigned, ProfileValue> varsOf; // compute set -> its variables' names
   for (std::size_t p = 0; p < cg.steps.size(); ++p) {
     std::size_t rootId = programs.size();
@@ -340,7 +354,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
         node["computeSet"] = s.computeSet;
         auto vars = varsOf.find(s.computeSet);
         if (vars == varsOf.end())
-          vars = varsOf.emplace(s.computeSet, computeSetVars(graph, s.computeSet)).first;
+          vars = varsOf.emplace(s.computeSet, computeSetVars(graph, varIds.of(s.computeSet))).first;
         node["vars"] = vars->second;
       }
       if (s.kind == "DoExchange" || s.kind == "StreamCopy") {
@@ -461,7 +475,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       breakdown(vertexBytesType, std::vector<std::vector<std::uint64_t>>(numTypes, zeros));
   // Liveness: bytes in use on all tiles at each step of each program (indexes match the program's step list).
   std::vector<std::vector<std::vector<std::uint64_t>>> liveVars;
-  ProfileValue variables = liveVariables(graph, cg, liveVars);
+  ProfileValue variables = liveVariables(graph, cg, varIds, liveVars);
   Vec live;
   for (std::size_t p = 0; p < cg.liveBytes.size(); ++p) {
     Vec stepNames, stepVars;
