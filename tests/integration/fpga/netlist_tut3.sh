@@ -10,10 +10,10 @@
 # (the device has 4) and its logic is several times the device's 5,280 cells
 # (flow.sh --beyond-device). It proves the synthesis of the multi-tile card; the placed
 # and routed proof is the 1-tile icebreaker card's (fpga_pnr_card_checks).
-# `make bench` runs it (bench/run.sh), not `make test`: the netlist simulates about 100
-# times slower than the source-level card (about 10,000 clocks/s), and tutorial 3 sends
-# about 190 KB through the 8-clock UART (80 clocks a byte), so the run takes about half
-# an hour; the build about 10 minutes more (yosys 2.5, Verilator 6.5 CPU-minutes).
+# `make bench` runs it (bench/run.sh), not `make test`: the netlist simulates over 100
+# times slower than the source-level card (about 5,500 clocks/s), and tutorial 3 moves
+# 193 KB through the 8-clock UART (80 clocks a byte), so the run took 51 minutes
+# (2026-11-30); the build about 10 minutes more (yosys 2.5, Verilator 6.3 CPU-minutes).
 # Usage: netlist_tut3.sh WORK_DIR TUT3_PROGRAM TUT3_CODELETS EXPECTED
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
