@@ -130,6 +130,15 @@ run bench_qemu_guest "$bin/bench_qemu_guest"
 section "RTL: simulated tile-cycles per second, 1 and 4 tiles, against the pre-issue-38 build, lock-step cost (issues 9, 38)"
 run ipu_rtl_bench "$bin/ipu_rtl_bench" "$build/tile-tests/rtl/compute.elf"
 
+section "RTL: tutorial 3 on the synthesized netlist of rtl-tiny's 4-tile card (the bitstream's yosys flow, Verilator on the iCE40 cell models, behind the board socket), output against the model's; about 10 minutes of build and 51 of gate-level simulation (issue 38)"
+ran="${ran}netlist_tut3 "
+if [ -x "$bin/fpga_tut3_device" ] && command -v yosys > /dev/null; then
+  "$root/tests/integration/fpga/netlist_tut3.sh" "$build/netlist-tut3" "$bin/fpga_tut3_device" \
+    "$root/tests/tutorials/tut3/tut3_codelets.cpp" "$root/tests/tutorials/tut3/expected.txt" || { echo "FAIL: netlist_tut3"; status=1; }
+else
+  echo "not built: fpga_tut3_device (needs Verilator and Poplar) or yosys not installed"
+fi
+
 section "host link: register round trip and tile-memory reads over the socket transport and the emulated USB path (QEMU guest) beside in-process rtl (issue 17)"
 run link "$root/bench/link.sh" "$build"
 

@@ -18,17 +18,28 @@
 #   --netlist    stop after synthesis: OUT_DIR/BOARD.syn.v, the synthesized netlist as Verilog
 #            (every run writes it: the netlist of the bitstream), is what the netlist
 #            simulation runs (rtl/fpga/sim/netlist_sim.sh)
+#   --param NAME=VALUE  one more parameter of the board top (ipu_board_top.sv: DmaChains,
+#            HostService, Baud), repeatable: the card shape of a simulation board
+#   --beyond-device  with --netlist: synthesize a card larger than the iCE40UP5K (more tile
+#            SRAM, more logic) for simulation only; the device's limits are reported, not
+#            enforced. Such a netlist can never be placed: it proves the synthesis of that card
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rtl="$(dirname "$here")"
 root="$(dirname "$rtl")"
 
-design=card pcf="" by_module=0 netlist_only=0
+design=card pcf="" by_module=0 netlist_only=0 beyond=0 params=""
 while [[ "${1:-}" == --* ]]; do
     case "$1" in --design) design=$2; shift ;; --pcf) pcf=$2; shift ;; --by-module) by_module=1 ;; --netlist) netlist_only=1 ;;
-        *) echo "bitstream: unknown option $1 (options: --design, --pcf, --by-module, --netlist)" >&2; exit 2 ;; esac
+        --beyond-device) beyond=1 ;;
+        --param) [[ "${2:-}" =~ ^(DmaChains|HostService|Baud)=[0-9]+$ ]] || {
+                     echo "bitstream: --param '${2:-}' is not NAME=NUMBER with NAME one of DmaChains, HostService, Baud" >&2; exit 2; }
+                 params="$params, .${2%%=*}(${2#*=})"; shift ;;
+        *) echo "bitstream: unknown option $1 (options: --design, --pcf, --by-module, --netlist, --param, --beyond-device)" >&2
+           exit 2 ;; esac
     shift
 done
+(( beyond && !netlist_only )) && { echo "bitstream: --beyond-device makes a netlist for simulation only: add --netlist" >&2; exit 2; }
 case "$design" in card) with_card=1 ;; link) with_card=0 ;;
     *) echo "bitstream: unknown --design '$design': use card or link" >&2; exit 2 ;; esac
 board=${1:?usage: flow.sh [--design card|link] BOARD [OUT_DIR]}
@@ -53,7 +64,9 @@ shape=$(python3 "$root/boards/lib/board_rules.py" "$toml" --get num_ipus --get t
 tiles=$(( ipus * tiles_per_ipu ))
 mhz=$(awk -v h="$hz" 'BEGIN {printf "%.2f", h / 1e6}')
 pcf=${pcf:-$here/$name.pcf}
-[[ -f "$pcf" ]] || { echo "bitstream: board $name has no pin constraints: write $pcf" >&2; exit 2; }
+# A simulation-only card has no pins: its clock pad runs at the board clock (no PLL).
+(( beyond )) && [[ ! -f "$pcf" ]] && pcf=/dev/null
+[[ -f "$pcf" || "$pcf" == /dev/null ]] || { echo "bitstream: board $name has no pin constraints: write $pcf" >&2; exit 2; }
 # Both nextpnr's and icetime's maximum clock must be at least the board's clock times this:
 # routing differs from run to run and the part from the datasheet's corner, a board must
 # not sit at the edge (issue 38).
@@ -97,7 +110,10 @@ echo "== bitstream: $name ($design: $tiles tiles x $bytes bytes, $workers worker
 if [[ -n "$pll" ]]; then
     echo "   clock $mhz MHz: the PLL from the $osc_mhz MHz oscillator ($pll)"
 fi
-if (( with_card && tiles * bytes > max_spram * 32768 )); then
+if (( with_card && tiles * bytes > max_spram * 32768 && beyond )); then
+    echo "   beyond the device: $(( tiles * bytes / 1024 )) KiB of tile SRAM in SPRAM cells, the iCE40UP5K has" \
+         "$(( max_spram * 32 )) KiB (a netlist for simulation; it cannot be placed)"
+elif (( with_card && tiles * bytes > max_spram * 32768 )); then
     echo "bitstream: $name does not fit: $tiles tiles x $bytes bytes of tile SRAM need" \
          "$(( tiles * bytes / 1024 )) KiB, the iCE40UP5K has $(( max_spram * 32 )) KiB of SPRAM;" \
          "lower tiles_per_ipu or bytes_per_tile in $toml" >&2
@@ -124,7 +140,7 @@ module ipu_fpga_top (input logic clk_i, input logic btn_ni, input logic uart_rx_
                      output logic uart_tx_o, output logic led_red_no, output logic led_green_no);
 $clock
   ipu_board_top #(.NumTiles($tiles), .NumWorkers($workers), .SramBytes($bytes), .ClockHz($hz),
-                  .WithCard($with_card)) u_board ($ports);
+                  .WithCard($with_card)$params) u_board ($ports);
 endmodule
 TOP
 srcs=""
@@ -168,7 +184,7 @@ awk -v cap=$max_lut '
         printf "   memory %s: %d x %d bits, %d read / %d write ports (%s) -> %d flip-flops\n", id, size, width, rd, wr, why, bits
         cell = ""
     }
-    END {exit total > cap / 2}' "$out/$name.mems" || {
+    END {exit total > cap / 2}' "$out/$name.mems" || (( beyond )) || {
     echo "bitstream: $name does not fit the iCE40UP5K: the memories above stay flip-flops (the device has" \
          "$max_lut); give them one write port and synchronous reads so that BRAM/SPRAM hold them" >&2
     exit 1

@@ -17,10 +17,10 @@
 //                  pauses, so a host link timeout during such a stall says nothing
 //                  about the link: the link soak reads this file to tell them apart.
 //
-// Built with IPU_BOARD_SIM_NETLIST (ipu-board-netlist-sim, rtl/fpga/sim/netlist_sim.sh)
-// it runs the icebreaker card's synthesized netlist instead (yosys's write_verilog
-// after synth_ice40, on yosys's iCE40 cell models): the same socket, the board's own
-// UART bit period, icebreaker only.
+// Built with IPU_BOARD_SIM_NETLIST=BOARD (ipu-board-netlist-sim, rtl/fpga/sim/netlist_sim.sh)
+// it runs that board's card as a synthesized netlist instead (yosys's write_verilog
+// after synth_ice40, on yosys's iCE40 cell models): the same socket, the netlist's own
+// UART bit period, that board only (icebreaker's, or rtl-tiny's 4-tile card).
 #include <poll.h>
 #include <time.h>
 #include <sys/socket.h>
@@ -56,6 +56,13 @@
 #pragma GCC diagnostic pop
 
 namespace {
+
+#ifdef IPU_BOARD_SIM_NETLIST
+// The board whose card the netlist is, as a string (netlist_sim.sh defines the bare name).
+#define IPU_BOARD_SIM_NAME_(b) #b
+#define IPU_BOARD_SIM_NAME(b) IPU_BOARD_SIM_NAME_(b)
+constexpr const char *kNetlistBoard = IPU_BOARD_SIM_NAME(IPU_BOARD_SIM_NETLIST);
+#endif
 
 // The Verilated top's UART bit period, in clocks (IPU_BOARD_SIM_CLKS_PER_BIT from
 // CMake: ClockHz / Baud of the Verilated parameters). Short so that the link is fast.
@@ -303,7 +310,11 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
 
 int main(int argc, char **argv)
 {
+#ifdef IPU_BOARD_SIM_NETLIST
+    std::string path, board = kNetlistBoard, stall_path;
+#else
     std::string path, board = "icebreaker", stall_path;
+#endif
     unsigned long long max_cycles = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -336,9 +347,9 @@ int main(int argc, char **argv)
         return 2;
     }
 #ifdef IPU_BOARD_SIM_NETLIST
-    if (board != "icebreaker") {
-        std::fprintf(stderr, "ipu-board-sim: the netlist simulation is the icebreaker board's card; use --board "
-                             "icebreaker\n");
+    if (board != kNetlistBoard) {
+        std::fprintf(stderr, "ipu-board-sim: this netlist simulation is the %s board's card; use --board %s\n",
+                     kNetlistBoard, kNetlistBoard);
         return 2;
     }
 #endif

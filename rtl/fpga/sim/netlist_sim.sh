@@ -10,9 +10,13 @@
 # back with icebox_vlog and adds the DSPs and SPRAMs icebox_vlog leaves out, and
 # the same cell models simulate it (ipu-board-pnr-sim, the post-place-and-route
 # simulation).
-# Usage: netlist_sim.sh NETLIST|ASC OUT_BINARY [--mutate]
+# Usage: netlist_sim.sh NETLIST|ASC OUT_BINARY [--board NAME --clks-per-bit N] [--mutate]
 #   --mutate  flips one LUT's truth table first (netlist_for_sim.py; on an .asc,
 #             pnr_for_sim.py --flip-lut): a card that must fail the checks.
+#   --board NAME --clks-per-bit N  the netlist is another board's card (default: the
+#             icebreaker's, at its board clock and baud): the simulation answers to
+#             --board NAME only, with N clocks a UART bit (the netlist's ClockHz / Baud),
+#             e.g. rtl-tiny's 4-tile card (flow.sh --beyond-device) at ipu-board-sim's 8.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rtl="$(dirname "$(dirname "$here")")"
@@ -20,6 +24,13 @@ root="$(dirname "$rtl")"
 netlist=${1:?usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]}
 binary=${2:?usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]}
 shift 2
+board=icebreaker clks=""
+while [[ "${1:-}" == --board || "${1:-}" == --clks-per-bit ]]; do
+    case "$1" in --board) board=${2:?--board needs a name} ;; --clks-per-bit) clks=${2:?--clks-per-bit needs a number} ;; esac
+    shift 2
+done
+[[ "$board" == icebreaker || "$clks" =~ ^[1-9][0-9]*$ ]] || {
+    echo "netlist_sim: --board $board needs --clks-per-bit N (the netlist's ClockHz / Baud)" >&2; exit 2; }
 work="$binary.d"
 mkdir -p "$work"
 
@@ -31,6 +42,7 @@ done
 
 hz=$(sed -n 's/^tile_clock_hz *= *\([0-9_]*\).*/\1/p' "$root/boards/icebreaker.toml" | tr -d _)
 baud=$(sed -n 's/.*LinkBaud *= *\([0-9]*\).*/\1/p' "$rtl/pkg/ipu_card_pkg.sv")
+clks=${clks:-$(( hz / baud ))}
 if [[ "$netlist" == *.asc ]]; then
     command -v icebox_vlog > /dev/null || { echo "netlist_sim: icebox_vlog not found (install fpga-icestorm)" >&2; exit 2; }
     flip=()
@@ -51,10 +63,10 @@ fi
 verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
     +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
     --top-module ipu_fpga_top --prefix Vipu_board_net -Mdir "$work/obj" -o "$binary" \
-    -CFLAGS "-O1 -I$root/contract/include -DIPU_BOARD_SIM_NETLIST -DIPU_BOARD_SIM_CLKS_PER_BIT=$(( hz / baud ))" \
+    -CFLAGS "-O1 -I$root/contract/include -DIPU_BOARD_SIM_NETLIST=$board -DIPU_BOARD_SIM_CLKS_PER_BIT=$clks" \
     "$work/src/cells_sim.v" "$work/src/netlist.v" "$here/board_sim.cpp" > "$work/verilator.log" 2>&1 || {
     grep -E "%Error|error:" "$work/verilator.log" | head -10 >&2
     echo "netlist_sim: Verilator cannot build the netlist simulation; see $work/verilator.log" >&2
     exit 1
 }
-echo "netlist_sim: $binary ($(( hz / baud )) clocks per UART bit)"
+echo "netlist_sim: $binary ($board, $clks clocks per UART bit)"
