@@ -1,6 +1,6 @@
 // Simulation speed of the RTL card: simulated tile-cycles per second for 1 and 4
-// tiles against the card as built before issue 38 (runs alternating between the
-// two, so that a change in the machine's load hits both alike), and the cost of
+// tiles against the card as built before its falling-edge input stage (rtl/sim/ipu_card_sim.sv;
+// runs alternating between the two, so that a change in the machine's load hits both alike), and the cost of
 // lock-step mode. Usage: ipu_rtl_bench COMPUTE_ELF [ITERATIONS [ROUNDS]]
 // (COMPUTE_ELF: the rv32im build of tests/unit/isa/compute.S). Prints one line
 // per run, then per size the median, min and max of each build and the ratio
@@ -22,8 +22,9 @@
 #include "rtl_card.hpp"
 
 namespace ipu::rtl {
-// rtl-tiny's card in 1 and 4 tiles as built before issue 38 (IPU_RTL_BASELINE in
-// rtl/cmake/ipu_rtl.cmake): variants linked into this benchmark only (not in kVariants).
+// rtl-tiny's card in 1 and 4 tiles with ipu_card itself as the Verilated top, as built
+// before the input stage (IPU_RTL_BASELINE in rtl/cmake/ipu_rtl.cmake): variants linked
+// into this benchmark only (not in kVariants).
 std::unique_ptr<CardIf> make_base1(const ipu_board &, const ipu_backend_host &, const ipu_backend_options &);
 std::unique_ptr<CardIf> make_base4(const ipu_board &, const ipu_backend_host &, const ipu_backend_options &);
 } // namespace ipu::rtl
@@ -148,11 +149,11 @@ int main(int argc, char **argv)
     for (unsigned size = 0; size < 2; size++) {
         const unsigned tiles = size ? 4 : 1;
         const bench::Pair p = bench::alternate(
-            rounds, [&] { return run("rtl before issue 38", board, tiles, create_baseline, elf, iterations, 60); },
+            rounds, [&] { return run("rtl without input stage", board, tiles, create_baseline, elf, iterations, 60); },
             [&] { return run("rtl", board, tiles, ipu_rtl_create, elf, iterations, 60); });
-        std::printf("rtl %u tile(s) before issue 38: %s\n", tiles,
+        std::printf("rtl %u tile(s) without input stage: %s\n", tiles,
                     bench::format(p.baseline, 1e-6, "M tile-cycles/s", 2).c_str());
-        std::printf("rtl %u tile(s) now:             %s = %.2fx\n", tiles,
+        std::printf("rtl %u tile(s) now:                  %s = %.2fx\n", tiles,
                     bench::format(p.subject, 1e-6, "M tile-cycles/s", 2).c_str(), p.ratio());
         today[size] = p.subject.median();
     }
