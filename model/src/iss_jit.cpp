@@ -147,6 +147,7 @@ public:
         for (size_t k = 0; k < stubs_.size(); k++) // by index: a stub may add one
             stubs_[k]();
         L(epi_);
+        store_mapped();
         mov(qword[r13 + offsetof(JitEnv, blk)], rbp);
         mov(rdx, qword[r13 + offsetof(JitEnv, budget)]);
         sub(rdx, r10);
@@ -174,11 +175,14 @@ private:
     Xbyak::Address X(unsigned i) { return dword[rbx + (offsetof(Context, x) + 4 * i)]; }
 
     // The guest registers compiled code uses most (a0-a6) are
-    // also held in host registers, the same ones in every translation so
-    // that they stay there across a chain. They are written through: the
-    // Context is always current, so no exit writes anything back; the
-    // prologue loads them, and so does the code after each call (they are
-    // caller-saved, except r14 and r15).
+    // held in host registers, the same ones in every translation so that
+    // they stay there across a chain. Their Context slots are stale while
+    // translated code runs: the epilogue writes them back (every exit, a
+    // fault's too, passes through it), and so does the code before each call
+    // of a helper, which reads and writes the Context; the prologue loads
+    // them, and so does the code after each call (they are caller-saved,
+    // except r14 and r15). A traced translation writes them through, since
+    // its hook reads the Context after every op.
     static constexpr std::array<unsigned, 7> kMapped{10, 11, 12, 13, 14, 15, 16};
     static bool mapped(unsigned i) { return i >= 10 && i <= 16; }
     Xbyak::Reg32 XH(unsigned i) const
@@ -193,6 +197,15 @@ private:
         default: return r11d;
         }
     }
+    void store_mapped()
+    {
+        if (traced_)
+            return; // written through
+        for (unsigned i : kMapped)
+            mov(X(i), XH(i));
+        for (unsigned i = kFirstFH; i < kFirstFH + 8; i++)
+            movss(F(i), FH(i));
+    }
     void load_mapped()
     {
         for (unsigned i : kMapped)
@@ -201,9 +214,9 @@ private:
             movss(FH(i), F(i));
     }
     // fa0-fa7 (f10-f17, the accumulators and arguments of FP code) live in
-    // xmm8-xmm15 the same way: written through to the Context, loaded by the
-    // prologue and after each call (every xmm register is caller-saved), so
-    // a loop-carried FP value does not wait for a store to be forwarded.
+    // xmm8-xmm15 the same way: written back at exits and before calls,
+    // loaded by the prologue and after each call (every xmm register is
+    // caller-saved), so a loop-carried FP value never goes through memory.
     static constexpr unsigned kFirstFH = 10;
     static bool f_mapped(unsigned i) { return i >= kFirstFH && i < kFirstFH + 8; }
     static Xbyak::Xmm FH(unsigned i) { return Xbyak::Xmm(static_cast<int>(8 + (i & 7))); } // f10 -> xmm10, f16 -> xmm8
@@ -231,18 +244,29 @@ private:
         else
             movss(xr, F(i));
     }
-    // f[rd] = the low lane of xmm0, or eax, through to the Context.
+    // f[rd] = the low lane of xmm0, or eax: its host register, or its
+    // Context slot (both in a traced translation).
     void write_f(unsigned rd, const Xbyak::Xmm &xr)
     {
-        movss(F(rd), xr);
+        if (!f_mapped(rd) || traced_)
+            movss(F(rd), xr);
         if (f_mapped(rd))
             movaps(FH(rd), xr);
     }
     void write_f(unsigned rd, const Xbyak::Reg32 &r)
     {
-        mov(F(rd), r);
+        if (!f_mapped(rd) || traced_)
+            mov(F(rd), r);
         if (f_mapped(rd))
             movd(FH(rd), r);
+    }
+    // r = the bits of f[i].
+    void f_bits(const Xbyak::Reg32 &r, unsigned i)
+    {
+        if (f_mapped(i))
+            movd(r, FH(i));
+        else
+            mov(r, F(i));
     }
     // Runs f with x[i] as an operand.
     template <class Fn>
@@ -255,16 +279,19 @@ private:
     {
         with_x(i, [&](const Xbyak::Operand &op) { mov(r, op); });
     }
-    // x[rd] = r (or an immediate), through to the Context.
+    // x[rd] = r (or an immediate): its host register, or its Context slot
+    // (both in a traced translation).
     void write_x(unsigned rd, const Xbyak::Reg32 &r)
     {
-        mov(X(rd), r);
+        if (!mapped(rd) || traced_)
+            mov(X(rd), r);
         if (mapped(rd))
             mov(XH(rd), r);
     }
     void write_x(unsigned rd, uint32_t imm)
     {
-        mov(X(rd), imm);
+        if (!mapped(rd) || traced_)
+            mov(X(rd), imm);
         if (mapped(rd))
             mov(XH(rd), imm);
     }
@@ -652,8 +679,8 @@ private:
     void nv_if_inf_times_zero(const Op &o)
     {
         Xbyak::Label first_zero, set, skip;
-        mov(eax, F(o.rs1));
-        mov(edx, F(o.rs2));
+        f_bits(eax, o.rs1);
+        f_bits(edx, o.rs2);
         and_(eax, 0x7fffffff);
         and_(edx, 0x7fffffff);
         cmp(eax, 0x7f800000);
@@ -689,6 +716,7 @@ private:
             else
                 mov(r, rm);
         };
+        store_mapped(); // the helper reads its operands from the Context; load_mapped() follows it
         const Xbyak::Address fl = ptr[rbx + offsetof(Context, fflags)];
         uint64_t fn = 0;
         bool to_x = compare;
@@ -827,12 +855,12 @@ private:
         case OpKind::SB: address(o, 1, true, i); read_x(edx, o.rs2); mov(byte[r12 + rcx], dl); store_done(i); break;
         case OpKind::SH: address(o, 2, true, i); read_x(edx, o.rs2); mov(word[r12 + rcx], dx); store_done(i); break;
         case OpKind::SW: address(o, 4, true, i); read_x(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
-        case OpKind::FSW: address(o, 4, true, i); mov(edx, F(o.rs2)); mov(dword[r12 + rcx], edx); store_done(i); break;
+        case OpKind::FSW: address(o, 4, true, i); f_bits(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
         case OpKind::FSGNJ:
         case OpKind::FSGNJN:
         case OpKind::FSGNJX:
-            mov(eax, F(o.rs1));
-            mov(edx, F(o.rs2));
+            f_bits(eax, o.rs1);
+            f_bits(edx, o.rs2);
             if (o.kind == OpKind::FSGNJN)
                 not_(edx);
             and_(edx, 0x80000000u);
@@ -843,7 +871,7 @@ private:
             break;
         case OpKind::FMV_X_W:
             if (o.rd) {
-                mov(eax, F(o.rs1));
+                f_bits(eax, o.rs1);
                 eax_to_x(o.rd);
             }
             break;
