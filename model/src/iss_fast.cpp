@@ -67,7 +67,7 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, c
     bool first_lookup = true; // where the caller resumes: not a reached block (Block::reached)
     JitEnv jenv;
     for (unsigned k = 0; k < 3; k++) // the last offset an access of 1 << k bytes may start at
-        jenv.sram_last[k] = size - (1u << k);
+        jenv.sram_last[k] = (size - (1u << k)) >> k;
     jenv.hook = hook;
     jenv.tile = &tile;
     jenv.context = c;

@@ -411,47 +411,65 @@ private:
         return labels_.back();
     }
 
-    // SRAM offset of x[rs1] + imm in rcx (address in eax), with the fast tier's checks.
+    // The SRAM offset of x[rs1] + imm divided by len in rcx (the address in
+    // eax), with the fast tier's checks. The offset is rotated right by
+    // log2(len): a misaligned one then has a low bit at the top and, like
+    // an address outside SRAM (below it, the subtraction wraps), compares
+    // above the last index, so one compare does both checks; the rare path
+    // tells them apart in the fast tier's order (misaligned first).
     void address(const Op &o, uint32_t len, bool store, uint32_t index)
     {
         x_to_eax(o.rs1);
         if (o.imm)
             add(eax, o.imm);
-        if (len > 1) {
-            Xbyak::Label &mis = label();
-            test(eax, len - 1);
-            jnz(mis, T_NEAR);
+        const int log2_len = len == 4 ? 2 : len == 2 ? 1 : 0;
+        Xbyak::Label &bad = label();
+        lea(ecx, ptr[rax - IPU_TILE_SRAM_BASE]);
+        if (log2_len)
+            ror(ecx, log2_len);
+        cmp(ecx, env(offsetof(JitEnv, sram_last) + 4 * log2_len));
+        ja(bad, T_NEAR);
+        Xbyak::Label &mis = label(), &out = label();
+        stubs_.push_back([this, &bad, &mis, &out, len] {
+            L(bad);
+            if (len > 1) {
+                test(eax, len - 1);
+                jnz(mis, T_NEAR);
+            }
+            jmp(out, T_NEAR);
+        });
+        if (len > 1)
             fault_stub(mis, store ? IPU_ERR_STORE_MISALIGNED : IPU_ERR_LOAD_MISALIGNED, index);
-        }
-        Xbyak::Label &out = label();
-        lea(ecx, ptr[rax - IPU_TILE_SRAM_BASE]); // eax - base, wrapping below base as the fast tier's compare does
-        cmp(ecx, env(offsetof(JitEnv, sram_last) + 4 * (len == 4 ? 2 : len - 1)));
-        ja(out, T_NEAR);
         fault_stub(out, store ? IPU_ERR_STORE_FAULT : IPU_ERR_LOAD_FAULT, index);
     }
-    // After a store at SRAM offset rcx: a write into decoded code leaves.
-    void code_check(uint32_t index)
+    // Where an access of len bytes at the index address() left in rcx goes.
+    Xbyak::RegExp sram(uint32_t len) const { return r12 + rcx * static_cast<int>(len); }
+    // After a store of len bytes at the index in rcx: a write into decoded
+    // code leaves (rcx is not needed after it).
+    void code_check(uint32_t len, uint32_t index)
     {
         Xbyak::Label done, &hit = label();
+        if (len == 2)
+            shr(ecx, 1);
+        else if (len == 1)
+            shr(ecx, 2); // rcx: the word's index, whose low 6 bits bt uses
         mov(eax, ecx);
-        shr(eax, 8);
+        shr(eax, 6);
         cmp(rax, qword[r13 + offsetof(JitEnv, code_words)]);
         jae(done);
         mov(rdx, qword[r13 + offsetof(JitEnv, code_bits)]);
         mov(rax, qword[rdx + rax * 8]);
-        mov(edx, ecx);
-        shr(edx, 2);
-        bt(rax, rdx);
+        bt(rax, rcx);
         jc(hit, T_NEAR);
         exit_stub(hit, JitExit::CodeWritten, index);
         L(done);
     }
     // After a store: a traced translation reports it (it retired), then the code check.
-    void store_done(uint32_t index)
+    void store_done(uint32_t len, uint32_t index)
     {
         if (traced_)
             retire(index);
-        code_check(index);
+        code_check(len, index);
     }
     void alu_imm(const Op &o, void (Xbyak::CodeGenerator::*f)(const Xbyak::Operand &, uint32_t))
     {
@@ -846,16 +864,16 @@ private:
         case OpKind::DIVU: divide(o, false, false); break;
         case OpKind::REM: divide(o, true, true); break;
         case OpKind::REMU: divide(o, false, true); break;
-        case OpKind::LB: address(o, 1, false, i); movsx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
-        case OpKind::LH: address(o, 2, false, i); movsx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
-        case OpKind::LW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); eax_to_x(o.rd); break;
-        case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[r12 + rcx]); eax_to_x(o.rd); break;
-        case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[r12 + rcx]); eax_to_x(o.rd); break;
-        case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[r12 + rcx]); write_f(o.rd, eax); break;
-        case OpKind::SB: address(o, 1, true, i); read_x(edx, o.rs2); mov(byte[r12 + rcx], dl); store_done(i); break;
-        case OpKind::SH: address(o, 2, true, i); read_x(edx, o.rs2); mov(word[r12 + rcx], dx); store_done(i); break;
-        case OpKind::SW: address(o, 4, true, i); read_x(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
-        case OpKind::FSW: address(o, 4, true, i); f_bits(edx, o.rs2); mov(dword[r12 + rcx], edx); store_done(i); break;
+        case OpKind::LB: address(o, 1, false, i); movsx(eax, byte[sram(1)]); eax_to_x(o.rd); break;
+        case OpKind::LH: address(o, 2, false, i); movsx(eax, word[sram(2)]); eax_to_x(o.rd); break;
+        case OpKind::LW: address(o, 4, false, i); mov(eax, dword[sram(4)]); eax_to_x(o.rd); break;
+        case OpKind::LBU: address(o, 1, false, i); movzx(eax, byte[sram(1)]); eax_to_x(o.rd); break;
+        case OpKind::LHU: address(o, 2, false, i); movzx(eax, word[sram(2)]); eax_to_x(o.rd); break;
+        case OpKind::FLW: address(o, 4, false, i); mov(eax, dword[sram(4)]); write_f(o.rd, eax); break;
+        case OpKind::SB: address(o, 1, true, i); read_x(edx, o.rs2); mov(byte[sram(1)], dl); store_done(1, i); break;
+        case OpKind::SH: address(o, 2, true, i); read_x(edx, o.rs2); mov(word[sram(2)], dx); store_done(2, i); break;
+        case OpKind::SW: address(o, 4, true, i); read_x(edx, o.rs2); mov(dword[sram(4)], edx); store_done(4, i); break;
+        case OpKind::FSW: address(o, 4, true, i); f_bits(edx, o.rs2); mov(dword[sram(4)], edx); store_done(4, i); break;
         case OpKind::FSGNJ:
         case OpKind::FSGNJN:
         case OpKind::FSGNJX:

@@ -17,7 +17,9 @@ namespace ipu::model {
 struct JitEnv {
     const uint64_t *code_bits = nullptr; // BlockCache::code_bits()
     uint64_t code_words = 0;             // BlockCache::code_words()
-    uint32_t sram_last[3] = {}; // sram_bytes - 1, - 2, - 4: the highest offset an access of 1, 2, 4 bytes may use
+    // The highest SRAM offset an access of 1, 2 and 4 bytes may use, divided
+    // by its size: (sram_bytes - 1) / 1, (sram_bytes - 2) / 2, (sram_bytes - 4) / 4.
+    uint32_t sram_last[3] = {};
     uint32_t next_pc = 0; // out (Leave*): where the ISS goes on
     uint32_t cause = 0;   // out (Fault)
     uint32_t addr = 0;    // out (Fault)
