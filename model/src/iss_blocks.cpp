@@ -335,8 +335,8 @@ Block *BlockCache::decode(uint32_t pc)
     b->use(std::move(code));
     b->checked = epoch;
     mark(*b);
-    if (jit_)
-        b->jit = shared_translation(*b->code, *b, traced_);
+    if (jit_ && (b->jit = shared_translation(*b->code, *b, traced_)))
+        b->jit_chained = jit_chained_entry(b->jit);
     Block *raw = b.get();
     blocks_[pc] = std::move(b);
     return raw;

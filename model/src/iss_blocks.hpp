@@ -65,6 +65,7 @@ struct Block {
     Block *next[2] = {nullptr, nullptr};
     bool native = false; // the cache's native code can start here
     JitFn jit = nullptr; // its JIT translation (IPU_EMU_ISS=jit), shared by identical code
+    const void *jit_chained = nullptr; // jit's chained entry (jit_chained_entry), where a chained exit jumps
     // Entered other than as the first block of a call of the fast ISS. A slice
     // whose budget ended mid-block resumes mid-block, and the block decoded
     // there depends on where the driver's wall-time-sized slices ended: only

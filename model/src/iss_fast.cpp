@@ -141,7 +141,9 @@ lookup: {
         stop = Stop::Fault;
         goto out;
     }
-    if (from && from_flushes == bc.flushes)
+    // A translated block's chained exit jumps into its link's translation
+    // unchecked, so it is linked only to a translated block.
+    if (from && from_flushes == bc.flushes && (b->jit || !from->jit))
         from->next[from_slot] = b;
     b->reached |= !first_lookup;
     first_lookup = false;

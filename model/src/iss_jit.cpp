@@ -75,7 +75,7 @@ int field_offset(const void *field)
 const int kPcOff = field_offset(&kProbe.pc);
 const int kLenOff = field_offset(&kProbe.len);
 const int kNextOff = field_offset(&kProbe.next[0]);
-const int kJitOff = field_offset(&kProbe.jit);
+const int kChainedOff = field_offset(&kProbe.jit_chained);
 static_assert(sizeof(Block::pc) == 4 && sizeof(Block::len) == 4, "chaining compares these widths");
 
 int body_offset();
@@ -338,7 +338,8 @@ private:
         // The pc stays in eax until `back`: a chained exit does not store it.
         // The successor checks the budget itself at its chained entry.
         // A link is always to a block checked in this epoch (new_epoch
-        // unlinks), and only JALR's slot can hold a block at another pc.
+        // unlinks) and, from a translated block, to a translated one (the
+        // ISS links no other); only JALR's slot can hold a block at another pc.
         mov(rcx, qword[rbp + kNextOff + 8 * slot]);
         test(rcx, rcx);
         jz(back, T_NEAR);
@@ -346,13 +347,9 @@ private:
             cmp(eax, dword[rcx + kPcOff]);
             jne(back, T_NEAR);
         }
-        mov(rdx, qword[rcx + kJitOff]);
-        test(rdx, rdx);
-        jz(back, T_NEAR);
         sub(r10, static_cast<int>(b.len));
         mov(rbp, rcx);
-        add(rdx, body_offset());
-        jmp(rdx);
+        jmp(qword[rcx + kChainedOff]);
         L(back);
         mov(env(offsetof(JitEnv, next_pc)), eax);
         leave(slot ? JitExit::LeaveTaken : JitExit::LeaveFall, 0);
@@ -1009,6 +1006,8 @@ Store &store()
     return *s;
 }
 } // namespace
+
+const void *jit_chained_entry(JitFn fn) { return reinterpret_cast<const uint8_t *>(fn) + body_offset(); }
 
 JitFn jit_translate(const Block &b, bool traced)
 {

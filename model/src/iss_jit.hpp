@@ -61,6 +61,10 @@ enum class JitExit : uint32_t {
 // computes every result.
 JitFn jit_translate(const Block &b, bool traced = false);
 
+// Where a chained exit of another translation enters `fn`: past its
+// prologue, at the check of the budget (Block::jit_chained).
+const void *jit_chained_entry(JitFn fn);
+
 // The bound on the process's JIT code memory. Translations are kept while
 // there is room (they are shared and keyed by content, so re-decoded code
 // finds its old one); when it is full, the next jit_try_reset() drops them all.
