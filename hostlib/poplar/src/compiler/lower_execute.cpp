@@ -60,11 +60,13 @@ struct Lowering::EdgeWork {
   std::string computeSet;
   std::vector<ir::Transfer> pre, post;
   std::unordered_map<InputKey, ir::BufferId, InputKeyHash> inputBuffers; // only looked up, never walked
+  std::vector<Piece> pieces; ///< edgeAddress's scratch: one vector for every edge, not one allocation per edge
 };
 
 ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
                               const std::string &type, const std::string &field) {
-  std::vector<Piece> ps = pieces(tensor);
+  std::vector<Piece> &ps = w.pieces;
+  pieces(tensor, ps);
   if (ps.empty())
     return ir::Ref{};
   if (ps.size() == 1 && ps[0].tile == t) { // the vertex works in place
