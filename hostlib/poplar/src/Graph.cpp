@@ -25,13 +25,13 @@ namespace detail {
 IntervalMap::IntervalMap(std::size_t n) {
   runs_[0] = kUnmapped;
   runs_[n] = kUnmapped;
-  cursor_ = runs_.begin();
 }
 
 IntervalMap::Runs::iterator IntervalMap::lowerBound(std::size_t key) {
   constexpr int kMaxSteps = 16; // past this, a descent from the root is cheaper than walking on
-  if (cursor_ != runs_.end() && cursor_->first <= key) {
-    auto it = cursor_;
+  const Runs::iterator *cursor = cursor_.get();
+  if (cursor && *cursor != runs_.end() && (*cursor)->first <= key) {
+    auto it = *cursor;
     for (int step = 0; step < kMaxSteps && it != runs_.end(); ++step, ++it)
       if (it->first >= key)
         return it;
@@ -58,7 +58,7 @@ void IntervalMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
     runs_.emplace_hint(after, begin, tile);
   if (atLast || tileAtEnd != tile)
     runs_.emplace_hint(after, end, tileAtEnd);
-  cursor_ = std::prev(after); // the run holding `end`: `after` survived the erase, and key 0 always precedes it
+  cursor_.place(std::prev(after)); // the run holding `end`: `after` survived the erase, and key 0 always precedes it
 }
 
 const VertexClass &GraphImpl::vertexClass(unsigned v) const {

@@ -191,9 +191,10 @@ Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
   Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     g.run(*out, (o * shape_[d] + begin) * inner, (end - begin) * inner);
-  std::vector<std::size_t> shape = shape_;
-  shape[d] = end - begin;
-  return Tensor(graph_, type_, shape, out);
+  // The shape is copied once, into the view itself (tutorial 7 slices 150,000 views while it builds its graph).
+  Tensor t = withRegions(shape_, std::move(out));
+  t.shape_[d] = end - begin;
+  return t;
 }
 
 Tensor Tensor::slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) const {

@@ -30,22 +30,6 @@ constexpr unsigned kUnmapped = ~0u;
 class IntervalMap {
 public:
   explicit IntervalMap(std::size_t n);
-  // The cursor points into runs_, so a copy starts its own at the first run; a move takes the nodes with it.
-  IntervalMap(const IntervalMap &o) : runs_(o.runs_), cursor_(runs_.begin()) {}
-  IntervalMap(IntervalMap &&o) noexcept : runs_(std::move(o.runs_)), cursor_(runs_.begin()) {
-    o.cursor_ = o.runs_.begin();
-  }
-  IntervalMap &operator=(const IntervalMap &o) {
-    runs_ = o.runs_;
-    cursor_ = runs_.begin();
-    return *this;
-  }
-  IntervalMap &operator=(IntervalMap &&o) noexcept {
-    runs_ = std::move(o.runs_);
-    cursor_ = runs_.begin();
-    o.cursor_ = o.runs_.begin();
-    return *this;
-  }
   /// Maps [begin, end) to `tile`.
   void assign(std::size_t begin, std::size_t end, unsigned tile);
   /// Runs (begin, end, tile) covering [0, n), in order.
@@ -75,11 +59,38 @@ private:
   /// The first run starting at or after `key`, found by a few steps from the cursor when it lies just behind.
   Runs::iterator lowerBound(std::size_t key);
 
+  /// An iterator into one map's nodes that a copy or a move forgets (on both sides of a move), so it can never
+  /// point into another map and IntervalMap's own copy and move members can be the defaults.
+  class Cursor {
+  public:
+    Cursor() = default;
+    Cursor(const Cursor &) noexcept {}
+    Cursor(Cursor &&o) noexcept { o.set_ = false; }
+    Cursor &operator=(const Cursor &) noexcept {
+      set_ = false;
+      return *this;
+    }
+    Cursor &operator=(Cursor &&o) noexcept {
+      set_ = o.set_ = false;
+      return *this;
+    }
+    void place(Runs::iterator it) {
+      it_ = it;
+      set_ = true;
+    }
+    /// The iterator last placed, or null after construction, a copy or a move.
+    const Runs::iterator *get() const { return set_ ? &it_ : nullptr; }
+
+  private:
+    Runs::iterator it_{};
+    bool set_ = false;
+  };
+
   Runs runs_;
   /// Where the last assign ended. Programs map a tensor slice after slice in element order (tutorial 7 maps 70,000
   /// row segments), so the next assign usually starts a few runs further on: stepping there costs less than two
-  /// descents of a tree too large for the cache. Always a valid iterator of runs_ (never erased: see assign).
-  Runs::iterator cursor_;
+  /// descents of a tree too large for the cache. When placed, a valid iterator of runs_ (never erased: see assign).
+  Cursor cursor_;
 };
 
 struct Variable {

@@ -46,6 +46,8 @@ public:
   /// The tensor's elements as runs of tile memory, merged where contiguous. Throws for a tensor that names
   /// specific replicas' elements (getNonReplicatedTensor) unless `replicaRegions` says the caller handles them.
   std::vector<Piece> pieces(const Tensor &t, bool replicaRegions = false) const;
+  /// The same into `out` (cleared first), so a caller lowering one edge after another reuses one vector.
+  void pieces(const Tensor &t, std::vector<Piece> &out, bool replicaRegions = false) const;
 
   // lower_exchange.cpp
   /// Appends the ExchangeSteps for `transfers` (nothing when empty). Lists go on the sending tiles. With `relay`, a
@@ -71,8 +73,9 @@ public:
   // lower_program.cpp
   void lower(const program::detail::Node &n, ir::Body &out);
 
+  /// `name` is taken by value: most callers build it for this buffer alone, and it is moved into the buffer.
   ir::BufferId newBuffer(std::uint32_t tile, std::uint32_t size, std::uint32_t align, const std::string &category,
-                         const std::string &name, ir::Lifetime life = ir::Lifetime::Program);
+                         std::string name, ir::Lifetime life = ir::Lifetime::Program);
   ir::Buffer &buffer(ir::BufferId id) { return m_.buffers[id]; }
 
 private:

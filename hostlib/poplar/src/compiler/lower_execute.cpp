@@ -17,22 +17,40 @@ constexpr std::uint32_t kListItemSize = 8;
 
 std::uint32_t edgeBytes(const Tensor &t) { return std::uint32_t(t.numElements() * t.elementType().getSize()); }
 
-// An input edge's elements on one tile: the tile, then (variable, begin, end) of each region. Two vertices on a tile
-// reading the same elements share one edge buffer.
-using InputKey = std::vector<std::size_t>;
+// An input edge's elements on one tile: the tile and the edge's first region inline, then (variable, begin, end) of
+// any further regions (the replica is not part of the key, as before). Two vertices on a tile reading the same
+// elements share one edge buffer. Most edges are one region (a row segment), so the usual key allocates nothing:
+// tutorial 7 makes 80,000 of them in one compile.
+struct InputKey {
+  std::size_t tile = 0;
+  VarRegion first{};
+  std::vector<std::size_t> more;
+  bool operator==(const InputKey &o) const {
+    return tile == o.tile && first.var == o.first.var && first.begin == o.first.begin && first.end == o.first.end &&
+           more == o.more;
+  }
+};
 
 InputKey inputKey(std::uint32_t tile, const Tensor &t) {
-  InputKey k{tile};
-  for (const auto &r : t.regions())
-    k.insert(k.end(), {r.var, r.begin, r.end});
+  InputKey k;
+  k.tile = tile;
+  const auto &regions = t.regions();
+  if (regions.empty())
+    return k;
+  k.first = regions[0];
+  for (std::size_t i = 1; i < regions.size(); ++i)
+    k.more.insert(k.more.end(), {regions[i].var, regions[i].begin, regions[i].end});
   return k;
 }
 
 struct InputKeyHash {
   std::size_t operator()(const InputKey &k) const {
-    std::size_t h = k.size();
-    for (std::size_t x : k)
-      h = (h ^ x) * 0x100000001b3ull; // FNV-1a's multiplier, a word at a time
+    std::size_t h = k.more.size();
+    auto mix = [&h](std::size_t x) { h = (h ^ x) * 0x100000001b3ull; }; // FNV-1a's multiplier, a word at a time
+    for (std::size_t x : {k.tile, std::size_t(k.first.var), k.first.begin, k.first.end})
+      mix(x);
+    for (std::size_t x : k.more)
+      mix(x);
     return h;
   }
 };
@@ -42,11 +60,13 @@ struct Lowering::EdgeWork {
   std::string computeSet;
   std::vector<ir::Transfer> pre, post;
   std::unordered_map<InputKey, ir::BufferId, InputKeyHash> inputBuffers; // only looked up, never walked
+  std::vector<Piece> pieces; ///< edgeAddress's scratch: one vector for every edge, not one allocation per edge
 };
 
 ir::Ref Lowering::edgeAddress(std::uint32_t t, const Tensor &tensor, FieldDir dir, EdgeWork &w, ir::Effects &fx,
                               const std::string &type, const std::string &field) {
-  std::vector<Piece> ps = pieces(tensor);
+  std::vector<Piece> &ps = w.pieces;
+  pieces(tensor, ps);
   if (ps.empty())
     return ir::Ref{};
   if (ps.size() == 1 && ps[0].tile == t) { // the vertex works in place

@@ -18,13 +18,13 @@ constexpr std::uint32_t kPage = 4096;
 } // namespace
 
 ir::BufferId Lowering::newBuffer(std::uint32_t tile, std::uint32_t size, std::uint32_t align,
-                                 const std::string &category, const std::string &name, ir::Lifetime life) {
+                                 const std::string &category, std::string name, ir::Lifetime life) {
   ir::Buffer b;
   b.tile = tile;
   b.size = size;
   b.align = align;
   b.category = category;
-  b.name = name;
+  b.name = std::move(name);
   b.lifetime = life;
   return m_.add(std::move(b));
 }
@@ -132,6 +132,12 @@ const Lowering::VarSeg *Lowering::segmentAt(unsigned var, std::size_t elem) cons
 
 std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const {
   std::vector<Piece> out;
+  pieces(t, out, replicaRegions);
+  return out;
+}
+
+void Lowering::pieces(const Tensor &t, std::vector<Piece> &out, bool replicaRegions) const {
+  out.clear();
   std::size_t es = t.elementType().getSize(), offset = 0;
   for (const auto &r : t.regions()) {
     if (r.replica != kLocalReplica && !replicaRegions)
@@ -158,7 +164,6 @@ std::vector<Piece> Lowering::pieces(const Tensor &t, bool replicaRegions) const 
     }
     segCursor_[r.var] = std::size_t(it - segs_[r.var].data()) - 1; // the segment holding the region's last element
   }
-  return out;
 }
 
 void Lowering::placeHandles() {

@@ -78,12 +78,13 @@ std::string controlType(const std::string &what) {
 
 /// The variables a compute set's vertices are connected to, as indices into the graph's variables, each once.
 std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
-  std::set<std::size_t> ids;
-  std::size_t last = ~std::size_t(0); // most edges of a compute set are slices of one variable: skip the set then
+  // A flag per variable while walking (tutorial 7's multiply compute set has 210,000 edges over three variables: a flag
+  // test each, where a set insert walked the tree each time), then the set of those flagged.
+  std::vector<char> seen(graph.vars.size(), 0);
   auto add = [&](const Tensor &t) {
     for (const auto &r : t.regions())
-      if (r.var != last && r.var < graph.vars.size())
-        ids.insert(last = r.var);
+      if (r.var < seen.size())
+        seen[r.var] = 1;
   };
   if (cs < graph.computeSets.size())
     for (unsigned v : graph.computeSets[cs].vertices) {
@@ -93,40 +94,54 @@ std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
         for (const Tensor &t : ts)
           add(t);
     }
+  std::set<std::size_t> ids;
+  for (std::size_t id = 0; id < seen.size(); ++id)
+    if (seen[id])
+      ids.insert(ids.end(), id);
   return ids;
 }
 
-/// computeSetVarIds of each compute set, found once: the program list and the liveness table both ask for them,
-/// and a large compute set's walk over every vertex's edges is one of the compile's larger costs.
-class ComputeSetVarIds {
+/// Each compute set's variables, found once and kept in one place: their ids for the liveness table and their names
+/// for the program list (libpva's vars() of its OnTileExecute program, each name once). A large compute set's walk
+/// over every vertex's edges is one of the compile's larger costs.
+class ComputeSetVariables {
 public:
-  explicit ComputeSetVarIds(const GraphImpl &graph) : graph_(graph) {}
-  const std::set<std::size_t> &of(unsigned cs) {
-    auto it = ids_.find(cs);
-    if (it == ids_.end())
-      it = ids_.emplace(cs, computeSetVarIds(graph_, cs)).first;
-    return it->second;
+  explicit ComputeSetVariables(const GraphImpl &graph) : graph_(graph) {}
+  const std::set<std::size_t> &ids(unsigned cs) { return entry(cs).ids; }
+  const ProfileValue &names(unsigned cs) {
+    Entry &e = entry(cs);
+    if (!e.named) {
+      std::set<std::string> names;
+      for (std::size_t id : e.ids)
+        names.insert(graph_.vars[id].name);
+      e.names = adopt(Vec(names.begin(), names.end()));
+      e.named = true;
+    }
+    return e.names;
   }
 
 private:
-  const GraphImpl &graph_;
-  std::map<unsigned, std::set<std::size_t>> ids_;
-};
+  struct Entry {
+    std::set<std::size_t> ids;
+    ProfileValue names; ///< made on first ask (named): the liveness table needs only the ids
+    bool named = false;
+  };
+  Entry &entry(unsigned cs) {
+    auto it = entries_.find(cs);
+    if (it == entries_.end())
+      it = entries_.emplace(cs, Entry{computeSetVarIds(graph_, cs), {}, false}).first;
+    return it->second;
+  }
 
-/// The same variables by name, each once (libpva's vars() of its OnTileExecute program).
-ProfileValue computeSetVars(const GraphImpl &graph, const std::set<std::size_t> &ids) {
-  std::set<std::string> names;
-  for (std::size_t id : ids)
-    names.insert(graph.vars[id].name);
-  Vec out(names.begin(), names.end());
-  return adopt(std::move(out));
-}
+  const GraphImpl &graph_;
+  std::map<unsigned, Entry> entries_;
+};
 
 /// Per step of each program, the graph variables in use there (popvis's liveness view): a variable is in use from
 /// the first to the last step that reads or writes it, a compute set (through its vertices' edges), an exchange, a
 /// stream copy or a print. Returns the table of variables (names, bytes) and fills `perStep[p][line]` with indices
 /// into it.
-ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg, ComputeSetVarIds &varsOf,
+ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg, ComputeSetVariables &varsOf,
                            std::vector<std::vector<std::vector<std::uint64_t>>> &perStep) {
   std::map<std::size_t, unsigned> index; // graph variable -> row of the table
   Vec names, bytes;
@@ -143,7 +158,7 @@ ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg, Comp
         use(v);
       if (s.kind != "OnTileExecute")
         continue;
-      for (std::size_t v : varsOf.of(s.computeSet))
+      for (std::size_t v : varsOf.ids(s.computeSet))
         use(v);
     }
     perStep[p].assign(cg.steps[p].size(), {});
@@ -328,8 +343,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
         c[t] = std::uint64_t(latency + std::ceil(double(in[t] + out[t]) * hz / bw));
     return c;
   };
-  ComputeSetVarIds varIds(graph);
-  std::map<unsigned, ProfileValue> varsOf; // compute set -> its variables' names
+  ComputeSetVariables csVars(graph);
   for (std::size_t p = 0; p < cg.steps.size(); ++p) {
     std::size_t rootId = programs.size();
     controlPrograms.push_back((unsigned long long)rootId);
@@ -352,10 +366,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       }
       if (s.kind == "OnTileExecute") {
         node["computeSet"] = s.computeSet;
-        auto vars = varsOf.find(s.computeSet);
-        if (vars == varsOf.end())
-          vars = varsOf.emplace(s.computeSet, computeSetVars(graph, varIds.of(s.computeSet))).first;
-        node["vars"] = vars->second;
+        node["vars"] = csVars.names(s.computeSet);
       }
       if (s.kind == "DoExchange" || s.kind == "StreamCopy") {
         auto in = perTile(s.receivedByTile), out = perTile(s.sentByTile);
@@ -475,7 +486,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
       breakdown(vertexBytesType, std::vector<std::vector<std::uint64_t>>(numTypes, zeros));
   // Liveness: bytes in use on all tiles at each step of each program (indexes match the program's step list).
   std::vector<std::vector<std::vector<std::uint64_t>>> liveVars;
-  ProfileValue variables = liveVariables(graph, cg, varIds, liveVars);
+  ProfileValue variables = liveVariables(graph, cg, csVars, liveVars);
   Vec live;
   for (std::size_t p = 0; p < cg.liveBytes.size(); ++p) {
     Vec stepNames, stepVars;
