@@ -228,7 +228,9 @@ void BlockCache::drop_blocks()
 {
     for (auto &[pc, b] : blocks_)
         b->~Block();
-    blocks_.clear(); // before the arena its nodes live in
+    // A fresh map, not clear(): clear() keeps the bucket array, which lives in
+    // the arena released next.
+    decltype(blocks_)(&arena_).swap(blocks_);
     arena_.release();
 }
 
