@@ -222,6 +222,18 @@ BlockCache::BlockCache(const Tile &tile, uint64_t hot, bool wait, bool jit, bool
 {
 }
 
+BlockCache::~BlockCache() { drop_blocks(); }
+
+void BlockCache::drop_blocks()
+{
+    for (auto &[pc, b] : blocks_)
+        b->~Block();
+    // A fresh map, not clear(): clear() keeps the bucket array, which lives in
+    // the arena released next.
+    decltype(blocks_)(&arena_).swap(blocks_);
+    arena_.release();
+}
+
 void BlockCache::translate(uint64_t retired_now)
 {
     // While a background build runs, look again after this many instructions.
@@ -230,7 +242,7 @@ void BlockCache::translate(uint64_t retired_now)
         std::vector<const Block *> all;
         for (const auto &[pc, b] : blocks_)
             if (b->reached)
-                all.push_back(b.get());
+                all.push_back(b);
         if (all.empty()) {
             translate_at_ = std::max<uint64_t>(2 * retired_now, 1);
             return;
@@ -286,7 +298,7 @@ Block *BlockCache::enter(uint32_t pc)
     if (!b) {
         auto it = blocks_.find(pc);
         if (it != blocks_.end())
-            b = it->second.get();
+            b = it->second;
     }
     if (b && b->checked != epoch) {
         if (std::memcmp(b->raw.data(), tile_.at(pc), 4 * b->raw.size()) == 0) {
@@ -331,15 +343,18 @@ Block *BlockCache::decode(uint32_t pc)
             ops_scratch.push_back(make(OpKind::END, 0, 0, 0, 0));
         code = make_shared_code(pc, raw_scratch, ops_scratch, ended || raw_scratch.size() == kMaxBlockWords);
     }
-    auto b = std::make_unique<Block>();
+    Block *b = new (arena_.allocate(sizeof(Block), alignof(Block))) Block;
     b->use(std::move(code));
     b->checked = epoch;
     mark(*b);
     if (jit_ && (b->jit = shared_translation(*b->code, *b, traced_)))
         b->jit_chained = jit_chained_entry(b->jit);
-    Block *raw = b.get();
-    blocks_[pc] = std::move(b);
-    return raw;
+    auto [it, fresh] = blocks_.try_emplace(pc, b);
+    if (!fresh) { // not reached from enter(), which decodes only missing blocks; its memory waits for flush()
+        it->second->~Block();
+        it->second = b;
+    }
+    return b;
 }
 
 void BlockCache::mark(const Block &b)
@@ -374,7 +389,7 @@ bool BlockCache::overlaps_code(uint32_t off, uint32_t len) const
 
 void BlockCache::flush()
 {
-    blocks_.clear();
+    drop_blocks();
     code_bits_.clear();
     native.reset();
     pending_.reset(); // it translated the code just dropped

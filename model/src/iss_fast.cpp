@@ -97,9 +97,9 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, c
     do {                                                                                                           \
         n = nb + blk->len;                                                                                         \
         pc = (target);                                                                                             \
-        Block *const s_ = blk->next[slot];                                                                         \
-        if (s_ && s_->pc == pc && s_->checked == bc.epoch) {                                                       \
-            blk = s_;                                                                                              \
+        Block *const linked = blk->next[slot];                                                                     \
+        if (linked && linked->pc == pc && linked->checked == bc.epoch) {                                           \
+            blk = linked;                                                                                          \
             goto run_block;                                                                                        \
         }                                                                                                          \
         from = blk;                                                                                                \
@@ -399,9 +399,9 @@ L_SLOW: {
     // the cache, and blk with it.
     from = nullptr;
     if (flushes == bc.flushes && pc == blk->end_pc()) {
-        Block *const s_ = blk->next[0];
-        if (s_ && s_->checked == bc.epoch) {
-            blk = s_;
+        Block *const fall_through = blk->next[0];
+        if (fall_through && fall_through->checked == bc.epoch) {
+            blk = fall_through;
             goto run_block;
         }
         from = blk;
