@@ -33,6 +33,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -182,14 +183,31 @@ public:
         if (frame_.size() >= 3 && frame_.size() == 4u + frame_[2]) {
             for (uint8_t f : frame_)
                 to.push(f);
+            Tally &t = sent_[frame_[1]];
+            ++t.frames;
+            t.bytes += frame_.size();
+            for (size_t i = 3; i + 1 < frame_.size(); ++i)
+                t.zeros += frame_[i] == 0;
             frame_.clear();
         }
     }
     // The client went away: a frame it did not finish is dropped.
     void drop() { frame_.clear(); }
+    // What the host sent, by frame type (--stats): which requests the link's clocks carried.
+    void print() const
+    {
+        for (size_t type = 0; type < sent_.size(); ++type)
+            if (sent_[type].frames)
+                std::printf("ipu-board-sim stats: host frames of type %zu: %llu, %llu bytes (%llu payload bytes "
+                            "zero)\n", type, sent_[type].frames, sent_[type].bytes, sent_[type].zeros);
+    }
 
 private:
+    struct Tally {
+        unsigned long long frames = 0, bytes = 0, zeros = 0;
+    };
     std::vector<uint8_t> frame_;
+    std::array<Tally, 256> sent_{};
 };
 
 int listen_on(const std::string &path)
@@ -335,8 +353,10 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log, bool st
     if (cfd >= 0)
         close(cfd);
     top->final();
-    if (stats)
+    if (stats) {
         where.print(cycle, monotonic_ms() - start_ms);
+        framer.print();
+    }
 }
 
 } // namespace
