@@ -7,7 +7,7 @@
 // on its cable does. The card finishes what a client sent before it left (its
 // answers go nowhere), and only then is the next client let in.
 //
-// Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N] [--stall-log FILE]
+// Usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N] [--stall-log FILE] [--stats]
 //   --board B      the board's shape: icebreaker (1 tile, 10.5 MHz; the default) or
 //                  rtl-tiny (4 tiles), each a Verilated model of its own
 //   --cycles N     stop after N clock cycles (tests); default: run until killed.
@@ -16,6 +16,11 @@
 //                  did not schedule it, or it was stopped). A real card never
 //                  pauses, so a host link timeout during such a stall says nothing
 //                  about the link: the link soak reads this file to tell them apart.
+//   --stats        prints on exit where the clocks went: the clocks the host's bytes
+//                  were on the line to the card, those the card's bytes were on the line
+//                  back, those the link was idle with a client connected (the card
+//                  computing, the host between requests) or with none, and the clocks
+//                  simulated per second of wall time.
 //
 // Built with IPU_BOARD_SIM_NETLIST=BOARD (ipu-board-netlist-sim, rtl/fpga/sim/netlist_sim.sh)
 // it runs that board's card as a synthesized netlist instead (yosys's write_verilog
@@ -28,6 +33,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -67,8 +73,13 @@ constexpr const char *kNetlistBoard = IPU_BOARD_SIM_NAME(IPU_BOARD_SIM_NETLIST);
 // The Verilated top's UART bit period, in clocks (IPU_BOARD_SIM_CLKS_PER_BIT from
 // CMake: ClockHz / Baud of the Verilated parameters). Short so that the link is fast.
 constexpr unsigned kClksPerBit = IPU_BOARD_SIM_CLKS_PER_BIT;
-// How often (in clocks) the socket is polled while the link is idle.
+// How often (in clocks) the socket is polled: every kPollBusy clocks while a client is
+// connected (its next request waits at most that long: with 1024, the clocks tutorial 3's
+// requests waited made up most of its idle link, and on the gate-level netlist every
+// clock costs about 0.2 ms), every kPollEvery while nobody is (a poll is a system call,
+// dear beside the source-level card's clock).
 constexpr unsigned kPollEvery = 1024;
+constexpr unsigned kPollBusy = 64;
 
 // After a client leaves, the next is let in only once the card has taken every frame
 // the last one sent and been silent this long (64 byte times), so that no answer to
@@ -172,14 +183,31 @@ public:
         if (frame_.size() >= 3 && frame_.size() == 4u + frame_[2]) {
             for (uint8_t f : frame_)
                 to.push(f);
+            Tally &t = sent_[frame_[1]];
+            ++t.frames;
+            t.bytes += frame_.size();
+            for (size_t i = 3; i + 1 < frame_.size(); ++i)
+                t.zeros += frame_[i] == 0;
             frame_.clear();
         }
     }
     // The client went away: a frame it did not finish is dropped.
     void drop() { frame_.clear(); }
+    // What the host sent, by frame type (--stats): which requests the link's clocks carried.
+    void print() const
+    {
+        for (size_t type = 0; type < sent_.size(); ++type)
+            if (sent_[type].frames)
+                std::printf("ipu-board-sim stats: host frames of type %zu: %llu, %llu bytes (%llu payload bytes "
+                            "zero)\n", type, sent_[type].frames, sent_[type].bytes, sent_[type].zeros);
+    }
 
 private:
+    struct Tally {
+        unsigned long long frames = 0, bytes = 0, zeros = 0;
+    };
     std::vector<uint8_t> frame_;
+    std::array<Tally, 256> sent_{};
 };
 
 int listen_on(const std::string &path)
@@ -229,11 +257,29 @@ int listen_on(const std::string &path)
     return fd;
 }
 
+// Where the simulated clocks went (--stats): a slow simulation is slow either per clock
+// or in the number of clocks, and these say which clocks a shorter bit period would save.
+struct ClockStats {
+    unsigned long long down = 0;  // a host byte on the line to the card
+    unsigned long long up = 0;    // a card byte on the line to the host (and none going down)
+    unsigned long long idle = 0;  // neither, a client connected: the card computes or the host thinks
+    unsigned long long alone = 0; // neither, no client connected
+    void print(unsigned long long clocks, long long ms) const
+    {
+        std::printf("ipu-board-sim stats: %llu clocks: host->card %llu, card->host %llu, link idle %llu, "
+                    "no client %llu; %.0f clocks/s\n", clocks, down, up, idle, alone,
+                    ms > 0 ? static_cast<double>(clocks) * 1000.0 / static_cast<double>(ms) : 0.0);
+        std::fflush(stdout);
+    }
+};
+
 // Clocks the board top `Top` with its UART on the listening socket `lfd` until
 // a signal or `max_cycles`.
 template <typename Top>
-void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
+void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log, bool stats)
 {
+    const long long start_ms = monotonic_ms();
+    ClockStats where;
     long long last_poll_ms = monotonic_ms();
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->randReset(0);
@@ -250,9 +296,12 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
     std::string out;
     bool settling = false;                  // a client left and the card may still answer it
     unsigned long long last_board_byte = 0; // the clock of the card's last byte
-    for (unsigned long long cycle = 0; !g_stop && (max_cycles == 0 || cycle < max_cycles); ++cycle) {
+    unsigned long long cycle = 0;
+    for (; !g_stop && (max_cycles == 0 || cycle < max_cycles); ++cycle) {
         const bool link_idle = to_board.idle() && from_board.idle() && out.empty();
-        if (cycle % (link_idle ? kPollEvery : 64) == 0) {
+        if (stats)
+            ++(!to_board.idle() ? where.down : !from_board.idle() ? where.up : cfd >= 0 ? where.idle : where.alone);
+        if (cycle % (link_idle && cfd < 0 ? kPollEvery : kPollBusy) == 0) {
             if (stall_log) {
                 const long long now = monotonic_ms();
                 if (now - last_poll_ms >= kStallMs) {
@@ -304,6 +353,10 @@ void serve(int lfd, unsigned long long max_cycles, std::FILE *stall_log)
     if (cfd >= 0)
         close(cfd);
     top->final();
+    if (stats) {
+        where.print(cycle, monotonic_ms() - start_ms);
+        framer.print();
+    }
 }
 
 } // namespace
@@ -316,12 +369,15 @@ int main(int argc, char **argv)
     std::string path, board = "icebreaker", stall_path;
 #endif
     unsigned long long max_cycles = 0;
+    bool stats = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--socket" && i + 1 < argc) {
             path = argv[++i];
         } else if (a == "--stall-log" && i + 1 < argc) {
             stall_path = argv[++i];
+        } else if (a == "--stats") {
+            stats = true;
         } else if (a == "--board" && i + 1 < argc) {
             board = argv[++i];
         } else if (a == "--cycles" && i + 1 < argc) {
@@ -336,7 +392,7 @@ int main(int argc, char **argv)
             }
         } else {
             std::fprintf(stderr, "usage: ipu-board-sim --socket PATH [--board icebreaker|rtl-tiny] [--cycles N] "
-                                 "[--stall-log FILE]\n"
+                                 "[--stall-log FILE] [--stats]\n"
                                  "  the FPGA board top (icebreaker: 1 tile x 64 KiB, 2 workers; rtl-tiny: 4 tiles)\n"
                                  "  with its host link on the Unix socket PATH\n");
             return 2;
@@ -377,12 +433,12 @@ int main(int argc, char **argv)
                 kClksPerBit);
     std::fflush(stdout);
 #ifdef IPU_BOARD_SIM_NETLIST
-    serve<Vipu_board_net>(lfd, max_cycles, stall_log);
+    serve<Vipu_board_net>(lfd, max_cycles, stall_log, stats);
 #else
     if (board == "rtl-tiny")
-        serve<Vipu_board_sim4>(lfd, max_cycles, stall_log);
+        serve<Vipu_board_sim4>(lfd, max_cycles, stall_log, stats);
     else
-        serve<Vipu_board_sim>(lfd, max_cycles, stall_log);
+        serve<Vipu_board_sim>(lfd, max_cycles, stall_log, stats);
 #endif
     close(lfd);
     unlink(path.c_str());

@@ -10,27 +10,42 @@
 # back with icebox_vlog and adds the DSPs and SPRAMs icebox_vlog leaves out, and
 # the same cell models simulate it (ipu-board-pnr-sim, the post-place-and-route
 # simulation).
-# Usage: netlist_sim.sh NETLIST|ASC OUT_BINARY [--board NAME --clks-per-bit N] [--mutate]
+# Usage: netlist_sim.sh NETLIST|ASC OUT_BINARY [--board NAME] [--baud B] [--mutate]
 #   --mutate  flips one LUT's truth table first (netlist_for_sim.py; on an .asc,
 #             pnr_for_sim.py --flip-lut): a card that must fail the checks.
-#   --board NAME --clks-per-bit N  the netlist is another board's card (default: the
-#             icebreaker's, at its board clock and baud): the simulation answers to
-#             --board NAME only, with N clocks a UART bit (the netlist's ClockHz / Baud),
-#             e.g. rtl-tiny's 4-tile card (flow.sh --beyond-device) at ipu-board-sim's 8.
+#   --board NAME  the board whose card the netlist is (default icebreaker): the
+#             simulation answers to --board NAME only, clocked at that board's
+#             tile_clock_hz (boards/NAME.toml, read by boards/lib/board_rules.py).
+#   --baud B  the UART baud the netlist was synthesized for (flow.sh --param Baud=B;
+#             default the contract's link baud, the board top's default): the bit
+#             period is tile_clock_hz / B clocks, as the board top derives it, e.g.
+#             rtl-tiny's 4-tile card (flow.sh --beyond-device) at 2 clocks a bit.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rtl="$(dirname "$(dirname "$here")")"
 root="$(dirname "$rtl")"
-netlist=${1:?usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]}
-binary=${2:?usage: netlist_sim.sh NETLIST OUT_BINARY [--mutate]}
+usage="usage: netlist_sim.sh NETLIST OUT_BINARY [--board NAME] [--baud B] [--mutate]"
+netlist=${1:?$usage}
+binary=${2:?$usage}
 shift 2
-board=icebreaker clks=""
-while [[ "${1:-}" == --board || "${1:-}" == --clks-per-bit ]]; do
-    case "$1" in --board) board=${2:?--board needs a name} ;; --clks-per-bit) clks=${2:?--clks-per-bit needs a number} ;; esac
+board=icebreaker baud=""
+while [[ "${1:-}" == --board || "${1:-}" == --baud ]]; do
+    case "$1" in --board) board=${2:?--board needs a name} ;; --baud) baud=${2:?--baud needs a number} ;; esac
     shift 2
 done
-[[ "$board" == icebreaker || "$clks" =~ ^[1-9][0-9]*$ ]] || {
-    echo "netlist_sim: --board $board needs --clks-per-bit N (the netlist's ClockHz / Baud)" >&2; exit 2; }
+# The bit period as the board top computes it (ClockHz / Baud, rtl/fpga/ipu_board_top.sv), from the
+# board reader's clock and the contract's baud: nothing here restates either.
+hz=$(python3 "$root/boards/lib/board_rules.py" --boards-dir "$root/boards" "$board" --get tile_clock_hz) || {
+    echo "netlist_sim: board '$board' is refused by the board reader (its message is above)" >&2; exit 2; }
+baud=${baud:-$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["link"]["baud"])' \
+               "$root/contract/card.toml")}
+[[ "$baud" =~ ^[1-9][0-9]*$ ]] || { echo "netlist_sim: --baud '$baud' is not a whole number of bits per second" >&2; exit 2; }
+clks=$(( hz / baud ))
+# The UART's transmitter counts ClksPerBit - 1 down in a counter of $clog2(ClksPerBit) bits: one clock a
+# bit leaves it no counter, so the RTL needs two at least.
+(( clks >= 2 )) || {
+    echo "netlist_sim: --baud $baud gives $clks clocks a UART bit at $board's $hz Hz; the UART needs 2 or more: give --baud $(( hz / 2 )) or less" >&2
+    exit 2; }
 work="$binary.d"
 mkdir -p "$work"
 
@@ -40,9 +55,6 @@ for d in "$(dirname "$(dirname "$(command -v yosys)")")/share/yosys" /usr/share/
 done
 [[ -n "$cells" ]] || { echo "netlist_sim: yosys's ice40/cells_sim.v not found (install yosys)" >&2; exit 2; }
 
-hz=$(sed -n 's/^tile_clock_hz *= *\([0-9_]*\).*/\1/p' "$root/boards/icebreaker.toml" | tr -d _)
-baud=$(sed -n 's/.*LinkBaud *= *\([0-9]*\).*/\1/p' "$rtl/pkg/ipu_card_pkg.sv")
-clks=${clks:-$(( hz / baud ))}
 if [[ "$netlist" == *.asc ]]; then
     command -v icebox_vlog > /dev/null || { echo "netlist_sim: icebox_vlog not found (install fpga-icestorm)" >&2; exit 2; }
     flip=()
@@ -57,6 +69,10 @@ fi
 
 # The cell models are not lint-clean (unused inputs, timing blocks, widths): their
 # warnings are theirs. -O3 and fast X handling as ipu-board-sim's Verilated tops.
+# The per-clock code is compiled at Verilator's OPT_FAST (-Os, after -CFLAGS): every
+# cell is evaluated every clock, megabytes of straight-line code bound by instruction
+# fetch, and -O2 ran 0.86x as fast (2026-12-01, 5 alternating pairs); -O1 in -CFLAGS
+# is for the rest (the constructors), which it compiles quickly.
 # NO_ICE40_DEFAULT_ASSIGNMENTS: Verilator 5.006 cannot parse the models' default port
 # values (`input RE = 1'b0`); the netlist connects every port of every cell it uses
 # (checked for this card: SB_RAM40_4K, SB_MAC16, SB_SPRAM256KA), so none is needed.
