@@ -112,18 +112,9 @@ int main(int argc, char **argv)
     }
     const uint32_t iterations = argc > 2 ? static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 0)) : 20000;
     ipu_board board;
-    char err[256];
-    if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
-        std::fprintf(stderr, "%s\n", err);
-        return 1;
-    }
     ipu::runtime::TileImage elf;
-    try {
-        elf = ipu::runtime::loadTileElf(argv[1], ipu::runtime::ElfTarget::fromBoard(board));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "%s\n", e.what());
+    if (!ipu::rtl::read_board_and_program(argv[1], board, elf))
         return 1;
-    }
     // Each size: ROUNDS pairs of runs, the baseline and today's card alternating
     // (after one warm-up pair, thrown away).
     const int rounds = argc > 3 ? std::atoi(argv[3]) : 5;

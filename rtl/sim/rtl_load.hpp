@@ -4,8 +4,11 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 
+#include "ipu_board.h"
 #include "ipu_card/backend.h"
 #include "ipu_card/hw.h"
 #include "ipu_runtime/elf_image.hpp"
@@ -30,6 +33,23 @@ inline void load_tiles(ipu_backend *card, const ipu::runtime::TileImage &image, 
         ipu_backend_write32(card, IPU_REG_TILE_BOOT_ARG, arg);
         ipu_backend_write32(card, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
     }
+}
+
+// Reads rtl-tiny's board and the tile program at `elf_path` for it; prints why on failure.
+inline bool read_board_and_program(const char *elf_path, ipu_board &board, ipu::runtime::TileImage &elf)
+{
+    char err[256];
+    if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
+        std::fprintf(stderr, "%s\n", err);
+        return false;
+    }
+    try {
+        elf = ipu::runtime::loadTileElf(elf_path, ipu::runtime::ElfTarget::fromBoard(board));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return false;
+    }
+    return true;
 }
 
 } // namespace ipu::rtl

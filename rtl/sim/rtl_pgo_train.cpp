@@ -6,7 +6,6 @@
 // so that the profile (and with it the optimized objects ccache keeps) is the same every build.
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
@@ -27,19 +26,10 @@ int main(int argc, char **argv)
         return 2;
     }
     ipu_board board;
-    char err[256];
-    if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
-        std::fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    board.tiles_per_ipu = IPU_RTL_TRAIN_TILES;
     ipu::runtime::TileImage elf;
-    try {
-        elf = ipu::runtime::loadTileElf(argv[1], ipu::runtime::ElfTarget::fromBoard(board));
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "%s\n", e.what());
+    if (!ipu::rtl::read_board_and_program(argv[1], board, elf))
         return 1;
-    }
+    board.tiles_per_ipu = IPU_RTL_TRAIN_TILES;
     const ipu_backend_host host{};
     ipu_backend *card = nullptr;
     if (ipu::rtl::create_variant(ipu::rtl::kVariants[0], board, host, nullptr, &card) != 0) {
