@@ -349,11 +349,7 @@ Block *BlockCache::decode(uint32_t pc)
     mark(*b);
     if (jit_ && (b->jit = shared_translation(*b->code, *b, traced_)))
         b->jit_chained = jit_chained_entry(b->jit);
-    auto [it, fresh] = blocks_.try_emplace(pc, b);
-    if (!fresh) { // not reached from enter(), which decodes only missing blocks; its memory waits for flush()
-        it->second->~Block();
-        it->second = b;
-    }
+    blocks_.emplace(pc, b); // enter(), the only caller, decodes only a pc the map lacks
     return b;
 }
 
