@@ -68,7 +68,10 @@ double run(const char *label, ipu_board board, unsigned tiles, CreateFn create, 
         std::printf("%-28s no RTL build for %u tiles\n", label, tiles);
         return 0;
     }
-    ipu::rtl::load_tiles(card, elf, tiles, iterations);
+    std::vector<ipu::rtl::LoadSegment> segs;
+    for (const ipu::runtime::TileSegment &seg : elf.segments)
+        segs.push_back({seg.vaddr, seg.bytes.data(), seg.bytes.size(), seg.memsz});
+    ipu::rtl::load_tiles(card, segs.data(), segs.size(), elf.entry, tiles, iterations);
     ipu_backend_write32(card, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
     const auto t0 = std::chrono::steady_clock::now();
     double s = 0;
@@ -112,9 +115,18 @@ int main(int argc, char **argv)
     }
     const uint32_t iterations = argc > 2 ? static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 0)) : 20000;
     ipu_board board;
-    ipu::runtime::TileImage elf;
-    if (!ipu::rtl::read_board_and_program(argv[1], board, elf))
+    char err[256];
+    if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
+        std::fprintf(stderr, "%s\n", err);
         return 1;
+    }
+    ipu::runtime::TileImage elf;
+    try {
+        elf = ipu::runtime::loadTileElf(argv[1], ipu::runtime::ElfTarget::fromBoard(board));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
     // Each size: ROUNDS pairs of runs, the baseline and today's card alternating
     // (after one warm-up pair, thrown away).
     const int rounds = argc > 3 ? std::atoi(argv[3]) : 5;

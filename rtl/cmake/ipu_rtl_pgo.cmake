@@ -8,7 +8,8 @@
 # rtl/CMakeLists.txt after ipu_rtl.cmake (the QEMU device's copy of the card stays unprofiled).
 
 # ipu_rtl_pgo(NAME TILES ELF ELF_TARGET): profile variant NAME (rtl-tiny's shape with TILES
-# tiles) on ELF, the rv32im program that the target ELF_TARGET builds.
+# tiles) on ELF, the rv32im program that the target ELF_TARGET builds; OBJCOPY and READELF are
+# the tile toolchain's (ipu_rtl_pgo_run.cmake makes a raw image of ELF with them).
 function(ipu_rtl_pgo name tiles elf elf_target)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/pgo/${name})
   set(variant ipu_rtl_${name})
@@ -47,18 +48,21 @@ function(ipu_rtl_pgo name tiles elf elf_target)
   add_executable(${train} ${IPU_RTL_DIR}/sim/rtl_pgo_train.cpp ${IPU_RTL_DIR}/sim/rtl_card.cpp)
   target_include_directories(${train} PRIVATE ${IPU_RTL_DIR}/sim ${IPU_RTL_DIR}/sim/include)
   target_compile_definitions(${train} PRIVATE IPU_RTL_TRAIN_MAKE=make_${name}_train IPU_RTL_TRAIN_TILES=${tiles})
-  target_link_libraries(${train} PRIVATE ${variant}_train ipu_board ipu_contract ipu_tile_elf)
+  target_link_libraries(${train} PRIVATE ${variant}_train ipu_board ipu_contract)
 
   # gcc names each profile after its object's path: the copy's are renamed to the variant's.
   set(stamp ${dir}/profile.stamp)
   add_custom_command(OUTPUT ${stamp}
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${dir}/raw ${dir}/use
-    COMMAND ${train} ${elf} 5000
+    COMMAND ${CMAKE_COMMAND} -DELF=${elf} -DOBJCOPY=${IPU_RTL_TILE_OBJCOPY} -DREADELF=${IPU_RTL_TILE_READELF}
+            -DIMAGE=${dir}/program.bin -DTRAIN=$<TARGET_FILE:${train}> -DITERATIONS=5000
+            -P ${IPU_RTL_DIR}/cmake/ipu_rtl_pgo_run.cmake
     COMMAND ${CMAKE_COMMAND} -DFROM=${dir}/raw -DTO=${dir}/use -DCOPY=pgo/${name}/src
             -DVARIANT=${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${variant}.dir/CMakeFiles/${variant}.dir/Vipu_card_${name}.dir
             -P ${IPU_RTL_DIR}/cmake/ipu_rtl_pgo_rename.cmake
     COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
     DEPENDS ${train} ${elf} ${elf_target} ${IPU_RTL_DIR}/cmake/ipu_rtl_pgo_rename.cmake
+            ${IPU_RTL_DIR}/cmake/ipu_rtl_pgo_run.cmake
     COMMENT "training run of the RTL card ${name} for profile-guided optimization")
   add_custom_target(${variant}_profile DEPENDS ${stamp})
   # A profile that does not match its source (not expected: both builds read the same files)

@@ -2,10 +2,17 @@
 // program to its end on a Verilated card built with -fprofile-generate, so that the compiler
 // learns which branches of the generated model the card takes while tiles compute, and lays
 // the model out for them when the build compiles it again with -fprofile-use.
-// Usage: ipu_rtl_pgo_train_NAME TILE_ELF ITERATIONS. The run is a fixed program, not timed,
-// so that the profile (and with it the optimized objects ccache keeps) is the same every build.
+// Usage: ipu_rtl_pgo_train_NAME IMAGE ADDRESS ENTRY ITERATIONS, IMAGE being the raw bytes of a
+// tile program (bss included) to load at ADDRESS: the build makes it from the program's ELF with
+// objcopy (cmake/ipu_rtl_pgo_run.cmake), so that rtl/ reads no ELF itself. The run is a fixed
+// program, not timed, so that the profile (and with it the optimized objects ccache keeps) is
+// the same every build.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <vector>
 
 #include "ipu_board.h"
 #include "ipu_card/hw.h"
@@ -21,14 +28,25 @@ const unsigned kNumVariants = 1;
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: %s TILE_ELF ITERATIONS\n", argv[0]);
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: %s IMAGE ADDRESS ENTRY ITERATIONS\n", argv[0]);
         return 2;
     }
-    ipu_board board;
-    ipu::runtime::TileImage elf;
-    if (!ipu::rtl::read_board_and_program(argv[1], board, elf))
+    std::ifstream in(argv[1], std::ios::binary);
+    std::vector<uint8_t> image;
+    if (in)
+        image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (image.empty() || image.size() > UINT32_MAX) {
+        std::fprintf(stderr, "%s: cannot read the tile program image %s: rebuild it (ipu_rtl_pgo_run.cmake)\n",
+                     argv[0], argv[1]);
         return 1;
+    }
+    ipu_board board;
+    char err[256];
+    if (ipu_board_load("rtl-tiny", &board, err, sizeof err) != 0) {
+        std::fprintf(stderr, "%s\n", err);
+        return 1;
+    }
     board.tiles_per_ipu = IPU_RTL_TRAIN_TILES;
     const ipu_backend_host host{};
     ipu_backend *card = nullptr;
@@ -37,7 +55,9 @@ int main(int argc, char **argv)
                      IPU_RTL_TRAIN_TILES);
         return 1;
     }
-    ipu::rtl::load_tiles(card, elf, IPU_RTL_TRAIN_TILES, static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 0)));
+    const auto number = [&](int i) { return static_cast<uint32_t>(std::strtoul(argv[i], nullptr, 0)); };
+    const ipu::rtl::LoadSegment seg{number(2), image.data(), image.size(), static_cast<uint32_t>(image.size())};
+    ipu::rtl::load_tiles(card, &seg, 1, number(3), IPU_RTL_TRAIN_TILES, number(4));
     ipu_backend_write32(card, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
     while (card->ops->advance(card, 1u << 12)) {
     }
