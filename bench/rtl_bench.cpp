@@ -20,6 +20,7 @@
 #include "ipu_rtl/rtl.h"
 #include "ipu_runtime/elf_image.hpp"
 #include "rtl_card.hpp"
+#include "rtl_load.hpp"
 
 namespace ipu::rtl {
 // rtl-tiny's card in 1 and 4 tiles with ipu_card itself as the Verilated top, as built
@@ -30,25 +31,6 @@ std::unique_ptr<CardIf> make_base4(const ipu_board &, const ipu_backend_host &, 
 } // namespace ipu::rtl
 
 namespace {
-
-// Loads the segments of `image` (bss as zeros) onto every tile through BAR2 and enables them.
-void load(ipu_backend *card, const ipu::runtime::TileImage &image, unsigned tiles, uint32_t arg)
-{
-    for (unsigned t = 0; t < tiles; t++) {
-        ipu_backend_write32(card, IPU_REG_TILEMEM_WINDOW_TILE, t);
-        for (const ipu::runtime::TileSegment &seg : image.segments)
-            for (uint32_t off = 0; off < seg.memsz; off += 4) {
-                uint32_t w = 0;
-                if (off < seg.bytes.size())
-                    std::memcpy(&w, seg.bytes.data() + off, std::min<size_t>(4, seg.bytes.size() - off));
-                card->ops->bar_write(card, IPU_BAR_TILEMEM, seg.vaddr - IPU_TILE_SRAM_BASE + off, 4, w);
-            }
-        ipu_backend_write32(card, IPU_REG_TILE_SEL, t);
-        ipu_backend_write32(card, IPU_REG_TILE_ENTRY, image.entry);
-        ipu_backend_write32(card, IPU_REG_TILE_BOOT_ARG, arg);
-        ipu_backend_write32(card, IPU_REG_TILE_CTRL, IPU_REG_TILE_CTRL_ENABLE_MASK);
-    }
-}
 
 using CreateFn = int (*)(const ipu_board *, const ipu_backend_host *, const ipu_backend_options *, ipu_backend **);
 
@@ -86,7 +68,10 @@ double run(const char *label, ipu_board board, unsigned tiles, CreateFn create, 
         std::printf("%-28s no RTL build for %u tiles\n", label, tiles);
         return 0;
     }
-    load(card, elf, tiles, iterations);
+    std::vector<ipu::rtl::LoadSegment> segs;
+    for (const ipu::runtime::TileSegment &seg : elf.segments)
+        segs.push_back({seg.vaddr, seg.bytes.data(), seg.bytes.size(), seg.memsz});
+    ipu::rtl::load_tiles(card, segs.data(), segs.size(), elf.entry, tiles, iterations);
     ipu_backend_write32(card, IPU_REG_RUN_CTRL, IPU_REG_RUN_CTRL_START_MASK);
     const auto t0 = std::chrono::steady_clock::now();
     double s = 0;

@@ -54,8 +54,14 @@ module ipu_fifo #(
   end
 
 `ifndef SYNTHESIS
-  CountInRange: assert property (@(posedge clk_i) disable iff (!rst_ni) 32'(count) <= Depth)
-    else $error("fifo count overflow");
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      CountInRange: assert (32'(count) <= Depth)
+        else $error("fifo count overflow");
+    end
+  end
   if (Depth != (1 << Aw)) begin : g_bad_depth
     $error("ipu_fifo: Depth must be a power of two");
   end

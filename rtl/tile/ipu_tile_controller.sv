@@ -357,23 +357,27 @@ module ipu_tile_controller
   assign hx_to_host_o  = hx_th_q;
 
 `ifndef SYNTHESIS
-  // An instruction in EX retires, faults or retries: never two of them.
-  OneOutcome: assert property (@(posedge clk_i) disable iff (!rst_ni) !(commit && trap))
-    else $error("context %0d both retired and faulted", ex_ctx_i);
-  // Only a running tile executes, and only a running context of it.
-  GoRunning: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !go || (running && ex_running))
-    else $error("context %0d executed while not running", ex_ctx_i);
-  // A fault stops the tile: nothing retires in an errored tile.
-  ErrorStops: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(state_q == TileStateError && (issue_o || go)))
-    else $error("the tile issued after its fault");
-  // The record is pending only once it was taken (err_pending_q implies has_fault_q).
-  PendingHasFault: assert property (@(posedge clk_i) disable iff (!rst_ni) !err_pending_q || has_fault_q)
-    else $error("a fault record is pending without a fault");
-  // While the card moves a host exchange the tile executes nothing.
-  HxStalls: assert property (@(posedge clk_i) disable iff (!rst_ni) !(hx_pend_q && go))
-    else $error("context %0d executed during a host exchange", ex_ctx_i);
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // An instruction in EX retires, faults or retries: never two of them.
+      OneOutcome: assert (!(commit && trap))
+        else $error("context %0d both retired and faulted", ex_ctx_i);
+      // Only a running tile executes, and only a running context of it.
+      GoRunning: assert (!go || (running && ex_running))
+        else $error("context %0d executed while not running", ex_ctx_i);
+      // A fault stops the tile: nothing retires in an errored tile.
+      ErrorStops: assert (!(state_q == TileStateError && (issue_o || go)))
+        else $error("the tile issued after its fault");
+      // The record is pending only once it was taken (err_pending_q implies has_fault_q).
+      PendingHasFault: assert (!err_pending_q || has_fault_q)
+        else $error("a fault record is pending without a fault");
+      // While the card moves a host exchange the tile executes nothing.
+      HxStalls: assert (!(hx_pend_q && go))
+        else $error("context %0d executed during a host exchange", ex_ctx_i);
+    end
+  end
 `endif
 
 endmodule : ipu_tile_controller

@@ -583,11 +583,16 @@ module ipu_tile_core
 
   // A context never has two instructions in flight (the barrel guarantees it).
 `ifndef SYNTHESIS
-  OneInFlight: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(ex_valid_q && wb_valid_q && ex_ctx_q == wb_ctx_q) &&
-      !(rf_valid_q && ex_valid_q && rf_ctx_q == ex_ctx_q) &&
-      !(rf_valid_q && wb_valid_q && rf_ctx_q == wb_ctx_q))
-    else $error("context %0d issued twice in a row", ex_ctx_q);
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      OneInFlight: assert (!(ex_valid_q && wb_valid_q && ex_ctx_q == wb_ctx_q) &&
+                           !(rf_valid_q && ex_valid_q && rf_ctx_q == ex_ctx_q) &&
+                           !(rf_valid_q && wb_valid_q && rf_ctx_q == wb_ctx_q))
+        else $error("context %0d issued twice in a row", ex_ctx_q);
+    end
+  end
 `endif
 
 endmodule : ipu_tile_core

@@ -190,19 +190,24 @@ module ipu_tile_csr
   assign console_byte_o  = con_byte_q;
 
 `ifndef SYNTHESIS
-  // An instruction writes one CSR at most, and is one of: a misuse, WORKER_JOIN, another CSR.
-  OneWrite: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      $onehot0({w_entry, w_arg, w_hxdev, w_hxtile, w_finfo, w_console, w_start, w_exit, w_sync, w_texit, w_fail,
-                w_hxstart, w_exchange, w_readonly}))
-    else $error("CSR %03x: two write strobes at once", csr_i);
-  OnePath: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0({misuse, csr_join, csr_main}))
-    else $error("CSR %03x: misuse, WORKER_JOIN and access at once", csr_i);
-  // The supervisor (context 0) may use every CSR.
-  MisuseIsWorker: assert property (@(posedge clk_i) disable iff (!rst_ni) !misuse || ctx_i != '0)
-    else $error("CSR %03x: the supervisor refused a supervisor-only CSR", csr_i);
-  // Nothing written unless a Zicsr instruction is in EX.
-  StrobeNeedsCsr: assert property (@(posedge clk_i) disable iff (!rst_ni) !(csr_write && !csr_path_i))
-    else $error("CSR %03x written by a non-CSR instruction", csr_i);
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // An instruction writes one CSR at most, and is one of: a misuse, WORKER_JOIN, another CSR.
+      OneWrite: assert ($onehot0({w_entry, w_arg, w_hxdev, w_hxtile, w_finfo, w_console, w_start, w_exit,
+          w_sync, w_texit, w_fail, w_hxstart, w_exchange, w_readonly}))
+        else $error("CSR %03x: two write strobes at once", csr_i);
+      OnePath: assert ($onehot0({misuse, csr_join, csr_main}))
+        else $error("CSR %03x: misuse, WORKER_JOIN and access at once", csr_i);
+      // The supervisor (context 0) may use every CSR.
+      MisuseIsWorker: assert (!misuse || ctx_i != '0)
+        else $error("CSR %03x: the supervisor refused a supervisor-only CSR", csr_i);
+      // Nothing written unless a Zicsr instruction is in EX.
+      StrobeNeedsCsr: assert (!(csr_write && !csr_path_i))
+        else $error("CSR %03x written by a non-CSR instruction", csr_i);
+    end
+  end
   // A buffered CONSOLE byte waits until the card takes it.
   ConsoleHeld: assert property (@(posedge clk_i) disable iff (!rst_ni)
       con_valid_q && !console_ready_i |=> con_valid_q)

@@ -166,15 +166,21 @@ module ipu_tile_ctx
   assign ctx_instret_o = ir_host_rd_q;
 
 `ifndef SYNTHESIS
-  // Nothing retires while the clearer runs (the tile issues nothing), nor during the
-  // sweep, which therefore owns the INSTRET write port.
-  QuietWhileClearing: assert property (@(posedge clk_i) disable iff (!rst_ni) !(clr_busy_q && commit_i))
-    else $error("context %0d retired while the register clearer ran", ex_ctx_i);
-  QuietWhileSweeping: assert property (@(posedge clk_i) disable iff (!rst_ni) !(ir_sweep_q && ir_we_q))
-    else $error("an instruction retired during the INSTRET sweep");
-  // The clearer only works on a context that exists.
-  ClearExists: assert property (@(posedge clk_i) disable iff (!rst_ni) !clr_busy_q || 32'(clr_ctx_q) < NumCtx)
-    else $error("the register clearer works on context %0d of %0d", clr_ctx_q, NumCtx);
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // Nothing retires while the clearer runs (the tile issues nothing), nor during the
+      // sweep, which therefore owns the INSTRET write port.
+      QuietWhileClearing: assert (!(clr_busy_q && commit_i))
+        else $error("context %0d retired while the register clearer ran", ex_ctx_i);
+      QuietWhileSweeping: assert (!(ir_sweep_q && ir_we_q))
+        else $error("an instruction retired during the INSTRET sweep");
+      // The clearer only works on a context that exists.
+      ClearExists: assert (!clr_busy_q || 32'(clr_ctx_q) < NumCtx)
+        else $error("the register clearer works on context %0d of %0d", clr_ctx_q, NumCtx);
+    end
+  end
 `endif
 
 endmodule : ipu_tile_ctx

@@ -148,21 +148,25 @@ module ipu_tile_decoder
   end
 
 `ifndef SYNTHESIS
-  // The result is one flat AND-OR in EX: two selects at once would OR two results.
-  SelOneHot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(rf_sel_o))
-    else $error("the result selects of instruction %08x are not one-hot: %b", rf_insn_i, rf_sel_o);
-  // One major opcode, and the flags execute acts on agree with it.
-  OneOpcode: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      $onehot0({op_lui, op_auipc, op_jal, op_jalr, op_branch, op_load, op_store, op_imm, op_reg, op_fence,
-                op_system}))
-    else $error("instruction %08x decodes as two opcodes", insn_i);
-  DivIsMulDiv: assert property (@(posedge clk_i) disable iff (!rst_ni) !is_div_o || alu_md_o)
-    else $error("instruction %08x: a division outside the M extension", insn_i);
-  // ECALL, EBREAK and the Zicsr instructions are legal encodings: their faults are the
-  // controller's, their checks the CSR file's.
-  SystemLegal: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !((ecall_o || ebreak_o || csr_path_o) && illegal_o))
-    else $error("instruction %08x: a SYSTEM encoding both decoded and illegal", insn_i);
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // The result is one flat AND-OR in EX: two selects at once would OR two results.
+      SelOneHot: assert ($onehot0(rf_sel_o))
+        else $error("the result selects of instruction %08x are not one-hot: %b", rf_insn_i, rf_sel_o);
+      // One major opcode, and the flags execute acts on agree with it.
+      OneOpcode: assert ($onehot0({op_lui, op_auipc, op_jal, op_jalr, op_branch, op_load, op_store, op_imm,
+          op_reg, op_fence, op_system}))
+        else $error("instruction %08x decodes as two opcodes", insn_i);
+      DivIsMulDiv: assert (!is_div_o || alu_md_o)
+        else $error("instruction %08x: a division outside the M extension", insn_i);
+      // ECALL, EBREAK and the Zicsr instructions are legal encodings: their faults are the
+      // controller's, their checks the CSR file's.
+      SystemLegal: assert (!((ecall_o || ebreak_o || csr_path_o) && illegal_o))
+        else $error("instruction %08x: a SYSTEM encoding both decoded and illegal", insn_i);
+    end
+  end
 `endif
 
 endmodule : ipu_tile_decoder

@@ -89,17 +89,22 @@ module ipu_tile_lsu
   end
 
 `ifndef SYNTHESIS
-  // Only aligned accesses inside the tile's SRAM reach the port, with the lanes they touch.
-  AccessChecked: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      data_req_o |-> !mis && sram_contains(addr_i, SramSize) && data_be_o != 4'b0000)
-    else $error("the data port got an unchecked access at %08x", addr_i);
-  OneAccess: assert property (@(posedge clk_i) disable iff (!rst_ni) !(load_i && store_i))
-    else $error("an instruction both loads and stores");
-  // WB reads one byte lane for bits 7:0 and one for bits 15:8.
-  LanesOneHot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(lane_q) && $onehot0(hi_q))
-    else $error("load byte lanes %b / %b are not one-hot", lane_q, hi_q);
-  SignOnce: assert property (@(posedge clk_i) disable iff (!rst_ni) !(sb_q && sh_q) && !((sb_q || sh_q) && word_q))
-    else $error("a load is sign-extended two ways");
+  // Immediate assertions at each rising edge, on the values before it (what the concurrent form
+  // samples): Verilator copies every signal a concurrent assertion reads at every eval.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // Only aligned accesses inside the tile's SRAM reach the port, with the lanes they touch.
+      AccessChecked: assert (!(data_req_o) || (!mis && sram_contains(addr_i, SramSize) && data_be_o != 4'b0000))
+        else $error("the data port got an unchecked access at %08x", addr_i);
+      OneAccess: assert (!(load_i && store_i))
+        else $error("an instruction both loads and stores");
+      // WB reads one byte lane for bits 7:0 and one for bits 15:8.
+      LanesOneHot: assert ($onehot0(lane_q) && $onehot0(hi_q))
+        else $error("load byte lanes %b / %b are not one-hot", lane_q, hi_q);
+      SignOnce: assert (!(sb_q && sh_q) && !((sb_q || sh_q) && word_q))
+        else $error("a load is sign-extended two ways");
+    end
+  end
 `endif
 
 endmodule : ipu_tile_lsu

@@ -1,0 +1,42 @@
+# cmake -P: the training run of ipu_rtl_pgo.cmake. The training program reads no ELF (rtl/ sits
+# below the host library's ELF reader), so this script turns the tile program ELF into what it
+# needs: OBJCOPY writes the loadable bytes, bss as zeros, to IMAGE, READELF's header gives the
+# entry, and the lowest section address is where IMAGE goes. Then TRAIN runs it ITERATIONS times.
+foreach(var ELF OBJCOPY READELF IMAGE TRAIN ITERATIONS)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "ipu_rtl_pgo_run.cmake needs -D${var}=...")
+  endif()
+endforeach()
+execute_process(COMMAND ${OBJCOPY} -O binary --set-section-flags .bss=alloc,load,contents ${ELF} ${IMAGE}
+                RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "${OBJCOPY} could not make a raw image of ${ELF} (${rc})")
+endif()
+execute_process(COMMAND ${READELF} -h -S -W ${ELF} OUTPUT_VARIABLE info RESULT_VARIABLE rc)
+if(rc OR NOT info MATCHES "Entry point address: *(0x[0-9a-fA-F]+)")
+  message(FATAL_ERROR "${READELF} could not read the entry point of ${ELF} (${rc})")
+endif()
+set(entry ${CMAKE_MATCH_1})
+# objcopy -O binary starts the image at the lowest address of an allocated section: find it
+# among the section lines ("[Nr] Name Type Addr Off Size ES Flg ..."), flags containing A.
+set(base "")
+string(REPLACE "\n" ";" lines "${info}")
+foreach(line ${lines})
+  if(line MATCHES "\\] +[^ ]+ +(PROGBITS|NOBITS) +([0-9a-fA-F]+) +[0-9a-fA-F]+ +([0-9a-fA-F]+) +[0-9a-fA-F]+ +([A-Z]*)")
+    set(addr ${CMAKE_MATCH_2})
+    set(size ${CMAKE_MATCH_3})
+    if(CMAKE_MATCH_4 MATCHES "A" AND NOT size MATCHES "^0+$")
+      math(EXPR addr "0x${addr}")
+      if(base STREQUAL "" OR addr LESS base)
+        set(base ${addr})
+      endif()
+    endif()
+  endif()
+endforeach()
+if(base STREQUAL "")
+  message(FATAL_ERROR "${ELF} has no allocated section to train on")
+endif()
+execute_process(COMMAND ${TRAIN} ${IMAGE} ${base} ${entry} ${ITERATIONS} RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the training run ${TRAIN} failed (${rc})")
+endif()
