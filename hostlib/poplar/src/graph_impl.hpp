@@ -17,6 +17,7 @@
 #include "codelets.hpp"
 #include "host_handle_key.hpp"
 #include "target_values.hpp"
+#include "vertex_type_name.hpp"
 
 namespace poplar::detail {
 
@@ -114,7 +115,7 @@ struct LateInit {
 
 struct Vertex {
   unsigned computeSet = 0;
-  std::string type;
+  VertexTypeName type;
   unsigned tile = kUnmapped;
   std::map<std::string, Tensor> edges;                     ///< scalar and vector edges
   std::map<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
