@@ -22,43 +22,96 @@ using namespace detail;
 
 namespace detail {
 
-IntervalMap::IntervalMap(std::size_t n) {
-  runs_[0] = kUnmapped;
-  runs_[n] = kUnmapped;
+IntervalMap::IntervalMap(std::size_t n)
+    : chunks_{n == 0 ? Chunk{Entry{0, kUnmapped}} : Chunk{Entry{0, kUnmapped}, Entry{n, kUnmapped}}}, firsts_{0} {}
+
+std::size_t IntervalMap::chunkOf(std::size_t key, std::size_t hint) const {
+  if (hint < firsts_.size() && firsts_[hint] <= key) {
+    if (hint + 1 == firsts_.size() || key < firsts_[hint + 1])
+      return hint;
+    if (hint + 2 == firsts_.size() || key < firsts_[hint + 2])
+      return hint + 1;
+  }
+  auto it = std::upper_bound(firsts_.begin(), firsts_.end(), key);
+  return it == firsts_.begin() ? 0 : std::size_t(it - firsts_.begin()) - 1;
 }
 
-IntervalMap::Runs::iterator IntervalMap::lowerBound(std::size_t key) {
-  constexpr int kMaxSteps = 16; // past this, a descent from the root is cheaper than walking on
-  const Runs::iterator *cursor = cursor_.get();
-  if (cursor && *cursor != runs_.end() && (*cursor)->first <= key) {
-    auto it = *cursor;
-    for (int step = 0; step < kMaxSteps && it != runs_.end(); ++step, ++it)
-      if (it->first >= key)
-        return it;
-    if (it == runs_.end())
-      return it;
+void IntervalMap::insert(std::size_t key, unsigned tile) {
+  if (chunks_.empty()) {
+    chunks_.push_back(Chunk{Entry{key, tile}});
+    firsts_.push_back(key);
+    hint_ = 0;
+    return;
   }
-  return runs_.lower_bound(key);
+  std::size_t c = chunkOf(key, hint_);
+  Chunk &chunk = chunks_[c];
+  chunk.insert(std::upper_bound(chunk.begin(), chunk.end(), key, keyBelow), Entry{key, tile});
+  firsts_[c] = chunk.front().key;
+  hint_ = c;
+  if (chunk.size() > kMaxChunk) {
+    const std::size_t half = chunk.size() / 2;
+    Chunk upper(chunk.begin() + std::ptrdiff_t(half), chunk.end());
+    chunk.erase(chunk.begin() + std::ptrdiff_t(half), chunk.end());
+    const std::size_t upperFirst = upper.front().key;
+    chunks_.insert(chunks_.begin() + std::ptrdiff_t(c + 1), std::move(upper));
+    firsts_.insert(firsts_.begin() + std::ptrdiff_t(c + 1), upperFirst);
+    if (key >= upperFirst)
+      hint_ = c + 1;
+  }
+}
+
+void IntervalMap::erase(std::size_t begin, std::size_t end) {
+  auto at = [](const Chunk &chunk, std::size_t i) { return chunk.begin() + std::ptrdiff_t(i); };
+  const std::size_t c1 = chunkOf(begin, hint_);
+  const std::size_t i1 = std::size_t(std::lower_bound(chunks_[c1].begin(), chunks_[c1].end(), begin,
+                                                      entryBelow) -
+                                     chunks_[c1].begin());
+  const std::size_t c2 = chunkOf(end, c1);
+  const std::size_t i2 =
+      std::size_t(std::upper_bound(chunks_[c2].begin(), chunks_[c2].end(), end, keyBelow) - chunks_[c2].begin());
+  auto dropIfEmpty = [&](std::size_t c) {
+    if (chunks_[c].empty()) {
+      chunks_.erase(chunks_.begin() + std::ptrdiff_t(c));
+      firsts_.erase(firsts_.begin() + std::ptrdiff_t(c));
+    } else {
+      firsts_[c] = chunks_[c].front().key;
+    }
+  };
+  if (c1 == c2) {
+    chunks_[c1].erase(at(chunks_[c1], i1), at(chunks_[c1], i2));
+  } else {
+    chunks_[c2].erase(chunks_[c2].begin(), at(chunks_[c2], i2));
+    chunks_[c1].erase(at(chunks_[c1], i1), chunks_[c1].end());
+    chunks_.erase(chunks_.begin() + std::ptrdiff_t(c1 + 1), chunks_.begin() + std::ptrdiff_t(c2));
+    firsts_.erase(firsts_.begin() + std::ptrdiff_t(c1 + 1), firsts_.begin() + std::ptrdiff_t(c2));
+    dropIfEmpty(c1 + 1);
+  }
+  dropIfEmpty(c1);
 }
 
 void IntervalMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
   if (begin >= end)
     return;
-  // One lookup (usually a few steps from the cursor), a walk over the runs it replaces, one erase and at most two
-  // hinted inserts: a program maps each slice of a large tensor on its own, so this runs once per slice.
-  auto from = lowerBound(begin);         // the first run starting at or after `begin`
-  auto after = from;                     // the first run starting past `end`
-  while (after != runs_.end() && after->first <= end)
-    ++after;
-  const bool atLast = after == runs_.end(); // `end` is the size: its key closes the map and must stay
-  const unsigned tileAtEnd = std::prev(after)->second;
-  const bool joinsPrevious = from != runs_.begin() && std::prev(from)->second == tile;
-  runs_.erase(from, after);               // every run start in [begin, end]
+  // Read the tile before `begin` and the tile at `end` first, then remove every run start in [begin, end] and put
+  // back at most two: `begin` unless the run before has the same tile, and `end` unless the run it starts joins.
+  const std::size_t c = chunkOf(begin, hint_);
+  const Chunk &from = chunks_[c];
+  const std::size_t i = std::size_t(std::lower_bound(from.begin(), from.end(), begin,
+                                                     entryBelow) -
+                                    from.begin());
+  // Key 0 is always present, so an entry before `begin` is in this chunk or ends the previous one.
+  const Entry *before = i > 0 ? &from[i - 1] : c > 0 ? &chunks_[c - 1].back() : nullptr;
+  const bool joinsPrevious = before && before->tile == tile;
+  const std::size_t c2 = chunkOf(end, c);
+  const Chunk &to = chunks_[c2];
+  const std::size_t j = std::size_t(std::upper_bound(to.begin(), to.end(), end, keyBelow) - to.begin());
+  const unsigned tileAtEnd = to[j - 1].tile; // the run holding `end`
+  const bool atLast = c2 + 1 == chunks_.size() && j == to.size(); // `end` is the size: its key closes the map
+  erase(begin, end);
   if (!joinsPrevious)
-    runs_.emplace_hint(after, begin, tile);
+    insert(begin, tile);
   if (atLast || tileAtEnd != tile)
-    runs_.emplace_hint(after, end, tileAtEnd);
-  cursor_.place(std::prev(after)); // the run holding `end`: `after` survived the erase, and key 0 always precedes it
+    insert(end, tileAtEnd);
 }
 
 const VertexClass &GraphImpl::vertexClass(unsigned v) const {

@@ -112,6 +112,7 @@ struct Writer {
   }
   void put(const std::string &s) { bytes(s.data(), s.size()); }
   void put(const std::vector<std::uint8_t> &v) { bytes(v.data(), v.size()); }
+  void put(const TileBytes &v) { bytes(v.data(), v.size()); }
   template <typename T> typename std::enable_if<std::is_integral<T>::value>::type put(T v) { u64(std::uint64_t(v)); }
   void put(const Type &t) { u64(t.id()); }
   template <typename E> requires std::is_enum_v<E> void put(E e) { u64(std::uint64_t(e)); }
@@ -183,6 +184,11 @@ struct Reader {
     }
   }
   void get(std::vector<std::uint8_t> &v) {
+    std::string s;
+    get(s);
+    v.assign(s.begin(), s.end());
+  }
+  void get(TileBytes &v) { // the same bytes, in a vector of another allocator
     std::string s;
     get(s);
     v.assign(s.begin(), s.end());

@@ -17,6 +17,7 @@
 #include "codelets.hpp"
 #include "host_handle_key.hpp"
 #include "target_values.hpp"
+#include "vertex_type_name.hpp"
 
 namespace poplar::detail {
 
@@ -26,7 +27,11 @@ std::string vertexNameKey(const std::string &name);
 
 constexpr unsigned kUnmapped = ~0u;
 
-/// Tile of each element of a variable, as half-open runs: key = first element of a run, value = tile.
+/// Tile of each element of a variable, as half-open runs: each entry is the first element of a run and its tile; a
+/// last entry at n (unmapped) closes the map. The entries sit in order in chunks of at most kMaxChunk, with each
+/// chunk's first key in a flat index: a lookup is two binary searches over contiguous memory and a walk is a linear
+/// read. (A tree's nodes, scattered among the graph's other allocations, made every step a cache miss: tutorial 7's
+/// matrix has 140,000 runs, walked by the compiler and stepped through by 70,000 assigns.)
 class IntervalMap {
 public:
   explicit IntervalMap(std::size_t n);
@@ -34,11 +39,13 @@ public:
   void assign(std::size_t begin, std::size_t end, unsigned tile);
   /// Runs (begin, end, tile) covering [0, n), in order.
   template <typename Fn> void forEach(Fn &&fn) const {
-    // One tree step per run: a run ends where the next begins, so the walk carries the next run along rather than
-    // stepping to it twice (the compiler walks every variable's map, and 10,000-row tensors have 20,000 runs).
-    auto it = runs_.begin();
-    for (auto next = std::next(it); next != runs_.end(); it = next++)
-      fn(it->first, next->first, it->second);
+    const Entry *prev = nullptr;
+    for (const Chunk &chunk : chunks_)
+      for (const Entry &e : chunk) {
+        if (prev)
+          fn(prev->key, e.key, prev->tile);
+        prev = &e;
+      }
   }
   /// The runs overlapping [begin, end), cut to it, in order; returns how many. Starts by a lookup, so a caller
   /// walking many small regions of a finely mapped variable pays for the runs it touches, not for the whole map.
@@ -46,51 +53,46 @@ public:
     std::size_t visited = 0;
     if (begin >= end)
       return visited;
-    auto next = runs_.upper_bound(begin); // the run after the one holding `begin` (key 0 is always present)
-    for (auto it = std::prev(next); next != runs_.end() && it->first < end; it = next++) {
+    std::size_t c = chunkOf(begin);
+    std::size_t i = std::size_t(std::upper_bound(chunks_[c].begin(), chunks_[c].end(), begin, keyBelow) -
+                                chunks_[c].begin()) - 1; // the run holding `begin` (key 0 is always present)
+    const Entry *it = &chunks_[c][i];
+    while (it->key < end) {
+      if (++i == chunks_[c].size()) {
+        if (++c == chunks_.size())
+          break;
+        i = 0;
+      }
+      const Entry *next = &chunks_[c][i];
       ++visited;
-      fn(std::max(it->first, begin), std::min(next->first, end), it->second);
+      fn(std::max(it->key, begin), std::min(next->key, end), it->tile);
+      it = next;
     }
     return visited;
   }
 
 private:
-  using Runs = std::map<std::size_t, unsigned>;
-  /// The first run starting at or after `key`, found by a few steps from the cursor when it lies just behind.
-  Runs::iterator lowerBound(std::size_t key);
-
-  /// An iterator into one map's nodes that a copy or a move forgets (on both sides of a move), so it can never
-  /// point into another map and IntervalMap's own copy and move members can be the defaults.
-  class Cursor {
-  public:
-    Cursor() = default;
-    Cursor(const Cursor &) noexcept {}
-    Cursor(Cursor &&o) noexcept { o.set_ = false; }
-    Cursor &operator=(const Cursor &) noexcept {
-      set_ = false;
-      return *this;
-    }
-    Cursor &operator=(Cursor &&o) noexcept {
-      set_ = o.set_ = false;
-      return *this;
-    }
-    void place(Runs::iterator it) {
-      it_ = it;
-      set_ = true;
-    }
-    /// The iterator last placed, or null after construction, a copy or a move.
-    const Runs::iterator *get() const { return set_ ? &it_ : nullptr; }
-
-  private:
-    Runs::iterator it_{};
-    bool set_ = false;
+  struct Entry {
+    std::size_t key;
+    unsigned tile;
   };
+  using Chunk = std::vector<Entry>;
+  /// A chunk that grows past this is split in two. Small enough that an insert's shift within a chunk is cheap,
+  /// large enough that splits (which shift the chunk index) are rare.
+  static constexpr std::size_t kMaxChunk = 64;
+  static bool keyBelow(std::size_t key, const Entry &e) { return key < e.key; }
+  static bool entryBelow(const Entry &e, std::size_t key) { return e.key < key; }
+  /// The last chunk whose first key is at most `key` (0 when none is), starting from the chunk of the last assign:
+  /// programs map a tensor slice after slice, so the next lookup usually lands there or in the next chunk.
+  std::size_t chunkOf(std::size_t key, std::size_t hint = 0) const;
+  /// Inserts an entry (its key not present) where it belongs.
+  void insert(std::size_t key, unsigned tile);
+  /// Removes every entry with key in [begin, end].
+  void erase(std::size_t begin, std::size_t end);
 
-  Runs runs_;
-  /// Where the last assign ended. Programs map a tensor slice after slice in element order (tutorial 7 maps 70,000
-  /// row segments), so the next assign usually starts a few runs further on: stepping there costs less than two
-  /// descents of a tree too large for the cache. When placed, a valid iterator of runs_ (never erased: see assign).
-  Cursor cursor_;
+  std::vector<Chunk> chunks_;       ///< none empty
+  std::vector<std::size_t> firsts_; ///< firsts_[c] == chunks_[c].front().key
+  std::size_t hint_ = 0;            ///< the chunk where the last assign ended (only a hint: checked before use)
 };
 
 struct Variable {
@@ -113,7 +115,7 @@ struct LateInit {
 
 struct Vertex {
   unsigned computeSet = 0;
-  std::string type;
+  VertexTypeName type;
   unsigned tile = kUnmapped;
   std::map<std::string, Tensor> edges;                     ///< scalar and vector edges
   std::map<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <set>
-#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -163,12 +162,13 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
   std::vector<unsigned> touched;                // the tiles the current compute set has vertices on
   std::vector<bool> isTouched(numTiles, false); // the same as a flag per tile, cleared with the slots
   // What estimation needs of each vertex type, found once per type: both are string-keyed lookups (the estimator's
-  // key is a normalised name built per call), and a compute set has many vertices of few types.
+  // key is a normalised name built per call), and a compute set has many vertices of few types. Keyed by the
+  // interned name's id, so a vertex costs a pointer hash.
   struct TypeInfo {
     const PerfEstimateFunc *estimator;
     bool multiVertex;
   };
-  std::unordered_map<std::string_view, TypeInfo> types;
+  std::unordered_map<const std::string *, TypeInfo> types;
   for (std::size_t c = 0; c < g.computeSets.size(); ++c) {
     out[c].assign(numTiles, 0);
     touched.clear();
@@ -181,9 +181,9 @@ CycleEstimates estimateCycles(const GraphImpl &g) {
         isTouched[vx.tile] = true;
         touched.push_back(vx.tile);
       }
-      auto type = types.find(vx.type);
+      auto type = types.find(vx.type.id());
       if (type == types.end())
-        type = types.emplace(vx.type, TypeInfo{findEstimator(g, vx.type), isMultiVertex(g, vx.type)}).first;
+        type = types.emplace(vx.type.id(), TypeInfo{findEstimator(g, vx.type), isMultiVertex(g, vx.type)}).first;
       const std::uint64_t est = ce.vertex[v] = estimateWith(g, v, type->second.estimator).cycles;
       if (type->second.multiVertex) {
         for (unsigned w = 0; w < workers; ++w)

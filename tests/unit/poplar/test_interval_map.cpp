@@ -55,10 +55,27 @@ std::vector<Run> runsOf(const std::vector<unsigned> &tiles) {
   return out;
 }
 
-// Fails the test at the first assign whose result differs from the reference, naming the step.
+// The runs forEachIn gives for [begin, end), against the reference's runs cut to that window.
+void expectSameWindow(const IntervalMap &m, const std::vector<unsigned> &tiles, std::size_t begin, std::size_t end,
+                      const std::string &step) {
+  std::vector<Run> got, want;
+  m.forEachIn(begin, end, [&](std::size_t b, std::size_t e, unsigned t) { got.emplace_back(b, e, t); });
+  for (const auto &[b, e, t] : runsOf(tiles))
+    if (b < end && e > begin)
+      want.emplace_back(std::max(b, begin), std::min(e, end), t);
+  if (got != want)
+    fail_msg("%s: forEachIn [%zu, %zu) differs from the per-element reference", step.c_str(), begin, end);
+}
+
+// Fails the test at the first assign whose result differs from the reference, naming the step. Also checks windows
+// of forEachIn, which start by a lookup (across the map's chunks when it has several).
 void expectSame(const IntervalMap &m, const std::vector<unsigned> &tiles, const std::string &step) {
   if (runsOf(m) != runsOf(tiles))
     fail_msg("%s: the map's runs differ from the per-element reference", step.c_str());
+  const std::size_t n = tiles.size();
+  for (std::size_t b : {std::size_t(0), n / 3, n / 2 + 1, n - 1})
+    for (std::size_t len : {std::size_t(1), std::size_t(7), n / 4 + 3, n})
+      expectSameWindow(m, tiles, b, std::min(n, b + len), step);
 }
 
 void check(Pair &p, std::size_t begin, std::size_t end, unsigned tile, const char *order) {
@@ -104,7 +121,7 @@ void test_copies_and_moves(void **) {
   Pair p(300);
   for (std::size_t b = 0; b < 150; b += 5)
     check(p, b, b + 3, unsigned(b % 7), "before the copy");
-  IntervalMap copy(p.map);          // its cursor cannot point into p.map's runs
+  IntervalMap copy(p.map);          // shares nothing with p.map
   IntervalMap source(p.map);
   IntervalMap moved(std::move(source));
   IntervalMap assigned(1);

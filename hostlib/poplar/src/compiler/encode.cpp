@@ -143,7 +143,7 @@ void encode(const Module &m, const Layout &layout, const std::vector<std::vector
     TileData &td = out.tileData[t];
     auto top = layout.top.find(t);
     td.top = top == layout.top.end() ? image.freeStart : top->second;
-    td.bytes.assign(td.top - image.freeStart, 0);
+    td.bytes.resize(td.top - image.freeStart); // zeros without a memset: see TileBytes
   }
   for (BufferId id = 0; id < m.buffers.size(); ++id) {
     const Buffer &b = m.buffers[id];

@@ -9,6 +9,7 @@
 #include "poplar/Graph.hpp"
 #include "poplar/TargetType.hpp"
 #include "../target_values.hpp"
+#include "compute_set_vars.hpp"
 #include "profiles.hpp"
 #include "../time_model.hpp"
 
@@ -75,67 +76,6 @@ std::string controlType(const std::string &what) {
       return t;
   return "Sequence"; // the markers inside a construct: "Else", "Case n", "Default"
 }
-
-/// The variables a compute set's vertices are connected to, as indices into the graph's variables, each once.
-std::set<std::size_t> computeSetVarIds(const GraphImpl &graph, unsigned cs) {
-  // A flag per variable while walking (tutorial 7's multiply compute set has 210,000 edges over three variables: a flag
-  // test each, where a set insert walked the tree each time), then the set of those flagged.
-  std::vector<char> seen(graph.vars.size(), 0);
-  auto add = [&](const Tensor &t) {
-    for (const auto &r : t.regions())
-      if (r.var < seen.size())
-        seen[r.var] = 1;
-  };
-  if (cs < graph.computeSets.size())
-    for (unsigned v : graph.computeSets[cs].vertices) {
-      for (const auto &[field, t] : graph.vertices[v].edges)
-        add(t);
-      for (const auto &[field, ts] : graph.vertices[v].lists)
-        for (const Tensor &t : ts)
-          add(t);
-    }
-  std::set<std::size_t> ids;
-  for (std::size_t id = 0; id < seen.size(); ++id)
-    if (seen[id])
-      ids.insert(ids.end(), id);
-  return ids;
-}
-
-/// Each compute set's variables, found once and kept in one place: their ids for the liveness table and their names
-/// for the program list (libpva's vars() of its OnTileExecute program, each name once). A large compute set's walk
-/// over every vertex's edges is one of the compile's larger costs.
-class ComputeSetVariables {
-public:
-  explicit ComputeSetVariables(const GraphImpl &graph) : graph_(graph) {}
-  const std::set<std::size_t> &ids(unsigned cs) { return entry(cs).ids; }
-  const ProfileValue &names(unsigned cs) {
-    Entry &e = entry(cs);
-    if (!e.named) {
-      std::set<std::string> names;
-      for (std::size_t id : e.ids)
-        names.insert(graph_.vars[id].name);
-      e.names = adopt(Vec(names.begin(), names.end()));
-      e.named = true;
-    }
-    return e.names;
-  }
-
-private:
-  struct Entry {
-    std::set<std::size_t> ids;
-    ProfileValue names; ///< made on first ask (named): the liveness table needs only the ids
-    bool named = false;
-  };
-  Entry &entry(unsigned cs) {
-    auto it = entries_.find(cs);
-    if (it == entries_.end())
-      it = entries_.emplace(cs, Entry{computeSetVarIds(graph_, cs), {}, false}).first;
-    return it->second;
-  }
-
-  const GraphImpl &graph_;
-  std::map<unsigned, Entry> entries_;
-};
 
 /// Per step of each program, the graph variables in use there (popvis's liveness view): a variable is in use from
 /// the first to the last step that reads or writes it, a compute set (through its vertices' edges), an exchange, a
