@@ -2,10 +2,14 @@
  * Its DMA callbacks play the IOMMU: a bus address is the process virtual
  * address of a driver DMA buffer, and any access not entirely inside a live
  * buffer is refused, so that a bad translation entry faults on the card
- * instead of corrupting the host. */
+ * instead of corrupting the host. dma_read is safe on the card's own host
+ * threads (dma_read_any_thread): the buffer list only changes in calls that
+ * hold the handle's lock, never during advance(), and the last hit is an
+ * atomic hint. */
 #include "transport_backend.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,7 @@ struct backend_transport {
     struct ipudrv_transport base;
     struct ipu_backend *card;
     struct region *regions;
-    struct region *last_hit; /* bulk transfers hit the same buffer over and over */
+    struct region *_Atomic last_hit; /* bulk transfers hit the same buffer over and over */
     uint64_t budget;         /* instructions per tile per advance(), adapted to ~5 ms */
     uint64_t min_budget;     /* the budget never adapts below this */
 };
@@ -47,14 +51,15 @@ static struct backend_transport *bt(struct ipudrv_transport *t)
 
 static void *lookup(struct backend_transport *b, uint64_t bus, size_t len)
 {
-    struct region *r = b->last_hit;
-    if (!(r && bus >= r->start && len <= r->size && bus - r->start <= r->size - len))
+    struct region *r = atomic_load_explicit(&b->last_hit, memory_order_relaxed);
+    if (!(r && bus >= r->start && len <= r->size && bus - r->start <= r->size - len)) {
         for (r = b->regions; r; r = r->next)
             if (bus >= r->start && len <= r->size && bus - r->start <= r->size - len)
                 break;
-    if (!r)
-        return NULL;
-    b->last_hit = r;
+        if (!r)
+            return NULL;
+        atomic_store_explicit(&b->last_hit, r, memory_order_relaxed);
+    }
     return (void *)(uintptr_t)bus;
 }
 
@@ -104,7 +109,8 @@ int ipudrv_backend_open(const struct ipudrv_transport_ops *ops, const char *embo
     b->base.ops = ops;
     b->min_budget = strcmp(embodiment, "model") == 0 ? MODEL_MIN_BUDGET : RTL_MIN_BUDGET;
     b->budget = 4096 > b->min_budget ? 4096 : b->min_budget;
-    struct ipu_backend_host host = {.opaque = b, .dma_read = host_dma_read, .dma_write = host_dma_write};
+    struct ipu_backend_host host = {
+        .opaque = b, .dma_read = host_dma_read, .dma_write = host_dma_write, .dma_read_any_thread = 1};
     struct ipu_backend_options options = {.host_threads = node->host_threads, .trace = node->trace};
     int rc = ipu_backend_create(factory, board, &host, &options, &b->card, err, err_len);
     if (rc) {
@@ -210,8 +216,8 @@ void ipudrv_backend_mem_free(struct ipudrv_transport *t, void *va, size_t size, 
         if ((*p)->start == (uintptr_t)va) {
             struct region *r = *p;
             *p = r->next;
-            if (b->last_hit == r)
-                b->last_hit = NULL;
+            if (atomic_load_explicit(&b->last_hit, memory_order_relaxed) == r)
+                atomic_store_explicit(&b->last_hit, NULL, memory_order_relaxed);
             free(r);
             break;
         }

@@ -108,6 +108,10 @@ private:
     void dma_fail(uint32_t err, uint32_t addr, uint32_t info);
     bool dma_busy() const { return (dma_status_ & IPU_REG_DMA_STATUS_BUSY_MASK) != 0; }
     void service_host_exchange(Tile &tile);
+    // Moves the tile's pending host exchange and advances its context's
+    // clock; returns the bytes moved (0 if it faulted the tile). Touches no
+    // card state, so host threads may run it for different tiles at once.
+    uint32_t move_host_exchange(Tile &tile);
 
     // card_run.cpp
     // What one chunk of kTilesPerChunk consecutive tiles looked like after a
@@ -120,6 +124,8 @@ private:
         uint64_t sync_time = 0; // latest clock of a tile waiting in a sync
         uint32_t request = 0;   // first nonzero SYNC request in tile order
         std::vector<uint32_t> drain; // tiles with something for the card, in order
+        bool hx_reads = false, hx_writes = false; // drain tiles with host-to-tile / tile-to-host exchanges
+        uint64_t hx_bytes = 0; // bytes this chunk's tiles moved in parallel_host_reads
         // The exchange writes of this chunk's syncing tiles, in tile and send
         // order, by the landing part of their destination (landing_part_).
         std::vector<std::vector<const ExchangeWrite *>> landing;
@@ -131,6 +137,7 @@ private:
     void for_chunks(ipu_model_phase phase, size_t count, const std::function<void(size_t)> &fn);
     void run_round(uint64_t budget);
     void drain_tile(Tile &tile);
+    void parallel_host_reads();
     void finish_superstep();
     // The earliest cycle the current superstep can end at, by what it moved:
     // the host link shared by all tiles, and each tile's exchange receive port.

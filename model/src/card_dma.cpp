@@ -192,6 +192,13 @@ void Card::step_dma(uint64_t max_bytes)
 
 void Card::service_host_exchange(Tile &tile)
 {
+    const uint32_t moved = move_host_exchange(tile);
+    dma_bytes_ += moved;
+    superstep_host_bytes_ += moved;
+}
+
+uint32_t Card::move_host_exchange(Tile &tile)
+{
     HostExchange hx = tile.hx;
     tile.hx.pending = false;
     uint32_t fault_addr = 0;
@@ -199,14 +206,13 @@ void Card::service_host_exchange(Tile &tile)
                                     : host_read(hx.dev_addr, tile.at(hx.tile_addr), hx.length, fault_addr);
     if (err) {
         tile.raise(err, hx.context, hx.pc, fault_addr, hx.length);
-        return;
+        return 0;
     }
-    dma_bytes_ += hx.length;
     // The context waits for its own transfer; the link's share with the other
     // tiles is settled at the superstep's end (Card::superstep_end).
     Context &cx = tile.ctx[hx.context];
     cx.time += host_link_transfer_cycles(board_, hx.length);
-    superstep_host_bytes_ += hx.length;
+    return hx.length;
 }
 
 } // namespace ipu::model

@@ -15,7 +15,8 @@
  * Threading: an implementation serialises its own operations, so a host may
  * call bar_read/bar_write from one thread while another thread is in advance().
  * Host callbacks are called from inside advance() or bar_write(), never from a
- * thread the implementation made on its own.
+ * thread the implementation made on its own, unless the host sets
+ * dma_read_any_thread (below).
  *
  * Errors: functions return 0 or a negative errno-style code. */
 #ifndef IPU_CARD_BACKEND_H
@@ -44,6 +45,12 @@ struct ipu_backend_host {
     /* Signals MSI-X vector `vector` (an IPU_IRQ_VECTOR_* value). May be NULL:
      * hosts that poll IRQ_STATUS need no callback. */
     void (*irq)(void *opaque, unsigned vector);
+    /* Non-zero: dma_read may also be called during advance() from the
+     * threads the implementation made to simulate tiles, several at once,
+     * so that the model moves tiles' host-exchange reads in parallel. Zero
+     * (QEMU, the recorder, whose trace needs one order): every callback
+     * comes from the thread in advance() or bar_write(). */
+    int dma_read_any_thread;
 };
 
 struct ipu_backend;

@@ -6,6 +6,7 @@
 #include <exception>
 #include <optional>
 
+#include "bulk_copy.hpp"
 #include "pvti/pvti.hpp"
 
 namespace ipu {
@@ -208,7 +209,7 @@ void StreamRegistry::serve(std::uint32_t syncId) {
   if (toDevice && !consume) {
     switch (s.kind) {
     case Stream::Kind::Buffer:
-      std::memcpy(p, s.pos, s.bytes);
+      bulkCopy(p, s.pos, s.bytes);
       s.advance();
       break;
     case Stream::Kind::Callback:
@@ -234,7 +235,7 @@ void StreamRegistry::serve(std::uint32_t syncId) {
     ++s.copies;
     switch (s.kind) {
     case Stream::Kind::Buffer:
-      std::memcpy(s.pos, p, s.bytes);
+      bulkCopy(s.pos, p, s.bytes);
       s.advance();
       break;
     case Stream::Kind::Callback:

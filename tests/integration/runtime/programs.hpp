@@ -87,6 +87,21 @@ inline std::vector<std::uint8_t> hostExchangeIds() {
   return image(a);
 }
 
+/// Tile t reads 16 bytes by host exchange from device address a0 + 16 * t to kData, writes them back to
+/// a0 + 4096 + 16 * t, then exits 0: every tile's read falls in one round of the card, its write in the next.
+inline std::vector<std::uint8_t> hostExchangeEcho() {
+  Asm a;
+  a << rv::csrr(rv::t0, IPU_CSR_TILE_ID) << rv::slli(rv::t0, rv::t0, 4) << rv::add(rv::t0, rv::t0, rv::a0);
+  a.li(rv::t1, kData);
+  a << rv::csrw(IPU_CSR_HX_TILE_ADDR, rv::t1) << rv::csrw(IPU_CSR_HX_DEV_ADDR, rv::t0);
+  a.csrwi32(IPU_CSR_HX_START, 16);
+  a.li(rv::t2, 4096);
+  a << rv::add(rv::t0, rv::t0, rv::t2) << rv::csrw(IPU_CSR_HX_DEV_ADDR, rv::t0);
+  a.csrwi32(IPU_CSR_HX_START, 16u | 0x80000000u);
+  exitWith(a, rv::zero);
+  return image(a);
+}
+
 /// a0 times: a stream copy in (stream 1, 16 bytes, to kData), add 1 to each of the 4 words, a stream copy out
 /// (stream 2, 16 bytes, from kData); then exit 0. Meant for one tile. If `firstSync` is given, the first sync uses
 /// it instead of stream 1's id (to provoke an undeclared-stream error).

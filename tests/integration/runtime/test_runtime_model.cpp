@@ -433,6 +433,30 @@ void test_host_exchange_buffer(void **) {
   assert_int_equal(after.xlat_used, before.xlat_used); // unmapped on teardown
 }
 
+// The reads of one round move on the card's host threads (the driver's transports allow it): each tile gets its
+// own bytes, and a tile that reads an unmapped address gets the fault record, naming it.
+void test_host_exchange_reads_per_tile(void **) {
+  TileProgram prog(dev());
+  HostBuffer &buf = prog.mapHostBuffer(8192, HostAccess::Both);
+  auto *bytes = static_cast<std::uint8_t *>(buf.data());
+  for (unsigned i = 0; i < 64; ++i)
+    bytes[i] = std::uint8_t(7 * i + 1);
+  for (std::uint32_t t = 0; t < 4; ++t)
+    prog.setBootArg(t, buf.deviceAddress());
+  prog.load(parse(programs::hostExchangeEcho(), "hx-echo"), {0, 1, 2, 3});
+  assert_int_equal(prog.run().exitCode(), 0);
+  assert_memory_equal(bytes + 4096, bytes, 64);
+  prog.setBootArg(2, 0x7f000000u); // no translation entry there
+  prog.reload();
+  try {
+    prog.run();
+    fail_msg("host exchange from an unmapped device address");
+  } catch (const recoverable_runtime_error &err) {
+    ASSERT_CONTAINS(err.what(), "tile 2 context 0: XLAT_MISS");
+    ASSERT_CONTAINS(err.what(), "address 0x7f000020");
+  }
+}
+
 // ---- hangs, faults and recovery ----------------------------------------------------------------------------------
 
 void test_hang_is_diagnosed_then_recovered(void **) {
@@ -566,6 +590,7 @@ int main(void) {
       cmocka_unit_test_setup(test_host_sync_timeout_in_callback, setup),
       cmocka_unit_test_setup(test_streams_unmapped_on_teardown, setup),
       cmocka_unit_test_setup(test_host_exchange_buffer, setup),
+      cmocka_unit_test_setup(test_host_exchange_reads_per_tile, setup),
       cmocka_unit_test_setup(test_hang_is_diagnosed_then_recovered, setup),
       cmocka_unit_test_setup(test_fault_reset_reload_run, setup),
       cmocka_unit_test_setup(test_firmware_fault_then_hello, setup),
