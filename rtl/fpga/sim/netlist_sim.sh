@@ -69,14 +69,20 @@ fi
 
 # The cell models are not lint-clean (unused inputs, timing blocks, widths): their
 # warnings are theirs. -O3 and fast X handling as ipu-board-sim's Verilated tops.
-# The per-clock code is compiled at Verilator's OPT_FAST (-Os, after -CFLAGS): every
-# cell is evaluated every clock, megabytes of straight-line code bound by instruction
-# fetch, and -O2 ran 0.86x as fast (2026-12-01, 5 alternating pairs); -O1 in -CFLAGS
-# is for the rest (the constructors), which it compiles quickly.
-# NO_ICE40_DEFAULT_ASSIGNMENTS: Verilator 5.006 cannot parse the models' default port
-# values (`input RE = 1'b0`); the netlist connects every port of every cell it uses
-# (checked for this card: SB_RAM40_4K, SB_MAC16, SB_SPRAM256KA), so none is needed.
+# The per-clock code is compiled by clang when there is one (IPU_NETLIST_CXX picks another
+# compiler). Every cell is evaluated every clock: megabytes of straight-line code, and
+# rtl-tiny's 4-tile card (4.2x icebreaker's cells) ran 15x slower a clock than icebreaker's
+# under g++ -Os, its 3.5 MB of code far beyond a core's 1 MB L2. g++ turns the LUT models'
+# nested ?: into branches and spills its locals; clang's code is 2.5 MB, and it ran the
+# 4-tile card 3.2-5.2x as fast (2026-12-01, 3 alternating pairs, load 2.5-3.3), see
+# docs/hardware.md. Verilator's OPT_FAST (-Os) applies to it either way, after -CFLAGS; -O1
+# in -CFLAGS is for the rest (the constructors), which it compiles quickly.
+cxx=${IPU_NETLIST_CXX:-$(command -v clang++-14 || command -v clang++ || command -v g++)}
+[[ -x "$cxx" ]] || { echo "netlist_sim: no C++ compiler: install clang-14 (scripts/apt/packages.txt) or set IPU_NETLIST_CXX" >&2; exit 2; }
+compiler=gcc
+[[ "$("$cxx" --version)" == *clang* ]] && compiler=clang
 verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+    --compiler $compiler -MAKEFLAGS "CXX=$cxx LINK=$cxx" \
     +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
     --top-module ipu_fpga_top --prefix Vipu_board_net -Mdir "$work/obj" -o "$binary" \
     -CFLAGS "-O1 -I$root/contract/include -DIPU_BOARD_SIM_NETLIST=$board -DIPU_BOARD_SIM_CLKS_PER_BIT=$clks" \
@@ -85,4 +91,4 @@ verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fata
     echo "netlist_sim: Verilator cannot build the netlist simulation; see $work/verilator.log" >&2
     exit 1
 }
-echo "netlist_sim: $binary ($board, $clks clocks per UART bit)"
+echo "netlist_sim: $binary ($board, $clks clocks per UART bit, compiled by $cxx)"
