@@ -74,18 +74,19 @@ fi
 # rtl-tiny's 4-tile card (4.2x icebreaker's cells) ran 15x slower a clock than icebreaker's
 # under g++ -Os, its 3.5 MB of code far beyond a core's 1 MB L2. g++ turns the LUT models'
 # nested ?: into branches and spills its locals; clang's code is 2.5 MB, and it ran the
-# 4-tile card 3.2-5.2x as fast (2026-12-01, 3 alternating pairs, load 2.5-3.3), see
-# docs/hardware.md. Verilator's OPT_FAST (-Os) applies to it either way, after -CFLAGS; -O1
-# in -CFLAGS is for the rest (the constructors), which it compiles quickly.
+# 4-tile card 5.2x as fast (2026-12-01, median of 5 alternating pairs, 3.7-6.2x, load 2.3-2.8); see
+# docs/hardware.md. Verilator's OPT_FAST (-Os) applies to it either way (-O2 gained nothing).
+# The code run once (constructors, initial values: OPT_SLOW) is compiled at -O0: it is half
+# the files, and -O1 took 2.2x as long to compile them (rtl-tiny's 4-tile card, clang 14).
 cxx=${IPU_NETLIST_CXX:-$(command -v clang++-14 || command -v clang++ || command -v g++)}
 [[ -x "$cxx" ]] || { echo "netlist_sim: no C++ compiler: install clang-14 (scripts/apt/packages.txt) or set IPU_NETLIST_CXX" >&2; exit 2; }
 compiler=gcc
 [[ "$("$cxx" --version)" == *clang* ]] && compiler=clang
 verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
-    --compiler $compiler -MAKEFLAGS "CXX=$cxx LINK=$cxx" \
+    --compiler $compiler -MAKEFLAGS "CXX=$cxx LINK=$cxx OPT_SLOW=-O0" \
     +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
     --top-module ipu_fpga_top --prefix Vipu_board_net -Mdir "$work/obj" -o "$binary" \
-    -CFLAGS "-O1 -I$root/contract/include -DIPU_BOARD_SIM_NETLIST=$board -DIPU_BOARD_SIM_CLKS_PER_BIT=$clks" \
+    -CFLAGS "-I$root/contract/include -DIPU_BOARD_SIM_NETLIST=$board -DIPU_BOARD_SIM_CLKS_PER_BIT=$clks" \
     "$work/src/cells_sim.v" "$work/src/netlist.v" "$here/board_sim.cpp" > "$work/verilator.log" 2>&1 || {
     grep -E "%Error|error:" "$work/verilator.log" | head -10 >&2
     echo "netlist_sim: Verilator cannot build the netlist simulation; see $work/verilator.log" >&2
