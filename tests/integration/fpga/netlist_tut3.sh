@@ -16,8 +16,9 @@
 # synthesized at 2 clocks a bit (Baud = ClockHz / 2, the least the UART's RTL takes; the
 # RTL is the same, only the board top's Baud parameter differs): tutorial 3 is 4.1 M
 # clocks, 86% of them its 184 KB upload (17.2 M at ipu-board-sim's 8 clocks a bit).
-# Compiled by clang (netlist_sim.sh) the netlist runs about 25,000 clocks a second, and
-# tutorial 3 took 166 s under load 2.4 on 2 cores (2026-12-01; 1,425 s with g++'s build).
+# Compiled by clang (netlist_sim.sh) the netlist runs about 17,000-25,000 clocks a second
+# under load, and tutorial 3 took 143 s at load 2-3 on 2 cores (2026-12-01; 1,425 s with
+# g++'s build); --synth took 176 s and --sim 189 s.
 # Usage: netlist_tut3.sh WORK_DIR --synth | --sim | TUT3_PROGRAM TUT3_CODELETS EXPECTED
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
