@@ -46,6 +46,13 @@ clks=$(( hz / baud ))
 (( clks >= 2 )) || {
     echo "netlist_sim: --baud $baud gives $clks clocks a UART bit at $board's $hz Hz; the UART needs 2 or more: give --baud $(( hz / 2 )) or less" >&2
     exit 2; }
+# The C++ compiler for the Verilated netlist: clang unless IPU_NETLIST_CXX names another (why: below).
+cxx=$(command -v "${IPU_NETLIST_CXX:-clang++-14}" || command -v clang++ || command -v g++ || true)
+[[ -n "$cxx" ]] || { echo "netlist_sim: no C++ compiler: install clang-14 (scripts/apt/packages.txt) or set IPU_NETLIST_CXX" >&2; exit 2; }
+[[ -z "${IPU_NETLIST_CXX:-}" || "$cxx" == "$(command -v "$IPU_NETLIST_CXX")" ]] || {
+    echo "netlist_sim: IPU_NETLIST_CXX '$IPU_NETLIST_CXX' is not a compiler on PATH; give a compiler's name or path" >&2; exit 2; }
+compiler=gcc
+[[ "$("$cxx" --version)" == *clang* ]] && compiler=clang
 work="$binary.d"
 mkdir -p "$work"
 
@@ -78,10 +85,6 @@ fi
 # docs/hardware.md. Verilator's OPT_FAST (-Os) applies to it either way (-O2 gained nothing).
 # The code run once (constructors, initial values: OPT_SLOW) is compiled at -O0: it is half
 # the files, and -O1 took 2.2x as long to compile them (rtl-tiny's 4-tile card, clang 14).
-cxx=${IPU_NETLIST_CXX:-$(command -v clang++-14 || command -v clang++ || command -v g++)}
-[[ -x "$cxx" ]] || { echo "netlist_sim: no C++ compiler: install clang-14 (scripts/apt/packages.txt) or set IPU_NETLIST_CXX" >&2; exit 2; }
-compiler=gcc
-[[ "$("$cxx" --version)" == *clang* ]] && compiler=clang
 verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
     --compiler $compiler -MAKEFLAGS "CXX=$cxx LINK=$cxx OPT_SLOW=-O0" \
     +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
