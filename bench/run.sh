@@ -139,7 +139,7 @@ run bench_qemu_guest "$bin/bench_qemu_guest"
 section "RTL: simulated tile-cycles per second, 1 and 4 tiles, against the card without its input stage, lock-step cost (issues 9, 38)"
 run ipu_rtl_bench "$bin/ipu_rtl_bench" "$build/tile-tests/rtl/compute.elf"
 
-section "RTL: tutorial 3 on the synthesized netlist of rtl-tiny's 4-tile card (the bitstream's yosys flow, Verilator on the iCE40 cell models, behind the board socket), output against the model's; about 10 minutes of build and 13 CPU-minutes of gate-level simulation (issue 38; IPU_BENCH_SKIP=netlist_tut3 skips it)"
+section "RTL: tutorial 3 on the synthesized netlist of rtl-tiny's 4-tile card (the bitstream's yosys flow, Verilator on the iCE40 cell models, behind the board socket), output against the model's; yosys and Verilator builds of several minutes, then about 3 minutes of gate-level simulation (issue 38; make test runs it as fpga_netlist_tut3; IPU_BENCH_SKIP=netlist_tut3 skips it)"
 ran="${ran}netlist_tut3 "
 if skipped netlist_tut3; then
   :

@@ -46,6 +46,13 @@ clks=$(( hz / baud ))
 (( clks >= 2 )) || {
     echo "netlist_sim: --baud $baud gives $clks clocks a UART bit at $board's $hz Hz; the UART needs 2 or more: give --baud $(( hz / 2 )) or less" >&2
     exit 2; }
+# The C++ compiler for the Verilated netlist: clang unless IPU_NETLIST_CXX names another (why: below).
+cxx=$(command -v "${IPU_NETLIST_CXX:-clang++-14}" || command -v clang++ || command -v g++ || true)
+[[ -n "$cxx" ]] || { echo "netlist_sim: no C++ compiler: install clang-14 (scripts/apt/packages.txt) or set IPU_NETLIST_CXX" >&2; exit 2; }
+[[ -z "${IPU_NETLIST_CXX:-}" || "$cxx" == "$(command -v "$IPU_NETLIST_CXX")" ]] || {
+    echo "netlist_sim: IPU_NETLIST_CXX '$IPU_NETLIST_CXX' is not a compiler on PATH; give a compiler's name or path" >&2; exit 2; }
+compiler=gcc
+[[ "$("$cxx" --version)" == *clang* ]] && compiler=clang
 work="$binary.d"
 mkdir -p "$work"
 
@@ -69,20 +76,23 @@ fi
 
 # The cell models are not lint-clean (unused inputs, timing blocks, widths): their
 # warnings are theirs. -O3 and fast X handling as ipu-board-sim's Verilated tops.
-# The per-clock code is compiled at Verilator's OPT_FAST (-Os, after -CFLAGS): every
-# cell is evaluated every clock, megabytes of straight-line code bound by instruction
-# fetch, and -O2 ran 0.86x as fast (2026-12-01, 5 alternating pairs); -O1 in -CFLAGS
-# is for the rest (the constructors), which it compiles quickly.
-# NO_ICE40_DEFAULT_ASSIGNMENTS: Verilator 5.006 cannot parse the models' default port
-# values (`input RE = 1'b0`); the netlist connects every port of every cell it uses
-# (checked for this card: SB_RAM40_4K, SB_MAC16, SB_SPRAM256KA), so none is needed.
+# The per-clock code is compiled by clang when there is one (IPU_NETLIST_CXX picks another
+# compiler). Every cell is evaluated every clock: megabytes of straight-line code, and
+# rtl-tiny's 4-tile card (4.2x icebreaker's cells) ran 15x slower a clock than icebreaker's
+# under g++ -Os, its 3.5 MB of code far beyond a core's 1 MB L2. g++ turns the LUT models'
+# nested ?: into branches and spills its locals; clang's code is 2.5 MB, and it ran the
+# 4-tile card 5.2x as fast (2026-12-01, median of 5 alternating pairs, 3.7-6.2x, load 2.3-2.8); see
+# docs/hardware.md. Verilator's OPT_FAST (-Os) applies to it either way (-O2 gained nothing).
+# The code run once (constructors, initial values: OPT_SLOW) is compiled at -O0: it is half
+# the files, and -O1 took 2.2x as long to compile them (rtl-tiny's 4-tile card, clang 14).
 verilator --cc --exe --build -j 1 -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+    --compiler $compiler -MAKEFLAGS "CXX=$cxx LINK=$cxx OPT_SLOW=-O0" \
     +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
     --top-module ipu_fpga_top --prefix Vipu_board_net -Mdir "$work/obj" -o "$binary" \
-    -CFLAGS "-O1 -I$root/contract/include -DIPU_BOARD_SIM_NETLIST=$board -DIPU_BOARD_SIM_CLKS_PER_BIT=$clks" \
+    -CFLAGS "-I$root/contract/include -DIPU_BOARD_SIM_NETLIST=$board -DIPU_BOARD_SIM_CLKS_PER_BIT=$clks" \
     "$work/src/cells_sim.v" "$work/src/netlist.v" "$here/board_sim.cpp" > "$work/verilator.log" 2>&1 || {
     grep -E "%Error|error:" "$work/verilator.log" | head -10 >&2
     echo "netlist_sim: Verilator cannot build the netlist simulation; see $work/verilator.log" >&2
     exit 1
 }
-echo "netlist_sim: $binary ($board, $clks clocks per UART bit)"
+echo "netlist_sim: $binary ($board, $clks clocks per UART bit, compiled by $cxx)"
