@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -91,6 +92,12 @@ private:
     ir::Body post;
   };
   struct EdgeWork;
+  /// A vertex type's class and the tile addresses of its entry points, resolved once per type (see vertexType).
+  struct TypeEntry {
+    const VertexClass *vc = nullptr;
+    std::vector<std::uint32_t> entries;
+  };
+  const TypeEntry &vertexType(const Vertex &v, unsigned vid);
 
   void lowerStream(const program::detail::Node &n, ir::Body &out);
   void lowerPrint(const program::detail::Node &n, ir::Body &out);
@@ -119,6 +126,9 @@ private:
   const VarSeg *segmentAt(unsigned var, std::size_t elem) const;
   std::map<std::uint32_t, ir::BufferId> emptyLists_;
   std::map<unsigned, ExecutePlan> executePlans_;
+  /// Keyed by the interned type name (VertexTypeName::id): a type's class and entry symbols are looked up in
+  /// string-keyed maps once, not once per vertex (tutorial 7 lowers 80,000 vertices of two types).
+  std::unordered_map<const std::string *, TypeEntry> types_;
   std::map<const program::detail::Node *, unsigned> abortStreams_; ///< Abort node -> index in m_.streams
 };
 
