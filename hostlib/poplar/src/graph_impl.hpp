@@ -16,6 +16,7 @@
 #include "poplar/Tensor.hpp"
 #include "codelets.hpp"
 #include "host_handle_key.hpp"
+#include "sparse_map.hpp"
 #include "target_values.hpp"
 #include "vertex_type_name.hpp"
 
@@ -118,9 +119,9 @@ struct Vertex {
   VertexTypeName type;
   unsigned tile = kUnmapped;
   std::map<std::string, Tensor> edges;                     ///< scalar and vector edges
-  std::map<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
-  std::map<std::string, std::vector<std::uint8_t>> plain;  ///< non-edge field values
-  std::map<std::string, LateInit> lateInits;               ///< non-edge fields set by callback at compile time
+  SparseMap<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
+  SparseMap<std::string, std::vector<std::uint8_t>> plain;  ///< non-edge field values
+  SparseMap<std::string, LateInit> lateInits;               ///< non-edge fields set by callback at compile time
   std::uint64_t cycleEstimate = 0;
   std::uint64_t flopsEstimate = 0;
   bool hasEstimate = false; ///< setPerfEstimate was called
