@@ -15,6 +15,7 @@
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "codelets.hpp"
+#include "flat_map.hpp"
 #include "host_handle_key.hpp"
 #include "sparse_map.hpp"
 #include "target_values.hpp"
@@ -118,7 +119,7 @@ struct Vertex {
   unsigned computeSet = 0;
   VertexTypeName type;
   unsigned tile = kUnmapped;
-  std::map<std::string, Tensor> edges;                     ///< scalar and vector edges
+  FlatMap<std::string, Tensor> edges;                      ///< scalar and vector edges
   SparseMap<std::string, std::vector<Tensor>> lists;        ///< VectorList edges, by item
   SparseMap<std::string, std::vector<std::uint8_t>> plain;  ///< non-edge field values
   SparseMap<std::string, LateInit> lateInits;               ///< non-edge fields set by callback at compile time
