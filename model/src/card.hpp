@@ -109,7 +109,8 @@ private:
     bool dma_busy() const { return (dma_status_ & IPU_REG_DMA_STATUS_BUSY_MASK) != 0; }
     void service_host_exchange(Tile &tile);
     // Moves the tile's pending host exchange and advances its context's
-    // clock; returns the bytes moved (0 if it faulted the tile). Touches no
+    // clock; returns the bytes moved (0 if it faulted the tile). A read from the
+    // host drops code decoded from the bytes it overwrites. Touches no
     // card state, so host threads may run it for different tiles at once.
     uint32_t move_host_exchange(Tile &tile);
 

@@ -202,6 +202,10 @@ uint32_t Card::move_host_exchange(Tile &tile)
     HostExchange hx = tile.hx;
     tile.hx.pending = false;
     uint32_t fault_addr = 0;
+    // A read from the host writes tile memory: code decoded from those bytes is
+    // dropped here, so that no caller can forget it.
+    if (!hx.to_host)
+        tile.iss.written(hx.tile_addr, hx.length);
     const uint32_t err = hx.to_host ? host_write(hx.dev_addr, tile.at(hx.tile_addr), hx.length, fault_addr)
                                     : host_read(hx.dev_addr, tile.at(hx.tile_addr), hx.length, fault_addr);
     if (err) {

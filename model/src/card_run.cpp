@@ -220,7 +220,6 @@ void Card::parallel_host_reads()
             Tile &t = tiles_[id];
             if (!t.hx.pending)
                 continue;
-            t.iss.written(t.hx.tile_addr, t.hx.length); // decoded code there is dropped
             s.hx_bytes += move_host_exchange(t);
         }
     });
@@ -243,11 +242,8 @@ void Card::drain_tile(Tile &tile)
         tile.console.clear();
         raise_irq(IPU_REG_IRQ_STATUS_CONSOLE_MASK);
     }
-    if (tile.hx.pending) {
-        if (!tile.hx.to_host)
-            tile.iss.written(tile.hx.tile_addr, tile.hx.length); // decoded code there is dropped
+    if (tile.hx.pending)
         service_host_exchange(tile);
-    }
     if (tile.state == IPU_TILE_STATE_ERROR && tile.has_fault) {
         const Fault &f = tile.fault;
         add_error(ErrorRecord{f.cause, tile.id, f.context, f.pc, f.addr, f.info});

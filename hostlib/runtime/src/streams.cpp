@@ -2,7 +2,6 @@
 #include "ipu_runtime/streams.hpp"
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <optional>
 
