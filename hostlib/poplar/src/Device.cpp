@@ -6,9 +6,32 @@
 #include "poplar/exceptions.hpp"
 #include "target_values.hpp"
 
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
 namespace poplar {
 
 namespace detail {
+
+namespace {
+
+// IPU_EMU_HOST_THREADS for an IPU Model: the host threads that step its tiles, 0 or unset for one per core. The
+// driver reads it only for cards opened by id; a model card is opened from values, so it is read here, and a
+// program can be pinned to one thread (for a benchmark's baseline) as a gc tool can.
+unsigned modelHostThreads() {
+  const char *text = std::getenv("IPU_EMU_HOST_THREADS");
+  if (!text || !*text)
+    return 0;
+  char *end = nullptr;
+  const unsigned long v = std::strtoul(text, &end, 10);
+  if (*end || !std::isdigit(static_cast<unsigned char>(text[0])) || v > IPUDRV_HOST_THREADS_MAX)
+    throw poplar_error(std::string("IPU_EMU_HOST_THREADS='") + text + "': expected a number from 0 to " +
+                       std::to_string(IPUDRV_HOST_THREADS_MAX) + "; unset it for one thread per core");
+  return static_cast<unsigned>(v);
+}
+
+} // namespace
 
 bool DeviceImpl::attach() {
   if (dev) {
@@ -20,9 +43,11 @@ bool DeviceImpl::attach() {
       // An IPU Model is a card of this process alone: the driver creates it from the target's board values in
       // memory (no environment, no board file) and locks nothing, so any number of programs and threads can each
       // simulate their own cards at once. The board's `transport` key picks model or rtl, as a named board would.
+      // Its host threads are the one setting taken from the environment (modelHostThreads).
       ipudrv_open_params params{};
       params.size = sizeof params;
       params.board_values = &target.values().board;
+      params.host_threads = modelHostThreads();
       dev.reset(new ipu::runtime::Device(params));
     } else {
       dev.reset(new ipu::runtime::Device(driverId));
