@@ -20,7 +20,7 @@ using Regions = std::vector<VarRegion>;
 using Key = std::pair<unsigned, unsigned>; // (variable, replica) of a source region
 
 /// The storage a tensor reads: per source (variable, replica), the sorted, merged element intervals it touches.
-std::map<Key, std::vector<Interval>> storageOf(const Regions &regions) {
+std::map<Key, std::vector<Interval>> storageOf(detail::RegionSpan regions) {
   std::map<Key, std::vector<Interval>> raw;
   for (const VarRegion &r : regions)
     raw[Key(r.var, r.replica)].push_back(Interval(r.begin, r.end));

@@ -12,10 +12,13 @@
 #include "graph_impl.hpp"
 #include "half.hpp"
 #include "poplar/exceptions.hpp"
+#include "region_list.hpp"
 #include "view_work.hpp"
 
 namespace poplar {
 
+using detail::RegionList;
+using detail::RegionSpan;
 using detail::VarRegion;
 using Regions = std::vector<VarRegion>;
 
@@ -74,17 +77,8 @@ std::size_t product(const std::vector<std::size_t> &shape, std::size_t from = 0,
   return n;
 }
 
-void append(Regions &out, unsigned var, std::size_t b, std::size_t e, unsigned replica) {
-  if (b == e)
-    return;
-  if (!out.empty() && out.back().var == var && out.back().replica == replica && out.back().end == b)
-    out.back().end = e;
-  else
-    out.push_back(VarRegion{var, b, e, replica});
-}
-
 /// Flattened index of the first element of each region, then the element count: Gatherer's index.
-std::shared_ptr<const std::vector<std::size_t> > regionStarts(const Regions &regions) {
+std::shared_ptr<const std::vector<std::size_t> > regionStarts(RegionSpan regions) {
   auto starts = std::make_shared<std::vector<std::size_t> >(regions.size() + 1, 0);
   for (std::size_t i = 0; i < regions.size(); ++i)
     (*starts)[i + 1] = (*starts)[i] + (regions[i].end - regions[i].begin);
@@ -95,14 +89,14 @@ std::shared_ptr<const std::vector<std::size_t> > regionStarts(const Regions &reg
 /// the view's index, so its cost follows the regions it crosses, not the size of the view.
 class Gatherer {
 public:
-  Gatherer(const Regions &src, std::shared_ptr<const std::vector<std::size_t> > starts)
+  Gatherer(RegionSpan src, std::shared_ptr<const std::vector<std::size_t> > starts)
       : src_(src), starts_(std::move(starts)) {}
   Gatherer(Gatherer &&o) noexcept : src_(o.src_), starts_(std::move(o.starts_)), steps_(std::exchange(o.steps_, 0)) {}
   Gatherer(const Gatherer &) = delete;
   Gatherer &operator=(const Gatherer &) = delete;
   Gatherer &operator=(Gatherer &&) = delete;
   ~Gatherer() { detail::countViewSteps(steps_); }
-  void run(Regions &out, std::size_t flat, std::size_t len) {
+  void run(RegionList &out, std::size_t flat, std::size_t len) {
     // A view of at most one region has no index (Tensor's constructor): its only region starts at 0.
     std::size_t i = 0;
     if (starts_)
@@ -112,7 +106,7 @@ public:
       std::size_t off = flat - (starts_ ? (*starts_)[i] : 0);
       std::size_t avail = (src_[i].end - src_[i].begin) - off;
       std::size_t take = std::min(avail, len);
-      append(out, src_[i].var, src_[i].begin + off, src_[i].begin + off + take, src_[i].replica);
+      out.append(src_[i].var, src_[i].begin + off, src_[i].begin + off + take, src_[i].replica);
       len -= take;
       flat += take;
       ++i;
@@ -121,23 +115,27 @@ public:
   }
 
 private:
-  const Regions &src_;
+  RegionSpan src_;
   std::shared_ptr<const std::vector<std::size_t> > starts_;
   std::uint64_t steps_ = 0;
 };
 
 } // namespace
 
-Tensor::Tensor() : graph_(nullptr) {} // no regions, so no index (see below)
+Tensor::Tensor() : graph_(nullptr), single_(false), region_() {} // no regions, so no index (see below)
 
 Tensor::Tensor(detail::GraphImpl *graph, Type type, const std::vector<std::size_t> &shape,
                std::shared_ptr<const Regions> regions)
-    : graph_(graph), type_(type), shape_(shape), regions_(std::move(regions)) {
+    : graph_(graph), type_(type), single_(false), shape_(shape), region_() {
   checkedCount(shape_, "cannot create a tensor");
-  // Only a view of several regions needs the index: most views made one by one (a row, a slice of one) are a
-  // single region, and building their index was two of the five allocations of each.
-  if (this->regions().size() > 1)
-    starts_ = regionStarts(this->regions());
+  if (regions && regions->size() == 1) {
+    single_ = true;
+    region_ = regions->front();
+  } else if (regions && !regions->empty()) {
+    regions_ = std::move(regions);
+    // Only a view of several regions needs the index: a view of one knows its only region starts at 0.
+    starts_ = regionStarts(*regions_);
+  }
 }
 
 Tensor Tensor::sameElements(const Type &type, const std::vector<std::size_t> &shape) const {
@@ -147,13 +145,23 @@ Tensor Tensor::sameElements(const Type &type, const std::vector<std::size_t> &sh
   return t;
 }
 
-Tensor Tensor::withRegions(const std::vector<std::size_t> &shape, std::shared_ptr<const Regions> regions) const {
-  return Tensor(graph_, type_, shape, std::move(regions));
-}
-
-const Regions &Tensor::regions() const {
-  static const Regions empty;
-  return regions_ ? *regions_ : empty;
+Tensor Tensor::withRegions(std::vector<std::size_t> shape, RegionList &regions) const {
+  checkedCount(shape, "cannot create a tensor");
+  Tensor t;
+  t.graph_ = graph_;
+  t.type_ = type_;
+  t.shape_ = std::move(shape);
+  if (regions.single()) {
+    t.single_ = true;
+    t.region_ = regions.first();
+    return t;
+  }
+  Regions many = regions.take();
+  if (!many.empty()) {
+    t.regions_ = std::make_shared<const Regions>(std::move(many));
+    t.starts_ = regionStarts(*t.regions_);
+  }
+  return t;
 }
 
 std::size_t Tensor::numElements() const { return product(shape_); }
@@ -187,12 +195,12 @@ Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
     throw index_error("Tensor::slice: [" + std::to_string(begin) + ", " + std::to_string(end) +
                       ") is not inside dimension " + std::to_string(d) + " of size " + std::to_string(shape_[d]));
   std::size_t outer = product(shape_, 0, d), inner = product(shape_, d + 1);
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
-    g.run(*out, (o * shape_[d] + begin) * inner, (end - begin) * inner);
+    g.run(out, (o * shape_[d] + begin) * inner, (end - begin) * inner);
   // The shape is copied once, into the view itself (tutorial 7 slices 150,000 views while it builds its graph).
-  Tensor t = withRegions(shape_, std::move(out));
+  Tensor t = withRegions(shape_, out);
   t.shape_[d] = end - begin;
   return t;
 }
@@ -246,7 +254,7 @@ Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
   }
   for (std::size_t i = 0; i < r; ++i)
     shape[i] = shape_[perm[i]];
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   Gatherer g(regions(), starts_);
   std::size_t n = numElements();
   std::vector<std::size_t> idx(r, 0);
@@ -254,14 +262,14 @@ Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
     std::size_t flat = 0;
     for (std::size_t i = 0; i < r; ++i)
       flat += idx[i] * strides[perm[i]];
-    g.run(*out, flat, 1);
+    g.run(out, flat, 1);
     for (std::size_t i = r; i-- > 0;) {
       if (++idx[i] < shape[i])
         break;
       idx[i] = 0;
     }
   }
-  return Tensor(graph_, type_, shape, out);
+  return withRegions(std::move(shape), out);
 }
 
 Tensor Tensor::transpose() const {
@@ -275,12 +283,12 @@ Tensor Tensor::reverse(unsigned d) const {
   if (d >= shape_.size())
     throw index_error("Tensor::reverse: no dimension " + std::to_string(d));
   std::size_t outer = product(shape_, 0, d), inner = product(shape_, d + 1);
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t i = shape_[d]; i-- > 0;)
-      g.run(*out, (o * shape_[d] + i) * inner, inner);
-  return Tensor(graph_, type_, shape_, out);
+      g.run(out, (o * shape_[d] + i) * inner, inner);
+  return withRegions(shape_, out);
 }
 
 Tensor Tensor::expand(ArrayRef<std::size_t> indices) const {
@@ -393,14 +401,14 @@ Tensor Tensor::subSample(unsigned stride, unsigned d) const {
   if (d >= shape_.size())
     throw index_error("Tensor::subSample: no dimension " + std::to_string(d) + " in shape " + shapeStr(shape_));
   std::size_t n = shape_[d], outer = product(shape_, 0, d), inner = product(shape_, d + 1);
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t i = 0; i < n; i += stride)
-      g.run(*out, (o * n + i) * inner, inner);
+      g.run(out, (o * n + i) * inner, inner);
   std::vector<std::size_t> shape = shape_;
   shape[d] = (n + stride - 1) / stride;
-  return withRegions(shape, out);
+  return withRegions(std::move(shape), out);
 }
 
 Tensor Tensor::upsample(unsigned scale, unsigned d, UpsampleMethod method) const {
@@ -415,13 +423,13 @@ Tensor Tensor::upsample(unsigned scale, unsigned d, UpsampleMethod method) const
                        " does not fit in 64 bits");
   checkedCount(shape, "Tensor::upsample");
   std::size_t n = shape_[d], outer = product(shape_, 0, d), inner = product(shape_, d + 1);
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t i = 0; i < n; ++i)
       for (unsigned k = 0; k < scale; ++k)
-        g.run(*out, (o * n + i) * inner, inner);
-  return withRegions(shape, out);
+        g.run(out, (o * n + i) * inner, inner);
+  return withRegions(std::move(shape), out);
 }
 
 Tensor Tensor::broadcast(unsigned N, unsigned d) const {
@@ -434,12 +442,12 @@ Tensor Tensor::broadcast(unsigned N, unsigned d) const {
                        " does not fit in 64 bits");
   checkedCount(shape, "Tensor::broadcast");
   std::size_t row = product(shape_, d), outer = product(shape_, 0, d);
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   Gatherer g(regions(), starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (unsigned k = 0; k < N; ++k)
-      g.run(*out, o * row, row);
-  return withRegions(shape, out);
+      g.run(out, o * row, row);
+  return withRegions(std::move(shape), out);
 }
 
 Tensor Tensor::reinterpret(const Type &type) const {
@@ -557,7 +565,7 @@ std::ostream &Tensor::outputRegions(std::ostream &os) const {
 bool Tensor::operator==(const Tensor &o) const {
   if (graph_ != o.graph_ || type_ != o.type_ || shape_ != o.shape_)
     return false;
-  const Regions &a = regions(), &b = o.regions();
+  const RegionSpan a = regions(), b = o.regions();
   if (a.size() != b.size())
     return false;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -569,7 +577,9 @@ bool Tensor::operator==(const Tensor &o) const {
 bool Tensor::isContiguous() const { return regions().size() <= 1; }
 
 bool Tensor::containsAliases() const {
-  Regions r = regions();
+  if (regions().size() < 2)
+    return false;
+  Regions r = regions().cloneAsVector();
   std::sort(r.begin(), r.end(), [](const VarRegion &a, const VarRegion &b) {
     return a.var < b.var || (a.var == b.var && (a.replica < b.replica || (a.replica == b.replica && a.begin < b.begin)));
   });
@@ -619,17 +629,17 @@ Tensor concat(ArrayRef<Tensor> ts, unsigned d) {
   for (const Tensor &t : ts)
     shape[d] += t.dim(d);
   std::size_t outer = product(first.shape(), 0, d);
-  auto out = std::make_shared<Regions>();
+  RegionList out;
   std::vector<Gatherer> gs;
   gs.reserve(ts.size());
   for (const Tensor &t : ts)
-    gs.emplace_back(t.regions(), regionStarts(t.regions())); // concat is no member: it cannot share t's index
+    gs.emplace_back(t.regions(), t.starts_);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t k = 0; k < ts.size(); ++k) {
       std::size_t rowLen = product(ts[k].shape(), d);
-      gs[k].run(*out, o * rowLen, rowLen);
+      gs[k].run(out, o * rowLen, rowLen);
     }
-  return Tensor(first.graphImpl(), first.elementType(), shape, out);
+  return first.withRegions(std::move(shape), out);
 }
 
 Tensor concat(const Tensor &a, const Tensor &b, unsigned d) { return concat({a, b}, d); }

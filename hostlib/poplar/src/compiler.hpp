@@ -15,6 +15,7 @@
 #include "poplar/Program.hpp"
 #include "tile_link.hpp"
 #include "time_model.hpp"
+#include "zeroed_allocator.hpp"
 
 namespace poplar::detail {
 
@@ -24,27 +25,6 @@ struct MemItem {
   std::string name;
   std::uint32_t addr = 0, size = 0;
   bool initialised = false; ///< contents defined before the run (uploaded at load)
-};
-
-/// An allocator of zeroed memory (calloc) that leaves elements it makes without a value alone. A tile's image is
-/// mostly variables with no initial contents (tutorial 7: 40 MB of matrix over 1,472 tiles), so the zeros cost no
-/// memset and the pages nothing writes are never touched. Correct only for vectors that grow from empty and never
-/// shrink: a vector that shrank and grew again within its capacity would keep the old bytes.
-template <typename T> struct ZeroedAllocator {
-  using value_type = T;
-  ZeroedAllocator() = default;
-  template <typename U> ZeroedAllocator(const ZeroedAllocator<U> &) noexcept {}
-  T *allocate(std::size_t n) {
-    if (void *p = std::calloc(n, sizeof(T)))
-      return static_cast<T *>(p);
-    throw std::bad_alloc();
-  }
-  void deallocate(T *p, std::size_t) noexcept { std::free(p); }
-  template <typename U> void construct(U *) noexcept {} // calloc's zero is the value
-  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
-    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
-  }
-  template <typename U> bool operator==(const ZeroedAllocator<U> &) const noexcept { return true; }
 };
 
 /// A tile's bytes from LinkedImage::freeStart, grown from empty (see ZeroedAllocator).

@@ -27,6 +27,10 @@ struct VarRegion {
   std::size_t end;
   unsigned replica;
 };
+/// A view's regions, read-only: the one region a contiguous view keeps inside itself, or its shared list. Valid
+/// while the Tensor it came from lives.
+typedef ArrayRef<VarRegion> RegionSpan;
+class RegionList;
 } // namespace detail
 
 /// How Tensor::upsample fills the new elements.
@@ -156,19 +160,29 @@ public:
   /// HALF) to `dst` and returns true; otherwise returns false and leaves `dst` untouched.
   bool getConstantData(void *dst) const;
   /// Internal: the elements as runs of variables, in row-major order.
-  const std::vector<detail::VarRegion> &regions() const;
+  detail::RegionSpan regions() const {
+    if (single_)
+      return detail::RegionSpan(&region_, 1);
+    return regions_ ? detail::RegionSpan(*regions_) : detail::RegionSpan();
+  }
   /// Internal: the graph the tensor belongs to.
   detail::GraphImpl *graphImpl() const { return graph_; }
 
 private:
+  friend Tensor concat(ArrayRef<Tensor> ts, unsigned dim);
   bool constantValue(double &value) const;
-  Tensor withRegions(const std::vector<std::size_t> &shape,
-                     std::shared_ptr<const std::vector<detail::VarRegion> > regions) const;
+  /// The view `regions` of this tensor's graph, with its type and `shape`.
+  Tensor withRegions(std::vector<std::size_t> shape, detail::RegionList &regions) const;
   /// This view's regions (and their index) seen with another type of the same size or another shape.
   Tensor sameElements(const Type &type, const std::vector<std::size_t> &shape) const;
   detail::GraphImpl *graph_;
   Type type_;
+  /// True when the view is exactly one region, kept in region_: most views made one by one (a row, a slice of
+  /// one) are, and keeping it inline leaves their shape as the only allocation of making one.
+  bool single_;
   std::vector<std::size_t> shape_;
+  detail::VarRegion region_;
+  /// The regions of a view of several (or none: null), shared by the views that keep them (reshape, expand).
   std::shared_ptr<const std::vector<detail::VarRegion> > regions_;
   /// Flattened index of the first element of each region, and the element count last: built once with the
   /// regions and shared by the views that keep them (reshape, expand), so slicing a view of many regions looks

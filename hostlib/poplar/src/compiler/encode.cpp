@@ -139,12 +139,23 @@ void encode(const Module &m, const Layout &layout, const std::vector<std::vector
     }
     out.programAddr.push_back(starts);
   }
+  // Each tile's item list is filled below, one item per buffer: reserved at its size, it is not copied as it grows
+  // (tutorial 7 places about 160,000 buffers).
+  std::vector<std::size_t> itemsOnTile;
+  for (const Buffer &b : m.buffers) {
+    if (b.tile >= itemsOnTile.size())
+      itemsOnTile.resize(std::size_t(b.tile) + 1, 0);
+    ++itemsOnTile[b.tile];
+  }
   for (std::uint32_t t : m.tiles) {
     TileData &td = out.tileData[t];
     auto top = layout.top.find(t);
     td.top = top == layout.top.end() ? image.freeStart : top->second;
     td.bytes.resize(td.top - image.freeStart); // zeros without a memset: see TileBytes
   }
+  for (std::uint32_t t = 0; t < itemsOnTile.size(); ++t)
+    if (itemsOnTile[t])
+      out.tileData[t].items.reserve(itemsOnTile[t]);
   for (BufferId id = 0; id < m.buffers.size(); ++id) {
     const Buffer &b = m.buffers[id];
     std::uint32_t at = layout.addr[id];

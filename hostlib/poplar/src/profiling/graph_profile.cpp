@@ -10,6 +10,7 @@
 #include "poplar/TargetType.hpp"
 #include "../target_values.hpp"
 #include "compute_set_vars.hpp"
+#include "profile_build.hpp"
 #include "profiles.hpp"
 #include "../time_model.hpp"
 
@@ -17,22 +18,10 @@ namespace poplar::detail {
 
 namespace {
 
+using profile_build::adopt;
+using profile_build::mapOf;
 using Vec = ProfileValue::Vector;
 using Map = ProfileValue::Map;
-
-// A vector or map value that takes over `v`'s elements: the public constructors copy, and a profile of a large
-// graph is deep (per-tile tables of every compute set), so its parts are moved into place rather than copied.
-ProfileValue adopt(Vec &&v) {
-  ProfileValue out{Vec{}};
-  out.asVector().swap(v);
-  return out;
-}
-
-ProfileValue adopt(Map &&m) {
-  ProfileValue out{Map{}};
-  out.asMap().swap(m);
-  return out;
-}
 
 ProfileValue uints(const std::vector<std::uint64_t> &v) {
   Vec out;
@@ -44,6 +33,7 @@ ProfileValue uints(const std::vector<std::uint64_t> &v) {
 
 ProfileValue table(const std::vector<std::vector<std::uint64_t>> &rows) {
   Vec out;
+  out.reserve(rows.size());
   for (const auto &r : rows)
     out.push_back(uints(r));
   return adopt(std::move(out));
@@ -113,7 +103,7 @@ ProfileValue liveVariables(const GraphImpl &graph, const CompiledGraph &cg, Comp
         perStep[p][i].push_back(row->second);
     }
   }
-  return ProfileValue(Map{{"names", ProfileValue(names)}, {"bytes", ProfileValue(bytes)}});
+  return mapOf("names", adopt(std::move(names)), "bytes", adopt(std::move(bytes)));
 }
 
 /// The SDK version that wrote the report ("3.4.0 (hash)" split into its numbers) and the report format's version.
@@ -197,7 +187,7 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   Vec names;
   for (const auto &n : typeNames)
     names.push_back(n);
-  root["vertexTypes"] = ProfileValue(Map{{"names", ProfileValue(names)}, {"sizes", uints(typeSizes)}});
+  root["vertexTypes"] = mapOf("names", adopt(std::move(names)), "sizes", uints(typeSizes));
 
   // Compute sets: names, vertex counts by type, and (IPU Model) the cycle estimates the vertices were given.
   const std::size_t numCS = graph.computeSets.size(), numTypes = typeNames.size();
@@ -246,9 +236,8 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   css["vertexCounts"] = adopt(std::move(csCounts));
   css["vertexTypes"] = adopt(std::move(csTypes));
   if (tgt.getTargetType() == TargetType::IPU_MODEL)
-    css["cycleEstimates"] = ProfileValue(Map{{"activeCyclesByTile", table(activeByTile)},
-                                             {"activeCyclesByVertexType", table(activeByType)},
-                                             {"cyclesByTile", table(cyclesByTile)}});
+    css["cycleEstimates"] = mapOf("activeCyclesByTile", table(activeByTile), "activeCyclesByVertexType",
+                                  table(activeByType), "cyclesByTile", table(cyclesByTile));
   root["computeSets"] = adopt(std::move(css));
 
   // Programs: one Sequence per engine program, its steps as children (control flow nests by depth).
@@ -327,13 +316,12 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   root["programs"] = adopt(std::move(programs));
   root["controlPrograms"] = ProfileValue(controlPrograms);
   root["functionPrograms"] = ProfileValue(Vec{});
-  root["exchanges"] = ProfileValue(
-      Map{{"bytesReceivedByTile", table(xRecv)}, {"bytesSentByTile", table(xSent)}, {"cyclesByTile", table(xCycles)}});
-  root["externalExchanges"] = ProfileValue(Map{{"bytesReceivedByTile", ProfileValue(Vec{})},
-                                               {"bytesSentByTile", ProfileValue(Vec{})},
-                                               {"estimatedCyclesByTile", ProfileValue(Vec{})}});
-  root["hostExchanges"] = ProfileValue(Map{
-      {"bytesReceivedByTile", table(hRecv)}, {"bytesSentByTile", table(hSent)}, {"estimatedCyclesByTile", table(hCycles)}});
+  root["exchanges"] =
+      mapOf("bytesReceivedByTile", table(xRecv), "bytesSentByTile", table(xSent), "cyclesByTile", table(xCycles));
+  root["externalExchanges"] = mapOf("bytesReceivedByTile", ProfileValue(Vec{}), "bytesSentByTile",
+                                    ProfileValue(Vec{}), "estimatedCyclesByTile", ProfileValue(Vec{}));
+  root["hostExchanges"] = mapOf("bytesReceivedByTile", table(hRecv), "bytesSentByTile", table(hSent),
+                                "estimatedCyclesByTile", table(hCycles));
 
   // Memory: every tile's code and data as the loader places them; all memory is one non-interleaved region here.
   std::vector<std::uint64_t> total(numTiles, 0), totalGaps(numTiles, 0);
@@ -395,17 +383,14 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
   byTile["total"] = uints(total);
   byTile["totalIncludingGaps"] = uints(totalGaps);
   Map categories;
-  Map emptyRegion{{"nonOverlapped", uints(zeros)}, {"overlapped", uints(zeros)}};
+  const ProfileValue emptyRegion = mapOf("nonOverlapped", uints(zeros), "overlapped", uints(zeros));
   for (const auto &[name, parts] : byCat) {
     std::vector<std::uint64_t> sum(numTiles);
     for (std::size_t t = 0; t < numTiles; ++t)
       sum[t] = parts.first[t] + parts.second[t];
-    categories[name] = ProfileValue(
-        Map{{"interleaved", ProfileValue(emptyRegion)},
-            {"nonInterleaved", ProfileValue(Map{{"nonOverlapped", uints(parts.first)},
-                                                {"overlapped", uints(parts.second)}})},
-            {"overflowed", ProfileValue(emptyRegion)},
-            {"total", uints(sum)}});
+    categories[name] = mapOf("interleaved", emptyRegion, "nonInterleaved",
+                             mapOf("nonOverlapped", uints(parts.first), "overlapped", uints(parts.second)),
+                             "overflowed", emptyRegion, "total", uints(sum));
   }
   auto breakdown = [&](const std::vector<std::vector<std::uint64_t>> &vertexData,
                        const std::vector<std::vector<std::uint64_t>> &descriptors) {
@@ -413,10 +398,10 @@ ProfileValue buildGraphProfile(const GraphImpl &graph, const CompiledGraph &cg, 
     for (std::size_t i = 0; i < totals.size(); ++i)
       for (std::size_t t = 0; t < numTiles; ++t)
         totals[i][t] += descriptors[i][t];
-    return ProfileValue(Map{{"codeBytes", table(none)},        {"copyPtrBytes", table(none)},
-                            {"descriptorBytes", table(descriptors)}, {"edgePtrBytes", table(none)},
-                            {"paddingBytes", table(none)},      {"vertexDataBytes", table(vertexData)},
-                            {"totalBytes", table(totals)}});
+    const ProfileValue noneTable = table(none);
+    return mapOf("codeBytes", noneTable, "copyPtrBytes", noneTable, "descriptorBytes", table(descriptors),
+                 "edgePtrBytes", noneTable, "paddingBytes", noneTable, "vertexDataBytes", table(vertexData),
+                 "totalBytes", table(totals));
   };
   Map memory;
   memory["byTile"] = adopt(std::move(byTile));
