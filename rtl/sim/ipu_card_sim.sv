@@ -9,8 +9,11 @@
 // after the clock edge. The card sees the same values at each rising edge as before: the
 // harness sets the inputs before the falling edge of the cycle in which they count (and
 // clocks that edge whenever it changed one), and reads rdata, gnt and the other outputs
-// after it. The host-memory answer (hm_*) stays direct: the harness gives it within the
-// low half of the cycle, after the falling edge, and the DMA engine is idle in most runs.
+// after it. The host-memory answer (hm_*) goes through the same stage: the DMA engine's
+// next-state logic reads it, and fed by input ports that logic (and the tiles' host-exchange
+// logic behind it) ran at every eval even with the engine idle. The request outputs depend
+// on state only, so the harness sees a request right after the rising edge that starts its
+// cycle and answers it before that cycle's falling edge, as it sets the other inputs.
 module ipu_card_sim
   import ipu_tile_pkg::*;
 #(
@@ -64,6 +67,8 @@ module ipu_card_sim
   logic [15:0]   reg_addr_q;
   logic [3:0]    mem_be_q;
   logic [Aw-1:0] mem_waddr_q;
+  logic          hm_done_q, hm_err_q;
+  logic [31:0]   hm_rdata_q;
   always_ff @(negedge clk_i) begin
     clock_khz_q  <= cfg_clock_khz_i;
     exch_bytes_q <= cfg_exch_bytes_i;
@@ -76,6 +81,9 @@ module ipu_card_sim
     mem_be_q     <= mem_be_i;
     mem_waddr_q  <= mem_waddr_i;
     mem_wdata_q  <= mem_wdata_i;
+    hm_done_q    <= hm_done_i;
+    hm_err_q     <= hm_err_i;
+    hm_rdata_q   <= hm_rdata_i;
   end
 
   ipu_card #(
@@ -88,7 +96,8 @@ module ipu_card_sim
     .reg_rdata_o,
     .mem_req_i(mem_req_q), .mem_we_i(mem_we_q), .mem_be_i(mem_be_q), .mem_waddr_i(mem_waddr_q),
     .mem_wdata_i(mem_wdata_q), .mem_gnt_o, .mem_rvalid_o, .mem_rdata_o,
-    .hm_req_o, .hm_we_o, .hm_addr_o, .hm_word_o, .hm_wdata_o, .hm_done_i, .hm_err_i, .hm_rdata_i,
+    .hm_req_o, .hm_we_o, .hm_addr_o, .hm_word_o, .hm_wdata_o, .hm_done_i(hm_done_q), .hm_err_i(hm_err_q),
+    .hm_rdata_i(hm_rdata_q),
     .irq_o, .running_o, .dma_busy_o,
     .rvfi_valid_o, .rvfi_ctx_o, .rvfi_pc_o, .rvfi_insn_o, .rvfi_rd_o, .rvfi_rd_value_o
   );

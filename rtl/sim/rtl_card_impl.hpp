@@ -204,8 +204,6 @@ private:
     {
         top_->clk_i = 0;
         top_->eval();
-        if (top_->hm_req_o)
-            serve_host_memory();
         irq_pending_ |= top_->irq_o;
 #if VM_TRACE_FST
         if (fst_)
@@ -217,9 +215,9 @@ private:
     {
         top_->clk_i = 1;
         top_->eval();
-        // hm_done_i falls here: the next cycle must evaluate it before reading outputs.
-        inputs_changed_ = top_->hm_done_i != 0;
-        top_->hm_done_i = 0;
+        // Every input set before low() was taken at its falling edge.
+        inputs_changed_ = false;
+        answer_host_memory();
         cycles_++;
 #if VM_TRACE_FST
         if (fst_)
@@ -229,7 +227,21 @@ private:
             sample_retired();
     }
 
-    // The bus side of the DMA engine's host-memory port: answered in the request cycle.
+    // The bus side of the DMA engine's host-memory port, answered in the request cycle. The
+    // request depends on the card's state only, so it is settled after the rising edge that
+    // starts the cycle; the answer is set then, before the falling edge at which the card
+    // (ipu_card_sim) takes it, and lowered again the cycle after. Either change is an input
+    // change: that cycle's falling edge must be evaluated (tick(), not fast_tick()).
+    void answer_host_memory()
+    {
+        const bool was_done = top_->hm_done_i != 0;
+        top_->hm_done_i = 0;
+        if (top_->hm_req_o)
+            serve_host_memory();
+        if (was_done || top_->hm_done_i)
+            inputs_changed_ = true;
+    }
+
     void serve_host_memory()
     {
         const uint64_t bus = top_->hm_addr_o;
@@ -243,7 +255,6 @@ private:
         top_->hm_rdata_i = n == 4 ? data : data & 0xff;
         top_->hm_err_i = rc != 0;
         top_->hm_done_i = 1;
-        top_->eval();
     }
 
     // After a reset the card clears its bus memory (the translation table and, as many
@@ -270,8 +281,6 @@ private:
         if constexpr (kFastEdge) {
             top_->clk_i = 0;
             top_->rootp->__Vtrigrprev__TOP__clk_i = 0;
-            if (top_->hm_req_o)
-                serve_host_memory();
             irq_pending_ |= top_->irq_o;
             high();
         }

@@ -222,22 +222,29 @@ module ipu_tile_xu
     end
   end
 
-  // The outbox is read synchronously (block RAM on an FPGA): the head of the next cycle
-  // is read each cycle. A push into the slot being read is seen a cycle later; it is not
+  // The outbox is read synchronously (block RAM on an FPGA): the head of the next cycle is
+  // read whenever it can differ from the one read last, that is when the read pointer moves
+  // or the outbox was written the cycle before (writes happen only in XuDesc), and otherwise
+  // kept, which is what reading it again would give. A read each cycle would cost the
+  // simulation the 128-bit head's read and assembly in every cycle of every tile, idle or not.
+  // A push into the slot being read is seen a cycle later; it is not
   // visible before then anyway (a list's sends show once the unit is idle again).
   // The addresses are written into slot wptr_q as they arrive, unless the outbox is full
   // (the slot then holds the oldest send); a send that is not pushed leaves them unused.
   logic [EntryW-1:0] head_q;
   // Validated: the tile is below num_tiles_i (16 bits), the offsets and length in range;
   // SRAM_BASE is 1 MiB aligned and the SRAM at most 1 MiB, so an offset is the low bits.
-  logic addr_we;
+  logic addr_we, outbox_written_q, head_re;
   assign addr_we = state_q == XuDesc && !full;
+  assign head_re = rptr_d != rptr_q || outbox_written_q;
   always_ff @(posedge clk_i) begin
     if (push) outbox_tl_q[wptr_q[Ow-1:0]] <= {rdata_i[15:0], len};
     if (addr_we && step_q == 2'd1) outbox_dst_q[wptr_q[Ow-1:0]] <= rdata_i[OffW-1:0];
     if (addr_we && step_q == 2'd2) outbox_src_q[wptr_q[Ow-1:0]] <= rdata_i[OffW-1:0];
-    head_q <= {outbox_tl_q[rptr_d[Ow-1:0]][15 + LenW -: 16], outbox_dst_q[rptr_d[Ow-1:0]],
-               outbox_src_q[rptr_d[Ow-1:0]], outbox_tl_q[rptr_d[Ow-1:0]][LenW-1:0]};
+    outbox_written_q <= state_q == XuDesc;
+    if (head_re)
+      head_q <= {outbox_tl_q[rptr_d[Ow-1:0]][15 + LenW -: 16], outbox_dst_q[rptr_d[Ow-1:0]],
+                 outbox_src_q[rptr_d[Ow-1:0]], outbox_tl_q[rptr_d[Ow-1:0]][LenW-1:0]};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -252,16 +259,23 @@ module ipu_tile_xu
     end
   end
 
-  // Read only in the states that load them first.
+  // Read only in the states that load them first. The list's registers change only while
+  // the list is read or when it starts (in XuIdle and XuDone their next value is their
+  // value), so they load only then: loading them every cycle cost the simulation their
+  // next-value logic in every cycle of every tile.
+  logic list_load;
+  assign list_load = busy_o || (state_q == XuIdle && start_i);
   always_ff @(posedge clk_i) begin
     if (state_q == XuIdle) list_ok_q <= list_ok_d;
-    idx_q    <= idx_d;
-    dptr_q   <= dptr_d;
-    step_q   <= step_d;
-    fault_q  <= fault_d;
-    faddr_q  <= faddr_d;
-    finfo_q  <= finfo_d;
-    wstart_q <= wstart_d;
+    if (list_load) begin
+      idx_q    <= idx_d;
+      dptr_q   <= dptr_d;
+      step_q   <= step_d;
+      fault_q  <= fault_d;
+      faddr_q  <= faddr_d;
+      finfo_q  <= finfo_d;
+      wstart_q <= wstart_d;
+    end
   end
 
   assign busy_o       = state_q != XuIdle && state_q != XuDone;
