@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "card.hpp"
+#include "iss_jit.hpp"
 #include "link_time.hpp"
 #include "tile_runner.hpp"
 
@@ -108,6 +109,7 @@ void Card::run_round(uint64_t budget)
     for_chunks(IPU_MODEL_PHASE_ROUND, chunks, [&](size_t c) {
         ChunkSummary &s = chunks_[c];
         s.reset(parts);
+        const JitHold jit_hold;
         const size_t end = std::min(tiles_.size(), (c + 1) * kTilesPerChunk);
         for (size_t i = c * kTilesPerChunk; i < end; i++) {
             Tile &t = tiles_[i];

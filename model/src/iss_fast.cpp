@@ -31,9 +31,11 @@ Stop execute_fast(Tile &tile, unsigned c, uint64_t budget, uint64_t *executed, c
     BlockCache &bc = *tile.iss.cache;
     std::shared_lock<std::shared_mutex> jit_hold; // translations stay while this call may run them
     if (bc.jit()) {
-        if (jit_full())
-            jit_try_reset();
-        jit_hold = std::shared_lock<std::shared_mutex>(jit_lock());
+        if (!jit_held_here()) {
+            if (jit_full())
+                jit_try_reset();
+            jit_hold = std::shared_lock<std::shared_mutex>(jit_lock());
+        }
         if (bc.jit_generation != jit_generation()) { // translations were dropped: translate again
             bc.flush();
             bc.jit_generation = jit_generation();

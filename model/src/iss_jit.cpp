@@ -1086,6 +1086,23 @@ void jit_try_reset()
     s.generation.fetch_add(1, std::memory_order_release);
 }
 
+namespace {
+thread_local unsigned t_holds = 0; // JitHold objects alive on this thread
+} // namespace
+
+JitHold::JitHold()
+{
+    if (t_holds++ > 0)
+        return;
+    if (jit_full())
+        jit_try_reset();
+    lock_ = std::shared_lock<std::shared_mutex>(jit_lock());
+}
+
+JitHold::~JitHold() { t_holds--; }
+
+bool jit_held_here() { return t_holds > 0; }
+
 uint64_t jit_translations()
 {
     std::lock_guard<std::mutex> lock(store().mu);

@@ -82,6 +82,26 @@ bool jit_full();
 // (the caller must not hold it); otherwise does nothing.
 void jit_try_reset();
 
+// Holds jit_lock() shared on this thread across many ISS calls, which then
+// do not take it themselves (jit_held_here()). The card's round holds it for
+// a chunk of tiles: taken at every call, the process-wide lock's cache line
+// moved between the host threads at every tile, and a bulk-synchronous
+// program on ipu2 (a few hundred instructions per tile and superstep) got no
+// faster with a second thread. A full code memory is reset first, while this
+// thread holds nothing. Nests: an inner hold does nothing.
+class JitHold {
+public:
+    JitHold();
+    ~JitHold();
+    JitHold(const JitHold &) = delete;
+    JitHold &operator=(const JitHold &) = delete;
+
+private:
+    std::shared_lock<std::shared_mutex> lock_;
+};
+// True while a JitHold is alive on this thread.
+bool jit_held_here();
+
 // Bytes of code memory in use, and translations made (for tests and benches).
 uint64_t jit_code_bytes();
 uint64_t jit_translations();
