@@ -161,12 +161,23 @@ private:
     std::unique_ptr<ThreadPool> pool_;
     const RetireHook *hook_ = nullptr;
     std::vector<ChunkSummary> chunks_; // of the last round
+    // The chunks the next round runs, in order: those with a tile running or
+    // waiting in a sync. A chunk whose tiles have all stopped (exited, off,
+    // ready) keeps its summary and is left out, so a program on a few tiles of
+    // ipu2 does not visit the other 1,400 tiles' state at every round, nor
+    // hand their empty chunks to the host threads. Only the host changes a
+    // stopped tile's state (START, reset, enables, a restore), so every
+    // register write and restore makes the next round visit every chunk again.
+    std::vector<uint32_t> live_chunks_;
+    bool rescan_chunks_ = true;
     // Writes land in one part per host thread: part p is the tiles of the
     // chunks thread p runs first in a round (ThreadPool's shares), so each
     // thread writes into the tiles whose state its cache holds.
     std::vector<uint32_t> landing_part_; // by chunk
     std::vector<uint64_t> received_;    // exchange bytes landing on each tile in a sync
     std::vector<uint64_t> part_latest_; // by landing part: when its last receive port is done
+    std::vector<uint32_t> busy_parts_;  // the landing parts a sync writes into, in order
+    std::vector<bool> part_busy_;       // by landing part: in busy_parts_
     RetireHook trace_hook_;
     std::recursive_mutex lock_;
 

@@ -17,6 +17,7 @@ namespace ipu::model {
 void Card::set_faults(const ipu_backend_faults &f)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
+    rescan_chunks_ = true; // conservatively: a fault may change what the tiles do
     faults_ = f;
     if (!f.delay_irq_mask) { // nothing held back any more: deliver what was
         auto held = std::move(delayed_irqs_);

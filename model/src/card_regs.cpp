@@ -96,6 +96,7 @@ int Card::bar_write(unsigned bar, uint64_t offset, unsigned size, uint64_t value
             log_guest_error("BAR0 write: offset " + std::to_string(offset) + " size " + std::to_string(size));
             return -EINVAL;
         }
+        rescan_chunks_ = true; // the write may start, stop or enable tiles (live_chunks_)
         write_reg(static_cast<uint32_t>(offset), static_cast<uint32_t>(value));
         return 0;
     }

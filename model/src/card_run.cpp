@@ -105,8 +105,17 @@ void Card::run_round(uint64_t budget)
         for (unsigned p = 0; p < parts; p++)
             for (size_t c = pool_->share_begin(chunks, p); c < pool_->share_begin(chunks, p + 1); c++)
                 landing_part_[c] = p;
+        rescan_chunks_ = true;
     }
-    for_chunks(IPU_MODEL_PHASE_ROUND, chunks, [&](size_t c) {
+    if (rescan_chunks_) {
+        live_chunks_.resize(chunks);
+        for (size_t c = 0; c < chunks; c++)
+            live_chunks_[c] = static_cast<uint32_t>(c);
+        rescan_chunks_ = false;
+    }
+    // One live chunk runs on this thread alone (ThreadPool::parallel_for).
+    for_chunks(IPU_MODEL_PHASE_ROUND, live_chunks_.size(), [&](size_t k) {
+        const size_t c = live_chunks_[k];
         ChunkSummary &s = chunks_[c];
         s.reset(parts);
         const JitHold jit_hold;
@@ -128,13 +137,16 @@ void Card::run_round(uint64_t budget)
     });
     parallel_host_reads();
     // Drains in tile order (console FIFO, host link, error records are the card's).
-    for (ChunkSummary &s : chunks_) {
+    for (uint32_t c : live_chunks_) {
+        ChunkSummary &s = chunks_[c];
         for (uint32_t id : s.drain) {
             drain_tile(tiles_[id]);
             s.add_drained(tiles_[id]);
         }
     }
 
+    // A chunk left out of the round kept its summary: nothing running, no
+    // sync, no error, its tiles' latest clock.
     bool any_running = false, any_error = false, any_sync = false;
     for (const ChunkSummary &s : chunks_) {
         any_running |= s.running;
@@ -142,6 +154,21 @@ void Card::run_round(uint64_t budget)
         any_sync |= s.sync;
         card_cycles_ = std::max(card_cycles_, s.time);
     }
+    // The chunks whose tiles all stopped leave the live list; what the card
+    // took from them this round (drains, host-exchange bytes) must not be
+    // taken again from the summary they keep.
+    size_t kept = 0;
+    for (uint32_t c : live_chunks_) {
+        ChunkSummary &s = chunks_[c];
+        if (s.running || s.sync || s.error) {
+            live_chunks_[kept++] = c;
+            continue;
+        }
+        s.drain.clear();
+        s.hx_reads = s.hx_writes = false;
+        s.hx_bytes = 0;
+    }
+    live_chunks_.resize(kept);
     if (any_error) {
         // One faulted tile stops the run: the others can never meet it at a sync.
         for (Tile &t : tiles_)
@@ -207,15 +234,15 @@ void Card::parallel_host_reads()
     if (!host_.dma_read_any_thread || hook_ || pool_->size() == 1)
         return;
     bool reads = false;
-    for (const ChunkSummary &s : chunks_) {
-        if (s.hx_writes)
+    for (uint32_t c : live_chunks_) {
+        if (chunks_[c].hx_writes)
             return;
-        reads |= s.hx_reads;
+        reads |= chunks_[c].hx_reads;
     }
     if (!reads)
         return;
-    for_chunks(IPU_MODEL_PHASE_ROUND, chunks_.size(), [&](size_t c) {
-        ChunkSummary &s = chunks_[c];
+    for_chunks(IPU_MODEL_PHASE_ROUND, live_chunks_.size(), [&](size_t k) {
+        ChunkSummary &s = chunks_[live_chunks_[k]];
         if (!s.hx_reads)
             return;
         for (uint32_t id : s.drain) {
@@ -225,9 +252,9 @@ void Card::parallel_host_reads()
             s.hx_bytes += move_host_exchange(t);
         }
     });
-    for (const ChunkSummary &s : chunks_) {
-        dma_bytes_ += s.hx_bytes;
-        superstep_host_bytes_ += s.hx_bytes;
+    for (uint32_t c : live_chunks_) {
+        dma_bytes_ += chunks_[c].hx_bytes;
+        superstep_host_bytes_ += chunks_[c].hx_bytes;
     }
 }
 
@@ -270,28 +297,38 @@ void Card::finish_superstep()
 {
     uint32_t request = 0;
     uint64_t latest = superstep_end();
-    bool any_write = false;
-    for (const ChunkSummary &s : chunks_) {
+    const size_t parts = pool_->size();
+    // The landing parts that receive anything: one alone lands on this thread.
+    std::vector<uint32_t> &busy_parts = busy_parts_;
+    busy_parts.clear();
+    std::vector<bool> &part_busy = part_busy_;
+    part_busy.assign(parts, false);
+    for (uint32_t c : live_chunks_) { // the chunks left out hold no sync and no write
+        const ChunkSummary &s = chunks_[c];
         if (request == 0)
             request = s.request;
         if (s.sync)
             latest = std::max(latest, s.sync_time);
-        for (const auto &l : s.landing)
-            any_write |= !l.empty();
+        for (size_t k = 0; k < s.landing.size(); k++)
+            if (!s.landing[k].empty() && !part_busy[k]) {
+                part_busy[k] = true;
+                busy_parts.push_back(static_cast<uint32_t>(k));
+            }
     }
-    if (any_write) {
-        const size_t parts = pool_->size(), chunks = chunks_.size();
+    if (!busy_parts.empty()) {
+        const size_t chunks = chunks_.size();
         std::vector<uint64_t> &part_latest = part_latest_;
         part_latest.assign(parts, 0);
         received_.resize(tiles_.size());
         auto first_tile = [&](size_t part) {
             return std::min(tiles_.size(), pool_->share_begin(chunks, static_cast<unsigned>(part)) * kTilesPerChunk);
         };
-        for_chunks(IPU_MODEL_PHASE_LANDING, parts, [&](size_t k) {
+        for_chunks(IPU_MODEL_PHASE_LANDING, busy_parts.size(), [&](size_t b) {
+            const size_t k = busy_parts[b];
             const size_t lo = first_tile(k), hi = first_tile(k + 1);
             std::fill(received_.begin() + lo, received_.begin() + hi, 0);
-            for (const ChunkSummary &s : chunks_) {
-                for (const ExchangeWrite *w : s.landing[k]) {
+            for (uint32_t c : live_chunks_) {
+                for (const ExchangeWrite *w : chunks_[c].landing[k]) {
                     Tile &dst = tiles_[w->dst_tile];
                     std::memcpy(dst.at(w->dst_addr), w->data.data(), w->data.size());
                     dst.iss.written(w->dst_addr, static_cast<uint32_t>(w->data.size()));
@@ -315,8 +352,8 @@ void Card::finish_superstep()
     const bool external = (request & 0xff) == IPU_SYNC_KIND_EXTERNAL;
     // Per tile: buffers back to the sender for its next sends, clocks aligned,
     // and after an internal sync the tile runs on.
-    const size_t chunks = chunks_.size();
-    for_chunks(IPU_MODEL_PHASE_RESUME, chunks, [&](size_t c) {
+    for_chunks(IPU_MODEL_PHASE_RESUME, live_chunks_.size(), [&](size_t k) {
+        const size_t c = live_chunks_[k];
         const size_t end = std::min(tiles_.size(), (c + 1) * kTilesPerChunk);
         for (size_t i = c * kTilesPerChunk; i < end; i++) {
             Tile &t = tiles_[i];

@@ -267,6 +267,7 @@ int Card::save(void *buf, size_t len)
 int Card::restore(const void *buf, size_t len)
 {
     std::lock_guard<std::recursive_mutex> g(lock_);
+    rescan_chunks_ = true; // tile states come from the snapshot (live_chunks_)
     if (!buf)
         return -EINVAL;
     Reader r(static_cast<const uint8_t *>(buf), len);

@@ -127,6 +127,50 @@ void test_exchange_landing_any_thread_count(void **)
     }
 }
 
+// compute.S's exit code on tile `id` after `n` iterations.
+uint32_t compute_exit(uint32_t id, uint32_t n)
+{
+    uint32_t h = id + 0x9e3779b9u;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= h << 5;
+        h ^= h >> 7;
+        h *= 0x9e3779b9u;
+    }
+    return h & 0xff;
+}
+
+// A round visits only the chunks of 16 tiles with a tile running or in a sync
+// (Card::live_chunks_): tiles of a few chunks of ipu2 finish at different
+// rounds, with the same results and cycles on 1 and 2 host threads; then a
+// second START on the same card runs tiles of chunks the first run never
+// used, which the round must visit again.
+void test_round_skips_stopped_chunks(void **)
+{
+    RunResult first;
+    for (unsigned threads : {1u, 2u}) {
+        Harness h("ipu2", threads);
+        // Tiles 0 and 40 stop after a few rounds; 1000 runs ten times as long.
+        h.load_elf(prog("compute"), {0, 40}, 3000);
+        h.load_elf(prog("compute"), {1000}, 30000);
+        RunResult r = h.run(5000);
+        assert_int_equal(r.card_state, IPU_CARD_STATE_DONE);
+        for (unsigned t : {0u, 40u})
+            assert_int_equal(r.exit_code[t], compute_exit(t, 3000));
+        assert_int_equal(r.exit_code[1000], compute_exit(1000, 30000));
+        if (threads == 1)
+            first = r;
+        assert_int_equal(r.cycles, first.cycles);
+        // Every chunk has stopped; tiles 20 (chunk 1) and 700 (chunk 43) start now.
+        h.load_elf(prog("compute"), {20, 700}, 3000);
+        RunResult again = h.run(5000);
+        assert_int_equal(again.card_state, IPU_CARD_STATE_DONE);
+        for (unsigned t : {20u, 700u}) {
+            assert_int_equal(again.tile_state[t], IPU_TILE_STATE_EXITED);
+            assert_int_equal(again.exit_code[t], compute_exit(t, 3000));
+        }
+    }
+}
+
 void test_identity_registers(void **)
 {
     Harness h("ipu2");
@@ -566,6 +610,7 @@ int main()
         cmocka_unit_test(test_exchange_ring_and_host_sync),
         cmocka_unit_test(test_threads_deterministic),
         cmocka_unit_test(test_exchange_landing_any_thread_count),
+        cmocka_unit_test(test_round_skips_stopped_chunks),
         cmocka_unit_test(test_identity_registers),
         cmocka_unit_test(test_bad_bus_accesses_survive),
         cmocka_unit_test(test_reset_clears),
