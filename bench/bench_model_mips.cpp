@@ -5,7 +5,8 @@
 // instructions), where any serial phase of the card's rounds shows. The
 // machine may be shared, so each one-thread run also measures its serial
 // fraction (wall time outside the card's parallel phases,
-// ipu_model_parallel_phase_ns) and prints Amdahl's bound for N threads.
+// ipu_model_parallel_phase_ns) and prints Amdahl's bound for N threads. Last,
+// the same bulk-synchronous kernel on 16 tiles of ipu2 (one chunk of the round).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -113,6 +114,24 @@ void scaling(const char *label, const char *program, uint32_t arg, double insns_
                 label, spread(serial, 100, 2).c_str(), threads, 1.0 / (s + (1.0 - s) / threads));
 }
 
+// A bulk-synchronous program on the first 16 tiles (one chunk) of ipu2: the
+// other 1,456 tiles are never started, and a round must not visit them or
+// hand their chunks to the host threads (Card::live_chunks_). Wall time per
+// superstep on 1 host thread and on `threads`, alternating for `pairs` pairs.
+void few_tiles(unsigned threads, unsigned pairs, uint32_t steps)
+{
+    std::vector<double> one, many;
+    bool ok = true;
+    for (unsigned p = 0; p < pairs; p++)
+        for (unsigned t : {1u, threads}) {
+            const Figure f = measure("ipu2", t, 16, steps, "supersteps.elf");
+            ok &= f.ok;
+            (t == 1 ? one : many).push_back(f.seconds / steps);
+        }
+    std::printf("model_superstep_ipu2_16tiles: 1 thread %s us, %u threads %s us per superstep (%u pairs)%s\n",
+                spread(one, 1e6).c_str(), threads, spread(many, 1e6).c_str(), pairs, ok ? "" : "  RUN FAILED");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -143,5 +162,6 @@ int main(int argc, char **argv)
     // 240 instructions, a 16-byte exchange and a sync per superstep.
     scaling("compute", "compute.elf", quick ? 2000 : 20000, 7.0, threads, scaling_pairs);
     scaling("supersteps", "supersteps.elf", quick ? 50 : 300, 240.0, threads, scaling_pairs, quick ? 50 : 300);
+    few_tiles(threads, quick ? 3 : 7, quick ? 200 : 2000);
     return ok ? 0 : 1;
 }
